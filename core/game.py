@@ -1,0 +1,174 @@
+"""The game contract: what a game, a variant and a bot plugin hand to the host.
+
+A game is data plus pure functions (`GameDef`).  The engine calls them directly, so pluggy
+is never in the per-move path.  A game plugin registers a `GameSpec` whose ``build``
+receives the table's `Extensions` (its variants' hooks) and returns the `GameDef` that
+table runs.
+
+Purity contract for every `GameDef` function:
+
+* never mutate an argument: ``apply`` returns a *new* state (sharing unchanged parts is fine);
+* depend only on the arguments: no global ``random``, no clock, no dict/set order;
+* return a `Refusal` instead of raising for any action that is not legal now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from hedgerow.core.actions import Action
+from hedgerow.core.errors import Refusal
+from hedgerow.core.rng import Rng
+
+S = TypeVar("S")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True, slots=True)
+class SetupContext:
+    """What ``GameDef.setup`` gets: the player count and the table's setup randomness."""
+
+    players: int
+    rng: Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game.
+
+    * ``scores``: one number per seat (the number the game ranks by; eliminated seats keep theirs).
+    * ``ranking``: one rank per seat, 1 is best, tied seats share a rank.
+    * ``winners``: the seats ranked 1 (several on a shared victory).
+    * ``eliminated``: seats that could not win (Petals: won no tracker).
+    * ``explanation``: plain words on why the winners won.
+    * ``breakdown``: named per-seat columns for a results table, e.g. ``("Fire", (12, 10, 6))``.
+    """
+
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+    winners: tuple[int, ...]
+    explanation: str
+    eliminated: tuple[int, ...] = ()
+    breakdown: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef(Generic[S, V]):
+    """One game's rules, as bound for one table (its variants chosen).
+
+    * ``setup(ctx) -> S``: the initial state for ``ctx.players`` seats, random only via ``ctx.rng``.
+    * ``active_seats(state) -> tuple[int, ...]``: who must act now; one seat for a normal turn,
+      several for a simultaneous step, ``()`` when the game is over.
+    * ``legal_actions(state, seat) -> Sequence[Action]``: every action ``seat`` may take now
+      (empty when it is not that seat's turn), in a deterministic order.
+    * ``apply(state, seat, action) -> S | Refusal``: validate and apply; a new state or why not.
+    * ``view(state, seat) -> V``: what ``seat`` may see. ``V`` is not ``S``: it holds the
+      seat's own hidden cards, public cards and counts of others' hidden cards, nothing else.
+    * ``outcome(state) -> Outcome | None``: the result once the game is over, else None.
+    * ``describe(state, seat, action) -> str``: the action in plain words, given the state it
+      applies to (for logs and the client).
+    * ``determinize(state, seat, rng) -> S`` (optional): a state that ``seat`` cannot tell from
+      ``state``: everything hidden from ``seat`` is re-dealt at random.  Bots that search use it,
+      and the conformance kit checks with it that a view leaks nothing.
+    * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
+      the state exactly, for the canonical state hash; by default the state itself.
+    """
+
+    name: str
+    setup: Callable[[SetupContext], S]
+    active_seats: Callable[[S], tuple[int, ...]]
+    legal_actions: Callable[[S, int], Sequence[Action]]
+    apply: Callable[[S, int, Action], S | Refusal]
+    view: Callable[[S, int], V]
+    outcome: Callable[[S], Outcome | None]
+    describe: Callable[[S, int, Action], str]
+    determinize: Callable[[S, int, Rng], S] | None = None
+    hash_data: Callable[[S], object] | None = None
+
+
+class Extensions(Protocol):
+    """A table's relay to its game's extension hooks: ``ext.petals_winner(...)`` calls the
+    hook with only the variants chosen for that table (plus the game's own defaults)."""
+
+    active: tuple[str, ...]
+
+    def __getattr__(self, name: str) -> Callable[..., Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What a game plugin registers through ``hedgerow_register_games``.
+
+    ``build(ext)`` returns the `GameDef` for a table whose chosen variants answer through
+    ``ext``.  Extension hookspecs the game offers its variants are added through
+    ``hedgerow_addhooks``.
+    """
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    build: Callable[[Extensions], GameDef[Any, Any]]
+    summary: str = ""
+    default_players: int | None = None
+
+    @property
+    def players_default(self) -> int:
+        """The player count used when none is given."""
+        return self.default_players or self.min_players
+
+
+@dataclass(frozen=True, slots=True)
+class VariantSpec:
+    """What a variant plugin registers through ``hedgerow_register_variants``.
+
+    ``impl`` is the object (module, class or instance) holding the variant's implementations
+    of its game's extension hooks.  The host registers it with the plugin manager and calls
+    it only at tables that chose this variant.  ``conflicts`` names variants it cannot be
+    combined with; ``players`` narrows the game's player range when given.
+    """
+
+    game: str
+    name: str
+    version: str
+    impl: object
+    summary: str = ""
+    conflicts: tuple[str, ...] = ()
+    players: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotContext:
+    """What a bot is made with: the table's rules, its seat, the player count, its own rng."""
+
+    game: GameDef[Any, Any]
+    seat: int
+    players: int
+    rng: Rng
+
+
+class Bot(Protocol):
+    """A seat player.  It sees only its seat's view and the legal actions."""
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """What a bot plugin registers through ``hedgerow_register_bots``.
+
+    ``games`` lists the games it can play; empty means any game (it uses only the `GameDef`).
+    """
+
+    name: str
+    version: str
+    make: Callable[[BotContext], Bot]
+    summary: str = ""
+    games: tuple[str, ...] = field(default=())
+
+    def plays(self, game: str) -> bool:
+        """True when this bot can sit at a table of ``game``."""
+        return not self.games or game in self.games

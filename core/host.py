@@ -1,0 +1,205 @@
+"""The plugin host: the one object that owns the pluggy manager and touches ``pm.hook``.
+
+It loads the built-in plugins from `DEFAULT_PLUGINS` and third-party ones from the
+``hedgerow`` entry-point group, collects what they register (games, variants, bots, each
+with the distribution it came from), and binds a game with a chosen set of variants into
+a `Ruleset` for one table.
+
+Loading works like pytest's:
+
+* ``HEDGEROW_DISABLE_PLUGIN_AUTOLOAD`` (any non-empty value) skips entry points;
+* ``HEDGEROW_BLOCK_PLUGINS="a,b"`` or ``block=("a", "b")`` blocks plugins by name (a
+  built-in's name in `DEFAULT_PLUGINS`, or an entry point's name);
+* ``HEDGEROW_PLUGINS="pkg.mod,other.mod"`` or ``extra=(...)`` registers modules by import path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pluggy
+
+from hedgerow.core import hookspecs
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
+from hedgerow.core.ruleset import Ruleset, make_ruleset
+
+#: Built-in plugins as (name, module), registered exactly as third-party plugins are.
+DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
+    ("random-bot", "hedgerow.plugins.bots.random_bot"),
+    ("petals", "hedgerow.plugins.petals"),
+    ("harmony", "hedgerow.plugins.petals.harmony"),
+)
+
+ENTRY_POINT_GROUP = hookspecs.PROJECT
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a registration came from: the plugin's name and its distribution."""
+
+    plugin: str
+    distribution: str
+    version: str
+
+
+def _csv_env(name: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in os.environ.get(name, "").split(",") if p.strip())
+
+
+def _hedgerow_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hedgerow")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0+unknown"
+
+
+class Host:
+    """Loads plugins and answers: which games, variants and bots exist, and with what rules."""
+
+    def __init__(
+        self,
+        *,
+        builtins: Sequence[tuple[str, str]] = DEFAULT_PLUGINS,
+        autoload: bool | None = None,
+        block: Iterable[str] = (),
+        extra: Iterable[str | object] = (),
+    ) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self._origins: dict[str, Origin] = {}
+        blocked = set(block) | set(_csv_env("HEDGEROW_BLOCK_PLUGINS"))
+        for name in sorted(blocked):
+            self.pm.set_blocked(name)
+        own = Origin("", "hedgerow", _hedgerow_version())
+        for name, module in builtins:
+            if name not in blocked:
+                self._register(importlib.import_module(module), name, own)
+        for item in (*_csv_env("HEDGEROW_PLUGINS"), *extra):
+            plugin = importlib.import_module(item) if isinstance(item, str) else item
+            name = item if isinstance(item, str) else None
+            self._register(plugin, name, Origin("", "(local)", ""))
+        if autoload is None:
+            autoload = not os.environ.get("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD")
+        if autoload:
+            self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+            for plugin, dist in self.pm.list_plugin_distinfo():
+                name = self.pm.get_name(plugin) or ""
+                self._origins[name] = Origin(name, dist.project_name, dist.version)
+        self.games: dict[str, GameSpec] = {}
+        self.variants: dict[tuple[str, str], VariantSpec] = {}
+        self.bots: dict[str, BotSpec] = {}
+        self.origin_of: dict[object, Origin] = {}
+        self._collect()
+
+    # -- loading -------------------------------------------------------------------------
+
+    def _register(self, plugin: object, name: str | None, origin: Origin) -> None:
+        registered = self.pm.register(plugin, name=name)
+        if registered is None:
+            return
+        self._origins[registered] = Origin(registered, origin.distribution, origin.version)
+
+    def _each_impl(self, hook_name: str, make_register: Callable[[Origin], Callable[[Any], None]]):
+        caller = getattr(self.pm.hook, hook_name)
+        for impl in caller.get_hookimpls():
+            origin = self._origins.get(impl.plugin_name, Origin(impl.plugin_name, "?", "?"))
+            impl.function(make_register(origin))
+
+    def _collect(self) -> None:
+        def register_game(origin: Origin) -> Callable[[GameSpec], None]:
+            def register(spec: GameSpec) -> None:
+                if spec.name in self.games:
+                    raise HedgerowError(
+                        f"game {spec.name!r} from {origin.plugin} is already registered "
+                        f"by {self.origin_of[self.games[spec.name]].plugin}"
+                    )
+                self.games[spec.name] = spec
+                self.origin_of[spec] = origin
+
+            return register
+
+        def register_variant(origin: Origin) -> Callable[[VariantSpec], None]:
+            def register(spec: VariantSpec) -> None:
+                key = (spec.game, spec.name)
+                if key in self.variants:
+                    raise HedgerowError(f"variant {spec.name!r} of {spec.game!r} registered twice")
+                self.variants[key] = spec
+                self.origin_of[spec] = origin
+                self.pm.register(spec.impl, name=f"variant:{spec.game}:{spec.name}")
+
+            return register
+
+        def register_bot(origin: Origin) -> Callable[[BotSpec], None]:
+            def register(spec: BotSpec) -> None:
+                if spec.name in self.bots:
+                    raise HedgerowError(f"bot {spec.name!r} registered twice")
+                self.bots[spec.name] = spec
+                self.origin_of[spec] = origin
+
+            return register
+
+        self._each_impl("hedgerow_register_games", register_game)
+        self._each_impl("hedgerow_register_variants", register_variant)
+        for (game, name), spec in self.variants.items():
+            if game not in self.games:
+                raise HedgerowError(f"variant {name!r} is for game {game!r}, which is not installed")
+            del spec
+        self._each_impl("hedgerow_register_bots", register_bot)
+
+    # -- questions -----------------------------------------------------------------------
+
+    def game(self, name: str) -> GameSpec:
+        """The game called ``name``, or a `HedgerowError` naming the installed ones."""
+        try:
+            return self.games[name]
+        except KeyError:
+            choices = ", ".join(sorted(self.games)) or "none installed"
+            raise HedgerowError(f"unknown game {name!r} (choose from: {choices})",
+                                code="unknown_game") from None
+
+    def variants_of(self, game: str) -> list[VariantSpec]:
+        """The variants installed for ``game``, by name."""
+        return sorted((v for (g, _), v in self.variants.items() if g == game), key=lambda v: v.name)
+
+    def bot(self, name: str, game: str | None = None) -> BotSpec:
+        """The bot called ``name`` (that can play ``game``), or a `HedgerowError`."""
+        spec = self.bots.get(name)
+        if spec is None or (game is not None and not spec.plays(game)):
+            names = sorted(b.name for b in self.bots.values() if game is None or b.plays(game))
+            where = f" for {game}" if game else ""
+            raise HedgerowError(f"unknown bot {name!r}{where} (choose from: {', '.join(names)})",
+                                code="unknown_bot")
+        return spec
+
+    def ruleset(self, game: str, variants: Iterable[str] = (), players: int | None = None) -> Ruleset:
+        """Bind ``game`` with ``variants`` for a table of ``players`` seats.
+
+        Raises `HedgerowError` for an unknown game or variant, a variant named twice,
+        conflicting variants, or a player count outside what the game and variants allow.
+        """
+        spec = self.game(game)
+        chosen: list[VariantSpec] = []
+        for name in variants:
+            found = self.variants.get((game, name))
+            if found is None:
+                names = ", ".join(v.name for v in self.variants_of(game)) or "none installed"
+                raise HedgerowError(f"unknown variant {name!r} for {game} (choose from: {names})",
+                                    code="unknown_variant")
+            if found in chosen:
+                raise HedgerowError(f"variant {name!r} is named twice", code="bad_variant")
+            chosen.append(found)
+        every_variant = [self.pm.get_plugin(f"variant:{v.game}:{v.name}") for v in self.variants.values()]
+        active = {id(self.pm.get_plugin(f"variant:{v.game}:{v.name}")) for v in chosen}
+        inactive = [p for p in every_variant if p is not None and id(p) not in active]
+        return make_ruleset(self.pm, spec, chosen, inactive, players)
+
+    def render(self, game: str, view: object, seat: int, width: int) -> list[tuple[str, str]] | None:
+        """The game plugin's drawing of ``view`` (``hedgerow_render_view``), or None."""
+        return self.pm.hook.hedgerow_render_view(game=game, view=view, seat=seat, width=width)

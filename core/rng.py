@@ -1,0 +1,96 @@
+"""The only source of randomness in Hedgerow's rules: a counter-based generator over BLAKE2b.
+
+Algorithm (version 1, specified with test vectors in docs/protocol.md so that another
+implementation can reproduce every deck):
+
+* A generator is a ``seed`` (1 to 64 bytes, used as the BLAKE2b key) and a ``stream`` name
+  (UTF-8, no NUL).  Block ``n`` (n = 0, 1, 2, ...) is
+  ``BLAKE2b-512(key=seed, data=stream_utf8 || 0x00 || u64le(n))``, read as eight 64-bit
+  little-endian words.  Words are consumed in order, block after block.
+* ``randbelow(n)``: ``limit = 2**64 - (2**64 mod n)``; draw words until one is below
+  ``limit``; return ``word mod n``.  (Rejection sampling: no modulo bias.)
+* ``shuffle(items)``: Fisher-Yates from the end: for ``i`` from ``len-1`` down to 1,
+  ``j = randbelow(i + 1)``, swap items ``i`` and ``j``.
+* ``fork(name)`` is the independent generator with the same seed and the stream
+  ``stream + "/" + name`` (or just ``name`` from the root stream ``""``).
+
+No global state, no wall clock: the same seed and stream give the same numbers in any
+process, on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_TWO64 = 1 << 64
+
+
+class Rng:
+    """A deterministic stream of random numbers named by ``(seed, stream)``."""
+
+    __slots__ = ("_block", "_counter", "_pos", "_words", "seed", "stream")
+
+    def __init__(self, seed: bytes, stream: str = "") -> None:
+        if not isinstance(seed, bytes) or not 1 <= len(seed) <= 64:
+            raise ValueError("an Rng seed is 1 to 64 bytes")
+        if "\x00" in stream:
+            raise ValueError("an Rng stream name may not contain NUL")
+        self.seed = seed
+        self.stream = stream
+        self._block = stream.encode("utf-8") + b"\x00"
+        self._counter = 0
+        self._words: tuple[int, ...] = ()
+        self._pos = 8
+
+    def fork(self, name: str) -> Rng:
+        """An independent generator for the sub-stream ``name`` (same seed)."""
+        return Rng(self.seed, f"{self.stream}/{name}" if self.stream else name)
+
+    def next_u64(self) -> int:
+        """The next 64-bit word."""
+        if self._pos == 8:
+            digest = hashlib.blake2b(
+                self._block + self._counter.to_bytes(8, "little"), key=self.seed, digest_size=64
+            ).digest()
+            self._counter += 1
+            self._words = tuple(
+                int.from_bytes(digest[i : i + 8], "little") for i in range(0, 64, 8)
+            )
+            self._pos = 0
+        word = self._words[self._pos]
+        self._pos += 1
+        return word
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, by rejection sampling."""
+        if n < 1:
+            raise ValueError("randbelow needs n >= 1")
+        limit = _TWO64 - (_TWO64 % n)
+        while True:
+            word = self.next_u64()
+            if word < limit:
+                return word % n
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]`` (both ends included)."""
+        return low + self.randbelow(high - low + 1)
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One element of a non-empty sequence, uniformly."""
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates from the end)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """A shuffled copy of ``items``."""
+        out = list(items)
+        self.shuffle(out)
+        return out

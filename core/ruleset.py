@@ -1,0 +1,102 @@
+"""`Ruleset`: a game bound with the variants one table chose, and its fingerprint.
+
+The fingerprint names the rules exactly (game and variant names with their versions), so
+peers compare it before the first action.  Variant hooks reach the game through a per-table
+`ExtensionRelay`: only the chosen variants' implementations are called
+(``PluginManager.subset_hook_caller``), so variants at one table never leak into another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pluggy
+
+from hedgerow.core.canon import digest
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.game import GameDef, GameSpec, VariantSpec
+
+
+class ExtensionRelay:
+    """Calls a game's extension hooks with only a table's chosen variants active."""
+
+    def __init__(self, pm: pluggy.PluginManager, inactive: Sequence[object], active: tuple[str, ...]):
+        self._pm = pm
+        self._inactive = list(inactive)
+        self.active = active
+        self._callers: dict[str, Callable[..., Any]] = {}
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        caller = self._callers.get(name)
+        if caller is None:
+            if not hasattr(self._pm.hook, name):
+                raise AttributeError(f"no extension hook named {name!r}")
+            caller = self._pm.subset_hook_caller(name, remove_plugins=self._inactive)
+            self._callers[name] = caller
+        return caller
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rules one table runs: the game, its chosen variants, and the bound `GameDef`."""
+
+    game: GameSpec
+    variants: tuple[VariantSpec, ...]
+    gamedef: GameDef[Any, Any]
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        """The chosen variants' names, sorted."""
+        return tuple(v.name for v in self.variants)
+
+    @property
+    def fingerprint(self) -> str:
+        """``game@version`` then ``+variant@version`` for each variant by name."""
+        parts = [f"{self.game.name}@{self.game.version}"]
+        parts += [f"+{v.name}@{v.version}" for v in self.variants]
+        return "".join(parts)
+
+    @property
+    def fingerprint_hash(self) -> bytes:
+        """BLAKE2b-256 of the fingerprint string (what the wire carries)."""
+        return digest(b"hedgerow-rules-v1", self.fingerprint.encode())
+
+    def check_players(self, players: int) -> None:
+        """Raise `HedgerowError` unless the game and every variant allow ``players`` seats."""
+        low, high = self.game.min_players, self.game.max_players
+        for v in self.variants:
+            if v.players is not None:
+                low, high = max(low, v.players[0]), min(high, v.players[1])
+        if not low <= players <= high:
+            what = self.game.name + "".join(f" + {v.name}" for v in self.variants)
+            raise HedgerowError(
+                f"{what} is for {low} to {high} players, not {players}", code="bad_players"
+            )
+
+
+def make_ruleset(
+    pm: pluggy.PluginManager,
+    spec: GameSpec,
+    chosen: Sequence[VariantSpec],
+    inactive: Sequence[object],
+    players: int | None,
+) -> Ruleset:
+    """Check the chosen variants fit together and bind the game's rules for them."""
+    variants = tuple(sorted(chosen, key=lambda v: v.name))
+    names = {v.name for v in variants}
+    for v in variants:
+        clash = sorted(names.intersection(v.conflicts))
+        if clash:
+            raise HedgerowError(
+                f"variant {v.name!r} cannot be combined with {', '.join(clash)}",
+                code="variant_conflict",
+            )
+    relay = ExtensionRelay(pm, inactive, tuple(v.name for v in variants))
+    ruleset = Ruleset(spec, variants, spec.build(relay))
+    if players is not None:
+        ruleset.check_players(players)
+    return ruleset
