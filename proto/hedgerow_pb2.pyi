@@ -1,0 +1,341 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    UNKNOWN: _ClassVar[ErrorCode]
+    MALFORMED: _ClassVar[ErrorCode]
+    STRANGER: _ClassVar[ErrorCode]
+    OUT_OF_TURN: _ClassVar[ErrorCode]
+    ILLEGAL: _ClassVar[ErrorCode]
+    BROKEN_CHAIN: _ClassVar[ErrorCode]
+    BAD_INDEX: _ClassVar[ErrorCode]
+    WRONG_SEAT: _ClassVar[ErrorCode]
+    RULES_MISMATCH: _ClassVar[ErrorCode]
+    PROTOCOL_MISMATCH: _ClassVar[ErrorCode]
+    TABLE_FULL: _ClassVar[ErrorCode]
+    DESYNC: _ClassVar[ErrorCode]
+    GAME_OVER: _ClassVar[ErrorCode]
+    WRONG_TABLE: _ClassVar[ErrorCode]
+    BAD_SEQUENCE: _ClassVar[ErrorCode]
+    BAD_REVEAL: _ClassVar[ErrorCode]
+    WRONG_PHASE: _ClassVar[ErrorCode]
+    SEAT_TAKEN: _ClassVar[ErrorCode]
+UNKNOWN: ErrorCode
+MALFORMED: ErrorCode
+STRANGER: ErrorCode
+OUT_OF_TURN: ErrorCode
+ILLEGAL: ErrorCode
+BROKEN_CHAIN: ErrorCode
+BAD_INDEX: ErrorCode
+WRONG_SEAT: ErrorCode
+RULES_MISMATCH: ErrorCode
+PROTOCOL_MISMATCH: ErrorCode
+TABLE_FULL: ErrorCode
+DESYNC: ErrorCode
+GAME_OVER: ErrorCode
+WRONG_TABLE: ErrorCode
+BAD_SEQUENCE: ErrorCode
+BAD_REVEAL: ErrorCode
+WRONG_PHASE: ErrorCode
+SEAT_TAKEN: ErrorCode
+
+class Action(_message.Message):
+    __slots__ = ("kind", "args")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    args: _containers.RepeatedCompositeFieldContainer[Arg]
+    def __init__(self, kind: _Optional[str] = ..., args: _Optional[_Iterable[_Union[Arg, _Mapping]]] = ...) -> None: ...
+
+class Arg(_message.Message):
+    __slots__ = ("name", "value")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    value: Value
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ...) -> None: ...
+
+class Value(_message.Message):
+    __slots__ = ("int", "str", "flag", "blob", "list")
+    INT_FIELD_NUMBER: _ClassVar[int]
+    STR_FIELD_NUMBER: _ClassVar[int]
+    FLAG_FIELD_NUMBER: _ClassVar[int]
+    BLOB_FIELD_NUMBER: _ClassVar[int]
+    LIST_FIELD_NUMBER: _ClassVar[int]
+    int: int
+    str: str
+    flag: bool
+    blob: bytes
+    list: ValueList
+    def __init__(self, int: _Optional[int] = ..., str: _Optional[str] = ..., flag: _Optional[bool] = ..., blob: _Optional[bytes] = ..., list: _Optional[_Union[ValueList, _Mapping]] = ...) -> None: ...
+
+class ValueList(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[Value]
+    def __init__(self, items: _Optional[_Iterable[_Union[Value, _Mapping]]] = ...) -> None: ...
+
+class TableHeader(_message.Message):
+    __slots__ = ("fingerprint", "players", "seed")
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    fingerprint: str
+    players: int
+    seed: bytes
+    def __init__(self, fingerprint: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[bytes] = ...) -> None: ...
+
+class LogEntry(_message.Message):
+    __slots__ = ("index", "seat", "action", "prev", "digest", "state_hash")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    PREV_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    action: Action
+    prev: bytes
+    digest: bytes
+    state_hash: bytes
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ...) -> None: ...
+
+class Envelope(_message.Message):
+    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal")
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SENDER_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    SEAT_ASSIGNMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMIT_FIELD_NUMBER: _ClassVar[int]
+    SEED_REVEAL_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    CATCH_UP_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    CATCH_UP_REPLY_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    ACTION_COMMIT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_REVEAL_FIELD_NUMBER: _ClassVar[int]
+    protocol_version: int
+    table_id: bytes
+    sender: bytes
+    seq: int
+    hello: Hello
+    seat_assignment: SeatAssignment
+    seed_commit: SeedCommit
+    seed_reveal: SeedReveal
+    start: Start
+    action: ActionMsg
+    state_hash: StateHash
+    catch_up_request: CatchUpRequest
+    catch_up_reply: CatchUpReply
+    heartbeat: Heartbeat
+    leave: Leave
+    error: Error
+    action_commit: ActionCommit
+    action_reveal: ActionReveal
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ...) -> None: ...
+
+class PluginVersion(_message.Message):
+    __slots__ = ("name", "version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+
+class Hello(_message.Message):
+    __slots__ = ("fingerprint", "plugins", "display_name", "wanted_seat", "bot", "address", "spectator")
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    PLUGINS_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    WANTED_SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_FIELD_NUMBER: _ClassVar[int]
+    fingerprint: str
+    plugins: _containers.RepeatedCompositeFieldContainer[PluginVersion]
+    display_name: str
+    wanted_seat: int
+    bot: bool
+    address: str
+    spectator: bool
+    def __init__(self, fingerprint: _Optional[str] = ..., plugins: _Optional[_Iterable[_Union[PluginVersion, _Mapping]]] = ..., display_name: _Optional[str] = ..., wanted_seat: _Optional[int] = ..., bot: _Optional[bool] = ..., address: _Optional[str] = ..., spectator: _Optional[bool] = ...) -> None: ...
+
+class Peer(_message.Message):
+    __slots__ = ("seat", "public_key", "address", "display_name", "bot")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    public_key: bytes
+    address: str
+    display_name: str
+    bot: bool
+    def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., address: _Optional[str] = ..., display_name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+
+class SeatAssignment(_message.Message):
+    __slots__ = ("seat", "players", "fingerprint", "peers")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    PEERS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    players: int
+    fingerprint: str
+    peers: _containers.RepeatedCompositeFieldContainer[Peer]
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., fingerprint: _Optional[str] = ..., peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ...) -> None: ...
+
+class SeedCommit(_message.Message):
+    __slots__ = ("seat", "commitment")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    commitment: bytes
+    def __init__(self, seat: _Optional[int] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+
+class SeedReveal(_message.Message):
+    __slots__ = ("seat", "share")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    share: bytes
+    def __init__(self, seat: _Optional[int] = ..., share: _Optional[bytes] = ...) -> None: ...
+
+class Start(_message.Message):
+    __slots__ = ("header", "setup_hash")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    SETUP_HASH_FIELD_NUMBER: _ClassVar[int]
+    header: TableHeader
+    setup_hash: bytes
+    def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., setup_hash: _Optional[bytes] = ...) -> None: ...
+
+class ActionMsg(_message.Message):
+    __slots__ = ("index", "prev", "seat", "action")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    PREV_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    prev: bytes
+    seat: int
+    action: Action
+    def __init__(self, index: _Optional[int] = ..., prev: _Optional[bytes] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class StateHash(_message.Message):
+    __slots__ = ("index", "state_hash")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    state_hash: bytes
+    def __init__(self, index: _Optional[int] = ..., state_hash: _Optional[bytes] = ...) -> None: ...
+
+class ActionCommit(_message.Message):
+    __slots__ = ("index", "seat", "commitment")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    commitment: bytes
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+
+class ActionReveal(_message.Message):
+    __slots__ = ("index", "seat", "action", "salt")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    SALT_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    action: Action
+    salt: bytes
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., salt: _Optional[bytes] = ...) -> None: ...
+
+class CatchUpRequest(_message.Message):
+    __slots__ = ("from_index",)
+    FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
+    from_index: int
+    def __init__(self, from_index: _Optional[int] = ...) -> None: ...
+
+class CatchUpReply(_message.Message):
+    __slots__ = ("header", "from_index", "entries", "next_index")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_INDEX_FIELD_NUMBER: _ClassVar[int]
+    header: TableHeader
+    from_index: int
+    entries: _containers.RepeatedCompositeFieldContainer[LogEntry]
+    next_index: int
+    def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., from_index: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[LogEntry, _Mapping]]] = ..., next_index: _Optional[int] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ("next_index",)
+    NEXT_INDEX_FIELD_NUMBER: _ClassVar[int]
+    next_index: int
+    def __init__(self, next_index: _Optional[int] = ...) -> None: ...
+
+class Leave(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
+class Error(_message.Message):
+    __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REF_SEQ_FIELD_NUMBER: _ClassVar[int]
+    REF_INDEX_FIELD_NUMBER: _ClassVar[int]
+    REFUSAL_FIELD_NUMBER: _ClassVar[int]
+    code: ErrorCode
+    message: str
+    ref_seq: int
+    ref_index: int
+    refusal: str
+    def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., ref_seq: _Optional[int] = ..., ref_index: _Optional[int] = ..., refusal: _Optional[str] = ...) -> None: ...
+
+class LogHeader(_message.Message):
+    __slots__ = ("format_version", "game", "variants", "fingerprint", "players", "seed", "table_id", "own_seat", "seat_names")
+    FORMAT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    OWN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    format_version: int
+    game: str
+    variants: _containers.RepeatedScalarFieldContainer[str]
+    fingerprint: str
+    players: int
+    seed: bytes
+    table_id: bytes
+    own_seat: int
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, format_version: _Optional[int] = ..., game: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ..., fingerprint: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[bytes] = ..., table_id: _Optional[bytes] = ..., own_seat: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class LogRecord(_message.Message):
+    __slots__ = ("header", "entry")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    header: LogHeader
+    entry: LogEntry
+    def __init__(self, header: _Optional[_Union[LogHeader, _Mapping]] = ..., entry: _Optional[_Union[LogEntry, _Mapping]] = ...) -> None: ...
