@@ -73,6 +73,8 @@ class Host:
     ) -> None:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
+        # Historic: every plugin registered from now on gets its hedgerow_addhooks call.
+        self.pm.hook.hedgerow_addhooks.call_historic(kwargs={"pluginmanager": self.pm})
         self._origins: dict[str, Origin] = {}
         blocked = set(block) | set(_csv_env("HEDGEROW_BLOCK_PLUGINS"))
         for name in sorted(blocked):

@@ -1,0 +1,95 @@
+"""The ``hedgerow`` command line: parses arguments and dispatches to one module per command.
+
+Start-up is kept fast by importing a command's module only when it runs (``--help`` imports
+no plugin and no network code).  Every set-up mistake surfaces as one line on stderr,
+``hedgerow: error: ...``, naming the problem and the valid choices, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+EXIT_USAGE = 2
+
+#: command name -> (module in hedgerow.clients, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "games": ("hedgerow.clients.cmd_games", "list every game, variant and bot, and where each came from"),
+    "simulate": ("hedgerow.clients.cmd_simulate", "play complete games with bots in one process"),
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hedgerow")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        print(f"hedgerow {_version()}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser; each command module adds its own arguments."""
+    parser = argparse.ArgumentParser(
+        prog="hedgerow",
+        description="Flower-garden card games on your LAN, peer to peer, with no server.",
+        epilog="Start here: hedgerow play petals   (you against bots, on this machine)",
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument(
+        "-p", dest="plugin_opts", action="append", default=[], metavar="NAME",
+        help="load plugin module NAME, or block a plugin with no:NAME (like pytest)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, description=help_text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``hedgerow`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    # Parse the command name first, then let only that command's module add its arguments.
+    pre, _ = parser.parse_known_args(argv)
+    if pre.command is None:
+        parser.print_help()
+        return EXIT_USAGE if argv else 0
+    module = importlib.import_module(COMMANDS[pre.command][0])
+    module.add_arguments(parser._subparsers._group_actions[0].choices[pre.command])  # type: ignore[union-attr]
+    args = parser.parse_args(argv)
+    from hedgerow.core.errors import HedgerowError
+
+    try:
+        return int(module.run(args) or 0)
+    except HedgerowError as exc:
+        print(f"hedgerow: error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("hedgerow: interrupted", file=sys.stderr)
+        return 130
+
+
+def make_host(args: argparse.Namespace):  # noqa: ANN201 - avoids importing core at start-up
+    """The plugin host, honouring ``-p NAME`` and ``-p no:NAME``."""
+    from hedgerow.core.host import Host
+
+    opts = getattr(args, "plugin_opts", [])
+    block = [o[3:] for o in opts if o.startswith("no:")]
+    extra = [o for o in opts if not o.startswith("no:")]
+    return Host(block=block, extra=extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

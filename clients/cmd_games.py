@@ -1,0 +1,64 @@
+"""``hedgerow games``: every installed game, variant and bot, with its distribution and version."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from hedgerow.clients.cli import make_host
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hedgerow games``."""
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def collect(host) -> dict:  # noqa: ANN001
+    """The catalogue as plain data (what ``--json`` prints)."""
+    def origin(spec) -> dict:  # noqa: ANN001
+        o = host.origin_of[spec]
+        return {"plugin": o.plugin, "distribution": o.distribution, "distribution_version": o.version}
+
+    games = []
+    for name in sorted(host.games):
+        g = host.games[name]
+        games.append({
+            "name": g.name, "title": g.title, "version": g.version, "summary": g.summary,
+            "players": [g.min_players, g.max_players], **origin(g),
+            "variants": [
+                {"name": v.name, "version": v.version, "summary": v.summary,
+                 "conflicts": list(v.conflicts),
+                 "players": list(v.players) if v.players else None, **origin(v)}
+                for v in host.variants_of(name)
+            ],
+        })
+    bots = [
+        {"name": b.name, "version": b.version, "summary": b.summary,
+         "games": list(b.games) or "any", **origin(b)}
+        for b in sorted(host.bots.values(), key=lambda b: b.name)
+    ]
+    return {"games": games, "bots": bots}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the catalogue."""
+    data = collect(make_host(args))
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print("Games")
+    for g in data["games"]:
+        src = f"{g['distribution']} {g['distribution_version']}".strip()
+        print(f"  {g['name']:<12} {g['title']} {g['version']}, "
+              f"{g['players'][0]}-{g['players'][1]} players  [{src}]")
+        if g["summary"]:
+            print(f"  {'':<12} {g['summary']}")
+        for v in g["variants"]:
+            vsrc = f"{v['distribution']} {v['distribution_version']}".strip()
+            print(f"    + {v['name']:<10} {v['version']}  {v['summary']}  [{vsrc}]")
+    print("Bots")
+    for b in data["bots"]:
+        games = "any game" if b["games"] == "any" else ", ".join(b["games"])
+        src = f"{b['distribution']} {b['distribution_version']}".strip()
+        print(f"  {b['name']:<12} {b['version']}  {b['summary']} ({games})  [{src}]")
+    return 0

@@ -1,0 +1,52 @@
+"""Play whole games in one process with bots in every seat (``hedgerow simulate``, tests, benches).
+
+Each bot gets its own random stream derived from the table seed (``bot/<seat>``), sees only
+its seat's view and the legal actions, and in a simultaneous step every active seat chooses
+against the same state before any choice is applied (in seat order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.game import Bot, BotContext, BotSpec
+from hedgerow.core.rng import Rng
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import Table
+
+
+def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSpec]) -> list[Bot]:
+    """One bot per seat; ``specs`` are used in turn when there are fewer than seats."""
+    if not specs:
+        raise HedgerowError("at least one bot is needed")
+    root = Rng(seed, "bot")
+    return [
+        specs[seat % len(specs)].make(
+            BotContext(ruleset.gamedef, seat, players, root.fork(str(seat)))
+        )
+        for seat in range(players)
+    ]
+
+
+def play(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSpec],
+         *, max_actions: int = 100_000) -> Table:
+    """Play one complete game and return the finished table."""
+    table = Table(ruleset, players, seed)
+    bots = make_bots(ruleset, players, seed, specs)
+    game = ruleset.gamedef
+    while True:
+        active = table.active_seats()
+        if not active:
+            return table
+        if table.index >= max_actions:
+            raise HedgerowError(f"the game did not end within {max_actions} actions")
+        state = table.state
+        choices = [
+            (seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
+            for seat in active
+        ]
+        for seat, action in choices:
+            result = table.submit(seat, action)
+            if isinstance(result, Refusal):
+                raise HedgerowError(f"bot at seat {seat} chose a refused action {action}: {result}")

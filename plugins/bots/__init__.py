@@ -1,0 +1,1 @@
+"""Generic bots: strategies that play any game through its `GameDef` alone."""

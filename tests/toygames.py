@@ -1,0 +1,288 @@
+"""Two small test-only games that prove the core contract without any real game.
+
+* ``posy``: a shuffled deck of cards 1..12; each seat holds 2 hidden cards, plays one per
+  turn for its face value and draws; the game ends when every hand is empty.  It offers one
+  extension hook, ``posy_rank(scores)`` (firstresult), with the default "highest total
+  wins" implemented by the game plugin itself, and two variants: ``lowball`` (lowest total
+  wins) and ``bonus`` (5 points for the first card played), which conflict; ``bonus`` is
+  for 2-3 players only.
+* ``duel``: three simultaneous rounds: every seat picks 1-3 at once; the highest unique
+  pick scores its value.  Picks stay hidden until the round is complete.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+
+from hedgerow.core import (
+    Action,
+    GameDef,
+    GameSpec,
+    Outcome,
+    Refusal,
+    Rng,
+    SetupContext,
+    VariantSpec,
+    hookimpl,
+    hookspec,
+)
+
+# -- posy -----------------------------------------------------------------------------------
+
+
+class PosySpecs:
+    """Extension hooks of posy."""
+
+    @hookspec(firstresult=True)
+    def posy_rank(self, scores: tuple[int, ...]) -> tuple[int, ...] | None:
+        """Rank per seat (1 best) from final scores."""
+
+    @hookspec
+    def posy_play_bonus(self, first: bool) -> int:
+        """Extra points for a play; all answers are summed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PosyState:
+    pile: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+    turn: int
+    plays: int
+
+
+@dataclass(frozen=True, slots=True)
+class PosyView:
+    seat: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    scores: tuple[int, ...]
+    turn: int
+
+
+def _rank_high(scores: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(1 + sum(1 for o in scores if o > s) for s in scores)
+
+
+def build_posy(ext) -> GameDef:  # noqa: ANN001
+    def setup(ctx: SetupContext) -> PosyState:
+        deck = ctx.rng.shuffled(range(1, 13))
+        hands = tuple(tuple(deck[2 * i : 2 * i + 2]) for i in range(ctx.players))
+        first = ctx.rng.randbelow(ctx.players)
+        return PosyState(tuple(deck[2 * ctx.players :]), hands, (0,) * ctx.players, first, 0)
+
+    def active(s: PosyState) -> tuple[int, ...]:
+        return () if all(not h for h in s.hands) else (s.turn,)
+
+    def legal(s: PosyState, seat: int) -> list[Action]:
+        if seat not in active(s):
+            return []
+        return [Action.of("play", card=c) for c in sorted(set(s.hands[seat]))]
+
+    def apply(s: PosyState, seat: int, a: Action) -> PosyState | Refusal:
+        if a.kind != "play" or set(a.as_dict()) != {"card"}:
+            return Refusal("posy.unknown", f"posy has no action {a}")
+        card = a["card"]
+        if card not in s.hands[seat]:
+            return Refusal("posy.not_in_hand", f"card {card} is not in seat {seat}'s hand")
+        hand = list(s.hands[seat])
+        hand.remove(card)
+        pile = s.pile
+        if pile:
+            hand.append(pile[0])
+            pile = pile[1:]
+        bonus = sum(ext.posy_play_bonus(first=s.plays == 0))
+        scores = list(s.scores)
+        scores[seat] += card + bonus
+        hands = list(s.hands)
+        hands[seat] = tuple(hand)
+        n = len(s.hands)
+        nxt = (seat + 1) % n
+        while not hands[nxt] and any(hands):
+            nxt = (nxt + 1) % n
+        return PosyState(pile, tuple(hands), tuple(scores), nxt, s.plays + 1)
+
+    def view(s: PosyState, seat: int) -> PosyView:
+        return PosyView(seat, s.hands[seat], tuple(len(h) for h in s.hands), len(s.pile),
+                        s.scores, s.turn)
+
+    def outcome(s: PosyState) -> Outcome | None:
+        if active(s):
+            return None
+        ranking = ext.posy_rank(scores=s.scores)
+        winners = tuple(i for i, r in enumerate(ranking) if r == 1)
+        return Outcome(s.scores, ranking, winners, f"seat {winners[0]} ranked first",
+                       breakdown=(("points", s.scores),))
+
+    def describe(s: PosyState, seat: int, a: Action) -> str:
+        return f"seat {seat} plays {a.get('card')}"
+
+    def determinize(s: PosyState, seat: int, rng: Rng) -> PosyState:
+        hidden = list(s.pile) + [c for i, h in enumerate(s.hands) if i != seat for c in h]
+        rng.shuffle(hidden)
+        hands, k = [], 0
+        for i, h in enumerate(s.hands):
+            if i == seat:
+                hands.append(h)
+            else:
+                hands.append(tuple(hidden[k : k + len(h)]))
+                k += len(h)
+        return replace(s, hands=tuple(hands), pile=tuple(hidden[k:]))
+
+    return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize)
+
+
+class PosyPlugin:
+    """The posy game plugin (also the home of posy's default extension behaviour)."""
+
+    @hookimpl
+    def hedgerow_addhooks(self, pluginmanager) -> None:  # noqa: ANN001
+        pluginmanager.add_hookspecs(PosySpecs)
+
+    @hookimpl
+    def hedgerow_register_games(self, register) -> None:  # noqa: ANN001
+        register(GameSpec("posy", "Posy", "1.0.0", 2, 4, build_posy, summary="test game"))
+
+    @hookimpl(trylast=True)
+    def posy_rank(self, scores: tuple[int, ...]) -> tuple[int, ...]:
+        return _rank_high(scores)
+
+    @hookimpl
+    def hedgerow_render_view(self, game: str, view, seat: int, width: int):  # noqa: ANN001
+        if game != "posy":
+            return None
+        return [("bold", f"hand {view.hand}"), ("", "\n")]
+
+
+class Lowball:
+    @hookimpl
+    def posy_rank(self, scores: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(1 + sum(1 for o in scores if o < s) for s in scores)
+
+
+class Bonus:
+    @hookimpl
+    def posy_play_bonus(self, first: bool) -> int:
+        return 5 if first else 0
+
+
+class PosyVariants:
+    @hookimpl
+    def hedgerow_register_variants(self, register) -> None:  # noqa: ANN001
+        register(VariantSpec("posy", "lowball", "1.0.0", Lowball(), summary="lowest wins",
+                             conflicts=("bonus",)))
+        register(VariantSpec("posy", "bonus", "1.0.0", Bonus(), summary="first play +5",
+                             conflicts=("lowball",), players=(2, 3)))
+
+
+# -- duel (simultaneous) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DuelState:
+    round: int
+    picks: tuple[int, ...]  # 0 = not picked yet this round
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DuelView:
+    seat: int
+    round: int
+    my_pick: int
+    picked: tuple[bool, ...]
+    scores: tuple[int, ...]
+
+
+ROUNDS = 3
+
+
+def build_duel(ext) -> GameDef:  # noqa: ANN001
+    def setup(ctx: SetupContext) -> DuelState:
+        return DuelState(0, (0,) * ctx.players, (0,) * ctx.players)
+
+    def active(s: DuelState) -> tuple[int, ...]:
+        if s.round >= ROUNDS:
+            return ()
+        return tuple(i for i, p in enumerate(s.picks) if p == 0)
+
+    def legal(s: DuelState, seat: int) -> list[Action]:
+        return [Action.of("pick", n=n) for n in (1, 2, 3)] if seat in active(s) else []
+
+    def apply(s: DuelState, seat: int, a: Action) -> DuelState | Refusal:
+        if a.kind != "pick" or a.get("n") not in (1, 2, 3) or len(a.args) != 1:
+            return Refusal("duel.bad_pick", "pick a number from 1 to 3")
+        picks = list(s.picks)
+        picks[seat] = a["n"]
+        if 0 in picks:
+            return replace(s, picks=tuple(picks))
+        scores = list(s.scores)
+        unique = [p for p in picks if picks.count(p) == 1]
+        if unique:
+            best = max(unique)
+            scores[picks.index(best)] += best
+        return DuelState(s.round + 1, (0,) * len(picks), tuple(scores))
+
+    def view(s: DuelState, seat: int) -> DuelView:
+        return DuelView(seat, s.round, s.picks[seat], tuple(p != 0 for p in s.picks), s.scores)
+
+    def outcome(s: DuelState) -> Outcome | None:
+        if active(s):
+            return None
+        ranking = _rank_high(s.scores)
+        winners = tuple(i for i, r in enumerate(ranking) if r == 1)
+        return Outcome(s.scores, ranking, winners, "highest score")
+
+    def describe(s: DuelState, seat: int, a: Action) -> str:
+        return f"seat {seat} picks a number"
+
+    def determinize(s: DuelState, seat: int, rng: Rng) -> DuelState:
+        picks = tuple(p if (i == seat or p == 0) else 1 + rng.randbelow(3)
+                      for i, p in enumerate(s.picks))
+        return replace(s, picks=picks)
+
+    return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize)
+
+
+class DuelPlugin:
+    @hookimpl
+    def hedgerow_register_games(self, register) -> None:  # noqa: ANN001
+        register(GameSpec("duel", "Duel", "1.0.0", 2, 5, build_duel, summary="simultaneous test game"))
+
+
+PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin())
+
+
+def toy_host(**kwargs):  # noqa: ANN201
+    """A host with the built-ins blocked and only the toy games loaded."""
+    from hedgerow.core.host import Host
+
+    return Host(builtins=(), autoload=False, extra=PLUGINS, **kwargs)
+
+
+# Registered as a module plugin by `-p tests.toygames`-style loading in CLI tests.
+this = sys.modules[__name__]
+
+
+@hookimpl
+def hedgerow_register_games(register) -> None:  # noqa: ANN001
+    """Module-level form, used when this file is loaded with HEDGEROW_PLUGINS."""
+    PosyPlugin.hedgerow_register_games(None, register)
+    DuelPlugin.hedgerow_register_games(None, register)
+
+
+@hookimpl
+def hedgerow_addhooks(pluginmanager) -> None:  # noqa: ANN001
+    pluginmanager.add_hookspecs(PosySpecs)
+
+
+@hookimpl(trylast=True)
+def posy_rank(scores: tuple[int, ...]) -> tuple[int, ...]:
+    return _rank_high(scores)
+
+
+@hookimpl
+def hedgerow_register_variants(register) -> None:  # noqa: ANN001
+    PosyVariants.hedgerow_register_variants(None, register)
