@@ -18,6 +18,12 @@ EXIT_USAGE = 2
 COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("hedgerow.clients.cmd_games", "list every game, variant and bot, and where each came from"),
     "simulate": ("hedgerow.clients.cmd_simulate", "play complete games with bots in one process"),
+    "host": ("hedgerow.clients.cmd_host", "open a table on this machine for players on the LAN"),
+    "join": ("hedgerow.clients.cmd_join", "join a table by address or by name"),
+    "tables": ("hedgerow.clients.cmd_tables", "list the open tables seen on the LAN"),
+    "resume": ("hedgerow.clients.cmd_resume", "rejoin a table from its saved log"),
+    "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
+    "play": ("hedgerow.clients.cmd_play", "play on this machine against bots (start here)"),
 }
 
 

@@ -1,0 +1,104 @@
+"""`Seat`: one seat at a table as a seat client or a headless bot runner sees it.
+
+This is the seam between the network layer and the clients.  The network peer
+(`hedgerow.net.peer`) implements it for real tables; `LocalSeat` in the client tests
+implements it in-process.  A client never touches sockets or the `State`: it reads the
+seat's `View`, the legal actions and the table's public facts, submits actions, and is
+called back whenever anything changes (so it can redraw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+from hedgerow.core.actions import Action
+from hedgerow.core.errors import Refusal
+from hedgerow.core.game import Outcome
+from hedgerow.core.ruleset import Ruleset
+
+
+class Link(StrEnum):
+    """The state of a seat's link, as shown on the table screen."""
+
+    YOU = "you"
+    CONNECTED = "connected"
+    WAITING = "waiting"  # seat not taken yet, or the table is waiting for it to return
+    LOST = "lost"  # no heartbeat for a while; the table waits for it to resume
+    LEFT = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Public facts about one seat: who sits there and how their link is."""
+
+    seat: int
+    name: str
+    link: Link
+    bot: str | None = None  # the bot strategy, for a bot seat
+
+
+class Phase(StrEnum):
+    """Where the table is in its life."""
+
+    SEATING = "seating"  # waiting for seats to fill
+    SEEDING = "seeding"  # commit-reveal of the seed under way
+    PLAYING = "playing"
+    FINISHED = "finished"
+    HALTED = "halted"  # stopped: desync or a fatal protocol error (see `Seat.problem`)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One accepted action in plain words."""
+
+    index: int
+    seat: int
+    text: str
+
+
+class Seat(Protocol):
+    """A seat at a table.  All methods are called from the event loop's thread."""
+
+    seat: int  #: this seat's number
+    ruleset: Ruleset  #: the rules the table runs
+    players: int  #: number of seats
+
+    def phase(self) -> Phase:
+        """Where the table is now."""
+
+    def view(self) -> Any:
+        """This seat's view of the current state (None before the game starts)."""
+
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats that must act now."""
+
+    def legal_actions(self) -> Sequence[Action]:
+        """What this seat may do now (empty when it is not its turn)."""
+
+    def outcome(self) -> Outcome | None:
+        """The result, once the game is over."""
+
+    def seats(self) -> Sequence[SeatInfo]:
+        """Every seat, with its player's name and link."""
+
+    def history(self) -> Sequence[HistoryLine]:
+        """Every accepted action so far, in plain words."""
+
+    def problem(self) -> str | None:
+        """Why the table halted (desync naming the divergent peer and action), or None."""
+
+    def log_path(self) -> Path | None:
+        """Where this seat's copy of the table log is saved."""
+
+    async def submit(self, action: Action) -> Refusal | None:
+        """Play ``action`` for this seat: None once accepted locally and sent, or why not."""
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change (action applied, link change, phase)."""
+
+    async def close(self) -> None:
+        """Leave the table and release every socket."""
