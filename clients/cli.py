@@ -16,6 +16,7 @@ EXIT_USAGE = 2
 
 #: command name -> (module in hedgerow.clients, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("hedgerow.clients.cmd_play", "play on this machine against bots (start here)"),
     "games": ("hedgerow.clients.cmd_games", "list every game, variant and bot, and where each came from"),
     "simulate": ("hedgerow.clients.cmd_simulate", "play complete games with bots in one process"),
     "host": ("hedgerow.clients.cmd_host", "open a table on this machine for players on the LAN"),
@@ -23,7 +24,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("hedgerow.clients.cmd_tables", "list the open tables seen on the LAN"),
     "resume": ("hedgerow.clients.cmd_resume", "rejoin a table from its saved log"),
     "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
-    "play": ("hedgerow.clients.cmd_play", "play on this machine against bots (start here)"),
 }
 
 
