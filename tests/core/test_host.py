@@ -127,3 +127,35 @@ def test_render_hook_answers_for_its_own_game_only(toy_host) -> None:  # noqa: A
     view = PosyView(0, (3, 4), (2, 2), 5, (0, 0), 0)
     assert toy_host.render("posy", view, 0, 80) == [("bold", "hand (3, 4)"), ("", "\n")]
     assert toy_host.render("duel", view, 0, 80) is None
+
+
+def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:  # noqa: ANN001
+    from hedgerow.core import BotSpec, hookimpl
+    from hedgerow.core.playout import play
+    from hedgerow.core.seeding import seed_from_int
+
+    class FirstBot:
+        def __init__(self, ctx) -> None:  # noqa: ANN001
+            self.seat = ctx.seat
+
+        def choose(self, view, legal):  # noqa: ANN001, ANN202
+            return legal[0]
+
+    class Plugin:
+        @hookimpl
+        def hedgerow_register_bots(self, register) -> None:  # noqa: ANN001
+            register(BotSpec("first", "0.1", FirstBot, summary="always the first", games=("posy",)))
+
+    import toygames
+
+    host = Host(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    assert host.bot("first", "posy").summary == "always the first"
+    with pytest.raises(HedgerowError, match="unknown bot 'first' for duel"):
+        host.bot("first", "duel")
+    table = play(host.ruleset("posy"), 2, seed_from_int(3), [host.bot("first")])
+    assert table.outcome() is not None
+
+
+def test_hedgerow_addhooks_lets_a_game_add_its_extension_hooks(toy_host) -> None:  # noqa: ANN001
+    assert toy_host.pm.hook.posy_rank.spec is not None
+    assert toy_host.pm.hook.posy_rank.spec.opts["firstresult"]

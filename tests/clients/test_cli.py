@@ -1,0 +1,106 @@
+"""The ``hedgerow`` command: help, version, games, simulate, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hedgerow.clients.cli import main
+
+
+def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real command in a new process."""
+    return subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", *args],
+                          capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          timeout=120)
+
+
+TOYS = {"HEDGEROW_PLUGINS": "toygames", "PYTHONPATH": os.path.dirname(os.path.dirname(__file__))}
+
+
+def test_help_and_version() -> None:
+    out = hedgerow("--help")
+    assert out.returncode == 0
+    assert "hedgerow play petals" in out.stdout
+    for command in ("play", "games", "simulate", "host", "join", "tables", "resume", "replay"):
+        assert command in out.stdout
+    version = hedgerow("--version")
+    assert version.returncode == 0 and version.stdout.startswith("hedgerow ")
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    assert "COMMAND" in capsys.readouterr().out
+
+
+def test_games_lists_games_variants_and_bots_with_their_origin() -> None:
+    out = hedgerow("games", env=TOYS)
+    assert out.returncode == 0, out.stderr
+    assert "posy" in out.stdout and "+ lowball" in out.stdout and "random" in out.stdout
+    data = json.loads(hedgerow("games", "--json", env=TOYS).stdout)
+    posy = next(g for g in data["games"] if g["name"] == "posy")
+    assert posy["players"] == [2, 4]
+    assert [v["name"] for v in posy["variants"]] == ["bonus", "lowball"]
+    assert posy["distribution"] == "(local)"
+    random_bot = next(b for b in data["bots"] if b["name"] == "random")
+    assert random_bot["distribution"] == "hedgerow" and random_bot["games"] == "any"
+
+
+def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
+    assert main(["simulate", "posy", "--players", "3", "--variant", "lowball", "--seed", "5",
+                 "--games", "3", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3
+    records = [json.loads(line) for line in lines]
+    assert [r["seed"] for r in records] == [5, 6, 7]
+    for r in records:
+        assert r["game"] == "posy" and r["variants"] == ["lowball"] and r["players"] == 3
+        assert len(r["state_hash"]) == 64
+        assert set(r["outcome"]) >= {"scores", "ranking", "winners", "explanation"}
+
+
+def test_simulate_table_output(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
+    assert main(["simulate", "duel", "--players", "2", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("seed ") == 4 and "wins" in out
+
+
+def test_simulate_is_reproducible_across_processes_and_hash_seeds() -> None:
+    args = ("simulate", "posy", "--players", "4", "--seed", "11", "--games", "5", "--json")
+    runs = [hedgerow(*args, env={**TOYS, "PYTHONHASHSEED": s}) for s in ("1", "2")]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr
+    hashes = [[json.loads(line)["state_hash"] for line in r.stdout.splitlines()] for r in runs]
+    assert hashes[0] == hashes[1] and len(set(hashes[0])) > 1
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "chess"], "unknown game 'chess' (choose from: duel, petals, posy)"),
+    (["simulate", "posy", "--variant", "nope"], "unknown variant 'nope' for posy (choose from: bonus, lowball)"),
+    (["simulate", "posy", "--players", "9"], "posy is for 2 to 4 players, not 9"),
+    (["simulate", "posy", "--bots", "deep"], "unknown bot 'deep' for posy (choose from: random)"),
+    (["simulate", "posy", "--games", "0"], "--games must be at least 1, not 0"),
+    (["simulate", "posy", "--variant", "bonus", "--variant", "lowball"],
+     "variant 'bonus' cannot be combined with lowball"),
+])
+def test_bad_arguments_print_one_clear_line(args: list[str], message: str) -> None:
+    out = hedgerow(*args, env=TOYS)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"hedgerow: error: {message}"
+    assert out.stdout == ""
+
+
+def test_argparse_errors_exit_non_zero() -> None:
+    out = hedgerow("simulate", "posy", "--players", "many", env=TOYS)
+    assert out.returncode == 2 and "invalid int value" in out.stderr
+
+
+def test_blocking_a_plugin_from_the_command_line() -> None:
+    out = hedgerow("-p", "no:random-bot", "games", "--json", env=TOYS)
+    assert [b["name"] for b in json.loads(out.stdout)["bots"]] == []

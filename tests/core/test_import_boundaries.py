@@ -1,0 +1,75 @@
+"""Imports flow one way: plugins -> core; net -> core, proto; clients -> core, net.
+
+``hedgerow.core`` never imports zmq, protobuf or prompt_toolkit; game plugins never import
+the network or the client.  Checked two ways: by importing in a fresh interpreter, and by
+reading every module's import statements.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("zmq", "google.protobuf", "prompt_toolkit")
+
+#: package folder -> hedgerow sub-packages it may import
+ALLOWED = {
+    "core": {"core"},
+    "plugins": {"core", "plugins"},
+    "proto": {"proto"},
+    "net": {"core", "net", "proto"},
+    "clients": {"core", "net", "clients"},
+}
+
+
+def test_importing_core_pulls_in_no_io_or_ui_library() -> None:
+    modules = sorted(p.stem for p in (ROOT / "core").glob("*.py") if p.stem != "__init__")
+    code = "\n".join([
+        "import sys",
+        *[f"import hedgerow.core.{m}" for m in modules],
+        "import hedgerow.core.host; hedgerow.core.host.Host(autoload=False)",
+        f"print([m for m in sys.modules if m.split('.')[0] in {('zmq', 'google', 'prompt_toolkit')!r}])",
+    ])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def _hedgerow_imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_imports_flow_one_way(package: str) -> None:
+    bad = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for line, name in _hedgerow_imports(path):
+            parts = name.split(".")
+            if parts[0] == "hedgerow" and len(parts) > 1 and parts[1] not in ALLOWED[package]:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+            if package in ("core", "plugins") and name.split(".")[0] in ("zmq", "prompt_toolkit") or (
+                package in ("core", "plugins") and name.startswith("google.protobuf")
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_only_the_codec_and_the_log_file_use_the_generated_code() -> None:
+    users = sorted(
+        str(path.relative_to(ROOT))
+        for package in ("core", "net", "clients", "plugins")
+        for path in (ROOT / package).rglob("*.py")
+        if any("_pb2" in name for _, name in _hedgerow_imports(path))
+    )
+    assert users in ([], ["net/codec.py"]), users
