@@ -37,7 +37,8 @@ def collect(host) -> dict:  # noqa: ANN001
          "games": list(b.games) or "any", **origin(b)}
         for b in sorted(host.bots.values(), key=lambda b: b.name)
     ]
-    return {"games": games, "bots": bots}
+    broken = [{"plugin": name, "problem": why} for name, why in host.broken]
+    return {"games": games, "bots": bots, "broken": broken}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,4 +62,8 @@ def run(args: argparse.Namespace) -> int:
         games = "any game" if b["games"] == "any" else ", ".join(b["games"])
         src = f"{b['distribution']} {b['distribution_version']}".strip()
         print(f"  {b['name']:<12} {b['version']}  {b['summary']} ({games})  [{src}]")
+    if data["broken"]:
+        print("Plugins that failed to load")
+        for b in data["broken"]:
+            print(f"  {b['plugin']:<12} {b['problem']}")
     return 0

@@ -89,11 +89,10 @@ class Host:
             self._register(plugin, name, Origin("", "(local)", ""))
         if autoload is None:
             autoload = not os.environ.get("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD")
+        #: plugins that failed to load, as (name, one-line reason); `hedgerow games` shows them
+        self.broken: list[tuple[str, str]] = []
         if autoload:
-            self.pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-            for plugin, dist in self.pm.list_plugin_distinfo():
-                name = self.pm.get_name(plugin) or ""
-                self._origins[name] = Origin(name, dist.project_name, dist.version)
+            self._load_entry_points()
         self.games: dict[str, GameSpec] = {}
         self.variants: dict[tuple[str, str], VariantSpec] = {}
         self.bots: dict[str, BotSpec] = {}
@@ -107,6 +106,26 @@ class Host:
         if registered is None:
             return
         self._origins[registered] = Origin(registered, origin.distribution, origin.version)
+
+    def _load_entry_points(self) -> None:
+        """Register every ``hedgerow`` entry point; one that fails to load is reported, not fatal."""
+        from importlib.metadata import distributions
+
+        seen: set[str] = set()
+        for dist in distributions():
+            for ep in dist.entry_points:
+                if ep.group != ENTRY_POINT_GROUP or ep.name in seen:
+                    continue
+                seen.add(ep.name)
+                if self.pm.is_blocked(ep.name) or self.pm.has_plugin(ep.name):
+                    continue
+                origin = Origin(ep.name, dist.metadata["name"], dist.version)
+                try:
+                    plugin = ep.load()
+                    self._register(plugin, ep.name, origin)
+                except Exception as exc:  # a third party's bug must not stop Hedgerow
+                    self.broken.append((ep.name, f"{origin.distribution} {origin.version}: "
+                                                 f"{type(exc).__name__}: {exc}"))
 
     def _each_impl(self, hook_name: str, make_register: Callable[[Origin], Callable[[Any], None]]):
         caller = getattr(self.pm.hook, hook_name)

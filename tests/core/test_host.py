@@ -159,3 +159,17 @@ def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:  # noqa
 def test_hedgerow_addhooks_lets_a_game_add_its_extension_hooks(toy_host) -> None:  # noqa: ANN001
     assert toy_host.pm.hook.posy_rank.spec is not None
     assert toy_host.pm.hook.posy_rank.spec.opts["firstresult"]
+
+
+def test_a_third_party_plugin_that_fails_to_load_is_reported_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "hedgerow_broken.py").write_text("raise ImportError('needs numpy 9')\n")
+    info = tmp_path / "hedgerow_broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hedgerow-broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[hedgerow]\nbroken = hedgerow_broken\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    host = Host()
+    assert host.broken == [("broken", "hedgerow-broken 0.1: ImportError: needs numpy 9")]
+    assert "random" in host.bots
