@@ -168,10 +168,12 @@ class Host:
 
         self._each_impl("hedgerow_register_games", register_game)
         self._each_impl("hedgerow_register_variants", register_variant)
-        for (game, name), spec in self.variants.items():
-            if game not in self.games:
-                raise HedgerowError(f"variant {name!r} is for game {game!r}, which is not installed")
-            del spec
+        for key in [k for k in self.variants if k[0] not in self.games]:
+            spec = self.variants.pop(key)
+            self.pm.unregister(name=f"variant:{spec.game}:{spec.name}")
+            origin = self.origin_of.pop(spec)
+            self.broken.append((origin.plugin, f"variant {spec.name!r} needs game {spec.game!r}, "
+                                               "which is not installed"))
         self._each_impl("hedgerow_register_bots", register_bot)
 
     # -- questions -----------------------------------------------------------------------

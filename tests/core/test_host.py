@@ -173,3 +173,15 @@ def test_a_third_party_plugin_that_fails_to_load_is_reported_not_fatal(
     host = Host()
     assert host.broken == [("broken", "hedgerow-broken 0.1: ImportError: needs numpy 9")]
     assert "random" in host.bots
+
+
+def test_a_variant_for_a_missing_game_is_reported_and_left_out() -> None:
+    import toygames
+
+    host = Host(builtins=(), autoload=False, extra=[toygames.PosyVariants()])
+    assert host.variants == {}
+    assert sorted(why for _, why in host.broken) == [
+        "variant 'bonus' needs game 'posy', which is not installed",
+        "variant 'lowball' needs game 'posy', which is not installed",
+    ]
+    assert host.pm.get_plugin("variant:posy:bonus") is None
