@@ -1,0 +1,644 @@
+"""LAN discovery: open tables announced and found with zeroconf (mDNS / DNS-SD).
+
+A host announces each open table as a DNS-SD service of type ``_hedgerow._tcp.local.``;
+the service's SRV/A records carry the address of the table's socket and its TXT record
+carries the table's public facts:
+
+==========  ==========================================================
+``proto``   wire protocol version (decimal integer)
+``game``    game name
+``variants`` variant names, comma separated (empty: none)
+``free``    free seats (decimal integer, ``0 <= free <= seats``)
+``seats``   seats at the table (decimal integer, at least 1)
+``name``    table name, as people type it in ``hedgerow join NAME``
+``key``     the host's public key (z85 or hex text)
+==========  ==========================================================
+
+Unknown TXT keys are ignored, so later versions may add keys.  Records come from strangers:
+`decode_txt` checks every field, and the `Browser` skips (and logs) any table whose record
+does not decode instead of failing.
+
+Discovery is a convenience, never a requirement: joining by ``HOST:PORT`` always works.
+``HEDGEROW_NO_DISCOVERY=1`` turns discovery off (the `Announcer` does nothing, `browse`
+finds nothing) for networks that block multicast, and ``HEDGEROW_DISCOVERY_INTERFACES``
+(comma-separated IP addresses, e.g. ``127.0.0.1``) restricts it to some interfaces; an
+explicit ``interfaces=[...]`` argument takes precedence over the variable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import os
+import re
+import socket
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Self
+
+from hedgerow.core.errors import HedgerowError
+from zeroconf import DNSQuestionType, InterfaceChoice, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_hedgerow._tcp.local."
+ENV_DISABLE = "HEDGEROW_NO_DISCOVERY"
+ENV_INTERFACES = "HEDGEROW_DISCOVERY_INTERFACES"
+
+#: Longest table name, in UTF-8 bytes (one DNS label).
+MAX_NAME_BYTES = 63
+#: Longest game or variant name, host key, in characters.
+MAX_FIELD_CHARS = 128
+#: Most seats a record may claim (a sanity bound for strangers' records, not a game rule).
+MAX_SEATS = 255
+#: Longest TXT entry (``key=value``), in bytes (RFC 6763 section 6.1).
+MAX_TXT_ENTRY = 255
+
+#: How long (ms) the browser waits for a table's SRV/TXT/A records once it is seen.
+RESOLVE_TIMEOUT_MS = 3000
+
+_DIGITS = re.compile(r"[0-9]{1,5}")
+_KEY_CHARS = re.compile(r"[!-~]+")  # printable ASCII, no space: covers z85 and hex
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "*"})
+
+TableCallback = Callable[[list["TableAd"]], None]
+
+
+class BadTableAd(HedgerowError):
+    """A table advertisement breaks a rule of the TXT format (ours to fix, or a stranger's)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="discovery.bad_ad")
+
+
+def _check_text(what: str, value: object, *, max_chars: int = MAX_FIELD_CHARS,
+                allow_empty: bool = False) -> str:
+    """``value`` if it is printable text of a sane length, else `BadTableAd`."""
+    if not isinstance(value, str):
+        raise BadTableAd(f"{what} must be text, not {type(value).__name__}")
+    if not value and not allow_empty:
+        raise BadTableAd(f"{what} is empty")
+    if len(value) > max_chars:
+        raise BadTableAd(f"{what} is longer than {max_chars} characters")
+    for ch in value:
+        # Control characters (C0, DEL, C1, surrogates) and bidi overrides could rewrite a
+        # terminal or disguise a name; a stranger's record must not carry them.
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
+            raise BadTableAd(f"{what} contains the control character U+{ord(ch):04X}")
+    return value
+
+
+def _check_int(what: str, value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadTableAd(f"{what} must be an integer, not {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise BadTableAd(f"{what} must be between {lo} and {hi}, not {value}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TableAd:
+    """One open table as announced on the LAN.
+
+    ``host``/``port`` are where the table's socket listens; ``host`` is an IP address (for an
+    `Announcer`, a wildcard such as ``0.0.0.0`` means "this machine's address on the LAN").
+    Construction checks every field and raises `BadTableAd` (a `HedgerowError`).
+    """
+
+    name: str
+    game: str
+    variants: tuple[str, ...]
+    free_seats: int
+    seats: int
+    protocol: int
+    host_key: str
+    host: str
+    port: int
+
+    def __post_init__(self) -> None:
+        _check_text("table name", self.name)
+        if len(self.name.encode("utf-8")) > MAX_NAME_BYTES:
+            raise BadTableAd(f"table name {self.name!r} is longer than {MAX_NAME_BYTES} bytes")
+        _check_text("game name", self.game)
+        if not isinstance(self.variants, tuple):
+            raise BadTableAd("variants must be a tuple of names")
+        for v in self.variants:
+            _check_text("variant name", v)
+            if "," in v:
+                raise BadTableAd(f"variant name {v!r} contains a comma")
+        _check_int("seats", self.seats, 1, MAX_SEATS)
+        _check_int("free seats", self.free_seats, 0, self.seats)
+        _check_int("protocol version", self.protocol, 0, 65535)
+        _check_text("host key", self.host_key)
+        if not _KEY_CHARS.fullmatch(self.host_key):
+            raise BadTableAd("host key must be printable ASCII without spaces (z85 or hex)")
+        _check_text("host", self.host, allow_empty=True)
+        if any(ch.isspace() for ch in self.host):
+            raise BadTableAd(f"host {self.host!r} contains a space")
+        _check_int("port", self.port, 1, 65535)
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT`` (``[HOST]:PORT`` for IPv6), as ``hedgerow join`` accepts it."""
+        if ":" in self.host:
+            return f"[{self.host}]:{self.port}"
+        return f"{self.host}:{self.port}"
+
+    def sort_key(self) -> tuple[str, str, str, int, str, str]:
+        """The order of `Browser.tables`: by name (case-insensitive), then address."""
+        return (self.name.casefold(), self.name, self.host, self.port, self.game, self.host_key)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON-ready data (the fields, plus ``address``)."""
+        return {
+            "name": self.name,
+            "game": self.game,
+            "variants": list(self.variants),
+            "free_seats": self.free_seats,
+            "seats": self.seats,
+            "protocol": self.protocol,
+            "host_key": self.host_key,
+            "host": self.host,
+            "port": self.port,
+            "address": self.address,
+        }
+
+
+# --------------------------------------------------------------------------- TXT records
+
+
+def encode_txt(ad: TableAd) -> dict[str, str]:
+    """The TXT record of ``ad``; `BadTableAd` if an entry exceeds 255 bytes."""
+    txt = {
+        "proto": str(ad.protocol),
+        "game": ad.game,
+        "variants": ",".join(ad.variants),
+        "free": str(ad.free_seats),
+        "seats": str(ad.seats),
+        "name": ad.name,
+        "key": ad.host_key,
+    }
+    for key, value in txt.items():
+        if len(key) + 1 + len(value.encode("utf-8")) > MAX_TXT_ENTRY:
+            raise BadTableAd(f"TXT entry {key!r} is longer than {MAX_TXT_ENTRY} bytes")
+    return txt
+
+
+def decode_txt(properties: Mapping[bytes, bytes | None], *, host: str, port: int) -> TableAd:
+    """The `TableAd` a TXT record describes; `BadTableAd` if the record is malformed.
+
+    ``properties`` maps raw keys to raw values as zeroconf parses them (``None`` for a key
+    without ``=``).  Every value must be strict UTF-8; integers are plain ASCII digits.
+    """
+
+    def text(key: str) -> str:
+        raw = properties.get(key.encode("ascii"))
+        if raw is None:
+            missing = key.encode("ascii") not in properties
+            raise BadTableAd(f"TXT key {key!r} is {'missing' if missing else 'without a value'}")
+        if not isinstance(raw, bytes | bytearray):
+            raise BadTableAd(f"TXT key {key!r} is not bytes")
+        try:
+            return bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadTableAd(f"TXT key {key!r} is not valid UTF-8") from None
+
+    def number(key: str) -> int:
+        value = text(key)
+        if not _DIGITS.fullmatch(value):
+            raise BadTableAd(f"TXT key {key!r} is not a decimal number: {value[:20]!r}")
+        return int(value)
+
+    variants_text = text("variants") if b"variants" in properties else ""
+    variants = tuple(variants_text.split(",")) if variants_text else ()
+    return TableAd(
+        name=text("name"),
+        game=text("game"),
+        variants=variants,
+        free_seats=number("free"),
+        seats=number("seats"),
+        protocol=number("proto"),
+        host_key=text("key"),
+        host=host,
+        port=port,
+    )
+
+
+def ad_from_info(info: AsyncServiceInfo) -> TableAd:
+    """The `TableAd` of a resolved service; `BadTableAd` if any part of it is malformed."""
+    if info.port is None:
+        raise BadTableAd("no SRV record (port)")
+    addresses = info.parsed_scoped_addresses()
+    if not addresses:
+        raise BadTableAd("no address record")
+    # IPv4 addresses come first; prefer one that is not loopback when there is a choice.
+    usable = [a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_loopback]
+    host = (usable or addresses)[0]
+    return decode_txt(info.properties, host=host, port=info.port)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def discovery_disabled() -> bool:
+    """Whether ``HEDGEROW_NO_DISCOVERY`` turns LAN discovery off."""
+    return os.environ.get(ENV_DISABLE, "").strip().lower() in _TRUE
+
+
+def resolve_interfaces(interfaces: Sequence[str] | None = None) -> list[str] | None:
+    """The IP addresses discovery is restricted to, or ``None`` for every interface.
+
+    ``interfaces`` wins over ``HEDGEROW_DISCOVERY_INTERFACES``; `HedgerowError` for an entry
+    that is not an IP address.
+    """
+    source = "interfaces"
+    if interfaces is None:
+        env = os.environ.get(ENV_INTERFACES, "").strip()
+        if not env:
+            return None
+        interfaces = [p for p in re.split(r"[\s,]+", env) if p]
+        source = ENV_INTERFACES
+    result = []
+    for item in interfaces:
+        try:
+            result.append(str(ipaddress.ip_address(item)))
+        except ValueError:
+            raise HedgerowError(
+                f"{source}: {item!r} is not an IP address (give the addresses of the "
+                f"interfaces to use, e.g. 127.0.0.1 or 192.168.1.20, comma separated)"
+            ) from None
+    if not result:
+        raise HedgerowError(f"{source} names no interface")
+    return result
+
+
+def _new_zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
+    """An `AsyncZeroconf` on ``interfaces`` (all IPv4 interfaces when ``None``)."""
+    if interfaces is None:
+        return AsyncZeroconf(interfaces=InterfaceChoice.All)
+    return AsyncZeroconf(interfaces=list(interfaces))
+
+
+def _announce_addresses(host: str, interfaces: list[str] | None) -> list[str]:
+    """The addresses to put in a table's A/AAAA records."""
+    if host not in _WILDCARD_HOSTS:
+        return [host]
+    if interfaces:
+        return list(interfaces)
+    # The address this machine sends multicast from (no packet is sent by connect()).
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("224.0.0.251", 5353))
+        return [s.getsockname()[0]]
+    return ["127.0.0.1"]
+
+
+def _instance_label(ad: TableAd) -> str:
+    """A DNS-SD instance label for ``ad``: its name made label-safe, plus part of its key."""
+    base = ad.name.replace(".", " ").strip() or "table"
+    suffix = "-" + re.sub(r"[^0-9A-Za-z]", "", ad.host_key)[:8]
+    # Keep room for zeroconf's "-N" on a name conflict (labels are at most 63 bytes).
+    budget = 55 - len(suffix)
+    while len(base.encode("utf-8")) > budget:
+        base = base[:-1]
+    return base + suffix
+
+
+# --------------------------------------------------------------------------- Announcer
+
+
+class Announcer:
+    """Announces one open table on the LAN until closed.
+
+    A no-op when discovery is off (``HEDGEROW_NO_DISCOVERY=1``) or cannot start here (a
+    warning is logged): hosting never fails because of discovery.  Pass ``zeroconf`` to
+    share one `AsyncZeroconf` with a `Browser`; it is then not closed by `close`.
+    """
+
+    def __init__(self, interfaces: Sequence[str] | None = None, *,
+                 zeroconf: AsyncZeroconf | None = None) -> None:
+        self._interfaces = resolve_interfaces(interfaces)
+        self._zc = zeroconf
+        self._own_zc = zeroconf is None
+        self._info: AsyncServiceInfo | None = None
+        self._ad: TableAd | None = None
+        self._closed = False
+
+    @property
+    def ad(self) -> TableAd | None:
+        """The table currently announced (or that would be, when discovery is off)."""
+        return self._ad
+
+    @property
+    def announcing(self) -> bool:
+        """Whether the table is really on the air (false when discovery is off or failed)."""
+        return self._info is not None
+
+    def _make_info(self, ad: TableAd, instance: str, server: str) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            f"{instance}.{SERVICE_TYPE}",
+            port=ad.port,
+            properties=encode_txt(ad),
+            server=server,
+            parsed_addresses=_announce_addresses(ad.host, self._interfaces),
+        )
+
+    async def start(self, ad: TableAd) -> bool:
+        """Announce ``ad``; returns whether it is on the air (see `announcing`)."""
+        if self._closed:
+            raise RuntimeError("Announcer is closed")
+        if self._ad is not None:
+            raise RuntimeError("Announcer already started; use update()")
+        encode_txt(ad)  # a bad ad is the caller's mistake, reported even when discovery is off
+        self._ad = ad
+        if discovery_disabled():
+            log.info("LAN discovery is off (%s); table %r is not announced", ENV_DISABLE, ad.name)
+            return False
+        instance = _instance_label(ad)
+        server = re.sub(r"[^0-9A-Za-z-]", "-", f"hedgerow-{instance}-{ad.port}") + ".local."
+        info = self._make_info(ad, instance, server)
+        try:
+            if self._zc is None:
+                self._zc = _new_zeroconf(self._interfaces)
+            await self._zc.async_register_service(info, allow_name_change=True)
+        except (OSError, RuntimeError) as exc:
+            log.warning("LAN discovery unavailable (%s); table %r can still be joined at %s",
+                        exc, ad.name, ad.address)
+            await self._close_zc()
+            return False
+        self._info = info
+        log.info("announcing table %r as %s", ad.name, info.name)
+        return True
+
+    async def update(self, ad: TableAd) -> None:
+        """Announce a change to the table (typically its free seats)."""
+        if self._ad is None:
+            raise RuntimeError("Announcer not started")
+        encode_txt(ad)
+        old, self._ad = self._ad, ad
+        if self._info is None or self._zc is None:
+            return
+        if (ad.name, ad.host, ad.port, ad.host_key) != (old.name, old.host, old.port,
+                                                        old.host_key):
+            # A different identity is a different service: withdraw and announce afresh.
+            await self._withdraw(self._info)
+            self._info = None
+            self._ad = None
+            await self.start(ad)
+            return
+        instance = self._info.name[: -len(SERVICE_TYPE) - 1]
+        info = self._make_info(ad, instance, self._info.server or "")
+        await self._zc.async_update_service(info)
+        self._info = info
+
+    async def close(self) -> None:
+        """Withdraw the table (goodbye packets) and release the sockets."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._info is not None and self._zc is not None:
+            await self._withdraw(self._info)
+        self._info = None
+        await self._close_zc()
+
+    async def _withdraw(self, info: AsyncServiceInfo) -> None:
+        """Send the goodbye packets for ``info`` (about 0.25 s), so browsers drop it at once."""
+        assert self._zc is not None
+        try:
+            goodbyes = await self._zc.async_unregister_service(info)
+            await asyncio.wait_for(goodbyes, 1.0)
+        except Exception as exc:  # closing must not fail because the network went away
+            log.debug("goodbye for %s failed: %s", info.name, exc)
+
+    async def _close_zc(self) -> None:
+        if self._zc is not None and self._own_zc:
+            await self._zc.async_close()
+        if self._own_zc:
+            self._zc = None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+
+# --------------------------------------------------------------------------- Browser
+
+
+class Browser:
+    """Watches the LAN for open tables.
+
+    `tables` is the current list; `on_change` callbacks run (in the event loop) whenever it
+    changes.  When discovery is off the browser stays empty.  `start` raises `HedgerowError`
+    when discovery cannot start here (no usable interface, port 5353 unavailable).
+    """
+
+    def __init__(self, interfaces: Sequence[str] | None = None, *,
+                 zeroconf: AsyncZeroconf | None = None) -> None:
+        self._interfaces = resolve_interfaces(interfaces)
+        self._zc = zeroconf
+        self._own_zc = zeroconf is None
+        self._browser: AsyncServiceBrowser | None = None
+        self._tables: dict[str, TableAd] = {}
+        self._generation: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._callbacks: list[TableCallback] = []
+        self._changed = asyncio.Event()
+        self._closed = False
+
+    async def start(self) -> None:
+        """Start listening (a no-op when discovery is off)."""
+        if self._browser is not None or self._closed:
+            return
+        if discovery_disabled():
+            log.info("LAN discovery is off (%s)", ENV_DISABLE)
+            return
+        try:
+            if self._zc is None:
+                self._zc = _new_zeroconf(self._interfaces)
+            # QM questions: answers are multicast, so several peers on one machine (which
+            # share port 5353) all hear them.
+            self._browser = AsyncServiceBrowser(
+                self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_service],
+                question_type=DNSQuestionType.QM,
+            )
+        except (OSError, RuntimeError) as exc:
+            await self._close_zc()
+            raise HedgerowError(
+                f"LAN discovery could not start ({exc}); join by address instead "
+                f"(hedgerow join HOST:PORT), or set {ENV_DISABLE}=1"
+            ) from exc
+
+    def tables(self) -> list[TableAd]:
+        """The tables seen so far, by name (case-insensitive) then address."""
+        return sorted(self._tables.values(), key=TableAd.sort_key)
+
+    def on_change(self, callback: TableCallback) -> Callable[[], None]:
+        """Call ``callback(tables)`` whenever the list changes; returns an unsubscribe function."""
+        self._callbacks.append(callback)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._callbacks.remove(callback)
+
+        return unsubscribe
+
+    async def wait_for(self, predicate: Callable[[TableAd], bool],
+                       timeout: float) -> TableAd | None:
+        """The first table (in `tables` order) matching ``predicate``, waiting up to
+        ``timeout`` seconds for one to appear; ``None`` if none did."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            self._changed.clear()
+            for ad in self.tables():
+                if predicate(ad):
+                    return ad
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    async def settle(self, timeout: float = 0.5) -> None:
+        """Wait up to ``timeout`` seconds for tables seen but not yet resolved."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    async def close(self) -> None:
+        """Stop listening and release the sockets."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._close_zc()
+
+    async def _close_zc(self) -> None:
+        if self._zc is not None and self._own_zc:
+            await self._zc.async_close()
+        if self._own_zc:
+            self._zc = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+    # zeroconf calls handlers with these keyword names, in the event loop.
+    def _on_service(self, zeroconf: Zeroconf, service_type: str, name: str,
+                    state_change: ServiceStateChange) -> None:
+        if self._closed:
+            return
+        key = name.lower()
+        generation = self._generation.get(key, 0) + 1
+        self._generation[key] = generation
+        if state_change is ServiceStateChange.Removed:
+            if self._tables.pop(key, None) is not None:
+                self._notify()
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(name, key, generation))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str, key: str, generation: int) -> None:
+        assert self._zc is not None
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            found = await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS,
+                                             question_type=DNSQuestionType.QM)
+        except Exception as exc:  # a stranger's records must never break the browser
+            log.warning("could not resolve table %r: %s", name, exc)
+            return
+        if self._generation.get(key) != generation or self._closed:
+            return  # removed or changed while resolving; a newer event decides
+        if not found:
+            log.info("table %r did not answer with its address and TXT record; skipped", name)
+            return
+        try:
+            ad = ad_from_info(info)
+        except (BadTableAd, ValueError) as exc:
+            log.warning("skipping table %r with a malformed record: %s", name, exc)
+            if self._tables.pop(key, None) is not None:
+                self._notify()
+            return
+        if self._tables.get(key) != ad:
+            self._tables[key] = ad
+            self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        tables = self.tables()
+        for callback in list(self._callbacks):
+            try:
+                callback(tables)
+            except Exception:
+                log.exception("table list callback failed")
+
+
+# --------------------------------------------------------------------------- one-shot helpers
+
+
+def _check_timeout(timeout: float) -> float:
+    if not timeout > 0:  # also rejects NaN
+        raise HedgerowError(f"the discovery timeout must be more than 0 seconds, not {timeout}")
+    return float(timeout)
+
+
+async def browse(timeout: float = 2.0, *, interfaces: Sequence[str] | None = None
+                 ) -> list[TableAd]:
+    """The tables seen on the LAN within ``timeout`` seconds ([] when discovery is off)."""
+    timeout = _check_timeout(timeout)
+    if discovery_disabled():
+        return []
+    browser = Browser(interfaces)
+    await browser.start()
+    try:
+        await asyncio.sleep(timeout)  # listening is the point: answers arrive in this window
+        await browser.settle()
+        return browser.tables()
+    finally:
+        await browser.close()
+
+
+async def find_table(name: str, timeout: float = 3.0, *,
+                     interfaces: Sequence[str] | None = None) -> TableAd:
+    """The table called ``name`` (an exact match, else one ignoring case), as soon as it is
+    seen; `HedgerowError` listing the tables seen if none appears within ``timeout`` seconds."""
+    timeout = _check_timeout(timeout)
+    if discovery_disabled():
+        raise HedgerowError(
+            f"LAN discovery is off ({ENV_DISABLE}=1), so tables cannot be found by name; "
+            f"join by address instead: hedgerow join HOST:PORT"
+        )
+    wanted = name.casefold()
+    async with Browser(interfaces) as browser:
+        found = await browser.wait_for(lambda t: t.name.casefold() == wanted, timeout)
+        if found is not None:
+            exact = [t for t in browser.tables() if t.name == name]
+            return exact[0] if exact else found
+        seen = sorted({t.name for t in browser.tables()}, key=str.casefold)
+    listing = ", ".join(repr(n) for n in seen) if seen else "none"
+    raise HedgerowError(
+        f"no table named {name!r} seen on the LAN within {timeout:g} s "
+        f"(tables seen: {listing}); join by address with: hedgerow join HOST:PORT",
+        code="discovery.not_found",
+    )
