@@ -1,0 +1,421 @@
+"""The action log on disk: the save file, the replay file and what a returning peer resumes from.
+
+Format (docs/protocol.md, "Log file")::
+
+    "HDRWLOG1"                                    8-byte magic
+    u32le length || u32le crc32(payload) || payload     one record, repeated
+
+Each payload is a serialized ``hedgerow.v1.LogRecord``: the first holds a `LogHeader`, every
+later one a `LoggedEntry` (the entry and the state hash after it).  ``crc32`` is the
+CRC-32 of zlib/gzip/PNG.  Records are appended as actions are accepted, so a crash loses at
+most the record being written.
+
+* `LogWriter` creates a log or reopens one to continue it, and appends entries.
+* `read_log` reads everything intact and says exactly where (byte offset, entry index) and
+  why it stopped if the file is damaged: bad magic, a short record, a bad CRC, an
+  undecodable record, an index gap, a broken hash chain.
+* `replay_log` / `verify_log` rebuild the table with the rules and compare every stored
+  state hash (``hedgerow replay LOGFILE --verify``).
+
+Resuming a table after a crash: ``result = read_log(path)``; ``report = replay_log(ruleset,
+result.header, result.entries)`` rebuilds the `Table`; ``LogWriter.resume(path)`` continues the
+file (a torn last record is cut off); catch-up then fetches what was missed.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import LogEntry, Table
+from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
+from hedgerow.net.messages import LoggedEntry, LogHeader
+
+__all__ = [
+    "MAGIC",
+    "MAX_RECORD_SIZE",
+    "LogFileError",
+    "LogProblem",
+    "LogReadResult",
+    "LogWriter",
+    "Mismatch",
+    "ReplayReport",
+    "parse_log",
+    "read_log",
+    "replay_log",
+    "verify_log",
+]
+
+#: The first 8 bytes of every log file.
+MAGIC = b"HDRWLOG1"
+#: A record's payload is at most this long; a larger length field means a damaged file.
+MAX_RECORD_SIZE = 1 << 20
+
+_FRAME = struct.Struct("<II")
+
+
+class LogFileError(HedgerowError):
+    """A log file that cannot be written or continued (the message says which file and why)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="bad_log")
+
+
+@dataclass(frozen=True, slots=True)
+class LogProblem:
+    """Where and why reading a log file stopped.
+
+    ``kind`` is one of ``empty``, ``bad_magic``, ``truncated``, ``too_large``, ``bad_crc``,
+    ``undecodable``, ``no_header``, ``extra_header``, ``bad_index``, ``broken_chain``,
+    ``bad_digest``.  ``offset`` is the byte offset of the damaged record (or of the magic);
+    ``index`` the entry index expected there (None while the header was expected);
+    ``at_tail`` is True when nothing follows the damaged bytes, as after a crash mid-write.
+    """
+
+    kind: str
+    offset: int
+    index: int | None
+    message: str
+    at_tail: bool = False
+
+    def __str__(self) -> str:
+        where = f"byte {self.offset}"
+        if self.index is not None:
+            where += f", entry #{self.index}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class LogReadResult:
+    """What `read_log` found: the header, every intact entry before any problem, the problem.
+
+    ``end`` is the byte offset just past the last intact record (where a writer continues).
+    """
+
+    header: LogHeader | None
+    entries: tuple[LoggedEntry, ...]
+    problem: LogProblem | None
+    end: int
+
+    @property
+    def ok(self) -> bool:
+        """True when the whole file was read without a problem."""
+        return self.problem is None
+
+    @property
+    def next_index(self) -> int:
+        """The index the next entry will have."""
+        return len(self.entries)
+
+    @property
+    def head(self) -> bytes | None:
+        """The chain head: the last entry's digest (the genesis before any; None without header)."""
+        if self.entries:
+            return self.entries[-1].entry.digest
+        return self.header.table_header.genesis if self.header is not None else None
+
+
+def _frame(record: LogHeader | LoggedEntry) -> bytes:
+    payload = encode_log_record(record)
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def parse_log(data: bytes) -> LogReadResult:
+    """Read a log file's bytes (see `read_log`)."""
+    if len(data) < len(MAGIC):
+        if not data:
+            return LogReadResult(None, (), LogProblem("empty", 0, None, "the file is empty",
+                                                      at_tail=True), 0)
+        if MAGIC.startswith(data):
+            return LogReadResult(None, (), LogProblem("truncated", 0, None,
+                                                      "the file ends inside the magic",
+                                                      at_tail=True), 0)
+    if data[: len(MAGIC)] != MAGIC:
+        message = f"not a Hedgerow log (the file does not start with {MAGIC!r})"
+        return LogReadResult(None, (), LogProblem("bad_magic", 0, None, message), 0)
+
+    header: LogHeader | None = None
+    entries: list[LoggedEntry] = []
+    head = b""
+    pos = len(MAGIC)
+
+    def stop(kind: str, message: str, *, at_tail: bool = False) -> LogReadResult:
+        index = None if header is None else len(entries)
+        return LogReadResult(header, tuple(entries), LogProblem(kind, pos, index, message, at_tail),
+                             pos)
+
+    while pos < len(data):
+        if len(data) - pos < _FRAME.size:
+            return stop("truncated", "the file ends inside a record's length and checksum",
+                        at_tail=True)
+        length, crc = _FRAME.unpack_from(data, pos)
+        if length > MAX_RECORD_SIZE:
+            return stop("too_large", f"a record claims {length} bytes (at most {MAX_RECORD_SIZE})")
+        start, end = pos + _FRAME.size, pos + _FRAME.size + length
+        if end > len(data):
+            return stop("truncated", f"the file ends inside a {length}-byte record", at_tail=True)
+        payload = data[start:end]
+        at_tail = end == len(data)
+        if zlib.crc32(payload) != crc:
+            return stop("bad_crc", "the record's checksum does not match (damaged bytes)",
+                        at_tail=at_tail)
+        try:
+            record = decode_log_record(payload)
+        except CodecError as exc:
+            return stop("undecodable", f"the record does not decode: {exc.message}",
+                        at_tail=at_tail)
+        if header is None:
+            if not isinstance(record, LogHeader):
+                return stop("no_header", "the first record is not a log header")
+            header = record
+            head = header.table_header.genesis
+        elif isinstance(record, LogHeader):
+            return stop("extra_header", "a second log header")
+        else:
+            problem = _chain_problem(record, len(entries), head)
+            if problem is not None:
+                return stop(*problem)
+            entries.append(record)
+            head = record.entry.digest
+        pos = end
+
+    if header is None:
+        return stop("truncated", "the file ends before the log header", at_tail=True)
+    return LogReadResult(header, tuple(entries), None, pos)
+
+
+def _chain_problem(item: LoggedEntry, index: int, head: bytes) -> tuple[str, str] | None:
+    entry = item.entry
+    if entry.index != index:
+        return "bad_index", f"expected entry #{index}, found #{entry.index}"
+    if entry.prev != head:
+        return "broken_chain", "the entry does not chain to the previous one (prev differs)"
+    if entry.digest != LogEntry.chain(entry.prev, entry.index, entry.seat, entry.action):
+        return "bad_digest", "the entry's digest does not match its contents"
+    return None
+
+
+def read_log(path: str | os.PathLike[str]) -> LogReadResult:
+    """Read a log file: its header, every intact entry, and the first problem if any.
+
+    Never raises for a damaged file (the problem is in the result, with every entry before
+    it); an unreadable path raises `OSError` as usual.  The hash chain is checked from the
+    header's genesis, entry by entry.
+    """
+    return parse_log(Path(path).read_bytes())
+
+
+class LogWriter:
+    """Appends accepted entries to a log file, flushing (and by default fsyncing) each one.
+
+    ``LogWriter(path, header)`` creates the file, or continues an existing log of the same
+    header (a torn last record is cut off; any other damage raises `LogFileError`, and the
+    file is left untouched).  ``LogWriter.resume(path)`` continues whatever table the file
+    holds.  ``sync=False`` only flushes (for throwaway logs where speed matters more).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], header: LogHeader, *,
+                 sync: bool = True) -> None:
+        self.path = Path(path)
+        self.header = header
+        self.sync = sync
+        result = read_log(self.path) if self.path.exists() else None
+        if result is not None and result.header is None and not (
+            result.problem is not None and result.problem.at_tail
+        ):
+            raise LogFileError(f"{self.path}: cannot continue this log: {result.problem}")
+        if result is not None and result.header is not None:
+            if result.header != header:
+                raise LogFileError(f"{self.path} is the log of another table "
+                                   f"({result.header.fingerprint}, {result.header.players} seats)")
+            problem = result.problem
+            if problem is not None and not (
+                problem.at_tail and problem.kind in ("truncated", "bad_crc", "undecodable")
+            ):
+                raise LogFileError(f"{self.path}: cannot continue a damaged log: {problem}")
+            self._file = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
+            self._file.truncate(result.end)
+            self._file.seek(result.end)
+            self._sync()
+            self._next_index = result.next_index
+            self._head: bytes = result.head or header.table_header.genesis
+        else:  # a new log (or one that died before its header was complete)
+            try:
+                frame = _frame(header)  # validate the header before creating anything
+            except CodecError as exc:
+                raise LogFileError(f"{self.path}: invalid log header: {exc.message}") from exc
+            self._file = open(self.path, "wb")  # noqa: SIM115 - closed by close()
+            self._file.write(MAGIC + frame)
+            self._sync()
+            _fsync_dir(self.path.parent, self.sync)
+            self._next_index = 0
+            self._head = header.table_header.genesis
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str], *, sync: bool = True) -> LogWriter:
+        """Continue the log at ``path``, whatever table it holds."""
+        result = read_log(path)
+        if result.header is None:
+            raise LogFileError(f"{path}: cannot continue this log: {result.problem}")
+        return cls(path, result.header, sync=sync)
+
+    @property
+    def next_index(self) -> int:
+        """The index the next appended entry must have."""
+        return self._next_index
+
+    @property
+    def head(self) -> bytes:
+        """The digest the next appended entry must chain to."""
+        return self._head
+
+    def append(self, entry: LogEntry, state_hash: bytes) -> None:
+        """Write ``entry`` (with the state hash after it) and flush it to disk.
+
+        Raises `LogFileError` for an entry that does not continue the log (wrong index,
+        broken chain, bad digest) or cannot be encoded; nothing is written then.
+        """
+        item = LoggedEntry(entry, state_hash)
+        problem = _chain_problem(item, self._next_index, self._head)
+        if problem is not None:
+            raise LogFileError(f"{self.path}: refusing to append: {problem[1]}")
+        try:
+            frame = _frame(item)
+        except CodecError as exc:
+            raise LogFileError(
+                f"{self.path}: cannot log entry #{entry.index}: {exc.message}") from exc
+        self._file.write(frame)
+        self._sync()
+        self._next_index += 1
+        self._head = entry.digest
+
+    def _sync(self) -> None:
+        self._file.flush()
+        if self.sync:
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        """Flush and close the file (appending afterwards raises ``ValueError``)."""
+        if not self._file.closed:
+            self._sync()
+            self._file.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once `close` was called."""
+        return self._file.closed
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _fsync_dir(directory: Path, sync: bool) -> None:
+    """Make a new file's directory entry durable (POSIX only)."""
+    if not sync or os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------------------
+# Replay
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """The first place where replaying a log with the rules disagrees with the log.
+
+    ``kind``: ``no_header`` (nothing to replay), ``rules`` (the installed rules are not the
+    ones the log names), ``refused`` (the rules refuse a logged action), ``digest`` (the
+    replayed entry's chain digest differs) or ``state_hash`` (the state after the entry
+    hashes differently).  ``index`` is the entry concerned (None for the first two).
+    """
+
+    kind: str
+    index: int | None
+    message: str
+    expected: bytes | None = None
+    actual: bytes | None = None
+
+    def __str__(self) -> str:
+        where = f"entry #{self.index}: " if self.index is not None else ""
+        return where + self.message
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    """The replayed table (after the last entry applied), how many entries applied, any mismatch."""
+
+    table: Table | None
+    applied: int
+    mismatch: Mismatch | None
+
+
+def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntry], *,
+               on_step: Callable[[Table, LoggedEntry], None] | None = None) -> ReplayReport:
+    """Rebuild the table of ``header`` with ``ruleset``, applying ``entries`` in order.
+
+    Every entry is submitted with its index and previous digest, and the resulting digest and
+    state hash are compared with the stored ones; replay stops at the first `Mismatch`.
+    ``on_step(table, entry)`` is called before each entry is applied (``table.describe``
+    then names the action in plain words).
+    """
+    if ruleset.fingerprint != header.fingerprint:
+        return ReplayReport(None, 0, Mismatch(
+            "rules", None, f"the log was played with {header.fingerprint}, "
+                           f"but these rules are {ruleset.fingerprint}"))
+    try:
+        table = Table(ruleset, header.players, header.seed)
+    except HedgerowError as exc:
+        return ReplayReport(None, 0, Mismatch("rules", None, exc.message))
+    applied = 0
+    for item in entries:
+        entry = item.entry
+        if on_step is not None:
+            on_step(table, item)
+        result = table.submit(entry.seat, entry.action, index=entry.index, prev=entry.prev)
+        if isinstance(result, Refusal):
+            return ReplayReport(table, applied, Mismatch(
+                "refused", entry.index,
+                f"the rules refuse {entry.action} by seat {entry.seat}: {result}"))
+        if result.digest != entry.digest:
+            return ReplayReport(table, applied + 1, Mismatch(
+                "digest", entry.index, "the replayed entry's digest differs from the log's",
+                entry.digest, result.digest))
+        actual = table.state_hash()
+        if actual != item.state_hash:
+            return ReplayReport(table, applied + 1, Mismatch(
+                "state_hash", entry.index,
+                f"the state hash after {entry.action} by seat {entry.seat} is {actual.hex()}, "
+                f"the log says {item.state_hash.hex()}", item.state_hash, actual))
+        applied += 1
+    return ReplayReport(table, applied, None)
+
+
+def verify_log(ruleset_factory: Callable[[LogHeader], Ruleset], result: LogReadResult, *,
+               on_step: Callable[[Table, LoggedEntry], None] | None = None) -> Mismatch | None:
+    """Replay every intact entry of ``result`` and return the first `Mismatch`, or None.
+
+    ``ruleset_factory(header)`` binds the rules the log names, e.g.
+    ``lambda h: host.ruleset(h.game, h.variants, h.players)`` (its `HedgerowError` for an
+    unknown game or variant propagates).  A read problem (``result.problem``) is not a
+    mismatch: the entries before it are verified and the caller reports both.
+    """
+    if result.header is None:
+        return Mismatch("no_header", None, f"no log header to replay from ({result.problem})")
+    ruleset = ruleset_factory(result.header)
+    return replay_log(ruleset, result.header, result.entries, on_step=on_step).mismatch
