@@ -1,0 +1,180 @@
+"""The actions a seat may take now, as lazy sequences (``GameDef.legal_actions``).
+
+A turn offers every (card in hand, frontier cell, rotation), often several hundred actions.
+Building them all would cost more than the rest of the turn, so `PlaceChoices` and
+`MoveChoices` are read-only sequences that know their length and make an `Action` only when
+one is asked for.  They compare equal to any sequence with the same actions in the same
+order, and ``in`` is answered without listing anything.
+
+Action kinds and arguments (all ints):
+
+* ``place(card, x, y, rot)``: play ``card`` from your hand at ``(x, y)``, ``rot`` quarter turns;
+* ``score()``: after a different-symbols trigger, score the card just played;
+* ``move(from_x, from_y, to_x, to_y, rot)``: move a garden card (effect), then score it;
+* ``decline()``: after an identical-symbols trigger, move nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from hedgerow.core import Action
+from hedgerow.plugins.petals.geometry import Cell
+from hedgerow.plugins.petals.legality import move_options
+from hedgerow.plugins.petals.state import State
+
+SCORE = Action.of("score")
+DECLINE = Action.of("decline")
+PLACE_ARGS = ("card", "rot", "x", "y")
+MOVE_ARGS = ("from_x", "from_y", "rot", "to_x", "to_y")
+
+
+def place_action(card: int, x: int, y: int, rot: int) -> Action:
+    """``place(card, x, y, rot)``."""
+    return Action("place", (("card", card), ("rot", rot), ("x", x), ("y", y)))
+
+
+def move_action(src: Cell, dst: Cell, rot: int) -> Action:
+    """``move(from_x, from_y, to_x, to_y, rot)``."""
+    return Action("move", (("from_x", src[0]), ("from_y", src[1]), ("rot", rot),
+                           ("to_x", dst[0]), ("to_y", dst[1])))
+
+
+def int_args(action: Action, names: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The values of ``action``'s arguments when they are exactly ``names``, all ints."""
+    args = action.args
+    if len(args) != len(names):
+        return None
+    values = []
+    for (key, value), name in zip(args, names, strict=True):
+        if key != name or type(value) is not int:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+class _Choices(Sequence[Action]):
+    """Shared behaviour of the lazy action sequences."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def _at(self, index: int) -> Action:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("action index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self)):
+            yield self._at(i)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {len(self)} actions>"
+
+
+class PlaceChoices(_Choices):
+    """Every ``place`` action: card (hand order) x cell (frontier order) x rotation 0-3."""
+
+    __slots__ = ("_cards", "_cells", "_span")
+
+    def __init__(self, cards: tuple[int, ...], cells: tuple[Cell, ...]) -> None:
+        self._cards = cards
+        self._cells = cells
+        self._span = 4 * len(cells)
+
+    def __len__(self) -> int:
+        return len(self._cards) * self._span
+
+    def _at(self, index: int) -> Action:
+        card, rest = divmod(index, self._span)
+        x, y = self._cells[rest >> 2]
+        return place_action(self._cards[card], x, y, rest & 3)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.kind != "place":
+            return False
+        values = int_args(action, PLACE_ARGS)
+        if values is None:
+            return False
+        card, rot, x, y = values
+        return card in self._cards and 0 <= rot <= 3 and (x, y) in self._cells
+
+
+class MoveChoices(_Choices):
+    """The choices of a symbol effect: ``first`` actions, then every move, then ``last``."""
+
+    __slots__ = ("_ends", "_first", "_last", "_options", "_size")
+
+    def __init__(self, options: tuple[tuple[Cell, tuple[Cell, ...]], ...],
+                 first: tuple[Action, ...] = (), last: tuple[Action, ...] = ()) -> None:
+        self._options = options
+        self._first = first
+        self._last = last
+        ends, total = [], 0
+        for _, dests in options:
+            total += 4 * len(dests)
+            ends.append(total)
+        self._ends = tuple(ends)
+        self._size = len(first) + total + len(last)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _at(self, index: int) -> Action:
+        if index < len(self._first):
+            return self._first[index]
+        index -= len(self._first)
+        moves = self._ends[-1] if self._ends else 0
+        if index >= moves:
+            return self._last[index - moves]
+        start = 0
+        for (src, dests), end in zip(self._options, self._ends, strict=True):
+            if index < end:
+                dst, rot = divmod(index - start, 4)
+                return move_action(src, dests[dst], rot)
+            start = end
+        raise IndexError(index)  # pragma: no cover - ends cover every index
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        if action in self._first or action in self._last:
+            return True
+        values = int_args(action, MOVE_ARGS) if action.kind == "move" else None
+        if values is None:
+            return False
+        fx, fy, rot, tx, ty = values
+        return 0 <= rot <= 3 and any(
+            src == (fx, fy) and (tx, ty) in dests for src, dests in self._options
+        )
+
+
+def legal_actions(state: State, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now, in a fixed order; empty when it is not its turn."""
+    if seat != state.active:
+        return ()
+    pending = state.pending
+    if pending is None:
+        return PlaceChoices(tuple(sorted(state.hands[seat])), state.frontier)
+    options = tuple(move_options(state.garden, state.frontier, pending.triggers))
+    if pending.kind == "different":
+        return MoveChoices(options, first=(SCORE,))
+    return MoveChoices(options, last=(DECLINE,))

@@ -1,0 +1,61 @@
+"""Harmony, the Petals variant where the most balanced garden wins (rules §8), as a plugin.
+
+Eligibility is unchanged (a seat that won no tracker is eliminated).  Among the others the
+smallest spread (highest tracker minus lowest) wins; ties go to the higher sum of the two
+lowest trackers, then the higher total, then the victory is shared.
+
+`Outcome.scores` in Harmony is **minus the spread** (0 is perfect balance), so that, as in
+every Hedgerow outcome, a higher score is better; the breakdown also shows the spread and
+the standard score.
+
+This module is itself registered as a plugin (for ``hedgerow_register_variants``) at every
+table, so the hook that changes the rules lives on a separate object, `HarmonyRules`, that
+the host calls only at tables that chose Harmony.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hedgerow.core import Outcome, VariantSpec, hookimpl
+from hedgerow.plugins.petals.ranking import outcome_for, spread, two_lowest
+from hedgerow.plugins.petals.scoring import Points
+
+CRITERIA = (
+    "spread (highest minus lowest tracker, smaller is better)",
+    "sum of the two lowest trackers",
+    "total of all four trackers",
+)
+
+
+def harmony_outcome(trackers: tuple[Points, ...]) -> Outcome:
+    """Rules §8: among tracker winners, the smallest spread wins, then the tie-breaks."""
+    shown = [(spread(t), two_lowest(t), sum(t)) for t in trackers]
+    keys = [(-s, low, total) for s, low, total in shown]
+    spreads = tuple(s[0] for s in shown)
+    return outcome_for(
+        trackers, tuple(-s for s in spreads), keys, shown, CRITERIA,
+        extra=(("Spread", spreads), ("Two lowest", tuple(s[1] for s in shown))),
+    )
+
+
+class HarmonyRules:
+    """Harmony's implementation of Petals' extension hooks."""
+
+    @hookimpl
+    def petals_winner(self, trackers: tuple[Points, ...]) -> Outcome:
+        """The Harmony ranking replaces the standard one."""
+        return harmony_outcome(trackers)
+
+
+@hookimpl
+def hedgerow_register_variants(register: Callable[[VariantSpec], None]) -> None:
+    """Register Harmony for Petals."""
+    register(VariantSpec(
+        game="petals",
+        name="harmony",
+        version="1.0.0",
+        impl=HarmonyRules(),
+        summary="the most balanced garden wins: smallest gap between your highest and "
+                "lowest tracker",
+    ))

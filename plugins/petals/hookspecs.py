@@ -1,0 +1,42 @@
+"""The extension hooks Petals offers its variants (added to the host by ``hedgerow_addhooks``).
+
+Both are called once, at the end of a game, never per move, and only with the variants a
+table chose active.  Petals implements each itself as a ``trylast`` default, so a variant
+that answers (returns something other than None) replaces the standard rule.
+"""
+
+from __future__ import annotations
+
+from hedgerow.core import Outcome, hookspec
+from hedgerow.plugins.petals.scoring import Points
+
+
+@hookspec(firstresult=True)
+def petals_final_scoring(
+    trackers: tuple[Points, ...], remaining: tuple[tuple[int, ...], ...]
+) -> tuple[Points, ...] | None:
+    """Score the cards left in hand once the final round is over (rules §6).
+
+    Called by the Petals rules when the last final-round turn ends, before the winner is
+    decided.  The standard rule adds every number on each seat's remaining card to that
+    flower's element (symbols add 0).
+
+    :param trackers: each seat's Fire, Water, Earth, Air scores before this step.
+    :param remaining: each seat's cards left in hand (card ids, see ``petals.cards``).
+    :return: each seat's trackers after this step, or None to leave it to the next answer.
+    """
+
+
+@hookspec(firstresult=True)
+def petals_winner(trackers: tuple[Points, ...]) -> Outcome | None:
+    """Decide the winners and the ranking from the final trackers (rules §7).
+
+    Called by ``GameDef.outcome`` once the game is over.  The standard rule: a seat that won
+    no tracker is eliminated; the others score the sum of their two lowest trackers, highest
+    first, tie-broken by lowest tracker, trackers won, then total.
+    ``hedgerow.plugins.petals.ranking`` has the pieces to build an answer.
+
+    :param trackers: each seat's final Fire, Water, Earth, Air scores.
+    :return: the `Outcome` (scores, ranking, winners, eliminated, explanation, breakdown
+        with at least the "Fire", "Water", "Earth" and "Air" columns), or None.
+    """

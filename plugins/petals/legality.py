@@ -1,0 +1,115 @@
+"""Which placements and moves are legal (rules §5.1 and §5.4), with the reason when not.
+
+Each ``check_*`` returns None for a legal decision or the `Refusal` that names the rule it
+breaks.  `move_options` lists every legal move for a symbol effect at once, cheaply: one
+articulation-point search tells which cards can leave without splitting the garden, so
+only those few cut cards need their destinations checked one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hedgerow.core import Refusal
+from hedgerow.plugins.petals.geometry import (
+    RING,
+    Cell,
+    Garden,
+    components,
+    connected,
+    cut_cells,
+    surrounded,
+    touches_side,
+)
+
+
+def _refuse(code: str, message: str) -> Refusal:
+    return Refusal(f"petals.{code}", message)
+
+
+def check_rotation(rot: int) -> Refusal | None:
+    """A rotation is a number of clockwise quarter turns, 0 to 3."""
+    if 0 <= rot <= 3:
+        return None
+    return _refuse("bad_rotation", f"a rotation is 0 to 3 quarter turns, not {rot}")
+
+
+def check_place(garden: Garden, hand: tuple[int, ...], card: int, cell: Cell, rot: int,
+                ) -> Refusal | None:
+    """Rule 5.1: a card from your hand, on an empty cell that shares a side with the garden."""
+    if card not in hand:
+        return _refuse("not_in_hand", f"card #{card} is not in your hand (rule 5.1: play a "
+                       "card from your hand)")
+    bad = check_rotation(rot)
+    if bad:
+        return bad
+    if cell in garden:
+        return _refuse("occupied", f"cell {cell} already holds a card (rule 5.1: place on an "
+                       "empty cell)")
+    if not touches_side(garden, cell):
+        return _refuse("not_adjacent", f"cell {cell} shares no side with a card in the garden "
+                       "(rule 5.1: a new card must touch a side; a corner is not enough)")
+    return None
+
+
+def check_move(garden: Garden, triggers: tuple[Cell, ...], src: Cell, dst: Cell, rot: int,
+               ) -> Refusal | None:
+    """Rule 5.4: may the card at ``src`` move to ``dst`` at rotation ``rot``?"""
+    if src not in garden:
+        return _refuse("no_card", f"there is no card at {src} to move")
+    if src in triggers:
+        return _refuse("triggering_card", f"the card at {src} triggered this effect and may "
+                       "not move (rule 5.4: a triggering card stays put)")
+    if surrounded(garden, src):
+        return _refuse("surrounded", f"the card at {src} has cards on all four sides and may "
+                       "not move (rule 5.4: a surrounded card stays put)")
+    bad = check_rotation(rot)
+    if bad:
+        return bad
+    if dst == src:
+        return _refuse("same_cell", f"the card must move to another cell than {src} "
+                       "(rule 5.4: the destination must differ)")
+    if dst in garden:
+        return _refuse("occupied", f"cell {dst} already holds a card (rule 5.4: move to an "
+                       "empty cell)")
+    if not touches_side(garden, dst, without=src):
+        return _refuse("not_adjacent", f"cell {dst} would share no side with another card "
+                       "(rule 5.4: the moved card must touch a side of a card that stays)")
+    if not connected(garden, (dst,), without=src):
+        return _refuse("disconnects", f"moving the card from {src} to {dst} would split the "
+                       "garden (rule 5.4: the garden must stay connected, corners count)")
+    return None
+
+
+def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...],
+                 ) -> Iterator[tuple[Cell, tuple[Cell, ...]]]:
+    """Every card that may move, with its legal destinations (any rotation goes with each).
+
+    Yields ``(source, destinations)`` in cell order, skipping cards with no destination.
+    ``frontier`` is the garden's frontier: every legal destination is in it, since it is
+    empty and shares a side with a card that stays.
+    """
+    cut = cut_cells(garden)
+    for src in sorted(garden):
+        if src in triggers or surrounded(garden, src):
+            continue
+        dests = [d for d in frontier if touches_side(garden, d, without=src)]
+        if cut is None:  # the garden is already split: judge each destination directly
+            dests = [d for d in dests if connected(garden, (d,), without=src)]
+        elif src in cut:  # removing src splits it: a destination must reach every part
+            groups = components([c for c in garden if c != src])
+            part = {c: i for i, group in enumerate(groups) for c in group}
+            dests = [d for d in dests if _reaches_all(part, len(groups), d)]
+        if dests:
+            yield src, tuple(dests)
+
+
+def _reaches_all(part: dict[Cell, int], count: int, cell: Cell) -> bool:
+    x, y = cell
+    touched = {part[n] for n in ((x + dx, y + dy) for dx, dy in RING) if n in part}
+    return len(touched) == count
+
+
+def has_move(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...]) -> bool:
+    """True when at least one legal move exists."""
+    return next(move_options(garden, frontier, triggers), None) is not None

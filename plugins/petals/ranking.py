@@ -1,0 +1,150 @@
+"""Who wins Petals (rules §7): tracker winners, eligibility, scores, tie-breaks, the Outcome.
+
+The pieces are public so that variants (Harmony, third-party ones) rank by their own key
+and still share eligibility, ranking and the plain-words explanation:
+
+* `tracker_winners` / `trackers_won` / `eligible`: who won each tracker, who may win;
+* `rank`: competition ranking (1, 1, 3) by a key where higher is better, eliminated seats
+  after every eligible one (ordered among themselves by the same key);
+* `outcome_for`: the `Outcome` with a per-element breakdown and an explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hedgerow.core import Outcome
+from hedgerow.plugins.petals.cards import ELEMENTS
+from hedgerow.plugins.petals.scoring import Points
+
+Key = tuple[int, ...]
+
+#: What the standard key compares, in order (rules §7 and its tie-breaks).
+STANDARD_CRITERIA = (
+    "score (sum of the two lowest trackers)",
+    "lowest tracker",
+    "number of trackers won",
+    "total of all four trackers",
+)
+
+
+def tracker_winners(trackers: Sequence[Points]) -> tuple[tuple[int, ...], ...]:
+    """For each element, the seats with the highest score on it (ties share; 0 counts)."""
+    out = []
+    for element in range(4):
+        best = max(t[element] for t in trackers)
+        out.append(tuple(s for s, t in enumerate(trackers) if t[element] == best))
+    return tuple(out)
+
+
+def trackers_won(trackers: Sequence[Points]) -> tuple[int, ...]:
+    """How many trackers each seat won."""
+    won = [0] * len(trackers)
+    for seats in tracker_winners(trackers):
+        for s in seats:
+            won[s] += 1
+    return tuple(won)
+
+
+def eligible(trackers: Sequence[Points]) -> tuple[int, ...]:
+    """The seats that won at least one tracker (the others are eliminated)."""
+    return tuple(s for s, n in enumerate(trackers_won(trackers)) if n)
+
+
+def two_lowest(points: Points) -> int:
+    """The sum of a seat's two lowest trackers: its Petals score."""
+    low = sorted(points)
+    return low[0] + low[1]
+
+
+def spread(points: Points) -> int:
+    """Highest tracker minus lowest tracker."""
+    return max(points) - min(points)
+
+
+def standard_key(points: Points, won: int) -> Key:
+    """The standard ranking key: score, lowest tracker, trackers won, total (higher wins)."""
+    return (two_lowest(points), min(points), won, sum(points))
+
+
+def rank(keys: Sequence[Key], can_win: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranks (1 best): eligible seats first by key, then the others by key."""
+    first = set(can_win)
+    order = [(s in first, keys[s]) for s in range(len(keys))]
+    return tuple(1 + sum(1 for other in order if other > mine) for mine in order)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    names = [str(s) for s in seats]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _explain(trackers: Sequence[Points], ranking: Sequence[int], keys: Sequence[Key],
+             shown: Sequence[Sequence[int]], criteria: Sequence[str], can_win: Sequence[int],
+             ) -> str:
+    won = tracker_winners(trackers)
+    parts = ["Tracker winners: " + "; ".join(
+        f"{ELEMENTS[e]} {_seats(seats)}" for e, seats in enumerate(won)) + "."]
+    out = [s for s in range(len(trackers)) if s not in can_win]
+    if out:
+        verb = "is" if len(out) == 1 else "are"
+        parts.append(f"{_seats(out).capitalize()} won no tracker and {verb} eliminated.")
+    winners = [s for s in range(len(trackers)) if ranking[s] == 1]
+    w = winners[0]
+    others = sorted((s for s in can_win if ranking[s] != 1), key=lambda s: keys[s], reverse=True)
+    if not others:
+        if len(winners) == 1:
+            parts.append(f"Seat {w} wins: the only player who won a tracker "
+                         f"({criteria[0]} {shown[w][0]}).")
+        else:
+            parts.append(f"{_seats(winners).capitalize()} share the victory: level on "
+                         f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
+        return " ".join(parts)
+    runner = others[0]
+    level = next(i for i in range(len(keys[w])) if keys[w][i] != keys[runner][i])
+    if len(winners) > 1:
+        parts.append(f"{_seats(winners).capitalize()} share the victory: level on "
+                     f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
+    elif level == 0:
+        parts.append(f"Seat {w} wins on {criteria[0]}: {shown[w][0]} against "
+                     f"{shown[runner][0]} for seat {runner}.")
+    else:
+        tied = ", ".join(f"{c} ({shown[w][i]})" for i, c in enumerate(criteria[:level]))
+        parts.append(f"Seat {w} and seat {runner} are level on {tied}; seat {w} wins on "
+                     f"{criteria[level]}: {shown[w][level]} against {shown[runner][level]}.")
+    return " ".join(parts)
+
+
+def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequence[Key],
+                shown: Sequence[Sequence[int]], criteria: Sequence[str],
+                extra: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> Outcome:
+    """The `Outcome` of a finished game ranked by ``keys`` (higher is better).
+
+    ``shown`` holds each seat's key as it should read in the explanation (e.g. a spread
+    rather than its negation) and ``criteria`` names each key position; ``extra`` adds
+    breakdown columns after the four elements and the trackers won.
+    """
+    can_win = eligible(trackers)
+    ranking = rank(keys, can_win)
+    winners = tuple(s for s in range(len(trackers)) if ranking[s] == 1)
+    breakdown = tuple((ELEMENTS[e], tuple(t[e] for t in trackers)) for e in range(4))
+    breakdown += (("Trackers won", trackers_won(trackers)), *extra)
+    return Outcome(
+        scores=tuple(scores),
+        ranking=ranking,
+        winners=winners,
+        explanation=_explain(trackers, ranking, keys, shown, criteria, can_win),
+        eliminated=tuple(s for s in range(len(trackers)) if s not in can_win),
+        breakdown=breakdown,
+    )
+
+
+def standard_outcome(trackers: Sequence[Points]) -> Outcome:
+    """Rules §7: eligible seats ranked by the sum of their two lowest trackers, tie-broken."""
+    won = trackers_won(trackers)
+    keys = [standard_key(t, won[s]) for s, t in enumerate(trackers)]
+    scores = tuple(k[0] for k in keys)
+    return outcome_for(trackers, scores, keys, keys, STANDARD_CRITERIA,
+                       extra=(("Two lowest", scores),))

@@ -1,0 +1,76 @@
+"""What a seat may see (``view``), a state it cannot tell apart (``determinize``), and the
+plain data that names a state for its canonical hash (``hash_data``).
+
+Hidden from a seat: the other seats' hands, the order of the draw pile, and the two cards
+set aside face down at 3 players.  Everything else is public.
+"""
+
+from __future__ import annotations
+
+from hedgerow.core import Rng
+from hedgerow.plugins.petals.geometry import placed_card, placed_rot
+from hedgerow.plugins.petals.state import State, View
+
+
+def view(state: State, seat: int) -> View:
+    """``seat``'s view of ``state``."""
+    return View(
+        seat=seat,
+        players=state.players,
+        hand=state.hands[seat],
+        garden=tuple((x, y, placed_card(v), placed_rot(v))
+                     for (x, y), v in sorted(state.garden.items())),
+        trackers=state.trackers,
+        pile_count=len(state.pile),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        active=state.active,
+        pending=state.pending,
+        phase=state.phase,
+        final_left=state.final_left,
+        out_of_play=state.out_of_play,
+        set_aside_count=len(state.set_aside),
+        scored_directly=state.scored_directly,
+    )
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A state ``seat`` cannot tell from ``state``: every card hidden from it re-dealt.
+
+    The other hands, the draw pile and the cards set aside are pooled, shuffled with
+    ``rng`` and dealt back in the same sizes.
+    """
+    others = [h for i, h in enumerate(state.hands) if i != seat]
+    pool = [c for h in others for c in h] + list(state.pile) + list(state.set_aside)
+    rng.shuffle(pool)
+    hands, k = [], 0
+    for i, hand in enumerate(state.hands):
+        if i == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(pool[k:k + len(hand)]))
+            k += len(hand)
+    pile = tuple(pool[k:k + len(state.pile)])
+    k += len(state.pile)
+    set_aside = tuple(sorted(pool[k:]))
+    return State(state.players, state.garden, state.frontier, tuple(hands), pile,
+                 state.trackers, state.active, state.pending, state.phase, state.final_left,
+                 state.out_of_play, set_aside, state.scored_directly)
+
+
+def hash_data(state: State) -> tuple[object, ...]:
+    """Plain tuples that name ``state`` exactly (the frontier is derived, so left out)."""
+    pending = state.pending
+    return (
+        state.players,
+        tuple(sorted(state.garden.items())),
+        state.hands,
+        state.pile,
+        state.trackers,
+        state.active,
+        None if pending is None else (pending.kind, pending.played, pending.triggers),
+        state.phase,
+        state.final_left,
+        state.out_of_play,
+        state.set_aside,
+        state.scored_directly,
+    )

@@ -1,0 +1,64 @@
+"""Fixtures for the Petals tests: the host's rules with and without Harmony, and boards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hedgerow.core import Action, Refusal
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.plugins.petals.geometry import frontier, placed
+from hedgerow.plugins.petals.state import PLAY, Pending, State
+
+
+@pytest.fixture(scope="session")
+def host() -> Host:
+    """A host with the built-in plugins and no third-party ones."""
+    return Host(autoload=False)
+
+
+@pytest.fixture(scope="session")
+def standard(host: Host) -> Ruleset:
+    """Petals without variants."""
+    return host.ruleset("petals", [])
+
+
+@pytest.fixture(scope="session")
+def harmony(host: Host) -> Ruleset:
+    """Petals with Harmony."""
+    return host.ruleset("petals", ["harmony"])
+
+
+Board = Callable[..., State]
+
+
+def make_board(cards: dict[tuple[int, int], tuple[int, int]], *, players: int = 2,
+               hands: tuple[tuple[int, ...], ...] | None = None, pile: tuple[int, ...] = (30, 31),
+               active: int = 0, pending: Pending | None = None) -> State:
+    """A mid-game state with ``cards`` as ``{(x, y): (card_id, rotation)}``."""
+    garden = {cell: placed(c, r) for cell, (c, r) in cards.items()}
+    if hands is None:
+        hands = ((),) * players
+    return State(players=players, garden=garden, frontier=frontier(garden), hands=hands,
+                 pile=pile, trackers=((0, 0, 0, 0),) * players, active=active,
+                 pending=pending, phase=PLAY)
+
+
+@pytest.fixture
+def board() -> Board:
+    """``board({(x, y): (card, rot)}, hands=..., ...)``: a state built from a spec board."""
+    return make_board
+
+
+def applied(ruleset: Ruleset, state: State, seat: int, action: Action) -> State:
+    """Apply an action that must be legal."""
+    result = ruleset.gamedef.apply(state, seat, action)
+    assert not isinstance(result, Refusal), result
+    return result
+
+
+@pytest.fixture
+def play(standard: Ruleset) -> Callable[[State, int, Action], State]:
+    """``play(state, seat, action)``: the new state of a legal action (standard rules)."""
+    return lambda state, seat, action: applied(standard, state, seat, action)
