@@ -65,10 +65,9 @@ class ErrorCode(IntEnum):
     DESYNC = 11
     GAME_OVER = 12
     WRONG_TABLE = 13
-    BAD_SEQUENCE = 14
-    BAD_REVEAL = 15
-    WRONG_PHASE = 16
-    SEAT_TAKEN = 17
+    BAD_REVEAL = 14
+    WRONG_PHASE = 15
+    SEAT_TAKEN = 16
 
 
 _REFUSAL_CODES = {

@@ -23,7 +23,6 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DESYNC: _ClassVar[ErrorCode]
     GAME_OVER: _ClassVar[ErrorCode]
     WRONG_TABLE: _ClassVar[ErrorCode]
-    BAD_SEQUENCE: _ClassVar[ErrorCode]
     BAD_REVEAL: _ClassVar[ErrorCode]
     WRONG_PHASE: _ClassVar[ErrorCode]
     SEAT_TAKEN: _ClassVar[ErrorCode]
@@ -41,7 +40,6 @@ TABLE_FULL: ErrorCode
 DESYNC: ErrorCode
 GAME_OVER: ErrorCode
 WRONG_TABLE: ErrorCode
-BAD_SEQUENCE: ErrorCode
 BAD_REVEAL: ErrorCode
 WRONG_PHASE: ErrorCode
 SEAT_TAKEN: ErrorCode
