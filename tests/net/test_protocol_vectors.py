@@ -1,0 +1,263 @@
+"""docs/protocol.md's test vectors are what the code computes, so the spec cannot rot.
+
+Every fenced block opened with ```` ```vector NAME ```` in the document must equal
+``VECTORS[NAME]()`` here, and every vector here must appear in the document.  After a
+deliberate change, ``python tests/net/test_protocol_vectors.py`` prints every block to paste.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import sys
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hedgerow.core.actions import Action
+from hedgerow.core.canon import digest, encode, state_hash
+from hedgerow.core.rng import Rng
+from hedgerow.core.seeding import commitment, seed_from_int, table_seed
+from hedgerow.core.table import LogEntry, TableHeader
+from hedgerow.net.codec import encode_envelope, encode_log_record
+from hedgerow.net.logfile import MAGIC, parse_log
+from hedgerow.net.messages import (
+    ActionMsg,
+    Envelope,
+    Heartbeat,
+    LoggedEntry,
+    LogHeader,
+    action_commitment,
+)
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+BLOCK = re.compile(r"^```vector (?P<name>[a-z0-9-]+)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+
+SEED = bytes(range(32))
+SHARES = (bytes([0x11]) * 32, bytes([0x22]) * 32, bytes([0x33]) * 32)
+FINGERPRINT = "petals@1.0.0+harmony@1.0.0"
+
+
+def hexlines(data: bytes, width: int = 32) -> str:
+    """Hex, ``width`` bytes a line."""
+    return "\n".join(data[i: i + width].hex() for i in range(0, len(data), width)) or "(empty)"
+
+
+# --------------------------------------------------------------------------------------
+# Vectors
+
+
+def rng_words() -> str:
+    import hashlib
+
+    data = b"setup\x00" + (0).to_bytes(8, "little")
+    block0 = hashlib.blake2b(data, key=SEED, digest_size=64).digest()
+    rng = Rng(SEED, "setup")
+    lines = [f"seed    = {SEED.hex()}", 'stream  = "setup"',
+             f"block 0 = BLAKE2b-512(key=seed, data={data.hex()})",
+             f"        = {block0[:32].hex()}", f"          {block0[32:].hex()}"]
+    lines += [f"word {i} = 0x{rng.next_u64():016x}" for i in range(10)]
+    return "\n".join(lines) + "\n"
+
+
+def rng_streams() -> str:
+    lines = []
+    for stream in ("", "setup", "setup/deck", "bot/0"):
+        rng = Rng(SEED, stream)
+        words = " ".join(f"0x{rng.next_u64():016x}" for _ in range(2))
+        lines.append(f"{stream!r:14} {words}")
+    fork = Rng(SEED, "setup").fork("deck")
+    lines.append(f"Rng(seed, 'setup').fork('deck').stream = {fork.stream!r}")
+    return "\n".join(lines) + "\n"
+
+
+def rng_shuffle() -> str:
+    deck = Rng(SEED, "setup").shuffled(range(38))
+    return f"seed   = {SEED.hex()}\nstream = \"setup\"\nshuffle(0..37) = {deck}\n"
+
+
+def rng_randbelow() -> str:
+    rng = Rng(SEED, "randbelow")
+    probe = Rng(SEED, "randbelow")  # the same words, drawn by hand to show the rejections
+    lines = [f"seed = {SEED.hex()}", 'stream = "randbelow"', "calls in order on one generator:"]
+    for n in (6, 1, 52, 1_000_000_007, 2**63 + 1, 2**63 + 1, 2**63 + 1, 2**64 - 1):
+        limit = 2**64 - 2**64 % n
+        words = [probe.next_u64()]
+        while words[-1] >= limit:
+            words.append(probe.next_u64())
+        result = rng.randbelow(n)
+        assert result == words[-1] % n
+        shown = ", ".join(f"0x{w:016x}" + ("" if w < limit else " (rejected)") for w in words)
+        lines.append(f"randbelow({n}) = {result}")
+        lines.append(f"    words: {shown}")
+    return "\n".join(lines) + "\n"
+
+
+class Suit(enum.Enum):
+    FIRE = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Card:
+    suit: str
+    rank: int
+
+
+CANON_CASES: list[tuple[str, object]] = [
+    ("None", None),
+    ("True", True),
+    ("False", False),
+    ("0", 0),
+    ("-7", -7),
+    ("300", 300),
+    ('""', ""),
+    ('"é"', "é"),
+    ('b"\\x00\\xff"', b"\x00\xff"),
+    ("()", ()),
+    ('(1, "a")', (1, "a")),
+    ('[True, None]', [True, None]),
+    ('{"b": 1, "a": 2}', {"b": 1, "a": 2}),
+    ('{10: "x", 9: "y"}', {10: "x", 9: "y"}),
+    ("frozenset({3, 1, 20})", frozenset({3, 1, 20})),
+    ('Card(suit="fire", rank=3)', Card("fire", 3)),
+    ("Suit.FIRE (an Enum, value 1)", Suit.FIRE),
+    ('"x" * 200', "x" * 200),
+]
+
+
+def canon() -> str:
+    lines = []
+    for label, value in CANON_CASES:
+        data = encode(value)
+        shown = data.hex() if len(data) <= 40 else f"{data[:8].hex()}... ({len(data)} bytes)"
+        lines.append(f"{label:28} {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def hashes() -> str:
+    header = TableHeader(FINGERPRINT, 3, SEED)
+    a0 = Action.of("place", card=7, rot=3, x=1, y=0)
+    d0 = LogEntry.chain(header.genesis, 0, 0, a0)
+    a1 = Action.of("pass")
+    d1 = LogEntry.chain(d0, 1, 1, a1)
+    salt = bytes([0x5A]) * 32
+    rows = [
+        ('digest(b"demo", b"", b"abc")', digest(b"demo", b"", b"abc")),
+        ('state_hash((1, "a"))', state_hash((1, "a"))),
+        ("fingerprint hash", digest(b"hedgerow-rules-v1", FINGERPRINT.encode())),
+        ("genesis(fingerprint, 3, seed)", header.genesis),
+        (f"entry 0 digest (seat 0, {a0})", d0),
+        (f"entry 1 digest (seat 1, {a1})", d1),
+        (f"action commitment (1, 1, {a1}, salt)", action_commitment(1, 1, a1, salt)),
+    ]
+    lines = [f'fingerprint = "{FINGERPRINT}"', f"seed = {SEED.hex()}", "salt = 5a * 32"]
+    for label, value in rows:
+        lines += [label, f"    {value.hex()}"]
+    return "\n".join(lines) + "\n"
+
+
+def seeding() -> str:
+    rows = []
+    for seat, share in enumerate(SHARES):
+        rows += [(f"share {seat}", share), (f"commitment {seat}", commitment(share))]
+    rows.append(("table seed", table_seed(SHARES)))
+    rows += [(f"seed_from_int({n})", seed_from_int(n)) for n in (0, 42)]
+    return "".join(f"{label:17} = {value.hex()}\n" for label, value in rows)
+
+
+def _sample_envelopes() -> tuple[Envelope, Envelope]:
+    action_msg = Envelope(bytes(range(16)), bytes([0xAB]) * 32, 7,
+                          ActionMsg(5, bytes([0xCD]) * 32, 2,
+                                    Action.of("place", card=7, flip=True, at=(1, -2))))
+    heartbeat = Envelope(bytes(range(16)), bytes([0xAB]) * 32, 8, Heartbeat(6))
+    return action_msg, heartbeat
+
+
+def envelopes() -> str:
+    action_msg, heartbeat = _sample_envelopes()
+    return (
+        "table_id = 000102030405060708090a0b0c0d0e0f, sender = ab * 32\n"
+        "seq 7, ActionMsg(index 5, prev cd * 32, seat 2, place(at=(1, -2), card=7, flip=True)):\n"
+        f"{hexlines(encode_envelope(action_msg))}\n"
+        "seq 8, Heartbeat(next_index 6):\n"
+        f"{hexlines(encode_envelope(heartbeat))}\n"
+    )
+
+
+def log_file() -> str:
+    header = LogHeader("petals", ("harmony",), FINGERPRINT, 3, SEED, bytes(range(16)), 0,
+                       ("Ann", "Bob", "Cy"))
+    action = Action.of("pass")
+    genesis = header.table_header.genesis
+    entry = LoggedEntry(LogEntry(0, 0, action, genesis, LogEntry.chain(genesis, 0, 0, action)),
+                        bytes([0xEE]) * 32)
+    data = bytearray(MAGIC)
+    for record in (header, entry):
+        payload = encode_log_record(record)
+        data += len(payload).to_bytes(4, "little") + zlib.crc32(payload).to_bytes(4, "little")
+        data += payload
+    result = parse_log(bytes(data))
+    assert result.ok and result.entries == (entry,)
+    return (
+        "header: petals + harmony, 3 seats, seed 000102..1f, table id 000102..0f, own seat 0,\n"
+        "        names Ann, Bob, Cy; entry 0: seat 0 pass(), state hash ee * 32\n"
+        f"{hexlines(bytes(data))}\n"
+    )
+
+
+VECTORS: dict[str, Callable[[], str]] = {
+    "rng-words": rng_words,
+    "rng-streams": rng_streams,
+    "rng-shuffle": rng_shuffle,
+    "rng-randbelow": rng_randbelow,
+    "canon": canon,
+    "hashes": hashes,
+    "seeding": seeding,
+    "envelopes": envelopes,
+    "log-file": log_file,
+}
+
+
+def doc_blocks() -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8")
+    blocks: dict[str, str] = {}
+    for match in BLOCK.finditer(text):
+        name = match["name"]
+        assert name not in blocks, f"vector {name!r} appears twice in {DOC.name}"
+        blocks[name] = match["body"]
+    return blocks
+
+
+def test_every_vector_is_in_the_document() -> None:
+    assert sorted(doc_blocks()) == sorted(VECTORS)
+
+
+@pytest.mark.parametrize("name", sorted(VECTORS))
+def test_vector_matches_the_code(name: str) -> None:
+    blocks = doc_blocks()
+    assert name in blocks, f"docs/protocol.md has no ```vector {name} block"
+    assert blocks[name] == VECTORS[name](), (
+        f"docs/protocol.md vector {name!r} differs from the code; "
+        "run python tests/net/test_protocol_vectors.py to print the current blocks"
+    )
+
+
+def test_documented_shuffle_is_a_permutation() -> None:
+    found = re.search(r"shuffle\(0\.\.37\) = (\[.*\])", doc_blocks()["rng-shuffle"])
+    assert found is not None
+    assert sorted(int(x) for x in found.group(1).strip("[]").split(",")) == list(range(38))
+
+
+def test_documented_envelopes_decode() -> None:
+    from hedgerow.net.codec import decode_envelope
+
+    body = doc_blocks()["envelopes"].splitlines()
+    first = bytes.fromhex("".join(body[2: body.index("seq 8, Heartbeat(next_index 6):")]))
+    assert decode_envelope(first) == _sample_envelopes()[0]
+
+
+if __name__ == "__main__":
+    for vector_name, make in VECTORS.items():
+        sys.stdout.write(f"```vector {vector_name}\n{make()}```\n\n")
