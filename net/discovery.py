@@ -35,7 +35,7 @@ import os
 import re
 import socket
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
@@ -58,6 +58,9 @@ MAX_FIELD_CHARS = 128
 MAX_SEATS = 255
 #: Longest TXT entry (``key=value``), in bytes (RFC 6763 section 6.1).
 MAX_TXT_ENTRY = 255
+
+#: Lifetime (s) of a table's DNS records in browsers' caches (they re-ask before it ends).
+RECORD_TTL = 120
 
 #: How long (ms) the browser waits for a table's SRV/TXT/A records once it is seen.
 RESOLVE_TIMEOUT_MS = 3000
@@ -330,6 +333,9 @@ class Announcer:
         self._info: AsyncServiceInfo | None = None
         self._ad: TableAd | None = None
         self._closed = False
+        # The announcements still being repeated; a later update or goodbye cancels them, so
+        # an old announcement never follows (and undoes) a newer one.
+        self._broadcast: Awaitable[None] | None = None
 
     @property
     def ad(self) -> TableAd | None:
@@ -348,6 +354,10 @@ class Announcer:
             port=ad.port,
             properties=encode_txt(ad),
             server=server,
+            # Two minutes, not mDNS's default 75 for service records: a table whose goodbye
+            # is lost (a crash, a dropped packet) vanishes from long-lived browsers soon.
+            host_ttl=RECORD_TTL,
+            other_ttl=RECORD_TTL,
             parsed_addresses=_announce_addresses(ad.host, self._interfaces),
         )
 
@@ -368,7 +378,8 @@ class Announcer:
         try:
             if self._zc is None:
                 self._zc = _new_zeroconf(self._interfaces)
-            await self._zc.async_register_service(info, allow_name_change=True)
+            self._broadcast = await self._zc.async_register_service(info,
+                                                                    allow_name_change=True)
         except (OSError, RuntimeError) as exc:
             log.warning("LAN discovery unavailable (%s); table %r can still be joined at %s",
                         exc, ad.name, ad.address)
@@ -396,7 +407,8 @@ class Announcer:
             return
         instance = self._info.name[: -len(SERVICE_TYPE) - 1]
         info = self._make_info(ad, instance, self._info.server or "")
-        await self._zc.async_update_service(info)
+        self._cancel_broadcast()
+        self._broadcast = await self._zc.async_update_service(info)
         self._info = info
 
     async def close(self) -> None:
@@ -412,11 +424,17 @@ class Announcer:
     async def _withdraw(self, info: AsyncServiceInfo) -> None:
         """Send the goodbye packets for ``info`` (about 0.25 s), so browsers drop it at once."""
         assert self._zc is not None
+        self._cancel_broadcast()
         try:
             goodbyes = await self._zc.async_unregister_service(info)
             await asyncio.wait_for(goodbyes, 1.0)
         except Exception as exc:  # closing must not fail because the network went away
             log.debug("goodbye for %s failed: %s", info.name, exc)
+
+    def _cancel_broadcast(self) -> None:
+        if isinstance(self._broadcast, asyncio.Future):
+            self._broadcast.cancel()
+        self._broadcast = None
 
     async def _close_zc(self) -> None:
         if self._zc is not None and self._own_zc:
