@@ -15,10 +15,13 @@ Value = Union[int, str, bool, bytes, tuple["Value", ...]]
 
 
 def _check_value(value: object) -> bool:
-    if isinstance(value, (bool, int, str, bytes)):
+    # Exact types: an IntEnum or a str subclass would hash differently from what the wire
+    # carries (a plain int or str), so it is malformed here.
+    kind = type(value)
+    if kind in (bool, int, str, bytes):
         return True
-    if isinstance(value, tuple):
-        return all(_check_value(v) for v in value)
+    if kind is tuple:
+        return all(_check_value(v) for v in value)  # type: ignore[union-attr]
     return False
 
 

@@ -62,7 +62,8 @@ class Ruleset:
 
     @property
     def fingerprint_hash(self) -> bytes:
-        """BLAKE2b-256 of the fingerprint string (what the wire carries)."""
+        """BLAKE2b-256 of the fingerprint string: a fixed-size name for the rules (the wire
+        carries the string itself; see docs/protocol.md)."""
         return digest(b"hedgerow-rules-v1", self.fingerprint.encode())
 
     def check_players(self, players: int) -> None:

@@ -28,3 +28,13 @@ def test_problem_finds_malformed_actions() -> None:
     assert Action("k", (("a", 1), ("a", 2))).problem() is not None
     assert Action("k", (("a", 1.5),)).problem() is not None  # type: ignore[arg-type]
     assert Action("k", (("", 1),)).problem() is not None
+
+
+def test_problem_wants_exact_types() -> None:
+    from enum import IntEnum
+
+    class Side(IntEnum):
+        TOP = 0
+
+    assert Action("k", (("a", Side.TOP),)).problem() is not None
+    assert Action("k", (("a", [1]),)).problem() is not None  # type: ignore[arg-type]
