@@ -72,7 +72,8 @@ class Action:
             return "argument names must be unique and sorted"
         for name, value in self.args:
             if not _check_value(value):
-                return f"argument {name!r} has a value of unsupported type {type(value).__name__}"
+                return (f"argument {name!r} must be exactly int, str, bool, bytes or a tuple "
+                        f"of those, not {type(value).__name__}")
         return None
 
     def __str__(self) -> str:
