@@ -32,6 +32,7 @@ from hedgerow.core.ruleset import Ruleset, make_ruleset
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("random-bot", "hedgerow.plugins.bots.random_bot"),
     ("petals", "hedgerow.plugins.petals"),
+    ("petals-ui", "hedgerow.plugins.petals.ui"),
     ("harmony", "hedgerow.plugins.petals.harmony"),
 )
 

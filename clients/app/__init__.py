@@ -1,0 +1,26 @@
+"""The seat client: a full-screen prompt_toolkit application over one `Seat`.
+
+Entry points: `run_seat` (a table you are already seated at) and `run_lobby` (find, create
+or join a table on the LAN, then play).  Modules, in the ptpython/pymux manner:
+
+* ``state`` — `SeatState`: the seat's facts, the picker, overlays, messages;
+* ``picker`` — the generic action picker (no UI; docs/client.md has the conventions);
+* ``render`` — formatted text for every pane; game drawing comes through ``hooks``;
+* ``layout``, ``keys``, ``filters``, ``style`` — the screen, the keys, their conditions;
+* ``application`` — `SeatApp`, wiring and running it all;
+* ``lobby`` — the lobby screen; ``local`` — `LocalSeat`, a table in this process.
+"""
+
+from __future__ import annotations
+
+from hedgerow.clients.app.application import SeatApp, run_seat
+
+__all__ = ["SeatApp", "run_lobby", "run_seat"]
+
+
+def __getattr__(name: str):
+    if name == "run_lobby":
+        from hedgerow.clients.app.lobby import run_lobby
+
+        return run_lobby
+    raise AttributeError(name)

@@ -1,0 +1,116 @@
+"""Key bindings of the seat client.  Keyboard first; the mouse works through the drawing.
+
+Every handler goes through `_guarded`: it clears the last message first, and an exception
+becomes one line on screen (and a traceback in the log file), never a crash.  Keys act
+only through the `SeatState` and its `Picker`, so a key can never send an action that is
+not among the legal ones.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+
+from hedgerow.clients.app.filters import Filters
+from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+
+log = logging.getLogger("hedgerow.client")
+
+Handler = Callable[[KeyPressEvent], None]
+
+DIRECTIONS = {"up": ("up", "k"), "down": ("down", "j"), "left": ("left", "h"),
+              "right": ("right", "l")}
+
+
+def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], None],
+                       ) -> KeyBindings:
+    """Every key, with the filter that says when it works."""
+    kb = KeyBindings()
+
+    def _guarded(fn: Handler) -> Handler:
+        @functools.wraps(fn)
+        def handler(event: KeyPressEvent) -> None:
+            state.message = None
+            try:
+                fn(event)
+            except Exception:
+                log.exception("the key %s failed", event.key_sequence)
+                state.say("Something went wrong with that key; the details are in the log file.")
+        return handler
+
+    def add(*keys: str, filter=filters.no_overlay, eager: bool = False,
+            ) -> Callable[[Handler], Handler]:
+        def register(fn: Handler) -> Handler:
+            kb.add(*keys, filter=filter, eager=eager)(_guarded(fn))
+            return fn
+        return register
+
+    choosing = filters.choosing
+
+    for direction, keys in DIRECTIONS.items():
+        for key in keys:
+            @add(key, filter=choosing)
+            def _move(event: KeyPressEvent, direction: str = direction) -> None:
+                state.picker.move(direction, state.position)
+
+    for n in range(1, 10):
+        @add(str(n), filter=choosing)
+        def _number(event: KeyPressEvent, n: int = n) -> None:
+            if not state.picker.pick_number(n):
+                state.say(f"There is no choice {n} now.")
+
+    @add("r", filter=choosing)
+    def _rotate(event: KeyPressEvent) -> None:
+        if not state.picker.rotate(1):
+            state.say("Nothing to rotate now.")
+
+    @add("R", filter=choosing)
+    def _rotate_back(event: KeyPressEvent) -> None:
+        state.picker.rotate(-1)
+
+    @add("enter", filter=filters.no_overlay)
+    def _enter(event: KeyPressEvent) -> None:
+        if state.screen == TABLE and state.outcome is not None:
+            state.screen = RESULTS
+        elif filters.choosing():
+            state.confirm()
+
+    @add("escape", filter=filters.no_overlay & filters.on_table, eager=True)
+    def _back(event: KeyPressEvent) -> None:
+        if filters.choosing():
+            state.picker.cancel()
+
+    @add("b", filter=filters.finished & filters.no_overlay)
+    def _toggle_results(event: KeyPressEvent) -> None:
+        state.screen = TABLE if state.screen == RESULTS else RESULTS
+
+    @add("?", filter=filters.no_overlay)
+    def _help(event: KeyPressEvent) -> None:
+        state.overlay = HELP
+
+    @add("?", filter=filters.help_open)
+    @add("escape", filter=filters.help_open, eager=True)
+    @add("q", filter=filters.help_open)
+    def _close_help(event: KeyPressEvent) -> None:
+        state.overlay = None
+
+    @add("q", filter=filters.no_overlay)
+    @add("c-c", filter=filters.no_overlay)
+    def _ask_to_leave(event: KeyPressEvent) -> None:
+        state.overlay = QUIT
+
+    @add("y", filter=filters.quit_open)
+    @add("q", filter=filters.quit_open)
+    @add("c-c", filter=filters.quit_open)
+    def _leave(event: KeyPressEvent) -> None:
+        leave()
+
+    @add("n", filter=filters.quit_open)
+    @add("escape", filter=filters.quit_open, eager=True)
+    def _stay(event: KeyPressEvent) -> None:
+        state.overlay = None
+
+    return kb

@@ -1,0 +1,161 @@
+"""`LocalSeat`: a `Seat` over an in-process core `Table`, with bots in the other seats.
+
+No network at all: the table, the bots and the client share one process and one asyncio
+loop.  It serves the client's offline tests and ``hedgerow play --local``; a real table is
+the network peer (`hedgerow.net`), which implements the same `Seat` protocol.
+
+Bots move on the event loop, one action per iteration (after ``bot_delay`` seconds), so
+the client redraws between moves.  Every accepted action is appended, in plain words, to a
+transcript under the data directory's ``logs/`` folder (`log_path`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hedgerow.core.actions import Action
+from hedgerow.core.datadir import logs_dir
+from hedgerow.core.errors import Refusal
+from hedgerow.core.game import Bot, BotSpec, Outcome
+from hedgerow.core.playout import make_bots
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import Table
+from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
+
+
+class LocalSeat:
+    """Seat ``seat`` of a table played in this process; bots play every other seat."""
+
+    def __init__(self, ruleset: Ruleset, players: int, seed: bytes, *, seat: int = 0,
+                 bots: Sequence[BotSpec], name: str = "You", bot_delay: float = 0.0,
+                 log_name: str | None = None) -> None:
+        self.seat = seat
+        self.ruleset = ruleset
+        self.players = players
+        self.table = Table(ruleset, players, seed)
+        specs = list(bots)
+        self._bots: list[Bot] = make_bots(ruleset, players, seed, specs) if specs else []
+        self._bot_names = [specs[s % len(specs)].name if specs else None for s in range(players)]
+        self._name = name
+        self._delay = bot_delay
+        self._callbacks: list[Callable[[], None]] = []
+        self._history: list[HistoryLine] = []
+        self._phase = Phase.PLAYING
+        self._task: asyncio.Task[None] | None = None
+        self._problem: str | None = None
+        self._log = logs_dir() / (log_name or f"local-{ruleset.game.name}-{seed.hex()[:12]}.txt")
+        self._log.parent.mkdir(parents=True, exist_ok=True)
+        self._log.write_text(f"{ruleset.fingerprint}, {players} players, seed {seed.hex()}\n")
+
+    # -- the Seat protocol -----------------------------------------------------------------
+
+    def phase(self) -> Phase:
+        """PLAYING until the game is over, then FINISHED (HALTED if a bot broke)."""
+        return self._phase
+
+    def view(self) -> Any:
+        """This seat's view of the current state."""
+        return self.table.view(self.seat)
+
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats that must act now."""
+        return self.table.active_seats()
+
+    def legal_actions(self) -> Sequence[Action]:
+        """What this seat may do now."""
+        if self._phase != Phase.PLAYING:
+            return ()
+        return self.table.game.legal_actions(self.table.state, self.seat)
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over."""
+        return self.table.outcome()
+
+    def seats(self) -> Sequence[SeatInfo]:
+        """You, then a bot in every other seat (all connected: they live in this process)."""
+        return [
+            SeatInfo(s, self._name, Link.YOU) if s == self.seat
+            else SeatInfo(s, f"Bot {s}", Link.CONNECTED, bot=self._bot_names[s])
+            for s in range(self.players)
+        ]
+
+    def history(self) -> Sequence[HistoryLine]:
+        """Every accepted action in plain words."""
+        return list(self._history)
+
+    def problem(self) -> str | None:
+        """Why the table halted, or None."""
+        return self._problem
+
+    def log_path(self) -> Path | None:
+        """The transcript of this table."""
+        return self._log
+
+    async def submit(self, action: Action) -> Refusal | None:
+        """Play ``action`` for this seat; None once accepted, or why not."""
+        refusal = self._apply(self.seat, action)
+        if refusal is None:
+            self._kick()
+        return refusal
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change; starts the bots on first use."""
+        self._callbacks.append(callback)
+        self._kick()
+
+    async def close(self) -> None:
+        """Stop the bots."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._phase = Phase.FINISHED if self.outcome() else Phase.HALTED
+        if self._problem is None and self.outcome() is None:
+            self._problem = "you left the table"
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> Refusal | None:
+        if self._phase != Phase.PLAYING:
+            return Refusal("not_playing", f"the table is {self._phase.value}")
+        text = self.table.describe(seat, action)
+        result = self.table.submit(seat, action)
+        if isinstance(result, Refusal):
+            return result
+        self._history.append(HistoryLine(result.index, seat, text))
+        with self._log.open("a") as f:
+            f.write(f"{result.index}: {text}\n")
+        if not self.table.active_seats():
+            self._phase = Phase.FINISHED
+        self._notify()
+        return None
+
+    def _notify(self) -> None:
+        for callback in list(self._callbacks):
+            callback()
+
+    def _kick(self) -> None:
+        if self._task is None or self._task.done():
+            with contextlib.suppress(RuntimeError):  # no running loop yet: start on next use
+                self._task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while self._phase == Phase.PLAYING:
+            waiting = [s for s in self.table.active_seats() if s != self.seat]
+            if not waiting:
+                return
+            await asyncio.sleep(self._delay)
+            seat = waiting[0]
+            game, state = self.table.game, self.table.state
+            legal = game.legal_actions(state, seat)
+            action = self._bots[seat].choose(game.view(state, seat), legal)
+            refusal = self._apply(seat, action)
+            if refusal is not None:
+                self._phase = Phase.HALTED
+                self._problem = f"bot at seat {seat} chose a refused action: {refusal.message}"
+                self._notify()
+                return

@@ -1,0 +1,395 @@
+"""Formatted text for every pane of the seat client, from a `SeatState` and a width.
+
+Game-specific drawing comes only from the game's hooks (`GameHooks`); this module adds
+what is generic: the highlight of legal targets, of the cursor and of the chosen card
+(found through the target tags of docs/client.md), mouse handlers on targets, and the
+panes that are not the game's: the title, the players table, the log, the prompt, the key
+line and the results screen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from hedgerow.clients.app.picker import Picker
+from hedgerow.clients.app.state import Drawn, SeatState, TagKey, tag_key
+from hedgerow.core.actions import Value
+from hedgerow.net.seat import Link, Phase
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.utils import get_cwidth
+
+TAG = re.compile(r"\[target:([^\]]*)\]")
+LINK_WORDS = {Link.YOU: "you", Link.CONNECTED: "on", Link.WAITING: "wait", Link.LOST: "lost",
+              Link.LEFT: "left"}
+BLOCKS = " ▏▎▍▌▋▊▉█"
+
+Click = Callable[[dict[str, Value]], None]
+
+
+def parse_tag(style: str) -> dict[str, Value] | None:
+    """The target tag in a fragment's style, ``[target:x=1,y=-2]`` -> ``{"x": 1, "y": -2}``."""
+    found = TAG.search(style)
+    if not found:
+        return None
+    tag: dict[str, Value] = {}
+    for part in found.group(1).split(","):
+        name, _, raw = part.partition("=")
+        if not name:
+            continue
+        try:
+            tag[name.strip()] = int(raw)
+        except ValueError:
+            tag[name.strip()] = raw.strip()
+    return tag
+
+
+def _on_click(tag: dict[str, Value], click: Click) -> Callable[[MouseEvent], object]:
+    def handler(event: MouseEvent) -> object:
+        if event.event_type == MouseEventType.MOUSE_UP:
+            click(tag)
+            return None
+        return NotImplemented
+
+    return handler
+
+
+def decorate(fragments: StyleAndTextTuples, drawn: Drawn, *, options: set[TagKey],
+             cursor: TagKey | None, chosen: set[TagKey], click: Click) -> StyleAndTextTuples:
+    """Highlight the targets in a game's drawing and make them clickable.
+
+    Records in ``drawn`` where each target was first drawn (row, column) and in which
+    order targets appear.  ``options`` are the legal targets of the current step,
+    ``cursor`` the one under the cursor (also where the window scrolls to), ``chosen``
+    the ones fixed by earlier steps.
+    """
+    drawn.positions.clear()
+    drawn.order.clear()
+    out: StyleAndTextTuples = []
+    row = col = 0
+    for fragment in fragments:
+        style, text = fragment[0], fragment[1]
+        tag = parse_tag(style)
+        if tag is not None:
+            key = tag_key(tag)
+            if key not in drawn.positions:
+                drawn.positions[key] = (row, col)
+                drawn.order.append(key)
+                if key == cursor:
+                    out.append(("[SetCursorPosition]", ""))
+            if key == cursor:
+                style += " class:target.cursor"
+            elif key in chosen:
+                style += " class:target.chosen"
+            elif key in options:
+                style += " class:target.option"
+            out.append((style, text, _on_click(tag, click)))
+        else:
+            out.append((style, text))
+        for i, piece in enumerate(text.split("\n")):
+            if i:
+                row, col = row + 1, 0
+            col += get_cwidth(piece)
+    return out
+
+
+def _cell_keys(picker: Picker) -> tuple[set[TagKey], TagKey | None, set[TagKey]]:
+    slot = picker.slot
+    options: set[TagKey] = set()
+    cursor = None
+    if slot is not None and slot.is_cell:
+        options = {tag_key(slot.tag(v)) for v in picker.step_options()}
+        if picker.cursor is not None:
+            cursor = tag_key(slot.tag(picker.cursor))
+    chosen = {tag_key({"x": c[0], "y": c[1]}) for c in picker.chosen_cells()}
+    return options, cursor, chosen
+
+
+def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
+    """The game's board with the legal cells and the cursor highlighted.
+
+    Without a board part from the game, its whole drawing (`hedgerow_render_view`).
+    """
+    if state.view is None:
+        return [("class:dim", "Waiting for the game to start…")]
+    preview = state.picker.highlighted() if state.my_turn else None
+    seat = state.seat.seat
+    fragments = state.hooks.part("board", state.view, seat, width, preview)
+    if fragments is None:
+        fragments = state.hooks.whole(state.view, seat, width)
+    if fragments is None:
+        fragments = [("", repr(state.view))]
+    options, cursor, chosen = _cell_keys(state.picker) if state.my_turn else (set(), None, set())
+    return decorate(fragments, state.board, options=options, cursor=cursor, chosen=chosen,
+                    click=click)
+
+
+def hand(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
+    """The seat's hand (the game's ``hand`` part), the playable cards highlighted."""
+    if state.view is None:
+        return []
+    preview = state.picker.highlighted() if state.my_turn else None
+    fragments = state.hooks.part("hand", state.view, state.seat.seat, width, preview)
+    if fragments is None:
+        return []
+    picker = state.picker
+    shape = picker.shape
+    options: set[TagKey] = set()
+    selected = None
+    if state.my_turn and shape is not None and shape.card is not None:
+        options = {tag_key({shape.card: c}) for c in picker.card_options()}
+        if picker.card is not None:
+            selected = tag_key({shape.card: picker.card})
+    out = decorate(fragments, state.hand, options=options, cursor=selected, chosen=set(),
+                   click=click)
+    state.hand_drawn()
+    return out
+
+
+def title(state: SeatState, width: int) -> StyleAndTextTuples:
+    """The top bar: game, variants, seat, and whose turn (at the right)."""
+    rules = state.seat.ruleset
+    name = rules.game.title + "".join(f" + {v}" for v in rules.variant_names)
+    left = f" Hedgerow · {name} · {state.seat.players} players · you are seat {state.seat.seat} "
+    if state.phase == Phase.FINISHED or state.outcome is not None:
+        right = ("class:title.over", " Game over ")
+    elif state.phase == Phase.HALTED:
+        right = ("class:title.halted", " Table stopped ")
+    elif state.phase != Phase.PLAYING:
+        right = ("class:title", f" {state.phase.value.capitalize()}… ")
+    elif state.seat.seat in state.active:
+        right = ("class:title.turn", " ▶ Your turn ")
+    else:
+        right = ("class:title", f" {state.waiting_for()} to play ")
+    pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
+    return [("class:title", left), ("class:title.fill", " " * pad), right]
+
+
+def players(state: SeatState, width: int) -> StyleAndTextTuples:
+    """Every seat: turn marker, name, link, and the game's running score columns."""
+    columns = state.hooks.score_columns(state.view) if state.view is not None else []
+    cells = []
+    for label, values, style in columns:
+        size = max(len(label) if len(label) <= 5 else 2, 2, *(len(str(v)) for v in values)) + 1
+        cells.append((label, values, style, size))
+    room = width - 2 - 5 - sum(c[3] for c in cells)
+    name_w = max(6, min(14, room))
+    out: StyleAndTextTuples = [("class:heading", "  " + "Players".ljust(name_w) + " link")]
+    for label, _, style, size in cells:
+        out.append((style + " bold", label[: size - 1].rjust(size)))
+    for info in state.infos:
+        out.append(("", "\n"))
+        turn = info.seat in state.active and state.phase == Phase.PLAYING
+        out.append(("class:turn" if turn else "", "▶ " if turn else "  "))
+        name = info.name
+        mine = info.seat == state.seat.seat
+        out.append(("bold" if mine else "", name[:name_w].ljust(name_w)))
+        word = LINK_WORDS.get(info.link, info.link.value)
+        out.append((f"class:link.{info.link.value}", f" {word:<4}"))
+        for _, values, _, size in cells:
+            value = values[info.seat] if info.seat < len(values) else ""
+            out.append(("", str(value).rjust(size)))
+    return out
+
+
+def history(state: SeatState) -> StyleAndTextTuples:
+    """The log of actions in plain words, newest last (the window follows the end)."""
+    out: StyleAndTextTuples = [("class:heading", "Log")]
+    if not state.lines:
+        out.append(("class:dim", "\nNo moves yet."))
+    for line in state.lines:
+        mine = line.seat == state.seat.seat
+        out.append(("", "\n"))
+        out.append(("class:log.mine" if mine else "class:log", f"{line.index + 1}. {line.text}"))
+    if state.problem:
+        out.append(("class:error", f"\n{state.problem}"))
+    out.append(("[SetCursorPosition]", ""))
+    return out
+
+
+def prompt(state: SeatState) -> StyleAndTextTuples:
+    """Two lines: what to do now (or the last message), then the preview or the menu."""
+    view, seat, picker = state.view, state.seat.seat, state.picker
+    first: StyleAndTextTuples
+    if state.message:
+        first = [("class:message", state.message)]
+    elif state.phase == Phase.HALTED:
+        first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
+    elif state.outcome is not None:
+        first = [("class:prompt", "The game is over. Press Enter for the results.")]
+    elif state.busy:
+        first = [("class:prompt", "Sending your move…")]
+    elif not state.my_turn:
+        first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
+    else:
+        first = [("class:prompt", state.hooks.prompt(view, seat) or _generic_prompt(picker))]
+    second: StyleAndTextTuples = []
+    if state.my_turn:
+        menu = picker.menu()
+        if menu:
+            for i, entry in enumerate(menu):
+                label = state.hooks.preview(view, seat, entry.action) if entry.action else \
+                    f"{entry.label}…"
+                style = "class:menu.current" if i == picker.menu_index else "class:menu"
+                second += [("", "  " if i else ""), (style, f" {i + 1} {label} ")]
+        else:
+            action = picker.current()
+            if action is not None:
+                second = [("class:preview.mark", "▶ "),
+                          ("class:preview", state.hooks.preview(view, seat, action))]
+            elif picker.slot is not None:
+                second = [("class:dim", f"Choose the {picker.slot.label()} with the arrows, "
+                                        "then Enter.")]
+    return [*first, ("", "\n"), *second]
+
+
+def _generic_prompt(picker: Picker) -> str:
+    if picker.kind is None:
+        return "Your turn: choose what to do (number or arrows, then Enter)."
+    shape = picker.shape
+    parts = []
+    cards = picker.card_options()
+    if shape is not None and shape.card is not None and len(cards) > 1:
+        parts.append(f"a card (1-{len(cards)})")
+    slot = picker.slot
+    if slot is not None:
+        parts.append(f"a {slot.label()} (arrows)")
+    if len(picker.rot_options()) > 1:
+        parts.append("a rotation (r)")
+    if not parts:
+        return "Your turn: press Enter to confirm."
+    then = "Enter plays" if picker.last_step else "Enter goes on"
+    return "Your turn: pick " + ", ".join(parts) + f"; {then}."
+
+
+def keys_line(state: SeatState) -> StyleAndTextTuples:
+    """The status line: only the keys that do something now."""
+    keys: list[tuple[str, str]] = []
+    if state.overlay == "quit":
+        keys = [("y", "leave"), ("n", "stay")]
+    elif state.overlay == "help":
+        keys = [("Esc/?", "close help")]
+    elif state.screen == "results":
+        keys = [("b", "back to the board"), ("q", "quit")]
+    else:
+        picker = state.picker
+        if state.my_turn:
+            if picker.menu():
+                keys += [("↑↓/1-9", "choose"), ("Enter", "confirm")]
+            else:
+                if picker.slot is not None and picker.slot.is_cell:
+                    keys.append(("←↑↓→/hjkl", "move"))
+                if len(picker.card_options()) > 1:
+                    keys.append((f"1-{len(picker.card_options())}", "card"))
+                if len(picker.rot_options()) > 1:
+                    keys.append(("r", "rotate"))
+                keys.append(("Enter", "play" if picker.last_step else "next"))
+            if picker.step > 0 or (picker.kind is not None and len(picker.kinds) > 1):
+                keys.append(("Esc", "back"))
+        if state.outcome is not None:
+            keys.append(("Enter", "results"))
+        keys += [("?", "help"), ("q", "quit")]
+    out: StyleAndTextTuples = []
+    for key, what in keys:
+        out += [("class:status.key", f" {key} "), ("class:status", f" {what}  ")]
+    return out
+
+
+def bar(value: int, top: int, size: int) -> str:
+    """A horizontal bar of ``value`` out of ``top`` in ``size`` cells (eighths resolution)."""
+    if top <= 0 or size <= 0:
+        return " " * max(size, 0)
+    eighths = round(8 * size * max(value, 0) / top)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (BLOCKS[part] if part else "")
+    return text.ljust(size)[:size]
+
+
+def results(state: SeatState, width: int) -> StyleAndTextTuples:
+    """The end of the game: a bar chart of every seat's scores, winners and the reason."""
+    outcome = state.outcome
+    if outcome is None:
+        return []
+    n = state.seat.players
+    names = [state.name_of(s) for s in range(n)]
+    winners = ", ".join(names[w] for w in outcome.winners)
+    out: StyleAndTextTuples = [("class:results.title", f" Winner: {winners} "), ("", "\n\n")]
+    columns = list(outcome.breakdown) or [("Score", outcome.scores)]
+    name_w = min(16, max(len(x) for x in names) + 2)
+    per = max(6, (width - name_w - 2) // max(1, len(columns)))
+    num_w = max(len(str(v)) for _, col in columns for v in col) + 1
+    bar_w = max(0, per - num_w - 3)
+    out.append(("", " " * name_w))
+    for label, _ in columns:
+        out.append(("class:heading", label[: per - 1].ljust(per)))
+    for s in range(n):
+        out.append(("", "\n"))
+        style = "class:results.winner" if s in outcome.winners else (
+            "class:results.out" if s in outcome.eliminated else "")
+        mark = "★ " if s in outcome.winners else ("✗ " if s in outcome.eliminated else "  ")
+        out.append((style, (mark + names[s])[:name_w - 1].ljust(name_w)))
+        for _, col in columns:
+            top = max(col) if col else 0
+            value = col[s] if s < len(col) else 0
+            best = value == top and top > 0
+            out.append(("class:bar.best" if best else "class:bar", bar(value, top, bar_w)))
+            out.append(("bold" if best else "", f" {value:>{num_w - 1}}"))
+            out.append(("class:bar.star", " ★" if best else "  "))
+            out.append(("", " " * max(0, per - bar_w - num_w - 3)))
+    out.append(("", "\n\n"))
+    out.append(("class:dim", "★ best in the column.  "))
+    if outcome.eliminated:
+        gone = ", ".join(names[s] for s in outcome.eliminated)
+        out.append(("class:results.out", f"Eliminated: {gone}."))
+    out.append(("", "\n"))
+    out.append(("", outcome.explanation))
+    path = state.seat.log_path()
+    if path is not None:
+        out.append(("", "\n\n"))
+        out.append(("class:dim", "Log saved to "))
+        out.append(("", str(path)))
+    return out
+
+
+def help_text() -> StyleAndTextTuples:
+    """The help overlay: every key, and how choosing works."""
+    rows = [
+        ("←↑↓→ or hjkl", "move the cursor over the cells you may choose"),
+        ("1-9", "pick a card from your hand (or a menu line)"),
+        ("r / R", "rotate the card clockwise / back"),
+        ("Enter", "confirm: play the previewed move, or go to the next step"),
+        ("Esc", "go back one step"),
+        ("mouse", "click a card or a cell; click the cursor cell again to play"),
+        ("b", "switch between the board and the results (game over)"),
+        ("q", "leave the table (asks first)"),
+        ("?", "show or hide this help"),
+    ]
+    out: StyleAndTextTuples = []
+    for key, what in rows:
+        out += [("class:status.key", f" {key:<13}"), ("", f" {what}\n")]
+    out.append(("class:dim", "\nThe line above the keys previews your move and the points it "
+                             "scores before you confirm. Only legal moves can be chosen."))
+    return out
+
+
+def quit_text(state: SeatState) -> StyleAndTextTuples:
+    """The question before leaving."""
+    if state.outcome is None and state.phase == Phase.PLAYING:
+        return [("", "Leave the table? The game is not over;\nthe other seats will see you "
+                     "leave.\n\n"), ("class:status.key", " y "), ("", " leave   "),
+                ("class:status.key", " n "), ("", " stay")]
+    return [("", "Leave the table?\n\n"), ("class:status.key", " y "), ("", " leave   "),
+            ("class:status.key", " n "), ("", " stay")]
+
+
+def width_of(fragments: Any) -> int:
+    """The widest line of ``fragments``."""
+    best = line = 0
+    for fragment in fragments:
+        for i, piece in enumerate(fragment[1].split("\n")):
+            if i:
+                best, line = max(best, line), 0
+            line += get_cwidth(piece)
+    return max(best, line)

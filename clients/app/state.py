@@ -1,0 +1,186 @@
+"""`SeatState`: what the table screen shows, read from a `Seat` and kept between redraws.
+
+Network events (through `Seat.subscribe`) only mark the state stale and invalidate the
+application; the next redraw calls `SeatState.refresh` once, which re-reads the seat and
+rebuilds the `Picker` when the legal actions may have changed.  Key bindings change the
+state through its methods and never touch the seat, except `SeatState.submit`, which
+sends only an action the picker composed from the legal actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hedgerow.clients.app.hooks import GameHooks
+from hedgerow.clients.app.picker import Picker, Pos, Slot
+from hedgerow.core.actions import Action, Value
+from hedgerow.core.game import Outcome
+from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo
+
+log = logging.getLogger("hedgerow.client")
+
+TABLE, RESULTS = "table", "results"
+HELP, QUIT = "help", "quit"
+
+TagKey = tuple[tuple[str, Value], ...]
+
+
+def tag_key(tag: dict[str, Value]) -> TagKey:
+    """A hashable name for a target tag."""
+    return tuple(sorted(tag.items()))
+
+
+@dataclass(slots=True)
+class Drawn:
+    """Where targets were drawn at the last redraw (filled by `render.decorate`)."""
+
+    positions: dict[TagKey, Pos] = field(default_factory=dict)
+    order: list[TagKey] = field(default_factory=list)
+
+
+class SeatState:
+    """The client's model of one seat: the seat's facts, the picker, overlays, messages."""
+
+    def __init__(self, seat: Seat, hooks: GameHooks, *,
+                 invalidate: Callable[[], None] = lambda: None,
+                 on_finished: Callable[[], None] | None = None) -> None:
+        self.seat = seat
+        self.hooks = hooks
+        self.invalidate = invalidate
+        self.stale = True
+        self.screen = TABLE
+        self.overlay: str | None = None
+        self.message: str | None = None  # one line: a refusal, an error, a hint
+        self.busy = False  # an action is being submitted
+        self.board = Drawn()
+        self.hand = Drawn()
+        self.view: Any = None
+        self.phase: Phase = Phase.SEATING
+        self.active: tuple[int, ...] = ()
+        self.infos: Sequence[SeatInfo] = ()
+        self.lines: Sequence[HistoryLine] = ()
+        self.outcome: Outcome | None = None
+        self.problem: str | None = None
+        self.picker = Picker(())
+        self.has_hand = False  # the game draws a hand part (else its whole view has it)
+        self._turn_key: object = None
+        self._shown_results = False
+        self._on_finished = on_finished
+        self._tasks: set[asyncio.Task[None]] = set()
+        seat.subscribe(self.changed)
+
+    # -- reading the seat ----------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """The seat changed (called by the seat on the event loop): redraw soon."""
+        self.stale = True
+        self.invalidate()
+
+    def refresh(self) -> None:
+        """Re-read the seat if it changed since the last redraw."""
+        if not self.stale:
+            return
+        self.stale = False
+        seat = self.seat
+        self.phase = seat.phase()
+        self.view = seat.view()
+        self.active = tuple(seat.active_seats()) if self.view is not None else ()
+        self.infos = list(seat.seats())
+        self.lines = list(seat.history())
+        self.outcome = seat.outcome()
+        self.problem = seat.problem()
+        if self.view is not None:
+            self.has_hand = self.hooks.part("hand", self.view, seat.seat, 40, None) is not None
+        turn_key = (len(self.lines), self.active, self.phase)
+        if turn_key != self._turn_key:  # the legal actions may differ: compose afresh
+            self._turn_key = turn_key
+            legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
+            self.picker = Picker(list(legal), previous=self.picker)
+            self._order_cards()
+        if self.outcome is not None and not self._shown_results:
+            self._shown_results = True
+            self.screen = RESULTS
+            self.overlay = None if self.overlay == QUIT else self.overlay
+            if self._on_finished:
+                self._on_finished()
+
+    # -- facts for the screen ------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat has something to decide now."""
+        return not self.picker.empty and not self.busy
+
+    def name_of(self, seat: int) -> str:
+        """The name shown for ``seat``."""
+        for info in self.infos:
+            if info.seat == seat:
+                return info.name + (" (you)" if seat == self.seat.seat else "")
+        return f"seat {seat}"
+
+    def waiting_for(self) -> str:
+        """Who the table is waiting for, in words."""
+        others = [self.name_of(s) for s in self.active if s != self.seat.seat]
+        return ", ".join(others) if others else "the table"
+
+    # -- target positions, filled at each redraw -----------------------------------------------
+
+    def position(self, slot: Slot, value: tuple[Value, ...]) -> Pos | None:
+        """Where the picker's ``value`` for ``slot`` was drawn (row, column), if it was."""
+        drawn = self.board if slot.is_cell else self.hand
+        return drawn.positions.get(tag_key(slot.tag(value)))
+
+    def _order_cards(self) -> None:
+        shape = self.picker.shape
+        if shape is None or shape.card is None:
+            return
+        name = shape.card
+        self.picker.card_order = [dict(k)[name] for k in self.hand.order if len(k) == 1
+                                  and k[0][0] == name]
+
+    def hand_drawn(self) -> None:
+        """The hand was drawn: number keys follow its order from now on."""
+        before = self.picker.card_order
+        self._order_cards()
+        if before != self.picker.card_order:
+            self.picker._settle()
+
+    # -- acting -------------------------------------------------------------------------------
+
+    def confirm(self) -> None:
+        """Enter: finish a step, or submit the composed action."""
+        if self.busy or self.picker.empty:
+            return
+        action = self.picker.confirm()
+        if action is not None:
+            self.submit(action)
+
+    def submit(self, action: Action) -> None:
+        """Send ``action`` (always one the picker took from the legal actions)."""
+        self.busy = True
+        self.message = None
+        task = asyncio.get_running_loop().create_task(self._submit(action))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _submit(self, action: Action) -> None:
+        try:
+            refusal = await self.seat.submit(action)
+        except Exception as exc:
+            log.exception("submitting %s failed", action)
+            self.message = f"Could not send your move: {exc}"
+        else:
+            if refusal is not None:
+                self.message = f"Refused: {refusal.message}"
+        finally:
+            self.busy = False
+            self.stale = True
+            self.invalidate()
+
+    def say(self, text: str | None) -> None:
+        """Show one line to the player (until the next key)."""
+        self.message = text

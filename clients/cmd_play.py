@@ -1,0 +1,117 @@
+"""``hedgerow play GAME``: you against bots at a new table on this machine (start here).
+
+The table is real: this process hosts it on 127.0.0.1 (a port the system picks), every
+other seat is a bot peer in its own process talking the real protocol, and the seat
+client opens in the terminal.  When you leave, the table closes and the bot processes are
+stopped and reaped: nothing is left running.
+
+``--seed S`` fixes the deal for a reproducible game; ``--local`` plays without the network
+at all (the table and the bots inside this process), for when sockets are not an option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from typing import Any
+
+from hedgerow.clients.cli import make_host
+
+BOT_DELAY = 0.35  # seconds a local bot waits before it moves, so you can follow the game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hedgerow play``."""
+    parser.add_argument("game", help="the game to play (see: hedgerow games)")
+    parser.add_argument("--players", type=int, default=None, metavar="N",
+                        help="seats at the table, you included (default: the game's usual)")
+    parser.add_argument("--variant", action="append", default=[], metavar="V",
+                        help="a variant to use (repeat for several)")
+    parser.add_argument("--bots", default="random", metavar="NAME,...",
+                        help="bot for each other seat, comma separated, reused in turn "
+                             "(default: random)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="deal a reproducible game from the number S")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--local", action="store_true",
+                        help="play in this process, without the network")
+
+
+def _player_name(args: argparse.Namespace) -> str:
+    if args.name:
+        return args.name
+    return os.environ.get("USER") or os.environ.get("USERNAME") or "You"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Set the table up, play, and clean up."""
+    from hedgerow.core.errors import HedgerowError
+
+    host = make_host(args)
+    spec = host.game(args.game)
+    players = args.players if args.players is not None else spec.players_default
+    ruleset = host.ruleset(args.game, args.variant, players=players)
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if not names:
+        raise HedgerowError("--bots needs at least one bot name")
+    bots = [host.bot(n, args.game) for n in names]
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise HedgerowError("hedgerow play needs a terminal (for bots only, use hedgerow simulate)")
+    if args.local:
+        result = asyncio.run(_play_local(host, ruleset, players, bots, args))
+    else:
+        result = asyncio.run(_play_net(host, ruleset, players, names, args))
+    return result
+
+
+async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
+                      args: argparse.Namespace) -> int:
+    from hedgerow.clients.app import run_seat
+    from hedgerow.clients.app.local import LocalSeat
+    from hedgerow.core.seeding import seed_from_int
+
+    seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(4)))
+    seat = LocalSeat(ruleset, players, seed, bots=bots, name=_player_name(args),
+                     bot_delay=BOT_DELAY)
+    try:
+        status = await run_seat(seat, host=host)
+    finally:
+        await seat.close()
+    _farewell(seat)
+    return status
+
+
+async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
+                    args: argparse.Namespace) -> int:
+    from hedgerow.clients.app import run_seat
+    from hedgerow.net.launch import host_table, spawn_bot_peers, stop_processes
+
+    kwargs: dict[str, Any] = {"name": f"{_player_name(args)}'s {ruleset.game.title}",
+                              "seat_name": _player_name(args)}
+    if args.seed is not None:
+        kwargs["seed"] = args.seed
+    peer = await host_table(ruleset, players, **kwargs)
+    strategies = [names[i % len(names)] for i in range(players - 1)]
+    procs = []
+    try:
+        procs = spawn_bot_peers(peer.address, strategies)
+        status = await run_seat(peer, host=host)
+    finally:
+        await peer.close()
+        stop_processes(procs)
+    _farewell(peer)
+    return status
+
+
+def _farewell(seat: Any) -> None:
+    """One line after the screen closes: the result, and where the log is."""
+    outcome = seat.outcome()
+    infos = {i.seat: i.name for i in seat.seats()}
+    if outcome is not None:
+        won = ", ".join(infos.get(w, f"seat {w}") for w in outcome.winners)
+        print(f"Winner: {won}.")
+    path = seat.log_path()
+    if path is not None:
+        print(f"The table's log is saved in {path}")
