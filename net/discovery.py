@@ -35,6 +35,7 @@ import os
 import re
 import socket
 import unicodedata
+import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -373,7 +374,10 @@ class Announcer:
             log.info("LAN discovery is off (%s); table %r is not announced", ENV_DISABLE, ad.name)
             return False
         instance = _instance_label(ad)
-        server = re.sub(r"[^0-9A-Za-z-]", "-", f"hedgerow-{instance}-{ad.port}") + ".local."
+        # A host name of our own per announcement (one short ASCII label), so withdrawing one
+        # table never says goodbye to the address records of another.
+        key_part = re.sub(r"[^0-9A-Za-z]", "", ad.host_key)[:8] or "table"
+        server = f"hedgerow-{key_part}-{ad.port}-{uuid.uuid4().hex[:8]}.local."
         info = self._make_info(ad, instance, server)
         try:
             if self._zc is None:

@@ -252,7 +252,10 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 def test_two_peers_discover_each_others_tables(loopback_only: None) -> None:
     from zeroconf.asyncio import AsyncZeroconf
 
-    ad_a = make_ad(unique("Alice"), host="0.0.0.0", port=47101, host_key="a" * 40)
+    # The longest name allowed (63 bytes, most of them two-byte letters) must still fit the
+    # DNS labels of the announcement.
+    ad_a = make_ad(unique("Alice " + "ü" * 24), host="0.0.0.0", port=47101, host_key="a" * 40)
+    assert len(ad_a.name.encode()) == 63
     ad_b = make_ad(unique("Bob"), port=47102, host_key="b" * 64, variants=())
 
     async def scenario() -> None:
