@@ -72,8 +72,8 @@ class Action:
             return "argument names must be unique and sorted"
         for name, value in self.args:
             if not _check_value(value):
-                return (f"argument {name!r} must be exactly int, str, bool, bytes or a tuple "
-                        f"of those, not {type(value).__name__}")
+                return (f"argument {name!r} has unsupported type {type(value).__name__}: values "
+                        "must be exactly int, str, bool, bytes or a tuple of those")
         return None
 
     def __str__(self) -> str:
