@@ -21,6 +21,7 @@ class Code(StrEnum):
     BAD_INDEX = "bad_index"
     BROKEN_CHAIN = "broken_chain"
     BAD_SEAT = "bad_seat"
+    MALFORMED = "malformed"
 
 
 @dataclass(frozen=True, slots=True)

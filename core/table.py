@@ -112,6 +112,9 @@ class Table:
             return Refusal(Code.BAD_INDEX, f"expected action #{self.index}, got #{index}")
         if prev is not None and prev != self.head:
             return Refusal(Code.BROKEN_CHAIN, f"action #{self.index} does not chain to the log head")
+        problem = action.problem()
+        if problem is not None:
+            return Refusal(Code.MALFORMED, f"malformed action: {problem}")
         active = self.active_seats()
         if not active:
             return Refusal(Code.GAME_OVER, "the game is over")

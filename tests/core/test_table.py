@@ -44,6 +44,7 @@ def test_refusals_leave_everything_unchanged(table: Table) -> None:
     _expect(table, table.submit(seat, legal, prev=b"\x00" * 32), Code.BROKEN_CHAIN)
     _expect(table, table.submit(seat, Action.of("play", card=99)), "posy.not_in_hand")
     _expect(table, table.submit(seat, Action.of("dance")), "posy.unknown")
+    _expect(table, table.submit(seat, Action("play", (("card", 1.0),))), Code.MALFORMED)
     assert _snapshot(table) == before
 
 
