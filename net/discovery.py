@@ -475,7 +475,6 @@ class Browser:
         self._generation: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._callbacks: list[TableCallback] = []
-        self._changed = asyncio.Event()
         self._closed = False
 
     async def start(self) -> None:
@@ -519,18 +518,20 @@ class Browser:
                        timeout: float) -> TableAd | None:
         """The first table (in `tables` order) matching ``predicate``, waiting up to
         ``timeout`` seconds for one to appear; ``None`` if none did."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            self._changed.clear()
-            for ad in self.tables():
-                if predicate(ad):
-                    return ad
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return None
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+        changed = asyncio.Event()
+        unsubscribe = self.on_change(lambda _tables: changed.set())
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    changed.clear()
+                    for ad in self.tables():
+                        if predicate(ad):
+                            return ad
+                    await changed.wait()
+        except TimeoutError:
+            return None
+        finally:
+            unsubscribe()
 
     async def settle(self, timeout: float = 0.5) -> None:
         """Wait up to ``timeout`` seconds for tables seen but not yet resolved."""
@@ -607,7 +608,6 @@ class Browser:
             self._notify()
 
     def _notify(self) -> None:
-        self._changed.set()
         tables = self.tables()
         for callback in list(self._callbacks):
             try:
