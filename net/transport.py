@@ -1,0 +1,225 @@
+"""`Node`: the one object that owns a peer's ZeroMQ sockets.
+
+Each node binds one ROUTER and keeps one DEALER to each other peer it talks to, all on one
+asyncio loop (``zmq.asyncio``).  Every link is CURVE-encrypted: the ROUTER is a CURVE
+server with ZAP on (``AsyncioAuthenticator``, any client key allowed: who may *act* is the
+table's business, not the socket's), and each DEALER is a CURVE client pinned to the key of
+the peer it dials.  So every frame that arrives has a proven sender key:
+
+* on the ROUTER, the ZAP ``User-Id`` of the connection (the client's Z85 public key);
+* on a DEALER, the server key that DEALER was pinned to.
+
+The node moves opaque bytes; it knows nothing of messages.  Sends never block: a frame a
+full queue (high-water mark) cannot take is dropped and counted, and the table protocol
+recovers it (catch-up).  `close` lingers briefly so the last frames (a final action, a
+Leave) still go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import zmq
+import zmq.asyncio
+from hedgerow.net.address import endpoint, split_endpoint
+from hedgerow.net.keys import Identity, key_from_z85, key_text
+from zmq.auth import CURVE_ALLOW_ANY
+from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
+
+log = logging.getLogger(__name__)
+
+ZAP_DOMAIN = b"hedgerow"
+#: Frames queued per socket before sends are dropped.
+HWM = 1000
+#: How long close() waits to deliver frames still queued, in milliseconds.
+LINGER_MS = 1000
+#: The largest frame a socket accepts; a peer sending more is disconnected by libzmq.
+MAX_FRAME = 4 * 1024 * 1024 + 1024
+#: ZMTP-level heartbeats (they keep TCP links honest; table liveness is the Heartbeat message).
+ZMTP_HEARTBEAT_MS = 1000
+ZMTP_HEARTBEAT_TIMEOUT_MS = 5000
+RECONNECT_MS = 100
+RECONNECT_MAX_MS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One frame from an authenticated link.
+
+    ``data`` is None when the message had an unexpected number of frames (malformed);
+    ``route`` is the ROUTER routing id to answer through (None when it came on a DEALER);
+    ``peer_ip`` is the remote IP address of a ROUTER connection.
+    """
+
+    sender: bytes
+    data: bytes | None
+    route: bytes | None
+    peer_ip: str | None = None
+
+
+Handler = Callable[[Received], None]
+
+
+def _set_common(sock: zmq.Socket, ident: Identity) -> None:
+    sock.linger = LINGER_MS
+    sock.sndhwm = HWM
+    sock.rcvhwm = HWM
+    sock.maxmsgsize = MAX_FRAME
+    sock.heartbeat_ivl = ZMTP_HEARTBEAT_MS
+    sock.heartbeat_timeout = ZMTP_HEARTBEAT_TIMEOUT_MS
+    sock.curve_secretkey = ident.secret_z85
+    sock.curve_publickey = ident.public_z85
+
+
+class Node:
+    """A peer's sockets: a CURVE ROUTER it listens on and a CURVE DEALER per other peer.
+
+    ``handler`` is called on the loop for every frame received, in arrival order per link.
+    """
+
+    def __init__(self, identity: Identity, handler: Handler) -> None:
+        self.identity = identity
+        self._handler = handler
+        self._ctx = zmq.asyncio.Context()
+        self._auth: AsyncioAuthenticator | None = None
+        self._router: zmq.asyncio.Socket | None = None
+        self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket, asyncio.Task[None]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.endpoint: str | None = None
+        self.dropped = 0
+        self._closed = False
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Start ZAP and bind the ROUTER on ``host:port`` (0: any free port); the endpoint."""
+        if self._auth is None:
+            self._auth = AsyncioAuthenticator(self._ctx, log=logging.getLogger("hedgerow.net.zap"))
+            self._auth.start()
+            self._auth.configure_curve(domain="*", location=CURVE_ALLOW_ANY)
+        router = self._ctx.socket(zmq.ROUTER)
+        _set_common(router, self.identity)
+        router.curve_server = True
+        router.zap_domain = ZAP_DOMAIN
+        router.router_mandatory = True
+        try:
+            router.bind(endpoint(host, port))  # port 0: the system picks a free one
+        except zmq.ZMQError as exc:
+            router.close(0)
+            raise OSError(f"cannot listen on {host}:{port}: {exc}") from exc
+        self._router = router
+        self.endpoint = endpoint(*split_endpoint(router.last_endpoint.decode()))
+        self._tasks.append(asyncio.create_task(self._read_router(router)))
+        return self.endpoint
+
+    async def close(self) -> None:
+        """Stop reading, deliver what is queued (up to the linger time) and free everything."""
+        if self._closed:
+            return
+        self._closed = True
+        tasks = self._tasks + [task for _, _, task in self._dealers.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        socks = [sock for _, sock, _ in self._dealers.values()]
+        if self._router is not None:
+            socks.append(self._router)
+        self._dealers.clear()
+        # Closing with linger > 0 hands queued frames to libzmq's I/O thread; term() waits
+        # for them (at most LINGER_MS), so run it off the loop.
+        for sock in socks:
+            sock.close()
+        if self._auth is not None:
+            self._auth.stop()
+        await asyncio.get_running_loop().run_in_executor(None, self._ctx.term)
+
+    # -- links -------------------------------------------------------------------------
+
+    def connect(self, key: bytes, address: str) -> None:
+        """Keep a DEALER to the peer with public ``key`` at ``address`` (``tcp://h:p``).
+
+        Connecting again to the same address is a no-op; to a new address, the old
+        DEALER is replaced.  libzmq reconnects by itself after a link drops.
+        """
+        current = self._dealers.get(key)
+        if current is not None:
+            if current[0] == address:
+                return
+            self.disconnect(key)
+        sock = self._ctx.socket(zmq.DEALER)
+        _set_common(sock, self.identity)
+        sock.curve_serverkey = z85.encode(key)
+        sock.reconnect_ivl = RECONNECT_MS
+        sock.reconnect_ivl_max = RECONNECT_MAX_MS
+        sock.connect(address)
+        task = asyncio.create_task(self._read_dealer(key, sock))
+        self._dealers[key] = (address, sock, task)
+
+    def disconnect(self, key: bytes) -> None:
+        """Drop the DEALER to ``key`` (queued frames are discarded)."""
+        entry = self._dealers.pop(key, None)
+        if entry is not None:
+            entry[2].cancel()
+            entry[1].close(0)
+
+    def linked(self, key: bytes) -> bool:
+        """True when a DEALER to ``key`` exists."""
+        return key in self._dealers
+
+    def send(self, key: bytes, data: bytes) -> bool:
+        """Queue ``data`` on the DEALER to ``key``; False when there is none or it is full."""
+        entry = self._dealers.get(key)
+        return entry is not None and self._send(entry[1], data)
+
+    def reply(self, route: bytes, data: bytes) -> bool:
+        """Send ``data`` back through the ROUTER to the connection ``route``."""
+        if self._router is None:
+            return False
+        return self._send(self._router, [route, data])
+
+    def _send(self, sock: zmq.asyncio.Socket, data: bytes | list[bytes]) -> bool:
+        if self._closed:
+            return False
+        if isinstance(data, list):
+            fut = sock.send_multipart(data, flags=zmq.DONTWAIT, copy=False)
+        else:
+            fut = sock.send(data, flags=zmq.DONTWAIT, copy=False)
+        if fut.done() and fut.exception() is None:
+            return True
+        if not fut.done():  # cannot happen with DONTWAIT, but never leave a send pending
+            fut.cancel()
+        self.dropped += 1
+        return False
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def _read_router(self, sock: zmq.asyncio.Socket) -> None:
+        while True:
+            frames = await sock.recv_multipart(copy=False)
+            user = frames[-1].get("User-Id")
+            try:
+                sender = key_from_z85(user)
+            except (TypeError, ValueError):
+                log.warning("dropped a frame with no CURVE identity (User-Id %r)", user)
+                continue
+            data = frames[1].bytes if len(frames) == 2 else None
+            self._dispatch(Received(sender, data, frames[0].bytes, frames[-1].get("Peer-Address")))
+
+    async def _read_dealer(self, key: bytes, sock: zmq.asyncio.Socket) -> None:
+        while True:
+            frames = await sock.recv_multipart(copy=False)
+            data = frames[0].bytes if len(frames) == 1 else None
+            self._dispatch(Received(key, data, None))
+
+    def _dispatch(self, received: Received) -> None:
+        try:
+            self._handler(received)
+        except Exception:  # a handler bug must not kill the socket's reader
+            log.exception("handler failed on a frame from %s", key_text(received.sender)[:8])
