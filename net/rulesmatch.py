@@ -1,0 +1,92 @@
+"""Do two peers run the same rules?  What a joiner declares, and how the host compares.
+
+A joiner may not know a table's rules before it asks (joining by address), so its `Hello`
+lists every game and variant it has installed, with versions (``Hello.plugins``):
+
+* a game as ``(GAME, VERSION)``, e.g. ``("petals", "1.0.0")``;
+* a variant as ``(GAME+VARIANT, VERSION)``, e.g. ``("petals+harmony", "1.0.0")``.
+
+``Hello.fingerprint`` is the table fingerprint the joiner expects, or ``*`` when it does not
+know yet.  The host refuses the Hello (``RULES_MISMATCH``) when the fingerprint is neither
+``*`` nor its own, or when the list lacks, or has another version of, the game or a variant
+the table runs; the refusal names what differs ("peer ann lacks variant harmony 1.0.0").
+A seated joiner then binds the rules from the table's fingerprint (`ruleset_for`) and
+checks that it reproduces the fingerprint exactly.
+"""
+
+from __future__ import annotations
+
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+
+ANY_RULES = "*"
+
+
+def installed(host: Host) -> tuple[tuple[str, str], ...]:
+    """Every game and variant ``host`` has loaded, as ``Hello.plugins`` lists them."""
+    items = [(name, spec.version) for name, spec in host.games.items()]
+    items += [(f"{game}+{name}", spec.version) for (game, name), spec in host.variants.items()]
+    return tuple(sorted(items))
+
+
+def required(ruleset: Ruleset) -> tuple[tuple[str, str, str], ...]:
+    """What a table needs from a peer: (kind, plugin key, version) for its game and variants."""
+    game = ruleset.game
+    out = [("game", game.name, game.version)]
+    out += [("variant", f"{game.name}+{v.name}", v.version) for v in ruleset.variants]
+    return tuple(out)
+
+
+def mismatch(ruleset: Ruleset, fingerprint: str, plugins: tuple[tuple[str, str], ...],
+             who: str) -> str | None:
+    """Why a peer called ``who`` cannot sit at a table of ``ruleset``, or None if it can."""
+    if fingerprint not in (ANY_RULES, ruleset.fingerprint):
+        return (f"peer {who} runs {fingerprint}, but the table runs {ruleset.fingerprint}")
+    have = dict(plugins)
+    problems = []
+    for kind, key, version in required(ruleset):
+        label = key.split("+", 1)[1] if kind == "variant" else key
+        theirs = have.get(key)
+        if theirs is None:
+            problems.append(f"lacks {kind} {label} {version}")
+        elif theirs != version:
+            problems.append(f"has {kind} {label} {theirs}, the table runs {version}")
+    if not problems:
+        return None
+    return f"peer {who} " + "; ".join(problems) + f" (table rules: {ruleset.fingerprint})"
+
+
+def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """``((game, version), ((variant, version), ...))`` from ``game@v+variant@v...``."""
+    parts = fingerprint.split("+")
+    try:
+        pairs = [tuple(p.rsplit("@", 1)) for p in parts]
+        if any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
+            raise ValueError
+    except ValueError:
+        raise HedgerowError(f"the table's rules {fingerprint!r} are not a fingerprint") from None
+    game, *variants = pairs
+    return game, tuple(variants)  # type: ignore[return-value]
+
+
+def ruleset_for(host: Host, fingerprint: str, players: int) -> Ruleset:
+    """Bind the rules a table's fingerprint names; `HedgerowError` saying what is missing."""
+    (game, version), variants = parse_fingerprint(fingerprint)
+    have = dict(installed(host))
+    problems = []
+    if have.get(game) != version:
+        mine = have.get(game)
+        problems.append(f"game {game} {version}" + (f" (you have {mine})" if mine else ""))
+    for name, v in variants:
+        mine = have.get(f"{game}+{name}")
+        if mine != v:
+            problems.append(f"variant {name} {v}" + (f" (you have {mine})" if mine else ""))
+    if problems:
+        raise HedgerowError(f"this table runs {fingerprint}; you lack " + ", ".join(problems),
+                            code="rules_mismatch")
+    ruleset = host.ruleset(game, [name for name, _ in variants], players)
+    if ruleset.fingerprint != fingerprint:
+        raise HedgerowError(f"this table runs {fingerprint}, but your plugins bind "
+                            f"{ruleset.fingerprint}", code="rules_mismatch")
+    return ruleset
