@@ -1,0 +1,180 @@
+"""The headless seat loop: a bot plays one `Seat` of a networked table to the end.
+
+`play_bot` watches the seat, lets the bot choose whenever the seat may act, and reports
+progress through ``emit(event, text, **fields)`` (the command line prints it as a line or
+as JSON).  The bot is made exactly as `hedgerow.core.playout` makes it (its random stream
+is ``bot/<seat>`` of the table seed), so a table of networked bots plays the very game
+``hedgerow simulate`` plays with the same seed.  A bot that comes back with
+``hedgerow resume`` first replays its own past decisions to put its stream where it was.
+
+It returns an exit status: 0 once the game is over and every other seat confirmed the end
+(or ``give_up`` seconds passed), 1 when the table halted, a seat left before the end, the
+bot's action was refused, or nothing happened for ``give_up`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from hedgerow.core.game import Bot, BotSpec
+from hedgerow.core.playout import make_bots
+from hedgerow.core.table import Table
+from hedgerow.net.peer import Peer
+from hedgerow.net.seat import Link, Phase
+
+
+class Emit(Protocol):
+    """Where progress goes: an event name, a line for people, and data for ``--json``."""
+
+    def __call__(self, event: str, text: str, /, **fields: Any) -> None: ...
+
+
+def quiet(event: str, text: str, /, **fields: Any) -> None:
+    """An `Emit` that reports nothing."""
+
+
+def make_bot(peer: Peer, spec: BotSpec) -> Bot:
+    """The seat's bot, its random stream advanced past the decisions already in the log."""
+    assert peer.table is not None
+    header = peer.table.header
+    bot = make_bots(peer.ruleset, peer.players, header.seed, [spec])[peer.seat]
+    replay = Table(peer.ruleset, peer.players, header.seed)
+    for entry in peer.table.entries:
+        if entry.seat == peer.seat:
+            bot.choose(replay.view(peer.seat), replay.legal_actions(peer.seat))
+        replay.submit(entry.seat, entry.action)
+    return bot
+
+
+class _Watcher:
+    """Turns changes of the seat into progress events, each reported once."""
+
+    def __init__(self, peer: Peer, emit: Emit, verbose: bool) -> None:
+        self.peer = peer
+        self.emit = emit
+        self.verbose = verbose
+        self.phase: Phase | None = None
+        self.links: dict[int, Link] = {}
+        self.history = len(peer.history()) if peer.phase() == Phase.PLAYING else 0
+        self.waiting: tuple[int, int] | None = None
+
+    def update(self) -> None:
+        peer = self.peer
+        phase = peer.phase()
+        seats = peer.seats()
+        if phase != self.phase:
+            self._phase(phase)
+        for info in seats:
+            old = self.links.get(info.seat)
+            if info.link == old or info.link == Link.YOU:
+                continue
+            self.links[info.seat] = info.link
+            who = f"seat {info.seat}" + (f" ({info.name})" if info.name else "")
+            if info.link == Link.CONNECTED and old in (None, Link.WAITING) and \
+                    phase == Phase.SEATING:
+                self.emit("seat", f"{who} is taken", seat=info.seat, name=info.name)
+            elif info.link == Link.CONNECTED and old == Link.LOST:
+                self.emit("link", f"{who} is back", seat=info.seat, link="connected")
+            elif info.link in (Link.LOST, Link.LEFT):
+                self.emit("link", f"{who} {info.link.value}", seat=info.seat,
+                          link=info.link.value)
+        history = peer.history()
+        if self.verbose:
+            for line in history[self.history:]:
+                self.emit("action", f"#{line.index} seat {line.seat}: {line.text}",
+                          index=line.index, seat=line.seat)
+        self.history = len(history)
+        if phase == Phase.PLAYING:
+            index = peer.table.index if peer.table is not None else 0
+            lost = [s.seat for s in seats
+                    if s.seat in peer.active_seats() and s.link in (Link.LOST, Link.WAITING)]
+            if lost and self.waiting != (lost[0], index):
+                self.waiting = (lost[0], index)
+                link = next(s.link for s in seats if s.seat == lost[0])
+                self.emit("waiting", f"waiting for seat {lost[0]} ({link.value})",
+                          seat=lost[0], index=index)
+
+    def _phase(self, phase: Phase) -> None:
+        peer = self.peer
+        self.phase = phase
+        if phase == Phase.SEATING:
+            free = sum(1 for s in peer.seats() if s.link == Link.WAITING)
+            self.emit("seated", f"seated at seat {peer.seat} of {peer.players} "
+                      f"({peer.ruleset.fingerprint}); waiting for {free} more",
+                      seat=peer.seat, players=peer.players)
+        elif phase == Phase.SEEDING:
+            self.emit("seeding", "every seat is taken; agreeing on the seed")
+        elif phase == Phase.PLAYING:
+            seed = peer.seed.hex() if peer.seed else ""
+            self.emit("start", f"seed {seed}; play starts; log {peer.log_path()}",
+                      seed=seed, log=str(peer.log_path()))
+        elif phase == Phase.FINISHED:
+            outcome = peer.outcome()
+            state = peer.state_hash()
+            winners = ", ".join(f"seat {w}" for w in outcome.winners) if outcome else "?"
+            scores = ", ".join(str(s) for s in outcome.scores) if outcome else "?"
+            self.emit("over", f"game over: won by {winners} (scores {scores}); "
+                      f"state {state.hex() if state else '?'}")
+        elif phase == Phase.HALTED:
+            self.emit("halted", f"table halted: {peer.problem()}", problem=peer.problem())
+
+
+async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
+                   delay: float = 0.0, give_up: float = 120.0, verbose: bool = False,
+                   stop: Callable[[], bool] | None = None) -> int:
+    """Play ``peer``'s seat with ``spec`` (None: only watch) until the table is done.
+
+    ``delay`` pauses before each of the bot's moves (to watch a game); ``give_up`` is how
+    long to wait with nothing happening (a lost seat that never returns) before giving up;
+    ``stop()`` is polled every second and ends the loop when true (the parent is gone).
+    """
+    loop = asyncio.get_running_loop()
+    watcher = _Watcher(peer, emit, verbose)
+    bot: Bot | None = None
+    rested = False
+    last_change = loop.time()
+    while True:
+        watcher.update()
+        phase = peer.phase()
+        if phase == Phase.HALTED:
+            return 1
+        if peer.closed:
+            return 1
+        if phase == Phase.FINISHED:
+            if peer.confirmed_end():
+                return 0
+        elif any(s.link == Link.LEFT for s in peer.seats()) and phase != Phase.SEATING:
+            left = next(s for s in peer.seats() if s.link == Link.LEFT)
+            emit("abandoned", f"seat {left.seat} left before the end; the table cannot go on",
+                 seat=left.seat)
+            return 1
+        legal = peer.legal_actions() if spec is not None else ()
+        if legal and spec is not None:
+            if bot is None:
+                bot = make_bot(peer, spec)
+            if delay and not rested:
+                await asyncio.sleep(delay)
+                rested = True
+                continue  # things may have changed meanwhile: look again
+            rested = False
+            refusal = await peer.submit(bot.choose(peer.view(), legal))
+            if refusal is not None:
+                emit("refused", f"the bot's action was refused: {refusal}")
+                return 1
+            last_change = loop.time()
+            continue
+        try:
+            await asyncio.wait_for(peer.changed(), 1.0)
+            last_change = loop.time()
+        except TimeoutError:
+            if stop is not None and stop():
+                emit("stopped", "stopping: the program that started this bot is gone")
+                return 1
+            if loop.time() - last_change > give_up:
+                if phase == Phase.FINISHED:
+                    emit("unconfirmed", "some seats did not confirm the end; leaving anyway")
+                    return 0
+                emit("gave_up", f"giving up: nothing happened for {give_up:g} s")
+                return 1

@@ -1,0 +1,241 @@
+"""Starting a networked seat: host a table, join one, resume one, start bot peers.
+
+These are what the commands (``hedgerow host/join/resume/play``) and the seat client use;
+each returns a `Peer` (a `hedgerow.net.seat.Seat`) that the caller plays (the seat client,
+or `hedgerow.net.botrunner.play_bot`) and closes.
+
+* `host_table` opens a table and returns at once, seats still empty; the table is
+  announced on the LAN (`hedgerow.net.discovery.Announcer`) until play starts.
+* `join_table` takes a table address (``HOST:PORT/KEY``), a bare ``HOST:PORT`` (its key is
+  then looked up on the LAN) or a table name (LAN discovery), and returns once seated.
+* `resume_table` comes back to a table from this seat's log file.
+* `spawn_bot_peers` starts ``hedgerow join ADDRESS --bot S`` processes, each with an
+  identity of its own; `stop_processes` ends and reaps them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hedgerow.core.datadir import keys_dir, logs_dir
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.net.address import (
+    TableAddress,
+    looks_like_address,
+    parse_address,
+    split_endpoint,
+)
+from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
+from hedgerow.net.peer import Peer
+from hedgerow.net.seat import Link, Phase
+
+log = logging.getLogger(__name__)
+
+DISCOVERY_TIMEOUT = 3.0
+
+
+def _identity(identity: Identity | None, key_file: str | Path | None) -> Identity:
+    return identity if identity is not None else load_identity(key_file)
+
+
+def _new_peer(identity: Identity | None, key_file: str | Path | None, **kwargs: Any) -> Peer:
+    peer = Peer(_identity(identity, key_file), **kwargs)
+    peer.key_file = str(key_file) if key_file is not None else None
+    return peer
+
+
+async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
+                     bind: str = "127.0.0.1", port: int = 0, bot: str | None = None,
+                     seat_name: str = "", seed: int | bytes | None = None,
+                     identity: Identity | None = None, key_file: str | Path | None = None,
+                     announce: bool = True) -> Peer:
+    """Open a table on ``bind:port`` (0: any free port) and take seat 0.
+
+    Returns as soon as the table listens; ``peer.address`` is what others join with.
+    ``name`` is the table's name on the LAN; ``seat_name`` this player's name; ``bot`` the
+    strategy playing this seat, if a bot does.  ``seed`` (an int as ``hedgerow simulate
+    --seed`` takes, or raw bytes) dictates the deal instead of the commit-reveal; only bot
+    peers started by `spawn_bot_peers` (which accept it) can then join.
+    """
+    peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot)
+    fixed = seed_from_int(seed) if isinstance(seed, int) else seed
+    await peer.open(ruleset, players, bind=bind, port=port, seed=fixed)
+    if announce:
+        await _announce(peer, name or f"{seat_name or 'hedgerow'}'s {ruleset.game.name}", bind)
+    return peer
+
+
+async def _announce(peer: Peer, name: str, bind: str) -> None:
+    """Announce the table on the LAN until play starts or the peer closes."""
+    try:
+        from hedgerow.net.discovery import Announcer, TableAd
+        from hedgerow.net.messages import PROTOCOL_VERSION
+    except ImportError:  # discovery is optional
+        return
+    host, port = split_endpoint(peer.endpoint)
+
+    def ad() -> TableAd:
+        free = sum(1 for s in peer.seats() if s.link == Link.WAITING)
+        return TableAd(name[:40], peer.ruleset.game.name, peer.ruleset.variant_names, free,
+                       peer.players, PROTOCOL_VERSION, key_text(peer.identity.public),
+                       bind if bind in ("0.0.0.0", "::") else host, port)
+
+    announcer = Announcer()
+    try:
+        await announcer.start(ad())
+    except HedgerowError as exc:
+        log.warning("the table is not announced on the LAN: %s", exc.message)
+        return
+    pending: set[asyncio.Future[None]] = set()
+    last = [ad()]
+    done = [False]
+
+    def changed() -> None:
+        if done[0]:
+            return
+        if peer.phase() != Phase.SEATING or peer.closed:
+            done[0] = True
+            task = asyncio.ensure_future(announcer.close())
+        elif ad() != last[0]:
+            last[0] = ad()
+            task = asyncio.ensure_future(announcer.update(last[0]))
+        else:
+            return
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    peer.subscribe(changed)
+    peer.on_close(announcer.close)
+
+
+async def find_address(text: str, *, timeout: float = DISCOVERY_TIMEOUT) -> TableAddress:
+    """The table ``text`` names: ``HOST:PORT/KEY``, ``HOST:PORT`` or a name on the LAN."""
+    if looks_like_address(text) and "/" in text:
+        try:
+            return parse_address(text)
+        except ValueError as exc:
+            raise HedgerowError(str(exc), code="bad_address") from None
+    from hedgerow.net.discovery import browse, find_table
+
+    if looks_like_address(text):
+        try:
+            host, port = text.rsplit(":", 1)
+            wanted = (host.strip("[]"), int(port))
+        except ValueError:
+            raise HedgerowError(f"{text!r} is not HOST:PORT", code="bad_address") from None
+        for ad in await browse(timeout):
+            if (ad.host, ad.port) == wanted:
+                return TableAddress(ad.host, ad.port, parse_key(ad.host_key))
+        raise HedgerowError(
+            f"{text} has no table key, and no table at that address is announced on the LAN; "
+            "use the whole address `hedgerow host` printed (HOST:PORT/KEY)", code="bad_address")
+    ad = await find_table(text, timeout)
+    try:
+        return TableAddress(ad.host, ad.port, parse_key(ad.host_key))
+    except ValueError:
+        raise HedgerowError(f"table {text!r} announces an unreadable key") from None
+
+
+async def join_table(address: str | TableAddress, *, bot: str | None = None,
+                     seat_name: str = "", bind: str | None = None,
+                     identity: Identity | None = None, key_file: str | Path | None = None,
+                     plugins: Host | None = None, wanted_seat: int | None = None,
+                     accept_host_seed: bool = False, timeout: float = 10.0) -> Peer:
+    """Join the table at ``address`` (see `find_address`); returns once seated.
+
+    Raises `JoinRefused` (a `HedgerowError`) with the host's reason, e.g. rules that differ.
+    ``bind`` defaults to loopback for a table on loopback, else every interface.
+    """
+    where = address if isinstance(address, TableAddress) else await find_address(address)
+    if bind is None:
+        bind = "127.0.0.1" if where.host in ("127.0.0.1", "localhost", "::1") else "0.0.0.0"
+    peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot,
+                     plugins=plugins or Host())
+    peer.accept_host_seed = accept_host_seed
+    try:
+        await peer.join(where, bind=bind, wanted_seat=wanted_seat, timeout=timeout)
+    except BaseException:
+        await peer.close()
+        raise
+    return peer
+
+
+async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: str | None = None,
+                       identity: Identity | None = None, key_file: str | Path | None = None,
+                       plugins: Host | None = None) -> Peer:
+    """Come back to the table of ``log_path`` (this seat's log) and catch up."""
+    from hedgerow.net import tablefile
+
+    path = Path(log_path)
+    if not path.exists():
+        raise HedgerowError(f"no such log file: {path}")
+    saved = tablefile.load(path)
+    key_file = key_file if key_file is not None else saved.key_file
+    peer = _new_peer(identity, key_file, bot=bot, plugins=plugins or Host())
+    try:
+        await peer.resume(path, bind=bind)
+    except BaseException:
+        await peer.close()
+        raise
+    return peer
+
+
+def bot_key_file(number: int) -> Path:
+    """The identity of this user's ``number``-th bot peer (one per bot seat)."""
+    return keys_dir() / "bots" / f"bot-{number}.key_secret"
+
+
+def spawn_bot_peers(address: str, strategies: Sequence[str], *,
+                    env: dict[str, str] | None = None, delay: float | None = None,
+                    extra_args: Iterable[str] = ()) -> list[subprocess.Popen[bytes]]:
+    """Start one ``hedgerow join ADDRESS --bot S`` process per strategy.
+
+    Each bot peer has an identity of its own (`bot_key_file`), accepts a seed the host
+    dictates, and exits when the table ends, when a seat leaves, or when this process is
+    gone.  Their output goes to ``logs_dir()/bot-N.out``.
+    """
+    out_dir = logs_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    procs = []
+    for number, strategy in enumerate(strategies, start=1):
+        cmd = [sys.executable, "-m", "hedgerow.clients.cli", "join", address,
+               "--bot", strategy, "--name", f"{strategy} bot {number}",
+               "--key-file", str(bot_key_file(number)), "--accept-host-seed",
+               "--exit-with-parent", *extra_args]
+        if delay is not None:
+            cmd += ["--delay", str(delay)]
+        with open(out_dir / f"bot-{number}.out", "wb") as out:
+            procs.append(subprocess.Popen(cmd, env=env if env is not None else dict(os.environ),
+                                          stdin=subprocess.DEVNULL, stdout=out,
+                                          stderr=subprocess.STDOUT))
+    return procs
+
+
+def stop_processes(procs: Iterable[subprocess.Popen[bytes]], *, grace: float = 3.0) -> None:
+    """Let the processes end by themselves for up to ``grace`` seconds, then stop them;
+    every one is reaped before this returns."""
+    import time
+
+    procs = list(procs)
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
