@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from typing import Any
@@ -35,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="deal a reproducible game from the number S")
     parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--bot-delay", type=float, default=BOT_DELAY, metavar="SECONDS",
+                        help=f"how long bots wait before they move (default {BOT_DELAY:g})")
     parser.add_argument("--local", action="store_true",
                         help="play in this process, without the network")
 
@@ -59,11 +62,17 @@ def run(args: argparse.Namespace) -> int:
     bots = [host.bot(n, args.game) for n in names]
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise HedgerowError("hedgerow play needs a terminal (for bots only, use hedgerow simulate)")
-    if args.local:
-        result = asyncio.run(_play_local(host, ruleset, players, bots, args))
-    else:
-        result = asyncio.run(_play_net(host, ruleset, players, names, args))
-    return result
+    play = _play_local(host, ruleset, players, bots, args) if args.local else \
+        _play_net(host, ruleset, players, names, args)
+    try:
+        return asyncio.run(play)
+    except (HedgerowError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # one line on the terminal, the traceback in the log file
+        from hedgerow.clients.app.application import client_log_path
+
+        logging.getLogger("hedgerow.client").exception("hedgerow play failed")
+        raise HedgerowError(f"{exc} (details in {client_log_path()})") from exc
 
 
 async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
@@ -74,7 +83,7 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
 
     seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(4)))
     seat = LocalSeat(ruleset, players, seed, bots=bots, name=_player_name(args),
-                     bot_delay=BOT_DELAY)
+                     bot_delay=args.bot_delay)
     try:
         status = await run_seat(seat, host=host)
     finally:
@@ -88,15 +97,13 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     from hedgerow.clients.app import run_seat
     from hedgerow.net.launch import host_table, spawn_bot_peers, stop_processes
 
-    kwargs: dict[str, Any] = {"name": f"{_player_name(args)}'s {ruleset.game.title}",
-                              "seat_name": _player_name(args)}
-    if args.seed is not None:
-        kwargs["seed"] = args.seed
-    peer = await host_table(ruleset, players, **kwargs)
+    # Not announced on the LAN: every other seat is one of our bots.
+    peer = await host_table(ruleset, players, seat_name=_player_name(args), seed=args.seed,
+                            announce=False)
     strategies = [names[i % len(names)] for i in range(players - 1)]
-    procs = []
+    procs: list[Any] = []
     try:
-        procs = spawn_bot_peers(peer.address, strategies)
+        procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay)
         status = await run_seat(peer, host=host)
     finally:
         await peer.close()

@@ -1,0 +1,176 @@
+"""The lobby: tables on the LAN, the create form, the seating room, then the table screen.
+
+The network is a fake `Backend` here (the real one is `NetBackend`, over hedgerow.net):
+tables are real `TableAd` records, and seats are `LocalSeat`s or a seat still seating.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from appdriver import KEYS, SizedOutput
+from hedgerow.clients.app.lobby import CREATE, OPEN, SEATING, TABLES, Lobby, run_lobby
+from hedgerow.clients.app.local import LocalSeat
+from hedgerow.core.host import Host
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.net.discovery import TableAd
+from hedgerow.net.seat import Link, Phase, SeatInfo
+from prompt_toolkit.input import create_pipe_input
+
+
+class Seating:
+    """A seat at a table still filling up; `start` turns it into a game."""
+
+    def __init__(self, host: Host, players: int = 2) -> None:
+        self.seat, self.players = 1, players
+        self.ruleset = host.ruleset("petals", players=players)
+        self.address = "127.0.0.1:5555/KEY"
+        self._phase = Phase.SEATING
+        self._callbacks: list[Callable[[], None]] = []
+        self.closed = False
+
+    def phase(self) -> Phase:
+        return self._phase
+
+    def seats(self) -> Sequence[SeatInfo]:
+        return [SeatInfo(0, "Host", Link.CONNECTED), SeatInfo(1, "Me", Link.YOU)]
+
+    def problem(self) -> str | None:
+        return None
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    def start(self) -> None:
+        self._phase = Phase.PLAYING
+        for callback in self._callbacks:
+            callback()
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class FakeBackend:
+    def __init__(self, host: Host, tables: Sequence[TableAd] = ()) -> None:
+        self.host = host
+        self._tables = list(tables)
+        self.calls: list[tuple[Any, ...]] = []
+        self.seat: Any = None
+        self.closed = False
+
+    def tables(self) -> Sequence[TableAd]:
+        return self._tables
+
+    async def start(self, changed: Callable[[], None]) -> None:
+        self.calls.append(("start",))
+
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Any:
+        self.calls.append(("create", ruleset.fingerprint, players, name, seat_name))
+        self.seat = LocalSeat(ruleset, players, seed_from_int(1),
+                              bots=[self.host.bot("random")], name=seat_name)
+        return self.seat
+
+    async def join(self, address: str, *, seat_name: str) -> Any:
+        self.calls.append(("join", address, seat_name))
+        self.seat = Seating(self.host)
+        return self.seat
+
+    def add_bots(self, seat: Any, strategies: Sequence[str]) -> None:
+        self.calls.append(("bots", list(strategies)))
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def ad(name: str, free: int = 1) -> TableAd:
+    return TableAd(name, "petals", ("harmony",), free, 2, 1, "KEY", "192.168.1.20", 5555)
+
+
+def text(lobby: Lobby) -> str:
+    return "".join(t for _, t in lobby.draw())
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+def test_the_table_list_shows_every_table_and_joining_leads_to_the_seating_room() -> None:
+    host = Host(autoload=False)
+    backend = FakeBackend(host, [ad("Ann's table"), ad("Full one", free=0)])
+
+    async def main() -> None:
+        lobby = Lobby(host, backend, seat_name="Me")
+        shown = text(lobby)
+        assert "Ann's table" in shown and "harmony" in shown and "1/2 free" in shown
+        assert "192.168.1.20:5555" in shown
+        with create_pipe_input() as pipe:
+            app = lobby.build(pipe, SizedOutput())
+            task = asyncio.get_running_loop().create_task(app.run_async())
+            await until(lambda: app.is_running, "the lobby")
+            pipe.send_text(KEYS["down"] + KEYS["enter"])
+            await until(lambda: lobby.message is not None, "a refusal")
+            assert "no free seat" in lobby.message
+            pipe.send_text(KEYS["up"] + KEYS["enter"])
+            await until(lambda: lobby.screen == SEATING, "the seating room")
+            assert ("join", "192.168.1.20:5555/KEY", "Me") in backend.calls
+            seating = text(lobby)
+            assert "seat 0  Host" in seating and "seat 1  Me" in seating
+            backend.seat.start()
+            result = await asyncio.wait_for(task, 5)
+            assert result is backend.seat
+
+    asyncio.run(main())
+
+
+def test_the_create_form_sets_game_players_bots_and_name() -> None:
+    host = Host(autoload=False)
+    lobby = Lobby(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
+                  screen=CREATE)
+    assert lobby.form_rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
+    assert lobby.form.seats == ["random", "random"]
+    lobby.form.row = 1
+    lobby.toggle()
+    assert lobby.ruleset().variant_names == ("harmony",)
+    lobby.form.row = 2
+    lobby.change(1)
+    assert lobby.form.players == 4 and len(lobby.form.seats) == 3
+    lobby.form.row = 3
+    lobby.change(-1)
+    assert lobby.form.seats[0] == OPEN
+    assert "Create a table" in text(lobby) and "Ann's Petals" in text(lobby)
+
+
+def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
+    host = Host(autoload=False)
+    backend = FakeBackend(host)
+
+    async def main() -> int:
+        with create_pipe_input() as pipe:
+            task = asyncio.get_running_loop().create_task(run_lobby(
+                host, game="petals", players=2, seat_name="Ann", backend=backend,
+                input=pipe, output=SizedOutput()))
+            await until(lambda: ("start",) in backend.calls, "the lobby")
+            pipe.send_text(KEYS["enter"])  # open the table as the form says
+            await until(lambda: backend.seat is not None, "the table")
+            await until(lambda: len(backend.seat.history()) > 0 or backend.seat.legal_actions(),
+                        "the game to begin")
+            pipe.send_text("q")
+            pipe.send_text("y")
+            return await asyncio.wait_for(task, 10)
+
+    assert asyncio.run(main()) == 0
+    assert ("create", "petals@1.0.0", 2, "Ann's Petals", "Ann") in backend.calls
+    assert ("bots", ["random"]) in backend.calls
+    assert backend.closed and backend.seat.phase() in (Phase.FINISHED, Phase.HALTED)
+
+
+def test_the_lobby_starts_on_the_table_list_without_a_game() -> None:
+    host = Host(autoload=False)
+    lobby = Lobby(host, FakeBackend(host), seat_name="Me")
+    assert lobby.screen == TABLES and "No open table seen yet" in text(lobby)
