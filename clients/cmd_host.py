@@ -1,0 +1,68 @@
+"""``hedgerow host GAME``: open a table on this machine for players on the LAN.
+
+Prints ``table open at HOST:PORT/KEY`` (what others pass to ``hedgerow join``; the KEY
+part is this user's public key, which pins the table) and announces the table on the LAN
+by its name until every seat is taken.  This seat is then played by ``--bot STRATEGY``
+(headless) or in the seat client.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from hedgerow.clients.cli import make_host
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hedgerow host``."""
+    from hedgerow.clients.netseat import add_seat_arguments
+
+    parser.add_argument("game", help="the game to play (see: hedgerow games)")
+    parser.add_argument("--seats", type=int, default=None, metavar="N",
+                        help="seats at the table, yours included (default: the game's usual)")
+    parser.add_argument("--variant", action="append", default=[], metavar="V",
+                        help="a variant to use (repeat for several)")
+    parser.add_argument("--port", type=int, default=0, metavar="P",
+                        help="the port to listen on (default: any free port)")
+    parser.add_argument("--bind", default="0.0.0.0", metavar="HOST",
+                        help="the address to listen on (default: 0.0.0.0, every interface; "
+                             "127.0.0.1 for this machine only)")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="your name at the table (default: your user name)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="dictate the deal from the number S instead of agreeing on a "
+                             "seed (only joiners with --accept-host-seed will sit)")
+    add_seat_arguments(parser, name_help="the table's name on the LAN (what `hedgerow join "
+                                         "NAME` takes; default: \"PLAYER's GAME\")")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the table and play this seat."""
+    from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
+    from hedgerow.core.errors import HedgerowError
+    from hedgerow.net.launch import host_table
+
+    plugins = make_host(args)
+    game = plugins.game(args.game)
+    players = args.seats if args.seats is not None else game.players_default
+    ruleset = plugins.ruleset(args.game, args.variant, players=players)
+    if not 0 <= args.port < 65536:
+        raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
+    spec = check_seat_player(args, plugins, args.game)
+    me = player_name(argparse.Namespace(player=args.player, name=None))
+    table_name = args.name or f"{me}'s {args.game}"
+
+    async def open_peer() -> Any:
+        try:
+            return await host_table(ruleset, players, name=table_name, bind=args.bind,
+                                    port=args.port, bot=args.bot, seat_name=me,
+                                    seed=args.seed, key_file=args.key_file)
+        except OSError as exc:
+            raise HedgerowError(str(exc)) from None
+
+    def opened(peer: Any, emit: Any) -> None:
+        emit("open", f"table open at {peer.address}", address=peer.address,
+             name=table_name, players=players, fingerprint=ruleset.fingerprint)
+
+    return run_seat(args, plugins, spec, open_peer, opened)

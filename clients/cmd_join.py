@@ -1,0 +1,58 @@
+"""``hedgerow join ADDRESS_OR_NAME``: take a seat at a table on the LAN.
+
+ADDRESS is what ``hedgerow host`` printed (``HOST:PORT/KEY``); a bare ``HOST:PORT`` works
+when the table is also announced on the LAN (its key is looked up there), and a NAME is
+found by LAN discovery.  A table whose rules differ from the ones installed here refuses
+the join and says what differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from hedgerow.clients.cli import make_host
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``hedgerow join``."""
+    from hedgerow.clients.netseat import add_seat_arguments
+
+    parser.add_argument("table", metavar="ADDRESS_OR_NAME",
+                        help="HOST:PORT/KEY as `hedgerow host` printed it, or a table's name")
+    parser.add_argument("--seat", type=int, default=None, metavar="N",
+                        help="the seat you want (default: any free one)")
+    parser.add_argument("--bind", default=None, metavar="HOST",
+                        help="the address to listen on for the other peers (default: "
+                             "127.0.0.1 for a table on this machine, else every interface)")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="how long to wait for the table to answer (default: 10)")
+    parser.add_argument("--accept-host-seed", action="store_true",
+                        help="play even if the host dictates the deal (hedgerow host --seed)")
+    parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
+    add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Join the table and play this seat."""
+    from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
+    from hedgerow.net.launch import join_table
+
+    plugins = make_host(args)
+    spec = check_seat_player(args, plugins)
+    parent = os.getppid()
+
+    async def open_peer() -> Any:
+        return await join_table(args.table, bot=args.bot, seat_name=player_name(args),
+                                bind=args.bind, key_file=args.key_file, plugins=plugins,
+                                wanted_seat=args.seat, accept_host_seed=args.accept_host_seed,
+                                timeout=args.timeout)
+
+    def opened(peer: Any, emit: Any) -> None:
+        emit("joined", f"seated at seat {peer.seat} of {peer.players} "
+             f"({peer.ruleset.fingerprint})", seat=peer.seat, players=peer.players,
+             fingerprint=peer.ruleset.fingerprint)
+
+    stop = (lambda: os.getppid() != parent) if args.exit_with_parent else None
+    return run_seat(args, plugins, spec, open_peer, opened, stop)

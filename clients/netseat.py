@@ -1,0 +1,159 @@
+"""What ``hedgerow host``, ``join`` and ``resume`` share: seat options, progress, the seat loop.
+
+A networked seat is played either by a bot (``--bot STRATEGY``: headless, progress lines
+on stdout) or by a person in the seat client (the terminal UI).  With ``--json`` stdout is
+JSON Lines: one object per progress event (``{"event": ..., "text": ...}``) and, last, the
+result: ``{"event": "result", "game", "seed", "outcome", "state_hash", "log", ...}``.
+Refusals and other warnings go to stderr as ``hedgerow: ...`` lines.
+
+Exit status: 0 when the game finished, 1 when the table halted or could not finish, 2 for
+a bad argument or a refused join.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from hedgerow.core.errors import HedgerowError
+
+
+def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> None:
+    """The options every networked seat command takes."""
+    parser.add_argument("--bot", metavar="STRATEGY", default=None,
+                        help="let a bot play this seat, headless (see: hedgerow games)")
+    parser.add_argument("--name", default=None, help=name_help)
+    parser.add_argument("--json", action="store_true",
+                        help="JSON Lines on stdout: progress events, then the result")
+    parser.add_argument("--key-file", default=None, metavar="PATH",
+                        help="the CURVE identity to use (default: the user's own)")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                        help="a bot pauses this long before each move")
+    parser.add_argument("--give-up", type=float, default=120.0, metavar="SECONDS",
+                        help="a bot leaves after this long with nothing happening "
+                             "(default: 120)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="a progress line for every action, and info logging")
+
+
+def player_name(args: argparse.Namespace) -> str:
+    """This player's name at the table."""
+    return (getattr(args, "player", None) or args.name or os.environ.get("USER")
+            or os.environ.get("USERNAME") or "player")
+
+
+class Printer:
+    """Prints progress events as lines or as JSON objects (one per line)."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+
+    def __call__(self, event: str, text: str, /, **fields: Any) -> None:
+        if self.as_json:
+            print(json.dumps({"event": event, "text": text, **fields}), flush=True)
+        else:
+            print(text, flush=True)
+
+
+def result_record(peer: Any) -> dict[str, Any]:
+    """The final JSON object of a seat."""
+    from hedgerow.clients.cmd_simulate import outcome_dict
+
+    outcome = peer.outcome()
+    state = peer.state_hash()
+    ruleset = peer.ruleset
+    return {
+        "event": "result",
+        "game": ruleset.game.name if ruleset else None,
+        "variants": list(ruleset.variant_names) if ruleset else [],
+        "fingerprint": ruleset.fingerprint if ruleset else None,
+        "players": peer.players,
+        "seat": peer.seat,
+        "seed": peer.seed.hex() if peer.seed else None,
+        "phase": peer.phase().value,
+        "actions": peer.table.index if peer.table is not None else 0,
+        "outcome": outcome_dict(outcome) if outcome is not None else None,
+        "state_hash": state.hex() if state else None,
+        "log": str(peer.log_path()) if peer.log_path() else None,
+        "problem": peer.problem(),
+    }
+
+
+def check_seat_player(args: argparse.Namespace, plugins: Any, game: str | None = None) -> Any:
+    """The bot spec for ``--bot`` (None for a person); refuses what cannot work."""
+    if args.bot:
+        return plugins.bot(args.bot, game)
+    try:
+        import hedgerow.clients.app  # noqa: F401
+    except ImportError:
+        raise HedgerowError("the seat client is not installed here: pass --bot STRATEGY "
+                            "for a headless seat") from None
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise HedgerowError("a person's seat needs a terminal; for a headless seat pass "
+                            "--bot STRATEGY")
+    return None
+
+
+def setup_logging(args: argparse.Namespace) -> None:
+    """Warnings (refusals, lost seats) as ``hedgerow: ...`` lines on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("hedgerow: %(message)s"))
+    root = logging.getLogger("hedgerow")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO if args.verbose else logging.WARNING)
+    logging.getLogger("hedgerow.net.zap").setLevel(logging.WARNING)
+
+
+def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
+             open_peer: Callable[[], Awaitable[Any]],
+             opened: Callable[[Any, Printer], None] | None = None,
+             stop: Callable[[], bool] | None = None) -> int:
+    """Open the seat, play it (bot or seat client), close it, print the result."""
+    setup_logging(args)
+    printer = Printer(args.json)
+    return asyncio.run(_run(args, plugins, spec, open_peer, opened, stop, printer))
+
+
+async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
+               open_peer: Callable[[], Awaitable[Any]],
+               opened: Callable[[Any, Printer], None] | None,
+               stop: Callable[[], bool] | None, printer: Printer) -> int:
+    from hedgerow.net.botrunner import play_bot
+
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    peer = await open_peer()
+    status = 1
+    try:
+        if opened is not None:
+            opened(peer, printer)
+        if spec is not None and not spec.plays(peer.ruleset.game.name):
+            raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.game.name}")
+        if spec is not None or args.bot:
+            status = await play_bot(peer, spec, emit=printer, delay=args.delay,
+                                    give_up=args.give_up, verbose=args.verbose, stop=stop)
+        else:
+            from hedgerow.clients.app import run_seat as run_client
+
+            status = await run_client(peer, host=plugins)
+    except asyncio.CancelledError:
+        printer("stopped", "stopped")
+        status = 1
+    finally:
+        await peer.close()
+    if args.json:
+        print(json.dumps(result_record(peer)), flush=True)
+    elif peer.log_path() is not None:
+        print(f"log {peer.log_path()}", flush=True)
+    return status
