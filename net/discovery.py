@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import ipaddress
 import logging
 import os
@@ -305,9 +306,12 @@ def _announce_addresses(host: str, interfaces: list[str] | None) -> list[str]:
 
 
 def _instance_label(ad: TableAd) -> str:
-    """A DNS-SD instance label for ``ad``: its name made label-safe, plus part of its key."""
+    """A DNS-SD instance label for ``ad``: its name made label-safe and cut to fit, plus a
+    digest of its full name, key and port (so two tables never share a label, even when
+    their names differ only past the cut)."""
     base = ad.name.replace(".", " ").strip() or "table"
-    suffix = "-" + re.sub(r"[^0-9A-Za-z]", "", ad.host_key)[:8]
+    digest = hashlib.sha256(f"{ad.name}\0{ad.host_key}\0{ad.port}".encode()).hexdigest()
+    suffix = "-" + digest[:10]
     # Keep room for zeroconf's "-N" on a name conflict (labels are at most 63 bytes).
     budget = 55 - len(suffix)
     while len(base.encode("utf-8")) > budget:

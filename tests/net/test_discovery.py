@@ -146,9 +146,12 @@ def test_tables_sort_by_name_then_address() -> None:
                                                    ("beta", 2)]
 
 
-def test_instance_labels_fit_one_dns_label() -> None:
-    label = discovery._instance_label(make_ad("ü" * 31 + "x"))  # 63 bytes of name
-    assert len(label.encode()) <= 55 and label.endswith("-rQ9sHcxv")
+def test_instance_labels_fit_one_dns_label_and_stay_distinct() -> None:
+    long_names = ["ü" * 31 + "x", "ü" * 31 + "y"]  # 63 bytes each, equal for the first 62
+    labels = [discovery._instance_label(make_ad(n)) for n in long_names]
+    assert all(len(label.encode()) <= 55 for label in labels)
+    assert labels[0] != labels[1]
+    assert discovery._instance_label(make_ad(port=1)) != discovery._instance_label(make_ad())
     assert "." not in discovery._instance_label(make_ad("a.b.c"))
 
 
