@@ -58,6 +58,8 @@ MAX_NAME_BYTES = 63
 MAX_FIELD_CHARS = 128
 #: Most seats a record may claim (a sanity bound for strangers' records, not a game rule).
 MAX_SEATS = 255
+#: Most tables a browser lists (a bound on what strangers can make it hold).
+MAX_TABLES = 256
 #: Longest TXT entry (``key=value``), in bytes (RFC 6763 section 6.1).
 MAX_TXT_ENTRY = 255
 
@@ -476,7 +478,10 @@ class Browser:
         self._own_zc = zeroconf is None
         self._browser: AsyncServiceBrowser | None = None
         self._tables: dict[str, TableAd] = {}
+        # Service name -> number of its latest event (counting over all services), so a
+        # resolution that finishes after a newer event for the same service is dropped.
         self._generation: dict[str, int] = {}
+        self._events = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._callbacks: list[TableCallback] = []
         self._closed = False
@@ -576,12 +581,13 @@ class Browser:
         if self._closed:
             return
         key = name.lower()
-        generation = self._generation.get(key, 0) + 1
-        self._generation[key] = generation
         if state_change is ServiceStateChange.Removed:
+            self._generation.pop(key, None)
             if self._tables.pop(key, None) is not None:
                 self._notify()
             return
+        self._events += 1
+        generation = self._generation[key] = self._events
         task = asyncio.get_running_loop().create_task(self._resolve(name, key, generation))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -606,6 +612,9 @@ class Browser:
             log.warning("skipping table %r with a malformed record: %s", name, exc)
             if self._tables.pop(key, None) is not None:
                 self._notify()
+            return
+        if key not in self._tables and len(self._tables) >= MAX_TABLES:
+            log.warning("more than %d tables on the LAN; skipping %r", MAX_TABLES, name)
             return
         if self._tables.get(key) != ad:
             self._tables[key] = ad
