@@ -177,3 +177,17 @@ def hedgerow_turn_prompt(game: str, view: Any, seat: int) -> str | None:
     :param seat: the seat the view belongs to.
     :return: one line of text, or None.
     """
+
+
+@hookspec(firstresult=True)
+def hedgerow_help_text(game: str) -> str | None:
+    """How to play, in a few plain sentences, for the seat client's help overlay.
+
+    Called by the seat client when the player opens the help (``?``).  Say what a turn is,
+    how points are scored and how the game is won, in at most about 400 characters (the
+    overlay is 70 columns wide at an 80-column terminal).  The first non-None answer is
+    used; with none the client shows the game's ``GameSpec.summary``.
+
+    :param game: the game's name.
+    :return: the text, or None when ``game`` is not yours.
+    """

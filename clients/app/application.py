@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,12 +39,23 @@ def client_log_path() -> Path:
     return data_dir() / "client.log"
 
 
+def _terminal_handlers() -> list[tuple[logging.Logger, logging.Handler]]:
+    """Handlers that write to the terminal (stderr or stdout), on any logger."""
+    streams = {id(s) for s in (sys.stderr, sys.stdout, sys.__stderr__, sys.__stdout__)}
+    loggers = [logging.getLogger(), *(v for v in logging.root.manager.loggerDict.values()
+                                      if isinstance(v, logging.Logger))]
+    return [(lg, h) for lg in loggers for h in lg.handlers
+            if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
+            and id(getattr(h, "stream", None)) in streams]
+
+
 @contextlib.contextmanager
 def logging_to_file() -> Iterator[Path]:
     """Send every log record and warning of the process to `client_log_path` meanwhile.
 
-    A handler on the root logger also keeps Python's last-resort handler from printing
-    warnings onto the full-screen display.
+    Handlers that print to the terminal are set aside until it ends (they would scribble
+    over the full-screen display), and a handler on the root logger keeps Python's
+    last-resort handler from printing too.
     """
     path = client_log_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,6 +63,9 @@ def logging_to_file() -> Iterator[Path]:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     saved = root.level, logging.raiseExceptions
+    aside = _terminal_handlers()
+    for lg, h in aside:
+        lg.removeHandler(h)
     root.addHandler(handler)
     if root.level > logging.INFO or root.level == logging.NOTSET:
         root.setLevel(logging.INFO)
@@ -61,6 +76,8 @@ def logging_to_file() -> Iterator[Path]:
     finally:
         logging.captureWarnings(False)
         root.removeHandler(handler)
+        for lg, h in aside:
+            lg.addHandler(h)
         root.setLevel(saved[0])
         logging.raiseExceptions = saved[1]
         handler.close()

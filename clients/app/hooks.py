@@ -61,6 +61,12 @@ class GameHooks:
             game=self.game, view=view, seat=seat, action=action))
         return text or describe_plainly(action)
 
+    def help(self, spec: Any) -> str | None:
+        """How to play, for the help overlay (`hedgerow_help_text`), else the game's summary."""
+        text = self._call("hedgerow_help_text", lambda: self._hook.hedgerow_help_text(
+            game=self.game))
+        return text or getattr(spec, "summary", None) or None
+
     def prompt(self, view: Any, seat: int) -> str | None:
         """What the seat must decide now, when the game explains it (`hedgerow_turn_prompt`)."""
         return self._call("hedgerow_turn_prompt", lambda: self._hook.hedgerow_turn_prompt(

@@ -42,6 +42,7 @@ from prompt_toolkit.widgets import Frame
 log = logging.getLogger("hedgerow.client")
 
 SIDEBAR = 32
+HELP_WIDTH = 72
 HAND_HEIGHT = 4
 
 
@@ -57,6 +58,11 @@ def _guard(state: SeatState, what: str, fn: Callable[[], StyleAndTextTuples],
             return [("class:error", f"(could not draw the {what}; see the log file)")]
 
     return get
+
+
+def columns() -> int:
+    """The terminal's width now."""
+    return get_app().output.get_size().columns
 
 
 def board_width(filters: Filters) -> int:
@@ -84,7 +90,8 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
             state, SIDEBAR if not filters.narrow() else get_app().output.get_size().columns))),
         height=lambda: D.exact(1 + len(state.infos)), wrap_lines=False,
     )
-    history = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(state))),
+    history = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
+        state, SIDEBAR if not filters.narrow() else columns()))),
                      wrap_lines=True, always_hide_cursor=True)
     rule = Window(height=1, char="─", style="class:separator")
     sidebar = HSplit([players, rule, history], width=D.exact(SIDEBAR))
@@ -109,16 +116,19 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
                height=1, style="class:title.fill"),
         ConditionalContainer(table, filter=filters.on_table),
         ConditionalContainer(HSplit([Window(height=1), results]), filter=filters.on_results),
-        Window(FormattedTextControl(_guard(state, "prompt", lambda: render.prompt(state))),
-               height=3, wrap_lines=True),
+        Window(FormattedTextControl(_guard(state, "prompt", lambda: render.prompt(
+            state, columns()))), height=3, wrap_lines=True),
         Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(state))),
                height=1, style="class:status"),
     ])
-    help_box = Frame(Window(FormattedTextControl(render.help_text), wrap_lines=True),
-                     title="Keys", style="class:overlay", width=D(max=72))
+    help_box = Frame(Window(FormattedTextControl(_guard(state, "help", lambda: render.help_text(
+        state, min(HELP_WIDTH, columns() - 4) - 2))), wrap_lines=True),
+                     title="Help", style="class:overlay",
+                     width=lambda: D.exact(min(HELP_WIDTH, columns() - 2)))
     quit_box = Frame(Window(FormattedTextControl(_guard(state, "question",
                                                         lambda: render.quit_text(state))),
-                            height=4), title="Leave?", style="class:overlay", width=D(max=46))
+                            height=4), title="Leave?", style="class:overlay",
+                     width=lambda: D.exact(min(46, columns() - 2)))
     root = FloatContainer(body, floats=[
         Float(ConditionalContainer(help_box, filter=filters.help_open)),
         Float(ConditionalContainer(quit_box, filter=filters.quit_open)),

@@ -10,13 +10,14 @@ line and the results screen.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from hedgerow.clients.app.picker import Picker
 from hedgerow.clients.app.state import Drawn, SeatState, TagKey, tag_key
 from hedgerow.core.actions import Value
-from hedgerow.net.seat import Link, Phase
+from hedgerow.net.seat import Link, Phase, SeatInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
@@ -27,6 +28,13 @@ LINK_WORDS = {Link.YOU: "you", Link.CONNECTED: "on", Link.WAITING: "wait", Link.
 BLOCKS = " ▏▎▍▌▋▊▉█"
 
 Click = Callable[[dict[str, Value]], None]
+
+
+def wrap(text: str, width: int, indent: str = "") -> str:
+    """``text`` broken between words into lines of at most ``width`` columns."""
+    if width < 8:
+        return text
+    return textwrap.fill(text, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def parse_tag(style: str) -> dict[str, Value] | None:
@@ -167,6 +175,16 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 
 
+def short_name(info: SeatInfo, width: int) -> str:
+    """A seat's name in ``width`` columns: a bot that does not fit is "Bot N"."""
+    name = info.name or f"seat {info.seat}"
+    if len(name) <= width:
+        return name
+    if info.bot:
+        return f"Bot {info.seat}"[:width]
+    return name[: width - 1] + "…"
+
+
 def players(state: SeatState, width: int) -> StyleAndTextTuples:
     """Every seat: turn marker, name, link, and the game's running score columns."""
     columns = state.hooks.score_columns(state.view) if state.view is not None else []
@@ -183,9 +201,8 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         out.append(("", "\n"))
         turn = info.seat in state.active and state.phase == Phase.PLAYING
         out.append(("class:turn" if turn else "", "▶ " if turn else "  "))
-        name = info.name
         mine = info.seat == state.seat.seat
-        out.append(("bold" if mine else "", name[:name_w].ljust(name_w)))
+        out.append(("bold" if mine else "", short_name(info, name_w).ljust(name_w)))
         word = LINK_WORDS.get(info.link, info.link.value)
         out.append((f"class:link.{info.link.value}", f" {word:<4}"))
         for _, values, _, size in cells:
@@ -194,7 +211,7 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
     return out
 
 
-def history(state: SeatState) -> StyleAndTextTuples:
+def history(state: SeatState, width: int) -> StyleAndTextTuples:
     """The log of actions in plain words, newest last (the window follows the end)."""
     out: StyleAndTextTuples = [("class:heading", "Log")]
     if not state.lines:
@@ -202,21 +219,24 @@ def history(state: SeatState) -> StyleAndTextTuples:
     for line in state.lines:
         mine = line.seat == state.seat.seat
         out.append(("", "\n"))
-        out.append(("class:log.mine" if mine else "class:log", f"{line.index + 1}. {line.text}"))
+        text = wrap(f"{line.index + 1}. {line.text}", width, "   ")
+        out.append(("class:log.mine" if mine else "class:log", text))
     if state.problem:
-        out.append(("class:error", f"\n{state.problem}"))
+        out.append(("class:error", "\n" + wrap(state.problem, width)))
     out.append(("[SetCursorPosition]", ""))
     return out
 
 
-def prompt(state: SeatState) -> StyleAndTextTuples:
+def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
     """Two lines: what to do now (or the last message), then the preview or the menu."""
     view, seat, picker = state.view, state.seat.seat, state.picker
     first: StyleAndTextTuples
     if state.message:
-        first = [("class:message", state.message)]
+        first = [("class:message", wrap(state.message, width))]
     elif state.phase == Phase.HALTED:
         first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
+    elif state.outcome is not None and state.screen == "results":
+        first = []
     elif state.outcome is not None:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
@@ -224,7 +244,8 @@ def prompt(state: SeatState) -> StyleAndTextTuples:
     elif not state.my_turn:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:
-        first = [("class:prompt", state.hooks.prompt(view, seat) or _generic_prompt(picker))]
+        text = state.hooks.prompt(view, seat) or _generic_prompt(picker)
+        first = [("class:prompt", wrap(text, width))]
     second: StyleAndTextTuples = []
     if state.my_turn:
         menu = picker.menu()
@@ -307,44 +328,65 @@ def bar(value: int, top: int, size: int) -> str:
     return text.ljust(size)[:size]
 
 
+def _two_lines(label: str, size: int) -> tuple[str, str]:
+    """A column label set on two lines of at most ``size`` characters."""
+    first, _, rest = label.partition(" ")
+    if len(label) <= size or not rest:
+        return label[:size], ""
+    return first[:size], rest[:size]
+
+
 def results(state: SeatState, width: int) -> StyleAndTextTuples:
-    """The end of the game: a bar chart of every seat's scores, winners and the reason."""
+    """The end of the game: a bar chart of every seat's scores, winners and the reason.
+
+    One column per `Outcome.breakdown` entry (the scores when there is none), one row per
+    seat with its rank; the best value of each column is starred, the winners are starred,
+    the eliminated crossed out.  Then the game's explanation and where the log is.
+    """
     outcome = state.outcome
     if outcome is None:
         return []
     n = state.seat.players
     names = [state.name_of(s) for s in range(n)]
     winners = ", ".join(names[w] for w in outcome.winners)
-    out: StyleAndTextTuples = [("class:results.title", f" Winner: {winners} "), ("", "\n\n")]
+    verb = "wins" if len(outcome.winners) == 1 else "share the victory"
+    out: StyleAndTextTuples = [("class:results.title", f" {winners} {verb} "), ("", "\n\n")]
     columns = list(outcome.breakdown) or [("Score", outcome.scores)]
-    name_w = min(16, max(len(x) for x in names) + 2)
-    per = max(6, (width - name_w - 2) // max(1, len(columns)))
-    num_w = max(len(str(v)) for _, col in columns for v in col) + 1
-    bar_w = max(0, per - num_w - 3)
-    out.append(("", " " * name_w))
-    for label, _ in columns:
-        out.append(("class:heading", label[: per - 1].ljust(per)))
+    rows = [f"{outcome.ranking[s] if s < len(outcome.ranking) else '-'}. {names[s]} ({s})"
+            for s in range(n)]
+    name_w = min(24, max(len(r) for r in rows) + 3)
+    num_w = max(len(str(v)) for _, col in columns for v in col)
+    per = max(num_w + 4, (width - name_w) // max(1, len(columns)))
+    bar_w = max(0, per - num_w - 4)  # bar, space, number, star (2), gap
+    heads = [_two_lines(label, per - 1) for label, _ in columns]
+    for line in (0, 1):
+        if line and not any(h[1] for h in heads):
+            break
+        out.append(("", "\n" * line + " " * name_w))
+        for head in heads:
+            out.append(("class:heading" if head[line] else "", head[line].ljust(per - 1)))
+            out.append(("", " "))
     for s in range(n):
         out.append(("", "\n"))
         style = "class:results.winner" if s in outcome.winners else (
             "class:results.out" if s in outcome.eliminated else "")
         mark = "★ " if s in outcome.winners else ("✗ " if s in outcome.eliminated else "  ")
-        out.append((style, (mark + names[s])[:name_w - 1].ljust(name_w)))
+        out.append((style, (mark + rows[s])[:name_w - 1].ljust(name_w)))
         for _, col in columns:
             top = max(col) if col else 0
             value = col[s] if s < len(col) else 0
             best = value == top and top > 0
             out.append(("class:bar.best" if best else "class:bar", bar(value, top, bar_w)))
-            out.append(("bold" if best else "", f" {value:>{num_w - 1}}"))
+            out.append(("bold" if best else "", f" {value:>{num_w}}"))
             out.append(("class:bar.star", " ★" if best else "  "))
-            out.append(("", " " * max(0, per - bar_w - num_w - 3)))
+            out.append(("", " " * max(1, per - bar_w - num_w - 3)))
     out.append(("", "\n\n"))
-    out.append(("class:dim", "★ best in the column.  "))
+    out.append(("class:dim", "★ best in its column.  Seat numbers in brackets.  "))
     if outcome.eliminated:
         gone = ", ".join(names[s] for s in outcome.eliminated)
-        out.append(("class:results.out", f"Eliminated: {gone}."))
-    out.append(("", "\n"))
-    out.append(("", outcome.explanation))
+        out.append(("class:results.out", f"✗ eliminated: {gone}."))
+    out.append(("", "\n\n"))
+    out.append(("", wrap(outcome.explanation, width)))
     path = state.seat.log_path()
     if path is not None:
         out.append(("", "\n\n"))
@@ -353,24 +395,28 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
     return out
 
 
-def help_text() -> StyleAndTextTuples:
-    """The help overlay: every key, and how choosing works."""
-    rows = [
-        ("←↑↓→ or hjkl", "move the cursor over the cells you may choose"),
-        ("1-9", "pick a card from your hand (or a menu line)"),
-        ("r / R", "rotate the card clockwise / back"),
-        ("Enter", "confirm: play the previewed move, or go to the next step"),
-        ("Esc", "go back one step"),
-        ("mouse", "click a card or a cell; click the cursor cell again to play"),
-        ("b", "switch between the board and the results (game over)"),
-        ("q", "leave the table (asks first)"),
-        ("?", "show or hide this help"),
-    ]
+KEY_HELP = (
+    ("←↑↓→ hjkl", "move the cursor", "r / R", "rotate the card"),
+    ("1-9", "pick a card or line", "Enter", "play / next step"),
+    ("Esc", "go back one step", "mouse", "click a card or cell"),
+    ("b", "board / results", "q", "leave (asks first)"),
+)
+
+
+def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
+    """The help overlay: how to play (from the game), then every key."""
     out: StyleAndTextTuples = []
-    for key, what in rows:
-        out += [("class:status.key", f" {key:<13}"), ("", f" {what}\n")]
-    out.append(("class:dim", "\nThe line above the keys previews your move and the points it "
-                             "scores before you confirm. Only legal moves can be chosen."))
+    rules = state.hooks.help(state.seat.ruleset.game)
+    if rules:
+        out += [("class:heading", f"How to play {state.seat.ruleset.game.title}"), ("", "\n"),
+                ("", wrap(rules, width)), ("", "\n\n")]
+    out += [("class:heading", "Keys"), ("", "\n")]
+    for k1, w1, k2, w2 in KEY_HELP:
+        out += [("class:status.key", f" {k1:<10}"), ("", f" {w1:<22}"),
+                ("class:status.key", f" {k2:<6}"), ("", f" {w2}\n")]
+    out.append(("class:dim", "\n" + wrap("The line above the keys says what your move would "
+                                          "score before you confirm it.  Only legal moves can "
+                                          "be chosen.", width)))
     return out
 
 

@@ -118,9 +118,10 @@ class SeatState:
     def name_of(self, seat: int) -> str:
         """The name shown for ``seat``."""
         for info in self.infos:
-            if info.seat == seat:
-                return info.name + (" (you)" if seat == self.seat.seat else "")
-        return f"seat {seat}"
+            if info.seat == seat and info.name:
+                mine = seat == self.seat.seat and info.name.lower() != "you"
+                return info.name + (" (you)" if mine else "")
+        return "You" if seat == self.seat.seat else f"seat {seat}"
 
     def waiting_for(self) -> str:
         """Who the table is waiting for, in words."""

@@ -3,9 +3,9 @@ composed, running scores, and plain words for a move before it is made.
 
 A built-in plugin of its own (``petals-ui`` in the host's list), implementing the seat
 client's hooks (`hedgerow.core.hookspecs`, docs/client.md): ``hedgerow_render_part`` for
-``"board"`` and ``"hand"``, ``hedgerow_score_columns``, ``hedgerow_preview_action`` and
-``hedgerow_turn_prompt``.  It reads only the seat's `View` and draws with the colours of
-``petals.render``; it never imports the client.
+``"board"`` and ``"hand"``, ``hedgerow_score_columns``, ``hedgerow_preview_action``,
+``hedgerow_turn_prompt`` and ``hedgerow_help_text``.  It reads only the seat's `View` and
+draws with the colours of ``petals.render``; it never imports the client.
 
 Every fragment of a garden cell carries ``[target:x=X,y=Y]`` and every fragment of a hand
 card ``[target:card=ID]``; the empty cells where a card may go are drawn as dim dots.  With a
@@ -269,3 +269,17 @@ def hedgerow_turn_prompt(game: str, view: Any, seat: int) -> str | None:
         return None
     return turn_prompt(view, seat)
 
+
+
+HELP = ("On your turn, play a card from your hand onto an empty cell that shares a side with "
+        "the garden, turned as you like. Facing flowers score for you: the same element "
+        "scores both numbers for that element; different elements with equal numbers score "
+        "each number for its own element. Two symbols (shown reversed) facing each other let "
+        "you move a card. At the end only players who lead at least one element can win, and "
+        "your score is your two LOWEST elements added: keep all four in balance.")
+
+
+@hookimpl
+def hedgerow_help_text(game: str) -> str | None:
+    """How to play Petals, in short."""
+    return HELP if game == GAME else None

@@ -30,7 +30,7 @@ def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
             assert "Log" in text and "quit" in screen[-1]
             presses = await play_to_the_end(d)
             assert presses >= 15  # 15 cards placed, plus any effect choices
-            screen = await drawn(d, lambda rows: any("Winner" in r for r in rows),
+            screen = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
                                  what="the results screen")
             assert d.state.screen == RESULTS
             text = "\n".join(screen)

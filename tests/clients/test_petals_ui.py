@@ -94,3 +94,9 @@ def test_score_columns_are_the_trackers_and_the_score(hook) -> None:
     columns = hook.hedgerow_score_columns(game="petals", view=view(EXAMPLE_9))
     assert [c[0] for c in columns] == ["F", "W", "E", "A", "Score"]
     assert columns[0][1] == (0, 3) and columns[4][1] == (0, 1)
+
+
+def test_help_text_says_how_to_play(hook) -> None:
+    text = hook.hedgerow_help_text(game="petals")
+    assert "LOWEST" in text and len(text) < 600
+    assert hook.hedgerow_help_text(game="chess") is None

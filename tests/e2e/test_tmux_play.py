@@ -1,0 +1,142 @@
+"""``hedgerow play petals --players 2`` in a real terminal (tmux, 80x24), played by keys.
+
+The test starts the command in a detached tmux session of its own (its own tmux server
+socket, ``HEDGEROW_HOME`` in a temporary folder), checks the screen shows the garden, the
+hand and the trackers, plays the whole game by pressing Enter on each previewed move,
+checks the results screen, quits with ``q`` ``y``, and then checks that the command exited
+with status 0 and that no process of that ``HEDGEROW_HOME`` is left (the bot peers
+included).  Every wait polls the screen with a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it: .ci/run)"),
+]
+
+
+class Terminal:
+    """One detached tmux session on a private server."""
+
+    def __init__(self, tmp: Path, command: str, *, width: int = 80, height: int = 24) -> None:
+        self.socket = str(tmp / "tmux.sock")
+        self.name = "hedgerow-e2e"
+        self.exit_file = tmp / "exit-status"
+        wrapped = f"{command}; echo $? > {self.exit_file}"
+        self.tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+                  "sh", "-c", wrapped)
+
+    def tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        assert TMUX is not None
+        return subprocess.run([TMUX, "-S", self.socket, *args], capture_output=True, text=True,
+                              timeout=10)
+
+    def screen(self) -> str:
+        """The visible screen, as text."""
+        return self.tmux("capture-pane", "-p", "-t", self.name).stdout
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def alive(self) -> bool:
+        return self.tmux("has-session", "-t", self.name).returncode == 0
+
+    def wait(self, condition: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        """Poll the screen until ``condition(screen)``; the screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if condition(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
+            if not self.alive():
+                raise AssertionError(f"the session ended while waiting for {what}")
+            time.sleep(0.05)  # a poll interval, not a wait for something to happen
+
+    def close(self) -> None:
+        self.tmux("kill-server")
+
+
+def processes_of(home: Path) -> list[str]:
+    """Processes whose environment has this ``HEDGEROW_HOME`` (Linux /proc), or whose
+    command line names it (the bot peers' key files live under it)."""
+    found = []
+    marker = f"HEDGEROW_HOME={home}".encode()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            environ = (proc / "environ").read_bytes()
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(proc.name) != os.getpid() and (marker in environ.split(b"\0")
+                                               or str(home).encode() in cmdline):
+            words = cmdline.replace(b"\0", b" ").decode(errors="replace")
+            found.append(f"{proc.name}: {words}")
+    return found
+
+
+def title(screen: str) -> str:
+    return screen.splitlines()[0] if screen.strip() else ""
+
+
+def ready(screen: str) -> bool:
+    """Our turn, and the client is not busy sending a move."""
+    return "Your turn" in title(screen) and "Sending" not in screen
+
+
+@pytest.mark.timeout(120)
+def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play petals --players 2 --seed 5 --bot-delay 0")
+    term = Terminal(tmp_path, command)
+    try:
+        screen = term.wait(lambda s: "Your" in s and "Players" in s, "the table screen")
+        assert "Draw pile" in screen, screen  # the garden
+        assert "hand" in screen and "[1]" in screen and "[2]" in screen, screen  # the hand
+        assert "F  W  E  A" in screen and "Score" in screen, screen  # the trackers
+        assert "quit" in screen.splitlines()[-1], screen  # the keys that work now
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        turns = 0
+        while "Log saved to" not in screen:
+            screen = term.wait(lambda s: ready(s) or "Log saved to" in s, "our turn or the results")
+            if "Log saved to" in screen:
+                break
+            before = screen
+            term.keys("Enter")
+            turns += 1
+            screen = term.wait(lambda s, before=before: s != before and "Sending" not in s,
+                               "the move to show")
+            assert turns < 60, "the game does not end"
+        assert turns >= 15
+        screen = term.wait(lambda s: "Log saved to" in s, "the results screen")
+        for label in ("Fire", "Water", "Earth", "Air"):
+            assert label in screen, screen
+        term.keys("q")
+        term.wait(lambda s: "Leave the table?" in s, "the question")
+        term.keys("y")
+        deadline = time.monotonic() + 15
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not term.alive(), term.screen()
+        assert term.exit_file.read_text().strip() == "0"
+        deadline = time.monotonic() + 10
+        while processes_of(home) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_of(home) == []
+    finally:
+        term.close()
