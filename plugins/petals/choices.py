@@ -16,6 +16,7 @@ Action kinds and arguments (all ints):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -46,12 +47,24 @@ def int_args(action: Action, names: tuple[str, ...]) -> tuple[int, ...] | None:
     args = action.args
     if len(args) != len(names):
         return None
-    values = []
+    values = tuple([value for _, value in args])
     for (key, value), name in zip(args, names, strict=True):
         if key != name or type(value) is not int:
             return None
-        values.append(value)
-    return tuple(values)
+    return values
+
+
+def place_args(action: Action) -> tuple[int, int, int, int] | None:
+    """``(card, rot, x, y)`` of a well-formed ``place`` action, else None (the fast path of
+    ``int_args(action, PLACE_ARGS)``, taken on every turn)."""
+    args = action.args
+    if len(args) != 4:
+        return None
+    (k0, card), (k1, rot), (k2, x), (k3, y) = args
+    if (k0 == "card" and k1 == "rot" and k2 == "x" and k3 == "y" and type(card) is int
+            and type(rot) is int and type(x) is int and type(y) is int):
+        return card, rot, x, y
+    return None
 
 
 class _Choices(Sequence[Action]):
@@ -108,6 +121,12 @@ class PlaceChoices(_Choices):
         x, y = self._cells[rest >> 2]
         return place_action(self._cards[card], x, y, rest & 3)
 
+    def __iter__(self) -> Iterator[Action]:
+        for card in self._cards:
+            for x, y in self._cells:
+                for rot in range(4):
+                    yield place_action(card, x, y, rot)
+
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.kind != "place":
             return False
@@ -145,13 +164,18 @@ class MoveChoices(_Choices):
         moves = self._ends[-1] if self._ends else 0
         if index >= moves:
             return self._last[index - moves]
-        start = 0
-        for (src, dests), end in zip(self._options, self._ends, strict=True):
-            if index < end:
-                dst, rot = divmod(index - start, 4)
-                return move_action(src, dests[dst], rot)
-            start = end
-        raise IndexError(index)  # pragma: no cover - ends cover every index
+        which = bisect_right(self._ends, index)
+        src, dests = self._options[which]
+        dst, rot = divmod(index - (self._ends[which - 1] if which else 0), 4)
+        return move_action(src, dests[dst], rot)
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self._first
+        for src, dests in self._options:
+            for dst in dests:
+                for rot in range(4):
+                    yield move_action(src, dst, rot)
+        yield from self._last
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):

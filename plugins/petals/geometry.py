@@ -8,7 +8,9 @@ card and rotation, computed once, so the rules never rotate anything at play tim
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 
 from hedgerow.plugins.petals.cards import CARDS
 
@@ -96,12 +98,50 @@ def frontier(cells: Collection[Cell]) -> tuple[Cell, ...]:
 
 def grow_frontier(old: tuple[Cell, ...], cells: Collection[Cell], cell: Cell) -> tuple[Cell, ...]:
     """The frontier after ``cell`` was filled (``cells`` already holds it; ``old`` is before)."""
+    out = list(old)
+    i = bisect_left(out, cell)
+    if i < len(out) and out[i] == cell:
+        del out[i]
     x, y = cell
-    fresh = [n for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))
-             if n not in cells and n not in old]
-    if not fresh:
-        return tuple(n for n in old if n != cell)
-    return tuple(sorted([n for n in old if n != cell] + fresh))
+    for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+        if n not in cells:
+            j = bisect_left(out, n)
+            if j == len(out) or out[j] != n:
+                out.insert(j, n)
+    return tuple(out)
+
+
+def _ring_joined() -> tuple[bool, ...]:
+    """For each set of occupied cells around a cell (bit i for `RING` [i]): one 8-group?"""
+    out = []
+    for mask in range(256):
+        ring = [RING[i] for i in range(8) if mask >> i & 1]
+        seen, todo = set(ring[:1]), ring[:1]
+        while todo:
+            ax, ay = todo.pop()
+            for b in ring:
+                if b not in seen and abs(b[0] - ax) <= 1 and abs(b[1] - ay) <= 1:
+                    seen.add(b)
+                    todo.append(b)
+        out.append(bool(ring) and len(seen) == len(ring))
+    return tuple(out)
+
+
+_RING_JOINED = _ring_joined()
+
+
+def locally_removable(cells: Collection[Cell], cell: Cell) -> bool:
+    """True when the occupied cells around ``cell`` touch one another without it.
+
+    Then taking ``cell`` out of a connected set leaves it connected (any path through it
+    can go round it).  False does not mean it would split: ask `find_cuts`.
+    """
+    x, y = cell
+    mask = 0
+    for i, (dx, dy) in enumerate(RING):
+        if (x + dx, y + dy) in cells:
+            mask |= 1 << i
+    return _RING_JOINED[mask]
 
 
 def components(cells: Collection[Cell]) -> list[list[Cell]]:
@@ -144,19 +184,52 @@ def connected(cells: Collection[Cell], extra: Iterable[Cell] = (), without: Cell
     return len(seen) == len(group)
 
 
-def cut_cells(cells: Collection[Cell]) -> set[Cell] | None:
-    """The cells whose removal splits an 8-connected ``cells`` (articulation points).
+@dataclass(frozen=True, slots=True)
+class Cuts:
+    """How a connected garden falls apart when one cell is taken out (one Tarjan search).
 
-    One iterative depth-first search (Tarjan).  Returns None when ``cells`` is not
-    connected to begin with, so the caller can fall back to checking each case directly.
+    ``split`` maps each cut cell to the first cells (depth-first) of the parts that would
+    break away from the rest; ``order`` and ``size`` place every cell in the search tree,
+    so that the part a cell falls into is a range test.
     """
+
+    root: Cell
+    order: dict[Cell, int]
+    size: dict[Cell, int]
+    split: dict[Cell, tuple[Cell, ...]]
+    cells: tuple[Cell, ...]  # in search order: a part is a slice of it
+
+    def parts(self, cut: Cell) -> int:
+        """How many 8-connected parts the garden falls into without ``cut``."""
+        return len(self.split[cut]) + (cut != self.root)
+
+    def part(self, cut: Cell, cell: Cell) -> int:
+        """Which part ``cell`` falls into without ``cut`` (-1 for the one holding the root)."""
+        at = self.order[cell]
+        for i, head in enumerate(self.split[cut]):
+            start = self.order[head]
+            if start <= at < start + self.size[head]:
+                return i
+        return -1
+
+    def smallest_part(self, cut: Cell) -> tuple[Cell, ...]:
+        """The cells of the smallest part that breaks away without ``cut``."""
+        head = min(self.split[cut], key=self.size.__getitem__)
+        start = self.order[head]
+        return self.cells[start:start + self.size[head]]
+
+
+def find_cuts(cells: Collection[Cell]) -> Cuts | None:
+    """The cut cells of an 8-connected ``cells`` (articulation points), or None when
+    ``cells`` is empty or not connected to begin with."""
     if not cells:
-        return set()
+        return None
     root = min(cells)
-    disc: dict[Cell, int] = {root: 0}
+    order: dict[Cell, int] = {root: 0}
     low: dict[Cell, int] = {root: 0}
-    cut: set[Cell] = set()
-    root_children = 0
+    size: dict[Cell, int] = {root: 1}
+    split: dict[Cell, list[Cell]] = {}
+    heads: list[Cell] = []
     stack: list[tuple[Cell, Cell | None, int]] = [(root, None, 0)]
     while stack:
         v, parent, i = stack[-1]
@@ -167,24 +240,34 @@ def cut_cells(cells: Collection[Cell]) -> set[Cell] | None:
             w = (x + dx, y + dy)
             if w not in cells:
                 continue
-            if w not in disc:
+            if w not in order:
                 stack[-1] = (v, parent, i)
-                disc[w] = low[w] = len(disc)
+                order[w] = low[w] = len(order)
+                size[w] = 1
                 stack.append((w, v, 0))
                 break
-            if w != parent and disc[w] < low[v]:
-                low[v] = disc[w]
+            if w != parent and order[w] < low[v]:
+                low[v] = order[w]
         else:
             stack.pop()
             if parent is not None:
+                size[parent] += size[v]
                 if low[v] < low[parent]:
                     low[parent] = low[v]
                 if parent == root:
-                    root_children += 1
-                elif low[v] >= disc[parent]:
-                    cut.add(parent)
-    if len(disc) != len(cells):
+                    heads.append(v)
+                elif low[v] >= order[parent]:
+                    split.setdefault(parent, []).append(v)
+    if len(order) != len(cells):
         return None
-    if root_children > 1:
-        cut.add(root)
-    return cut
+    if len(heads) > 1:
+        split[root] = heads
+    return Cuts(root, order, size, {c: tuple(h) for c, h in split.items()}, tuple(order))
+
+
+def cut_cells(cells: Collection[Cell]) -> set[Cell] | None:
+    """The cells whose removal splits an 8-connected ``cells``; None when it is already split."""
+    if not cells:
+        return set()
+    cuts = find_cuts(cells)
+    return None if cuts is None else set(cuts.split)

@@ -14,10 +14,11 @@ from hedgerow.core import Refusal
 from hedgerow.plugins.petals.geometry import (
     RING,
     Cell,
+    Cuts,
     Garden,
-    components,
     connected,
-    cut_cells,
+    find_cuts,
+    locally_removable,
     surrounded,
     touches_side,
 )
@@ -87,29 +88,50 @@ def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cel
 
     Yields ``(source, destinations)`` in cell order, skipping cards with no destination.
     ``frontier`` is the garden's frontier: every legal destination is in it, since it is
-    empty and shares a side with a card that stays.
+    empty and shares a side with a card that stays, so a frontier cell qualifies unless
+    the moving card is its only side contact.  If taking the card out leaves the garden
+    connected, that is all; if it is a cut cell (one articulation-point search answers for
+    every card), a destination must also touch every part the garden would fall into.
     """
-    cut = cut_cells(garden)
+    lonely: dict[Cell, list[Cell]] = {}  # card -> frontier cells it alone touches by a side
+    for d in frontier:
+        x, y = d
+        touching = [n for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)) if n in garden]
+        if len(touching) == 1:
+            lonely.setdefault(touching[0], []).append(d)
+    cuts = find_cuts(garden)
     for src in sorted(garden):
         if src in triggers or surrounded(garden, src):
             continue
-        dests = [d for d in frontier if touches_side(garden, d, without=src)]
-        if cut is None:  # the garden is already split: judge each destination directly
+        alone = lonely.get(src)
+        dests = [d for d in frontier if d not in alone] if alone else list(frontier)
+        if cuts is None:  # the garden is already split: judge each destination directly
             dests = [d for d in dests if connected(garden, (d,), without=src)]
-        elif src in cut:  # removing src splits it: a destination must reach every part
-            groups = components([c for c in garden if c != src])
-            part = {c: i for i, group in enumerate(groups) for c in group}
-            dests = [d for d in dests if _reaches_all(part, len(groups), d)]
+        elif src in cuts.split:  # a destination must touch every part, the smallest first
+            count = cuts.parts(src)
+            near = {(x + dx, y + dy) for x, y in cuts.smallest_part(src) for dx, dy in RING}
+            dests = [d for d in dests
+                     if d in near and _parts_touched(cuts, src, d, garden) == count]
         if dests:
             yield src, tuple(dests)
 
 
-def _reaches_all(part: dict[Cell, int], count: int, cell: Cell) -> bool:
+def _parts_touched(cuts: Cuts, src: Cell, cell: Cell, garden: Garden) -> int:
     x, y = cell
-    touched = {part[n] for n in ((x + dx, y + dy) for dx, dy in RING) if n in part}
-    return len(touched) == count
+    return len({cuts.part(src, n) for n in ((x + dx, y + dy) for dx, dy in RING)
+                if n in garden and n != src})
 
 
 def has_move(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...]) -> bool:
-    """True when at least one legal move exists."""
+    """True when at least one legal move exists.
+
+    The garden must be 8-connected, as the rules keep it: then a card whose neighbours
+    touch one another can leave without splitting it, and any such card with somewhere to
+    go settles the question without a full search.
+    """
+    for src in sorted(garden):
+        if (src not in triggers and not surrounded(garden, src)
+                and locally_removable(garden, src)
+                and any(touches_side(garden, d, without=src) for d in frontier)):
+            return True
     return next(move_options(garden, frontier, triggers), None) is not None

@@ -37,10 +37,11 @@ def tracker_winners(trackers: Sequence[Points]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def trackers_won(trackers: Sequence[Points]) -> tuple[int, ...]:
-    """How many trackers each seat won."""
+def trackers_won(trackers: Sequence[Points],
+                 winners: tuple[tuple[int, ...], ...] | None = None) -> tuple[int, ...]:
+    """How many trackers each seat won (``winners``: `tracker_winners`, when known)."""
     won = [0] * len(trackers)
-    for seats in tracker_winners(trackers):
+    for seats in winners or tracker_winners(trackers):
         for s in seats:
             won[s] += 1
     return tuple(won)
@@ -81,10 +82,9 @@ def _seats(seats: Sequence[int]) -> str:
     return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _explain(trackers: Sequence[Points], ranking: Sequence[int], keys: Sequence[Key],
-             shown: Sequence[Sequence[int]], criteria: Sequence[str], can_win: Sequence[int],
-             ) -> str:
-    won = tracker_winners(trackers)
+def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranking: Sequence[int],
+             keys: Sequence[Key], shown: Sequence[Sequence[int]], criteria: Sequence[str],
+             can_win: Sequence[int]) -> str:
     parts = ["Tracker winners: " + "; ".join(
         f"{ELEMENTS[e]} {_seats(seats)}" for e, seats in enumerate(won)) + "."]
     out = [s for s in range(len(trackers)) if s not in can_win]
@@ -126,16 +126,18 @@ def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequenc
     rather than its negation) and ``criteria`` names each key position; ``extra`` adds
     breakdown columns after the four elements and the trackers won.
     """
-    can_win = eligible(trackers)
+    by_element = tracker_winners(trackers)
+    won = trackers_won(trackers, by_element)
+    can_win = tuple(s for s, n in enumerate(won) if n)
     ranking = rank(keys, can_win)
     winners = tuple(s for s in range(len(trackers)) if ranking[s] == 1)
     breakdown = tuple((ELEMENTS[e], tuple(t[e] for t in trackers)) for e in range(4))
-    breakdown += (("Trackers won", trackers_won(trackers)), *extra)
+    breakdown += (("Trackers won", won), *extra)
     return Outcome(
         scores=tuple(scores),
         ranking=ranking,
         winners=winners,
-        explanation=_explain(trackers, ranking, keys, shown, criteria, can_win),
+        explanation=_explain(trackers, by_element, ranking, keys, shown, criteria, can_win),
         eliminated=tuple(s for s in range(len(trackers)) if s not in can_win),
         breakdown=breakdown,
     )

@@ -50,38 +50,43 @@ def add(points: Points, more: Points) -> Points:
     return (points[0] + more[0], points[1] + more[1], points[2] + more[2], points[3] + more[3])
 
 
-def score_at(garden: Garden, cell: Cell) -> Points:
-    """The points the card at ``cell`` scores from its contact pairs, per element F/W/E/A."""
-    sides = SIDES[garden[cell]]
-    x, y = cell
-    acc = [0, 0, 0, 0]
-    for side, n in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
-        other = garden.get(n)
-        if other is not None:
-            for element, pts in PAIR_POINTS[sides[side] * 16 + SIDES[other][side ^ 2]]:
-                acc[element] += pts
-    return (acc[0], acc[1], acc[2], acc[3])
+def evaluate(garden: Garden, cell: Cell) -> tuple[Points, int, tuple[Cell, ...]]:
+    """The card at ``cell``: its points from its contact pairs, and the effect it triggers.
 
-
-def symbol_pairs(garden: Garden, cell: Cell) -> tuple[int, tuple[Cell, ...]]:
-    """The effect a card played at ``cell`` triggers, and the neighbours it triggers with.
-
-    Returns ``(NO_SYMBOLS, ())`` or ``(IDENTICAL | DIFFERENT, cells)``.  With several symbol
-    pairs one effect resolves, identical taking precedence (§5.3, OUR DECISION).
+    One pass over the four sides gives ``(points, effect, cells)``: the points per element
+    F/W/E/A, `NO_SYMBOLS` / `IDENTICAL` / `DIFFERENT`, and the neighbours that form a symbol
+    pair with it.  With several symbol pairs one effect resolves, identical taking
+    precedence (§5.3, OUR DECISION).
     """
     sides = SIDES[garden[cell]]
     x, y = cell
+    acc = [0, 0, 0, 0]
     kind = NO_SYMBOLS
-    cells: list[Cell] = []
+    cells: tuple[Cell, ...] = ()
     for side, n in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
         other = garden.get(n)
         if other is not None:
-            found = PAIR_SYMBOLS[sides[side] * 16 + SIDES[other][side ^ 2]]
+            key = sides[side] * 16 + SIDES[other][side ^ 2]
+            for element, pts in PAIR_POINTS[key]:
+                acc[element] += pts
+            found = PAIR_SYMBOLS[key]
             if found:
-                cells.append(n)
+                cells += (n,)
                 if kind != IDENTICAL:
                     kind = found
-    return kind, tuple(cells)
+    return (acc[0], acc[1], acc[2], acc[3]), kind, cells
+
+
+def score_at(garden: Garden, cell: Cell) -> Points:
+    """The points the card at ``cell`` scores from its contact pairs, per element F/W/E/A."""
+    return evaluate(garden, cell)[0]
+
+
+def symbol_pairs(garden: Garden, cell: Cell) -> tuple[int, tuple[Cell, ...]]:
+    """The effect a card at ``cell`` triggers (`NO_SYMBOLS`, `IDENTICAL`, `DIFFERENT`) and the
+    neighbours it triggers with (see `evaluate`)."""
+    _, kind, cells = evaluate(garden, cell)
+    return kind, cells
 
 
 def direct_points(ident: int) -> Points:

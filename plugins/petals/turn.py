@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hedgerow.core import Action, Refusal
-from hedgerow.plugins.petals.choices import MOVE_ARGS, PLACE_ARGS, int_args
+from hedgerow.plugins.petals.choices import MOVE_ARGS, int_args, place_args
 from hedgerow.plugins.petals.geometry import Cell, Garden, frontier, grow_frontier, placed
 from hedgerow.plugins.petals.legality import check_move, check_place, has_move
 from hedgerow.plugins.petals.scoring import (
@@ -21,8 +21,8 @@ from hedgerow.plugins.petals.scoring import (
     NO_SYMBOLS,
     Points,
     add,
+    evaluate,
     score_at,
-    symbol_pairs,
 )
 from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, Pending, State
 
@@ -57,13 +57,13 @@ def apply(state: State, seat: int, action: Action, finish: Finish) -> State | Re
                 return _refuse("wrong_choice", "score is a choice only after different "
                                "symbols (rule 5.3); here move a card or decline")
             played = score_at(state.garden, pending.played)
-            return _end_turn(state, seat, state.garden, state.frontier, state.hands,
+            return _end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
                              _credit(state.trackers, seat, played), finish)
         if kind == "decline":
             if pending.kind != "identical" or action.args:
                 return _refuse("wrong_choice", "decline is a choice only after identical "
                                "symbols (rule 5.3); here score the card or move one")
-            return _end_turn(state, seat, state.garden, state.frontier, state.hands,
+            return _end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
                              state.trackers, finish)
         if kind == "place":
             return _refuse("effect_pending", f"resolve the {pending.kind}-symbols effect "
@@ -81,7 +81,7 @@ def _credit(trackers: tuple[Points, ...], seat: int, points: Points) -> tuple[Po
 
 
 def _place(state: State, seat: int, action: Action, finish: Finish) -> State | Refusal:
-    values = int_args(action, PLACE_ARGS)
+    values = place_args(action)
     if values is None:
         return _refuse("bad_action", "place takes four whole numbers: card, x, y and rot")
     card, rot, x, y = values
@@ -91,30 +91,29 @@ def _place(state: State, seat: int, action: Action, finish: Finish) -> State | R
     if bad:
         return bad
     garden = dict(state.garden)
-    garden[cell] = placed(card, rot)
+    garden[cell] = card * 4 + rot
     fringe = grow_frontier(state.frontier, garden, cell)
-    hands = list(state.hands)
     i = hand.index(card)
-    hands[seat] = hand[:i] + hand[i + 1:]
-    new_hands = tuple(hands)
-    effect, cells = symbol_pairs(garden, cell)
+    hand = hand[:i] + hand[i + 1:]
+    points, effect, cells = evaluate(garden, cell)
     if effect == NO_SYMBOLS:
-        trackers = _credit(state.trackers, seat, score_at(garden, cell))
-        return _end_turn(state, seat, garden, fringe, new_hands, trackers, finish)
+        trackers = _credit(state.trackers, seat, points)
+        return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
     triggers = (cell, *cells)
     movable = has_move(garden, fringe, triggers)
     if effect == IDENTICAL:
-        trackers = _credit(state.trackers, seat, score_at(garden, cell))
+        trackers = _credit(state.trackers, seat, points)
         if not movable:
-            return _end_turn(state, seat, garden, fringe, new_hands, trackers, finish)
+            return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
         pending = Pending("identical", cell, triggers)
     else:
         if not movable:
-            trackers = _credit(state.trackers, seat, score_at(garden, cell))
-            return _end_turn(state, seat, garden, fringe, new_hands, trackers, finish)
+            trackers = _credit(state.trackers, seat, points)
+            return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
         trackers = state.trackers
         pending = Pending("different", cell, triggers)
-    return State(state.players, garden, fringe, new_hands, state.pile, trackers, seat,
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+    return State(state.players, garden, fringe, hands, state.pile, trackers, seat,
                  pending, state.phase, state.final_left, state.out_of_play, state.set_aside,
                  state.scored_directly)
 
@@ -135,20 +134,24 @@ def _move(state: State, seat: int, pending: Pending, action: Action, finish: Fin
     card = garden.pop(src) >> 2
     garden[dst] = placed(card, rot)
     trackers = _credit(state.trackers, seat, score_at(garden, dst))
-    return _end_turn(state, seat, garden, frontier(garden), state.hands, trackers, finish)
+    return _end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish)
 
 
 def _end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
-              hands: tuple[tuple[int, ...], ...], trackers: tuple[Points, ...], finish: Finish,
-              ) -> State:
-    """Draw (outside the final round) and pass the turn, or end the game."""
+              hand: tuple[int, ...], trackers: tuple[Points, ...], finish: Finish) -> State:
+    """Draw (outside the final round) and pass the turn, or end the game.
+
+    ``hand`` is the seat's hand after its play; the other hands are unchanged.
+    """
     players = state.players
     nxt = seat + 1 if seat + 1 < players else 0
+    pile = state.pile
+    if state.phase == PLAY and pile:
+        hand = (*hand, pile[-1])
+        pile = pile[:-1]
+    old = state.hands
+    hands = (*old[:seat], hand, *old[seat + 1:])
     if state.phase == PLAY:
-        pile = state.pile
-        if pile:
-            hands = (*hands[:seat], (*hands[seat], pile[-1]), *hands[seat + 1:])
-            pile = pile[:-1]
         if pile:
             return State(players, garden, fringe, hands, pile, trackers, nxt, None, PLAY, 0,
                          state.out_of_play, state.set_aside, state.scored_directly)
@@ -156,8 +159,8 @@ def _end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
                      players, state.out_of_play, state.set_aside, state.scored_directly)
     left = state.final_left - 1
     if left > 0:
-        return State(players, garden, fringe, hands, state.pile, trackers, nxt, None, FINAL,
+        return State(players, garden, fringe, hands, pile, trackers, nxt, None, FINAL,
                      left, state.out_of_play, state.set_aside, state.scored_directly)
     final = finish(trackers, hands)
-    return State(players, garden, fringe, ((),) * players, state.pile, final, -1, None, OVER,
+    return State(players, garden, fringe, ((),) * players, pile, final, -1, None, OVER,
                  0, state.out_of_play, state.set_aside, hands)

@@ -1,0 +1,110 @@
+"""The view (what a seat sees), determinize, hash_data, describe and the terminal drawing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hedgerow.core import Action, Rng, SetupContext
+from hedgerow.core.canon import state_hash
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.plugins.petals.render import render_view
+from hedgerow.plugins.petals.setup import setup
+from hedgerow.plugins.petals.state import Pending, State, View
+from hedgerow.plugins.petals.view import determinize, hash_data, view
+
+
+def test_view_holds_only_what_the_seat_may_see() -> None:
+    state = setup(SetupContext(3, Rng(b"view")))
+    seen = view(state, 1)
+    assert isinstance(seen, View) and not isinstance(seen, State)
+    assert seen.hand == state.hands[1]
+    assert seen.hand_sizes == (2, 2, 2) and seen.pile_count == len(state.pile)
+    assert seen.set_aside_count == 2 and seen.trackers == state.trackers
+    assert seen.active == state.active and seen.pending is None
+    assert len(seen.garden) == 3 and seen.garden == tuple(sorted(seen.garden))
+    fields = {f.name for f in dataclasses.fields(View)}
+    assert "pile" not in fields and "hands" not in fields and "set_aside" not in fields
+    hidden = set(state.pile) | set(state.set_aside) | set(state.hands[0]) | set(state.hands[2])
+    shown = {c for _, _, c, _ in seen.garden} | set(seen.hand) | set(seen.out_of_play)
+    assert not hidden & shown
+
+
+def test_determinize_redeals_only_what_is_hidden() -> None:
+    state = setup(SetupContext(3, Rng(b"det")))
+    for seat in range(3):
+        other = determinize(state, seat, Rng(b"other", str(seat)))
+        assert view(other, seat) == view(state, seat)
+        assert other.hands[seat] == state.hands[seat]
+        assert other != state  # something hidden moved
+        pooled = sorted(c for s in (state, other) for c in
+                        [*s.pile, *s.set_aside, *(c for i, h in enumerate(s.hands)
+                                                 if i != seat for c in h)])
+        assert pooled[::2] == pooled[1::2]  # the same cards, re-dealt
+
+
+def test_hash_data_is_plain_and_ignores_the_derived_frontier() -> None:
+    state = setup(SetupContext(4, Rng(b"hash")))
+    data = hash_data(state)
+    assert isinstance(data, tuple)
+    again = state._replace(garden=dict(reversed(list(state.garden.items()))),
+                                frontier=())
+    assert state_hash(hash_data(again)) == state_hash(data)
+    moved = state._replace(active=(state.active + 1) % 4)
+    assert state_hash(hash_data(moved)) != state_hash(data)
+
+
+def test_describe_every_kind(board, standard: Ruleset, play) -> None:
+    start = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0), (1, 0): (16, 1)}
+    state = board(start, hands=((7, 25), (21, 22)))
+    describe = standard.gamedef.describe
+    text = describe(state, 0, Action.of("place", card=7, x=0, y=1, rot=0))
+    assert text.startswith("Seat 0 plays #07 F1 W3 E2 A2 at (0, 1), rotation 0")
+    placed = Action.of("place", card=25, x=2, y=0, rot=2)
+    assert "different symbols" in describe(state, 0, placed)
+    pending = play(state, 0, placed)
+    assert "scores the card just played, #25: nothing" in describe(pending, 0,
+                                                                   Action.of("score"))
+    move = Action.of("move", from_x=2, from_y=2, to_x=2, to_y=1, rot=1)
+    assert describe(pending, 0, move) == (
+        "Seat 0 moves #13 F1 W3 E1 A3 from (2, 2) to (2, 1), rotation 1: Earth +3")
+    identical = board(start, hands=((1,), (2,)), pending=Pending("identical", (1, 0), ((1, 0),)))
+    assert describe(identical, 0, Action.of("decline")) == "Seat 0 declines to move a card"
+
+
+def _text(fragments: list[tuple[str, str]]) -> str:
+    return "".join(t for _, t in fragments)
+
+
+def test_render_draws_garden_hand_trackers_and_pile() -> None:
+    state = setup(SetupContext(2, Rng(b"render")))
+    seen = view(state, 0)
+    fragments = render_view(seen, 0, 100)
+    assert all(isinstance(s, str) and isinstance(t, str) for s, t in fragments)
+    text = _text(fragments)
+    assert "draw pile: 28" in text and "Your hand" in text
+    for *_, c, _ in seen.garden:
+        assert f"{c:02d}" in text
+    for name in ("Fire", "Water", "Earth", "Air"):
+        assert name in text
+    assert "seat 0 (you)" in text and "seat 1" in text
+    assert any(style.startswith("fg:ansired") for style, _ in fragments)
+    assert all(len(line) <= 100 for line in text.split("\n"))
+    narrow = _text(render_view(seen, 0, 30))
+    assert all(len(line) <= 30 for line in narrow.split("\n"))
+
+
+def test_render_hook_answers_only_for_petals(host: Host) -> None:
+    seen = view(setup(SetupContext(2, Rng(b"hook"))), 1)
+    assert host.render("petals", seen, 1, 80)
+    assert render_view(seen, 1, 80) == host.render("petals", seen, 1, 80)
+    from hedgerow.plugins import petals
+
+    assert petals.hedgerow_render_view(game="other", view=seen, seat=1, width=80) is None
+
+
+def test_render_shows_a_pending_effect(board) -> None:
+    state = board({(1, 0): (16, 1), (2, 0): (25, 2), (1, 1): (9, 0)},
+                  hands=((1,), (2, 3)), pending=Pending("different", (2, 0), ((2, 0), (1, 0))))
+    text = _text(render_view(view(state, 0), 0, 80))
+    assert "Different symbols" in text and "(2,0), (1,0)" in text
