@@ -397,6 +397,9 @@ class Peer:
             return
         self._closed = True
         if self.roster is not None and self.table_id:
+            for m in self.roster.others():
+                if m.link in (Link.LEFT, Link.LOST):
+                    self.node.disconnect(m.key)  # nothing to deliver there: no lingering
             self._broadcast(Leave(reason[:200]))
         for task in self._tasks:
             task.cancel()
@@ -462,9 +465,9 @@ class Peer:
                 return predicate()
         return True
 
-    async def changed(self) -> None:
-        """Wait for the next change."""
-        await self._tick.wait()
+    def changed(self) -> Awaitable[bool]:
+        """An awaitable for the next change (bound now, so no change slips in between)."""
+        return self._tick.wait()
 
     # ==================================================================================
     # Sending
@@ -543,6 +546,10 @@ class Peer:
         except CodecError as exc:
             self._refuse(rx, None, exc.code, exc.message)
             return
+        self._accept(rx, env)
+
+    def _accept(self, rx: Received, env: Envelope) -> None:
+        """Check who sent ``env`` and whether it belongs to this table, then handle it."""
         if env.sender != rx.sender:
             self._refuse(rx, env, ErrorCode.STRANGER,
                          "the envelope names a sender other than the link's CURVE key")
@@ -554,6 +561,10 @@ class Peer:
         if (isinstance(body, (SeatAssignment, ErrorMsg)) and rx.sender == self.host_key
                 and self._joined is not None and not self._joined.done()):
             self._on_join_answer(rx, env)
+            return
+        joining = self._joined is not None and not self._joined.done()
+        if joining and len(self._held) < HELD_LIMIT:
+            self._held.append((rx, env))  # from a peer seated before the host answered us
             return
         if env.table_id != self.table_id:
             self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
@@ -666,8 +677,8 @@ class Peer:
         self.table_id = env.table_id
         self._seated(ruleset, body.players, body.seat)
         self._seen_seq[rx.sender] = env.seq
-        self._apply_roster(body)
         self._joined.set_result(None)
+        self._apply_roster(body)
 
     def _on_seat_assignment(self, rx: Received, env: Envelope, member: Member) -> None:
         body: SeatAssignment = env.body  # type: ignore[assignment]
@@ -703,25 +714,10 @@ class Peer:
             me.bot_name = self.bot
         held, self._held = self._held, []
         for rx, env in held:
-            self._on_frame_held(rx, env)
+            self._accept(rx, env)  # held again while the sender is still unknown
         if self.roster.full:
             self._begin_seeding()
         self._notify()
-
-    def _on_frame_held(self, rx: Received, env: Envelope) -> None:
-        assert self.roster is not None
-        member = self.roster.by_key(rx.sender)
-        if member is None:
-            if self.roster.full:
-                self._refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
-            else:
-                self._held.append((rx, env))
-            return
-        if env.seq <= self._seen_seq.get(rx.sender, 0):
-            return
-        self._seen_seq[rx.sender] = env.seq
-        self._alive(member, env.body)
-        self._dispatch(rx, env, member)
 
     def _on_rejoin(self, rx: Received, env: Envelope, member: Member) -> None:
         hello: Hello = env.body  # type: ignore[assignment]
@@ -773,9 +769,14 @@ class Peer:
         if self.fixed_seed is not None:
             log.info("every seat is taken; the seed is dictated by this host")
             self._start_play(self.fixed_seed)
+        else:
+            self._broadcast(SeedCommit(self.seat, self._seed.own_commitment))
+            log.info("every seat is taken; agreeing on the seed")
+        held, self._held = self._held, []
+        for rx, env in held:  # the roster is complete: a sender still unknown is a stranger
+            self._accept(rx, env)
+        if self.fixed_seed is not None:
             return
-        self._broadcast(SeedCommit(self.seat, self._seed.own_commitment))
-        log.info("every seat is taken; agreeing on the seed")
         self._maybe_reveal()
         self._notify()
 

@@ -1,0 +1,182 @@
+"""Helpers for tests that run real ``hedgerow`` peer processes on 127.0.0.1.
+
+`PeerProcess` starts one command, reads its stdout (JSON Lines with ``--json``) on a thread
+and lets the test wait for an event with a timeout, never a sleep.  Each process gets its
+own ``HEDGEROW_HOME`` (so its own identity and logs) unless one is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parents[1]
+E2E = Path(__file__).resolve().parent
+WAIT = 30.0  # the longest any single wait may take (a stuck test fails, it never hangs)
+
+
+def peer_env(home: Path | None = None, *, plugins: str = "", block: str = "",
+             **extra: str) -> dict[str, str]:
+    """The environment of one peer process: its own home, discovery off, optional plugins."""
+    env = dict(os.environ)
+    env["HEDGEROW_HOME"] = str(home or tempfile.mkdtemp(prefix="hedgerow-peer-"))
+    env["HEDGEROW_NO_DISCOVERY"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(E2E), env.get("PYTHONPATH", "")])
+    env.pop("HEDGEROW_PLUGINS", None)
+    env.pop("HEDGEROW_BLOCK_PLUGINS", None)
+    if plugins:
+        env["HEDGEROW_PLUGINS"] = plugins
+    if block:
+        env["HEDGEROW_BLOCK_PLUGINS"] = block
+    env.update(extra)
+    return env
+
+
+class PeerProcess:
+    """One ``python -m hedgerow.clients.cli ...`` process and its output."""
+
+    def __init__(self, args: Sequence[str], env: dict[str, str]) -> None:
+        self.args = list(args)
+        self.env = env
+        self.home = Path(env["HEDGEROW_HOME"])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        self.events: list[dict[str, Any]] = []
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._stderr: list[str] = []
+        self._readers = [threading.Thread(target=self._read_out, daemon=True),
+                         threading.Thread(target=self._read_err, daemon=True)]
+        for t in self._readers:
+            t.start()
+
+    def _read_out(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            try:
+                event = json.loads(line)
+            except ValueError:
+                event = {"event": "text", "text": line.rstrip("\n")}
+            self._queue.put(event)
+        self._queue.put(None)
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self._stderr.append(line)
+
+    @property
+    def stderr(self) -> str:
+        """Everything the process wrote to stderr so far."""
+        return "".join(self._stderr)
+
+    def wait_event(self, predicate: Callable[[dict[str, Any]], bool] | str,
+                   timeout: float = WAIT) -> dict[str, Any]:
+        """The first event (from now on or already read) that matches; fails on timeout."""
+        if isinstance(predicate, str):
+            name = predicate
+            predicate = lambda e: e.get("event") == name  # noqa: E731
+        for event in self.events:
+            if predicate(event):
+                return event
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no matching event within {timeout} s from {self.args}; "
+                                     f"stdout so far:\n{''.join(self.lines)}\n"
+                                     f"stderr:\n{self.stderr}")
+            try:
+                event = self._queue.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if event is None:
+                self._queue.put(None)
+                raise AssertionError(f"{self.args} ended without the event (exit "
+                                     f"{self.proc.wait()}); stdout:\n{''.join(self.lines)}\n"
+                                     f"stderr:\n{self.stderr}")
+            self.events.append(event)
+            if predicate(event):
+                return event
+
+    def finish(self, timeout: float = WAIT) -> tuple[int, dict[str, Any] | None]:
+        """Wait for the exit; (status, the last JSON object with event "result")."""
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"{self.args} did not end within {timeout} s; stdout:\n"
+                                 f"{''.join(self.lines)}\nstderr:\n{self.stderr}") from None
+        for t in self._readers:
+            t.join(timeout=5)
+        while True:  # take in everything read
+            try:
+                event = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if event is not None:
+                self.events.append(event)
+        results = [e for e in self.events if e.get("event") == "result"]
+        return code, results[-1] if results else None
+
+    def kill(self) -> None:
+        """SIGKILL the process (a crash) and reap it."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        for t in self._readers:
+            t.join(timeout=5)
+
+    def stop(self) -> None:
+        """End the process if it still runs (test clean-up)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Table:
+    """A host and joiners started through the CLI, stopped whatever happens."""
+
+    def __init__(self) -> None:
+        self.peers: list[PeerProcess] = []
+
+    def start(self, args: Sequence[str], env: dict[str, str]) -> PeerProcess:
+        """Start one peer process."""
+        peer = PeerProcess(args, env)
+        self.peers.append(peer)
+        return peer
+
+    def host(self, game: str, seats: int, *extra: str,
+             env: dict[str, str]) -> tuple[PeerProcess, str]:
+        """Start ``hedgerow host`` on 127.0.0.1; (the process, the address it printed)."""
+        peer = self.start(["host", game, "--seats", str(seats), "--bind", "127.0.0.1",
+                           "--port", "0", "--json", *extra], env)
+        return peer, peer.wait_event("open")["address"]
+
+    def join(self, address: str, *extra: str, env: dict[str, str]) -> PeerProcess:
+        """Start ``hedgerow join ADDRESS --json``."""
+        return self.start(["join", address, "--json", *extra], env)
+
+    def close(self) -> None:
+        """Stop every process still running."""
+        for peer in self.peers:
+            peer.stop()
+
+
+def hedgerow(*args: str, env: dict[str, str],
+             timeout: float = WAIT) -> subprocess.CompletedProcess[str]:
+    """Run one ``hedgerow`` command to completion."""
+    return subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)

@@ -1,0 +1,328 @@
+"""Table peers in one process over real CURVE sockets on 127.0.0.1 (toy games, fast).
+
+Every wait is on an event with a timeout.  The multi-process versions of these scenarios
+are in tests/e2e/test_net_game.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import toygames
+from hedgerow.core import hookimpl
+from hedgerow.core.host import Host
+from hedgerow.core.playout import play
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.net.botrunner import play_bot
+from hedgerow.net.codec import encode_envelope
+from hedgerow.net.keys import generate
+from hedgerow.net.launch import host_table, join_table, resume_table
+from hedgerow.net.messages import ActionMsg, Envelope, ErrorCode, ErrorMsg
+from hedgerow.net.peer import JoinRefused, Peer
+from hedgerow.net.seat import Link, Phase
+from hedgerow.net.transport import Node
+
+WAIT = 20.0
+RANDOM_BOT = (("random-bot", "hedgerow.plugins.bots.random_bot"),)
+
+
+def plugins(*extra: object) -> Host:
+    """Toy games, their variants and the random bot (plus ``extra`` plugins)."""
+    return Host(builtins=RANDOM_BOT, autoload=False, extra=(*toygames.PLUGINS, *extra))
+
+
+class Cheat:
+    """Scores one more point per play under posy's own fingerprint (different rules)."""
+
+    @hookimpl
+    def posy_play_bonus(self, first: bool) -> int:
+        return 1
+
+
+def run(coro: Awaitable[Any]) -> Any:
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coro, WAIT)
+
+    return asyncio.run(bounded())
+
+
+async def table(game: str, players: int, *, host_plugins: Host | None = None,
+                joiner_plugins: list[Host] | None = None, variants: tuple[str, ...] = (),
+                **peer_kwargs: Any) -> list[Peer]:
+    """A host and ``players - 1`` joiners, seated (not yet done seeding)."""
+    hp = host_plugins or plugins()
+    ruleset = hp.ruleset(game, variants, players)
+    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
+                            announce=False)
+    for key, value in peer_kwargs.items():
+        setattr(host, key, value)
+    peers = [host]
+    for i in range(players - 1):
+        jp = joiner_plugins[i] if joiner_plugins else plugins()
+        peer = await join_table(host.address, identity=generate(), plugins=jp,
+                                seat_name=f"joiner{i + 1}")
+        for key, value in peer_kwargs.items():
+            setattr(peer, key, value)
+        peers.append(peer)
+    return peers
+
+
+async def close_all(peers: list[Peer]) -> None:
+    for peer in peers:
+        await peer.close()
+
+
+def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = ()) -> bytes:
+    host = plugins()
+    return play(host.ruleset(game, variants, players), players, seed,
+                [host.bot("random")]).state_hash()
+
+
+@pytest.mark.parametrize("game, players", [("posy", 3), ("posy", 4), ("duel", 3)])
+def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
+    async def main() -> None:
+        peers = await table(game, players)
+        try:
+            spec = plugins().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0] * players
+            hashes = {p.state_hash() for p in peers}
+            assert hashes == {simulate(game, players, peers[0].seed)}
+            assert all(p.phase() == Phase.FINISHED for p in peers)
+            assert [len(p.history()) for p in peers] == [peers[0].table.index] * players
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_seats_show_the_roster_while_seating() -> None:
+    async def main() -> None:
+        ruleset = plugins().ruleset("posy", (), 3)
+        host = await host_table(ruleset, 3, identity=generate(), seat_name="ann",
+                                announce=False)
+        joiner = await join_table(host.address, identity=generate(), plugins=plugins(),
+                                  seat_name="bob", bot="random")
+        try:
+            assert await host.wait_until(lambda: len(host.members()) == 2, WAIT)
+            assert [(s.seat, s.name, s.link) for s in host.seats()] == [
+                (0, "ann", Link.YOU), (1, "bob", Link.CONNECTED), (2, "", Link.WAITING)]
+            assert joiner.seats()[1].link == Link.YOU and joiner.seats()[1].bot == "random"
+            assert host.phase() == joiner.phase() == Phase.SEATING
+            assert host.view() is None and host.legal_actions() == []
+        finally:
+            await close_all([joiner, host])
+
+    run(main())
+
+
+def test_a_joiner_without_the_tables_variant_is_refused_and_told_why() -> None:
+    async def main() -> None:
+        ruleset = plugins().ruleset("posy", ("lowball",), 2)
+        host = await host_table(ruleset, 2, identity=generate(), announce=False)
+        lacking = Host(builtins=RANDOM_BOT, autoload=False,
+                       extra=(toygames.PosyPlugin(), toygames.DuelPlugin()))
+        try:
+            with pytest.raises(JoinRefused, match=r"lacks variant lowball 1\.0\.0"):
+                await join_table(host.address, identity=generate(), plugins=lacking,
+                                 seat_name="carl")
+            assert host.refusals[-1].code == ErrorCode.RULES_MISMATCH
+            assert "peer carl lacks variant lowball 1.0.0" in host.refusals[-1].message
+            assert len(host.members()) == 1  # nothing changed at the table
+        finally:
+            await host.close()
+
+    run(main())
+
+
+def test_a_full_table_refuses_another_joiner() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        try:
+            with pytest.raises(JoinRefused, match=r"every seat is taken|has started"):
+                await join_table(peers[0].address, identity=generate(), plugins=plugins())
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_an_address_with_another_key_reaches_nobody() -> None:
+    """CURVE pins the host's key: a table address with the wrong key gets no answer."""
+    async def main() -> None:
+        host = await host_table(plugins().ruleset("posy", (), 2), 2, identity=generate(),
+                                announce=False)
+        forged = host.address.rsplit("/", 1)[0] + "/" + host.address.rsplit("/", 1)[1][::-1]
+        try:
+            with pytest.raises(Exception, match=r"no answer|not a table key"):
+                await join_table(forged, identity=generate(), plugins=plugins(), timeout=1.0)
+            assert len(host.members()) == 1
+        finally:
+            await host.close()
+
+    run(main())
+
+
+def test_a_stranger_is_refused_and_changes_nothing() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        host = peers[0]
+        got: asyncio.Queue[Any] = asyncio.Queue()
+        stranger_id = generate()
+        stranger = Node(stranger_id, got.put_nowait)
+        await stranger.start()
+        try:
+            assert await host.wait_until(lambda: host.phase() == Phase.PLAYING, WAIT)
+            index = host.table.index
+            stranger.connect(host.identity.public, host.endpoint)
+            action = host.table.legal_actions(host.table.active_seats()[0])[0]
+            env = Envelope(host.table_id, stranger_id.public, 1,
+                           ActionMsg(index, host.table.head, host.table.active_seats()[0],
+                                     action))
+            stranger.send(host.identity.public, encode_envelope(env))
+            reply = await asyncio.wait_for(got.get(), WAIT)
+            from hedgerow.net.codec import decode_envelope
+
+            error = decode_envelope(reply.data).body
+            assert isinstance(error, ErrorMsg) and error.code == ErrorCode.STRANGER
+            assert host.refusals[-1].code == ErrorCode.STRANGER
+            assert host.table.index == index
+        finally:
+            await stranger.close()
+            await close_all(peers)
+
+    run(main())
+
+
+def crash(peer: Peer) -> Awaitable[None]:
+    """Stop ``peer`` at once without a word to anyone, as a killed process would."""
+    peer._closed = True
+    for task in peer._tasks:
+        task.cancel()
+    if peer._writer is not None:
+        peer._writer.close()
+    return peer.node.close()
+
+
+def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log() -> None:
+    async def main() -> None:
+        peers = await table("posy", 3)
+        for p in peers:
+            p.heartbeat, p.lost_after = 0.1, 0.6
+        victim = peers[2]
+        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        log_path: Path = victim.log_path()
+        await crash(victim)
+        spec = plugins().bot("random")
+        events: list[tuple[str, str]] = []
+        honest = [asyncio.ensure_future(play_bot(p, spec, emit=lambda e, t, **f: events.append(
+            (e, t)))) for p in peers[:2]]
+        host = peers[0]
+        assert await host.wait_until(lambda: host.seats()[2].link == Link.LOST, WAIT)
+        await host.wait_until(lambda: ("waiting", "waiting for seat 2 (lost)") in events, WAIT)
+        assert ("waiting", "waiting for seat 2 (lost)") in events
+        before = host.table.index
+        back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
+        back.heartbeat, back.lost_after = 0.1, 0.6
+        try:
+            assert back.table.index <= before
+            assert await back.wait_until(lambda: not back.syncing, WAIT)
+            assert back.table.index == host.table.index  # what it missed was fetched
+            codes = await asyncio.gather(play_bot(back, spec), *honest)
+            assert codes == [0, 0, 0]
+            assert await host.wait_until(lambda: host.seats()[2].link == Link.CONNECTED, WAIT)
+            assert {p.state_hash() for p in (back, *peers[:2])} == {
+                simulate("posy", 3, host.seed)}
+        finally:
+            await close_all([back, *peers[:2]])
+
+    run(main())
+
+
+def test_different_rules_under_one_fingerprint_halt_the_table_naming_the_peer() -> None:
+    async def main() -> None:
+        peers = await table("posy", 3, joiner_plugins=[plugins(), plugins(Cheat())])
+        spec = plugins().bot("random")
+        try:
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [1, 1, 1]
+            for p in peers:
+                assert p.phase() == Phase.HALTED
+                await p.wait_until(lambda p=p: "seat 2 (joiner2)" in (p.problem() or "") and
+                                   "diverged" in (p.problem() or ""), WAIT)
+                assert "desync after action #0: seat 2 (joiner2)" in p.problem()
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_dictated_seed_plays_only_with_joiners_that_accept_it() -> None:
+    async def main() -> None:
+        ps = plugins()
+        ruleset = ps.ruleset("posy", (), 2)
+        host = await host_table(ruleset, 2, seed=7, identity=generate(), announce=False)
+        joiner = await join_table(host.address, identity=generate(), plugins=ps,
+                                  accept_host_seed=True)
+        try:
+            spec = ps.bot("random")
+            assert await asyncio.gather(play_bot(host, spec), play_bot(joiner, spec)) == [0, 0]
+            assert host.seed == joiner.seed == seed_from_int(7)
+            assert joiner.state_hash() == simulate("posy", 2, seed_from_int(7))
+        finally:
+            await close_all([joiner, host])
+        host = await host_table(ruleset, 2, seed=7, identity=generate(), announce=False)
+        joiner = await join_table(host.address, identity=generate(), plugins=ps)
+        try:
+            assert await joiner.wait_until(lambda: joiner.phase() == Phase.HALTED, WAIT)
+            assert "dictated" in joiner.problem()
+        finally:
+            await close_all([joiner, host])
+
+    run(main())
+
+
+def test_submit_refuses_out_of_turn_and_illegal_actions_locally() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        try:
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.phase() == Phase.PLAYING, WAIT)
+            active = peers[0].active_seats()[0]
+            actor, idle = (peers[0], peers[1]) if active == 0 else (peers[1], peers[0])
+            from hedgerow.core.actions import Action
+
+            refusal = await idle.submit(Action.of("play", card=1))
+            assert refusal is not None and refusal.code == "not_your_turn"
+            refusal = await actor.submit(Action.of("play", card=99))
+            assert refusal is not None and refusal.code == "posy.not_in_hand"
+            assert actor.table.index == 0
+            legal = actor.legal_actions()[0]
+            assert await actor.submit(legal) is None
+            assert await idle.wait_until(lambda: idle.table.index == 1, WAIT)
+            assert idle.history()[0].text == f"seat {active} plays {legal['card']}"
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_close_tells_the_others_the_seat_left() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        try:
+            await peers[1].close()
+            assert await peers[0].wait_until(lambda: peers[0].seats()[1].link == Link.LEFT,
+                                             WAIT)
+            code = await play_bot(peers[0], plugins().bot("random"))
+            assert code == 1  # the table cannot go on without that seat
+        finally:
+            with contextlib.suppress(Exception):
+                await close_all(peers)
+
+    run(main())
