@@ -43,6 +43,7 @@ class SeedRound:
         old = self.commits.setdefault(seat, value)
         if old != value:
             raise SeedRoundError(seat, f"seat {seat} sent two different seed commitments")
+        self._check(seat)
 
     @property
     def all_committed(self) -> bool:
@@ -51,13 +52,14 @@ class SeedRound:
 
     def reveal(self, seat: int, share: bytes) -> None:
         """Record ``seat``'s share; it is checked once the commitment is known."""
-        old = self.reveals.setdefault(seat, share)
-        if old != share:
+        old = self.reveals.get(seat)
+        if old is not None and old != share:
             raise SeedRoundError(seat, f"seat {seat} revealed two different seed shares")
-        self._check(seat)
+        self._check(seat, share)
+        self.reveals[seat] = share
 
-    def _check(self, seat: int) -> None:
-        commit, share = self.commits.get(seat), self.reveals.get(seat)
+    def _check(self, seat: int, share: bytes | None = None) -> None:
+        commit, share = self.commits.get(seat), share or self.reveals.get(seat)
         if commit is not None and share is not None and not verify_reveal(commit, share):
             raise SeedRoundError(seat, f"seat {seat}'s seed share does not match its commitment")
 

@@ -1,0 +1,160 @@
+"""The pure pieces of the table protocol: seed and step commit-reveal, the state-hash book,
+rules comparison at join, and the table file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import toygames
+from hedgerow.core.actions import Action
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.host import Host
+from hedgerow.core.seeding import table_seed
+from hedgerow.net import rulesmatch, tablefile
+from hedgerow.net.hashbook import HashBook
+from hedgerow.net.keys import generate
+from hedgerow.net.messages import PeerInfo
+from hedgerow.net.seedround import SeedRound, SeedRoundError
+from hedgerow.net.stepround import StepError, StepRound
+
+H = [bytes([i]) * 32 for i in range(4)]
+
+
+def test_seed_round_needs_every_commit_then_every_reveal() -> None:
+    rounds = [SeedRound(3, seat) for seat in range(3)]
+    for r in rounds:
+        for other in rounds:
+            if other is not r:
+                assert not r.all_committed
+                r.commit(other.own_seat, other.own_commitment)
+    assert all(r.all_committed and r.seed() is None for r in rounds)
+    for r in rounds:
+        for other in rounds:
+            r.reveal(other.own_seat, other.share)
+    seeds = {r.seed() for r in rounds}
+    assert seeds == {table_seed([r.share for r in rounds])}
+
+
+def test_seed_round_catches_a_changed_share_or_commitment() -> None:
+    a, b = SeedRound(2, 0), SeedRound(2, 1)
+    a.commit(1, b.own_commitment)
+    with pytest.raises(SeedRoundError, match="does not match"):
+        a.reveal(1, bytes(32))
+    with pytest.raises(SeedRoundError, match="two different"):
+        a.commit(1, bytes(32))
+    early = SeedRound(2, 0)
+    early.reveal(1, bytes(32))  # a reveal before its commitment waits
+    with pytest.raises(SeedRoundError):
+        early.commit(1, b.own_commitment)
+        early.seed()
+
+
+def test_step_round_reveals_after_every_commit() -> None:
+    play = Action.of("pick", n=2)
+    mine = StepRound(5, (0, 2))
+    theirs = StepRound(5, (0, 2))
+    c0 = mine.choose(0, play)
+    c2 = theirs.choose(2, Action.of("pick", n=3))
+    assert not mine.all_committed
+    mine.commit(2, c2)
+    theirs.commit(0, c0)
+    assert mine.all_committed and theirs.all_committed
+    _, action, salt = theirs.own
+    mine.reveal(2, action, salt)
+    mine.reveals[0] = play
+    assert mine.complete
+    assert mine.actions() == [(0, play), (2, Action.of("pick", n=3))]
+    with pytest.raises(StepError, match="does not match"):
+        theirs.reveal(0, Action.of("pick", n=1), mine.own[2])
+    with pytest.raises(StepError, match="not part"):
+        theirs.commit(1, c0)
+    with pytest.raises(StepError, match="before committing"):
+        StepRound(5, (0, 2)).reveal(2, action, salt)
+
+
+def test_hash_book_names_the_minority_seat() -> None:
+    book = HashBook(4, own_seat=0)
+    assert book.report(1, 0, H[0]) is None  # before our own hash: kept
+    assert book.record_own(0, H[0]) is None
+    assert book.report(2, 0, H[0]) is None
+    found = book.report(3, 0, H[3])
+    assert found is not None and found.divergent() == (3,)
+    text = found.describe({0: "ann", 3: "dan"})
+    assert text.startswith("desync after action #0: seat 3 (dan) diverged")
+    assert book.reported(3, 0) and not book.reported(3, 1)
+
+
+def test_hash_book_in_the_minority_names_itself() -> None:
+    book = HashBook(3, own_seat=2)
+    book.record_own(0, H[2])
+    book.report(0, 0, H[0])
+    found = book.report(1, 0, H[0])
+    assert found is not None and found.divergent() == (2,)
+    assert "seat 2 (this peer) diverged" in found.describe({})
+
+
+def test_hash_book_without_a_majority_names_everyone() -> None:
+    book = HashBook(2, own_seat=0)
+    book.record_own(0, H[0])
+    found = book.report(1, 0, H[1])
+    assert found is not None and found.divergent() == (0, 1)
+    assert "the peers disagree" in found.describe({})
+
+
+def test_hash_book_settles_agreeing_indices_and_still_checks_repeats() -> None:
+    book = HashBook(3, own_seat=0)
+    book.record_own(0, H[0])
+    book.report(1, 0, H[0])
+    book.report(2, 0, H[0])
+    assert 0 in book.settled and 0 not in book.reports
+    assert book.report(1, 0, H[0]) is None  # a repeat after a rejoin
+    assert book.report(1, 0, H[1]) is not None  # but not a different one
+    assert book.report(1, 10_000, H[0]) is None  # far ahead: ignored
+
+
+def posy_host(*, variants: bool = True) -> Host:
+    extra = toygames.PLUGINS if variants else (toygames.PosyPlugin(), toygames.DuelPlugin())
+    return Host(builtins=(), autoload=False, extra=extra)
+
+
+def test_rules_match_names_what_differs() -> None:
+    ruleset = posy_host().ruleset("posy", ["lowball"], 2)
+    assert rulesmatch.installed(posy_host()) == (
+        ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"))
+    assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host()), "x") is None
+    assert rulesmatch.mismatch(ruleset, ruleset.fingerprint, rulesmatch.installed(posy_host()),
+                               "x") is None
+    lacking = rulesmatch.installed(posy_host(variants=False))
+    assert rulesmatch.mismatch(ruleset, "*", lacking, "eve") == (
+        "peer eve lacks variant lowball 1.0.0 (table rules: posy@1.0.0+lowball@1.0.0)")
+    older = (("posy", "0.9.0"), ("posy+lowball", "1.0.0"))
+    assert "has game posy 0.9.0, the table runs 1.0.0" in rulesmatch.mismatch(
+        ruleset, "*", older, "eve")
+    assert "runs posy@1.0.0, but the table runs" in rulesmatch.mismatch(
+        ruleset, "posy@1.0.0", rulesmatch.installed(posy_host()), "eve")
+
+
+def test_rules_are_bound_from_a_fingerprint() -> None:
+    ruleset = rulesmatch.ruleset_for(posy_host(), "posy@1.0.0+lowball@1.0.0", 3)
+    assert ruleset.variant_names == ("lowball",)
+    with pytest.raises(HedgerowError, match=r"you lack variant lowball 1\.0\.0"):
+        rulesmatch.ruleset_for(posy_host(variants=False), "posy@1.0.0+lowball@1.0.0", 3)
+    with pytest.raises(HedgerowError, match=r"game posy 2\.0 \(you have 1\.0\.0\)"):
+        rulesmatch.ruleset_for(posy_host(), "posy@2.0", 3)
+    with pytest.raises(HedgerowError, match="not a fingerprint"):
+        rulesmatch.ruleset_for(posy_host(), "posy", 3)
+
+
+def test_table_file_round_trips_and_reports_damage(tmp_path: Path) -> None:
+    log = tmp_path / "t.hlog"
+    peers = tuple(PeerInfo(s, generate().public, f"tcp://127.0.0.1:{4000 + s}", f"p{s}", s == 1)
+                  for s in range(3))
+    saved = tablefile.TableFile(bytes(range(16)), 1, peers, "/keys/k", "random")
+    tablefile.save(log, saved)
+    assert tablefile.load(log) == saved
+    tablefile.path_for(log).write_text("{not json")
+    with pytest.raises(HedgerowError, match="damaged"):
+        tablefile.load(log)
+    with pytest.raises(HedgerowError, match="missing"):
+        tablefile.load(tmp_path / "other.hlog")
