@@ -190,7 +190,7 @@ class Cuts:
 
     ``split`` maps each cut cell to the first cells (depth-first) of the parts that would
     break away from the rest; ``order`` and ``size`` place every cell in the search tree,
-    so that the part a cell falls into is a range test.
+    so that each such part is a slice of ``cells`` (the cells in search order).
     """
 
     root: Cell
@@ -199,24 +199,17 @@ class Cuts:
     split: dict[Cell, tuple[Cell, ...]]
     cells: tuple[Cell, ...]  # in search order: a part is a slice of it
 
-    def parts(self, cut: Cell) -> int:
-        """How many 8-connected parts the garden falls into without ``cut``."""
-        return len(self.split[cut]) + (cut != self.root)
+    def parts(self, cut: Cell) -> list[tuple[Cell, ...]]:
+        """The cells of each part that breaks away from the rest without ``cut``.
 
-    def part(self, cut: Cell, cell: Cell) -> int:
-        """Which part ``cell`` falls into without ``cut`` (-1 for the one holding the root)."""
-        at = self.order[cell]
-        for i, head in enumerate(self.split[cut]):
+        Without ``cut`` the garden falls into these parts plus, unless ``cut`` is the search
+        root, the rest (every other cell).
+        """
+        out = []
+        for head in self.split[cut]:
             start = self.order[head]
-            if start <= at < start + self.size[head]:
-                return i
-        return -1
-
-    def smallest_part(self, cut: Cell) -> tuple[Cell, ...]:
-        """The cells of the smallest part that breaks away without ``cut``."""
-        head = min(self.split[cut], key=self.size.__getitem__)
-        start = self.order[head]
-        return self.cells[start:start + self.size[head]]
+            out.append(self.cells[start:start + self.size[head]])
+        return out
 
 
 def find_cuts(cells: Collection[Cell]) -> Cuts | None:

@@ -14,7 +14,6 @@ from hedgerow.core import Refusal
 from hedgerow.plugins.petals.geometry import (
     RING,
     Cell,
-    Cuts,
     Garden,
     connected,
     find_cuts,
@@ -107,19 +106,24 @@ def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cel
         dests = [d for d in frontier if d not in alone] if alone else list(frontier)
         if cuts is None:  # the garden is already split: judge each destination directly
             dests = [d for d in dests if connected(garden, (d,), without=src)]
-        elif src in cuts.split:  # a destination must touch every part, the smallest first
-            count = cuts.parts(src)
-            near = {(x + dx, y + dy) for x, y in cuts.smallest_part(src) for dx, dy in RING}
-            dests = [d for d in dests
-                     if d in near and _parts_touched(cuts, src, d, garden) == count]
+        elif src in cuts.split:  # a destination must touch every part
+            dests = _joining(garden, src, cuts.parts(src), src != cuts.root, dests)
         if dests:
             yield src, tuple(dests)
 
 
-def _parts_touched(cuts: Cuts, src: Cell, cell: Cell, garden: Garden) -> int:
-    x, y = cell
-    return len({cuts.part(src, n) for n in ((x + dx, y + dy) for dx, dy in RING)
-                if n in garden and n != src})
+def _joining(garden: Garden, src: Cell, parts: list[tuple[Cell, ...]], rest: bool,
+             dests: list[Cell]) -> list[Cell]:
+    """The destinations that touch (8-adjacent) every part, and the rest when there is one."""
+    if rest:
+        broken = {c for part in parts for c in part}
+        parts = [*parts, tuple(c for c in garden if c != src and c not in broken)]
+    for part in sorted(parts, key=len):  # the smallest part rules out the most, cheapest
+        if not dests:
+            break
+        near = {(x + dx, y + dy) for x, y in part for dx, dy in RING}
+        dests = [d for d in dests if d in near]
+    return dests
 
 
 def has_move(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...]) -> bool:
