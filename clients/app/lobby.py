@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hedgerow.clients.app.application import logging_to_file, run_seat
-from hedgerow.clients.app.render import LINK_WORDS
+from hedgerow.clients.app.render import LINK_WORDS, wrap
 from hedgerow.clients.app.style import STYLE
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import Host
@@ -74,6 +74,7 @@ class NetBackend:
     def __init__(self) -> None:
         self._browser: Any = None
         self._procs: list[Any] = []
+        self._bots = 0
 
     def tables(self) -> Sequence[Any]:
         """Tables seen so far."""
@@ -106,10 +107,20 @@ class NetBackend:
         return await join_table(address, seat_name=seat_name)
 
     def add_bots(self, seat: Seat, strategies: Sequence[str]) -> None:
-        """Bot peer processes that join the table."""
-        from hedgerow.net.launch import spawn_bot_peers
+        """Bot peer processes that join the table, each with an identity of its own.
 
-        self._procs += spawn_bot_peers(seat.address, list(strategies))  # type: ignore[attr-defined]
+        `spawn_bot_peers` numbers the bots of one call from 1 (their key files and names),
+        so bots added later get their number passed explicitly: two bots with one identity
+        would take one seat.
+        """
+        from hedgerow.net.launch import bot_key_file, spawn_bot_peers
+
+        address = seat.address  # type: ignore[attr-defined]
+        for strategy in strategies:
+            self._bots += 1
+            n = self._bots
+            self._procs += spawn_bot_peers(address, [strategy], extra_args=[
+                "--key-file", str(bot_key_file(n)), "--name", f"{strategy} bot {n}"])
 
     async def close(self) -> None:
         """Stop browsing and stop the bots."""
@@ -315,8 +326,9 @@ class Lobby:
         tables = list(self.backend.tables())
         out: StyleAndTextTuples = [("class:heading", "Tables on the LAN"), ("", "\n\n")]
         if not tables:
-            out.append(("class:dim", "No open table seen yet (looking…).  Press c to create "
-                                     "one, or a to join by address.\n"))
+            width = get_app().output.get_size().columns
+            out.append(("class:dim", wrap("No open table seen yet (looking…).  Press c to "
+                                          "create one, or a to join by address.", width) + "\n"))
         head = f"  {'NAME':<22} {'GAME':<10} {'VARIANTS':<12} {'SEATS':<9} HOST\n"
         if tables:
             out.append(("bold", head))
@@ -339,8 +351,7 @@ class Lobby:
             out.append(("class:turn" if current else "", "▶ " if current else "  "))
             out.append(("bold", f"{row.capitalize():<10}"))
             if row == "game":
-                value: StyleAndTextTuples = [("", f"◀ {spec.title} ▶  "),
-                                             ("class:dim", spec.summary[:50])]
+                value: StyleAndTextTuples = [("", f"◀ {spec.title} ▶")]
             elif row == "variants":
                 names = self.variants()
                 value = [("class:dim", "none installed")] if not names else []
@@ -357,8 +368,10 @@ class Lobby:
                 who = f.seats[int(row.split()[1]) - 1]
                 value = [("", f"◀ {who if who == OPEN else 'bot: ' + who} ▶")]
             out += [*value, ("", "\n")]
-        out += [("", "\n"), ("class:dim", "Seat 0 is you.  An open seat waits for a person "
-                                          "(hedgerow join); a bot seat starts a bot peer.")]
+        width = get_app().output.get_size().columns
+        out += [("", "\n"), ("class:dim", wrap(spec.summary, width)), ("", "\n\n"),
+                ("class:dim", wrap("Seat 0 is you.  An open seat waits for a person (hedgerow "
+                                   "join); a bot seat starts a bot peer on this machine.", width))]
         return out
 
     def _draw_address(self) -> StyleAndTextTuples:
@@ -385,8 +398,8 @@ class Lobby:
                 out += [("", f"  seat {s}  "), ("class:link.waiting", "open"), ("", "\n")]
                 continue
             word = LINK_WORDS.get(info.link, info.link.value)
-            bot = f" (bot: {info.bot})" if info.bot else ""
-            out += [("", f"  seat {s}  {info.name or '?'}{bot}  "),
+            bot = " (bot)" if info.bot else ""
+            out += [("", f"  seat {s}  {info.name or '(open)'}{bot}  "),
                     (f"class:link.{info.link.value}", word), ("", "\n")]
         phase = seat.phase()
         out.append(("", "\n"))
@@ -428,8 +441,9 @@ class Lobby:
         on = {s: Condition(lambda s=s: self.screen == s)
               for s in (TABLES, CREATE, ADDRESS, SEATING)}
 
-        def handle(*keys: str, screen: str, **kw: Any) -> Callable[[Callable[[], None]], None]:
-            def register(fn: Callable[[], None]) -> None:
+        def handle(*keys: str, screen: str, **kw: Any,
+                   ) -> Callable[[Callable[[], None]], Callable[[], None]]:
+            def register(fn: Callable[[], None]) -> Callable[[], None]:
                 def handler(event: KeyPressEvent) -> None:
                     self.message = None
                     try:
@@ -440,6 +454,7 @@ class Lobby:
                         log.exception("lobby key failed")
                         self.message = f"That did not work: {exc}"
                 kb.add(*keys, filter=on[screen], **kw)(handler)
+                return fn
             return register
 
         def leave() -> None:
@@ -569,14 +584,17 @@ class Lobby:
 
 async def run_lobby(host: Host | None = None, *, game: str | None = None,
                     variants: Sequence[str] = (), players: int | None = None,
-                    seat_name: str | None = None, backend: Backend | None = None,
-                    input: Input | None = None, output: Output | None = None) -> int:
+                    seat_name: str | None = None, seat: Seat | None = None,
+                    backend: Backend | None = None, input: Input | None = None,
+                    output: Output | None = None) -> int:
     """The lobby, then the table screen for the seat taken there; the exit status.
 
-    With ``game`` the lobby opens on the create form, filled in with ``game``,
-    ``variants`` and ``players`` (what ``hedgerow host GAME`` without ``--bot`` does);
-    without it, on the list of tables on the LAN (``hedgerow join`` without an address).
-    Every table, bot and socket opened here is closed before it returns.
+    Without arguments it opens on the list of tables on the LAN (``hedgerow join`` without
+    an address).  With ``game`` it opens on the create form, filled in with ``game``,
+    ``variants`` and ``players``.  With ``seat`` (a table already opened, e.g. by
+    ``hedgerow host GAME``) it opens in that table's seating room, where the host can fill
+    the open seats with bots.  Every table, bot and socket opened here, and ``seat``, is
+    closed before it returns.
     """
     host = host or Host()
     backend = backend or NetBackend()
@@ -584,17 +602,34 @@ async def run_lobby(host: Host | None = None, *, game: str | None = None,
     lobby = Lobby(host, backend, seat_name=name, game=game, variants=variants, players=players,
                   screen=CREATE if game else TABLES)
     app = lobby.build(input, output)
-    seat: Seat | None = None
+    if seat is not None:
+        lobby._seated(seat)
+        if seat.phase() not in (Phase.SEATING, Phase.SEEDING):  # already playing
+            return await _play(seat, host, backend, input, output)
     try:
         with logging_to_file():
             await backend.start(lobby.invalidate)
             seat = await app.run_async()
-        if seat is None:
-            return 0
+    except BaseException:
+        await _close(lobby.seat, backend)
+        raise
+    if seat is None:
+        await _close(lobby.seat, backend)
+        return 0
+    return await _play(seat, host, backend, input, output)
+
+
+async def _play(seat: Seat, host: Host, backend: Backend, input: Input | None,
+                output: Output | None) -> int:
+    """The table screen for ``seat``, then everything closed."""
+    try:
         return await run_seat(seat, host=host, input=input, output=output)
     finally:
-        closing = seat or lobby.seat
-        if closing is not None:
-            with contextlib.suppress(Exception):
-                await closing.close()
-        await backend.close()
+        await _close(seat, backend)
+
+
+async def _close(seat: Seat | None, backend: Backend) -> None:
+    if seat is not None:
+        with contextlib.suppress(Exception):
+            await seat.close()
+    await backend.close()

@@ -29,6 +29,11 @@ ROT_ARGS = ("rot", "rotation")
 #: Cell prefixes chosen first, in this order; other prefixes follow by name.
 FIRST_PREFIXES = ("", "from", "src", "source")
 
+#: How cell steps are named to the player, by prefix.
+CELL_LABELS = {"": "a cell", "from": "the card to move", "src": "the card to move",
+               "source": "the card to move", "to": "where it goes", "dst": "where it goes",
+               "dest": "where it goes"}
+
 Args = tuple[tuple[str, Value], ...]
 #: A screen position (row, column) of a target, as drawn.
 Pos = tuple[int, int]
@@ -53,10 +58,10 @@ class Slot:
         return {self.name: value[0]}
 
     def label(self) -> str:
-        """How the step is named to the player."""
-        if self.is_cell:
-            return f"{self.name} cell" if self.name else "cell"
-        return self.name
+        """How the step is named to the player ("the card to move", "where it goes")."""
+        if not self.is_cell:
+            return self.name
+        return CELL_LABELS.get(self.name, f"the {self.name} cell")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +159,7 @@ class Picker:
         self.cursor: tuple[Value, ...] | None = None
         self.menu_index = 0
         self.card: Value | None = None
+        self._card_picked = False  # until the player picks, the first card is the one
         self.rot: Value | None = None
         self.card_order: list[Value] | None = None
         #: The last cell the cursor was on, kept from turn to turn (the next turn starts near it).
@@ -290,7 +296,7 @@ class Picker:
     def _settle(self) -> None:
         """Snap the card, the cursor and the rotation to values that are still legal."""
         cards = self.card_options()
-        if cards and self.card not in cards:
+        if cards and (self.card not in cards or not self._card_picked):
             self.card = cards[0]
         options = self.step_options()
         slot = self.slot
@@ -347,6 +353,7 @@ class Picker:
         if card not in self.card_options():
             return False
         self.card = card
+        self._card_picked = True
         self._settle()
         return True
 

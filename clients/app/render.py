@@ -17,7 +17,7 @@ from typing import Any
 from hedgerow.clients.app.picker import Picker
 from hedgerow.clients.app.state import Drawn, SeatState, TagKey, tag_key
 from hedgerow.core.actions import Value
-from hedgerow.net.seat import Link, Phase, SeatInfo
+from hedgerow.net.seat import Link, Phase
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
@@ -175,16 +175,6 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 
 
-def short_name(info: SeatInfo, width: int) -> str:
-    """A seat's name in ``width`` columns: a bot that does not fit is "Bot N"."""
-    name = info.name or f"seat {info.seat}"
-    if len(name) <= width:
-        return name
-    if info.bot:
-        return f"Bot {info.seat}"[:width]
-    return name[: width - 1] + "…"
-
-
 def players(state: SeatState, width: int) -> StyleAndTextTuples:
     """Every seat: turn marker, name, link, and the game's running score columns."""
     columns = state.hooks.score_columns(state.view) if state.view is not None else []
@@ -202,7 +192,10 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         turn = info.seat in state.active and state.phase == Phase.PLAYING
         out.append(("class:turn" if turn else "", "▶ " if turn else "  "))
         mine = info.seat == state.seat.seat
-        out.append(("bold" if mine else "", short_name(info, name_w).ljust(name_w)))
+        name = state.name_of(info.seat)
+        if len(name) > name_w:
+            name = name[: name_w - 1] + "…"
+        out.append(("bold" if mine else "", name.ljust(name_w)))
         word = LINK_WORDS.get(info.link, info.link.value)
         out.append((f"class:link.{info.link.value}", f" {word:<4}"))
         for _, values, _, size in cells:
@@ -252,7 +245,7 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         if menu:
             for i, entry in enumerate(menu):
                 label = state.hooks.preview(view, seat, entry.action) if entry.action else \
-                    f"{entry.label}…"
+                    f"{entry.label.capitalize()}…"
                 style = "class:menu.current" if i == picker.menu_index else "class:menu"
                 second += [("", "  " if i else ""), (style, f" {i + 1} {label} ")]
         else:
@@ -261,8 +254,8 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
                 second = [("class:preview.mark", "▶ "),
                           ("class:preview", state.hooks.preview(view, seat, action))]
             elif picker.slot is not None:
-                second = [("class:dim", f"Choose the {picker.slot.label()} with the arrows, "
-                                        "then Enter.")]
+                second = [("class:dim", f"Choose {picker.slot.label()} with the arrows "
+                                        "(or a click), then press Enter.")]
     return [*first, ("", "\n"), *second]
 
 
@@ -276,7 +269,7 @@ def _generic_prompt(picker: Picker) -> str:
         parts.append(f"a card (1-{len(cards)})")
     slot = picker.slot
     if slot is not None:
-        parts.append(f"a {slot.label()} (arrows)")
+        parts.append(f"{slot.label()} (arrows)")
     if len(picker.rot_options()) > 1:
         parts.append("a rotation (r)")
     if not parts:
@@ -348,12 +341,18 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
         return []
     n = state.seat.players
     names = [state.name_of(s) for s in range(n)]
-    winners = ", ".join(names[w] for w in outcome.winners)
-    verb = "wins" if len(outcome.winners) == 1 else "share the victory"
-    out: StyleAndTextTuples = [("class:results.title", f" {winners} {verb} "), ("", "\n\n")]
+    me = state.seat.seat
+    if outcome.winners == (me,):
+        headline = "You win!"
+    else:
+        winners = ", ".join(names[w] for w in outcome.winners)
+        headline = f"{winners} {'wins' if len(outcome.winners) == 1 else 'share the victory'}"
+        if me in outcome.winners:
+            headline += " (you among them)"
+    out: StyleAndTextTuples = [("class:results.title", f" {headline} "), ("", "\n\n")]
     columns = list(outcome.breakdown) or [("Score", outcome.scores)]
-    rows = [f"{outcome.ranking[s] if s < len(outcome.ranking) else '-'}. {names[s]} ({s})"
-            for s in range(n)]
+    ranks = [outcome.ranking[s] if s < len(outcome.ranking) else n for s in range(n)]
+    rows = [f"{ranks[s]}. {names[s]} ({s})" for s in range(n)]
     name_w = min(24, max(len(r) for r in rows) + 3)
     num_w = max(len(str(v)) for _, col in columns for v in col)
     per = max(num_w + 4, (width - name_w) // max(1, len(columns)))
@@ -366,7 +365,7 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
         for head in heads:
             out.append(("class:heading" if head[line] else "", head[line].ljust(per - 1)))
             out.append(("", " "))
-    for s in range(n):
+    for s in sorted(range(n), key=lambda s: (ranks[s], s)):
         out.append(("", "\n"))
         style = "class:results.winner" if s in outcome.winners else (
             "class:results.out" if s in outcome.eliminated else "")
@@ -381,7 +380,7 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
             out.append(("class:bar.star", " ★" if best else "  "))
             out.append(("", " " * max(1, per - bar_w - num_w - 3)))
     out.append(("", "\n\n"))
-    out.append(("class:dim", "★ best in its column.  Seat numbers in brackets.  "))
+    out.append(("class:dim", "★ best in its column.  (n): seat number.  "))
     if outcome.eliminated:
         gone = ", ".join(names[s] for s in outcome.eliminated)
         out.append(("class:results.out", f"✗ eliminated: {gone}."))

@@ -19,7 +19,7 @@ from hedgerow.clients.app.hooks import GameHooks
 from hedgerow.clients.app.picker import Picker, Pos, Slot
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.game import Outcome
-from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo
+from hedgerow.net.seat import HistoryLine, Link, Phase, Seat, SeatInfo
 
 log = logging.getLogger("hedgerow.client")
 
@@ -27,6 +27,15 @@ TABLE, RESULTS = "table", "results"
 HELP, QUIT = "help", "quit"
 
 TagKey = tuple[tuple[str, Value], ...]
+
+
+def display_name(info: SeatInfo) -> str:
+    """How the client names a seat other than the player's own."""
+    if info.bot:
+        return f"Bot {info.seat}"
+    if not info.name and info.link == Link.WAITING:
+        return "(open seat)"
+    return info.name or f"Seat {info.seat}"
 
 
 def tag_key(tag: dict[str, Value]) -> TagKey:
@@ -116,12 +125,14 @@ class SeatState:
         return not self.picker.empty and not self.busy
 
     def name_of(self, seat: int) -> str:
-        """The name shown for ``seat``."""
+        """The name shown for ``seat``: "You", a bot as "Bot N" (N its seat, as the log
+        counts), anyone else by the name they gave."""
+        if seat == self.seat.seat:
+            return "You"
         for info in self.infos:
-            if info.seat == seat and info.name:
-                mine = seat == self.seat.seat and info.name.lower() != "you"
-                return info.name + (" (you)" if mine else "")
-        return "You" if seat == self.seat.seat else f"seat {seat}"
+            if info.seat == seat:
+                return display_name(info)
+        return f"Seat {seat}"
 
     def waiting_for(self) -> str:
         """Who the table is waiting for, in words."""

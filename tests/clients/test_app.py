@@ -48,3 +48,36 @@ def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
         assert outcome is not None and len(seat.history()) >= 30
 
     asyncio.run(main())
+
+
+def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> None:
+    """The real thing: this process hosts the table on 127.0.0.1, a bot peer process joins
+    over the real protocol, and the client plays its seat to the results by keys."""
+    from hedgerow.net.launch import host_table, spawn_bot_peers, stop_processes
+
+    host = Host(autoload=False)
+    ruleset = host.ruleset("petals", players=2)
+
+    async def main() -> None:
+        peer = await host_table(ruleset, 2, seat_name="Ann", seed=11, announce=False)
+        procs = spawn_bot_peers(peer.address, ["random"], delay=0)
+        try:
+            async with running(peer, host) as d:
+                await d.until(lambda: d.state.my_turn or d.state.active, timeout=30,
+                              what="the bot to join and the game to start")
+                rows = await drawn(d, lambda rows: any("random bot 1" in r or "Bot 1" in r
+                                                       for r in rows), what="the bot's seat")
+                assert any(" on " in r for r in rows)  # its link
+                await play_to_the_end(d)
+                await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
+                            what="the results screen")
+                assert d.state.outcome is not None and d.state.screen == RESULTS
+                d.press("q", "y")
+                assert await asyncio.wait_for(d.task, 5) == 0
+        finally:
+            await peer.close()
+            stop_processes(procs)
+        assert all(p.returncode is not None for p in procs)
+        assert peer.log_path() is not None and peer.log_path().exists()
+
+    asyncio.run(main())

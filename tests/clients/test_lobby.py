@@ -174,3 +174,30 @@ def test_the_lobby_starts_on_the_table_list_without_a_game() -> None:
     host = Host(autoload=False)
     lobby = Lobby(host, FakeBackend(host), seat_name="Me")
     assert lobby.screen == TABLES and "No open table seen yet" in text(lobby)
+
+
+def test_the_create_form_by_keys() -> None:
+    host = Host(autoload=False)
+    backend = FakeBackend(host)
+
+    async def main() -> Lobby:
+        lobby = Lobby(host, backend, seat_name="Ann")
+        with create_pipe_input() as pipe:
+            app = lobby.build(pipe, SizedOutput())
+            task = asyncio.get_running_loop().create_task(app.run_async())
+            await until(lambda: app.is_running, "the lobby")
+            pipe.send_text("c")
+            await until(lambda: lobby.screen == CREATE, "the form")
+            # players: 4 -> 3; seat 1: a bot -> open; the name: one more letter
+            pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["right"]
+                           + KEYS["down"] + KEYS["down"] + "!")
+            await until(lambda: lobby.form.name.endswith("!"), "typing the name")
+            assert (lobby.form.players, lobby.form.seats) == (3, [OPEN, "random"])
+            pipe.send_text(KEYS["enter"])
+            await until(lambda: backend.seat is not None, "the table")
+            assert await asyncio.wait_for(task, 5) is backend.seat
+        return lobby
+
+    asyncio.run(main())
+    assert ("create", "petals@1.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
+    assert ("bots", ["random"]) in backend.calls

@@ -24,7 +24,8 @@ def test_roles_follow_the_argument_names() -> None:
     move = shape_of(["to_x", "to_y", "from_x", "from_y", "rot"])
     assert [s.name for s in move.steps] == ["from", "to"]
     menu = shape_of(["n"])
-    assert [(s.name, s.is_cell) for s in menu.steps] == [("n", False)]
+    assert [(s.name, s.is_cell, s.label()) for s in menu.steps] == [("n", False, "n")]
+    assert [s.label() for s in move.steps] == ["the card to move", "where it goes"]
 
 
 def test_a_placement_is_composed_by_card_cell_and_rotation() -> None:
