@@ -92,8 +92,9 @@ class SeatApp:
         self.hooks = GameHooks(host or Host(), seat.ruleset.game.name)
         self.state = SeatState(seat, self.hooks, invalidate=self._invalidate)
         self.filters = build_filters(self.state)
+        layout, self.panes = build_layout(self.state, self.filters, self.click)
         self.app: Application[int] = Application(
-            layout=build_layout(self.state, self.filters, self.click),
+            layout=layout,
             key_bindings=build_key_bindings(self.state, self.filters, self.leave),
             style=STYLE,
             full_screen=True,

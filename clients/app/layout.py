@@ -8,7 +8,8 @@
     prompt: what to do now / preview of the move or a menu
     keys that work now
 
-Below `filters.NARROW` columns the players table and the log go under the board.  At the
+Below `filters.NARROW` columns the players table goes under the board and the log is
+left out.  At the
 end of the game the board and the hand give way to the results (``b`` toggles).  Every
 pane's text comes from `render` through `_guard`, so an error while drawing shows one
 line in the pane and goes to the log file, never a traceback.
@@ -72,8 +73,8 @@ def board_width(filters: Filters) -> int:
 
 
 def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, Value]], None],
-                 ) -> Layout:
-    """The whole screen for ``state``."""
+                 ) -> tuple[Layout, dict[str, Window]]:
+    """The whole screen for ``state``, and its panes by name (``board``, ``hand``, ...)."""
     board = Window(
         FormattedTextControl(_guard(state, "board", lambda: render.board(
             state, board_width(filters), click)), focusable=True, show_cursor=False),
@@ -95,7 +96,7 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
                      wrap_lines=True, always_hide_cursor=True)
     rule = Window(height=1, char="─", style="class:separator")
     sidebar = HSplit([players, rule, history], width=D.exact(SIDEBAR))
-    below = HSplit([rule, players, rule, history], height=D(min=4, max=8))
+    below = HSplit([rule, players])  # narrow: the players only, the board needs the room
     table = HSplit([
         VSplit([
             HSplit([board, hand]),
@@ -133,4 +134,5 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
         Float(ConditionalContainer(help_box, filter=filters.help_open)),
         Float(ConditionalContainer(quit_box, filter=filters.quit_open)),
     ])
-    return Layout(root, focused_element=board)
+    panes = {"board": board, "hand": hand, "players": players, "log": history}
+    return Layout(root, focused_element=board), panes

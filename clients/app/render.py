@@ -171,6 +171,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title.turn", " ▶ Your turn ")
     else:
         right = ("class:title", f" {state.waiting_for()} to play ")
+    if get_cwidth(left) + get_cwidth(right[1]) > width:
+        left = f" {name} · seat {state.seat.seat} "
     pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 

@@ -104,10 +104,12 @@ class SeatState:
         self.problem = seat.problem()
         if self.view is not None:
             self.has_hand = self.hooks.part("hand", self.view, seat.seat, 40, None) is not None
-        turn_key = (len(self.lines), self.active, self.phase)
-        if turn_key != self._turn_key:  # the legal actions may differ: compose afresh
+        legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
+        # Legal actions change with the log, and with the seat's own readiness (a peer may
+        # hold them back while it syncs): compose afresh when any of that changed.
+        turn_key = (len(self.lines), self.active, self.phase, len(legal))
+        if turn_key != self._turn_key:
             self._turn_key = turn_key
-            legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
             self.picker = Picker(list(legal), previous=self.picker)
             self._order_cards()
         if self.outcome is not None and not self._shown_results:

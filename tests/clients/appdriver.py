@@ -135,3 +135,17 @@ async def drawn(driver: Driver, condition: Callable[[list[str]], bool], timeout:
 
     await driver.until(check, timeout, what)
     return found[0]
+
+
+def click(driver: Driver, pane: str, tag: dict[str, object]) -> None:
+    """Click (press and release, SGR mouse codes) where ``tag`` was drawn in ``pane``."""
+    state = driver.state
+    drawn_in = state.board if pane == "board" else state.hand
+    key = tuple(sorted(tag.items()))
+    row, col = drawn_in.positions[key]
+    info = driver.app.panes[pane].render_info
+    assert info is not None, f"the {pane} was not drawn"
+    y = info._y_offset + row - info.vertical_scroll
+    x = info._x_offset + col - driver.app.panes[pane].horizontal_scroll
+    assert 0 <= y < info.window_height + info._y_offset, f"{tag} is scrolled out of view"
+    driver.pipe.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from appdriver import drawn, play_to_the_end, running
+from appdriver import click, drawn, play_to_the_end, running
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.state import QUIT, RESULTS
+from hedgerow.core import hookimpl
 from hedgerow.core.host import Host
 from hedgerow.core.seeding import seed_from_int
 
@@ -81,3 +82,66 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
         assert peer.log_path() is not None and peer.log_path().exists()
 
     asyncio.run(main())
+
+
+def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
+    host = Host(autoload=False)
+    seat = local_petals(host, seed=3)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            await d.until(lambda: d.state.my_turn and d.state.hand.order, what="our turn")
+            await drawn(d, lambda rows: any("[2]" in r for r in rows), what="the hand")
+            second = dict(d.state.hand.order[1])
+            click(d, "hand", second)
+            await d.until(lambda: d.state.picker.card == second["card"], what="the card")
+            picker = d.state.picker
+            target = next(v for v in picker.step_options() if v != picker.cursor)
+            cell = {"x": target[0], "y": target[1]}
+            await drawn(d, lambda rows: tuple(sorted(cell.items())) in d.state.board.positions,
+                        what="the cell drawn")
+            click(d, "board", cell)
+            await d.until(lambda: d.state.picker.cursor == target, what="the cursor")
+            played = len(seat.history())
+            await drawn(d, lambda rows: True)  # the cursor has moved on screen too
+            click(d, "board", cell)  # the cell under the cursor again: play
+            await d.until(lambda: len(seat.history()) > played, what="the move")
+            mine = seat.history()[played]
+            assert mine.seat == 0 and f"#{second['card']:02d}" in mine.text
+            assert f"({target[0]}, {target[1]})" in mine.text
+        await seat.close()
+
+    asyncio.run(main())
+
+
+class BrokenDrawing:
+    """A plugin whose board drawing raises: the client must shrug it off."""
+
+    @hookimpl(tryfirst=True)
+    def hedgerow_render_part(self, game, part, view, seat, width, preview):
+        if part == "board":
+            raise RuntimeError("the board drawing broke")
+
+
+def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
+    host = Host(autoload=False, extra=[BrokenDrawing()])
+    seat = local_petals(host)
+
+    async def broken_submit(action):
+        raise ConnectionError("the network is down")
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            rows = await drawn(d, lambda rows: any("draw pile:" in r for r in rows),
+                               what="the game's whole view instead of its board part")
+            seat.submit = broken_submit
+            d.press("enter")
+            rows = await drawn(d, lambda rows: any("Could not send your move" in r
+                                                   for r in rows), what="one line")
+            assert not any("Traceback" in r for r in rows)
+        await seat.close()
+
+    asyncio.run(main())
+    log = (hedgerow_home / "client.log").read_text()
+    assert "the board drawing broke" in log and "the network is down" in log
+    assert "Traceback" in log
