@@ -33,13 +33,18 @@ from hedgerow.core.table import Table
 from hedgerow.plugins.petals.state import State
 
 
-def best_of(rounds: int, run: Callable[[], object]) -> float:
-    """The shortest wall time of ``rounds`` runs of ``run``, in seconds."""
-    best = float("inf")
+def race(rounds: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """The shortest wall time (seconds) of each run over ``rounds`` rounds.
+
+    The runs take turns within every round, so that a burst of load elsewhere on the
+    machine hits them alike, and the best round of each is the least disturbed.
+    """
+    best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best
 
 
@@ -88,6 +93,89 @@ def table_playout(ruleset, players: int, seed: bytes, rng: Rng, hashed: bool) ->
             table.state_hash()
 
 
+def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
+    """Measure and print every figure for one player count."""
+    game = ruleset.gamedef
+    games = len(seeds)
+    few = seeds[: max(1, games // 5)]
+
+    counter = CountingRng(b"bench-count")
+    setup_counters = [CountingRng(s, "setup") for s in seeds]
+    for s, sc in zip(seeds, setup_counters, strict=True):
+        playout(game, players, s, counter, setup_rng=sc)
+    draws = counter.calls + sum(sc.calls for sc in setup_counters)
+
+    def games_run() -> None:
+        rng = Rng(b"bench")
+        for s in seeds:
+            playout(game, players, s, rng)
+
+    def baseline_run() -> None:
+        rng = Rng(b"bench-baseline")
+        for _ in range(draws):
+            rng.randbelow(300)
+
+    def table_run(hashed: bool) -> Callable[[], None]:
+        def run() -> None:
+            rng = Rng(b"bench")
+            for s in few:
+                table_playout(ruleset, players, s, rng, hashed=hashed)
+        return run
+
+    t = race(rounds, {"games": games_run, "rng": baseline_run, "table": table_run(False),
+                      "hashed": table_run(True)})
+    t_games, t_base = t["games"] / games, t["rng"] / games
+    t_table, t_hashed = t["table"] / len(few), t["hashed"] / len(few)
+    label = f"{players} players"
+    print(f"{label + ', random playouts':34}{1 / t_games:>12,.0f}{t_games * 1e3:>10.3f}ms"
+          f"{t_games / t_base:>9.1f}x  (vs the Rng alone, {draws / games:.0f} draws)")
+    print(f"{label + ', through Table':34}{1 / t_table:>12,.0f}{t_table * 1e3:>10.3f}ms"
+          f"{t_table / t_games:>9.1f}x  (vs the bare GameDef)")
+    print(f"{label + ', Table + state hashes':34}{1 / t_hashed:>12,.0f}"
+          f"{t_hashed * 1e3:>10.3f}ms{t_hashed / t_games:>9.1f}x  (vs the bare GameDef)")
+
+    states: list[State] = []
+    rng = Rng(b"bench-states")
+    for s in seeds[:200]:
+        playout(game, players, s, rng, states)
+    placing = [(st, st.active) for st in states if st.pending is None]
+    choosing = [(st, st.active) for st in states if st.pending is not None]
+    firsts = [(st, seat, game.legal_actions(st, seat)[0]) for st, seat in placing]
+
+    def applied() -> None:
+        for st, seat, action in firsts:
+            game.apply(st, seat, action)
+
+    def lazy(pairs: list[tuple[State, int]]) -> Callable[[], None]:
+        def run() -> None:
+            for st, seat in pairs:
+                game.legal_actions(st, seat)
+        return run
+
+    def listed(pairs: list[tuple[State, int]]) -> Callable[[], None]:
+        def run() -> None:
+            for st, seat in pairs:
+                list(game.legal_actions(st, seat))
+        return run
+
+    t = race(rounds, {"apply": applied, "lazy place": lazy(placing),
+                      "list place": listed(placing), "lazy effect": lazy(choosing),
+                      "list effect": listed(choosing)})
+    t_apply = t["apply"] / len(placing)
+    print(f"{label + ', one apply (placement)':34}{'':>12}{t_apply * 1e6:>10.2f}us")
+    for what, key, pairs in (("placement", "place", placing),
+                             ("effect choice", "effect", choosing)):
+        sizes = [len(game.legal_actions(st, seat)) for st, seat in pairs]
+        t_lazy, t_list = t[f"lazy {key}"] / len(pairs), t[f"list {key}"] / len(pairs)
+        share = len(pairs) / len(states)
+        print(f"{label + f', legal_actions ({what})':34}{'':>12}{t_lazy * 1e6:>10.2f}us"
+              f"{t_lazy / t_apply:>9.2f}x  (vs one apply; {share:.1%} of decisions, "
+              f"{sum(sizes) / len(sizes):.0f} actions on average, {max(sizes)} at most)")
+        print(f"{'   ... listing every action':34}{'':>12}{t_list * 1e6:>10.2f}us"
+              f"{t_list / t_lazy:>9.1f}x  (vs lazy)")
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per round")
@@ -100,83 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Petals playouts: {games} games per round, best of {rounds} rounds\n")
     print(f"{'':34}{'per second':>12}{'per game':>12}{'ratio':>10}")
     for players in (2, 4):
-        ruleset = host.ruleset("petals", [], players=players)
-        game = ruleset.gamedef
-
-        counter = CountingRng(b"bench-count")
-        setup_counter = [CountingRng(s, "setup") for s in seeds]
-        for s, sc in zip(seeds, setup_counter, strict=True):
-            playout(game, players, s, counter, setup_rng=sc)
-        draws = counter.calls + sum(sc.calls for sc in setup_counter)
-
-        def games_run(game=game, players=players) -> None:
-            rng = Rng(b"bench")
-            for s in seeds:
-                playout(game, players, s, rng)
-
-        def baseline_run(draws=draws) -> None:
-            rng = Rng(b"bench-baseline")
-            for _ in range(draws):
-                rng.randbelow(300)
-
-        few = seeds[: max(1, games // 5)]
-
-        def table_run(ruleset=ruleset, players=players, few=few) -> None:
-            rng = Rng(b"bench")
-            for s in few:
-                table_playout(ruleset, players, s, rng, hashed=False)
-
-        def hashed_run(ruleset=ruleset, players=players, few=few) -> None:
-            rng = Rng(b"bench")
-            for s in few:
-                table_playout(ruleset, players, s, rng, hashed=True)
-
-        t_games = best_of(rounds, games_run) / games
-        t_base = best_of(rounds, baseline_run) / games
-        t_table = best_of(rounds, table_run) / len(few)
-        t_hashed = best_of(rounds, hashed_run) / len(few)
-        label = f"{players} players"
-        print(f"{label + ', random playouts':34}{1 / t_games:>12,.0f}{t_games * 1e3:>10.3f}ms"
-              f"{t_games / t_base:>9.1f}x  (vs the Rng alone, {draws / games:.0f} draws)")
-        print(f"{label + ', through Table':34}{1 / t_table:>12,.0f}{t_table * 1e3:>10.3f}ms"
-              f"{t_table / t_games:>9.1f}x  (vs the bare GameDef)")
-        print(f"{label + ', Table + state hashes':34}{1 / t_hashed:>12,.0f}"
-              f"{t_hashed * 1e3:>10.3f}ms{t_hashed / t_games:>9.1f}x  (vs the bare GameDef)")
-
-        states: list[State] = []
-        rng = Rng(b"bench-states")
-        for s in seeds[:200]:
-            playout(game, players, s, rng, states)
-        placing = [(st, st.active) for st in states if st.pending is None]
-        choosing = [(st, st.active) for st in states if st.pending is not None]
-        firsts = [(st, seat, game.legal_actions(st, seat)[0]) for st, seat in placing]
-
-        def applied(firsts=firsts, game=game) -> None:
-            for st, seat, action in firsts:
-                game.apply(st, seat, action)
-
-        t_apply = best_of(rounds, applied) / len(placing)
-        print(f"{label + ', one apply (placement)':34}{'':>12}{t_apply * 1e6:>10.2f}us")
-        for what, pairs in (("placement", placing), ("effect choice", choosing)):
-            sizes = [len(game.legal_actions(st, seat)) for st, seat in pairs]
-
-            def lazy(pairs=pairs, game=game) -> None:
-                for st, seat in pairs:
-                    game.legal_actions(st, seat)
-
-            def listed(pairs=pairs, game=game) -> None:
-                for st, seat in pairs:
-                    list(game.legal_actions(st, seat))
-
-            t_lazy = best_of(rounds, lazy) / len(pairs)
-            t_list = best_of(rounds, listed) / len(pairs)
-            share = len(pairs) / len(states)
-            print(f"{label + f', legal_actions ({what})':34}{'':>12}{t_lazy * 1e6:>10.2f}us"
-                  f"{t_lazy / t_apply:>9.2f}x  (vs one apply; {share:.1%} of decisions, "
-                  f"{sum(sizes) / len(sizes):.0f} actions on average, {max(sizes)} at most)")
-            print(f"{'   ... listing every action':34}{'':>12}{t_list * 1e6:>10.2f}us"
-                  f"{t_list / t_lazy:>9.1f}x  (vs lazy)")
-        print()
+        report(host.ruleset("petals", [], players=players), players, seeds, rounds)
     return 0
 
 

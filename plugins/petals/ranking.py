@@ -31,9 +31,9 @@ STANDARD_CRITERIA = (
 def tracker_winners(trackers: Sequence[Points]) -> tuple[tuple[int, ...], ...]:
     """For each element, the seats with the highest score on it (ties share; 0 counts)."""
     out = []
-    for element in range(4):
-        best = max(t[element] for t in trackers)
-        out.append(tuple(s for s, t in enumerate(trackers) if t[element] == best))
+    for column in zip(*trackers, strict=True):
+        best = max(column)
+        out.append(tuple([s for s, v in enumerate(column) if v == best]))
     return tuple(out)
 
 
@@ -119,19 +119,22 @@ def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranki
 
 def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequence[Key],
                 shown: Sequence[Sequence[int]], criteria: Sequence[str],
-                extra: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> Outcome:
+                extra: tuple[tuple[str, tuple[int, ...]], ...] = (),
+                by_element: tuple[tuple[int, ...], ...] | None = None) -> Outcome:
     """The `Outcome` of a finished game ranked by ``keys`` (higher is better).
 
     ``shown`` holds each seat's key as it should read in the explanation (e.g. a spread
     rather than its negation) and ``criteria`` names each key position; ``extra`` adds
-    breakdown columns after the four elements and the trackers won.
+    breakdown columns after the four elements and the trackers won; ``by_element`` is
+    `tracker_winners` when the caller has it already.
     """
-    by_element = tracker_winners(trackers)
+    if by_element is None:
+        by_element = tracker_winners(trackers)
     won = trackers_won(trackers, by_element)
     can_win = tuple(s for s, n in enumerate(won) if n)
     ranking = rank(keys, can_win)
     winners = tuple(s for s in range(len(trackers)) if ranking[s] == 1)
-    breakdown = tuple((ELEMENTS[e], tuple(t[e] for t in trackers)) for e in range(4))
+    breakdown = tuple(zip(ELEMENTS, zip(*trackers, strict=True), strict=True))
     breakdown += (("Trackers won", won), *extra)
     return Outcome(
         scores=tuple(scores),
@@ -145,8 +148,9 @@ def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequenc
 
 def standard_outcome(trackers: Sequence[Points]) -> Outcome:
     """Rules §7: eligible seats ranked by the sum of their two lowest trackers, tie-broken."""
-    won = trackers_won(trackers)
+    by_element = tracker_winners(trackers)
+    won = trackers_won(trackers, by_element)
     keys = [standard_key(t, won[s]) for s, t in enumerate(trackers)]
     scores = tuple(k[0] for k in keys)
     return outcome_for(trackers, scores, keys, keys, STANDARD_CRITERIA,
-                       extra=(("Two lowest", scores),))
+                       extra=(("Two lowest", scores),), by_element=by_element)
