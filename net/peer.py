@@ -116,6 +116,11 @@ class RefusalRecord:
     ref_index: int | None = None
 
 
+def _out_of_turn(msg: ActionMsg, active: int) -> str:
+    """The refusal of an action out of turn: the same words whether it came early or late."""
+    return f"seat {msg.seat} may not act at #{msg.index}: it is seat {active}'s turn"
+
+
 def _kind(env: Envelope | None) -> str:
     return "a message" if env is None else type(env.body).__name__
 
@@ -153,15 +158,16 @@ class Peer:
         self.accept_host_seed = False  # joiner: accept a seed the host dictates
         self._phase = Phase.SEATING
         self._problem: str | None = None
-        self._seq = time.time_ns() // 1000  # above anything an earlier run of this peer sent
-        self._seen_seq: dict[bytes, int] = {}
+        self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
         self._subscribers: list[Callable[[], None]] = []
         self._tick = asyncio.Event()
         self._history: list[HistoryLine] = []
         self._seed: SeedRound | None = None
         self._revealed = False
         self._hashes: HashBook | None = None
-        self._start: Start | None = None
+        self._starts: dict[int, Start] = {}  # Starts that came before our own seed
+        self._started: set[int] = set()  # seats whose Start matched ours
+        self._resumed = False
         self._setup_hash: bytes | None = None
         self._ahead: dict[int, list[tuple[Received, Envelope, Member]]] = {}
         self._ahead_count = 0
@@ -291,6 +297,7 @@ class Peer:
         self._save_table_file()
         self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
         self.syncing = True
+        self._resumed = True
         hello = Hello(ruleset.fingerprint, rulesmatch.installed(self.plugins),
                       self.seat_name[:64] or me.display_name, self.seat, self.bot is not None,
                       self.endpoint)
@@ -332,7 +339,7 @@ class Peer:
 
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (empty when it is not its turn, or it already chose)."""
-        if self.table is None or self._phase != Phase.PLAYING or self.syncing:
+        if self.table is None or self._phase != Phase.PLAYING or self.syncing or not self.ready:
             return []
         active = self.table.active_seats()
         if self.seat not in active:
@@ -375,6 +382,8 @@ class Peer:
             return Refusal("wrong_phase", f"the table is {self._phase.value}, not playing")
         if self.syncing:
             return Refusal("syncing", "this seat is still catching up with the table")
+        if not self.ready:
+            return Refusal("starting", "waiting for every peer to start the table")
         active = table.active_seats()
         if self.seat not in active:
             who = ", ".join(str(s) for s in active)
@@ -386,8 +395,8 @@ class Peer:
         result = table.submit(self.seat, action, index=table.index, prev=table.head)
         if isinstance(result, Refusal):
             return result
-        self._broadcast(ActionMsg(result.index, result.prev, self.seat, action))
-        self._applied(result, old)
+        self._applied(result, old, announce=ActionMsg(result.index, result.prev, self.seat,
+                                                      action))
         self._drain()
         return None
 
@@ -518,18 +527,23 @@ class Peer:
                                            code, message, ref_index))
         if env is not None and isinstance(env.body, ErrorMsg):
             return  # never answer an error with an error
-        error = ErrorMsg(code, message, env.seq if env is not None else None, ref_index, refusal)
+        error = ErrorMsg(code, message, env.seq if env is not None else None, ref_index,
+                         str(refusal))  # a plain str: the codec takes no StrEnum
         data = self._encode(error)
         if rx.route is not None:
             self.node.reply(rx.route, data)
         else:
             self.node.send(rx.sender, data)
 
-    def _halt(self, message: str) -> None:
-        if self._phase != Phase.HALTED:
-            log.error("table halted: %s", message)
+    def _halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None:
+        """Stop the table; ``tell`` sends every seated peer Error(DESYNC) saying why."""
+        first = self._phase != Phase.HALTED
         self._phase = Phase.HALTED
         self._problem = message
+        if first:
+            log.error("table halted: %s", message)
+            if tell:
+                self._broadcast(ErrorMsg(ErrorCode.DESYNC, message, None, index))
         self._notify()
 
     # ==================================================================================
@@ -577,12 +591,6 @@ class Peer:
                 return
             self._refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
             return
-        last = self._seen_seq.get(rx.sender, 0)
-        if env.seq <= last:
-            self._refuse(rx, env, ErrorCode.BAD_SEQUENCE,
-                         f"seq {env.seq} is not above the last one accepted ({last})")
-            return
-        self._seen_seq[rx.sender] = env.seq
         self._alive(member, body)
         self._dispatch(rx, env, member)
 
@@ -607,27 +615,37 @@ class Peer:
 
     def _on_hello(self, rx: Received, env: Envelope) -> None:
         hello: Hello = env.body  # type: ignore[assignment]
+        if env.table_id not in (b"", self.table_id):
+            self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
+            return
         member = self.roster.by_key(rx.sender) if self.roster is not None else None
-        if member is not None and env.table_id in (b"", self.table_id):
+        if member is not None:
             self._on_rejoin(rx, env, member)
             return
         if not self.is_host:
             self._refuse(rx, env, ErrorCode.STRANGER, "this peer does not seat anyone")
             return
-        if env.table_id not in (b"", self.table_id):
-            self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
-            return
-        if self._phase != Phase.SEATING:
-            self._refuse(rx, env, ErrorCode.TABLE_FULL, "the table has started; no seat is free")
-            return
+        # The host's checks, in the order of docs/protocol.md §3.1.
         assert self.roster is not None
         name = hello.display_name or f"peer {key_text(rx.sender)[:8]}"
-        if hello.spectator:
-            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "this table takes no spectators")
-            return
         problem = rulesmatch.mismatch(self.ruleset, hello.fingerprint, hello.plugins, name)
         if problem is not None:
             self._refuse(rx, env, ErrorCode.RULES_MISMATCH, problem)
+            return
+        if self._phase != Phase.SEATING or hello.spectator:
+            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "this table takes no spectators"
+                         if hello.spectator else "the table has started; no seat is free")
+            return
+        wanted = hello.wanted_seat
+        if wanted is not None and wanted >= self.players:
+            self._refuse(rx, env, ErrorCode.WRONG_SEAT,
+                         f"seat {wanted} does not exist at a {self.players}-seat table")
+            return
+        seat = self.roster.free_seat(wanted)
+        if seat is None:
+            code = ErrorCode.SEAT_TAKEN if wanted is not None else ErrorCode.TABLE_FULL
+            self._refuse(rx, env, code, f"seat {wanted} is taken" if wanted is not None
+                         else "every seat is taken")
             return
         try:
             host, port = split_endpoint(hello.address)
@@ -636,15 +654,8 @@ class Peer:
             return
         if host in ("0.0.0.0", "::") and rx.peer_ip:
             host = rx.peer_ip
-        seat = self.roster.free_seat(hello.wanted_seat)
-        if seat is None:
-            code = ErrorCode.SEAT_TAKEN if hello.wanted_seat is not None else ErrorCode.TABLE_FULL
-            self._refuse(rx, env, code, "that seat is taken" if hello.wanted_seat is not None
-                         else "every seat is taken")
-            return
         info = PeerInfo(seat, rx.sender, endpoint(host, port), hello.display_name, hello.bot)
         member = self.roster.add(info, self._now(), "bot" if hello.bot else None)
-        self._seen_seq[rx.sender] = env.seq
         self.node.connect(rx.sender, info.address)
         log.info("%s took seat %d", name, seat)
         self._send_roster()
@@ -676,7 +687,6 @@ class Peer:
             return
         self.table_id = env.table_id
         self._seated(ruleset, body.players, body.seat)
-        self._seen_seq[rx.sender] = env.seq
         self._joined.set_result(None)
         self._apply_roster(body)
 
@@ -685,14 +695,29 @@ class Peer:
         if rx.sender != self.host_key or self.is_host:
             self._refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host assigns seats")
             return
-        if self._phase != Phase.SEATING:
-            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "the seats are already settled")
-            return
         if (body.seat != self.seat or body.players != self.players
                 or body.fingerprint != self.ruleset.fingerprint):
             self._refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
             return
+        if self._phase != Phase.SEATING:
+            self._refresh_addresses(rx, env, body)
+            return
         self._apply_roster(body)
+
+    def _refresh_addresses(self, rx: Received, env: Envelope, body: SeatAssignment) -> None:
+        """The host's answer to our return (§5.7): the same seats, perhaps new addresses."""
+        assert self.roster is not None
+        keys = {m.seat: m.key for m in self.roster}
+        if {p.seat: p.public_key for p in body.peers} != keys:
+            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "the seats are already settled")
+            return
+        for info in body.peers:
+            member = self.roster.by_seat(info.seat)
+            if member is not None and member.key != self.identity.public \
+                    and info.address != member.info.address:
+                self.roster.set_address(member, info.address)
+                self.node.connect(member.key, info.address)
+                self._save_table_file()
 
     def _apply_roster(self, body: SeatAssignment) -> None:
         assert self.roster is not None
@@ -739,7 +764,6 @@ class Peer:
             self.roster.set_address(member, address)
             self._save_table_file()
         self.node.connect(member.key, address)  # a no-op when unchanged
-        self._seen_seq[rx.sender] = env.seq  # a new run of that peer counts afresh
         was = member.link
         member.link = Link.CONNECTED
         member.last_seen = self._now()
@@ -753,8 +777,13 @@ class Peer:
                 self._send(member, ActionCommit(step.index, seat, step.commits[seat]))
                 if step.all_committed:
                     self._send(member, ActionReveal(step.index, seat, action, salt))
-        if self.is_host and self._phase == Phase.SEATING:
-            self._send_roster()
+        if self.is_host:  # the current seating, and everyone's address (§5.7)
+            if self._phase == Phase.SEATING:
+                self._send_roster()
+            else:
+                peers = self.roster.peer_infos()
+                self._send(member, SeatAssignment(member.seat, self.players,
+                                                  self.ruleset.fingerprint, peers))
         self._notify()
 
     # -- seeding ------------------------------------------------------------------------
@@ -786,14 +815,13 @@ class Peer:
             self._refuse(rx, env, ErrorCode.WRONG_SEAT, f"{member.label()} cannot commit for "
                                                         f"seat {body.seat}")
             return
-        if self._phase not in (Phase.SEATING, Phase.SEEDING) or self._seed is None:
-            log.debug("ignored a late SeedCommit from %s", member.label())
+        if self._late_seed_message(rx, env):
             return
+        assert self._seed is not None
         try:
             self._seed.commit(body.seat, body.commitment)
-        except SeedRoundError as exc:
+        except SeedRoundError as exc:  # a second, different commitment: the first stands
             self._refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message)
-            self._halt(f"cannot agree on the seed: {exc.message}")
             return
         self._maybe_reveal()
 
@@ -812,9 +840,9 @@ class Peer:
             self._refuse(rx, env, ErrorCode.WRONG_SEAT, f"{member.label()} cannot reveal for "
                                                         f"seat {body.seat}")
             return
-        if self._phase not in (Phase.SEATING, Phase.SEEDING) or self._seed is None:
-            log.debug("ignored a late SeedReveal from %s", member.label())
+        if self._late_seed_message(rx, env):
             return
+        assert self._seed is not None
         try:
             self._seed.reveal(body.seat, body.share)
         except SeedRoundError as exc:
@@ -822,6 +850,14 @@ class Peer:
             self._halt(f"cannot agree on the seed: {exc.message}")
             return
         self._maybe_start()
+
+    def _late_seed_message(self, rx: Received, env: Envelope) -> bool:
+        """True (after refusing it) for a seed message once the seed is settled."""
+        if self._phase in (Phase.SEATING, Phase.SEEDING) and self.table is None:
+            return False
+        if self.fixed_seed is None:  # with a dictated seed, joiners' commitments are moot
+            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "the seed is already agreed")
+        return True
 
     def _maybe_start(self) -> None:
         if self._phase != Phase.SEEDING or self._seed is None:
@@ -838,10 +874,10 @@ class Peer:
         self._open_log()
         self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
         log.info("seed %s; play starts", seed.hex())
-        if self.is_host:
-            self._broadcast(Start(self.table.header, self._setup_hash))
-        if self._start is not None:
-            self._check_start(self._start)
+        self._broadcast(Start(self.table.header, self._setup_hash))
+        starts, self._starts = self._starts, {}
+        for seat, start in starts.items():
+            self._check_start(seat, start)
         self._notify()
         self._drain()
 
@@ -869,12 +905,12 @@ class Peer:
 
     def _on_start(self, rx: Received, env: Envelope, member: Member) -> None:
         body: Start = env.body  # type: ignore[assignment]
-        if rx.sender != self.host_key or self.is_host:
-            self._refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host starts the table")
+        if self.table is not None:
+            self._check_start(member.seat, body)
             return
         host_committed = self._seed is not None and 0 in self._seed.commits
-        if self.table is None and self._phase == Phase.SEEDING and not host_committed:
-            # The host skipped the commit-reveal: it dictates the seed.
+        if rx.sender == self.host_key and self._phase == Phase.SEEDING and not host_committed:
+            # The host skipped the commit-reveal: it dictates the seed (hedgerow play --seed).
             if not self.accept_host_seed:
                 self._halt("the host dictated the table seed instead of agreeing on it; "
                            "join with --accept-host-seed to play such a table")
@@ -883,20 +919,29 @@ class Peer:
                                                                   self.players):
                 self._halt("the host started the table with other rules")
                 return
-            self._start = body
+            self.fixed_seed = body.header.seed
+            self._starts[member.seat] = body
             self._start_play(body.header.seed)
-        elif self.table is None:
-            self._start = body
-        else:
-            self._check_start(body)
+            return
+        self._starts[member.seat] = body
 
-    def _check_start(self, start: Start) -> None:
+    def _check_start(self, seat: int, start: Start) -> None:
         assert self.table is not None
         if start.header != self.table.header or start.setup_hash != self._setup_hash:
-            self._halt(f"the host started the table with another seed or other rules "
+            self._halt(f"seat {seat} started the table with another seed or other rules "
                        f"({start.header.fingerprint}, seed {start.header.seed.hex()[:12]}; "
                        f"here {self.table.header.fingerprint}, seed "
-                       f"{self.table.header.seed.hex()[:12]})")
+                       f"{self.table.header.seed.hex()[:12]})", tell=True)
+            return
+        self._started.add(seat)
+        if self.ready:
+            self._notify()
+
+    @property
+    def ready(self) -> bool:
+        """True once every other seat's Start matched ours: this seat may act (§3.2)."""
+        return self.table is not None and (
+            self._resumed or len(self._started) >= self.players - 1)
 
     # -- play ---------------------------------------------------------------------------
 
@@ -947,7 +992,10 @@ class Peer:
         old = table.state
         result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
         if isinstance(result, Refusal):
-            self._refuse(rx, env, error_code_for_refusal(result.code), result.message,
+            text = result.message
+            if result.code == Code.NOT_YOUR_TURN and table.active_seats():
+                text = _out_of_turn(msg, table.active_seats()[0])
+            self._refuse(rx, env, error_code_for_refusal(result.code), text,
                          ref_index=msg.index, refusal=result.code)
             return
         self._applied(result, old)
@@ -959,34 +1007,39 @@ class Peer:
         assert self.table is not None
         entry = self.table.entries[msg.index]
         if msg.prev != entry.prev:
-            code, text = ErrorCode.BROKEN_CHAIN, (f"action #{msg.index} does not chain to "
-                                                  "the log head")
+            why = Refusal(Code.BROKEN_CHAIN, f"action #{msg.index} does not chain to the log head")
         elif msg.seat != entry.seat:
-            code, text = ErrorCode.OUT_OF_TURN, (f"seat {msg.seat} may not act at #{msg.index} "
-                                                 f"(it was seat {entry.seat}'s turn)")
+            why = Refusal(Code.NOT_YOUR_TURN, _out_of_turn(msg, entry.seat))
         elif msg.action == entry.action:
             return  # a repeat of what we have (after a reconnect)
         else:
-            code, text = ErrorCode.BAD_INDEX, (f"seat {msg.seat} already played action "
-                                               f"#{msg.index}")
-        self._refuse(rx, env, code, text, ref_index=msg.index)
+            why = Refusal(Code.BAD_INDEX, f"seat {msg.seat} already played action #{msg.index}")
+        self._refuse(rx, env, error_code_for_refusal(why.code), why.message,
+                     ref_index=msg.index, refusal=why.code)
 
-    def _applied(self, entry: LogEntry, old_state: Any) -> None:
-        """Bookkeeping after ``entry`` was applied to the table."""
+    def _applied(self, entry: LogEntry, old_state: Any, *, announce: ActionMsg | None = None
+                 ) -> None:
+        """Bookkeeping after ``entry`` was applied: log it, then tell the others.
+
+        The entry is in the log file before anything is sent about it (docs/protocol.md
+        §6); ``announce`` is the author's own ActionMsg.
+        """
         table = self.table
         assert table is not None and self._hashes is not None
         state_hash = table.state_hash()
-        text = self.ruleset.gamedef.describe(old_state, entry.seat, entry.action)
-        self._history.append(HistoryLine(entry.index, entry.seat, text))
-        self._broadcast(StateHash(entry.index, state_hash))
         if self._writer is not None:
             self._writer.append(entry, state_hash)
+        if announce is not None:
+            self._broadcast(announce)
+        self._broadcast(StateHash(entry.index, state_hash))
+        text = self.ruleset.gamedef.describe(old_state, entry.seat, entry.action)
+        self._history.append(HistoryLine(entry.index, entry.seat, text))
         if not table.active_seats() and self._phase == Phase.PLAYING:
             self._phase = Phase.FINISHED
             log.info("game over after %d actions", table.index)
         divergence = self._hashes.record_own(entry.index, state_hash)
         if divergence is not None:
-            self._halt(divergence.describe(self._names()))
+            self._halt(divergence.describe(self._names()), tell=True, index=divergence.index)
         self._notify()
 
     def _on_state_hash(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -995,7 +1048,7 @@ class Peer:
             return
         divergence = self._hashes.report(member.seat, body.index, body.state_hash)
         if divergence is not None:
-            self._halt(divergence.describe(self._names()))
+            self._halt(divergence.describe(self._names()), tell=True, index=divergence.index)
         elif self._phase == Phase.FINISHED:
             self._notify()  # one more seat confirmed the end
 
@@ -1154,7 +1207,7 @@ class Peer:
             self._applied(result, old)
             divergence = self._hashes.report(member.seat, entry.index, item.state_hash)
             if divergence is not None:
-                self._halt(divergence.describe(self._names()))
+                self._halt(divergence.describe(self._names()), tell=True, index=divergence.index)
                 return
         if body.next_index > table.index and self._phase == Phase.PLAYING:
             self._request_catch_up(member)
@@ -1184,7 +1237,6 @@ class Peer:
         assert self.roster is not None
         self.roster.remove(member.seat)
         self.node.disconnect(member.key)
-        self._seen_seq.pop(member.key, None)
         self._send_roster()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
