@@ -1241,6 +1241,9 @@ class Peer:
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
         body: ErrorMsg = env.body  # type: ignore[assignment]
+        if body.code == ErrorCode.DESYNC:
+            log.warning("%s halted the table: %s", member.label(), body.message)
+            return
         log.warning("%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
                     body.code.name, body.message)
 
