@@ -348,6 +348,12 @@ class Picker:
             return self.pick_card(cards[i % len(cards)])
         return False
 
+    def set_card_order(self, order: list[Value]) -> None:
+        """The hand's order as drawn: number keys follow it, and it picks the first card."""
+        if order != self.card_order:
+            self.card_order = order
+            self._settle()
+
     def pick_card(self, card: Value) -> bool:
         """Choose ``card`` from the hand; False when it cannot be played now."""
         if card not in self.card_options():

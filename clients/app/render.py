@@ -258,6 +258,8 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
             elif picker.slot is not None:
                 second = [("class:dim", f"Choose {picker.slot.label()} with the arrows "
                                         "(or a click), then press Enter.")]
+    if state.my_turn and not any(line.seat == seat for line in state.lines):
+        second += [("", "\n"), ("class:dim", "New to the game? Press ? to see how to play.")]
     return [*first, ("", "\n"), *second]
 
 

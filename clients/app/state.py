@@ -153,15 +153,16 @@ class SeatState:
         if shape is None or shape.card is None:
             return
         name = shape.card
-        self.picker.card_order = [dict(k)[name] for k in self.hand.order if len(k) == 1
-                                  and k[0][0] == name]
+        self.picker.set_card_order([dict(k)[name] for k in self.hand.order
+                                    if len(k) == 1 and k[0][0] == name])
 
     def hand_drawn(self) -> None:
-        """The hand was drawn: number keys follow its order from now on."""
-        before = self.picker.card_order
+        """The hand was drawn: number keys follow its order from now on (and if that changes
+        the chosen card, the panes drawn before the hand are drawn again)."""
+        before = self.picker.card
         self._order_cards()
-        if before != self.picker.card_order:
-            self.picker._settle()
+        if self.picker.card != before:
+            self.invalidate()
 
     # -- acting -------------------------------------------------------------------------------
 

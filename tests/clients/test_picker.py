@@ -61,7 +61,8 @@ def test_arrows_follow_the_drawn_positions_when_given() -> None:
 
 def test_number_keys_follow_the_hand_order() -> None:
     picker = Picker(place_actions())
-    picker.card_order = [9, 7]
+    picker.set_card_order([9, 7])
+    assert picker.card == 9  # the first card as drawn, until one is picked
     assert picker.pick_number(1) and picker.card == 9
     assert not picker.pick_number(3)
 
