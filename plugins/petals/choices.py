@@ -130,7 +130,7 @@ class PlaceChoices(_Choices):
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.kind != "place":
             return False
-        values = int_args(action, PLACE_ARGS)
+        values = place_args(action)
         if values is None:
             return False
         card, rot, x, y = values

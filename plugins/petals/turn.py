@@ -91,7 +91,7 @@ def _place(state: State, seat: int, action: Action, finish: Finish) -> State | R
     if bad:
         return bad
     garden = dict(state.garden)
-    garden[cell] = card * 4 + rot
+    garden[cell] = placed(card, rot)
     fringe = grow_frontier(state.frontier, garden, cell)
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1:]

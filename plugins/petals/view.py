@@ -52,9 +52,7 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
     pile = tuple(pool[k:k + len(state.pile)])
     k += len(state.pile)
     set_aside = tuple(sorted(pool[k:]))
-    return State(state.players, state.garden, state.frontier, tuple(hands), pile,
-                 state.trackers, state.active, state.pending, state.phase, state.final_left,
-                 state.out_of_play, set_aside, state.scored_directly)
+    return state._replace(hands=tuple(hands), pile=pile, set_aside=set_aside)
 
 
 def hash_data(state: State) -> tuple[object, ...]:
