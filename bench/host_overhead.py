@@ -20,7 +20,7 @@ from hedgerow.core.rng import Rng
 from hedgerow.core.seeding import seed_from_int
 
 
-def direct(gamedef, players: int, seed: bytes):  # noqa: ANN001, ANN201
+def direct(gamedef, players: int, seed: bytes):
     """The same game as `play` with random bots, calling the GameDef functions only."""
     state = gamedef.setup(SetupContext(players, Rng(seed, "setup")))
     root = Rng(seed, "bot")
@@ -50,7 +50,9 @@ def main() -> None:
     bots = [host.bot("random")]
     seeds = [seed_from_int(i) for i in range(args.games)]
     for seed in seeds[:3]:  # same seeds, same games: the two sides do the same work
-        assert play(ruleset, args.players, seed, bots).state == direct(ruleset.gamedef, args.players, seed)
+        assert play(ruleset, args.players, seed, bots).state == direct(
+            ruleset.gamedef, args.players, seed
+        )
     engine_t, direct_t = [], []
     for _ in range(args.rounds):  # interleaved, so drift affects both sides alike
         t0 = time.perf_counter()

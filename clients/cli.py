@@ -17,7 +17,10 @@ EXIT_USAGE = 2
 #: command name -> (module in hedgerow.clients, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("hedgerow.clients.cmd_play", "play on this machine against bots (start here)"),
-    "games": ("hedgerow.clients.cmd_games", "list every game, variant and bot, and where each came from"),
+    "games": (
+        "hedgerow.clients.cmd_games",
+        "list every game, variant and bot, and where each came from",
+    ),
     "simulate": ("hedgerow.clients.cmd_simulate", "play complete games with bots in one process"),
     "host": ("hedgerow.clients.cmd_host", "open a table on this machine for players on the LAN"),
     "join": ("hedgerow.clients.cmd_join", "join a table by address or by name"),
@@ -40,7 +43,7 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None):
         print(f"hedgerow {_version()}")
         parser.exit()
 
@@ -54,7 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
-        "-p", dest="plugin_opts", action="append", default=[], metavar="NAME",
+        "-p",
+        dest="plugin_opts",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="load plugin module NAME, or block a plugin with no:NAME (like pytest)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -87,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def make_host(args: argparse.Namespace):  # noqa: ANN201 - avoids importing core at start-up
+def make_host(args: argparse.Namespace):
     """The plugin host, honouring ``-p NAME`` and ``-p no:NAME``."""
     from hedgerow.core.host import Host
 

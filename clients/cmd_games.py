@@ -13,28 +13,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def collect(host) -> dict:  # noqa: ANN001
+def collect(host) -> dict:
     """The catalogue as plain data (what ``--json`` prints)."""
-    def origin(spec) -> dict:  # noqa: ANN001
+
+    def origin(spec) -> dict:
         o = host.origin_of[spec]
-        return {"plugin": o.plugin, "distribution": o.distribution, "distribution_version": o.version}
+        return {
+            "plugin": o.plugin,
+            "distribution": o.distribution,
+            "distribution_version": o.version,
+        }
 
     games = []
     for name in sorted(host.games):
         g = host.games[name]
-        games.append({
-            "name": g.name, "title": g.title, "version": g.version, "summary": g.summary,
-            "players": [g.min_players, g.max_players], **origin(g),
-            "variants": [
-                {"name": v.name, "version": v.version, "summary": v.summary,
-                 "conflicts": list(v.conflicts),
-                 "players": list(v.players) if v.players else None, **origin(v)}
-                for v in host.variants_of(name)
-            ],
-        })
+        games.append(
+            {
+                "name": g.name,
+                "title": g.title,
+                "version": g.version,
+                "summary": g.summary,
+                "players": [g.min_players, g.max_players],
+                **origin(g),
+                "variants": [
+                    {
+                        "name": v.name,
+                        "version": v.version,
+                        "summary": v.summary,
+                        "conflicts": list(v.conflicts),
+                        "players": list(v.players) if v.players else None,
+                        **origin(v),
+                    }
+                    for v in host.variants_of(name)
+                ],
+            }
+        )
     bots = [
-        {"name": b.name, "version": b.version, "summary": b.summary,
-         "games": list(b.games) or "any", **origin(b)}
+        {
+            "name": b.name,
+            "version": b.version,
+            "summary": b.summary,
+            "games": list(b.games) or "any",
+            **origin(b),
+        }
         for b in sorted(host.bots.values(), key=lambda b: b.name)
     ]
     broken = [{"plugin": name, "problem": why} for name, why in host.broken]
@@ -50,8 +71,10 @@ def run(args: argparse.Namespace) -> int:
     print("Games")
     for g in data["games"]:
         src = f"{g['distribution']} {g['distribution_version']}".strip()
-        print(f"  {g['name']:<12} {g['title']} {g['version']}, "
-              f"{g['players'][0]}-{g['players'][1]} players  [{src}]")
+        print(
+            f"  {g['name']:<12} {g['title']} {g['version']}, "
+            f"{g['players'][0]}-{g['players'][1]} players  [{src}]"
+        )
         if g["summary"]:
             print(f"  {'':<12} {g['summary']}")
         for v in g["variants"]:

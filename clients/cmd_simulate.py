@@ -18,16 +18,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow simulate``."""
     parser.add_argument("game", help="the game to play (see: hedgerow games)")
     parser.add_argument("--players", type=int, default=None, help="seats at the table")
-    parser.add_argument("--variant", action="append", default=[], metavar="V",
-                        help="a variant to use (repeat for several)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="V",
+        help="a variant to use (repeat for several)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--bots", default="random", metavar="NAME,...",
-                        help="bot per seat, comma separated, reused in turn (default: random)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        metavar="NAME,...",
+        help="bot per seat, comma separated, reused in turn (default: random)",
+    )
     parser.add_argument("--games", type=int, default=1, metavar="K", help="games to play")
     parser.add_argument("--json", action="store_true", help="one JSON object per game per line")
 
 
-def outcome_dict(outcome) -> dict:  # noqa: ANN001
+def outcome_dict(outcome) -> dict:
     """An `Outcome` as plain JSON-ready data."""
     return {
         "scores": list(outcome.scores),
@@ -78,12 +87,18 @@ def run(args: argparse.Namespace) -> int:
         elif args.games == 1 or not show_progress:
             winners = ", ".join(f"seat {w}" for w in outcome.winners)
             scores = ", ".join(str(s) for s in outcome.scores)
-            print(f"seed {seed_number}: won by {winners} (scores {scores}); "
-                  f"{table.index} actions; state {record['state_hash']}")
+            print(
+                f"seed {seed_number}: won by {winners} (scores {scores}); "
+                f"{table.index} actions; state {record['state_hash']}"
+            )
         if show_progress:
             done = (i + 1) * 40 // args.games
-            print(f"\r[{'#' * done}{'.' * (40 - done)}] {i + 1}/{args.games}", end="",
-                  file=sys.stderr, flush=True)
+            print(
+                f"\r[{'#' * done}{'.' * (40 - done)}] {i + 1}/{args.games}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     if show_progress:
         print(file=sys.stderr)
     if not args.json and args.games > 1:

@@ -9,9 +9,8 @@ messages, and all the canonical encoder needs to hash them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
-Value = Union[int, str, bool, bytes, tuple["Value", ...]]
+Value = int | str | bool | bytes | tuple["Value", ...]
 
 
 def _check_value(value: object) -> bool:
@@ -72,8 +71,10 @@ class Action:
             return "argument names must be unique and sorted"
         for name, value in self.args:
             if not _check_value(value):
-                return (f"argument {name!r} has unsupported type {type(value).__name__}: values "
-                        "must be exactly int, str, bool, bytes or a tuple of those")
+                return (
+                    f"argument {name!r} has unsupported type {type(value).__name__}: values "
+                    "must be exactly int, str, bool, bytes or a tuple of those"
+                )
         return None
 
     def __str__(self) -> str:

@@ -55,7 +55,7 @@ def encode(value: object) -> bytes:
     return b"".join(out)
 
 
-def _encode(value: object, out: list[bytes]) -> None:  # noqa: C901 - one flat type switch
+def _encode(value: object, out: list[bytes]) -> None:
     if value is None:
         out.append(b"N")
     elif value is True:

@@ -141,15 +141,19 @@ def check_game(
                 raise ConformanceError(f"{step}: active seat {seat} has no legal action")
             if len(set(legal)) != len(legal):
                 raise ConformanceError(f"{step}: legal_actions lists an action twice")
-            tries = legal if table.index < exhaustive_steps else [
-                legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))
-            ]
+            tries = (
+                legal
+                if table.index < exhaustive_steps
+                else [legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))]
+            )
             for action in tries:
                 result = game.apply(state, seat, action)
                 if isinstance(result, Refusal):
                     raise ConformanceError(f"{step}: legal action {action} is refused: {result}")
                 if _hash(game, state) != before:
-                    raise ConformanceError(f"{step}: apply({action}) mutated the state it was given")
+                    raise ConformanceError(
+                        f"{step}: apply({action}) mutated the state it was given"
+                    )
                 checked += 1
             legal_set = set(legal)
             for action in _mutations(legal[0]):
@@ -161,7 +165,9 @@ def check_game(
                 raise ConformanceError(f"{step}: describe({action}) must be a non-empty string")
             entry = table.submit(seat, action)
             if isinstance(entry, Refusal):
-                raise ConformanceError(f"{step}: legal action {action} refused by the table: {entry}")
+                raise ConformanceError(
+                    f"{step}: legal action {action} refused by the table: {entry}"
+                )
             log.append((seat, action))
             for inv in invariants:
                 _run_invariant(inv, state, table.state, seat, action, f"{step}, after {action}")
@@ -179,15 +185,20 @@ def check_game(
     return Report(games, actions, checked, refusals)
 
 
-def _run_invariant(inv: Invariant, before: Any, after: Any, seat: int, action: Action | None,
-                   where: str) -> None:
+def _run_invariant(
+    inv: Invariant, before: Any, after: Any, seat: int, action: Action | None, where: str
+) -> None:
     try:
         inv(before, after, seat, action)
     except AssertionError as exc:
-        raise ConformanceError(f"{where}: invariant {getattr(inv, '__name__', inv)}: {exc}") from exc
+        raise ConformanceError(
+            f"{where}: invariant {getattr(inv, '__name__', inv)}: {exc}"
+        ) from exc
 
 
-def _expect_refused(table: Table, seat: int, action: Action | None, before: bytes, step: str) -> int:
+def _expect_refused(
+    table: Table, seat: int, action: Action | None, before: bytes, step: str
+) -> int:
     """Offer an action that must be refused; check the refusal and that nothing changed."""
     if action is None:
         action = Action("conformance-no-such-action", ())

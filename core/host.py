@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pluggy
-
 from hedgerow.core import hookspecs
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
@@ -109,7 +108,7 @@ class Host:
         self._origins[registered] = Origin(registered, origin.distribution, origin.version)
 
     def _load_entry_points(self) -> None:
-        """Register every ``hedgerow`` entry point; one that fails to load is reported, not fatal."""
+        """Register every ``hedgerow`` entry point; one that fails to load is reported."""
         from importlib.metadata import distributions
 
         seen: set[str] = set()
@@ -125,8 +124,12 @@ class Host:
                     plugin = ep.load()
                     self._register(plugin, ep.name, origin)
                 except Exception as exc:  # a third party's bug must not stop Hedgerow
-                    self.broken.append((ep.name, f"{origin.distribution} {origin.version}: "
-                                                 f"{type(exc).__name__}: {exc}"))
+                    self.broken.append(
+                        (
+                            ep.name,
+                            f"{origin.distribution} {origin.version}: {type(exc).__name__}: {exc}",
+                        )
+                    )
 
     def _each_impl(self, hook_name: str, make_register: Callable[[Origin], Callable[[Any], None]]):
         caller = getattr(self.pm.hook, hook_name)
@@ -173,8 +176,12 @@ class Host:
             spec = self.variants.pop(key)
             self.pm.unregister(name=f"variant:{spec.game}:{spec.name}")
             origin = self.origin_of.pop(spec)
-            self.broken.append((origin.plugin, f"variant {spec.name!r} needs game {spec.game!r}, "
-                                               "which is not installed"))
+            self.broken.append(
+                (
+                    origin.plugin,
+                    f"variant {spec.name!r} needs game {spec.game!r}, which is not installed",
+                )
+            )
         self._each_impl("hedgerow_register_bots", register_bot)
 
     # -- questions -----------------------------------------------------------------------
@@ -185,8 +192,9 @@ class Host:
             return self.games[name]
         except KeyError:
             choices = ", ".join(sorted(self.games)) or "none installed"
-            raise HedgerowError(f"unknown game {name!r} (choose from: {choices})",
-                                code="unknown_game") from None
+            raise HedgerowError(
+                f"unknown game {name!r} (choose from: {choices})", code="unknown_game"
+            ) from None
 
     def variants_of(self, game: str) -> list[VariantSpec]:
         """The variants installed for ``game``, by name."""
@@ -198,11 +206,14 @@ class Host:
         if spec is None or (game is not None and not spec.plays(game)):
             names = sorted(b.name for b in self.bots.values() if game is None or b.plays(game))
             where = f" for {game}" if game else ""
-            raise HedgerowError(f"unknown bot {name!r}{where} (choose from: {', '.join(names)})",
-                                code="unknown_bot")
+            raise HedgerowError(
+                f"unknown bot {name!r}{where} (choose from: {', '.join(names)})", code="unknown_bot"
+            )
         return spec
 
-    def ruleset(self, game: str, variants: Iterable[str] = (), players: int | None = None) -> Ruleset:
+    def ruleset(
+        self, game: str, variants: Iterable[str] = (), players: int | None = None
+    ) -> Ruleset:
         """Bind ``game`` with ``variants`` for a table of ``players`` seats.
 
         Raises `HedgerowError` for an unknown game or variant, a variant named twice,
@@ -214,16 +225,22 @@ class Host:
             found = self.variants.get((game, name))
             if found is None:
                 names = ", ".join(v.name for v in self.variants_of(game)) or "none installed"
-                raise HedgerowError(f"unknown variant {name!r} for {game} (choose from: {names})",
-                                    code="unknown_variant")
+                raise HedgerowError(
+                    f"unknown variant {name!r} for {game} (choose from: {names})",
+                    code="unknown_variant",
+                )
             if found in chosen:
                 raise HedgerowError(f"variant {name!r} is named twice", code="bad_variant")
             chosen.append(found)
-        every_variant = [self.pm.get_plugin(f"variant:{v.game}:{v.name}") for v in self.variants.values()]
+        every_variant = [
+            self.pm.get_plugin(f"variant:{v.game}:{v.name}") for v in self.variants.values()
+        ]
         active = {id(self.pm.get_plugin(f"variant:{v.game}:{v.name}")) for v in chosen}
         inactive = [p for p in every_variant if p is not None and id(p) not in active]
         return make_ruleset(self.pm, spec, chosen, inactive, players)
 
-    def render(self, game: str, view: object, seat: int, width: int) -> list[tuple[str, str]] | None:
+    def render(
+        self, game: str, view: object, seat: int, width: int
+    ) -> list[tuple[str, str]] | None:
         """The game plugin's drawing of ``view`` (``hedgerow_render_view``), or None."""
         return self.pm.hook.hedgerow_render_view(game=game, view=view, seat=seat, width=width)

@@ -29,8 +29,14 @@ def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSp
     ]
 
 
-def play(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSpec],
-         *, max_actions: int = 100_000) -> Table:
+def play(
+    ruleset: Ruleset,
+    players: int,
+    seed: bytes,
+    specs: Sequence[BotSpec],
+    *,
+    max_actions: int = 100_000,
+) -> Table:
     """Play one complete game and return the finished table."""
     table = Table(ruleset, players, seed)
     bots = make_bots(ruleset, players, seed, specs)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pluggy
-
 from hedgerow.core.canon import digest
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import GameDef, GameSpec, VariantSpec
@@ -22,7 +21,9 @@ from hedgerow.core.game import GameDef, GameSpec, VariantSpec
 class ExtensionRelay:
     """Calls a game's extension hooks with only a table's chosen variants active."""
 
-    def __init__(self, pm: pluggy.PluginManager, inactive: Sequence[object], active: tuple[str, ...]):
+    def __init__(
+        self, pm: pluggy.PluginManager, inactive: Sequence[object], active: tuple[str, ...]
+    ):
         self._pm = pm
         self._inactive = list(inactive)
         self.active = active

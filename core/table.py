@@ -103,15 +103,20 @@ class Table:
             self._hash = state_hash(data)
         return self._hash
 
-    def check(self, seat: int, action: Action, *, index: int | None = None,
-              prev: bytes | None = None) -> Refusal | Any:
+    def check(
+        self, seat: int, action: Action, *, index: int | None = None, prev: bytes | None = None
+    ) -> Refusal | Any:
         """Validate without changing anything: the new state, or why the action is refused."""
         if not 0 <= seat < self.players:
-            return Refusal(Code.BAD_SEAT, f"seat {seat} does not exist at a {self.players}-seat table")
+            return Refusal(
+                Code.BAD_SEAT, f"seat {seat} does not exist at a {self.players}-seat table"
+            )
         if index is not None and index != self.index:
             return Refusal(Code.BAD_INDEX, f"expected action #{self.index}, got #{index}")
         if prev is not None and prev != self.head:
-            return Refusal(Code.BROKEN_CHAIN, f"action #{self.index} does not chain to the log head")
+            return Refusal(
+                Code.BROKEN_CHAIN, f"action #{self.index} does not chain to the log head"
+            )
         problem = action.problem()
         if problem is not None:
             return Refusal(Code.MALFORMED, f"malformed action: {problem}")
@@ -120,11 +125,14 @@ class Table:
             return Refusal(Code.GAME_OVER, "the game is over")
         if seat not in active:
             who = ", ".join(str(s) for s in active)
-            return Refusal(Code.NOT_YOUR_TURN, f"seat {seat} may not act now (waiting for seat {who})")
+            return Refusal(
+                Code.NOT_YOUR_TURN, f"seat {seat} may not act now (waiting for seat {who})"
+            )
         return self.game.apply(self.state, seat, action)
 
-    def submit(self, seat: int, action: Action, *, index: int | None = None,
-               prev: bytes | None = None) -> LogEntry | Refusal:
+    def submit(
+        self, seat: int, action: Action, *, index: int | None = None, prev: bytes | None = None
+    ) -> LogEntry | Refusal:
         """Apply ``action`` by ``seat`` if it is legal now; the new log entry, or a `Refusal`.
 
         ``index`` and ``prev`` (the entry index and chain head the author saw) are checked
@@ -133,8 +141,9 @@ class Table:
         result = self.check(seat, action, index=index, prev=prev)
         if isinstance(result, Refusal):
             return result
-        entry = LogEntry(self.index, seat, action, self.head,
-                         LogEntry.chain(self.head, self.index, seat, action))
+        entry = LogEntry(
+            self.index, seat, action, self.head, LogEntry.chain(self.head, self.index, seat, action)
+        )
         self.state = result
         self.entries.append(entry)
         self.head = entry.digest
@@ -142,8 +151,9 @@ class Table:
         return entry
 
     @classmethod
-    def replay(cls, ruleset: Ruleset, players: int, seed: bytes,
-               actions: Iterable[tuple[int, Action]]) -> Table:
+    def replay(
+        cls, ruleset: Ruleset, players: int, seed: bytes, actions: Iterable[tuple[int, Action]]
+    ) -> Table:
         """Rebuild a table from its header and its (seat, action) log.
 
         Raises `ReplayError` at the first action the rules refuse.

@@ -15,7 +15,9 @@ if str(TESTS) not in sys.path:  # lets tests import the toy games as `toygames`
 
 
 @pytest.fixture(autouse=True)
-def hedgerow_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def hedgerow_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """A fresh user data directory for each test."""
     home = tmp_path_factory.mktemp("hedgerow-home")
     monkeypatch.setenv("HEDGEROW_HOME", str(home))

@@ -36,9 +36,20 @@ def test_every_package_folder_is_declared() -> None:
 @pytest.mark.timeout(300)
 def test_wheel_contains_every_module_under_the_hedgerow_namespace(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(tmp_path), str(ROOT)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
     )
     wheel = next(tmp_path.glob("hedgerow-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -49,4 +60,6 @@ def test_wheel_contains_every_module_under_the_hedgerow_namespace(tmp_path: Path
     assert "hedgerow/proto/hedgerow.proto" in names
     assert not any(n.startswith(("core/", "tests/", "bench/")) for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "hedgerow = hedgerow.clients.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert (
+        "hedgerow = hedgerow.clients.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )

@@ -66,7 +66,7 @@ def _rank_high(scores: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for o in scores if o > s) for s in scores)
 
 
-def build_posy(ext) -> GameDef:  # noqa: ANN001
+def build_posy(ext) -> GameDef:
     def setup(ctx: SetupContext) -> PosyState:
         deck = ctx.rng.shuffled(range(1, 13))
         hands = tuple(tuple(deck[2 * i : 2 * i + 2]) for i in range(ctx.players))
@@ -105,16 +105,22 @@ def build_posy(ext) -> GameDef:  # noqa: ANN001
         return PosyState(pile, tuple(hands), tuple(scores), nxt, s.plays + 1)
 
     def view(s: PosyState, seat: int) -> PosyView:
-        return PosyView(seat, s.hands[seat], tuple(len(h) for h in s.hands), len(s.pile),
-                        s.scores, s.turn)
+        return PosyView(
+            seat, s.hands[seat], tuple(len(h) for h in s.hands), len(s.pile), s.scores, s.turn
+        )
 
     def outcome(s: PosyState) -> Outcome | None:
         if active(s):
             return None
         ranking = ext.posy_rank(scores=s.scores)
         winners = tuple(i for i, r in enumerate(ranking) if r == 1)
-        return Outcome(s.scores, ranking, winners, f"seat {winners[0]} ranked first",
-                       breakdown=(("points", s.scores),))
+        return Outcome(
+            s.scores,
+            ranking,
+            winners,
+            f"seat {winners[0]} ranked first",
+            breakdown=(("points", s.scores),),
+        )
 
     def describe(s: PosyState, seat: int, a: Action) -> str:
         return f"seat {seat} plays {a.get('card')}"
@@ -138,11 +144,11 @@ class PosyPlugin:
     """The posy game plugin (also the home of posy's default extension behaviour)."""
 
     @hookimpl
-    def hedgerow_addhooks(self, pluginmanager) -> None:  # noqa: ANN001
+    def hedgerow_addhooks(self, pluginmanager) -> None:
         pluginmanager.add_hookspecs(PosySpecs)
 
     @hookimpl
-    def hedgerow_register_games(self, register) -> None:  # noqa: ANN001
+    def hedgerow_register_games(self, register) -> None:
         register(GameSpec("posy", "Posy", "1.0.0", 2, 4, build_posy, summary="test game"))
 
     @hookimpl(trylast=True)
@@ -150,7 +156,7 @@ class PosyPlugin:
         return _rank_high(scores)
 
     @hookimpl
-    def hedgerow_render_view(self, game: str, view, seat: int, width: int):  # noqa: ANN001
+    def hedgerow_render_view(self, game: str, view, seat: int, width: int):
         if game != "posy":
             return None
         return [("bold", f"hand {view.hand}"), ("", "\n")]
@@ -170,11 +176,23 @@ class Bonus:
 
 class PosyVariants:
     @hookimpl
-    def hedgerow_register_variants(self, register) -> None:  # noqa: ANN001
-        register(VariantSpec("posy", "lowball", "1.0.0", Lowball(), summary="lowest wins",
-                             conflicts=("bonus",)))
-        register(VariantSpec("posy", "bonus", "1.0.0", Bonus(), summary="first play +5",
-                             conflicts=("lowball",), players=(2, 3)))
+    def hedgerow_register_variants(self, register) -> None:
+        register(
+            VariantSpec(
+                "posy", "lowball", "1.0.0", Lowball(), summary="lowest wins", conflicts=("bonus",)
+            )
+        )
+        register(
+            VariantSpec(
+                "posy",
+                "bonus",
+                "1.0.0",
+                Bonus(),
+                summary="first play +5",
+                conflicts=("lowball",),
+                players=(2, 3),
+            )
+        )
 
 
 # -- duel (simultaneous) --------------------------------------------------------------------
@@ -199,7 +217,7 @@ class DuelView:
 ROUNDS = 3
 
 
-def build_duel(ext) -> GameDef:  # noqa: ANN001
+def build_duel(ext) -> GameDef:
     def setup(ctx: SetupContext) -> DuelState:
         return DuelState(0, (0,) * ctx.players, (0,) * ctx.players)
 
@@ -239,8 +257,9 @@ def build_duel(ext) -> GameDef:  # noqa: ANN001
         return f"seat {seat} picks a number"
 
     def determinize(s: DuelState, seat: int, rng: Rng) -> DuelState:
-        picks = tuple(p if (i == seat or p == 0) else 1 + rng.randbelow(3)
-                      for i, p in enumerate(s.picks))
+        picks = tuple(
+            p if (i == seat or p == 0) else 1 + rng.randbelow(3) for i, p in enumerate(s.picks)
+        )
         return replace(s, picks=picks)
 
     return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize)
@@ -248,14 +267,16 @@ def build_duel(ext) -> GameDef:  # noqa: ANN001
 
 class DuelPlugin:
     @hookimpl
-    def hedgerow_register_games(self, register) -> None:  # noqa: ANN001
-        register(GameSpec("duel", "Duel", "1.0.0", 2, 5, build_duel, summary="simultaneous test game"))
+    def hedgerow_register_games(self, register) -> None:
+        register(
+            GameSpec("duel", "Duel", "1.0.0", 2, 5, build_duel, summary="simultaneous test game")
+        )
 
 
 PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin())
 
 
-def toy_host(**kwargs):  # noqa: ANN201
+def toy_host(**kwargs):
     """A host with the built-ins blocked and only the toy games loaded."""
     from hedgerow.core.host import Host
 
@@ -267,14 +288,14 @@ this = sys.modules[__name__]
 
 
 @hookimpl
-def hedgerow_register_games(register) -> None:  # noqa: ANN001
+def hedgerow_register_games(register) -> None:
     """Module-level form, used when this file is loaded with HEDGEROW_PLUGINS."""
     PosyPlugin.hedgerow_register_games(None, register)
     DuelPlugin.hedgerow_register_games(None, register)
 
 
 @hookimpl
-def hedgerow_addhooks(pluginmanager) -> None:  # noqa: ANN001
+def hedgerow_addhooks(pluginmanager) -> None:
     pluginmanager.add_hookspecs(PosySpecs)
 
 
@@ -284,5 +305,5 @@ def posy_rank(scores: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @hookimpl
-def hedgerow_register_variants(register) -> None:  # noqa: ANN001
+def hedgerow_register_variants(register) -> None:
     PosyVariants.hedgerow_register_variants(None, register)

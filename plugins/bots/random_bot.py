@@ -24,6 +24,12 @@ class RandomBot:
 
 
 @hookimpl
-def hedgerow_register_bots(register) -> None:  # noqa: ANN001 - the hook's callback type
-    register(BotSpec(name="random", version="1.0.0", make=RandomBot,
-                     summary="picks a legal action uniformly at random (seeded)"))
+def hedgerow_register_bots(register) -> None:
+    register(
+        BotSpec(
+            name="random",
+            version="1.0.0",
+            make=RandomBot,
+            summary="picks a legal action uniformly at random (seeded)",
+        )
+    )

@@ -8,15 +8,18 @@ import subprocess
 import sys
 
 import pytest
-
 from hedgerow.clients.cli import main
 
 
 def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run the real command in a new process."""
-    return subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", *args],
-                          capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "hedgerow.clients.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 TOYS = {"HEDGEROW_PLUGINS": "toygames", "PYTHONPATH": os.path.dirname(os.path.dirname(__file__))}
@@ -50,11 +53,28 @@ def test_games_lists_games_variants_and_bots_with_their_origin() -> None:
     assert random_bot["distribution"] == "hedgerow" and random_bot["games"] == "any"
 
 
-def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_simulate_json_has_the_documented_fields(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
-    assert main(["simulate", "posy", "--players", "3", "--variant", "lowball", "--seed", "5",
-                 "--games", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "posy",
+                "--players",
+                "3",
+                "--variant",
+                "lowball",
+                "--seed",
+                "5",
+                "--games",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 3
     records = [json.loads(line) for line in lines]
@@ -65,7 +85,9 @@ def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[s
         assert set(r["outcome"]) >= {"scores", "ranking", "winners", "explanation"}
 
 
-def test_simulate_table_output(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_simulate_table_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
     assert main(["simulate", "duel", "--players", "2", "--games", "4"]) == 0
     out = capsys.readouterr().out
@@ -80,15 +102,26 @@ def test_simulate_is_reproducible_across_processes_and_hash_seeds() -> None:
     assert hashes[0] == hashes[1] and len(set(hashes[0])) > 1
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["simulate", "chess"], "unknown game 'chess' (choose from: duel, petals, posy)"),
-    (["simulate", "posy", "--variant", "nope"], "unknown variant 'nope' for posy (choose from: bonus, lowball)"),
-    (["simulate", "posy", "--players", "9"], "posy is for 2 to 4 players, not 9"),
-    (["simulate", "posy", "--bots", "deep"], "unknown bot 'deep' for posy (choose from: random)"),
-    (["simulate", "posy", "--games", "0"], "--games must be at least 1, not 0"),
-    (["simulate", "posy", "--variant", "bonus", "--variant", "lowball"],
-     "variant 'bonus' cannot be combined with lowball"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "chess"], "unknown game 'chess' (choose from: duel, petals, posy)"),
+        (
+            ["simulate", "posy", "--variant", "nope"],
+            "unknown variant 'nope' for posy (choose from: bonus, lowball)",
+        ),
+        (["simulate", "posy", "--players", "9"], "posy is for 2 to 4 players, not 9"),
+        (
+            ["simulate", "posy", "--bots", "deep"],
+            "unknown bot 'deep' for posy (choose from: random)",
+        ),
+        (["simulate", "posy", "--games", "0"], "--games must be at least 1, not 0"),
+        (
+            ["simulate", "posy", "--variant", "bonus", "--variant", "lowball"],
+            "variant 'bonus' cannot be combined with lowball",
+        ),
+    ],
+)
 def test_bad_arguments_print_one_clear_line(args: list[str], message: str) -> None:
     out = hedgerow(*args, env=TOYS)
     assert out.returncode == 2

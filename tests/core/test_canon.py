@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 import pytest
+from hedgerow.core.canon import digest, encode, state_hash
 from hypothesis import given
 from hypothesis import strategies as st
-
-from hedgerow.core.canon import digest, encode, state_hash
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,9 @@ def test_known_encodings() -> None:
 
 
 def test_dataclass_fields_are_sorted_by_name() -> None:
-    assert encode(Point(y=2, x=1)) == b"R" + encode("Point") + b"\x02" + encode("x") + encode(1) + encode("y") + encode(2)
+    assert encode(Point(y=2, x=1)) == b"R" + encode("Point") + b"\x02" + encode("x") + encode(
+        1
+    ) + encode("y") + encode(2)
 
 
 def test_long_lengths_use_varints() -> None:
@@ -76,8 +77,13 @@ def test_hash_does_not_depend_on_pythonhashseed() -> None:
         "print(state_hash({'b': {3, 1, 2}, 'a': frozenset({'x', 'y', 'z'})}).hex())"
     )
     outs = {
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("0", "1", "12345")
     }
     assert len(outs) == 1

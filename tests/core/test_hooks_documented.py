@@ -6,16 +6,22 @@ import inspect
 from pathlib import Path
 
 import pytest
-
 from hedgerow.core import hookspecs
 
 ROOT = Path(__file__).resolve().parents[2]
-HOOKS = sorted(n for n, f in vars(hookspecs).items() if n.startswith("hedgerow_") and inspect.isfunction(f))
+HOOKS = sorted(
+    n for n, f in vars(hookspecs).items() if n.startswith("hedgerow_") and inspect.isfunction(f)
+)
 
 
 def test_there_are_hooks() -> None:
-    assert {"hedgerow_addhooks", "hedgerow_register_games", "hedgerow_register_variants",
-            "hedgerow_register_bots", "hedgerow_render_view"} <= set(HOOKS)
+    assert {
+        "hedgerow_addhooks",
+        "hedgerow_register_games",
+        "hedgerow_register_variants",
+        "hedgerow_register_bots",
+        "hedgerow_render_view",
+    } <= set(HOOKS)
 
 
 @pytest.mark.parametrize("name", HOOKS)

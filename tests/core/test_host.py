@@ -6,12 +6,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import DEFAULT_PLUGINS, Host
 
 
-def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:  # noqa: ANN001
+def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:
     assert sorted(toy_host.games) == ["duel", "posy"]
     assert [v.name for v in toy_host.variants_of("posy")] == ["bonus", "lowball"]
     assert toy_host.variants_of("duel") == []
@@ -41,7 +40,8 @@ def test_plugins_by_module_name_from_the_environment(monkeypatch: pytest.MonkeyP
 
 def _fake_distribution(tmp_path: Path) -> Path:
     """A real installed distribution on sys.path: a module and its dist-info with an entry point."""
-    (tmp_path / "hedgerow_thirdparty.py").write_text(textwrap.dedent("""
+    (tmp_path / "hedgerow_thirdparty.py").write_text(
+        textwrap.dedent("""
         from hedgerow.core import VariantSpec, hookimpl
 
         class Fast:
@@ -50,21 +50,30 @@ def _fake_distribution(tmp_path: Path) -> Path:
         @hookimpl
         def hedgerow_register_variants(register):
             register(VariantSpec("posy", "fast", "0.3.0", Fast(), summary="third party"))
-    """))
+    """)
+    )
     info = tmp_path / "hedgerow_thirdparty-0.3.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hedgerow-thirdparty\nVersion: 0.3.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: hedgerow-thirdparty\nVersion: 0.3.0\n"
+    )
     (info / "entry_points.txt").write_text("[hedgerow]\nthirdparty = hedgerow_thirdparty\n")
     return tmp_path
 
 
-def test_entry_points_load_third_party_variants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_entry_points_load_third_party_variants(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.syspath_prepend(str(_fake_distribution(tmp_path)))
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
     host = Host()
     fast = host.variants[("posy", "fast")]
     origin = host.origin_of[fast]
-    assert (origin.plugin, origin.distribution, origin.version) == ("thirdparty", "hedgerow-thirdparty", "0.3.0")
+    assert (origin.plugin, origin.distribution, origin.version) == (
+        "thirdparty",
+        "hedgerow-thirdparty",
+        "0.3.0",
+    )
     assert host.ruleset("posy", ["fast"]).fingerprint == "posy@1.0.0+fast@0.3.0"
     # the same plugin is skipped when autoload is disabled, or when blocked by name
     monkeypatch.setenv("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD", "1")
@@ -73,30 +82,32 @@ def test_entry_points_load_third_party_variants(tmp_path: Path, monkeypatch: pyt
     assert ("posy", "fast") not in Host(block=["thirdparty"]).variants
 
 
-def test_unknown_names_list_the_choices(toy_host) -> None:  # noqa: ANN001
+def test_unknown_names_list_the_choices(toy_host) -> None:
     with pytest.raises(HedgerowError, match=r"unknown game 'chess' \(choose from: duel, posy\)"):
         toy_host.game("chess")
-    with pytest.raises(HedgerowError, match=r"unknown variant 'x' for posy \(choose from: bonus, lowball\)"):
+    with pytest.raises(
+        HedgerowError, match=r"unknown variant 'x' for posy \(choose from: bonus, lowball\)"
+    ):
         toy_host.ruleset("posy", ["x"])
     with pytest.raises(HedgerowError, match=r"unknown bot 'deep'"):
         toy_host.bot("deep")
 
 
-def test_conflicting_and_repeated_variants_are_refused(toy_host) -> None:  # noqa: ANN001
+def test_conflicting_and_repeated_variants_are_refused(toy_host) -> None:
     with pytest.raises(HedgerowError, match="cannot be combined with lowball"):
         toy_host.ruleset("posy", ["bonus", "lowball"])
     with pytest.raises(HedgerowError, match="named twice"):
         toy_host.ruleset("posy", ["bonus", "bonus"])
 
 
-def test_player_counts_of_game_and_variant(toy_host) -> None:  # noqa: ANN001
+def test_player_counts_of_game_and_variant(toy_host) -> None:
     with pytest.raises(HedgerowError, match="posy is for 2 to 4 players, not 5"):
         toy_host.ruleset("posy", players=5)
     with pytest.raises(HedgerowError, match=r"posy \+ bonus is for 2 to 3 players, not 4"):
         toy_host.ruleset("posy", ["bonus"], players=4)
 
 
-def test_variants_are_active_only_at_tables_that_chose_them(toy_host) -> None:  # noqa: ANN001
+def test_variants_are_active_only_at_tables_that_chose_them(toy_host) -> None:
     plain = toy_host.ruleset("posy").gamedef
     low = toy_host.ruleset("posy", ["lowball"]).gamedef
     from toygames import PosyState
@@ -107,7 +118,7 @@ def test_variants_are_active_only_at_tables_that_chose_them(toy_host) -> None:  
     assert plain.outcome(done).winners == (0,)  # still, after the other table ran
 
 
-def test_fingerprint_names_variants_in_order(toy_host) -> None:  # noqa: ANN001
+def test_fingerprint_names_variants_in_order(toy_host) -> None:
     assert toy_host.ruleset("posy").fingerprint == "posy@1.0.0"
     r = toy_host.ruleset("posy", ["lowball"])
     assert r.fingerprint == "posy@1.0.0+lowball@1.0.0"
@@ -121,7 +132,7 @@ def test_duplicate_game_names_are_refused() -> None:
         Host(builtins=(), autoload=False, extra=[toygames.DuelPlugin(), toygames.DuelPlugin()])
 
 
-def test_render_hook_answers_for_its_own_game_only(toy_host) -> None:  # noqa: ANN001
+def test_render_hook_answers_for_its_own_game_only(toy_host) -> None:
     from toygames import PosyView
 
     view = PosyView(0, (3, 4), (2, 2), 5, (0, 0), 0)
@@ -129,21 +140,21 @@ def test_render_hook_answers_for_its_own_game_only(toy_host) -> None:  # noqa: A
     assert toy_host.render("duel", view, 0, 80) is None
 
 
-def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:  # noqa: ANN001
+def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:
     from hedgerow.core import BotSpec, hookimpl
     from hedgerow.core.playout import play
     from hedgerow.core.seeding import seed_from_int
 
     class FirstBot:
-        def __init__(self, ctx) -> None:  # noqa: ANN001
+        def __init__(self, ctx) -> None:
             self.seat = ctx.seat
 
-        def choose(self, view, legal):  # noqa: ANN001, ANN202
+        def choose(self, view, legal):
             return legal[0]
 
     class Plugin:
         @hookimpl
-        def hedgerow_register_bots(self, register) -> None:  # noqa: ANN001
+        def hedgerow_register_bots(self, register) -> None:
             register(BotSpec("first", "0.1", FirstBot, summary="always the first", games=("posy",)))
 
     import toygames
@@ -156,7 +167,7 @@ def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:  # noqa
     assert table.outcome() is not None
 
 
-def test_hedgerow_addhooks_lets_a_game_add_its_extension_hooks(toy_host) -> None:  # noqa: ANN001
+def test_hedgerow_addhooks_lets_a_game_add_its_extension_hooks(toy_host) -> None:
     assert toy_host.pm.hook.posy_rank.spec is not None
     assert toy_host.pm.hook.posy_rank.spec.opts["firstresult"]
 

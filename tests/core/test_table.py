@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Code, Refusal
 from hedgerow.core.seeding import seed_from_int
@@ -13,7 +12,7 @@ SEED = seed_from_int(7)
 
 
 @pytest.fixture
-def table(toy_host) -> Table:  # noqa: ANN001
+def table(toy_host) -> Table:
     return Table(toy_host.ruleset("posy", players=2), 2, SEED)
 
 
@@ -27,7 +26,7 @@ def _expect(t: Table, result: object, code: str) -> None:
     assert result.message
 
 
-def test_setup_is_a_function_of_the_seed(toy_host) -> None:  # noqa: ANN001
+def test_setup_is_a_function_of_the_seed(toy_host) -> None:
     r = toy_host.ruleset("posy", players=3)
     assert Table(r, 3, SEED).state == Table(r, 3, SEED).state
     assert Table(r, 3, SEED).state != Table(r, 3, seed_from_int(8)).state
@@ -68,7 +67,7 @@ def test_game_over_refuses_everything(table: Table) -> None:
     assert table.legal_actions(0) == []
 
 
-def test_replay_rebuilds_the_same_state_and_chain(toy_host) -> None:  # noqa: ANN001
+def test_replay_rebuilds_the_same_state_and_chain(toy_host) -> None:
     ruleset = toy_host.ruleset("posy", players=2)
     t = Table(ruleset, 2, SEED)
     log = []
@@ -81,7 +80,7 @@ def test_replay_rebuilds_the_same_state_and_chain(toy_host) -> None:  # noqa: AN
     assert (again.state_hash(), again.head) == (t.state_hash(), t.head)
 
 
-def test_replay_names_the_first_refused_entry(toy_host) -> None:  # noqa: ANN001
+def test_replay_names_the_first_refused_entry(toy_host) -> None:
     ruleset = toy_host.ruleset("posy", players=2)
     t = Table(ruleset, 2, SEED)
     seat = t.active_seats()[0]
@@ -92,14 +91,14 @@ def test_replay_names_the_first_refused_entry(toy_host) -> None:  # noqa: ANN001
     assert err.value.refusal.code == Code.NOT_YOUR_TURN
 
 
-def test_header_genesis_commits_to_rules_players_and_seed(toy_host) -> None:  # noqa: ANN001
+def test_header_genesis_commits_to_rules_players_and_seed(toy_host) -> None:
     a = Table(toy_host.ruleset("posy"), 2, SEED).header.genesis
     assert a != Table(toy_host.ruleset("posy"), 3, SEED).header.genesis
     assert a != Table(toy_host.ruleset("posy", ["lowball"]), 2, SEED).header.genesis
     assert a != Table(toy_host.ruleset("posy"), 2, seed_from_int(8)).header.genesis
 
 
-def test_simultaneous_step_accepts_each_active_seat_once(toy_host) -> None:  # noqa: ANN001
+def test_simultaneous_step_accepts_each_active_seat_once(toy_host) -> None:
     t = Table(toy_host.ruleset("duel"), 3, SEED)
     assert t.active_seats() == (0, 1, 2)
     assert isinstance(t.submit(1, Action.of("pick", n=2)), LogEntry)
