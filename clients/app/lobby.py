@@ -29,7 +29,7 @@ from hedgerow.clients.app.render import LINK_WORDS, wrap
 from hedgerow.clients.app.style import STYLE
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import Host
-from hedgerow.net.seat import Phase, Seat
+from hedgerow.net.seat import Link, Phase, Seat
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
@@ -281,8 +281,7 @@ class Lobby:
         if seat is None or seat.seat != 0:
             self.message = "Only the host can add bots."
             return
-        taken = {i.seat for i in seat.seats() if i.link.value not in ("waiting",)}
-        free = seat.players - len(taken)
+        free = sum(1 for i in seat.seats() if i.link == Link.WAITING)
         bots = self.bots()
         if free <= 0 or not bots:
             self.message = "There is no open seat to fill."

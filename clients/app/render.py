@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hedgerow.clients.app.picker import Picker
-from hedgerow.clients.app.state import Drawn, SeatState, TagKey, tag_key
+from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState, TagKey, tag_key
 from hedgerow.core.actions import Value
 from hedgerow.net.seat import Link, Phase
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -230,7 +230,7 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:message", wrap(state.message, width))]
     elif state.phase == Phase.HALTED:
         first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
-    elif state.outcome is not None and state.screen == "results":
+    elif state.outcome is not None and state.screen == RESULTS:
         first = []
     elif state.outcome is not None:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
@@ -285,11 +285,11 @@ def _generic_prompt(picker: Picker) -> str:
 def keys_line(state: SeatState) -> StyleAndTextTuples:
     """The status line: only the keys that do something now."""
     keys: list[tuple[str, str]] = []
-    if state.overlay == "quit":
+    if state.overlay == QUIT:
         keys = [("y", "leave"), ("n", "stay")]
-    elif state.overlay == "help":
+    elif state.overlay == HELP:
         keys = [("Esc/?", "close help")]
-    elif state.screen == "results":
+    elif state.screen == RESULTS:
         keys = [("b", "back to the board"), ("q", "quit")]
     else:
         picker = state.picker

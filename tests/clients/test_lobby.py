@@ -201,3 +201,17 @@ def test_the_create_form_by_keys() -> None:
     asyncio.run(main())
     assert ("create", "petals@1.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
     assert ("bots", ["random"]) in backend.calls
+
+
+def test_the_host_fills_the_open_seats_with_bots() -> None:
+    host = Host(autoload=False)
+    backend = FakeBackend(host)
+    lobby = Lobby(host, backend, seat_name="Me")
+    seat = Seating(host, players=3)
+    seat.seat = 0
+    seat.seats = lambda: [SeatInfo(0, "Me", Link.YOU), SeatInfo(1, "Bo", Link.CONNECTED),
+                          SeatInfo(2, "", Link.WAITING)]
+    lobby._seated(seat)
+    assert lobby.screen == SEATING and "seat 2  (open)" in text(lobby)
+    lobby.fill_with_bots()
+    assert backend.calls[-1] == ("bots", ["random"])
