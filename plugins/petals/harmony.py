@@ -21,11 +21,9 @@ from hedgerow.core import Outcome, VariantSpec, hookimpl
 from hedgerow.plugins.petals.ranking import outcome_for, spread, two_lowest
 from hedgerow.plugins.petals.scoring import Points
 
-CRITERIA = (
-    "spread (highest minus lowest tracker, smaller is better)",
-    "sum of the two lowest trackers",
-    "total of all four trackers",
-)
+CRITERIA = ("spread", "the sum of the two lowest trackers", "the total of all four trackers")
+RULE = ("Harmony: the smallest spread between a player's highest and lowest tracker "
+        "wins.")
 
 
 def harmony_outcome(trackers: tuple[Points, ...]) -> Outcome:
@@ -34,7 +32,7 @@ def harmony_outcome(trackers: tuple[Points, ...]) -> Outcome:
     keys = [(-s, low, total) for s, low, total in shown]
     spreads = tuple(s[0] for s in shown)
     return outcome_for(
-        trackers, tuple(-s for s in spreads), keys, shown, CRITERIA,
+        trackers, tuple(-s for s in spreads), keys, shown, CRITERIA, RULE,
         extra=(("Spread", spreads), ("Two lowest", tuple(s[1] for s in shown))),
     )
 

@@ -20,12 +20,9 @@ from hedgerow.plugins.petals.scoring import Points
 Key = tuple[int, ...]
 
 #: What the standard key compares, in order (rules §7 and its tie-breaks).
-STANDARD_CRITERIA = (
-    "score (sum of the two lowest trackers)",
-    "lowest tracker",
-    "number of trackers won",
-    "total of all four trackers",
-)
+STANDARD_CRITERIA = ("score", "the lowest tracker", "the number of trackers won",
+                     "the total of all four trackers")
+STANDARD_RULE = "A player's score is the sum of their two lowest trackers."
 
 
 def tracker_winners(trackers: Sequence[Points]) -> tuple[tuple[int, ...], ...]:
@@ -84,13 +81,14 @@ def _seats(seats: Sequence[int]) -> str:
 
 def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranking: Sequence[int],
              keys: Sequence[Key], shown: Sequence[Sequence[int]], criteria: Sequence[str],
-             can_win: Sequence[int]) -> str:
+             rule: str, can_win: Sequence[int]) -> str:
     parts = ["Tracker winners: " + "; ".join(
         f"{ELEMENTS[e]} {_seats(seats)}" for e, seats in enumerate(won)) + "."]
     out = [s for s in range(len(trackers)) if s not in can_win]
     if out:
         verb = "is" if len(out) == 1 else "are"
         parts.append(f"{_seats(out).capitalize()} won no tracker and {verb} eliminated.")
+    parts.append(rule)
     winners = [s for s in range(len(trackers)) if ranking[s] == 1]
     w = winners[0]
     others = sorted((s for s in can_win if ranking[s] != 1), key=lambda s: keys[s], reverse=True)
@@ -118,13 +116,14 @@ def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranki
 
 
 def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequence[Key],
-                shown: Sequence[Sequence[int]], criteria: Sequence[str],
+                shown: Sequence[Sequence[int]], criteria: Sequence[str], rule: str,
                 extra: tuple[tuple[str, tuple[int, ...]], ...] = (),
                 by_element: tuple[tuple[int, ...], ...] | None = None) -> Outcome:
     """The `Outcome` of a finished game ranked by ``keys`` (higher is better).
 
     ``shown`` holds each seat's key as it should read in the explanation (e.g. a spread
-    rather than its negation) and ``criteria`` names each key position; ``extra`` adds
+    rather than its negation), ``criteria`` names each key position in a few words and
+    ``rule`` says in one sentence how the ranking works; ``extra`` adds
     breakdown columns after the four elements and the trackers won; ``by_element`` is
     `tracker_winners` when the caller has it already.
     """
@@ -140,7 +139,8 @@ def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequenc
         scores=tuple(scores),
         ranking=ranking,
         winners=winners,
-        explanation=_explain(trackers, by_element, ranking, keys, shown, criteria, can_win),
+        explanation=_explain(trackers, by_element, ranking, keys, shown, criteria, rule,
+                             can_win),
         eliminated=tuple(s for s in range(len(trackers)) if s not in can_win),
         breakdown=breakdown,
     )
@@ -152,5 +152,5 @@ def standard_outcome(trackers: Sequence[Points]) -> Outcome:
     won = trackers_won(trackers, by_element)
     keys = [standard_key(t, won[s]) for s, t in enumerate(trackers)]
     scores = tuple(k[0] for k in keys)
-    return outcome_for(trackers, scores, keys, keys, STANDARD_CRITERIA,
+    return outcome_for(trackers, scores, keys, keys, STANDARD_CRITERIA, STANDARD_RULE,
                        extra=(("Two lowest", scores),), by_element=by_element)

@@ -88,7 +88,7 @@ def test_tie_break_on_trackers_won_then_total() -> None:
     # Seats 0 and 1: score 4+4=8, lowest 4; seat 0 wins Fire and Earth, seat 1 only Fire.
     trackers = ((4, 4, 9, 9), (4, 4, 8, 8), (0, 5, 0, 10))
     assert standard_outcome(trackers).winners == (0,)
-    assert "number of trackers won" in standard_outcome(trackers).explanation
+    assert "wins on the number of trackers won" in standard_outcome(trackers).explanation
     # Equal won counts: the total decides.
     trackers = ((4, 4, 9, 9), (4, 4, 9, 8), (0, 5, 0, 10))
     result = standard_outcome(trackers)
