@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable
-from typing import Any
 
 from hedgerow.clients.app.picker import Picker
 from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState, TagKey, tag_key
@@ -431,14 +430,3 @@ def quit_text(state: SeatState) -> StyleAndTextTuples:
                 ("class:status.key", " n "), ("", " stay")]
     return [("", "Leave the table?\n\n"), ("class:status.key", " y "), ("", " leave   "),
             ("class:status.key", " n "), ("", " stay")]
-
-
-def width_of(fragments: Any) -> int:
-    """The widest line of ``fragments``."""
-    best = line = 0
-    for fragment in fragments:
-        for i, piece in enumerate(fragment[1].split("\n")):
-            if i:
-                best, line = max(best, line), 0
-            line += get_cwidth(piece)
-    return max(best, line)

@@ -55,8 +55,7 @@ class SeatState:
     """The client's model of one seat: the seat's facts, the picker, overlays, messages."""
 
     def __init__(self, seat: Seat, hooks: GameHooks, *,
-                 invalidate: Callable[[], None] = lambda: None,
-                 on_finished: Callable[[], None] | None = None) -> None:
+                 invalidate: Callable[[], None] = lambda: None) -> None:
         self.seat = seat
         self.hooks = hooks
         self.invalidate = invalidate
@@ -75,10 +74,10 @@ class SeatState:
         self.outcome: Outcome | None = None
         self.problem: str | None = None
         self.picker = Picker(())
-        self.has_hand = False  # the game draws a hand part (else its whole view has it)
+        #: Whether the game draws a hand part (else its whole view has the hand); asked once.
+        self.has_hand: bool | None = None
         self._turn_key: object = None
         self._shown_results = False
-        self._on_finished = on_finished
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -102,7 +101,7 @@ class SeatState:
         self.lines = list(seat.history())
         self.outcome = seat.outcome()
         self.problem = seat.problem()
-        if self.view is not None:
+        if self.has_hand is None and self.view is not None:
             self.has_hand = self.hooks.part("hand", self.view, seat.seat, 40, None) is not None
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         # Legal actions change with the log, and with the seat's own readiness (a peer may
@@ -116,8 +115,6 @@ class SeatState:
             self._shown_results = True
             self.screen = RESULTS
             self.overlay = None if self.overlay == QUIT else self.overlay
-            if self._on_finished:
-                self._on_finished()
 
     # -- facts for the screen ------------------------------------------------------------------
 

@@ -50,9 +50,11 @@ def _garden(view: View) -> dict[Cell, int]:
     return {(x, y): placed(c, r) for x, y, c, r in view.garden}
 
 
-def _apply_preview(view: View, preview: Action | None) -> tuple[dict[Cell, int], Cell | None]:
-    """The garden as the previewed action would leave it, and the cell of the card it scores."""
-    garden = _garden(view)
+def _apply_preview(view: View, preview: Action | None,
+                   base: dict[Cell, int] | None = None) -> tuple[dict[Cell, int], Cell | None]:
+    """The garden as the previewed action would leave it (a new dict; ``base`` is the view's
+    garden when already at hand), and the cell of the card it scores."""
+    garden = dict(base) if base is not None else _garden(view)
     if preview is None:
         return garden, None
     if preview.kind == "place":
@@ -121,8 +123,8 @@ def _cell_rows(garden: dict[Cell, int], cell: Cell, wide: bool, open_cells: set[
 
 def render_board(view: View, seat: int, width: int, preview: Action | None) -> list[Fragment]:
     """The garden, with the open cells, the previewed move and a line about the pile."""
-    garden, scored = _apply_preview(view, preview)
     base = _garden(view)
+    garden, scored = _apply_preview(view, preview, base)
     open_cells = set(frontier(base)) if view.pending is None else set()
     cells = set(garden) | set(base) | set(frontier(base)) | set(frontier(garden))
     low_x, high_x = min(x for x, _ in cells), max(x for x, _ in cells)
