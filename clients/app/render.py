@@ -120,7 +120,7 @@ def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
     Without a board part from the game, its whole drawing (`hedgerow_render_view`).
     """
     if state.view is None:
-        return [("class:dim", "Waiting for the game to start…")]
+        return waiting_room(state, width)
     preview = state.picker.highlighted() if state.my_turn else None
     seat = state.seat.seat
     fragments = state.hooks.part("board", state.view, seat, width, preview)
@@ -131,6 +131,17 @@ def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
     options, cursor, chosen = _cell_keys(state.picker) if state.my_turn else (set(), None, set())
     return decorate(fragments, state.board, options=options, cursor=cursor, chosen=chosen,
                     click=click)
+
+
+def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
+    """Before play: how many seats are open, and how others join."""
+    if state.phase == Phase.HALTED:
+        return [("class:error", wrap(f"The table stopped: {state.problem}", width))]
+    if state.phase == Phase.SEEDING:
+        return [("class:prompt", "Every seat is taken: agreeing on the deal…")]
+    open_seats = sum(1 for i in state.infos if i.link == Link.WAITING)
+    return [("class:prompt", wrap(f"Waiting for {open_seats} more player(s); the game "
+                                  "starts when every seat is taken.", width))]
 
 
 def hand(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
@@ -235,6 +246,9 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
+    elif state.phase == Phase.SEATING and getattr(state.seat, "address", ""):
+        first = [("class:prompt", wrap("Others join with: hedgerow join "
+                                       f"{state.seat.address}", width))]  # type: ignore[attr-defined]
     elif not state.my_turn:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:

@@ -145,3 +145,24 @@ def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
     log = (hedgerow_home / "client.log").read_text()
     assert "the board drawing broke" in log and "the network is down" in log
     assert "Traceback" in log
+
+
+def test_before_play_the_table_screen_says_who_is_missing_and_how_to_join() -> None:
+    from hedgerow.net.launch import host_table
+
+    host = Host(autoload=False)
+
+    async def main() -> None:
+        peer = await host_table(host.ruleset("petals", players=3), 3, seat_name="Ann",
+                                announce=False)
+        try:
+            async with running(peer, host) as d:
+                rows = await drawn(d, lambda rows: any("Waiting for 2 more" in r for r in rows),
+                                   what="the waiting room")
+                text = "\n".join(rows)
+                assert "hedgerow join" in text and text.count("(open seat)") == 2
+                assert not d.state.my_turn
+        finally:
+            await peer.close()
+
+    asyncio.run(main())
