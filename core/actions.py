@@ -62,17 +62,22 @@ class Action:
         Used on data that comes from outside (the wire, a log file); actions built with
         `Action.of` are always well formed.
         """
-        if not isinstance(self.kind, str) or not self.kind:
+        if type(self.kind) is not str or not self.kind:
             return "an action needs a non-empty kind"
-        names = [k for k, _ in self.args]
-        if any(not isinstance(n, str) or not n for n in names):
-            return "argument names must be non-empty strings"
-        if names != sorted(set(names)):
-            return "argument names must be unique and sorted"
-        for name, value in self.args:
-            if not _check_value(value):
+        previous = ""
+        for pair in self.args:
+            if type(pair) is not tuple or len(pair) != 2:
+                return "arguments must be (name, value) pairs"
+            name, value = pair
+            if type(name) is not str or not name:
+                return "argument names must be non-empty strings"
+            if name <= previous:
+                return "argument names must be unique and sorted"
+            previous = name
+            kind = type(value)
+            if kind is not int and kind is not str and not _check_value(value):
                 return (
-                    f"argument {name!r} has unsupported type {type(value).__name__}: values "
+                    f"argument {name!r} has unsupported type {kind.__name__}: values "
                     "must be exactly int, str, bool, bytes or a tuple of those"
                 )
         return None

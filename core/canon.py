@@ -32,7 +32,12 @@ from enum import Enum
 HASH_SIZE = 32
 
 
+_SMALL = [bytes((n,)) for n in range(128)]
+
+
 def _varint(n: int) -> bytes:
+    if n < 128:
+        return _SMALL[n]
     out = bytearray()
     while True:
         byte = n & 0x7F
@@ -55,47 +60,122 @@ def encode(value: object) -> bytes:
     return b"".join(out)
 
 
+def _enc_none(value: None, out: list[bytes]) -> None:
+    out.append(b"N")
+
+
+def _enc_bool(value: bool, out: list[bytes]) -> None:
+    out.append(b"T" if value else b"F")
+
+
+def _enc_int(value: int, out: list[bytes]) -> None:
+    digits = str(value).encode("ascii")
+    out.append(b"I" + _varint(len(digits)) + digits)
+
+
+def _enc_str(value: str, out: list[bytes]) -> None:
+    data = value.encode("utf-8")
+    out.append(b"S" + _varint(len(data)) + data)
+
+
+def _enc_bytes(value: bytes, out: list[bytes]) -> None:
+    out.append(_blob(b"B", bytes(value)))
+
+
+def _enc_seq(value: tuple | list, out: list[bytes]) -> None:
+    out.append(b"L" + _varint(len(value)))
+    for item in value:
+        enc = _EXACT.get(type(item))
+        if enc is None:
+            _encode(item, out)
+        else:
+            enc(item, out)
+
+
+def _enc_dict(value: dict, out: list[bytes]) -> None:
+    pairs = sorted((encode(k), encode(v)) for k, v in value.items())
+    out.append(b"D" + _varint(len(pairs)))
+    for k, v in pairs:
+        out.append(k)
+        out.append(v)
+
+
+def _enc_set(value: set | frozenset, out: list[bytes]) -> None:
+    items = sorted(encode(v) for v in value)
+    out.append(b"U" + _varint(len(items)))
+    out.extend(items)
+
+
+#: Exact types first (the common case, one dict look-up); subclasses go the long way.
+_EXACT = {
+    type(None): _enc_none,
+    bool: _enc_bool,
+    int: _enc_int,
+    str: _enc_str,
+    bytes: _enc_bytes,
+    tuple: _enc_seq,
+    list: _enc_seq,
+    dict: _enc_dict,
+    set: _enc_set,
+    frozenset: _enc_set,
+}
+
+
 def _encode(value: object, out: list[bytes]) -> None:
-    if value is None:
-        out.append(b"N")
-    elif value is True:
-        out.append(b"T")
-    elif value is False:
-        out.append(b"F")
+    enc = _EXACT.get(type(value))
+    if enc is not None:
+        enc(value, out)
     elif isinstance(value, Enum):
         out.append(b"V")
-        out.append(_blob(b"S", type(value).__name__.encode()))
+        _enc_str(type(value).__name__, out)
         _encode(value.value, out)
+    elif isinstance(value, bool):
+        _enc_bool(value, out)
     elif isinstance(value, int):
-        out.append(_blob(b"I", str(value).encode("ascii")))
+        _enc_int(value, out)
     elif isinstance(value, str):
-        out.append(_blob(b"S", value.encode("utf-8")))
+        _enc_str(value, out)
     elif isinstance(value, (bytes, bytearray, memoryview)):
-        out.append(_blob(b"B", bytes(value)))
+        _enc_bytes(bytes(value), out)
     elif isinstance(value, (tuple, list)):
-        out.append(b"L" + _varint(len(value)))
-        for item in value:
-            _encode(item, out)
+        _enc_seq(value, out)
     elif isinstance(value, dict):
-        pairs = sorted((encode(k), encode(v)) for k, v in value.items())
-        out.append(b"D" + _varint(len(pairs)))
-        for k, v in pairs:
-            out.append(k)
-            out.append(v)
+        _enc_dict(value, out)
     elif isinstance(value, (set, frozenset)):
-        items = sorted(encode(v) for v in value)
-        out.append(b"U" + _varint(len(items)))
-        out.extend(items)
+        _enc_set(value, out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = sorted(f.name for f in dataclasses.fields(value))
         out.append(b"R")
-        out.append(_blob(b"S", type(value).__name__.encode()))
+        _enc_str(type(value).__name__, out)
         out.append(_varint(len(fields)))
         for name in fields:
-            out.append(_blob(b"S", name.encode()))
+            _enc_str(name, out)
             _encode(getattr(value, name), out)
     else:
         raise TypeError(f"cannot canonically encode a {type(value).__name__}")
+
+
+def encode_entry(index: int, seat: int, kind: str, args: tuple) -> bytes:
+    """``encode((index, seat, kind, args))`` for an action's ``(name, value)`` args, faster.
+
+    The hash chain encodes one of these per action; this is the same bytes with the common
+    int and str values handled inline (tests/core/test_canon.py checks the equivalence).
+    """
+    out: list[bytes] = [b"L\x04"]
+    _enc_int(index, out)
+    _enc_int(seat, out)
+    _enc_str(kind, out)
+    out.append(b"L" + _varint(len(args)))
+    for name, value in args:
+        data = name.encode("utf-8")
+        out.append(b"L\x02S" + _varint(len(data)) + data)
+        kind_of = type(value)
+        if kind_of is int:
+            digits = str(value).encode("ascii")
+            out.append(b"I" + _varint(len(digits)) + digits)
+        else:
+            _encode(value, out)
+    return b"".join(out)
 
 
 def digest(domain: bytes, *parts: bytes) -> bytes:

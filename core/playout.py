@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import Bot, BotContext, BotSpec
 from hedgerow.core.rng import Rng
 from hedgerow.core.ruleset import Ruleset
@@ -53,6 +53,6 @@ def play(
             for seat in active
         ]
         for seat, action in choices:
-            result = table.submit(seat, action)
-            if isinstance(result, Refusal):
+            result = table.play(seat, action)
+            if result is not None:
                 raise HedgerowError(f"bot at seat {seat} chose a refused action {action}: {result}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hedgerow.core.actions import Action
-from hedgerow.core.canon import digest, encode, state_hash
+from hedgerow.core.canon import digest, encode, encode_entry, state_hash
 from hedgerow.core.errors import Code, Refusal
 from hedgerow.core.game import Outcome, SetupContext
 from hedgerow.core.rng import Rng
@@ -50,7 +50,8 @@ class LogEntry:
     @staticmethod
     def chain(prev: bytes, index: int, seat: int, action: Action) -> bytes:
         """The digest of the entry (index, seat, action) that follows ``prev``."""
-        return digest(b"hedgerow-entry-v1", prev, encode((index, seat, action.kind, action.args)))
+        payload = encode_entry(index, seat, action.kind, action.args)
+        return digest(b"hedgerow-entry-v1", prev, payload)
 
 
 class Table:
@@ -62,8 +63,9 @@ class Table:
         self.game = ruleset.gamedef
         self.header = TableHeader(ruleset.fingerprint, players, seed)
         self.state: Any = self.game.setup(SetupContext(players, Rng(seed, "setup")))
-        self.entries: list[LogEntry] = []
-        self.head: bytes = self.header.genesis
+        self._entries: list[LogEntry] = []
+        self._unchained: list[tuple[int, Action]] = []  # applied by `play`, not chained yet
+        self._head: bytes = self.header.genesis
         self._hash: bytes | None = None
 
     @property
@@ -74,7 +76,29 @@ class Table:
     @property
     def index(self) -> int:
         """The index the next action will have (the number of actions so far)."""
-        return len(self.entries)
+        return len(self._entries) + len(self._unchained)
+
+    @property
+    def entries(self) -> list[LogEntry]:
+        """Every accepted action, chained (read-only: only `submit` and `play` add entries)."""
+        self._chain_up()
+        return self._entries
+
+    @property
+    def head(self) -> bytes:
+        """The digest of the last entry (the genesis digest before the first action)."""
+        self._chain_up()
+        return self._head
+
+    def _chain_up(self) -> None:
+        """Compute the chain digests of the actions applied by `play`, in order."""
+        for seat, action in self._unchained:
+            at = len(self._entries)
+            entry = LogEntry(at, seat, action, self._head,
+                             LogEntry.chain(self._head, at, seat, action))
+            self._entries.append(entry)
+            self._head = entry.digest
+        self._unchained.clear()
 
     def active_seats(self) -> tuple[int, ...]:
         """The seats that must act now; () once the game is over."""
@@ -141,14 +165,28 @@ class Table:
         result = self.check(seat, action, index=index, prev=prev)
         if isinstance(result, Refusal):
             return result
-        entry = LogEntry(
-            self.index, seat, action, self.head, LogEntry.chain(self.head, self.index, seat, action)
-        )
+        head, at = self.head, self.index
+        entry = LogEntry(at, seat, action, head, LogEntry.chain(head, at, seat, action))
         self.state = result
-        self.entries.append(entry)
-        self.head = entry.digest
+        self._entries.append(entry)
+        self._head = entry.digest
         self._hash = None
         return entry
+
+    def play(self, seat: int, action: Action) -> Refusal | None:
+        """Apply ``action`` by ``seat`` like `submit`, leaving its chain digest for later.
+
+        For in-process games (simulations, bots, benchmarks) that read the chain at the end
+        if at all: the digests are computed in order, identical to `submit`'s, the first
+        time `head` or `entries` is read.  Returns None once applied, or the `Refusal`.
+        """
+        result = self.check(seat, action)
+        if isinstance(result, Refusal):
+            return result
+        self.state = result
+        self._unchained.append((seat, action))
+        self._hash = None
+        return None
 
     @classmethod
     def replay(
@@ -160,8 +198,8 @@ class Table:
         """
         table = cls(ruleset, players, seed)
         for seat, action in actions:
-            result = table.submit(seat, action)
-            if isinstance(result, Refusal):
+            result = table.play(seat, action)
+            if result is not None:
                 raise ReplayError(table.index, result)
         return table
 

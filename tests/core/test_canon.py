@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 import pytest
-from hedgerow.core.canon import digest, encode, state_hash
+from hedgerow.core.canon import digest, encode, encode_entry, state_hash
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -87,3 +87,19 @@ def test_hash_does_not_depend_on_pythonhashseed() -> None:
         for seed in ("0", "1", "12345")
     }
     assert len(outs) == 1
+
+
+@given(
+    st.integers(min_value=0, max_value=10**6),
+    st.integers(min_value=0, max_value=31),
+    st.text(min_size=1, max_size=5),
+    st.dictionaries(
+        st.text(min_size=1, max_size=4),
+        st.one_of(st.integers(), st.text(max_size=3), st.booleans(), st.binary(max_size=3),
+                  st.tuples(st.integers(), st.text(max_size=2))),
+        max_size=5,
+    ),
+)
+def test_encode_entry_is_encode_of_the_tuple(index: int, seat: int, kind: str, args: dict) -> None:
+    pairs = tuple(sorted(args.items()))
+    assert encode_entry(index, seat, kind, pairs) == encode((index, seat, kind, pairs))

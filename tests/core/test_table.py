@@ -106,3 +106,35 @@ def test_simultaneous_step_accepts_each_active_seat_once(toy_host) -> None:
     _expect(t, t.submit(1, Action.of("pick", n=3)), Code.NOT_YOUR_TURN)
     # the other seats cannot see seat 1's pick until the round is complete
     assert t.view(0).my_pick == 0 and t.view(0).picked == (False, True, False)
+
+
+def test_play_defers_the_chain_but_gives_the_same_digests(toy_host) -> None:
+    ruleset = toy_host.ruleset("posy", players=3)
+    eager, lazy = Table(ruleset, 3, SEED), Table(ruleset, 3, SEED)
+    while eager.active_seats():
+        seat = eager.active_seats()[0]
+        action = eager.legal_actions(seat)[0]
+        assert isinstance(eager.submit(seat, action), LogEntry)
+        assert lazy.play(seat, action) is None
+        assert lazy.index == eager.index
+    assert lazy.entries == eager.entries and lazy.head == eager.head
+    assert lazy.state_hash() == eager.state_hash()
+
+
+def test_play_refuses_like_submit(table: Table) -> None:
+    seat = table.active_seats()[0]
+    before = _snapshot(table)
+    result = table.play(1 - seat, table.legal_actions(seat)[0])
+    assert isinstance(result, Refusal) and result.code == Code.NOT_YOUR_TURN
+    assert _snapshot(table) == before
+
+
+def test_submit_after_play_chains_in_order(table: Table) -> None:
+    seat = table.active_seats()[0]
+    first = table.legal_actions(seat)[0]
+    table.play(seat, first)
+    seat2 = table.active_seats()[0]
+    second = table.legal_actions(seat2)[0]
+    entry = table.submit(seat2, second, index=1)
+    assert isinstance(entry, LogEntry) and entry.index == 1
+    assert entry.prev == table.entries[0].digest
