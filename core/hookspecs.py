@@ -75,7 +75,8 @@ def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
 
 
 @hookspec(firstresult=True)
-def hedgerow_render_view(game: str, view: Any, seat: int, width: int) -> list[tuple[str, str]] | None:
+def hedgerow_render_view(game: str, view: Any, seat: int, width: int,
+                         ) -> list[tuple[str, str]] | None:
     """Draw a seat's view of a game for the terminal.
 
     Called by the seat client each time the table screen is redrawn.  Return prompt_toolkit
