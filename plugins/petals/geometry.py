@@ -17,10 +17,6 @@ from hedgerow.plugins.petals.cards import CARDS
 Cell = tuple[int, int]
 Garden = Mapping[Cell, int]
 
-TOP, RIGHT, BOTTOM, LEFT = 0, 1, 2, 3
-SIDE_NAMES: tuple[str, ...] = ("top", "right", "bottom", "left")
-#: The neighbour across side s is (x + dx, y + dy).
-STEPS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 #: The eight cells around a cell (edges and corners).
 RING: tuple[Cell, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -144,27 +140,6 @@ def locally_removable(cells: Collection[Cell], cell: Cell) -> bool:
     return _RING_JOINED[mask]
 
 
-def components(cells: Collection[Cell]) -> list[list[Cell]]:
-    """The 8-connected groups of ``cells``, each sorted, in order of their smallest cell."""
-    seen: set[Cell] = set()
-    groups: list[list[Cell]] = []
-    for start in sorted(cells):
-        if start in seen:
-            continue
-        seen.add(start)
-        group, todo = [start], [start]
-        while todo:
-            x, y = todo.pop()
-            for dx, dy in RING:
-                n = (x + dx, y + dy)
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    group.append(n)
-                    todo.append(n)
-        groups.append(sorted(group))
-    return groups
-
-
 def connected(cells: Collection[Cell], extra: Iterable[Cell] = (), without: Cell | None = None,
               ) -> bool:
     """True when ``cells`` (plus ``extra``, minus ``without``) form one 8-connected set."""
@@ -256,11 +231,3 @@ def find_cuts(cells: Collection[Cell]) -> Cuts | None:
     if len(heads) > 1:
         split[root] = heads
     return Cuts(root, order, size, {c: tuple(h) for c, h in split.items()}, tuple(order))
-
-
-def cut_cells(cells: Collection[Cell]) -> set[Cell] | None:
-    """The cells whose removal splits an 8-connected ``cells``; None when it is already split."""
-    if not cells:
-        return set()
-    cuts = find_cuts(cells)
-    return None if cuts is None else set(cuts.split)

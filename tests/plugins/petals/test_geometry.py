@@ -5,9 +5,8 @@ from __future__ import annotations
 from hedgerow.plugins.petals.cards import card, flower
 from hedgerow.plugins.petals.geometry import (
     SIDES,
-    components,
     connected,
-    cut_cells,
+    find_cuts,
     frontier,
     grow_frontier,
     placed,
@@ -54,7 +53,7 @@ def test_starting_diagonal_is_8_connected_but_not_side_connected() -> None:
     cells = {(0, 0), (1, 1), (2, 2)}
     assert connected(cells)
     assert not any(touches_side(cells, c) for c in cells)
-    assert cut_cells(cells) == {(1, 1)}
+    assert set(find_cuts(cells).split) == {(1, 1)}
 
 
 def test_surrounded() -> None:
@@ -64,16 +63,22 @@ def test_surrounded() -> None:
     assert not surrounded(cells, (1, 1))
 
 
-def test_cut_cells_none_when_already_split() -> None:
-    assert cut_cells({(0, 0), (5, 5)}) is None
-    assert components({(0, 0), (5, 5), (1, 1)}) == [[(0, 0), (1, 1)], [(5, 5)]]
+def test_find_cuts_none_when_already_split() -> None:
+    assert find_cuts({(0, 0), (5, 5)}) is None
+    assert find_cuts(set()) is None
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=20))
 def test_cut_cells_match_removing_each_cell(cells: set[tuple[int, int]]) -> None:
-    cut = cut_cells(cells)
+    cuts = find_cuts(cells)
     if not connected(cells):
-        assert cut is None
+        assert cuts is None
         return
-    assert cut == {c for c in cells if not connected(cells, without=c)}
+    assert set(cuts.split) == {c for c in cells if not connected(cells, without=c)}
+    for cut in cuts.split:  # the parts are exactly what is left, each one piece
+        parts = cuts.parts(cut)
+        rest = cells - {cut} - {c for p in parts for c in p}
+        pieces = [set(p) for p in parts] + ([rest] if cut != cuts.root else [])
+        assert all(piece and connected(piece) for piece in pieces)
+        assert not rest if cut == cuts.root else rest
