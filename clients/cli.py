@@ -48,8 +48,19 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser; each command module adds its own arguments."""
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv``: the first word that is not an option or its value."""
+    words = iter(argv)
+    for word in words:
+        if word == "-p":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported to add that command's arguments."""
     parser = argparse.ArgumentParser(
         prog="hedgerow",
         description="Flower-garden card games on your LAN, peer to peer, with no server.",
@@ -65,23 +76,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="load plugin module NAME, or block a plugin with no:NAME (like pytest)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (_, help_text) in COMMANDS.items():
-        sub.add_parser(name, help=help_text, description=help_text)
+    for name, (module, help_text) in COMMANDS.items():
+        child = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            importlib.import_module(module).add_arguments(child)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``hedgerow`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    # Parse the command name first, then let only that command's module add its arguments.
-    pre, _ = parser.parse_known_args(argv)
-    if pre.command is None:
-        parser.print_help()
-        return EXIT_USAGE if argv else 0
-    module = importlib.import_module(COMMANDS[pre.command][0])
-    module.add_arguments(parser._subparsers._group_actions[0].choices[pre.command])  # type: ignore[union-attr]
-    args = parser.parse_args(argv)
+    command = _command_in(argv)
+    args = build_parser(command if command in COMMANDS else None).parse_args(argv)
+    if args.command is None:
+        build_parser().print_help()
+        return 0
+    module = importlib.import_module(COMMANDS[args.command][0])
     from hedgerow.core.errors import HedgerowError
 
     try:

@@ -23,6 +23,7 @@ from typing import Any
 
 import pluggy
 from hedgerow.core import hookspecs
+from hedgerow.core.actions import Action
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
 from hedgerow.core.ruleset import Ruleset, make_ruleset
@@ -36,6 +37,9 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 ENTRY_POINT_GROUP = hookspecs.PROJECT
+
+#: prompt_toolkit formatted text as plain data: ``[(style, text), ...]``
+Fragments = list[tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +243,33 @@ class Host:
         inactive = [p for p in every_variant if p is not None and id(p) not in active]
         return make_ruleset(self.pm, spec, chosen, inactive, players)
 
-    def render(
-        self, game: str, view: object, seat: int, width: int
-    ) -> list[tuple[str, str]] | None:
+    # -- the seat client's hooks (typed; the client never touches pm.hook) ----------------
+
+    def render(self, game: str, view: object, seat: int, width: int) -> Fragments | None:
         """The game plugin's drawing of ``view`` (``hedgerow_render_view``), or None."""
         return self.pm.hook.hedgerow_render_view(game=game, view=view, seat=seat, width=width)
+
+    def render_part(
+        self, game: str, part: str, view: object, seat: int, width: int, preview: Action | None
+    ) -> Fragments | None:
+        """One part of the table, ``"board"`` or ``"hand"`` (``hedgerow_render_part``)."""
+        return self.pm.hook.hedgerow_render_part(
+            game=game, part=part, view=view, seat=seat, width=width, preview=preview
+        )
+
+    def score_columns(self, game: str, view: object) -> list[tuple[str, tuple[int, ...], str]]:
+        """Running score columns for the players table (``hedgerow_score_columns``)."""
+        found = self.pm.hook.hedgerow_score_columns(game=game, view=view)
+        return [(c[0], tuple(c[1]), c[2] if len(c) > 2 else "") for c in found or ()]
+
+    def preview_action(self, game: str, view: object, seat: int, action: Action) -> str | None:
+        """``action`` in words with what it would score (``hedgerow_preview_action``)."""
+        return self.pm.hook.hedgerow_preview_action(game=game, view=view, seat=seat, action=action)
+
+    def turn_prompt(self, game: str, view: object, seat: int) -> str | None:
+        """What ``seat`` must decide now, in words (``hedgerow_turn_prompt``)."""
+        return self.pm.hook.hedgerow_turn_prompt(game=game, view=view, seat=seat)
+
+    def help_text(self, game: str) -> str | None:
+        """How to play ``game``, for the help overlay (``hedgerow_help_text``)."""
+        return self.pm.hook.hedgerow_help_text(game=game)

@@ -26,7 +26,6 @@ class GameHooks:
     def __init__(self, host: Host, game: str) -> None:
         self.host = host
         self.game = game
-        self._hook = host.pm.hook
         self._failed: set[str] = set()
 
     def _call(self, name: str, fn: Callable[[], T]) -> T | None:
@@ -40,37 +39,36 @@ class GameHooks:
 
     def whole(self, view: Any, seat: int, width: int) -> Fragments | None:
         """The game's whole drawing of ``view`` (`hedgerow_render_view`)."""
-        return self._call("hedgerow_render_view", lambda: self._hook.hedgerow_render_view(
-            game=self.game, view=view, seat=seat, width=width))
+        return self._call("hedgerow_render_view",
+                          lambda: self.host.render(self.game, view, seat, width))
 
     def part(self, part: str, view: Any, seat: int, width: int,
              preview: Action | None) -> Fragments | None:
         """One part, ``"board"`` or ``"hand"`` (`hedgerow_render_part`)."""
-        return self._call("hedgerow_render_part", lambda: self._hook.hedgerow_render_part(
-            game=self.game, part=part, view=view, seat=seat, width=width, preview=preview))
+        return self._call("hedgerow_render_part", lambda: self.host.render_part(
+            self.game, part, view, seat, width, preview))
 
     def score_columns(self, view: Any) -> list[tuple[str, tuple[int, ...], str]]:
         """Running score columns (`hedgerow_score_columns`), or none."""
-        found = self._call("hedgerow_score_columns", lambda: self._hook.hedgerow_score_columns(
-            game=self.game, view=view))
-        return [(c[0], tuple(c[1]), c[2] if len(c) > 2 else "") for c in found or ()]
+        found = self._call("hedgerow_score_columns",
+                           lambda: self.host.score_columns(self.game, view))
+        return found or []
 
     def preview(self, view: Any, seat: int, action: Action) -> str:
         """``action`` in plain words with what it would score (`hedgerow_preview_action`)."""
-        text = self._call("hedgerow_preview_action", lambda: self._hook.hedgerow_preview_action(
-            game=self.game, view=view, seat=seat, action=action))
+        text = self._call("hedgerow_preview_action",
+                          lambda: self.host.preview_action(self.game, view, seat, action))
         return text or describe_plainly(action)
 
     def help(self, spec: Any) -> str | None:
         """How to play, for the help overlay (`hedgerow_help_text`), else the game's summary."""
-        text = self._call("hedgerow_help_text", lambda: self._hook.hedgerow_help_text(
-            game=self.game))
+        text = self._call("hedgerow_help_text", lambda: self.host.help_text(self.game))
         return text or getattr(spec, "summary", None) or None
 
     def prompt(self, view: Any, seat: int) -> str | None:
         """What the seat must decide now, when the game explains it (`hedgerow_turn_prompt`)."""
-        return self._call("hedgerow_turn_prompt", lambda: self._hook.hedgerow_turn_prompt(
-            game=self.game, view=view, seat=seat))
+        return self._call("hedgerow_turn_prompt",
+                          lambda: self.host.turn_prompt(self.game, view, seat))
 
 
 def describe_plainly(action: Action) -> str:

@@ -137,3 +137,19 @@ def test_argparse_errors_exit_non_zero() -> None:
 def test_blocking_a_plugin_from_the_command_line() -> None:
     out = hedgerow("-p", "no:random-bot", "games", "--json", env=TOYS)
     assert [b["name"] for b in json.loads(out.stdout)["bots"]] == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "play", "host", "join", "replay", "games"])
+def test_each_command_help_shows_its_own_arguments(command: str) -> None:
+    out = hedgerow(command, "--help")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"usage: hedgerow {command}")
+    expected = {"simulate": "--games", "play": "--players", "host": "--seats", "join": "--bot",
+                "replay": "--verify", "games": "--json"}[command]
+    assert expected in out.stdout
+
+
+def test_unknown_command_is_one_clear_error() -> None:
+    out = hedgerow("dance")
+    assert out.returncode == 2
+    assert "invalid choice: 'dance'" in out.stderr

@@ -76,3 +76,15 @@ def test_only_the_codec_and_the_log_file_use_the_generated_code() -> None:
         if any("_pb2" in name for _, name in _hedgerow_imports(path))
     )
     assert users in ([], ["net/codec.py"]), users
+
+
+def test_only_the_host_facade_touches_pm_hook() -> None:
+    """Hooks are called through typed `Host` methods (and a table's `ExtensionRelay`)."""
+    facade = {"core/host.py", "core/ruleset.py"}
+    users = sorted(
+        str(path.relative_to(ROOT))
+        for package in ALLOWED
+        for path in (ROOT / package).rglob("*.py")
+        if ".hook." in path.read_text() and str(path.relative_to(ROOT)) not in facade
+    )
+    assert users == [], users
