@@ -11,7 +11,7 @@ wrong index or previous digest, or that the game's rules refuse.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,9 +104,9 @@ class Table:
         """The seats that must act now; () once the game is over."""
         return self.game.active_seats(self.state)
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now."""
-        return list(self.game.legal_actions(self.state, seat))
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every action ``seat`` may take now (the game's own sequence, which may be lazy)."""
+        return self.game.legal_actions(self.state, seat)
 
     def view(self, seat: int) -> Any:
         """What ``seat`` may see now."""
