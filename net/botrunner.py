@@ -24,6 +24,9 @@ from hedgerow.core.table import Table
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
 
+#: How long a halted seat waits for the remaining state hashes before it names who diverged.
+SETTLE_S = 3.0
+
 
 class Emit(Protocol):
     """Where progress goes: an event name, a line for people, and data for ``--json``."""
@@ -117,8 +120,6 @@ class _Watcher:
             scores = ", ".join(str(s) for s in outcome.scores) if outcome else "?"
             self.emit("over", f"game over: won by {winners} (scores {scores}); "
                       f"state {state.hex() if state else '?'}")
-        elif phase == Phase.HALTED:
-            self.emit("halted", f"table halted: {peer.problem()}", problem=peer.problem())
 
 
 async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
@@ -139,6 +140,9 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
         watcher.update()
         phase = peer.phase()
         if phase == Phase.HALTED:
+            # Who diverged is named by the majority: let the last reports come in first.
+            await peer.wait_until(peer.desync_settled, SETTLE_S)
+            emit("halted", f"table halted: {peer.problem()}", problem=peer.problem())
             return 1
         if peer.closed:
             return 1

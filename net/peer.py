@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from hedgerow.core.actions import Action
+from hedgerow.core.canon import state_hash as canon_state_hash
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import Code, HedgerowError, Refusal
 from hedgerow.core.game import Outcome
@@ -179,6 +180,8 @@ class Peer:
         self._index_at_tick = -1
         self._joined: asyncio.Future[None] | None = None
         self._draining = False
+        self._unsealed: deque[tuple[LogEntry, Any, Any]] = deque()  # applied, not yet hashed
+        self._sealing = False
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._closed = False
@@ -304,6 +307,8 @@ class Peer:
         for m in self.roster.others():
             self.node.connect(m.key, m.info.address)
         self._broadcast(hello)
+        # Our Start again: it may never have reached the others before we went away.
+        self._broadcast(Start(self.table.header, self._setup_hash))
         self._request_catch_up(None)
         log.info("resumed seat %d at action #%d; catching up", self.seat, self.table.index)
         self._notify()
@@ -347,7 +352,9 @@ class Peer:
         step = self._step
         if len(active) > 1 and step is not None and step.index == self.table.index and step.own:
             return []
-        return self.table.legal_actions(self.seat)
+        # The game's own (possibly lazy) sequence, as `hedgerow simulate` uses it: listing a
+        # Petals placement turn in full costs far more than picking one action from it.
+        return self.ruleset.gamedef.legal_actions(self.table.state, self.seat)
 
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""
@@ -361,6 +368,7 @@ class Peer:
 
     def history(self) -> Sequence[HistoryLine]:
         """Every accepted action so far, in plain words."""
+        self._seal()
         return list(self._history)
 
     def problem(self) -> str | None:
@@ -404,6 +412,7 @@ class Peer:
         """Leave the table (telling the others) and release every socket and file."""
         if self._closed:
             return
+        self._seal()
         self._closed = True
         if self.roster is not None and self.table_id:
             for m in self.roster.others():
@@ -453,6 +462,13 @@ class Peer:
         last = self.table.index - 1
         return all(m.link == Link.LEFT or self._hashes.reported(m.seat, last)
                    for m in self.roster.others())
+
+    def desync_settled(self) -> bool:
+        """False while a desync's naming may still change (reports for it are on the way)."""
+        divergence = self._hashes.divergence if self._hashes is not None else None
+        if divergence is None or self.roster is None:
+            return True
+        return all(m.seat in divergence.hashes or m.link != Link.CONNECTED for m in self.roster)
 
     def members(self) -> list[Member]:
         """The seated peers (this one included), by seat."""
@@ -1019,28 +1035,55 @@ class Peer:
 
     def _applied(self, entry: LogEntry, old_state: Any, *, announce: ActionMsg | None = None
                  ) -> None:
-        """Bookkeeping after ``entry`` was applied: log it, then tell the others.
+        """``entry`` is in the table: tell the author's peers (``announce``), show it, and
+        seal it (hash, log, report) right after, off the path of the next action.
 
-        The entry is in the log file before anything is sent about it (docs/protocol.md
-        §6); ``announce`` is the author's own ActionMsg.
+        What the seat client and a waiting bot see changes at once; the state hash (the
+        dearest step) follows in `_seal`, scheduled on the loop.  A peer that dies between
+        the two has not reported the entry and fetches it again when it returns.
         """
         table = self.table
-        assert table is not None and self._hashes is not None
-        state_hash = table.state_hash()
-        if self._writer is not None:
-            self._writer.append(entry, state_hash)
+        assert table is not None
         if announce is not None:
             self._broadcast(announce)
-        self._broadcast(StateHash(entry.index, state_hash))
-        text = self.ruleset.gamedef.describe(old_state, entry.seat, entry.action)
-        self._history.append(HistoryLine(entry.index, entry.seat, text))
+        first = not self._unsealed
+        self._unsealed.append((entry, old_state, table.state))
         if not table.active_seats() and self._phase == Phase.PLAYING:
             self._phase = Phase.FINISHED
             log.info("game over after %d actions", table.index)
-        divergence = self._hashes.record_own(entry.index, state_hash)
-        if divergence is not None:
-            self._halt(divergence.describe(self._names()), tell=True, index=divergence.index)
-        self._notify()
+        self._notify()  # a bot whose turn it is now is woken before the seal below
+        if first:
+            asyncio.get_running_loop().call_soon(self._seal)
+
+    def _seal(self) -> None:
+        """Hash, log and report every applied entry not sealed yet, in order.
+
+        The entry is in the log file before this peer's StateHash for it is sent, so a
+        StateHash always means "applied and saved here".
+        """
+        if self._sealing or self._hashes is None:
+            return
+        self._sealing = True
+        try:
+            game = self.ruleset.gamedef
+            while self._unsealed:
+                entry, before, after = self._unsealed.popleft()
+                if self.table is not None and after is self.table.state:
+                    state_hash = self.table.state_hash()  # cached for the current state
+                else:  # as Table.state_hash computes it, for a state already superseded
+                    state_hash = canon_state_hash(game.hash_data(after) if game.hash_data
+                                                  else after)
+                if self._writer is not None and not self._writer.closed:
+                    self._writer.append(entry, state_hash)
+                self._broadcast(StateHash(entry.index, state_hash))
+                text = game.describe(before, entry.seat, entry.action)
+                self._history.append(HistoryLine(entry.index, entry.seat, text))
+                divergence = self._hashes.record_own(entry.index, state_hash)
+                if divergence is not None:
+                    self._halt(divergence.describe(self._names()), tell=True,
+                               index=divergence.index)
+        finally:
+            self._sealing = False
 
     def _on_state_hash(self, rx: Received, env: Envelope, member: Member) -> None:
         body: StateHash = env.body  # type: ignore[assignment]
@@ -1170,6 +1213,7 @@ class Peer:
         if table is None or self._hashes is None:
             self._refuse(rx, env, ErrorCode.WRONG_PHASE, "play has not started here")
             return
+        self._seal()
         start = min(body.from_index, table.index)
         stop = min(table.index, start + CATCH_UP_BATCH)
         items = tuple(LoggedEntry(table.entries[i], self._hashes.own[i])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -138,7 +139,29 @@ class Node:
             sock.close()
         if self._auth is not None:
             self._auth.stop()
-        await asyncio.get_running_loop().run_in_executor(None, self._ctx.term)
+        await self._term()
+
+    async def _term(self) -> None:
+        """Terminate the context off the loop (it blocks while frames linger).
+
+        A daemon thread rather than the loop's executor: should libzmq ever hang on to a
+        socket, the process can still exit.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def term() -> None:
+            try:
+                self._ctx.term()
+            finally:
+                with contextlib.suppress(RuntimeError):  # the loop may be gone already
+                    loop.call_soon_threadsafe(done.set_result, None)
+
+        threading.Thread(target=term, name="hedgerow-zmq-term", daemon=True).start()
+        try:
+            await asyncio.wait_for(done, LINGER_MS / 1000 + 2)
+        except TimeoutError:
+            log.warning("the ZeroMQ context did not terminate; leaving it to the exit")
 
     # -- links -------------------------------------------------------------------------
 
