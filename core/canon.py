@@ -68,9 +68,17 @@ def _enc_bool(value: bool, out: list[bytes]) -> None:
     out.append(b"T" if value else b"F")
 
 
-def _enc_int(value: int, out: list[bytes]) -> None:
+def _int_bytes(value: int) -> bytes:
     digits = str(value).encode("ascii")
-    out.append(b"I" + _varint(len(digits)) + digits)
+    return b"I" + _varint(len(digits)) + digits
+
+
+#: Encodings of the small ints rules state is mostly made of (card ids, cells, scores).
+_SMALL_INTS = {n: _int_bytes(n) for n in range(-64, 1024)}
+
+
+def _enc_int(value: int, out: list[bytes]) -> None:
+    out.append(_SMALL_INTS.get(value) or _int_bytes(value))
 
 
 def _enc_str(value: str, out: list[bytes]) -> None:
@@ -84,8 +92,13 @@ def _enc_bytes(value: bytes, out: list[bytes]) -> None:
 
 def _enc_seq(value: tuple | list, out: list[bytes]) -> None:
     out.append(b"L" + _varint(len(value)))
+    small, exact, append = _SMALL_INTS, _EXACT, out.append
     for item in value:
-        enc = _EXACT.get(type(item))
+        kind = type(item)
+        if kind is int:
+            append(small.get(item) or _int_bytes(item))
+            continue
+        enc = exact.get(kind)
         if enc is None:
             _encode(item, out)
         else:

@@ -103,3 +103,10 @@ def test_hash_does_not_depend_on_pythonhashseed() -> None:
 def test_encode_entry_is_encode_of_the_tuple(index: int, seat: int, kind: str, args: dict) -> None:
     pairs = tuple(sorted(args.items()))
     assert encode_entry(index, seat, kind, pairs) == encode((index, seat, kind, pairs))
+
+
+@pytest.mark.parametrize("n", [-65, -64, -1, 0, 1, 127, 128, 1023, 1024, 10**30, -(10**30)])
+def test_ints_inside_and_outside_the_small_int_cache(n: int) -> None:
+    digits = str(n).encode()
+    assert encode(n) == b"I" + bytes([len(digits)]) + digits
+    assert encode((n,)) == b"L\x01" + encode(n)
