@@ -60,7 +60,7 @@ class _Watcher:
         self.verbose = verbose
         self.phase: Phase | None = None
         self.links: dict[int, Link] = {}
-        self.history = len(peer.history()) if peer.phase() == Phase.PLAYING else 0
+        self.history = peer.table.index if peer.table is not None else 0
         self.waiting: tuple[int, int] | None = None
 
     def update(self) -> None:
@@ -83,12 +83,12 @@ class _Watcher:
             elif info.link in (Link.LOST, Link.LEFT):
                 self.emit("link", f"{who} {info.link.value}", seat=info.seat,
                           link=info.link.value)
-        history = peer.history()
-        if self.verbose:
+        if self.verbose and peer.table is not None and peer.table.index > self.history:
+            history = peer.history()
             for line in history[self.history:]:
                 self.emit("action", f"#{line.index} seat {line.seat}: {line.text}",
                           index=line.index, seat=line.seat)
-        self.history = len(history)
+            self.history = len(history)
         if phase == Phase.PLAYING:
             index = peer.table.index if peer.table is not None else 0
             lost = [s.seat for s in seats

@@ -210,10 +210,12 @@ class Node:
     def _send(self, sock: zmq.asyncio.Socket, data: bytes | list[bytes]) -> bool:
         if self._closed:
             return False
+        # copy=True: for frames this small, zero-copy sends cost far more (pyzmq tracks
+        # each zero-copy buffer through its garbage-collection thread).
         if isinstance(data, list):
-            fut = sock.send_multipart(data, flags=zmq.DONTWAIT, copy=False)
+            fut = sock.send_multipart(data, flags=zmq.DONTWAIT)
         else:
-            fut = sock.send(data, flags=zmq.DONTWAIT, copy=False)
+            fut = sock.send(data, flags=zmq.DONTWAIT)
         if fut.done() and fut.exception() is None:
             return True
         if not fut.done():  # cannot happen with DONTWAIT, but never leave a send pending
@@ -224,14 +226,19 @@ class Node:
     # -- reading -----------------------------------------------------------------------
 
     async def _read_router(self, sock: zmq.asyncio.Socket) -> None:
+        keys: dict[str, bytes] = {}  # User-Id -> raw key (Z85 decoding is slow in Python)
         while True:
             frames = await sock.recv_multipart(copy=False)
             user = frames[-1].get("User-Id")
-            try:
-                sender = key_from_z85(user)
-            except (TypeError, ValueError):
-                log.warning("dropped a frame with no CURVE identity (User-Id %r)", user)
-                continue
+            sender = keys.get(user)
+            if sender is None:
+                try:
+                    sender = key_from_z85(user)
+                except (TypeError, ValueError):
+                    log.warning("dropped a frame with no CURVE identity (User-Id %r)", user)
+                    continue
+                if len(keys) < 1024:
+                    keys[user] = sender
             data = frames[1].bytes if len(frames) == 2 else None
             self._dispatch(Received(sender, data, frames[0].bytes, frames[-1].get("Peer-Address")))
 
