@@ -1,0 +1,213 @@
+"""`PeerCore`: the state a table peer keeps, and how it sends, refuses and halts.
+
+The table protocol (docs/protocol.md) is split by phase over a few mixins that share this
+state: `hedgerow.net.lobby` (seating and returning peers), `hedgerow.net.startup` (seed
+agreement and the start barrier), `hedgerow.net.sync` (actions, simultaneous steps,
+state hashes, catch-up); `hedgerow.net.peer.Peer` puts them together with the sockets,
+the heartbeats and the `Seat` interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import LogEntry, Table
+from hedgerow.net.codec import encode_envelope
+from hedgerow.net.hashbook import HashBook
+from hedgerow.net.keys import Identity, key_text
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.members import Member, Roster
+from hedgerow.net.messages import (
+    Body,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Hello,
+    Start,
+)
+from hedgerow.net.seat import HistoryLine, Phase
+from hedgerow.net.seedround import SeedRound
+from hedgerow.net.stepround import StepRound
+from hedgerow.net.transport import Received
+
+log = logging.getLogger(__name__)
+
+#: Seconds between heartbeats, and of silence after which a seat is lost.
+HEARTBEAT_S = 1.0
+LOST_AFTER_S = 5.0
+#: Messages for later log indices kept until their turn comes (more are dropped and
+#: fetched again by catch-up).
+AHEAD_LIMIT = 256
+#: Messages from peers not yet in the roster kept while seats fill.
+HELD_LIMIT = 64
+#: Entries per CatchUpReply.
+CATCH_UP_BATCH = 256
+#: Refusals remembered for `Peer.refusals`.
+REFUSALS_KEPT = 256
+NO_TABLE = bytes(16)
+
+
+class JoinRefused(HedgerowError):
+    """The table would not seat this peer (the message says why)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="join_refused")
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalRecord:
+    """A message this peer refused: from whom, what, and why (also logged)."""
+
+    sender: bytes
+    seat: int | None
+    what: str
+    code: ErrorCode
+    message: str
+    ref_index: int | None = None
+
+
+def body_name(env: Envelope | None) -> str:
+    """The name of an envelope's body, for log lines ("a message" when it did not decode)."""
+    return "a message" if env is None else type(env.body).__name__
+
+
+class PeerCore:
+    """The shared state of a table peer and its sending helpers (see the module docstring).
+
+    Not used alone: `hedgerow.net.peer.Peer` provides ``_on_frame`` for the sockets.
+    """
+
+    def __init__(self, identity: Identity, *, seat_name: str = "", bot: str | None = None,
+                 plugins: Host | None = None, log_dir: Path | None = None,
+                 heartbeat: float = HEARTBEAT_S, lost_after: float = LOST_AFTER_S) -> None:
+        from hedgerow.net.transport import Node
+
+        self.identity = identity
+        self.seat_name = seat_name
+        self.bot = bot
+        self.plugins = plugins
+        self.log_dir = log_dir
+        self.heartbeat = heartbeat
+        self.lost_after = lost_after
+        self.node = Node(identity, self._on_frame)
+        self.seat = -1
+        self.players = 0
+        self.ruleset: Ruleset = None  # type: ignore[assignment]  # set once seated
+        self.table_id = b""
+        self.table: Table | None = None
+        self.is_host = False
+        self.host_key: bytes | None = None
+        self.roster: Roster | None = None
+        self.endpoint = ""
+        self.address = ""
+        self.syncing = False  # resumed: catching up before acting
+        self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
+        self.key_file: str | None = None
+        self.fixed_seed: bytes | None = None  # host: the seed dictated (hedgerow play --seed)
+        self.accept_host_seed = False  # joiner: accept a seed the host dictates
+        self._phase = Phase.SEATING
+        self._problem: str | None = None
+        self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
+        self._subscribers: list[Callable[[], None]] = []
+        self._tick = asyncio.Event()
+        self._history: list[HistoryLine] = []
+        self._seed: SeedRound | None = None
+        self._revealed = False
+        self._hashes: HashBook | None = None
+        self._starts: dict[int, Start] = {}  # Starts that came before our own seed
+        self._started: set[int] = set()  # seats whose Start matched ours
+        self._resumed = False
+        self._setup_hash: bytes | None = None
+        self._ahead: dict[int, list[tuple[Received, Envelope, Member]]] = {}
+        self._ahead_count = 0
+        self._held: list[tuple[Received, Envelope]] = []
+        self._step: StepRound | None = None
+        self._writer: LogWriter | None = None
+        self._log_path: Path | None = None
+        self._catch_up_at: float | None = None
+        self._index_at_tick = -1
+        self._joined: asyncio.Future[None] | None = None
+        self._draining = False
+        self._unsealed: deque[tuple[LogEntry, Any, Any]] = deque()  # applied, not yet hashed
+        self._sealing = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._closed = False
+
+    # ==================================================================================
+    # Sending
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _encode(self, body: Body, *, table_id: bytes | None = None) -> bytes:
+        self._seq += 1
+        tid = self.table_id if table_id is None else table_id
+        if not tid and not isinstance(body, Hello):
+            tid = NO_TABLE
+        return encode_envelope(Envelope(tid, self.identity.public, self._seq, body))
+
+    def _broadcast(self, body: Body) -> None:
+        if self.roster is None:
+            return
+        data = self._encode(body)
+        for m in self.roster.others():
+            self.node.send(m.key, data)
+
+    def _send(self, member: Member, body: Body) -> None:
+        self.node.send(member.key, self._encode(body))
+
+    def _notify(self) -> None:
+        tick, self._tick = self._tick, asyncio.Event()
+        tick.set()
+        for callback in list(self._subscribers):
+            try:
+                callback()
+            except Exception:
+                log.exception("a subscriber failed")
+
+    def _names(self) -> dict[int, str]:
+        return {} if self.roster is None else {m.seat: m.info.display_name for m in self.roster}
+
+    def _who(self, key: bytes) -> str:
+        member = self.roster.by_key(key) if self.roster is not None else None
+        return member.label() if member is not None else f"stranger {key_text(key)[:8]}"
+
+    def _refuse(self, rx: Received, env: Envelope | None, code: ErrorCode, message: str, *,
+                ref_index: int | None = None, refusal: str = "") -> None:
+        """Log a refused message and answer its sender with an Error; nothing else changes."""
+        member = self.roster.by_key(rx.sender) if self.roster is not None else None
+        what = body_name(env)
+        log.warning("refused %s from %s: %s: %s", what, self._who(rx.sender), code.name, message)
+        self.refusals.append(RefusalRecord(rx.sender, member.seat if member else None, what,
+                                           code, message, ref_index))
+        if env is not None and isinstance(env.body, ErrorMsg):
+            return  # never answer an error with an error
+        error = ErrorMsg(code, message, env.seq if env is not None else None, ref_index,
+                         str(refusal))  # a plain str: the codec takes no StrEnum
+        data = self._encode(error)
+        if rx.route is not None:
+            self.node.reply(rx.route, data)
+        else:
+            self.node.send(rx.sender, data)
+
+    def _halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None:
+        """Stop the table; ``tell`` sends every seated peer Error(DESYNC) saying why."""
+        first = self._phase != Phase.HALTED
+        self._phase = Phase.HALTED
+        self._problem = message
+        if first:
+            log.error("table halted: %s", message)
+            if tell:
+                self._broadcast(ErrorMsg(ErrorCode.DESYNC, message, None, index))
+        self._notify()
+
