@@ -1,0 +1,107 @@
+"""The networked commands' answers to bad input: one clear line and a non-zero exit.
+
+``hedgerow replay --verify`` on sound, damaged and forged logs; ``join`` and ``resume``
+with arguments that cannot work.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from e2e.helpers import hedgerow, peer_env
+from hedgerow.core.host import Host
+from hedgerow.core.playout import play
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.net.keys import generate, key_text
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.messages import LogHeader
+
+pytestmark = pytest.mark.e2e
+
+
+def write_log(path: Path, *, forge_at: int | None = None) -> str:
+    """A complete Petals log as a peer writes it (``forge_at``: a wrong state hash there)."""
+    host = Host()
+    ruleset = host.ruleset("petals", (), 3)
+    seed = seed_from_int(5)
+    finished = play(ruleset, 3, seed, [host.bot("random")])
+    from hedgerow.core.table import Table
+
+    replay = Table(ruleset, 3, seed)
+    header = LogHeader.for_table(ruleset, 3, seed, table_id=bytes(16), own_seat=0,
+                                 seat_names=("ann", "bob", "cy"))
+    with LogWriter(path, header, sync=False) as writer:
+        for entry in finished.entries:
+            replay.submit(entry.seat, entry.action)
+            state_hash = replay.state_hash() if entry.index != forge_at else bytes(32)
+            writer.append(entry, state_hash)
+    return finished.state_hash().hex()
+
+
+def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
+    log = tmp_path / "game.hlog"
+    final = write_log(log)
+    done = hedgerow("replay", str(log), "--verify", env=peer_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok: ") and final in done.stdout
+    shown = hedgerow("replay", str(log), env=peer_env())
+    assert shown.returncode == 0
+    lines = shown.stdout.splitlines()
+    assert lines[0] == f"petals@1.0.0, 3 seats, seed {seed_from_int(5).hex()}"
+    assert lines[1].startswith("#0 seat ") and "(ann)" in shown.stdout
+
+
+def test_replay_names_the_entry_of_a_forged_state_hash(tmp_path: Path) -> None:
+    log = tmp_path / "forged.hlog"
+    write_log(log, forge_at=7)
+    done = hedgerow("replay", str(log), "--verify", env=peer_env())
+    assert done.returncode == 1
+    assert done.stdout.startswith("FAILED: mismatch at entry #7: the state hash after")
+
+
+def test_replay_names_where_a_damaged_file_breaks(tmp_path: Path) -> None:
+    log = tmp_path / "damaged.hlog"
+    write_log(log)
+    data = bytearray(log.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    log.write_bytes(bytes(data))
+    done = hedgerow("replay", str(log), "--verify", "--json", env=peer_env())
+    assert done.returncode == 1
+    assert '"ok": false' in done.stdout and "the file is damaged at byte" in done.stdout
+    garbage = tmp_path / "garbage.hlog"
+    garbage.write_bytes(b"not a log at all")
+    done = hedgerow("replay", str(garbage), "--verify", env=peer_env())
+    assert done.returncode == 1 and "not a table log" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["join", "127.0.0.1:4567/short", "--bot", "random"], "is not a table key"),
+    (["join", "127.0.0.1:4567", "--bot", "random"], "has no table key"),
+    (["join", f"127.0.0.1:1/{key_text(generate().public)}", "--bot", "random", "--timeout",
+      "0.5"], "no answer from the table"),
+    (["join", f"127.0.0.1:1/{key_text(generate().public)}", "--bot", "nobody"],
+     "unknown bot 'nobody'"),
+    (["resume", "/no/such.hlog", "--bot", "random"], "no such log file"),
+    (["host", "petals", "--seats", "9", "--bot", "random"], "petals is for 2 to"),
+    (["host", "petals", "--bot", "random", "--port", "70000"], "--port must be between"),
+])
+def test_bad_arguments_get_one_line_and_exit_2(args: list[str], message: str) -> None:
+    done = hedgerow(*args, env=peer_env())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("hedgerow: error: ") and message in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_resume_needs_the_table_file_and_the_seats_identity(tmp_path: Path) -> None:
+    log = tmp_path / "game.hlog"
+    write_log(log)
+    done = hedgerow("resume", str(log), "--bot", "random", env=peer_env())
+    assert done.returncode == 2 and "table.json is missing" in done.stderr
+    from hedgerow.net import tablefile
+    from hedgerow.net.messages import PeerInfo
+
+    peers = tuple(PeerInfo(s, generate().public, f"tcp://127.0.0.1:{2000 + s}") for s in range(3))
+    tablefile.save(log, tablefile.TableFile(bytes(16), 0, peers))
+    done = hedgerow("resume", str(log), "--bot", "random", env=peer_env())
+    assert done.returncode == 2 and "was played by another identity" in done.stderr
