@@ -140,7 +140,7 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
             opened(peer, printer)
         if spec is not None and not spec.plays(peer.ruleset.game.name):
             raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.game.name}")
-        if spec is not None or args.bot:
+        if spec is not None:
             status = await play_bot(peer, spec, emit=printer, delay=args.delay,
                                     give_up=args.give_up, verbose=args.verbose, stop=stop)
         else:

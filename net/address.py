@@ -42,10 +42,11 @@ def split_endpoint(text: str) -> tuple[str, int]:
     """(host, port) of ``tcp://HOST:PORT``; `ValueError` for anything else."""
     if not text.startswith("tcp://"):
         raise ValueError(f"not a tcp endpoint: {text!r}")
-    return _host_port(text[len("tcp://"):])
+    return host_port(text[len("tcp://"):])
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def host_port(text: str) -> tuple[str, int]:
+    """(host, port) of ``HOST:PORT`` (``[HOST]:PORT`` for IPv6); `ValueError` otherwise."""
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"expected HOST:PORT, not {text!r}")
@@ -62,7 +63,7 @@ def parse_address(text: str) -> TableAddress:
             f"{text!r} has no table key: use the whole address `hedgerow host` printed "
             "(HOST:PORT/KEY), or the table's name"
         )
-    host, port = _host_port(where)
+    host, port = host_port(where)
     try:
         raw = key_from_text(key)
     except ValueError:

@@ -31,6 +31,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.address import (
     TableAddress,
+    host_port,
     looks_like_address,
     parse_address,
     split_endpoint,
@@ -129,10 +130,9 @@ async def find_address(text: str, *, timeout: float = DISCOVERY_TIMEOUT) -> Tabl
 
     if looks_like_address(text):
         try:
-            host, port = text.rsplit(":", 1)
-            wanted = (host.strip("[]"), int(port))
-        except ValueError:
-            raise HedgerowError(f"{text!r} is not HOST:PORT", code="bad_address") from None
+            wanted = host_port(text)
+        except ValueError as exc:
+            raise HedgerowError(str(exc), code="bad_address") from None
         for ad in await browse(timeout):
             if (ad.host, ad.port) == wanted:
                 return TableAddress(ad.host, ad.port, parse_key(ad.host_key))

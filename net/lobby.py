@@ -70,14 +70,10 @@ class Lobby(PeerCore):
             self._refuse(rx, env, code, f"seat {wanted} is taken" if wanted is not None
                          else "every seat is taken")
             return
-        try:
-            host, port = split_endpoint(hello.address)
-        except ValueError:
-            self._refuse(rx, env, ErrorCode.MALFORMED, f"bad address {hello.address!r}")
+        address = self._hello_address(rx, env)
+        if address is None:
             return
-        if host in ("0.0.0.0", "::") and rx.peer_ip:
-            host = rx.peer_ip
-        info = PeerInfo(seat, rx.sender, endpoint(host, port), hello.display_name, hello.bot)
+        info = PeerInfo(seat, rx.sender, address, hello.display_name, hello.bot)
         member = self.roster.add(info, self._now(), "bot" if hello.bot else None)
         self.node.connect(rx.sender, info.address)
         log.info("%s took seat %d", name, seat)
@@ -85,6 +81,22 @@ class Lobby(PeerCore):
         if self.roster.full:
             self._begin_seeding()
         self._notify()
+
+    def _hello_address(self, rx: Received, env: Envelope) -> str | None:
+        """Where the sender of ``env`` (a Hello) listens; None after refusing a bad one.
+
+        A wildcard host (a peer that listens on every interface) is replaced by the
+        address its connection came from.
+        """
+        hello: Hello = env.body  # type: ignore[assignment]
+        try:
+            host, port = split_endpoint(hello.address)
+        except ValueError:
+            self._refuse(rx, env, ErrorCode.MALFORMED, f"bad address {hello.address!r}")
+            return None
+        if host in ("0.0.0.0", "::") and rx.peer_ip:
+            host = rx.peer_ip
+        return endpoint(host, port)
 
     def _send_roster(self) -> None:
         assert self.roster is not None
@@ -174,14 +186,9 @@ class Lobby(PeerCore):
                          f"{member.label()} now runs {hello.fingerprint}, the table runs "
                          f"{self.ruleset.fingerprint}")
             return
-        try:
-            host, port = split_endpoint(hello.address)
-        except ValueError:
-            self._refuse(rx, env, ErrorCode.MALFORMED, f"bad address {hello.address!r}")
+        address = self._hello_address(rx, env)
+        if address is None:
             return
-        if host in ("0.0.0.0", "::") and rx.peer_ip:
-            host = rx.peer_ip
-        address = endpoint(host, port)
         assert self.roster is not None
         if address != member.info.address:
             self.roster.set_address(member, address)

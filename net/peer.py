@@ -49,11 +49,10 @@ from hedgerow.core.table import Table
 from hedgerow.net import rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.codec import CodecError, decode_envelope
-from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import key_text
 from hedgerow.net.lobby import Lobby
 from hedgerow.net.logfile import LogWriter
-from hedgerow.net.members import Member, Roster
+from hedgerow.net.members import Member
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -76,15 +75,12 @@ from hedgerow.net.messages import (
     StateHash,
 )
 from hedgerow.net.peercore import (  # noqa: F401 - JoinRefused and RefusalRecord are public here
-    HEARTBEAT_S,
     HELD_LIMIT,
-    LOST_AFTER_S,
     JoinRefused,
     RefusalRecord,
     body_name,
 )
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
-from hedgerow.net.seedround import SeedRound
 from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Received
@@ -221,14 +217,6 @@ class Peer(Lobby, Startup, Sync):
         self._request_catch_up(None)
         log.info("resumed seat %d at action #%d; catching up", self.seat, self.table.index)
         self._notify()
-
-    def _seated(self, ruleset: Ruleset, players: int, seat: int) -> None:
-        self.ruleset = ruleset
-        self.players = players
-        self.seat = seat
-        self.roster = Roster(players, self.identity.public)
-        self._hashes = HashBook(players, seat)
-        self._seed = SeedRound(players, seat)
 
     def _seat_self(self) -> None:
         assert self.roster is not None

@@ -146,6 +146,15 @@ class PeerCore:
     # ==================================================================================
     # Sending
 
+    def _seated(self, ruleset: Ruleset, players: int, seat: int) -> None:
+        """This peer holds ``seat`` at a ``players``-seat table of ``ruleset``."""
+        self.ruleset = ruleset
+        self.players = players
+        self.seat = seat
+        self.roster = Roster(players, self.identity.public)
+        self._hashes = HashBook(players, seat)
+        self._seed = SeedRound(players, seat)
+
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
