@@ -15,12 +15,17 @@ from hedgerow.core.seeding import SHARE_SIZE, commitment, table_seed, verify_rev
 
 
 class SeedRoundError(Exception):
-    """A commit or reveal that breaks the round (the table cannot agree on a seed)."""
+    """A commit or reveal that breaks the round.
 
-    def __init__(self, seat: int, message: str) -> None:
+    ``fatal`` is True when a share does not match its commitment (the table cannot agree
+    on a seed), False for a repeated message that differs from the first (which stands).
+    """
+
+    def __init__(self, seat: int, message: str, *, fatal: bool = False) -> None:
         super().__init__(message)
         self.seat = seat
         self.message = message
+        self.fatal = fatal
 
 
 class SeedRound:
@@ -61,7 +66,8 @@ class SeedRound:
     def _check(self, seat: int, share: bytes | None = None) -> None:
         commit, share = self.commits.get(seat), share or self.reveals.get(seat)
         if commit is not None and share is not None and not verify_reveal(commit, share):
-            raise SeedRoundError(seat, f"seat {seat}'s seed share does not match its commitment")
+            raise SeedRoundError(seat, f"seat {seat}'s seed share does not match its commitment",
+                                 fatal=True)
 
     def seed(self) -> bytes | None:
         """The table seed once every share is in and verified, else None."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.table import Table
@@ -27,7 +28,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.peercore import PeerCore
 from hedgerow.net.seat import Phase
-from hedgerow.net.seedround import SeedRoundError
+from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
@@ -59,19 +60,9 @@ class Startup(PeerCore):
 
     def _on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
         body: SeedCommit = env.body  # type: ignore[assignment]
-        if body.seat != member.seat:
-            self._refuse(rx, env, ErrorCode.WRONG_SEAT, f"{member.label()} cannot commit for "
-                                                        f"seat {body.seat}")
-            return
-        if self._late_seed_message(rx, env):
-            return
-        assert self._seed is not None
-        try:
-            self._seed.commit(body.seat, body.commitment)
-        except SeedRoundError as exc:  # a second, different commitment: the first stands
-            self._refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message)
-            return
-        self._maybe_reveal()
+        if self._seed_message(rx, env, member, body.seat,
+                              lambda seed: seed.commit(body.seat, body.commitment)):
+            self._maybe_reveal()
 
     def _maybe_reveal(self) -> None:
         seed = self._seed
@@ -84,20 +75,32 @@ class Startup(PeerCore):
 
     def _on_seed_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
         body: SeedReveal = env.body  # type: ignore[assignment]
-        if body.seat != member.seat:
-            self._refuse(rx, env, ErrorCode.WRONG_SEAT, f"{member.label()} cannot reveal for "
-                                                        f"seat {body.seat}")
-            return
+        if self._seed_message(rx, env, member, body.seat,
+                              lambda seed: seed.reveal(body.seat, body.share)):
+            self._maybe_start()
+
+    def _seed_message(self, rx: Received, env: Envelope, member: Member, seat: int,
+                      record: Callable[[SeedRound], None]) -> bool:
+        """Check a SeedCommit/SeedReveal for ``seat`` and ``record`` it; False if refused.
+
+        A share that does not match its commitment halts the table (no seed can be
+        agreed); a second, different commitment or share is refused and the first stands.
+        """
+        if seat != member.seat:
+            self._refuse(rx, env, ErrorCode.WRONG_SEAT,
+                         f"{member.label()} cannot speak for seat {seat}")
+            return False
         if self._late_seed_message(rx, env):
-            return
+            return False
         assert self._seed is not None
         try:
-            self._seed.reveal(body.seat, body.share)
+            record(self._seed)
         except SeedRoundError as exc:
             self._refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message)
-            self._halt(f"cannot agree on the seed: {exc.message}")
-            return
-        self._maybe_start()
+            if exc.fatal:
+                self._halt(f"cannot agree on the seed: {exc.message}")
+            return False
+        return True
 
     def _late_seed_message(self, rx: Received, env: Envelope) -> bool:
         """True (after refusing it) for a seed message once the seed is settled."""

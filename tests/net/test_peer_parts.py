@@ -39,15 +39,18 @@ def test_seed_round_needs_every_commit_then_every_reveal() -> None:
 def test_seed_round_catches_a_changed_share_or_commitment() -> None:
     a, b = SeedRound(2, 0), SeedRound(2, 1)
     a.commit(1, b.own_commitment)
-    with pytest.raises(SeedRoundError, match="does not match"):
+    with pytest.raises(SeedRoundError, match="does not match") as bad_share:
         a.reveal(1, bytes(32))
-    with pytest.raises(SeedRoundError, match="two different"):
+    assert bad_share.value.fatal
+    with pytest.raises(SeedRoundError, match="two different") as second:
         a.commit(1, bytes(32))
+    assert not second.value.fatal  # the first commitment stands
+    a.reveal(1, b.share)  # the bad share was not kept
     early = SeedRound(2, 0)
     early.reveal(1, bytes(32))  # a reveal before its commitment waits
-    with pytest.raises(SeedRoundError):
+    with pytest.raises(SeedRoundError, match="does not match") as late:
         early.commit(1, b.own_commitment)
-        early.seed()
+    assert late.value.fatal
 
 
 def test_step_round_reveals_after_every_commit() -> None:
