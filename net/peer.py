@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -108,8 +109,6 @@ class Peer(Lobby, Startup, Sync):
         ``seed`` dictates the table seed instead of the commit-reveal (a reproducible deal);
         only joiners that accept a dictated seed (``accept_host_seed``) will play it.
         """
-        import secrets
-
         ruleset.check_players(players)
         self.fixed_seed = seed
         await self._listen(bind, port)
