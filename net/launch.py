@@ -16,6 +16,7 @@ or `hedgerow.net.botrunner.play_bot`) and closes.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import subprocess
@@ -79,11 +80,17 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
 async def _announce(peer: Peer, name: str, bind: str) -> None:
     """Announce the table on the LAN until play starts or the peer closes."""
     try:
-        from hedgerow.net.discovery import Announcer, TableAd
+        from hedgerow.net.discovery import Announcer, TableAd, resolve_interfaces
         from hedgerow.net.messages import PROTOCOL_VERSION
     except ImportError:  # discovery is optional
         return
     host, port = split_endpoint(peer.endpoint)
+    if _loopback(host):
+        # Only this machine can join (hedgerow play): announce it only where discovery
+        # itself is confined to the loopback (tests, demos on one machine).
+        interfaces = resolve_interfaces()
+        if not interfaces or not all(_loopback(i) for i in interfaces):
+            return
 
     def ad() -> TableAd:
         free = sum(1 for s in peer.seats() if s.link == Link.WAITING)
@@ -117,6 +124,13 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
 
     peer.subscribe(changed)
     peer.on_close(announcer.close)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 async def find_address(text: str, *, timeout: float = DISCOVERY_TIMEOUT) -> TableAddress:
@@ -158,7 +172,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
     """
     where = address if isinstance(address, TableAddress) else await find_address(address)
     if bind is None:
-        bind = "127.0.0.1" if where.host in ("127.0.0.1", "localhost", "::1") else "0.0.0.0"
+        bind = "127.0.0.1" if _loopback(where.host) else "0.0.0.0"
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot,
                      plugins=plugins or Host())
     peer.accept_host_seed = accept_host_seed
