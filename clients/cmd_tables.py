@@ -1,9 +1,10 @@
 """``hedgerow tables``: list the open tables seen on the LAN (zeroconf discovery).
 
 Listens for ``--timeout`` seconds, then prints one line per table (name, game, variants,
-free seats, address) or, with ``--json``, one JSON list of objects.  With
+free seats, and the ``HOST:PORT/KEY`` address ``hedgerow join`` takes) or, with
+``--json``, one JSON list of objects.  With
 ``HEDGEROW_NO_DISCOVERY=1`` nothing is looked up and the list is empty; joining by
-``HOST:PORT`` works either way.
+``HOST:PORT/KEY`` works either way.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def format_tables(tables: list) -> str:  # list[TableAd]; keeps start-up free of
     header = ("NAME", "GAME", "VARIANTS", "SEATS", "ADDRESS")
     rows = [
         (t.name, t.game, ",".join(t.variants) or "-", f"{t.free_seats}/{t.seats} free",
-         t.address)
+         t.join_address)
         for t in tables
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
@@ -50,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         raise HedgerowError(f"--timeout must be a positive number of seconds, not {timeout:g}")
     if discovery.discovery_disabled():
         print(f"hedgerow: LAN discovery is off ({discovery.ENV_DISABLE}=1); "
-              "join a table by address: hedgerow join HOST:PORT", file=sys.stderr)
+              "join a table by the address its host prints: hedgerow join HOST:PORT/KEY",
+              file=sys.stderr)
     tables = asyncio.run(discovery.browse(timeout))
     if args.json:
         print(json.dumps([t.to_json() for t in tables], indent=2))
@@ -58,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
         print(format_tables(tables))
     elif not discovery.discovery_disabled():
         print(f"No open tables seen on the LAN in {timeout:g} s. "
-              "Join by address instead: hedgerow join HOST:PORT")
+              "Join by the address the host prints instead: hedgerow join HOST:PORT/KEY")
     return 0

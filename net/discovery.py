@@ -18,7 +18,7 @@ Unknown TXT keys are ignored, so later versions may add keys.  Records come from
 `decode_txt` checks every field, and the `Browser` skips (and logs) any table whose record
 does not decode instead of failing.
 
-Discovery is a convenience, never a requirement: joining by ``HOST:PORT`` always works.
+Discovery is a convenience, never a requirement: joining by ``HOST:PORT/KEY`` always works.
 ``HEDGEROW_NO_DISCOVERY=1`` turns discovery off (the `Announcer` does nothing, `browse`
 finds nothing) for networks that block multicast, and ``HEDGEROW_DISCOVERY_INTERFACES``
 (comma-separated IP addresses, e.g. ``127.0.0.1``) restricts it to some interfaces; an
@@ -154,10 +154,16 @@ class TableAd:
 
     @property
     def address(self) -> str:
-        """``HOST:PORT`` (``[HOST]:PORT`` for IPv6), as ``hedgerow join`` accepts it."""
+        """``HOST:PORT`` (``[HOST]:PORT`` for IPv6); `join_address` adds the host key."""
         if ":" in self.host:
             return f"[{self.host}]:{self.port}"
         return f"{self.host}:{self.port}"
+
+    @property
+    def join_address(self) -> str:
+        """``HOST:PORT/KEY``: what ``hedgerow join`` needs to reach the table without discovery
+        (a CURVE client must know the host's key before it connects)."""
+        return f"{self.address}/{self.host_key}"
 
     def sort_key(self) -> tuple[str, str, str, int, str, str]:
         """The order of `Browser.tables`: by name (case-insensitive), then address."""
@@ -176,6 +182,7 @@ class TableAd:
             "host": self.host,
             "port": self.port,
             "address": self.address,
+            "join_address": self.join_address,
         }
 
 
@@ -506,7 +513,7 @@ class Browser:
             await self._close_zc()
             raise HedgerowError(
                 f"LAN discovery could not start ({exc}); join by address instead "
-                f"(hedgerow join HOST:PORT), or set {ENV_DISABLE}=1"
+                f"(hedgerow join HOST:PORT/KEY), or set {ENV_DISABLE}=1"
             ) from exc
 
     def tables(self) -> list[TableAd]:
@@ -662,7 +669,7 @@ async def find_table(name: str, timeout: float = 3.0, *,
     if discovery_disabled():
         raise HedgerowError(
             f"LAN discovery is off ({ENV_DISABLE}=1), so tables cannot be found by name; "
-            f"join by address instead: hedgerow join HOST:PORT"
+            f"join by address instead: hedgerow join HOST:PORT/KEY"
         )
     wanted = name.casefold()
     async with Browser(interfaces) as browser:
@@ -674,6 +681,6 @@ async def find_table(name: str, timeout: float = 3.0, *,
     listing = ", ".join(repr(n) for n in seen) if seen else "none"
     raise HedgerowError(
         f"no table named {name!r} seen on the LAN within {timeout:g} s "
-        f"(tables seen: {listing}); join by address with: hedgerow join HOST:PORT",
+        f"(tables seen: {listing}); join by address with: hedgerow join HOST:PORT/KEY",
         code="discovery.not_found",
     )

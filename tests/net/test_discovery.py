@@ -380,7 +380,8 @@ def test_hedgerow_tables_lists_a_table_announced_by_another_process(loopback_onl
             code, out, err = await hedgerow_tables("--json", "--timeout", "2")
             assert code == 0, err
             listed = [t for t in json.loads(out) if t["name"] == ad.name]
-            assert listed == [{**ad.to_json(), "address": "127.0.0.1:47401"}]
+            assert listed == [{**ad.to_json(), "address": "127.0.0.1:47401",
+                               "join_address": f"127.0.0.1:47401/{ad.host_key}"}]
 
     run(scenario)
 
@@ -401,8 +402,10 @@ def test_hedgerow_tables_prints_one_aligned_row_per_table(
     lines = capsys.readouterr().out.splitlines()
     assert seen == [0.25]
     assert lines[0].split() == ["NAME", "GAME", "VARIANTS", "SEATS", "ADDRESS"]
-    assert lines[1].split() == ["aster", "petals", "short,wild", "2/4", "free", "[fd00::2]:47001"]
-    assert lines[2].split() == ["Zinnia", "petals", "-", "0/4", "free", "127.0.0.1:9"]
+    key = make_ad().host_key
+    assert lines[1].split() == ["aster", "petals", "short,wild", "2/4", "free",
+                                f"[fd00::2]:47001/{key}"]
+    assert lines[2].split() == ["Zinnia", "petals", "-", "0/4", "free", f"127.0.0.1:9/{key}"]
     assert len({line.rindex(line.split()[-1]) for line in lines}) == 1  # addresses aligned
 
     async def nothing(timeout: float = 2.0) -> list[TableAd]:
