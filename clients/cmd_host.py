@@ -65,4 +65,4 @@ def run(args: argparse.Namespace) -> int:
         emit("open", f"table open at {peer.address}", address=peer.address,
              name=table_name, players=players, fingerprint=ruleset.fingerprint)
 
-    return run_seat(args, plugins, spec, open_peer, opened)
+    return run_seat(args, plugins, spec, open_peer, opened, lobby=spec is None)

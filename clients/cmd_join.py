@@ -1,4 +1,7 @@
-"""``hedgerow join ADDRESS_OR_NAME``: take a seat at a table on the LAN.
+"""``hedgerow join [ADDRESS_OR_NAME]``: take a seat at a table on the LAN.
+
+Without ADDRESS_OR_NAME it opens the lobby: the tables seen on the LAN, a form to create
+one, and the seating room.
 
 ADDRESS is what ``hedgerow host`` printed (``HOST:PORT/KEY``); a bare ``HOST:PORT`` works
 when the table is also announced on the LAN (its key is looked up there), and a NAME is
@@ -13,14 +16,16 @@ import os
 from typing import Any
 
 from hedgerow.clients.cli import make_host
+from hedgerow.core.errors import HedgerowError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow join``."""
     from hedgerow.clients.netseat import add_seat_arguments
 
-    parser.add_argument("table", metavar="ADDRESS_OR_NAME",
-                        help="HOST:PORT/KEY as `hedgerow host` printed it, or a table's name")
+    parser.add_argument("table", metavar="ADDRESS_OR_NAME", nargs="?", default=None,
+                        help="HOST:PORT/KEY as `hedgerow host` printed it, or a table's name; "
+                             "without it, the lobby opens on the tables seen on the LAN")
     parser.add_argument("--seat", type=int, default=None, metavar="N",
                         help="the seat you want (default: any free one)")
     parser.add_argument("--bind", default=None, metavar="HOST",
@@ -34,6 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
 
 
+def open_lobby(plugins: Any, name: str) -> int:
+    """The lobby screen: tables seen on the LAN, create one, join one, then play."""
+    import asyncio
+
+    from hedgerow.clients.app import run_lobby
+
+    return asyncio.run(run_lobby(plugins, seat_name=name))
+
+
 def run(args: argparse.Namespace) -> int:
     """Join the table and play this seat."""
     from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
@@ -41,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
 
     plugins = make_host(args)
     spec = check_seat_player(args, plugins)
+    if args.table is None:
+        if spec is not None:
+            raise HedgerowError("a bot seat needs the table: hedgerow join ADDRESS_OR_NAME --bot "
+                                f"{args.bot}")
+        return open_lobby(plugins, player_name(args))
     parent = os.getppid()
 
     async def open_peer() -> Any:

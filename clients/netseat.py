@@ -115,17 +115,21 @@ def setup_logging(args: argparse.Namespace) -> None:
 def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
              open_peer: Callable[[], Awaitable[Any]],
              opened: Callable[[Any, Printer], None] | None = None,
-             stop: Callable[[], bool] | None = None) -> int:
-    """Open the seat, play it (bot or seat client), close it, print the result."""
+             stop: Callable[[], bool] | None = None, *, lobby: bool = False) -> int:
+    """Open the seat, play it (bot or seat client), close it, print the result.
+
+    With ``lobby`` a person's seat opens in the lobby's seating room (where the host can
+    fill open seats with bots) before the table screen, rather than straight at the table.
+    """
     setup_logging(args)
     printer = Printer(args.json)
-    return asyncio.run(_run(args, plugins, spec, open_peer, opened, stop, printer))
+    return asyncio.run(_run(args, plugins, spec, open_peer, opened, stop, printer, lobby))
 
 
 async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
                open_peer: Callable[[], Awaitable[Any]],
                opened: Callable[[Any, Printer], None] | None,
-               stop: Callable[[], bool] | None, printer: Printer) -> int:
+               stop: Callable[[], bool] | None, printer: Printer, lobby: bool = False) -> int:
     from hedgerow.net.botrunner import play_bot
 
     task = asyncio.current_task()
@@ -143,6 +147,10 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
         if spec is not None:
             status = await play_bot(peer, spec, emit=printer, delay=args.delay,
                                     give_up=args.give_up, verbose=args.verbose, stop=stop)
+        elif lobby:
+            from hedgerow.clients.app import run_lobby
+
+            status = await run_lobby(plugins, seat=peer, seat_name=player_name(args))
         else:
             from hedgerow.clients.app import run_seat as run_client
 

@@ -153,3 +153,15 @@ def test_unknown_command_is_one_clear_error() -> None:
     out = hedgerow("dance")
     assert out.returncode == 2
     assert "invalid choice: 'dance'" in out.stderr
+
+
+def test_join_without_a_table_is_the_lobby_which_a_bot_cannot_use() -> None:
+    out = hedgerow("join", "--bot", "random")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "hedgerow: error: a bot seat needs the table: hedgerow join ADDRESS_OR_NAME --bot random"
+    )
+    lobby = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "join"],
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert lobby.returncode == 2
+    assert "needs a terminal" in lobby.stderr
