@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pluggy
+
 from hedgerow.core import hookspecs
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import HedgerowError

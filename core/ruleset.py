@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pluggy
+
 from hedgerow.core.canon import digest
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import GameDef, GameSpec, VariantSpec

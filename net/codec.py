@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from google.protobuf.message import Message
+
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.table import LogEntry, TableHeader
 from hedgerow.net.messages import (

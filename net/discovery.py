@@ -42,9 +42,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
 
-from hedgerow.core.errors import HedgerowError
 from zeroconf import DNSQuestionType, InterfaceChoice, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from hedgerow.core.errors import HedgerowError
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import zmq
 import zmq.auth
+from zmq.utils import z85
+
 from hedgerow.core.datadir import keys_dir
 from hedgerow.core.errors import HedgerowError
-from zmq.utils import z85
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 
 import zmq
 import zmq.asyncio
-from hedgerow.net.address import endpoint, split_endpoint
-from hedgerow.net.keys import Identity, key_from_z85, key_text
 from zmq.auth import CURVE_ALLOW_ANY
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
+
+from hedgerow.net.address import endpoint, split_endpoint
+from hedgerow.net.keys import Identity, key_from_z85, key_text
 
 log = logging.getLogger(__name__)
 

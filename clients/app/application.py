@@ -17,6 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
 from hedgerow.clients.app.filters import build_filters
 from hedgerow.clients.app.hooks import GameHooks
 from hedgerow.clients.app.keys import build_key_bindings
@@ -27,9 +31,6 @@ from hedgerow.core.actions import Value
 from hedgerow.core.datadir import data_dir
 from hedgerow.core.host import Host
 from hedgerow.net.seat import Seat
-from prompt_toolkit.application import Application
-from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
 
 log = logging.getLogger("hedgerow.client")
 

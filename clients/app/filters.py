@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, Filter
+
+from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
 
 #: Below this many columns the players table and the log go under the board.
 NARROW = 64

@@ -12,10 +12,11 @@ import functools
 import logging
 from collections.abc import Callable
 
-from hedgerow.clients.app.filters import Filters
-from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+
+from hedgerow.clients.app.filters import Filters
+from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
 
 log = logging.getLogger("hedgerow.client")
 

@@ -20,10 +20,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from hedgerow.clients.app import render
-from hedgerow.clients.app.filters import Filters
-from hedgerow.clients.app.state import SeatState
-from hedgerow.core.actions import Value
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -39,6 +35,11 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.widgets import Frame
+
+from hedgerow.clients.app import render
+from hedgerow.clients.app.filters import Filters
+from hedgerow.clients.app.state import SeatState
+from hedgerow.core.actions import Value
 
 log = logging.getLogger("hedgerow.client")
 

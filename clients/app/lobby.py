@@ -24,12 +24,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hedgerow.clients.app.application import logging_to_file, run_seat
-from hedgerow.clients.app.render import LINK_WORDS, wrap
-from hedgerow.clients.app.style import STYLE
-from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
-from hedgerow.net.seat import Link, Phase, Seat
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
@@ -39,6 +33,13 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.output import Output
+
+from hedgerow.clients.app.application import logging_to_file, run_seat
+from hedgerow.clients.app.render import LINK_WORDS, wrap
+from hedgerow.clients.app.style import STYLE
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.host import Host
+from hedgerow.net.seat import Link, Phase, Seat
 
 log = logging.getLogger("hedgerow.client")
 

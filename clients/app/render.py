@@ -13,13 +13,14 @@ import re
 import textwrap
 from collections.abc import Callable
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.utils import get_cwidth
+
 from hedgerow.clients.app.picker import Picker
 from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState, TagKey, tag_key
 from hedgerow.core.actions import Value
 from hedgerow.net.seat import Link, Phase
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
-from prompt_toolkit.utils import get_cwidth
 
 TAG = re.compile(r"\[target:([^\]]*)\]")
 LINK_WORDS = {Link.YOU: "you", Link.CONNECTED: "on", Link.WAITING: "wait", Link.LOST: "lost",

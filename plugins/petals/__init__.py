@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pluggy
+
 from hedgerow.core import GameSpec, Outcome, hookimpl
 from hedgerow.plugins.petals import hookspecs
 from hedgerow.plugins.petals.game import SPEC

@@ -12,12 +12,13 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 
-from hedgerow.clients.app.application import SeatApp
-from hedgerow.core.host import Host
-from hedgerow.net.seat import Seat
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+
+from hedgerow.clients.app.application import SeatApp
+from hedgerow.core.host import Host
+from hedgerow.net.seat import Seat
 
 KEYS = {"enter": "\r", "esc": "\x1b", "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C",
         "left": "\x1b[D"}

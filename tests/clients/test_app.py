@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from appdriver import click, drawn, play_to_the_end, running
+
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.state import QUIT, RESULTS
 from hedgerow.core import hookimpl

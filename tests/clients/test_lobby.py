@@ -12,13 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from appdriver import KEYS, SizedOutput
+from prompt_toolkit.input import create_pipe_input
+
 from hedgerow.clients.app.lobby import CREATE, OPEN, SEATING, TABLES, Lobby, run_lobby
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.core.host import Host
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.discovery import TableAd
 from hedgerow.net.seat import Link, Phase, SeatInfo
-from prompt_toolkit.input import create_pipe_input
 
 
 class Seating:

@@ -7,6 +7,7 @@ Exercises `hedgerow_render_part`, `hedgerow_score_columns`, `hedgerow_preview_ac
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.clients.app.render import parse_tag
 from hedgerow.core import Action
 from hedgerow.core.host import Host

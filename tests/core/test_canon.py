@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 import pytest
-from hedgerow.core.canon import digest, encode, encode_entry, state_hash
 from hypothesis import given
 from hypothesis import strategies as st
+
+from hedgerow.core.canon import digest, encode, encode_entry, state_hash
 
 
 @dataclass(frozen=True)

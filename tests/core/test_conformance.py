@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from hedgerow.core.conformance import ConformanceError, check_game
 from hedgerow.core.errors import Refusal
 from hedgerow.core.ruleset import Ruleset

@@ -6,6 +6,7 @@ import inspect
 from pathlib import Path
 
 import pytest
+
 from hedgerow.core import hookspecs
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import DEFAULT_PLUGINS, Host
 

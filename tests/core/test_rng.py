@@ -6,9 +6,10 @@ import hashlib
 from collections import Counter
 
 import pytest
-from hedgerow.core.rng import Rng
 from hypothesis import given
 from hypothesis import strategies as st
+
+from hedgerow.core.rng import Rng
 
 SEED = bytes(range(32))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.core.seeding import commitment, seed_from_int, table_seed, verify_reveal
 
 A, B = bytes([1]) * 32, bytes([2]) * 32

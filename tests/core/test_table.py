@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Code, Refusal
 from hedgerow.core.seeding import seed_from_int

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from e2e.helpers import hedgerow, peer_env
+
 from hedgerow.core.host import Host
 from hedgerow.core.playout import play
 from hedgerow.core.seeding import seed_from_int

@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import encode
 from hedgerow.core.table import LogEntry, TableHeader
@@ -49,8 +52,6 @@ from hedgerow.net.messages import (
     error_code_for_refusal,
 )
 from hedgerow.proto import hedgerow_pb2 as pb
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 

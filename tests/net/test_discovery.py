@@ -18,6 +18,9 @@ import uuid
 from collections.abc import Awaitable, Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hedgerow.core.errors import HedgerowError
 from hedgerow.net import discovery
 from hedgerow.net.discovery import (
@@ -31,8 +34,6 @@ from hedgerow.net.discovery import (
     encode_txt,
     find_table,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 LOOPBACK = "127.0.0.1"
 WAIT = 10.0  # seconds: the most any single wait for the network may take

@@ -6,6 +6,9 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal
 from hedgerow.core.game import GameDef, GameSpec, Outcome, SetupContext
@@ -23,8 +26,6 @@ from hedgerow.net.logfile import (
     verify_log,
 )
 from hedgerow.net.messages import LoggedEntry, LogHeader
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 # --------------------------------------------------------------------------------------
 # A tiny game: seats take turns adding 1..3 of the next shuffled card's value to a total.

@@ -21,6 +21,10 @@ import toygames
 import zmq
 import zmq.asyncio
 from e2e.helpers import Table, peer_env
+from zmq.auth import CURVE_ALLOW_ANY
+from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
+
 from hedgerow.core.actions import Action
 from hedgerow.core.host import Host
 from hedgerow.core.table import Table as GameTable
@@ -42,9 +46,6 @@ from hedgerow.net.messages import (
     StateHash,
 )
 from hedgerow.net.seedround import SeedRound
-from zmq.auth import CURVE_ALLOW_ANY
-from zmq.auth.asyncio import AsyncioAuthenticator
-from zmq.utils import z85
 
 pytestmark = pytest.mark.e2e
 WAIT = 20.0

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import toygames
+
 from hedgerow.core import hookimpl
 from hedgerow.core.host import Host
 from hedgerow.core.playout import play

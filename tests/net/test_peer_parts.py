@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import toygames
+
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import Host

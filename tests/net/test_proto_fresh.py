@@ -46,6 +46,7 @@ def test_generated_code_is_fresh(tmp_path: Path) -> None:
 
 def test_generated_code_loads_with_the_installed_runtime() -> None:
     from google.protobuf import __version__ as runtime
+
     from hedgerow.proto import hedgerow_pb2
 
     assert hedgerow_pb2.DESCRIPTOR.package == "hedgerow.v1"

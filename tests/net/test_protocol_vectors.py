@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import digest, encode, state_hash
 from hedgerow.core.rng import Rng

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import zmq
 import zmq.asyncio
+from zmq.utils import z85
+
 from hedgerow.core.errors import HedgerowError
 from hedgerow.net.address import TableAddress, looks_like_address, parse_address
 from hedgerow.net.keys import (
@@ -22,7 +24,6 @@ from hedgerow.net.keys import (
     parse_key,
 )
 from hedgerow.net.transport import Node, Received
-from zmq.utils import z85
 
 WAIT = 10.0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+
 from hedgerow.core import Action, Refusal
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset

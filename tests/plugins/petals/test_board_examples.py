@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.core import Action, Refusal
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.petals.choices import SCORE

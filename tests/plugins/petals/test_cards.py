@@ -6,6 +6,7 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
+
 from hedgerow.plugins.petals.cards import (
     CARDS,
     DECK,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from hedgerow.core import Action, Refusal, Rng
 from hedgerow.core.host import Host
 from hedgerow.core.seeding import seed_from_int

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hedgerow.plugins.petals.cards import card, flower
 from hedgerow.plugins.petals.geometry import (
     SIDES,
@@ -14,8 +17,6 @@ from hedgerow.plugins.petals.geometry import (
     surrounded,
     touches_side,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def test_rotation_puts_canonical_top_on_the_right_at_r1() -> None:

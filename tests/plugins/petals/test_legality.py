@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from hedgerow.plugins.petals.geometry import frontier, placed
-from hedgerow.plugins.petals.legality import check_move, has_move, move_options
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from hedgerow.plugins.petals.geometry import frontier, placed
+from hedgerow.plugins.petals.legality import check_move, has_move, move_options
 
 
 @st.composite

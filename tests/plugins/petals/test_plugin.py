@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from hedgerow.core import HedgerowError
 from hedgerow.core.host import Host
 from hedgerow.plugins import petals

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.core import Action, Refusal
 from hedgerow.core.errors import Code
 from hedgerow.core.ruleset import Ruleset

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.plugins.petals.cards import flower
 from hedgerow.plugins.petals.geometry import placed
 from hedgerow.plugins.petals.scoring import (

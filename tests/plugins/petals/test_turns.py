@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from hedgerow.core import Action, Rng, SetupContext
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int

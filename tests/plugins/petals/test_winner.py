@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.petals.harmony import harmony_outcome
 from hedgerow.plugins.petals.ranking import (
