@@ -67,6 +67,8 @@ class Table:
         self._unchained: list[tuple[int, Action]] = []  # applied by `play`, not chained yet
         self._head: bytes = self.header.genesis
         self._hash: bytes | None = None
+        self._active: tuple[int, ...] = ()
+        self._active_of: Any = None  # the state `_active` was computed for
 
     @property
     def players(self) -> int:
@@ -101,8 +103,12 @@ class Table:
         self._unchained.clear()
 
     def active_seats(self) -> tuple[int, ...]:
-        """The seats that must act now; () once the game is over."""
-        return self.game.active_seats(self.state)
+        """The seats that must act now; () once the game is over (asked once per state)."""
+        state = self.state
+        if self._active_of is not state:
+            self._active = self.game.active_seats(state)
+            self._active_of = state
+        return self._active
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may take now (the game's own sequence, which may be lazy)."""
