@@ -1,0 +1,35 @@
+"""The third-party variant example in docs/plugins.md is real code that works as written."""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+
+from hedgerow.core.host import Host
+from hedgerow.core.playout import play
+from hedgerow.core.seeding import seed_from_int
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
+
+
+def _example_module() -> types.ModuleType:
+    code = re.search(r"```python\n(# hedgerow_petals_blossom\.py\n.*?)```", DOC.read_text(),
+                     re.DOTALL)
+    assert code, "docs/plugins.md lost its variant example"
+    module = types.ModuleType("hedgerow_petals_blossom")
+    exec(compile(code.group(1), str(DOC), "exec"), module.__dict__)
+    return module
+
+
+def test_the_documented_variant_registers_and_decides_the_winner() -> None:
+    host = Host(autoload=False, extra=[_example_module()])
+    assert [v.name for v in host.variants_of("petals")] == ["blossom", "harmony"]
+    ruleset = host.ruleset("petals", ["blossom"], players=3)
+    assert ruleset.fingerprint == "petals@1.0.0+blossom@1.0.0"
+    outcome = play(ruleset, 3, seed_from_int(4), [host.bot("random")]).outcome()
+    assert outcome.explanation.startswith("the highest single tracker wins")
+    trackers = dict(outcome.breakdown)
+    best = [max(trackers[e][seat] for e in ("Fire", "Water", "Earth", "Air")) for seat in range(3)]
+    assert list(outcome.scores) == best
+    assert all(best[w] == max(best) for w in outcome.winners)
