@@ -332,7 +332,32 @@ def _instance_label(ad: TableAd) -> str:
 # --------------------------------------------------------------------------- Announcer
 
 
-class Announcer:
+class _ZeroconfUser:
+    """An `AsyncZeroconf` on some interfaces: made on first use, or shared and then not ours.
+
+    The shared part of `Announcer` and `Browser`: a shared instance (``zeroconf=``) is
+    never closed here; one made here is closed by `_close_zc`.
+    """
+
+    def __init__(self, interfaces: Sequence[str] | None,
+                 zeroconf: AsyncZeroconf | None) -> None:
+        self._interfaces = resolve_interfaces(interfaces)
+        self._zc = zeroconf
+        self._own_zc = zeroconf is None
+
+    def _zeroconf(self) -> AsyncZeroconf:
+        if self._zc is None:
+            self._zc = _new_zeroconf(self._interfaces)
+        return self._zc
+
+    async def _close_zc(self) -> None:
+        if self._zc is not None and self._own_zc:
+            await self._zc.async_close()
+        if self._own_zc:
+            self._zc = None
+
+
+class Announcer(_ZeroconfUser):
     """Announces one open table on the LAN until closed.
 
     A no-op when discovery is off (``HEDGEROW_NO_DISCOVERY=1``) or cannot start here (a
@@ -342,9 +367,7 @@ class Announcer:
 
     def __init__(self, interfaces: Sequence[str] | None = None, *,
                  zeroconf: AsyncZeroconf | None = None) -> None:
-        self._interfaces = resolve_interfaces(interfaces)
-        self._zc = zeroconf
-        self._own_zc = zeroconf is None
+        super().__init__(interfaces, zeroconf)
         self._info: AsyncServiceInfo | None = None
         self._ad: TableAd | None = None
         self._closed = False
@@ -394,9 +417,7 @@ class Announcer:
         server = f"hedgerow-{key_part}-{ad.port}-{uuid.uuid4().hex[:8]}.local."
         info = self._make_info(ad, instance, server)
         try:
-            if self._zc is None:
-                self._zc = _new_zeroconf(self._interfaces)
-            self._broadcast = await self._zc.async_register_service(info,
+            self._broadcast = await self._zeroconf().async_register_service(info,
                                                                     allow_name_change=True)
         except (OSError, RuntimeError) as exc:
             log.warning("LAN discovery unavailable (%s); table %r can still be joined at %s",
@@ -454,12 +475,6 @@ class Announcer:
             self._broadcast.cancel()
         self._broadcast = None
 
-    async def _close_zc(self) -> None:
-        if self._zc is not None and self._own_zc:
-            await self._zc.async_close()
-        if self._own_zc:
-            self._zc = None
-
     async def __aenter__(self) -> Self:
         return self
 
@@ -471,7 +486,7 @@ class Announcer:
 # --------------------------------------------------------------------------- Browser
 
 
-class Browser:
+class Browser(_ZeroconfUser):
     """Watches the LAN for open tables.
 
     `tables` is the current list; `on_change` callbacks run (in the event loop) whenever it
@@ -481,9 +496,7 @@ class Browser:
 
     def __init__(self, interfaces: Sequence[str] | None = None, *,
                  zeroconf: AsyncZeroconf | None = None) -> None:
-        self._interfaces = resolve_interfaces(interfaces)
-        self._zc = zeroconf
-        self._own_zc = zeroconf is None
+        super().__init__(interfaces, zeroconf)
         self._browser: AsyncServiceBrowser | None = None
         self._tables: dict[str, TableAd] = {}
         # Service name -> number of its latest event (counting over all services), so a
@@ -502,12 +515,11 @@ class Browser:
             log.info("LAN discovery is off (%s)", ENV_DISABLE)
             return
         try:
-            if self._zc is None:
-                self._zc = _new_zeroconf(self._interfaces)
+            zc = self._zeroconf()
             # QM questions: answers are multicast, so several peers on one machine (which
             # share port 5353) all hear them.
             self._browser = AsyncServiceBrowser(
-                self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_service],
+                zc.zeroconf, SERVICE_TYPE, handlers=[self._on_service],
                 question_type=DNSQuestionType.QM,
             )
         except (OSError, RuntimeError) as exc:
@@ -568,12 +580,6 @@ class Browser:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self._close_zc()
-
-    async def _close_zc(self) -> None:
-        if self._zc is not None and self._own_zc:
-            await self._zc.async_close()
-        if self._own_zc:
-            self._zc = None
 
     async def __aenter__(self) -> Self:
         await self.start()
