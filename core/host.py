@@ -179,7 +179,7 @@ class Host:
         self._each_impl("hedgerow_register_variants", register_variant)
         for key in [k for k in self.variants if k[0] not in self.games]:
             spec = self.variants.pop(key)
-            self.pm.unregister(name=f"variant:{spec.game}:{spec.name}")
+            self.pm.unregister(spec.impl)
             origin = self.origin_of.pop(spec)
             self.broken.append(
                 (
@@ -237,11 +237,8 @@ class Host:
             if found in chosen:
                 raise HedgerowError(f"variant {name!r} is named twice", code="bad_variant")
             chosen.append(found)
-        every_variant = [
-            self.pm.get_plugin(f"variant:{v.game}:{v.name}") for v in self.variants.values()
-        ]
-        active = {id(self.pm.get_plugin(f"variant:{v.game}:{v.name}")) for v in chosen}
-        inactive = [p for p in every_variant if p is not None and id(p) not in active]
+        # A variant's `impl` is the very object registered with the plugin manager.
+        inactive = [v.impl for v in self.variants.values() if v not in chosen]
         return make_ruleset(self.pm, spec, chosen, inactive, players)
 
     # -- the seat client's hooks (typed; the client never touches pm.hook) ----------------
