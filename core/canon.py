@@ -142,9 +142,7 @@ def _encode(value: object, out: list[bytes]) -> None:
         out.append(b"V")
         _enc_str(type(value).__name__, out)
         _encode(value.value, out)
-    elif isinstance(value, bool):
-        _enc_bool(value, out)
-    elif isinstance(value, int):
+    elif isinstance(value, int):  # an int subclass (bool is final, and exact in _EXACT)
         _enc_int(value, out)
     elif isinstance(value, str):
         _enc_str(value, out)
