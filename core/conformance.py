@@ -12,18 +12,28 @@ Use it from a plugin's test suite (it needs no pytest import, so it ships in the
 For every seed it plays one game with uniformly random legal actions and checks, at every
 step:
 
+* chance: the rules are asked nothing (no active seats, legal actions, view, apply, outcome
+  or describe) about a state that waits for chance; every chance outcome in the log is the
+  one the seeded source gives for its index (same seed, same luck); the game also accepts
+  other possible outcomes of the same chance (what a sealed deck would draw);
 * some seat is active until the game is over, and each active seat has a legal action;
 * every legal action it tries applies (all of them on the first steps, a sample after);
 * ``apply`` never mutates the state it is given (the state hash is unchanged);
 * a seat that is not active is refused, a made-up action and mutated actions that are not
   legal are refused, and a refusal leaves the state unchanged;
+* a simultaneous step is played whole: every active seat chooses against the starting
+  state, a lone choice (`Table.submit`) and an incomplete step are refused, and the step's
+  choices apply together (a game that cannot apply them in seat order fails with
+  `RulesError`);
 * ``view`` returns a type that is not the state's type, and, when the game provides
-  ``determinize``, a seat's view is the same for a state re-dealt from its point of view
-  (the view leaks nothing that is hidden from it);
+  ``determinize``, a seat's view and its legal actions are the same for a state re-dealt
+  from its point of view, re-dealt twice included (the view leaks nothing hidden, and
+  re-dealing never hands the seat knowledge it could not have);
 * your ``invariants(before, after)`` hold (see `Invariant`);
 
-and at the end: the game ended within ``max_actions``, the outcome is well formed, and
-replaying the log from the seed gives the same state hash.
+and at the end: the game ended within ``max_actions``, the outcome is well formed for its
+kind (`Ranked`, `Cooperative`, `Solo`, `Match`), and replaying the log from the seed gives
+the same state hash and chain.
 
 A failure raises `ConformanceError`, naming the seed, the step and the action so it can be
 reproduced.
@@ -32,13 +42,15 @@ reproduced.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.canon import state_hash
-from hedgerow.core.errors import Refusal
-from hedgerow.core.game import GameDef, Outcome
+from hedgerow.core.chance import Chance, ChanceOutcome, Pick, SeededChance, outcome_of
+from hedgerow.core.errors import Code, Refusal, RulesError
+from hedgerow.core.game import GameDef
+from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
 from hedgerow.core.rng import Rng
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
@@ -46,6 +58,7 @@ from hedgerow.core.table import Table
 
 #: ``invariant(before, after, seat, action)``: raise AssertionError when broken.
 #: ``before`` is None for the initial state (then ``seat`` is -1 and ``action`` None).
+#: In a simultaneous step it runs once for the whole step, with ``seat`` the first seat.
 Invariant = Callable[[Any, Any, int, "Action | None"], None]
 
 #: ``final_check(table)``: raise AssertionError when the finished game is wrong.
@@ -64,6 +77,9 @@ class Report:
     actions: int
     actions_checked: int
     refusals_checked: int
+    chances: int = 0
+    simultaneous_steps: int = 0
+    kinds: tuple[str, ...] = ()
 
 
 def _hash(game: GameDef[Any, Any], state: Any) -> bytes:
@@ -85,19 +101,146 @@ def check_outcome(outcome: Outcome | None, players: int) -> None:
     """Raise `ConformanceError` unless ``outcome`` is a well-formed result for ``players``."""
     if outcome is None:
         raise ConformanceError("the game has no active seat but no outcome")
-    if len(outcome.scores) != players or len(outcome.ranking) != players:
-        raise ConformanceError(f"outcome needs one score and one rank per seat: {outcome}")
+    if not isinstance(outcome, Ranked | Cooperative | Solo | Match):
+        raise ConformanceError(f"an outcome is Ranked, Cooperative, Solo or Match: {outcome!r}")
+    if len(outcome.scores) != players:
+        raise ConformanceError(f"outcome needs one score per seat: {outcome}")
+    if not outcome.explanation:
+        raise ConformanceError("the outcome needs an explanation")
+    for label, column in outcome.breakdown:
+        if len(column) != players:
+            raise ConformanceError(f"breakdown column {label!r} needs one value per seat")
+    if isinstance(outcome, Ranked):
+        _check_ranked(outcome, players)
+    elif isinstance(outcome, Cooperative):
+        labels = [label for label, _ in outcome.grades]
+        if outcome.grade and outcome.grade not in labels and outcome.grades:
+            raise ConformanceError(f"grade {outcome.grade!r} is not one of {labels}")
+        thresholds = [at for _, at in outcome.grades]
+        if thresholds != sorted(thresholds):
+            raise ConformanceError("cooperative grades are listed lowest threshold first")
+        reached = [label for label, at in outcome.grades if outcome.total >= at]
+        if outcome.grades and outcome.grade != (reached[-1] if reached else ""):
+            raise ConformanceError(f"a total of {outcome.total} reaches "
+                                   f"{reached[-1] if reached else 'no grade'}, not "
+                                   f"{outcome.grade or 'no grade'}")
+    elif isinstance(outcome, Solo):
+        if players != 1:
+            raise ConformanceError(f"a Solo outcome is for one seat, not {players}")
+    else:
+        if not outcome.games or len(outcome.totals) != len(outcome.games):
+            raise ConformanceError("a match lists each game's result and the totals after it")
+        for game in outcome.games:
+            check_outcome(game, players)
+        if any(len(t) != players for t in outcome.totals):
+            raise ConformanceError("match totals need one value per seat")
+        _check_ranked(outcome.final, players)
+        if outcome.final.scores != outcome.totals[-1]:
+            raise ConformanceError("a match's final scores are its last running totals")
+
+
+def _check_ranked(outcome: Ranked, players: int) -> None:
+    if len(outcome.ranking) != players:
+        raise ConformanceError(f"outcome needs one rank per seat: {outcome}")
     if not outcome.winners or any(not 0 <= w < players for w in outcome.winners):
         raise ConformanceError(f"outcome winners are not seats: {outcome.winners}")
     if sorted(outcome.winners) != [s for s in range(players) if outcome.ranking[s] == 1]:
         raise ConformanceError("outcome winners must be exactly the seats ranked 1")
     if set(outcome.winners) & set(outcome.eliminated):
         raise ConformanceError("an eliminated seat cannot win")
-    for label, column in outcome.breakdown:
-        if len(column) != players:
-            raise ConformanceError(f"breakdown column {label!r} needs one value per seat")
-    if not outcome.explanation:
-        raise ConformanceError("the outcome needs an explanation")
+
+
+class _ChanceGuard:
+    """Wraps a game so that any question about a state waiting for chance fails."""
+
+    ASKED = ("active_seats", "legal_actions", "apply", "view", "outcome", "describe")
+
+    def __init__(self, game: GameDef[Any, Any]) -> None:
+        self.game = game
+        self.problem: str | None = None
+
+    def wrap(self) -> GameDef[Any, Any]:
+        game = self.game
+        if game.chance is None:
+            return game
+        wrapped = {name: self._guard(name, getattr(game, name)) for name in self.ASKED}
+        return replace(game, **wrapped)
+
+    def _guard(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        chance = self.game.chance
+        assert chance is not None
+
+        def guarded(state: Any, *args: Any) -> Any:
+            if self.problem is None and chance(state) is not None:
+                self.problem = f"{name}() was called on a state that waits for chance"
+            return fn(state, *args)
+
+        return guarded
+
+
+def _other_outcome(chance: Chance, outcome: ChanceOutcome) -> ChanceOutcome:
+    """A different possible outcome of ``chance``: every pick shifted, every order reversed."""
+    other: list[int | tuple[int, ...]] = []
+    for draw, got in zip(chance.draws, outcome, strict=True):
+        if isinstance(draw, Pick):
+            assert isinstance(got, int)
+            other.append((got + 1) % draw.n)
+        else:
+            assert isinstance(got, tuple)
+            other.append(tuple(reversed(got)))
+    return tuple(other)
+
+
+class _Run:
+    """One seeded game of the kit, with its counters."""
+
+    def __init__(self, ruleset: Ruleset, players: int, seed_number: int, guard: _ChanceGuard,
+                 ) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.seed = seed_from_int(seed_number)
+        self.rng = Rng(self.seed, "conformance")
+        self.where = f"{ruleset.fingerprint}, {players} players, seed {seed_number}"
+        self.guard = guard
+        self.game = ruleset.gamedef  # the unguarded rules, for the kit's own questions
+        self.chances = 0  # chance entries checked
+        self.chances_seen = 0  # log entries looked at by `check_chance`
+        self.state_before: dict[int, Any] = {}  # entry index -> the state it applied to
+        try:
+            self.table = Table(replace(ruleset, gamedef=guard.wrap()), players, self.seed)
+        except RulesError as exc:
+            raise ConformanceError(f"{self.where}, setup: {exc}") from exc
+        self.check_guard("setup")
+
+    def check_guard(self, step: str) -> None:
+        if self.guard.problem is not None:
+            raise ConformanceError(f"{self.where}, {step}: {self.guard.problem}")
+
+    def check_chance(self, upto: int) -> None:
+        """Every chance entry so far is the seeded outcome, and other outcomes resolve too."""
+        table, game = self.table, self.game
+        source = SeededChance(self.seed)
+        entries = table.entries
+        for entry in entries[self.chances_seen:upto]:
+            self.chances_seen += 1
+            if not entry.is_chance:
+                continue
+            self.chances += 1
+            outcome = outcome_of(entry.action)
+            before = self.state_before.get(entry.index)
+            if outcome is None or before is None:
+                raise ConformanceError(f"{self.where}: chance entry #{entry.index} is malformed")
+            chance = game.pending_chance(before)
+            assert chance is not None and game.resolve is not None
+            if source.resolve(entry.index, chance) != outcome:
+                raise ConformanceError(f"{self.where}: chance entry #{entry.index} is not the "
+                                       "seeded outcome")
+            try:
+                game.resolve(before, _other_outcome(chance, outcome))
+            except Exception as exc:
+                raise ConformanceError(
+                    f"{self.where}: resolving {chance.label!r} with another possible outcome "
+                    f"raised {type(exc).__name__}: {exc}") from exc
 
 
 def check_game(
@@ -113,16 +256,17 @@ def check_game(
 ) -> Report:
     """Play one seeded random game per seed and check the contract (see the module doc)."""
     game = ruleset.gamedef
-    games = actions = checked = refusals = 0
+    games = actions = checked = refusals = chances = steps = 0
+    kinds: set[str] = set()
     for seed_number in seeds:
-        seed = seed_from_int(seed_number)
-        rng = Rng(seed, "conformance")
-        table = Table(ruleset, players, seed)
-        where = f"{ruleset.fingerprint}, {players} players, seed {seed_number}"
+        guard = _ChanceGuard(game)
+        run = _Run(ruleset, players, seed_number, guard)
+        table, rng, where = run.table, run.rng, run.where
+        run.state_before = {a.entry.index: a.before for a in table.opening}
         for inv in invariants:
             _run_invariant(inv, None, table.state, -1, None, f"{where}, initial state")
-        log: list[tuple[int, Action]] = []
         while True:
+            run.check_chance(table.index)
             active = table.active_seats()
             if not active:
                 break
@@ -135,45 +279,54 @@ def check_game(
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
-            seat = active[rng.randbelow(len(active))]
-            legal = list(game.legal_actions(state, seat))
-            if not legal:
-                raise ConformanceError(f"{step}: active seat {seat} has no legal action")
-            if len(set(legal)) != len(legal):
-                raise ConformanceError(f"{step}: legal_actions lists an action twice")
-            tries = (
-                legal
-                if table.index < exhaustive_steps
-                else [legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))]
-            )
-            for action in tries:
-                result = game.apply(state, seat, action)
-                if isinstance(result, Refusal):
-                    raise ConformanceError(f"{step}: legal action {action} is refused: {result}")
-                if _hash(game, state) != before:
+            choices: dict[int, Action] = {}
+            for seat in active:
+                legal = list(game.legal_actions(state, seat))
+                if not legal:
+                    raise ConformanceError(f"{step}: active seat {seat} has no legal action")
+                if len(set(legal)) != len(legal):
+                    raise ConformanceError(f"{step}: legal_actions lists an action twice")
+                checked += _check_legal(game, state, seat, legal, before, step, rng,
+                                        exhaustive=table.index < exhaustive_steps, sample=sample)
+                legal_set = set(legal)
+                for action in _mutations(legal[0]):
+                    if action not in legal_set:
+                        refusals += _expect_refused(table, seat, action, before, step)
+                choices[seat] = legal[rng.randbelow(len(legal))]
+                describe = game.describe(state, seat, choices[seat])
+                if not isinstance(describe, str) or not describe:
                     raise ConformanceError(
-                        f"{step}: apply({action}) mutated the state it was given"
-                    )
-                checked += 1
-            legal_set = set(legal)
-            for action in _mutations(legal[0]):
-                if action not in legal_set:
-                    refusals += _expect_refused(table, seat, action, before, step)
-            action = legal[rng.randbelow(len(legal))]
-            describe = game.describe(state, seat, action)
-            if not isinstance(describe, str) or not describe:
-                raise ConformanceError(f"{step}: describe({action}) must be a non-empty string")
-            entry = table.submit(seat, action)
-            if isinstance(entry, Refusal):
-                raise ConformanceError(
-                    f"{step}: legal action {action} refused by the table: {entry}"
-                )
-            log.append((seat, action))
+                        f"{step}: describe({choices[seat]}) must be a non-empty string")
+            try:
+                if len(active) > 1:
+                    refusals += _check_step_gate(table, choices, before, step)
+                    result = table.submit_step(choices)
+                    steps += 1
+                else:
+                    (seat,) = active
+                    result = table.submit(seat, choices[seat])
+            except RulesError as exc:
+                raise ConformanceError(f"{step}: {exc}") from exc
+            run.check_guard(step)
+            if isinstance(result, Refusal):
+                raise ConformanceError(f"{step}: legal choices {choices} refused: {result}")
+            for applied in result:
+                run.state_before[applied.entry.index] = applied.before
+            first = min(choices)
             for inv in invariants:
-                _run_invariant(inv, state, table.state, seat, action, f"{step}, after {action}")
-            actions += 1
-        check_outcome(table.outcome(), players)
-        replayed = Table.replay(ruleset, players, seed, log)
+                _run_invariant(inv, state, table.state, first, choices[first],
+                               f"{step}, after {choices}")
+            actions += len(choices)
+        outcome = table.outcome()
+        run.check_guard("outcome")
+        try:
+            check_outcome(outcome, players)
+        except ConformanceError as exc:
+            raise ConformanceError(f"{where}: {exc}") from exc
+        assert outcome is not None
+        kinds.add(outcome.kind)
+        log = [(e.seat, e.action) for e in table.entries]
+        replayed = Table.replay(ruleset, players, run.seed, log)
         if replayed.state_hash() != table.state_hash() or replayed.head != table.head:
             raise ConformanceError(f"{where}: replaying the log gives another state")
         for final in final_checks:
@@ -182,7 +335,40 @@ def check_game(
             except AssertionError as exc:
                 raise ConformanceError(f"{where}, end of game: {exc}") from exc
         games += 1
-    return Report(games, actions, checked, refusals)
+        chances += run.chances
+    return Report(games, actions, checked, refusals, chances, steps, tuple(sorted(kinds)))
+
+
+def _check_legal(game: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],
+                 before: bytes, step: str, rng: Rng, *, exhaustive: bool, sample: int) -> int:
+    """Apply every legal action (or a sample) to ``state``: none refused, none mutating it."""
+    tries = (legal if exhaustive
+             else [legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))])
+    for action in tries:
+        result = game.apply(state, seat, action)
+        if isinstance(result, Refusal):
+            raise ConformanceError(f"{step}: legal action {action} is refused: {result}")
+        if _hash(game, state) != before:
+            raise ConformanceError(f"{step}: apply({action}) mutated the state it was given")
+    return len(tries)
+
+
+def _check_step_gate(table: Table, choices: dict[int, Action], before: bytes, step: str,
+                     ) -> int:
+    """A simultaneous step refuses a lone choice and an incomplete set, changing nothing."""
+    index, head = table.index, table.head
+    seat = min(choices)
+    attempts: list[tuple[str, Any]] = [
+        ("a lone choice", lambda: table.submit(seat, choices[seat])),
+        ("an incomplete step", lambda: table.submit_step({seat: choices[seat]})),
+    ]
+    for what, attempt in attempts:
+        result = attempt()
+        if not isinstance(result, Refusal):
+            raise ConformanceError(f"{step}: {what} in a simultaneous step was accepted")
+        if table.index != index or table.head != head or table.state_hash() != before:
+            raise ConformanceError(f"{step}: refusing {what} changed the table")
+    return len(attempts)
 
 
 def _run_invariant(
@@ -213,6 +399,9 @@ def _expect_refused(
         raise ConformanceError(f"{step}: {action} by seat {seat} should be refused but applied")
     if not result.code or not result.message:
         raise ConformanceError(f"{step}: a refusal needs a code and a message: {result!r}")
+    if result.code == Code.SIMULTANEOUS:
+        raise ConformanceError(f"{step}: {action} by seat {seat} reached the step gate: the "
+                               "rules accepted it")
     if table.index != index or table.head != head or table.state_hash() != before:
         raise ConformanceError(f"{step}: refusing {action} changed the table")
     return 1
@@ -223,10 +412,22 @@ def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, st
         view = game.view(state, seat)
         if type(view) is type(state):
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
-        if game.determinize is not None:
-            other = game.determinize(state, seat, rng.fork(f"det{seat}"))
-            if game.view(other, seat) != view:
-                raise ConformanceError(
-                    f"{step}: seat {seat}'s view changes when hidden cards are re-dealt: "
-                    "the view leaks hidden information"
-                )
+        if game.determinize is None:
+            continue
+        other = game.determinize(state, seat, rng.fork(f"det{seat}"))
+        if game.view(other, seat) != view:
+            raise ConformanceError(
+                f"{step}: seat {seat}'s view changes when hidden cards are re-dealt: "
+                "the view leaks hidden information"
+            )
+        again = game.determinize(other, seat, rng.fork(f"det{seat}/again"))
+        if game.view(again, seat) != view:
+            raise ConformanceError(
+                f"{step}: seat {seat}'s view changes when re-dealt twice: determinize "
+                "hands the seat knowledge it could not have"
+            )
+        if list(game.legal_actions(other, seat)) != list(game.legal_actions(state, seat)):
+            raise ConformanceError(
+                f"{step}: seat {seat}'s legal actions change when hidden cards are re-dealt: "
+                "they depend on something the seat cannot see"
+            )

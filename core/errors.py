@@ -22,6 +22,8 @@ class Code(StrEnum):
     BROKEN_CHAIN = "broken_chain"
     BAD_SEAT = "bad_seat"
     MALFORMED = "malformed"
+    SIMULTANEOUS = "simultaneous"
+    ALREADY_CHOSEN = "already_chosen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +52,12 @@ class HedgerowError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class RulesError(Exception):
+    """A game plugin broke the game contract (a bug in the rules, not bad input).
+
+    The engine raises it when, for example, a simultaneous step cannot be applied whole or
+    a chance outcome is refused.  Every peer running the same rules hits it at the same
+    point; the conformance kit reports it with the seed that reproduces it.
+    """

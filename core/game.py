@@ -8,8 +8,32 @@ table runs.
 Purity contract for every `GameDef` function:
 
 * never mutate an argument: ``apply`` returns a *new* state (sharing unchanged parts is fine);
-* depend only on the arguments: no global ``random``, no clock, no dict/set order;
+* depend only on the arguments: no random generator at all (luck comes from chance nodes,
+  `hedgerow.core.chance`), no clock, no dict/set order;
 * return a `Refusal` instead of raising for any action that is not legal now.
+
+The contract (version 2) in one place:
+
+* **Turns.**  ``active_seats(state)`` names who acts.  One seat: an ordinary turn, that
+  seat's action is applied at once.
+* **Simultaneous steps.**  Several seats: every one of them chooses one action from
+  ``legal_actions(state, seat)`` against the *same* starting state, and nobody sees another's
+  choice first.  Once all choices are in, the engine applies them with ``apply`` in
+  ascending seat order and logs them in that order.  The game must keep the step whole: after
+  applying seat ``a``'s choice, the active seats are the remaining ones and each remaining
+  choice (legal against the starting state) still applies.  A game that breaks this is a
+  bug the engine reports (`RulesError`) and the conformance kit catches.  Views of the
+  states inside a step are never shown to anyone.
+* **Chance.**  ``chance(state)`` returns a `Chance` while the state waits for luck (the deal
+  after ``setup``, a reshuffle); the engine resolves it and calls ``resolve``.  While a chance
+  is pending no other function is called on that state.
+* **Outcomes.**  ``outcome(state)`` is one of `Ranked`, `Cooperative`, `Solo`, `Match`
+  (`hedgerow.core.outcome`).
+* **Hidden information.**  ``view(state, seat)`` is everything ``seat`` knows, and only that:
+  its own hidden cards, public cards, counts of others' hidden cards, *and what it has seen
+  and still knows* — cards it passed to a neighbour, cards it saw revealed and that went
+  back into a hand.  ``determinize(state, seat, rng)`` re-deals only what ``seat`` cannot
+  know, so the seat's view of the re-dealt state is its view of ``state``.
 """
 
 from __future__ import annotations
@@ -19,7 +43,9 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from hedgerow.core.actions import Action
+from hedgerow.core.chance import Chance, ChanceOutcome
 from hedgerow.core.errors import Refusal
+from hedgerow.core.outcome import Outcome
 from hedgerow.core.rng import Rng
 
 S = TypeVar("S")
@@ -28,37 +54,18 @@ V = TypeVar("V")
 
 @dataclass(frozen=True, slots=True)
 class SetupContext:
-    """What ``GameDef.setup`` gets: the player count and the table's setup randomness."""
+    """What ``GameDef.setup`` gets: the player count.  Setup holds no randomness: a state that
+    needs a shuffled deck asks for it with a chance node, which the engine resolves next."""
 
     players: int
-    rng: Rng
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game.
-
-    * ``scores``: one number per seat (the number the game ranks by; eliminated seats keep theirs).
-    * ``ranking``: one rank per seat, 1 is best, tied seats share a rank.
-    * ``winners``: the seats ranked 1 (several on a shared victory).
-    * ``eliminated``: seats that could not win (Petals: won no tracker).
-    * ``explanation``: plain words on why the winners won.
-    * ``breakdown``: named per-seat columns for a results table, e.g. ``("Fire", (12, 10, 6))``.
-    """
-
-    scores: tuple[int, ...]
-    ranking: tuple[int, ...]
-    winners: tuple[int, ...]
-    explanation: str
-    eliminated: tuple[int, ...] = ()
-    breakdown: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class GameDef(Generic[S, V]):
     """One game's rules, as bound for one table (its variants chosen).
 
-    * ``setup(ctx) -> S``: the initial state for ``ctx.players`` seats, random only via ``ctx.rng``.
+    * ``setup(ctx) -> S``: the initial state for ``ctx.players`` seats, before any luck (the
+      deal is the first chance node).
     * ``active_seats(state) -> tuple[int, ...]``: who must act now; one seat for a normal turn,
       several for a simultaneous step, ``()`` when the game is over.
     * ``legal_actions(state, seat) -> Sequence[Action]``: every action ``seat`` may take now
@@ -66,14 +73,22 @@ class GameDef(Generic[S, V]):
     * ``apply(state, seat, action) -> S | Refusal``: validate and apply; a new state or why not.
     * ``view(state, seat) -> V``: what ``seat`` may see. ``V`` is not ``S``: it holds the
       seat's own hidden cards, public cards and counts of others' hidden cards, nothing else.
-    * ``outcome(state) -> Outcome | None``: the result once the game is over, else None.
+    * ``outcome(state) -> Outcome | None``: the result once the game is over, else None: a
+      `Ranked`, `Cooperative`, `Solo` or `Match`.
     * ``describe(state, seat, action) -> str``: the action in plain words, given the state it
       applies to (for logs and the client).
     * ``determinize(state, seat, rng) -> S`` (optional): a state that ``seat`` cannot tell from
-      ``state``: everything hidden from ``seat`` is re-dealt at random.  Bots that search use it,
-      and the conformance kit checks with it that a view leaks nothing.
+      ``state``: everything hidden from ``seat`` (and only that: not what it has seen) is
+      re-dealt at random.  Bots that search use it, and the conformance kit checks with it
+      that a view leaks nothing.
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
+    * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
+      for, or None.  ``setup`` of a game with a deck returns a state whose chance is the deal.
+    * ``resolve(state, outcome) -> S`` (optional, with ``chance``): the state once chance
+      answered ``outcome`` (one result per draw of the pending `Chance`).
+
+    See the module docstring for simultaneous steps and hidden information.
     """
 
     name: str
@@ -86,6 +101,16 @@ class GameDef(Generic[S, V]):
     describe: Callable[[S, int, Action], str]
     determinize: Callable[[S, int, Rng], S] | None = None
     hash_data: Callable[[S], object] | None = None
+    chance: Callable[[S], Chance | None] | None = None
+    resolve: Callable[[S, ChanceOutcome], S] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.chance is None) != (self.resolve is None):
+            raise ValueError(f"game {self.name!r}: chance and resolve come together")
+
+    def pending_chance(self, state: S) -> Chance | None:
+        """The chance ``state`` waits for, or None (always None for a game without chance)."""
+        return self.chance(state) if self.chance is not None else None
 
 
 class Extensions(Protocol):

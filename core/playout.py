@@ -2,7 +2,8 @@
 
 Each bot gets its own random stream derived from the table seed (``bot/<seat>``), sees only
 its seat's view and the legal actions, and in a simultaneous step every active seat chooses
-against the same state before any choice is applied (in seat order).
+against the step's starting state; the whole step is then applied at once (`Table.play_step`,
+in seat order).  Chance is resolved by the table from the seed.
 """
 
 from __future__ import annotations
@@ -48,11 +49,14 @@ def play(
         if table.index >= max_actions:
             raise HedgerowError(f"the game did not end within {max_actions} actions")
         state = table.state
-        choices = [
-            (seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
+        choices = {
+            seat: bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
             for seat in active
-        ]
-        for seat, action in choices:
-            result = table.play(seat, action)
-            if result is not None:
-                raise HedgerowError(f"bot at seat {seat} chose a refused action {action}: {result}")
+        }
+        if len(active) == 1:
+            (seat,) = active
+            result = table.play(seat, choices[seat])
+        else:
+            result = table.play_step(choices)
+        if result is not None:
+            raise HedgerowError(f"a bot chose a refused action ({choices}): {result}")

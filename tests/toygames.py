@@ -17,15 +17,20 @@ from dataclasses import dataclass, replace
 
 from hedgerow.core import (
     Action,
+    Chance,
     GameDef,
     GameSpec,
     Outcome,
+    Pick,
+    Ranked,
     Refusal,
     Rng,
     SetupContext,
+    Shuffle,
     VariantSpec,
     hookimpl,
     hookspec,
+    permute,
 )
 
 # -- posy -----------------------------------------------------------------------------------
@@ -50,6 +55,7 @@ class PosyState:
     scores: tuple[int, ...]
     turn: int
     plays: int
+    dealt: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +74,18 @@ def _rank_high(scores: tuple[int, ...]) -> tuple[int, ...]:
 
 def build_posy(ext) -> GameDef:
     def setup(ctx: SetupContext) -> PosyState:
-        deck = ctx.rng.shuffled(range(1, 13))
-        hands = tuple(tuple(deck[2 * i : 2 * i + 2]) for i in range(ctx.players))
-        first = ctx.rng.randbelow(ctx.players)
-        return PosyState(tuple(deck[2 * ctx.players :]), hands, (0,) * ctx.players, first, 0)
+        n = ctx.players
+        return PosyState(tuple(range(1, 13)), ((),) * n, (0,) * n, -1, 0, dealt=False)
+
+    def chance(s: PosyState) -> Chance | None:
+        return None if s.dealt else Chance((Shuffle(12), Pick(len(s.hands))), "deal")
+
+    def resolve(s: PosyState, outcome) -> PosyState:
+        order, first = outcome
+        deck = permute(s.pile, order)
+        n = len(s.hands)
+        hands = tuple(tuple(deck[2 * i : 2 * i + 2]) for i in range(n))
+        return PosyState(tuple(deck[2 * n :]), hands, s.scores, first, 0)
 
     def active(s: PosyState) -> tuple[int, ...]:
         return () if all(not h for h in s.hands) else (s.turn,)
@@ -114,7 +128,7 @@ def build_posy(ext) -> GameDef:
             return None
         ranking = ext.posy_rank(scores=s.scores)
         winners = tuple(i for i, r in enumerate(ranking) if r == 1)
-        return Outcome(
+        return Ranked(
             s.scores,
             ranking,
             winners,
@@ -137,7 +151,8 @@ def build_posy(ext) -> GameDef:
                 k += len(h)
         return replace(s, hands=tuple(hands), pile=tuple(hidden[k:]))
 
-    return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize)
+    return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize,
+                   chance=chance, resolve=resolve)
 
 
 class PosyPlugin:
@@ -251,7 +266,7 @@ def build_duel(ext) -> GameDef:
             return None
         ranking = _rank_high(s.scores)
         winners = tuple(i for i, r in enumerate(ranking) if r == 1)
-        return Outcome(s.scores, ranking, winners, "highest score")
+        return Ranked(s.scores, ranking, winners, "highest score")
 
     def describe(s: DuelState, seat: int, a: Action) -> str:
         return f"seat {seat} picks a number"

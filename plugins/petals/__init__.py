@@ -20,7 +20,7 @@ from typing import Any
 
 import pluggy
 
-from hedgerow.core import GameSpec, Outcome, hookimpl
+from hedgerow.core import GameSpec, Ranked, hookimpl
 from hedgerow.plugins.petals import hookspecs
 from hedgerow.plugins.petals.game import SPEC
 from hedgerow.plugins.petals.ranking import standard_outcome
@@ -54,7 +54,7 @@ def petals_final_scoring(
 
 
 @hookimpl(trylast=True)
-def petals_winner(trackers: tuple[Points, ...]) -> Outcome:
+def petals_winner(trackers: tuple[Points, ...]) -> Ranked:
     """Standard rule: the highest sum of the two lowest trackers among tracker winners."""
     return standard_outcome(trackers)
 

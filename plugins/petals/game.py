@@ -12,7 +12,7 @@ from hedgerow.core import Action, GameDef, GameSpec, Outcome, Refusal
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.petals import choices, describe, setup, turn, view
 from hedgerow.plugins.petals.scoring import Points
-from hedgerow.plugins.petals.state import OVER, State, View
+from hedgerow.plugins.petals.state import DEAL, OVER, State, View
 
 
 def _keep(trackers: tuple[Points, ...], remaining: tuple[tuple[int, ...], ...],
@@ -21,8 +21,8 @@ def _keep(trackers: tuple[Points, ...], remaining: tuple[tuple[int, ...], ...],
 
 
 def active_seats(state: State) -> tuple[int, ...]:
-    """The seat to act, or () once the game is over."""
-    return () if state.phase == OVER else (state.active,)
+    """The seat to act, or () once the game is over (or before the deal)."""
+    return () if state.phase in (OVER, DEAL) else (state.active,)
 
 
 def build(ext: Extensions) -> GameDef[State, View]:
@@ -57,13 +57,15 @@ def build(ext: Extensions) -> GameDef[State, View]:
         describe=describe_action,
         determinize=view.determinize,
         hash_data=view.hash_data,
+        chance=setup.deal_chance,
+        resolve=setup.deal,
     )
 
 
 SPEC = GameSpec(
     name="petals",
     title="Petals",
-    version="1.0.0",
+    version="2.0.0",  # 2.0.0: the deal is a chance node (log entry #0)
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
     build=build,

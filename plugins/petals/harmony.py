@@ -4,7 +4,7 @@ Eligibility is unchanged (a seat that won no tracker is eliminated).  Among the 
 smallest spread (highest tracker minus lowest) wins; ties go to the higher sum of the two
 lowest trackers, then the higher total, then the victory is shared.
 
-`Outcome.scores` in Harmony is **minus the spread** (0 is perfect balance), so that, as in
+`Ranked.scores` in Harmony is **minus the spread** (0 is perfect balance), so that, as in
 every Hedgerow outcome, a higher score is better; the breakdown also shows the spread and
 the standard score.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hedgerow.core import Outcome, VariantSpec, hookimpl
+from hedgerow.core import Ranked, VariantSpec, hookimpl
 from hedgerow.plugins.petals.ranking import outcome_for, spread, two_lowest
 from hedgerow.plugins.petals.scoring import Points
 
@@ -26,7 +26,7 @@ RULE = ("Harmony: the smallest spread between a player's highest and lowest trac
         "wins.")
 
 
-def harmony_outcome(trackers: tuple[Points, ...]) -> Outcome:
+def harmony_outcome(trackers: tuple[Points, ...]) -> Ranked:
     """Rules §8: among tracker winners, the smallest spread wins, then the tie-breaks."""
     shown = [(spread(t), two_lowest(t), sum(t)) for t in trackers]
     keys = [(-s, low, total) for s, low, total in shown]
@@ -41,7 +41,7 @@ class HarmonyRules:
     """Harmony's implementation of Petals' extension hooks."""
 
     @hookimpl
-    def petals_winner(self, trackers: tuple[Points, ...]) -> Outcome:
+    def petals_winner(self, trackers: tuple[Points, ...]) -> Ranked:
         """The Harmony ranking replaces the standard one."""
         return harmony_outcome(trackers)
 

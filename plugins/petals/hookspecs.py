@@ -7,7 +7,7 @@ that answers (returns something other than None) replaces the standard rule.
 
 from __future__ import annotations
 
-from hedgerow.core import Outcome, hookspec
+from hedgerow.core import Ranked, hookspec
 from hedgerow.plugins.petals.scoring import Points
 
 
@@ -28,7 +28,7 @@ def petals_final_scoring(
 
 
 @hookspec(firstresult=True)
-def petals_winner(trackers: tuple[Points, ...]) -> Outcome | None:
+def petals_winner(trackers: tuple[Points, ...]) -> Ranked | None:
     """Decide the winners and the ranking from the final trackers (rules §7).
 
     Called by ``GameDef.outcome`` once the game is over.  The standard rule: a seat that won
@@ -37,6 +37,6 @@ def petals_winner(trackers: tuple[Points, ...]) -> Outcome | None:
     ``hedgerow.plugins.petals.ranking`` has the pieces to build an answer.
 
     :param trackers: each seat's final Fire, Water, Earth, Air scores.
-    :return: the `Outcome` (scores, ranking, winners, eliminated, explanation, breakdown
+    :return: the `Ranked` result (scores, ranking, winners, eliminated, explanation, breakdown
         with at least the "Fire", "Water", "Earth" and "Air" columns), or None.
     """

@@ -1,4 +1,4 @@
-"""Who wins Petals (rules §7): tracker winners, eligibility, scores, tie-breaks, the Outcome.
+"""Who wins Petals (rules §7): tracker winners, eligibility, scores, tie-breaks, the Ranked result.
 
 The pieces are public so that variants (Harmony, third-party ones) rank by their own key
 and still share eligibility, ranking and the plain-words explanation:
@@ -6,14 +6,14 @@ and still share eligibility, ranking and the plain-words explanation:
 * `tracker_winners` / `trackers_won` / `eligible`: who won each tracker, who may win;
 * `rank`: competition ranking (1, 1, 3) by a key where higher is better, eliminated seats
   after every eligible one (ordered among themselves by the same key);
-* `outcome_for`: the `Outcome` with a per-element breakdown and an explanation.
+* `outcome_for`: the `Ranked` result with a per-element breakdown and an explanation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hedgerow.core import Outcome
+from hedgerow.core import Ranked
 from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.scoring import Points
 
@@ -118,8 +118,8 @@ def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranki
 def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequence[Key],
                 shown: Sequence[Sequence[int]], criteria: Sequence[str], rule: str,
                 extra: tuple[tuple[str, tuple[int, ...]], ...] = (),
-                by_element: tuple[tuple[int, ...], ...] | None = None) -> Outcome:
-    """The `Outcome` of a finished game ranked by ``keys`` (higher is better).
+                by_element: tuple[tuple[int, ...], ...] | None = None) -> Ranked:
+    """The `Ranked` result of a finished game ranked by ``keys`` (higher is better).
 
     ``shown`` holds each seat's key as it should read in the explanation (e.g. a spread
     rather than its negation), ``criteria`` names each key position in a few words and
@@ -135,7 +135,7 @@ def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequenc
     winners = tuple(s for s in range(len(trackers)) if ranking[s] == 1)
     breakdown = tuple(zip(ELEMENTS, zip(*trackers, strict=True), strict=True))
     breakdown += (("Trackers won", won), *extra)
-    return Outcome(
+    return Ranked(
         scores=tuple(scores),
         ranking=ranking,
         winners=winners,
@@ -146,7 +146,7 @@ def outcome_for(trackers: Sequence[Points], scores: Sequence[int], keys: Sequenc
     )
 
 
-def standard_outcome(trackers: Sequence[Points]) -> Outcome:
+def standard_outcome(trackers: Sequence[Points]) -> Ranked:
     """Rules §7: eligible seats ranked by the sum of their two lowest trackers, tie-broken."""
     by_element = tracker_winners(trackers)
     won = trackers_won(trackers, by_element)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from hedgerow.plugins.petals.geometry import Cell, Garden
 from hedgerow.plugins.petals.scoring import Points
 
-PLAY, FINAL, OVER = "play", "final", "over"
+DEAL, PLAY, FINAL, OVER = "deal", "play", "final", "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,8 @@ class State(NamedTuple):
     * ``trackers``: each seat's Fire, Water, Earth, Air scores;
     * ``active``: the seat to act (-1 once the game is over);
     * ``pending``: the symbol effect the active seat must resolve, or None;
-    * ``phase``: ``"play"``, ``"final"`` (the final round) or ``"over"``;
+    * ``phase``: ``"deal"`` (set up, waiting for the deal: a chance node), ``"play"``,
+      ``"final"`` (the final round) or ``"over"``;
     * ``final_left``: final-round turns still to play, the current one included;
     * ``out_of_play``: the ladybug cards, removed in the open below 5 players;
     * ``set_aside``: the 2 cards removed face down at 3 players (hidden from everyone);
