@@ -18,8 +18,8 @@ from hedgerow.core.game import (
     SetupContext,
     VariantSpec,
 )
-from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
 from hedgerow.core.hookspecs import hookimpl, hookspec
+from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
 from hedgerow.core.rng import Rng
 
 __all__ = [
@@ -39,13 +39,13 @@ __all__ = [
     "Pick",
     "Ranked",
     "Refusal",
-    "RulesError",
     "Rng",
+    "RulesError",
     "SetupContext",
     "Shuffle",
     "Solo",
     "VariantSpec",
-    "permute",
     "hookimpl",
     "hookspec",
+    "permute",
 ]

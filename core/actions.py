@@ -20,7 +20,7 @@ def _check_value(value: object) -> bool:
     if kind in (bool, int, str, bytes):
         return True
     if kind is tuple:
-        return all(_check_value(v) for v in value)  # type: ignore[union-attr]
+        return all(_check_value(v) for v in value)  # type: ignore[attr-defined]
     return False
 
 

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
 from enum import Enum
+from typing import Any
 
 HASH_SIZE = 32
 
@@ -120,7 +122,7 @@ def _enc_set(value: set | frozenset, out: list[bytes]) -> None:
 
 
 #: Exact types first (the common case, one dict look-up); subclasses go the long way.
-_EXACT = {
+_EXACT: dict[type, Callable[[Any, list[bytes]], None]] = {
     type(None): _enc_none,
     bool: _enc_bool,
     int: _enc_int,

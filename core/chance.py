@@ -130,7 +130,7 @@ def problem(chance: Chance, outcome: object) -> str | None:
 
 
 def permute(items: Sequence[T], order: Sequence[int]) -> tuple[T, ...]:
-    """``items`` in the order a `Shuffle` outcome gives: position ``i`` holds ``items[order[i]]``."""
+    """``items`` in a `Shuffle` outcome's order: position ``i`` holds ``items[order[i]]``."""
     return tuple(items[i] for i in order)
 
 

@@ -90,8 +90,8 @@ class Host:
                 self._register(importlib.import_module(module), name, own)
         for item in (*_csv_env("HEDGEROW_PLUGINS"), *extra):
             plugin = importlib.import_module(item) if isinstance(item, str) else item
-            name = item if isinstance(item, str) else None
-            self._register(plugin, name, Origin("", "(local)", ""))
+            local = item if isinstance(item, str) else None
+            self._register(plugin, local, Origin("", "(local)", ""))
         if autoload is None:
             autoload = not os.environ.get("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD")
         #: plugins that failed to load, as (name, one-line reason); `hedgerow games` shows them

@@ -34,7 +34,6 @@ from hedgerow.core.chance import (
     ChanceSource,
     SeededChance,
     chance_action,
-    outcome_of,
     problem,
 )
 from hedgerow.core.errors import Code, Refusal, RulesError
@@ -305,7 +304,8 @@ class Table:
         if index is not None and index != self.index:
             return Refusal(Code.BAD_INDEX, f"expected action #{self.index}, got #{index}")
         if prev is not None and prev != self.head:
-            return Refusal(Code.BROKEN_CHAIN, f"action #{self.index} does not chain to the log head")
+            return Refusal(Code.BROKEN_CHAIN,
+                           f"action #{self.index} does not chain to the log head")
         refusal = self.check_step(choices)
         if refusal is not None:
             return refusal
@@ -466,11 +466,6 @@ def _step_refusal(active: tuple[int, ...]) -> Refusal:
     seats = ", ".join(str(s) for s in active)
     return Refusal(Code.SIMULTANEOUS,
                    f"seats {seats} choose at once: this step takes every choice together")
-
-
-def chance_outcome(entry: LogEntry) -> object:
-    """The outcome a chance entry records (None for a seat's entry)."""
-    return outcome_of(entry.action) if entry.is_chance else None
 
 
 class ReplayError(Exception):

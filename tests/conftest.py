@@ -10,8 +10,11 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
+EXAMPLES = ROOT / "docs" / "examples"
 if str(TESTS) not in sys.path:  # lets tests import the toy games as `toygames`
     sys.path.insert(0, str(TESTS))
+if str(EXAMPLES) not in sys.path:  # and the documented example game as `goofspiel`
+    sys.path.insert(0, str(EXAMPLES))
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +35,16 @@ def toy_host():
     import toygames
 
     return toygames.toy_host()
+
+
+@pytest.fixture
+def goofspiel_host():
+    """A host with the built-ins and the example game of docs/examples/goofspiel.py."""
+    import goofspiel
+
+    from hedgerow.core.host import Host
+
+    return Host(autoload=False, extra=[goofspiel])
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:

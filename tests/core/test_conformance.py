@@ -6,8 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from hedgerow.core.conformance import ConformanceError, check_game
+from hedgerow.core.chance import Chance, Pick
+from hedgerow.core.conformance import ConformanceError, check_game, check_outcome
 from hedgerow.core.errors import Refusal
+from hedgerow.core.outcome import Cooperative, Match, Ranked, Solo
 from hedgerow.core.ruleset import Ruleset
 
 
@@ -103,3 +105,97 @@ def test_catches_a_rule_that_raises_instead_of_refusing(toy_host) -> None:
 
     with pytest.raises(ConformanceError, match="raised KeyError instead of refusing"):
         check_game(_broken(toy_host, apply=strict), players=2, seeds=[1])
+
+
+# -- contract version 2: chance, simultaneous steps, outcome kinds ---------------------------
+
+
+def test_reports_chance_steps_and_outcome_kinds(toy_host) -> None:
+    posy = check_game(toy_host.ruleset("posy", players=3), players=3, seeds=range(3))
+    assert posy.chances == 3 and posy.simultaneous_steps == 0 and posy.kinds == ("ranked",)
+    duel = check_game(toy_host.ruleset("duel", players=3), players=3, seeds=range(3))
+    assert duel.chances == 0 and duel.simultaneous_steps == 9
+
+
+def test_catches_rules_asked_about_a_state_waiting_for_chance(toy_host) -> None:
+    r = toy_host.ruleset("posy", players=2)
+    asked: set[int] = set()
+
+    def fickle(state):  # impure: says "no chance" once per state, then asks for a coin
+        real = r.gamedef.chance(state)
+        if real is not None:
+            return real
+        if id(state) in asked:
+            return Chance((Pick(2),), "a coin nobody resolved")
+        asked.add(id(state))
+        return None
+
+    with pytest.raises(ConformanceError, match="waits for chance"):
+        check_game(_broken(toy_host, chance=fickle), players=2, seeds=[1])
+
+
+def test_catches_a_chance_that_never_settles(toy_host) -> None:
+    r = toy_host.ruleset("posy", players=2)
+    with pytest.raises(ConformanceError, match="chance nodes in a row"):
+        check_game(_broken(toy_host, resolve=lambda s, o: s), players=2, seeds=[1])
+    assert r.gamedef.resolve is not None
+
+
+def test_catches_rules_that_only_take_the_seeded_luck(toy_host) -> None:
+    r = toy_host.ruleset("posy", players=2)
+    seen: list[object] = []
+
+    def only_first(state, outcome):  # a sealed deck would hand it another outcome
+        if seen and outcome != seen[0]:
+            raise ValueError("unexpected deal")
+        seen.append(outcome)
+        return r.gamedef.resolve(state, outcome)
+
+    with pytest.raises(ConformanceError, match="another possible outcome raised ValueError"):
+        check_game(_broken(toy_host, resolve=only_first), players=2, seeds=[1])
+
+
+def test_catches_a_step_that_cannot_be_applied_whole(toy_host) -> None:
+    r = toy_host.ruleset("duel", players=3)
+
+    def one_at_a_time(state):  # claims every seat stays active inside the step
+        return (0, 1, 2) if state.round < 3 else ()
+
+    broken = Ruleset(r.game, r.variants, replace(r.gamedef, active_seats=one_at_a_time))
+    with pytest.raises(ConformanceError, match="inside a simultaneous step"):
+        check_game(broken, players=3, seeds=[1])
+
+
+def test_catches_legal_actions_that_depend_on_hidden_cards(toy_host) -> None:
+    r = toy_host.ruleset("posy", players=2)
+
+    def peeking(state, seat):  # offers a play only when the next pile card is even
+        legal = r.gamedef.legal_actions(state, seat)
+        return legal if not state.pile or state.pile[0] % 2 else legal[:1]
+
+    with pytest.raises(ConformanceError, match="legal actions change"):
+        check_game(_broken(toy_host, legal_actions=peeking), players=2, seeds=range(5))
+
+
+@pytest.mark.parametrize("outcome", [
+    Cooperative(scores=(5, 5), total=10, won=True, grade="Gold", explanation="x",
+                grades=(("Bronze", 5), ("Silver", 10), ("Gold", 20))),
+    Cooperative(scores=(5,), total=5, won=True, grade="", explanation="x"),
+    Solo(score=3, grade="", explanation="x"),
+    Match(games=(Ranked((1, 2), (2, 1), (1,), "x"),), totals=((1, 3),),
+          final=Ranked((1, 2), (2, 1), (1,), "x")),
+])
+def test_check_outcome_refuses_malformed_results_of_every_kind(outcome) -> None:
+    with pytest.raises(ConformanceError):
+        check_outcome(outcome, 2)
+
+
+def test_check_outcome_accepts_well_formed_results_of_every_kind() -> None:
+    game = Ranked((1, 2), (2, 1), (1,), "seat 1 scored more")
+    check_outcome(game, 2)
+    check_outcome(Cooperative(scores=(5, 5), total=10, won=True, grade="Silver",
+                              explanation="x",
+                              grades=(("Bronze", 5), ("Silver", 10), ("Gold", 20))), 2)
+    check_outcome(Solo(score=3, grade="Bronze", explanation="x", won=True), 1)
+    check_outcome(Match(games=(game, game), totals=((1, 2), (2, 4)),
+                        final=Ranked((2, 4), (2, 1), (1,), "x")), 2)

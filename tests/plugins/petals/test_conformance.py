@@ -110,8 +110,11 @@ def play_checked(ruleset, players: int, seed: int, kinds: Counter[str]) -> Table
     assert outcome is not None and outcome.winners
     assert set(outcome.winners).isdisjoint(outcome.eliminated)
     assert [c for c, _ in outcome.breakdown][:4] == ["Fire", "Water", "Earth", "Air"]
-    assert Table.replay(ruleset, players, seed_from_int(seed), log).state_hash() == \
-        table.state_hash()
+    assert [e.seat for e in table.entries if e.is_chance] == [-1]  # the deal, entry #0
+    assert [(e.seat, e.action) for e in table.entries[1:]] == log
+    replayed = Table.replay(ruleset, players, seed_from_int(seed),
+                            [(e.seat, e.action) for e in table.entries])
+    assert replayed.state_hash() == table.state_hash()
     return table
 
 

@@ -17,7 +17,7 @@ from hedgerow.plugins.petals import harmony
 
 def test_game_and_variant_are_registered(host: Host) -> None:
     spec = host.game("petals")
-    assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "1.0.0")
+    assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "2.0.0")
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.summary
     assert spec.players_default == 4
     variant = host.variants[("petals", "harmony")]
@@ -32,8 +32,8 @@ def test_extension_hooks_are_declared(host: Host) -> None:
 
 
 def test_fingerprints(host: Host) -> None:
-    assert host.ruleset("petals").fingerprint == "petals@1.0.0"
-    assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@1.0.0+harmony@1.0.0"
+    assert host.ruleset("petals").fingerprint == "petals@2.0.0"
+    assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@2.0.0+harmony@1.0.0"
 
 
 def test_player_count_is_checked(host: Host) -> None:

@@ -53,7 +53,7 @@ def test_acting_out_of_turn_is_refused_by_the_table(standard: Ruleset) -> None:
     before = table.state_hash()
     refusal = table.submit(other, Action.of("place", card=card, x=1, y=0, rot=0))
     assert isinstance(refusal, Refusal) and refusal.code == Code.NOT_YOUR_TURN
-    assert table.state_hash() == before and table.index == 0
+    assert table.state_hash() == before and table.index == 1  # only the deal, entry #0
 
 
 EX11 = {**START, (1, 0): (16, 1), (2, 0): (25, 2)}

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from hedgerow.core import Action, Rng, SetupContext
+from hedgerow.core.chance import draw_all
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
@@ -14,15 +15,15 @@ from hedgerow.plugins.petals import turn
 from hedgerow.plugins.petals.cards import LADYBUGS, REGULAR
 from hedgerow.plugins.petals.choices import DECLINE, SCORE
 from hedgerow.plugins.petals.scoring import add, direct_points
-from hedgerow.plugins.petals.setup import setup
-from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, Pending
+from hedgerow.plugins.petals.setup import deal, deal_chance, setup
+from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, Pending, State
 
 PILE = {2: 28, 3: 24, 4: 24, 5: 25}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_setup_for_each_player_count(players: int) -> None:
-    state = setup(SetupContext(players, Rng(b"petals-setup")))
+    state = dealt(players, Rng(b"petals-setup"))
     assert sorted(state.garden) == [(0, 0), (1, 1), (2, 2)]
     assert all(len(h) == 2 for h in state.hands) and len(state.hands) == players
     assert len(state.pile) == PILE[players]
@@ -36,11 +37,19 @@ def test_setup_for_each_player_count(players: int) -> None:
     everything += [*state.pile, *state.out_of_play, *state.set_aside]
     assert sorted(everything) == list(range(1, 39))
 
+def dealt(players: int, rng: Rng) -> State:
+    """A Petals table set up and dealt, with ``rng`` standing in for the engine's chance."""
+    fresh = setup(SetupContext(players))
+    chance = deal_chance(fresh)
+    assert chance is not None
+    return deal(fresh, draw_all(rng, chance))
+
+
 
 def test_setup_is_a_function_of_the_seed() -> None:
-    one = setup(SetupContext(3, Rng(b"a")))
-    assert setup(SetupContext(3, Rng(b"a"))) == one
-    others = [setup(SetupContext(3, Rng(bytes([i]) * 8))) for i in range(40)]
+    one = dealt(3, Rng(b"a"))
+    assert dealt(3, Rng(b"a")) == one
+    others = [dealt(3, Rng(bytes([i]) * 8)) for i in range(40)]
     assert len({s.pile for s in others}) == 40
     assert len({s.set_aside for s in others}) > 30
     assert {s.active for s in others} == {0, 1, 2}

@@ -6,16 +6,26 @@ import dataclasses
 
 from hedgerow.core import Action, Rng, SetupContext
 from hedgerow.core.canon import state_hash
+from hedgerow.core.chance import draw_all
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.petals.render import render_view
-from hedgerow.plugins.petals.setup import setup
+from hedgerow.plugins.petals.setup import deal, deal_chance, setup
 from hedgerow.plugins.petals.state import Pending, State, View
 from hedgerow.plugins.petals.view import determinize, hash_data, view
 
 
+def dealt(players: int, rng: Rng) -> State:
+    """A Petals table set up and dealt, with ``rng`` standing in for the engine's chance."""
+    fresh = setup(SetupContext(players))
+    chance = deal_chance(fresh)
+    assert chance is not None
+    return deal(fresh, draw_all(rng, chance))
+
+
+
 def test_view_holds_only_what_the_seat_may_see() -> None:
-    state = setup(SetupContext(3, Rng(b"view")))
+    state = dealt(3, Rng(b"view"))
     seen = view(state, 1)
     assert isinstance(seen, View) and not isinstance(seen, State)
     assert seen.hand == state.hands[1]
@@ -31,7 +41,7 @@ def test_view_holds_only_what_the_seat_may_see() -> None:
 
 
 def test_determinize_redeals_only_what_is_hidden() -> None:
-    state = setup(SetupContext(3, Rng(b"det")))
+    state = dealt(3, Rng(b"det"))
     for seat in range(3):
         other = determinize(state, seat, Rng(b"other", str(seat)))
         assert view(other, seat) == view(state, seat)
@@ -44,7 +54,7 @@ def test_determinize_redeals_only_what_is_hidden() -> None:
 
 
 def test_hash_data_is_plain_and_ignores_the_derived_frontier() -> None:
-    state = setup(SetupContext(4, Rng(b"hash")))
+    state = dealt(4, Rng(b"hash"))
     data = hash_data(state)
     assert isinstance(data, tuple)
     again = state._replace(garden=dict(reversed(list(state.garden.items()))),
@@ -77,7 +87,7 @@ def _text(fragments: list[tuple[str, str]]) -> str:
 
 
 def test_render_draws_garden_hand_trackers_and_pile() -> None:
-    state = setup(SetupContext(2, Rng(b"render")))
+    state = dealt(2, Rng(b"render"))
     seen = view(state, 0)
     fragments = render_view(seen, 0, 100)
     assert all(isinstance(s, str) and isinstance(t, str) for s, t in fragments)
@@ -95,7 +105,7 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
 
 
 def test_render_hook_answers_only_for_petals(host: Host) -> None:
-    seen = view(setup(SetupContext(2, Rng(b"hook"))), 1)
+    seen = view(dealt(2, Rng(b"hook")), 1)
     assert host.render("petals", seen, 1, 80)
     assert render_view(seen, 1, 80) == host.render("petals", seen, 1, 80)
     from hedgerow.plugins import petals
