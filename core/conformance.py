@@ -418,13 +418,14 @@ def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, st
         if game.view(other, seat) != view:
             raise ConformanceError(
                 f"{step}: seat {seat}'s view changes when hidden cards are re-dealt: "
-                "the view leaks hidden information"
+                "the view leaks hidden information, or determinize re-deals a card the "
+                "seat has seen (one it passed, or saw revealed)"
             )
         again = game.determinize(other, seat, rng.fork(f"det{seat}/again"))
         if game.view(again, seat) != view:
             raise ConformanceError(
                 f"{step}: seat {seat}'s view changes when re-dealt twice: determinize "
-                "hands the seat knowledge it could not have"
+                "re-deals a card the seat has seen, or hands it knowledge it could not have"
             )
         if list(game.legal_actions(other, seat)) != list(game.legal_actions(state, seat)):
             raise ConformanceError(

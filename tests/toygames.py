@@ -8,6 +8,10 @@
   for 2-3 players only.
 * ``duel``: three simultaneous rounds: every seat picks 1-3 at once; the highest unique
   pick scores its value.  Picks stay hidden until the round is complete.
+* ``relay``: hidden hands passed around: each seat is dealt 3 cards (a chance node) and, in
+  turn, passes two of its *own* dealt cards to its left neighbour; then the lowest hand
+  wins.  A seat's view holds the cards it passed and where they are: what it has seen and
+  still knows (contract: hidden information across passes).
 """
 
 from __future__ import annotations
@@ -288,7 +292,114 @@ class DuelPlugin:
         )
 
 
-PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin())
+# -- relay (hidden information across passes) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RelayState:
+    hands: tuple[tuple[int, ...], ...]
+    dealt: tuple[tuple[int, ...], ...]  # each seat's dealt cards (only these may be passed)
+    passed: tuple[tuple[int, ...], ...]  # what each seat passed, in order
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelayView:
+    seat: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    passed: tuple[int, ...]
+    passed_held: tuple[int, ...]  # my passed cards my neighbour holds: known, not hidden
+    turn: int
+
+
+RELAY_PASSES = 2
+
+
+def build_relay(ext) -> GameDef:
+    def setup(ctx: SetupContext) -> RelayState:
+        n = ctx.players
+        return RelayState(((),) * n, ((),) * n, ((),) * n, -1)
+
+    def chance(s: RelayState) -> Chance | None:
+        return Chance((Shuffle(4 * len(s.hands)),), "deal") if s.turn < 0 else None
+
+    def resolve(s: RelayState, outcome) -> RelayState:
+        (order,) = outcome
+        n = len(s.hands)
+        hands = tuple(tuple(sorted(1 + i for i in order[3 * k: 3 * k + 3])) for k in range(n))
+        return RelayState(hands, hands, s.passed, 0)
+
+    def active(s: RelayState) -> tuple[int, ...]:
+        if s.turn < 0 or s.turn >= RELAY_PASSES * len(s.hands):
+            return ()
+        return (s.turn % len(s.hands),)
+
+    def legal(s: RelayState, seat: int) -> list[Action]:
+        if seat not in active(s):
+            return []
+        own = [c for c in s.hands[seat] if c in s.dealt[seat]]
+        return [Action.of("pass", card=c) for c in own]
+
+    def apply(s: RelayState, seat: int, a: Action) -> RelayState | Refusal:
+        if Action.of("pass", card=a.get("card", -1)) != a or a not in legal(s, seat):
+            return Refusal("relay.bad_pass", "pass one of your own dealt cards")
+        card = a["card"]
+        n = len(s.hands)
+        hands = list(s.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        left = (seat + 1) % n
+        hands[left] = tuple(sorted((*hands[left], card)))
+        passed = list(s.passed)
+        passed[seat] = (*passed[seat], card)
+        return RelayState(tuple(hands), s.dealt, tuple(passed), s.turn + 1)
+
+    def view(s: RelayState, seat: int) -> RelayView:
+        left = s.hands[(seat + 1) % len(s.hands)]
+        return RelayView(seat, s.hands[seat], tuple(len(h) for h in s.hands), s.passed[seat],
+                         tuple(c for c in s.passed[seat] if c in left), s.turn)
+
+    def outcome(s: RelayState) -> Outcome | None:
+        if active(s) or s.turn < 0:
+            return None
+        totals = tuple(sum(h) for h in s.hands)
+        ranking = tuple(1 + sum(o < t for o in totals) for t in totals)
+        return Ranked(totals, ranking, tuple(i for i, r in enumerate(ranking) if r == 1),
+                      "the lowest hand wins")
+
+    def describe(s: RelayState, seat: int, a: Action) -> str:
+        return f"seat {seat} passes a card left"
+
+    def determinize(s: RelayState, seat: int, rng: Rng) -> RelayState:
+        """Re-deal the cards ``seat`` has not seen, keeping where its passed cards are."""
+        n = len(s.hands)
+        left = (seat + 1) % n
+        known = set(s.hands[seat]) | {c for c in s.passed[seat] if c in s.hands[left]}
+        unknown = [c for h in s.hands for c in h if c not in known]
+        rng.shuffle(unknown)
+        hands, k = [], 0
+        for h in s.hands:
+            keep = tuple(c for c in h if c in known)
+            take = len(h) - len(keep)
+            hands.append(tuple(sorted(keep + tuple(unknown[k:k + take]))))
+            k += take
+        # a re-dealt hand's passable cards: what it was dealt, as far as this seat knows
+        dealt = tuple(s.dealt[i] if i == seat else tuple(sorted(
+            c for c in hands[i] if c not in s.passed[(i - 1) % n])) + tuple(
+            c for c in s.passed[i]) for i in range(n))
+        return RelayState(tuple(hands), dealt, s.passed, s.turn)
+
+    return GameDef("relay", setup, active, legal, apply, view, outcome, describe, determinize,
+                   chance=chance, resolve=resolve)
+
+
+class RelayPlugin:
+    @hookimpl
+    def hedgerow_register_games(self, register) -> None:
+        register(GameSpec("relay", "Relay", "1.0.0", 2, 4, build_relay, summary="passing test"))
+
+
+PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin())
 
 
 def toy_host(**kwargs):

@@ -199,3 +199,28 @@ def test_check_outcome_accepts_well_formed_results_of_every_kind() -> None:
     check_outcome(Solo(score=3, grade="Bronze", explanation="x", won=True), 1)
     check_outcome(Match(games=(game, game), totals=((1, 2), (2, 4)),
                         final=Ranked((2, 4), (2, 1), (1,), "x")), 2)
+
+
+def test_a_game_that_remembers_passed_cards_conforms(toy_host) -> None:
+    for players in (2, 3, 4):
+        report = check_game(toy_host.ruleset("relay", players=players), players=players,
+                            seeds=range(10))
+        assert report.games == 10 and report.chances == 10
+
+
+def test_catches_a_determinize_that_forgets_what_the_seat_passed(toy_host) -> None:
+    r = toy_host.ruleset("relay", players=3)
+
+    def forgetful(state, seat, rng):  # re-deals every other card, the ones it passed too
+        others = [c for i, h in enumerate(state.hands) if i != seat for c in h]
+        rng.shuffle(others)
+        hands, k = [], 0
+        for i, hand in enumerate(state.hands):
+            hands.append(hand if i == seat else tuple(sorted(others[k:k + len(hand)])))
+            k += 0 if i == seat else len(hand)
+        return replace(state, hands=tuple(hands))
+
+    assert r.gamedef.determinize is not None
+    broken = Ruleset(r.game, r.variants, replace(r.gamedef, determinize=forgetful))
+    with pytest.raises(ConformanceError, match="re-deals a card the seat has seen"):
+        check_game(broken, players=3, seeds=range(5))
