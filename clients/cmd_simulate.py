@@ -2,6 +2,11 @@
 
 Game ``i`` (counting from 0) of a run uses the table seed ``seed_from_int(S + i)``, so any
 single game of a tournament can be replayed with ``--seed S+i --games 1``.
+
+Every kind of result reads the same way (`hedgerow.core.outcome`): one line per game with
+its headline, then a summary with each seat's wins and mean score and, for games that
+grade a result (cooperative medals, solo ranks), how often each grade was reached.
+``--json`` prints `outcome_data` with its ``kind``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import sys
 from collections import Counter
 
 from hedgerow.clients.cli import make_host
+from hedgerow.core.outcome import Cooperative, Outcome, Solo, headline, outcome_data
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,16 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per game per line")
 
 
-def outcome_dict(outcome) -> dict:
-    """An `Outcome` as plain JSON-ready data."""
-    return {
-        "scores": list(outcome.scores),
-        "ranking": list(outcome.ranking),
-        "winners": list(outcome.winners),
-        "eliminated": list(outcome.eliminated),
-        "explanation": outcome.explanation,
-        "breakdown": {label: list(col) for label, col in outcome.breakdown},
-    }
+def outcome_dict(outcome: Outcome) -> dict[str, object]:
+    """An outcome as plain JSON-ready data (`outcome_data`: ``kind`` and its fields)."""
+    return outcome_data(outcome)
+
+
+def _grade(outcome: Outcome) -> str | None:
+    """The grade a cooperative or solo result reached (``"none"`` when it reached none)."""
+    if isinstance(outcome, Cooperative | Solo):
+        return outcome.grade or "none"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,12 +71,20 @@ def run(args: argparse.Namespace) -> int:
     if not bots:
         raise HedgerowError("--bots needs at least one bot name")
     wins: Counter[int] = Counter()
+    totals: Counter[int] = Counter()
+    grades: Counter[str] = Counter()
     show_progress = not args.json and args.games > 1 and sys.stderr.isatty()
     for i in range(args.games):
         seed_number = args.seed + i
         table = play(ruleset, players, seed_from_int(seed_number), bots)
         outcome = table.outcome()
+        if outcome is None:
+            raise HedgerowError(f"seed {seed_number}: the game ended with no outcome")
         wins.update(outcome.winners)
+        totals.update(dict(enumerate(outcome.scores)))
+        grade = _grade(outcome)
+        if grade is not None:
+            grades[grade] += 1
         record = {
             "game": spec.name,
             "variants": list(ruleset.variant_names),
@@ -85,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(record), flush=True)
         elif args.games == 1 or not show_progress:
-            winners = ", ".join(f"seat {w}" for w in outcome.winners)
+            seats = tuple(f"seat {s}" for s in range(players))
             scores = ", ".join(str(s) for s in outcome.scores)
             print(
-                f"seed {seed_number}: won by {winners} (scores {scores}); "
+                f"seed {seed_number}: {headline(outcome, seats)} (scores {scores}); "
                 f"{table.index} actions; state {record['state_hash']}"
             )
         if show_progress:
@@ -103,8 +117,13 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     if not args.json and args.games > 1:
         print(f"\n{ruleset.fingerprint}, {players} players, {args.games} games")
-        print("seat  bot           wins   share")
+        print("seat  bot           wins   share   mean score")
         for seat in range(players):
             share = 100.0 * wins[seat] / args.games
-            print(f"{seat:>4}  {names[seat % len(names)]:<12} {wins[seat]:>5}  {share:5.1f}%")
+            mean = totals[seat] / args.games
+            print(f"{seat:>4}  {names[seat % len(names)]:<12} {wins[seat]:>5}  {share:5.1f}%"
+                  f"  {mean:11.2f}")
+        if grades:
+            reached = ", ".join(f"{label} {count}" for label, count in sorted(grades.items()))
+            print(f"grades: {reached}")
     return 0

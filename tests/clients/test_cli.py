@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -166,3 +167,21 @@ def test_join_without_a_table_is_the_lobby_which_a_bot_cannot_use() -> None:
                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert lobby.returncode == 2
     assert "needs a terminal" in lobby.stderr
+
+
+def test_simulate_reports_solo_results_with_their_grades(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEDGEROW_PLUGINS", "goofspiel")
+    assert main(["simulate", "goofspiel", "--players", "1", "--games", "3", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for r in records:
+        outcome = r["outcome"]
+        assert outcome["kind"] == "solo" and outcome["winners"] in ([], [0])
+        assert outcome["score"] == outcome["scores"][0]
+        assert outcome["opponent"] == outcome["breakdown"]["Points"][0] - outcome["score"]
+    assert main(["simulate", "goofspiel", "--players", "1", "--games", "3"]) == 0
+    out = capsys.readouterr().out
+    grades = Counter(r["outcome"]["grade"] or "none" for r in records)
+    assert f"grades: {', '.join(f'{g} {n}' for g, n in sorted(grades.items()))}" in out
+    assert "mean score" in out
