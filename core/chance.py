@@ -124,7 +124,7 @@ def problem(chance: Chance, outcome: object) -> str | None:
             if type(got) is not int or not 0 <= got < draw.n:
                 return f"result {i} must be an int in [0, {draw.n})"
         elif (type(got) is not tuple or len(got) != draw.n
-              or sorted(got) != list(range(draw.n))):  # type: ignore[call-overload]
+              or sorted(got) != list(range(draw.n))):
             return f"result {i} must be a permutation of range({draw.n})"
     return None
 
@@ -145,4 +145,4 @@ def outcome_of(action: Action) -> ChanceOutcome | None:
     if action.kind != CHANCE_KIND or len(action.args) != 1 or action.args[0][0] != "draws":
         return None
     value = action.args[0][1]
-    return value if type(value) is tuple else None  # type: ignore[return-value]
+    return value if type(value) is tuple else None
