@@ -35,6 +35,10 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("petals", "hedgerow.plugins.petals"),
     ("petals-ui", "hedgerow.plugins.petals.ui"),
     ("harmony", "hedgerow.plugins.petals.harmony"),
+    ("flourish", "hedgerow.plugins.flourish"),
+    ("flourish-cooperative", "hedgerow.plugins.flourish.cooperative"),
+    ("flourish-garden-show", "hedgerow.plugins.flourish.garden_show"),
+    ("flourish-compost", "hedgerow.plugins.flourish.compost"),
 )
 
 ENTRY_POINT_GROUP = hookspecs.PROJECT

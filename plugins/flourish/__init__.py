@@ -1,0 +1,76 @@
+"""Flourish, simultaneous play-and-pass for 1 to 7 players, as a plugin (rules:
+docs/rules/flourish.md).
+
+This module is the plugin the host registers.  It:
+
+* adds Flourish's extension hooks (`hookspecs`) through ``hedgerow_addhooks``;
+* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* implements the standard rule of each extension hook, ``trylast``, so that a chosen
+  variant's answer comes first and the standard rule is the fallback.
+
+The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The two-
+player rules and the solo game against McGregor are part of the game (by player count).
+The variants are separate plugins: ``cooperative``, ``garden_show`` and ``compost``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pluggy
+
+from hedgerow.core import GameSpec, Outcome, hookimpl
+from hedgerow.plugins.flourish import hookspecs
+from hedgerow.plugins.flourish.game import SPEC
+from hedgerow.plugins.flourish.ranking import standard_outcome
+from hedgerow.plugins.flourish.state import GameEnd, Result
+
+
+@hookimpl
+def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Offer Flourish's extension hooks to its variants."""
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+@hookimpl
+def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
+    """Register Flourish."""
+    register(SPEC)
+
+
+@hookimpl(trylast=True)
+def flourish_compost(players: int) -> bool:
+    """Standard rule: no compost discards."""
+    return False
+
+
+@hookimpl(trylast=True)
+def flourish_games(players: int) -> int:
+    """Standard rule: one game."""
+    return 1
+
+
+@hookimpl(trylast=True)
+def flourish_extra_resolve(players: int, extras: tuple[object, ...],
+                           outcome: tuple[object, ...]) -> tuple[object, ...]:
+    """Standard rule: no variant data to change."""
+    return extras
+
+
+@hookimpl(trylast=True)
+def flourish_game_end(players: int, game: int, gardens: tuple[tuple[int, ...], ...],
+                      extras: tuple[object, ...]) -> GameEnd:
+    """Standard rule: no bonus."""
+    return GameEnd((0,) * players, extras)
+
+
+@hookimpl(trylast=True)
+def flourish_medal_raise(players: int) -> int:
+    """Standard rule: the medal thresholds as printed."""
+    return 0
+
+
+@hookimpl(trylast=True)
+def flourish_outcome(result: Result) -> Outcome:
+    """Standard rule: `Solo` against McGregor alone, else `Ranked` with the tie-breaks."""
+    return standard_outcome(result)

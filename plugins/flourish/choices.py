@@ -1,0 +1,195 @@
+"""The actions a seat may take (``GameDef.legal_actions``) and reading one back (`parse`).
+
+Every turn is one action per seat, chosen at the same time as everyone else:
+
+* turns 1-9 with left and right neighbours: ``turn(play, left, right)``, three distinct
+  cards of the hand: the one to play, the one passed left, the one passed right;
+* turns 1-9 with one neighbour (two players) or against McGregor: ``turn(play, passed)``,
+  ``passed`` the two cards given away, lower id first;
+* with the compost variant, either form may add ``compost``: a fourth distinct card;
+* the final round: ``final(play)``, the three cards to play, lowest id first (the other two
+  are discarded).
+
+The order is fixed: by the hand's order (ids ascending) of the played card, then of the
+passed cards, each choice without a compost discard first and then with each possible one.
+A 6-card hand gives 120 actions (60 with one neighbour), four times as many with compost,
+and 10 in the final round.  `TurnChoices` makes each `Action` only when asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import combinations, permutations
+from typing import overload
+
+from hedgerow.core import Action, Refusal
+from hedgerow.plugins.flourish.state import FINAL, Choice, State
+
+#: One action's shape: (play indices, pass indices, compost index or -1) into a hand.
+Pattern = tuple[tuple[int, ...], tuple[int, ...], int]
+TURN, FINAL_KIND = "turn", "final"
+
+
+def neighbours_apart(state: State) -> bool:
+    """True when a seat passes one card left and one right (three or more gardens)."""
+    return state.cfg.gardens >= 3
+
+
+@lru_cache(maxsize=64)
+def patterns(size: int, split: bool, compost: bool, final: bool) -> tuple[Pattern, ...]:
+    """Every action shape for a hand of ``size`` cards, in the documented order."""
+    out: list[Pattern] = []
+    if final:
+        return tuple((tuple(c), (), -1) for c in combinations(range(size), 3))
+    for play in range(size):
+        rest = [i for i in range(size) if i != play]
+        passes = (list(permutations(rest, 2)) if split
+                  else list(combinations(rest, 2)))
+        for pair in passes:
+            out.append(((play,), pair, -1))
+            if compost:
+                for extra in rest:
+                    if extra not in pair:
+                        out.append(((play,), pair, extra))
+    return tuple(out)
+
+
+def make_action(hand: Sequence[int], pattern: Pattern, split: bool) -> Action:
+    """The action a pattern stands for with this hand."""
+    plays, passes, extra = pattern
+    if len(plays) == 3:
+        return Action(FINAL_KIND, (("play", tuple(hand[i] for i in plays)),))
+    args: list[tuple[str, int | tuple[int, ...]]] = []
+    if extra >= 0:
+        args.append(("compost", hand[extra]))
+    if split:
+        args += [("left", hand[passes[0]]), ("play", hand[plays[0]]),
+                 ("right", hand[passes[1]])]
+    else:
+        args += [("passed", (hand[passes[0]], hand[passes[1]])), ("play", hand[plays[0]])]
+    return Action(TURN, tuple(args))
+
+
+class TurnChoices(Sequence[Action]):
+    """A seat's legal actions, made one at a time; ``in`` is answered by parsing."""
+
+    __slots__ = ("_hand", "_patterns", "_seat", "_split", "_state")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, state: State, seat: int, pats: tuple[Pattern, ...], split: bool) -> None:
+        self._state = state
+        self._seat = seat
+        self._hand = state.hands[seat]
+        self._patterns = pats
+        self._split = split
+
+    def __len__(self) -> int:
+        return len(self._patterns)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [make_action(self._hand, p, self._split) for p in self._patterns[index]]
+        return make_action(self._hand, self._patterns[index], self._split)
+
+    def __iter__(self) -> Iterator[Action]:
+        hand, split = self._hand, self._split
+        for p in self._patterns:
+            yield make_action(hand, p, split)
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, Action)
+                and isinstance(parse(self._state, self._seat, action), Choice))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __repr__(self) -> str:
+        return f"<TurnChoices of {len(self)} actions>"
+
+
+def legal_actions(state: State, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now (empty when it is not choosing)."""
+    if state.luck or state.turn > FINAL or not 0 <= seat < state.cfg.players:
+        return ()
+    if state.choices[seat] is not None:
+        return ()
+    final = state.turn == FINAL
+    split = neighbours_apart(state)
+    pats = patterns(len(state.hands[seat]), split, state.cfg.compost and not final, final)
+    return TurnChoices(state, seat, pats, split)
+
+
+def _card(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _cards(value: object, count: int) -> tuple[int, ...] | None:
+    if type(value) is not tuple or len(value) != count:
+        return None
+    if any(type(v) is not int for v in value):
+        return None
+    return value
+
+
+def _refuse(code: str, message: str) -> Refusal:
+    return Refusal(f"flourish.{code}", message)
+
+
+def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
+    """The `Choice` an action stands for, or why it is not legal for ``seat`` now."""
+    if state.luck or state.turn > FINAL:
+        return _refuse("not_now", "nobody chooses now")
+    if state.choices[seat] is not None:
+        return _refuse("already_chosen", f"seat {seat} has chosen this turn")
+    args = dict(action.args)
+    hand = state.hands[seat]
+    if state.turn == FINAL:
+        if action.kind != FINAL_KIND or set(args) != {"play"}:
+            return _refuse("bad_action", "the final round takes final(play=(three cards))")
+        play = _cards(args["play"], 3)
+        if play is None:
+            return _refuse("bad_action", "play three cards: play=(a, b, c)")
+        if list(play) != sorted(set(play)):
+            return _refuse("bad_order", "list the three cards once each, lowest id first")
+        if any(c not in hand for c in play):
+            return _refuse("not_in_hand", f"seat {seat} does not hold all of {play}")
+        return Choice(play)
+    if action.kind != TURN:
+        return _refuse("bad_action", f"turn {state.turn + 1} takes a turn(...) action")
+    split = neighbours_apart(state)
+    names = {"play", "left", "right"} if split else {"play", "passed"}
+    compost = args.get("compost")
+    if compost is not None:
+        if not state.cfg.compost:
+            return _refuse("no_compost", "this table plays without the compost variant")
+        names.add("compost")
+    if set(args) != names:
+        want = "turn(play, left, right)" if split else "turn(play, passed=(a, b))"
+        return _refuse("bad_action", f"this turn takes {want}" +
+                       (" and optionally compost" if state.cfg.compost else ""))
+    card = _card(args["play"])
+    if split:
+        left, right = _card(args["left"]), _card(args["right"])
+        passes: tuple[int, ...] | None = None if left is None or right is None else (left, right)
+    else:
+        passes = _cards(args["passed"], 2)
+    extra = _card(compost) if compost is not None else -1
+    if card is None or passes is None or extra is None:
+        return _refuse("bad_action", "cards are named by their ids (ints)")
+    if compost is not None and extra not in hand:
+        return _refuse("not_in_hand", f"seat {seat} does not hold card {compost} to compost")
+    if not split and passes[0] >= passes[1]:
+        return _refuse("bad_order", "list the two passed cards lowest id first")
+    chosen = (card, *passes) + ((extra,) if extra >= 0 else ())
+    if len(set(chosen)) != len(chosen):
+        return _refuse("not_distinct", "play, pass and compost distinct cards")
+    if any(c not in hand for c in chosen):
+        return _refuse("not_in_hand", f"seat {seat} does not hold all of {chosen}")
+    return Choice((card,), passes, extra)
