@@ -1,0 +1,56 @@
+"""FLOWERS, the personal-garden card game, as a plugin (rules: docs/rules/flowers.md).
+
+This module is the plugin the host registers.  It:
+
+* adds FLOWERS' extension hooks (`hookspecs`: ``flowers_setup``, ``flowers_coverable``,
+  ``flowers_colour_points``) through ``hedgerow_addhooks``;
+* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* implements the three extension hooks with the standard rules, ``trylast``, so that a
+  chosen variant's answer comes first (firstresult) and the standard rule is the fallback.
+
+The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``.
+The Summer variant is the separate plugin ``hedgerow.plugins.flowers.summer``; the solo
+game (1 player) is part of the game, not a variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pluggy
+
+from hedgerow.core import GameSpec, hookimpl
+from hedgerow.plugins.flowers import hookspecs
+from hedgerow.plugins.flowers.game import SPEC
+from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
+from hedgerow.plugins.flowers.setup import Layout, standard_layout
+
+
+@hookimpl
+def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Offer FLOWERS' extension hooks to its variants."""
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+@hookimpl
+def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
+    """Register FLOWERS."""
+    register(SPEC)
+
+
+@hookimpl(trylast=True)
+def flowers_setup(players: int) -> Layout:
+    """Standard rule: every garden starts with a card from the deck; stacks of rules §3."""
+    return standard_layout(players)
+
+
+@hookimpl(trylast=True)
+def flowers_coverable(card: int) -> bool:
+    """Standard rule: any card may be covered."""
+    return True
+
+
+@hookimpl(trylast=True)
+def flowers_colour_points(groups: tuple[ColourGroup, ...], visible: Visible) -> tuple[int, ...]:
+    """Standard rule: a colour group of 5 cards or more scores 1 a card."""
+    return standard_colour_points(groups, visible)

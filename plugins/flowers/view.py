@@ -1,0 +1,110 @@
+"""What a seat may see (``view``), a state it cannot tell apart (``determinize``), and the
+plain data that names a state for its canonical hash (``hash_data``).
+
+Hidden from everyone: the face-down stack, every card of a face-up stack below its top (the
+order of every stack), and the box.  Hidden from the other seats: a card the active seat
+took from the face-down stack and has not planted yet.  Everything else is public: every
+garden with its covered cards (each was seen when it was planted), the face-up tops, the
+stack sizes and the solo discards.
+"""
+
+from __future__ import annotations
+
+from hedgerow.core import Rng
+from hedgerow.plugins.flowers.garden import OFFSET, STRIDE, Garden
+from hedgerow.plugins.flowers.scoring import GardenScore
+from hedgerow.plugins.flowers.state import NOBODY, GardenCells, State, View
+
+
+def garden_cells(garden: Garden) -> GardenCells:
+    """A garden as ``(x, y, stack)`` sorted by cell."""
+    return tuple([(k // STRIDE - OFFSET, k % STRIDE - OFFSET, stack)
+                  for k, stack in sorted(garden.items())])
+
+
+def holds_hidden(state: State, seat: int) -> bool:
+    """True when the active seat holds a card taken face down that ``seat`` has not seen."""
+    return (state.holding != NOBODY and seat != state.active
+            and state.source == len(state.stacks) - 1)
+
+
+def view(state: State, seat: int, final: tuple[GardenScore, ...] = ()) -> View:
+    """``seat``'s view of ``state`` (``final``: the scoring detail, once the game is over)."""
+    stacks = state.stacks
+    down = len(stacks) - 1
+    hidden = holds_hidden(state, seat)
+    return View(
+        seat=seat,
+        players=state.players,
+        gardens=tuple(garden_cells(g) for g in state.gardens),
+        tops=tuple(s[-1] if s and i != down else NOBODY for i, s in enumerate(stacks)),
+        sizes=tuple(len(s) for s in stacks),
+        face_down=down,
+        active=state.active,
+        phase=state.phase,
+        holding=NOBODY if hidden else state.holding,
+        source=state.source,
+        discards=state.discards,
+        box_count=len(state.box),
+        final=final,
+    )
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A state ``seat`` cannot tell from ``state``: every card hidden from it re-dealt.
+
+    The face-down stack, the face-up stacks under their tops, the box and (for another
+    seat) a card held from the face-down stack are pooled, shuffled with ``rng`` and dealt
+    back in the same places and sizes; the face-up tops stay.
+    """
+    stacks = state.stacks
+    down = len(stacks) - 1
+    hidden = holds_hidden(state, seat)
+    pool: list[int] = []
+    for i, s in enumerate(stacks):
+        pool += s if i == down else s[:-1]
+    pool += state.box
+    if hidden:
+        pool.append(state.holding)
+    rng.shuffle(pool)
+    k = 0
+    dealt = []
+    for i, s in enumerate(stacks):
+        n = len(s) if i == down else max(len(s) - 1, 0)
+        dealt.append(tuple(pool[k:k + n]) + (() if i == down or not s else (s[-1],)))
+        k += n
+    holding = state.holding
+    if hidden:
+        holding = pool[-1]
+        pool = pool[:-1]
+    box = tuple(sorted(pool[k:]))
+    return state._replace(stacks=tuple(dealt), box=box, holding=holding)
+
+
+def garden_bytes(garden: Garden) -> bytes:
+    """A garden as one ``bytes``, for the state hash: per cell in cell order its key in
+    three bytes (big-endian; keys are below 2**20), the stack's height, then its cards
+    bottom first (card ids are below 256).  Exact, and cheap to encode."""
+    return b"".join([bytes((k >> 16, (k >> 8) & 255, k & 255, len(stack), *stack))
+                     for k, stack in sorted(garden.items())])
+
+
+def hash_data(state: State) -> tuple[object, ...]:
+    """Plain data that names ``state`` exactly (the targets are derived, so left out).
+
+    Every run of cards (a garden, a draw stack, the box, the discards) is one ``bytes``
+    (`garden_bytes`): a state is hashed after every action, and a few long byte strings
+    encode much faster than hundreds of small ints.
+    """
+    return (
+        state.players,
+        tuple([garden_bytes(g) for g in state.gardens]),
+        tuple([bytes(s) for s in state.stacks]),
+        state.active,
+        state.phase,
+        state.holding,
+        state.source,
+        bytes(state.discards),
+        bytes(state.box),
+        state.sizes,
+    )
