@@ -35,6 +35,8 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("petals", "hedgerow.plugins.petals"),
     ("petals-ui", "hedgerow.plugins.petals.ui"),
     ("harmony", "hedgerow.plugins.petals.harmony"),
+    ("flowers", "hedgerow.plugins.flowers"),
+    ("summer", "hedgerow.plugins.flowers.summer"),
     ("flourish", "hedgerow.plugins.flourish"),
     ("flourish-cooperative", "hedgerow.plugins.flourish.cooperative"),
     ("flourish-garden-show", "hedgerow.plugins.flourish.garden_show"),
