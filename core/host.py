@@ -37,6 +37,8 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("harmony", "hedgerow.plugins.petals.harmony"),
     ("flowers", "hedgerow.plugins.flowers"),
     ("summer", "hedgerow.plugins.flowers.summer"),
+    ("mandala", "hedgerow.plugins.mandala"),
+    ("draw-four", "hedgerow.plugins.mandala.drawfour"),
     ("flourish", "hedgerow.plugins.flourish"),
     ("flourish-cooperative", "hedgerow.plugins.flourish.cooperative"),
     ("flourish-garden-show", "hedgerow.plugins.flourish.garden_show"),

@@ -1,0 +1,57 @@
+"""Flowers: A Mandala Game, as a plugin (rules: docs/rules/mandala.md).
+
+This module is the plugin the host registers.  It:
+
+* adds Mandala's extension hooks (`hookspecs`: ``mandala_draw_rule``, ``mandala_game_end``,
+  ``mandala_winner``) through ``hedgerow_addhooks``;
+* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* implements the three extension hooks with the standard rules, ``trylast``, so that a
+  chosen variant's answer comes first (firstresult) and the standard rule is the fallback.
+
+The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The
+published "draw up to 4" rule is the separate variant plugin
+``hedgerow.plugins.mandala.drawfour``.  Drawing the game in the seat client is not here yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pluggy
+
+from hedgerow.core import GameSpec, Ranked, hookimpl
+from hedgerow.plugins.mandala import hookspecs
+from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
+from hedgerow.plugins.mandala.game import SPEC
+from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
+
+
+@hookimpl
+def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Offer Mandala's extension hooks to its variants."""
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+@hookimpl
+def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
+    """Register Mandala."""
+    register(SPEC)
+
+
+@hookimpl(trylast=True)
+def mandala_draw_rule() -> DrawRule:
+    """Standard rule: draw 2 after a single card, none after several, hand limit 8."""
+    return STANDARD
+
+
+@hookimpl(trylast=True)
+def mandala_game_end(tiles: tuple[tuple[int, ...], ...], open_mandalas: int, passes: int,
+                     players: int) -> str:
+    """Standard rule: 3 complete flowers, all mandalas closed, or a full round of passes."""
+    return standard_end(tiles, open_mandalas, passes, players)
+
+
+@hookimpl(trylast=True)
+def mandala_winner(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked:
+    """Standard rule: most points, then most complete flowers, then most tiles."""
+    return standard_outcome(tiles, ended)

@@ -1,0 +1,181 @@
+"""Applying one decision (``GameDef.apply``) and finishing a turn after a reshuffle.
+
+A turn (spec §6) is one ``play``: the cards go face-up when their colour is not present on
+the mandala, else face-down; the seat draws by the table's `DrawRule`; then the claim check
+on that mandala for that seat; then, if all six colours are present, the mandala is
+resolved (`resolution`), which may wait for the claim holder's ``take``.  A seat with no
+legal play ``pass``es instead.
+
+When a draw needs a card and the deck is empty but the discard pile is not, the turn
+stops in the ``"reshuffle"`` phase: the state waits for chance (`reshuffle_chance`), the
+engine draws a permutation, and `reshuffled` makes the pile the new deck and finishes the
+turn (the rest of the draw, the claim check, completion).  The rules never shuffle.
+
+Who knows what (`State.known`): a face-up play shows its colour, so at most ``count`` of
+the seat's known cards of that colour are gone; a face-down play hides its colour, which is
+one of the colours present, so each of those may have lost ``count`` known cards.  Known
+counts only ever shrink like that, so they stay true for every seat's point of view.
+"""
+
+from __future__ import annotations
+
+from hedgerow.core import Action, Chance, ChanceOutcome, Refusal, Shuffle, permute
+from hedgerow.plugins.mandala import resolution
+from hedgerow.plugins.mandala.cards import NO_CARDS, Counts, expand
+from hedgerow.plugins.mandala.choices import check_play, play_args, plays, tile_arg
+from hedgerow.plugins.mandala.claims import claims, is_complete
+from hedgerow.plugins.mandala.drawing import DrawRule
+from hedgerow.plugins.mandala.resolution import EndCheck
+from hedgerow.plugins.mandala.state import (
+    CHOOSE,
+    OVER,
+    PLAY,
+    RESHUFFLE,
+    Mandala,
+    Play,
+    State,
+    put,
+)
+
+
+def _refuse(code: str, message: str) -> Refusal:
+    return Refusal(f"mandala.{code}", message)
+
+
+def apply(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck,
+          ) -> State | Refusal:
+    """The state after ``seat`` takes ``action``, or why it may not."""
+    phase, kind = state.phase, action.kind
+    if phase == OVER:
+        return _refuse("game_over", "the game is over")
+    if phase == CHOOSE:
+        holder = state.mandalas[state.at].claim
+        if seat != holder:
+            return _refuse("not_your_turn", f"seat {holder} holds the claim on M{state.at} "
+                           "and chooses a tile now (spec §8.1)")
+        if kind != "take":
+            return _refuse("choose_tile", f"choose one of M{state.at}'s tiles first (take)")
+        return _take(state, action, end)
+    if phase != PLAY:
+        return _refuse("bad_phase", f"no seat acts in the {phase!r} phase")
+    if seat != state.turn:
+        return _refuse("not_your_turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    if kind == "play":
+        return _play(state, seat, action, rule, end)
+    if kind == "pass":
+        if action.args:
+            return _refuse("bad_action", "pass takes no arguments")
+        if plays(state, seat, rule):
+            return _refuse("must_play", "you have a legal play, so you must play (spec §7: "
+                           "there is no voluntary pass)")
+        return _pass(state, seat, end)
+    if kind == "take":
+        return _refuse("no_choice", "take answers a completed mandala, and none waits")
+    return _refuse("unknown_action", f"Mandala has no action {kind!r} (it knows play, take "
+                   "and pass)")
+
+
+def _take(state: State, action: Action, end: EndCheck) -> State | Refusal:
+    at = state.at
+    mandala = state.mandalas[at]
+    tile = tile_arg(action)
+    if tile is None or tile not in mandala.tiles:
+        return _refuse("not_a_tile", f"take one of M{at}'s tiles: {mandala.tiles}")
+    other = mandala.tiles[1] if tile == mandala.tiles[0] else mandala.tiles[0]
+    return resolution.finish(state, at, ((mandala.claim, tile), (state.second, other)),
+                             True, end)
+
+
+def _pass(state: State, seat: int, end: EndCheck) -> State:
+    passes = state.passes + 1
+    open_mandalas = sum(1 for m in state.mandalas if m.tiles)
+    ended = end(state.tiles, open_mandalas, passes, state.players)
+    if ended:
+        return state._replace(phase=OVER, passes=passes, ended=ended)
+    return state._replace(turn=(seat + 1) % state.players, passes=passes)
+
+
+def _forget(known: Counts, present: int, colour: int, count: int, up: bool) -> Counts:
+    """What every seat still knows of a hand after it played ``count`` cards (module doc)."""
+    if up:
+        if not known[colour]:
+            return known
+        return put(known, colour, max(0, known[colour] - count))
+    if known == NO_CARDS:
+        return known
+    return tuple([max(0, n - count) if present >> c & 1 else n for c, n in enumerate(known)])
+
+
+def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck,
+          ) -> State | Refusal:
+    values = play_args(action)
+    if values is None:
+        return _refuse("bad_action", "play takes three whole numbers: mandala, colour, count")
+    at, colour, count = values
+    bad = check_play(state, seat, at, colour, count, rule)
+    if bad is not None:
+        return bad
+    mandala = state.mandalas[at]
+    present = mandala.present
+    up = not present >> colour & 1
+    totals = list(mandala.totals)
+    totals[seat] += count
+    ups = mandala.ups
+    if up:
+        ups = put(ups, seat, ups[seat] + count)
+    placed = Mandala(mandala.tiles, mandala.claim,
+                     (*mandala.plays, Play(seat, colour, count, up, present)),
+                     present | (1 << colour) if up else present, tuple(totals), ups)
+    mandalas = put(state.mandalas, at, placed)
+    hand = state.hands[seat]
+    hand = put(hand, colour, hand[colour] - count)
+    hands = put(state.hands, seat, hand)
+    known = state.known
+    mine = _forget(known[seat], present, colour, count, up)
+    if mine is not known[seat]:
+        known = put(known, seat, mine)
+    state = state._replace(hands=hands, known=known, mandalas=mandalas, passes=0)
+    return _draw(state, seat, at, rule.wanted(count, sum(hand)), end)
+
+
+def _draw(state: State, seat: int, at: int, wanted: int, end: EndCheck) -> State:
+    """Draw ``wanted`` cards for ``seat`` (pausing for a reshuffle), then finish the turn."""
+    if wanted:
+        deck = state.deck
+        n = min(wanted, len(deck))
+        if n:
+            hand = list(state.hands[seat])
+            for colour in deck[len(deck) - n:]:
+                hand[colour] += 1
+            hands = put(state.hands, seat, tuple(hand))
+            state = state._replace(hands=hands, deck=deck[:len(deck) - n])
+        owed = wanted - n
+        if owed and sum(state.discard):
+            return state._replace(phase=RESHUFFLE, at=at, owed=owed)
+    return _settle(state, seat, at, end)
+
+
+def _settle(state: State, seat: int, at: int, end: EndCheck) -> State:
+    """The claim check and completion on mandala ``at`` after ``seat``'s play and draw."""
+    mandala = state.mandalas[at]
+    if mandala.claim != seat and claims(mandala.totals, mandala.ups, seat):
+        mandala = mandala._replace(claim=seat)
+        state = state._replace(mandalas=put(state.mandalas, at, mandala))
+    if is_complete(mandala.present):
+        return resolution.start(state._replace(phase=PLAY, at=-1, owed=0), at, end)
+    return state._replace(phase=PLAY, turn=(seat + 1) % state.players, at=-1, owed=0)
+
+
+def reshuffle_chance(state: State) -> Chance:
+    """The chance a ``"reshuffle"`` state waits for: an order of the discard pile."""
+    return Chance((Shuffle(sum(state.discard)),), "shuffle the discard pile into a new deck")
+
+
+def reshuffled(state: State, outcome: ChanceOutcome, end: EndCheck) -> State:
+    """The discard pile (in colour order) permuted by ``outcome`` becomes the deck; the turn
+    that waited for it then goes on (the rest of its draw, the claim check, completion)."""
+    (order,) = outcome
+    assert isinstance(order, tuple)
+    deck = permute(expand(state.discard), order)
+    state = state._replace(deck=deck, discard=NO_CARDS, phase=PLAY)
+    return _draw(state, state.turn, state.at, state.owed, end)

@@ -1,0 +1,120 @@
+"""Fixtures for the Mandala tests: the host's rules with and without Draw four, and tables
+built by hand from the spec's worked examples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from hedgerow.core import Action, Refusal
+from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.plugins.mandala.cards import (
+    NO_CARDS,
+    TILE_FLOWERS,
+    TILES_PER_COLOUR,
+    Counts,
+    colour_named,
+    counts,
+    tile_colour,
+)
+from hedgerow.plugins.mandala.choices import play_action, take_action
+from hedgerow.plugins.mandala.resolution import empty_mandala
+from hedgerow.plugins.mandala.state import PLAY, State
+
+
+@pytest.fixture(scope="session")
+def host() -> Host:
+    """A host with the built-in plugins and no third-party ones."""
+    return Host(autoload=False)
+
+
+@pytest.fixture(scope="session")
+def standard(host: Host) -> Ruleset:
+    """Mandala without variants (draw 2 after a single card)."""
+    return host.ruleset("mandala", [])
+
+
+@pytest.fixture(scope="session")
+def drawfour(host: Host) -> Ruleset:
+    """Mandala with Draw four."""
+    return host.ruleset("mandala", ["draw-four"])
+
+
+def tiles(*names: str) -> tuple[int, ...]:
+    """Distinct tile ids for names like ``"green-2"``: a name given twice gets its colour's
+    two tiles of that value (the spec's examples hold e.g. green-2 and green-2)."""
+    used: list[int] = []
+    for name in names:
+        colour, _, value = name.partition("-")
+        flowers = 0 if value == "x3" else int(value)
+        base = colour_named(colour) * TILES_PER_COLOUR
+        ids = [base + k for k, f in enumerate(TILE_FLOWERS) if f == flowers]
+        used.append(next(t for t in ids if t not in used))
+    return tuple(used)
+
+
+def hand(**by_colour: int) -> Counts:
+    """A hand from colour names: ``hand(red=3, gray=1)``."""
+    return counts(**by_colour)
+
+
+#: Tiles for the mandalas a test does not care about (both always open).
+SPARE = (tiles("gray-1")[0], tiles("green-1")[0])
+
+
+def make_state(*, players: int = 3, hands: Mapping[int, Counts] | None = None,
+               mandalas: Sequence[tuple[int, ...]] = (), deck: Sequence[int] = (),
+               discard: Counts = NO_CARDS, dark: Sequence[int] = (), light: Sequence[int] = (),
+               turn: int = 0, held: Mapping[int, Sequence[int]] | None = None) -> State:
+    """A state in the play phase.
+
+    ``hands`` by seat (missing seats hold 5 yellow cards); ``mandalas``: tile pairs of M0,
+    M1, M2 (missing ones get `SPARE`, ``()`` is closed); ``deck`` as colour names' indices
+    with its top at the end; ``held``: tiles already in front of each seat.
+    """
+    hands = hands or {}
+    all_hands = tuple(hands.get(s, hand(yellow=5)) for s in range(players))
+    pairs = [*mandalas, *[SPARE] * (3 - len(mandalas))]
+    for pair in pairs:
+        assert len(pair) in (0, 2) and (not pair or tile_colour(pair[0]) < 3)
+    return State(
+        players=players, phase=PLAY, turn=turn, hands=all_hands,
+        known=(NO_CARDS,) * players, deck=tuple(deck), discard=discard,
+        dark=tuple(dark), light=tuple(light),
+        mandalas=tuple(empty_mandala(players, tuple(p)) for p in pairs),
+        tiles=tuple(tuple((held or {}).get(s, ())) for s in range(players)),
+    )
+
+
+def deck_of(*names: str) -> tuple[int, ...]:
+    """A deck from colour names, top last."""
+    return tuple(colour_named(n) for n in names)
+
+
+def play(mandala: int, colour: str, count: int) -> Action:
+    """``play`` by colour name."""
+    return play_action(mandala, colour_named(colour), count)
+
+
+def take(name: str) -> Action:
+    """``take`` by tile name (the first tile of that name)."""
+    return take_action(tiles(name)[0])
+
+
+def applied(ruleset: Ruleset, state: State, seat: int, action: Action) -> State:
+    """Apply an action that must be legal (and is listed by legal_actions)."""
+    assert action in ruleset.gamedef.legal_actions(state, seat), action
+    result = ruleset.gamedef.apply(state, seat, action)
+    assert not isinstance(result, Refusal), result
+    return result
+
+
+def refused(ruleset: Ruleset, state: State, seat: int, action: Action) -> Refusal:
+    """Apply an action that must be refused."""
+    assert action not in ruleset.gamedef.legal_actions(state, seat), action
+    result = ruleset.gamedef.apply(state, seat, action)
+    assert isinstance(result, Refusal), result
+    return result
+

@@ -1,0 +1,121 @@
+"""Hidden information: views, known cards, determinize (spec §14 and the house decision that
+face-down cards are hidden until their mandala is resolved)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hedgerow.core import Rng
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.plugins.mandala.cards import NO_CARDS, colour_named
+from hedgerow.plugins.mandala.state import HIDDEN, Play, State, View
+
+from .conftest import applied, deck_of, hand, make_state, play, tiles
+
+PURPLE2, ORANGE1 = tiles("purple-2", "orange-1")
+PURPLE, ORANGE = colour_named("purple"), colour_named("orange")
+
+
+def _cards(state: State) -> Counter[int]:
+    """Every card of a state by colour: hands, deck, discard, mandalas."""
+    total: Counter[int] = Counter()
+    for h in state.hands:
+        total.update({c: n for c, n in enumerate(h)})
+    total.update(state.deck)
+    total.update({c: n for c, n in enumerate(state.discard)})
+    for m in state.mandalas:
+        for p in m.plays:
+            total[p.colour] += p.cards
+    return +total
+
+
+def _with_face_down() -> State:
+    s = make_state(players=3, hands={0: hand(red=3, gray=3), 1: hand(purple=3, orange=3),
+                                     2: hand(gray=2, yellow=4)},
+                   mandalas=[(PURPLE2, ORANGE1)], deck=deck_of(*["green", "yellow"] * 8))
+    return s
+
+
+def test_view_is_its_own_type_and_shows_own_hand_only(standard: Ruleset) -> None:
+    game = standard.gamedef
+    s = _with_face_down()
+    view = game.view(s, 1)
+    assert isinstance(view, View) and not isinstance(view, State)
+    assert view.hand == hand(purple=3, orange=3) and view.hand_sizes == (6, 6, 6)
+    assert view.deck_count == 16 and view.active == (0,)
+
+
+def test_face_down_cards_show_as_a_count_to_others(standard: Ruleset) -> None:
+    game = standard.gamedef
+    s = applied(standard, _with_face_down(), 0, play(0, "red", 2))
+    s = applied(standard, s, 1, play(0, "purple", 2))  # purple is a tile: face-down
+    own = game.view(s, 1).mandalas[0]
+    assert own.plays[-1] == (1, PURPLE, 2, False)
+    for seat in (0, 2):
+        seen = game.view(s, seat).mandalas[0]
+        assert seen.plays[-1] == (1, HIDDEN, 2, False)
+        assert seen.totals[1] == 2 and seen.ups[1] == 0
+
+
+def test_known_cards_shrink_only_as_far_as_plays_allow(standard: Ruleset) -> None:
+    game = standard.gamedef
+    s = _with_face_down()._replace(known=(NO_CARDS, hand(purple=2, orange=3), NO_CARDS))
+    s = applied(standard, s, 0, play(1, "red", 1))
+    # seat 1 plays 1 orange face-up on M1: one known orange fewer
+    s = applied(standard, s, 1, play(1, "orange", 1))
+    assert s.known[1] == hand(purple=2, orange=2)
+    s = applied(standard, s, 2, play(1, "yellow", 1))
+    # seat 1 plays 1 card face-down on M0, where purple and orange are present: the others
+    # cannot tell which, so each of those colours may have lost one
+    s = applied(standard, s, 0, play(1, "red", 1))
+    s = applied(standard, s, 1, play(0, "orange", 1))
+    assert s.known[1] == hand(purple=1, orange=1)
+    assert game.view(s, 2).known[1] == hand(purple=1, orange=1)
+
+
+def test_determinize_keeps_the_view_and_re_deals_the_rest(standard: Ruleset) -> None:
+    game = standard.gamedef
+    assert game.determinize is not None
+    s = applied(standard, _with_face_down(), 0, play(0, "red", 2))
+    s = applied(standard, s, 1, play(0, "purple", 2))
+    s = applied(standard, s, 2, play(0, "gray", 1))
+    s = applied(standard, s, 0, play(0, "gray", 2))  # gray present now: face-down
+    rng = Rng(b"determinize")
+    colours_seen = set()
+    for i in range(40):
+        for seat in range(3):
+            other = game.determinize(s, seat, rng.fork(f"{i}/{seat}"))
+            assert game.view(other, seat) == game.view(s, seat)
+            assert list(game.legal_actions(other, seat)) == list(game.legal_actions(s, seat))
+            assert _cards(other) == _cards(s)
+            assert other.hands[seat] == s.hands[seat]
+            for m_old, m_new in zip(s.mandalas, other.mandalas, strict=True):
+                for p_old, p_new in zip(m_old.plays, m_new.plays, strict=True):
+                    if p_old.up or p_old.seat == seat:
+                        assert p_new == p_old
+                    else:  # a colour present when it was played
+                        assert p_new.present >> p_new.colour & 1
+                        assert p_new._replace(colour=p_old.colour) == p_old
+            if seat == 0:
+                colours_seen.add(other.mandalas[0].plays[1].colour)
+    # seat 1's 2 cards could be any colour present then (purple, orange, red) that the cards
+    # seat 0 cannot see hold twice: purple and orange (seat 0 holds every red of this table)
+    assert colours_seen == {PURPLE, ORANGE}
+
+
+def test_determinize_keeps_known_cards_and_respects_supply(standard: Ruleset) -> None:
+    game = standard.gamedef
+    assert game.determinize is not None
+    # seat 1 played 3 cards face-down where purple and orange were present; the cards seat 0
+    # cannot see (those 3, seat 1's unknown card, the deck) hold 3 purple and 1 orange, so
+    # the 3 must be purple.  Seat 1's known yellow stays in its hand.
+    s = make_state(players=2, hands={0: hand(orange=10), 1: hand(yellow=2)},
+                   mandalas=[(PURPLE2, ORANGE1)], deck=deck_of("yellow", "orange"))
+    m = s.mandalas[0]
+    m = m._replace(plays=(Play(1, PURPLE, 3, False, m.present),), totals=(0, 3))
+    s = s._replace(mandalas=(m, *s.mandalas[1:]), known=(NO_CARDS, hand(yellow=1)))
+    for i in range(10):
+        other = game.determinize(s, 0, Rng(b"tight", str(i)))
+        assert other.mandalas[0].plays[0].colour == PURPLE
+        assert other.hands[1][colour_named("yellow")] >= 1
+        assert game.view(other, 0) == game.view(s, 0)
