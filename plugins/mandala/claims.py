@@ -11,7 +11,9 @@ anything with the `MandalaLike` attributes works (the rules' `Mandala`, a seat's
 * the claim check (spec §6 step 3): the seat that just played takes the claim when it is
   eligible and has strictly more cards than every other eligible seat;
 * second place (spec §8.2): the eligible seat other than the holder with the most cards,
-  then the most face-up cards; a tie there, or nobody, leaves both tiles to the holder.
+  then the most face-up cards; a tie there, or nobody, leaves both tiles to the holder;
+* for a client or a bot: `status` (who holds, who is eligible, who would be second, colours
+  missing), `cards_to_claim`, and `preview` (what a play would do to the majorities).
 """
 
 from __future__ import annotations
@@ -66,6 +68,30 @@ def second_place(totals: tuple[int, ...], ups: tuple[int, ...], holder: int) -> 
         elif key == best:
             seats.append(o)
     return seats[0] if len(seats) == 1 else -1
+
+
+def missing(present: ColourSet) -> int:
+    """How many colours a mandala still lacks before it is complete."""
+    return 6 - present.bit_count()
+
+
+class ClaimStatus(NamedTuple):
+    """Who stands where on one mandala: the claim holder (-1: unclaimed), the eligible seats,
+    the seat that would take the second tile if it were completed now (-1: the holder would
+    take both), and how many colours are still missing."""
+
+    holder: int
+    eligible: tuple[int, ...]
+    second: int
+    missing: int
+
+
+def status(mandala: MandalaLike) -> ClaimStatus:
+    """The `ClaimStatus` of ``mandala``."""
+    eligible = tuple(s for s, n in enumerate(mandala.ups) if n >= 1)
+    holder = mandala.claim
+    second = second_place(mandala.totals, mandala.ups, holder) if holder >= 0 else -1
+    return ClaimStatus(holder, eligible, second, missing(mandala.present))
 
 
 def cards_to_claim(mandala: MandalaLike, seat: int) -> int:

@@ -42,7 +42,8 @@ def describe(state: State, seat: int, action: Action) -> str:
         tile = tile_arg(action)
         if tile is None or not 0 <= tile < 36:
             return f"seat {seat}: malformed take {action}"
-        return f"seat {seat} takes {tile_name(tile)} from M{state.at}"
+        where = f" from M{state.at}" if state.at >= 0 else ""
+        return f"seat {seat} takes {tile_name(tile)}{where}"
     if kind == "pass":
         return f"seat {seat} has no legal play and passes"
     return f"seat {seat}: {action}"

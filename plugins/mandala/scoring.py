@@ -67,6 +67,11 @@ def _points(tiles: tuple[int, ...]) -> int:
             + sum(single_points(t) for t in garden.singles))
 
 
+def gain(tiles: Sequence[int], tile: int) -> int:
+    """The points taking ``tile`` would add to a player holding ``tiles`` (the tile choice)."""
+    return points((*tiles, tile)) - points(tiles)
+
+
 def complete_flowers(tiles: Sequence[int]) -> int:
     """How many complete flowers the tiles make (a tile pairs with an unpaired one of its
     colour, so this is the sum over colours of half the count, rounded down)."""

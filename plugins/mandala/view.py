@@ -12,7 +12,8 @@ Hidden from a seat (spec §14, and the house decision that face-down cards are h
 * the order of the deck and of both tile stacks.
 
 Everything else is public: tiles, face-up cards, claims, hand sizes, the discard pile (each
-card in it was seen), the tiles in front of each player.
+card in it was seen), the tiles in front of each player.  `side` reads one seat's cards on a
+mandala out of a view, as a client draws them.
 
 ``determinize`` keeps what the seat knows and re-deals the rest: the unknown cards (other
 hands' unknown part, others' face-down plays, the deck) are pooled; each hidden face-down
@@ -27,9 +28,10 @@ discard pile, and re-dealing pools it with the other unknown cards.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.cards import NCOLOURS, colours_in, sub_counts
+from hedgerow.plugins.mandala.cards import NCOLOURS, Counts, colours_in, sub_counts
 from hedgerow.plugins.mandala.choices import active_seats
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, State, View
@@ -75,6 +77,32 @@ def view(state: State, seat: int) -> View:
         ended=state.ended,
         last=state.last,
     )
+
+
+class Side(NamedTuple):
+    """One seat's cards on one mandala as a viewer sees them: face-up cards by colour, the
+    number of face-down cards, and the face-down cards whose colour the viewer knows (its
+    own), by colour."""
+
+    up: Counts
+    down: int
+    down_known: Counts
+
+
+def side(mandala: MandalaView, seat: int) -> Side:
+    """``seat``'s side of ``mandala`` in a view (for drawing the table)."""
+    up, known = [0] * NCOLOURS, [0] * NCOLOURS
+    down = 0
+    for who, colour, cards, face_up in mandala.plays:
+        if who != seat:
+            continue
+        if face_up:
+            up[colour] += cards
+        else:
+            down += cards
+            if colour != HIDDEN:
+                known[colour] += cards
+    return Side(tuple(up), down, tuple(known))
 
 
 def _weighted_order(options: list[int], supply: list[int], rng: Rng) -> Iterator[int]:

@@ -143,3 +143,16 @@ def test_first_face_up_play_always_claims(standard: Ruleset) -> None:
     assert s.mandalas[0].claim == 0
     s = applied(standard, s, 1, play(0, "red", 4))  # face-down: not eligible
     assert s.mandalas[0].claim == 0 and s.mandalas[0].ups[1] == 0
+
+
+def test_status_and_sides_for_a_client(standard: Ruleset) -> None:
+    from hedgerow.plugins.mandala.claims import status
+    from hedgerow.plugins.mandala.view import side
+
+    s = _steps_one_to_four(standard)
+    assert status(s.mandalas[0]) == (C, (A, C), A, 2)  # A: 3 cards, 2 up; B not eligible
+    view = standard.gamedef.view(s, A)
+    assert side(view.mandalas[0], A) == (hand(red=2), 1, hand(red=1))
+    assert side(view.mandalas[0], B) == (NO_CARDS, 1, NO_CARDS)  # hidden colour
+    assert side(view.mandalas[0], C) == (hand(gray=3), 0, NO_CARDS)
+    assert status(view.mandalas[0]) == status(s.mandalas[0])

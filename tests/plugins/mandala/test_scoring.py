@@ -56,3 +56,11 @@ def test_every_complete_flower_value() -> None:
 def test_two_singles_of_different_colours_never_pair() -> None:
     held = tiles("purple-2", "orange-1")  # the two tiles of one mandala
     assert complete_flowers(held) == 0 and points(held) == 3
+
+
+def test_gain_of_a_tile_choice() -> None:
+    from hedgerow.plugins.mandala.scoring import gain
+
+    held = tiles("purple-3")
+    purple_x3, orange_1 = tiles("purple-x3", "orange-1")
+    assert gain(held, purple_x3) == 9 - 3 and gain(held, orange_1) == 1
