@@ -59,16 +59,28 @@ def make_action(hand: Sequence[int], pattern: Pattern, split: bool) -> Action:
     """The action a pattern stands for with this hand."""
     plays, passes, extra = pattern
     if len(plays) == 3:
-        return Action(FINAL_KIND, (("play", tuple(hand[i] for i in plays)),))
+        return _final_action(hand[plays[0]], hand[plays[1]], hand[plays[2]])
+    return _turn_action(hand[plays[0]], hand[passes[0]], hand[passes[1]],
+                        hand[extra] if extra >= 0 else -1, split)
+
+
+@lru_cache(maxsize=1 << 16)
+def _turn_action(play: int, first: int, second: int, compost: int, split: bool) -> Action:
+    """``turn(...)``, made once per distinct choice (actions are immutable)."""
     args: list[tuple[str, int | tuple[int, ...]]] = []
-    if extra >= 0:
-        args.append(("compost", hand[extra]))
+    if compost >= 0:
+        args.append(("compost", compost))
     if split:
-        args += [("left", hand[passes[0]]), ("play", hand[plays[0]]),
-                 ("right", hand[passes[1]])]
+        args += [("left", first), ("play", play), ("right", second)]
     else:
-        args += [("passed", (hand[passes[0]], hand[passes[1]])), ("play", hand[plays[0]])]
+        args += [("passed", (first, second)), ("play", play)]
     return Action(TURN, tuple(args))
+
+
+@lru_cache(maxsize=1 << 12)
+def _final_action(a: int, b: int, c: int) -> Action:
+    """``final(play=(a, b, c))``."""
+    return Action(FINAL_KIND, (("play", (a, b, c)),))
 
 
 class TurnChoices(Sequence[Action]):

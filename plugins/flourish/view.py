@@ -28,7 +28,7 @@ from hedgerow.plugins.flourish.knowledge import (
     locations,
     zones_of,
 )
-from hedgerow.plugins.flourish.state import Choice, Exchange, State, View
+from hedgerow.plugins.flourish.state import Choice, Exchange, GameRecord, State, View
 
 
 def view(state: State, seat: int) -> View:
@@ -84,7 +84,9 @@ def _assign(cards: list[tuple[int, int]], caps: dict[int, int], rng: Rng,
     allowed: dict[int, list[int]] = {}
     for card, mask in cards:
         zones = [z for z in caps if mask >> z & 1 and caps[z]]
-        rng.shuffle(zones)
+        if len(zones) > 1:  # start at a random zone, go round
+            turn = rng.randbelow(len(zones))
+            zones = zones[turn:] + zones[:turn]
         allowed[card] = zones
         free = next((z for z in zones if len(load[z]) < caps[z]), None)
         if free is not None:
@@ -154,8 +156,9 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
         choices[j], rest = _rechoose(choice, cards)
         hands[j] = tuple(sorted(rest))
     deck, mcg = load[DECK], load[MCG]
-    rng.shuffle(deck)
-    rng.shuffle(mcg)
+    for pile in (deck, mcg):  # free cards arrived in random order; mix in remembered ones
+        if any(c in remembered for c in pile):
+            rng.shuffle(pile)
     aside = tuple(mcg[len(mcg) - len(state.aside):]) if state.aside else ()
     out = state._replace(hands=tuple(hands), choices=tuple(choices), deck=tuple(deck),
                          compost=tuple(sorted(load[COMPOST])),
@@ -200,10 +203,29 @@ def _prune_others(state: State, seat: int) -> State:
 # -- hash -----------------------------------------------------------------------------------
 
 
+def _flat(pairs: tuple[tuple[int, int], ...]) -> bytes:
+    return bytes(x for pair in pairs for x in pair)
+
+
+def _record(record: GameRecord) -> tuple[object, ...]:
+    return (tuple(bytes(g) for g in record.gardens), sum(record.points, ()), record.bonus,
+            record.note)
+
+
 def hash_data(state: State) -> tuple[object, ...]:
-    """Plain tuples naming ``state`` exactly (the variant's pending chance as its label and
-    draws)."""
+    """Plain data naming ``state`` exactly, compact so that hashing after every step stays
+    cheap: card ids (1-98) and zones (0-11) as bytes, memory masks as two bytes each, the
+    variant's pending chance as its label and draws."""
     chance = state.extra_luck
     luck = None if chance is None else (chance.label, tuple(
         (type(d).__name__, d.n) for d in chance.draws))
-    return (*state[:-2], luck, state.history)
+    choices = tuple(None if c is None else (bytes(c.play), bytes(c.passes), c.compost)
+                    for c in state.choices)
+    memory = tuple(bytes(x for c, m in entries for x in (c, m & 255, m >> 8))
+                   for entries in state.memory)
+    last = tuple((_flat(e.passed), _flat(e.received), bytes(e.drawn)) for e in state.last)
+    return (tuple(state.cfg), state.luck, state.game, state.turn,
+            tuple(bytes(h) for h in state.hands), tuple(bytes(g) for g in state.gardens),
+            bytes(state.deck), bytes(state.compost), bytes(state.discard), bytes(state.mcg),
+            bytes(state.aside), choices, sum(state.points, ()), memory, last, state.draws,
+            state.extras, luck, tuple(_record(r) for r in state.history))
