@@ -1,0 +1,43 @@
+"""The conformance kit on Flourish: 1-7 players, every variant and every allowed combination,
+seeded random games checked at every step, with Flourish's own invariants (every card in one
+place, hand and garden sizes, every seat's memory true, re-deals within it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hedgerow.core.conformance import check_game
+from hedgerow.core.host import Host
+
+from .conftest import ruleset
+from .invariants import check_step
+
+#: (variants, player counts, seeds per count): the standard game gets the most seeds.
+RUNS = [
+    ((), range(1, 8), 8),
+    (("compost",), range(1, 8), 3),
+    (("cooperative",), range(2, 8), 2),
+    (("garden-show",), range(2, 8), 1),
+    (("compost", "cooperative"), range(2, 8), 1),
+    (("compost", "garden-show"), (2, 4, 7), 1),
+]
+KIND = {(): "ranked", ("compost",): "ranked", ("cooperative",): "cooperative",
+        ("garden-show",): "match", ("compost", "cooperative"): "cooperative",
+        ("compost", "garden-show"): "match"}
+
+
+@pytest.mark.parametrize(("variants", "counts", "seeds"), RUNS,
+                         ids=["+".join(r[0]) or "standard" for r in RUNS])
+def test_conformance(host: Host, variants: tuple[str, ...], counts: range, seeds: int) -> None:
+    for players in counts:
+        rules = ruleset(host, *variants, players=players)
+        report = check_game(rules, players=players, seeds=range(seeds),
+                            invariants=[check_step], exhaustive_steps=1)
+        assert report.games == seeds
+        want = "solo" if players == 1 else KIND[variants]
+        assert report.kinds == (want,)
+        assert report.simultaneous_steps == (0 if players == 1 else
+                                             seeds * 10 * (3 if "garden-show" in variants
+                                                           else 1))
+        if players == 1:  # the deal and McGregor's nine shuffles
+            assert report.chances == seeds * 10
