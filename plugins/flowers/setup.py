@@ -20,6 +20,7 @@ after four start cards and 36 / 36 / 36 in Summer.  The last stack is the face-d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 from hedgerow.core import SetupContext
@@ -92,6 +93,20 @@ def deal_chance(state: State) -> Chance | None:
                   "first player")
 
 
+@cache
+def round_robin(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each stack, the positions (counted from the first card dealt to any stack) of
+    the cards it gets when they are dealt one at a time round-robin, a full stack skipped."""
+    out: list[list[int]] = [[] for _ in sizes]
+    position = 0
+    for turn in range(max(sizes)):
+        for i, size in enumerate(sizes):
+            if turn < size:
+                out[i].append(position)
+                position += 1
+    return tuple(tuple(p) for p in out)
+
+
 def deal(state: State, outcome: ChanceOutcome, coverable: Sequence[bool]) -> State:
     """The table once chance has answered the deal (see the module docstring)."""
     order, first = outcome
@@ -105,20 +120,14 @@ def deal(state: State, outcome: ChanceOutcome, coverable: Sequence[bool]) -> Sta
             k += 1
         gardens.append(garden)
     sizes = state.sizes
-    stacks: list[list[int]] = [[] for _ in sizes]
-    left = sum(sizes)
-    while left:
-        for i, size in enumerate(sizes):
-            if len(stacks[i]) < size:
-                stacks[i].append(deck[k])
-                k += 1
-                left -= 1
+    rest = deck[k:]
+    stacks = tuple(tuple([rest[p] for p in positions]) for positions in round_robin(sizes))
     return State(
         players=state.players,
         gardens=tuple(gardens),
         targets=tuple(targets(g, coverable) for g in gardens),
-        stacks=tuple(tuple(s) for s in stacks),
+        stacks=stacks,
         active=first,
         phase=TAKE,
-        box=tuple(sorted(deck[k:])),
+        box=tuple(sorted(rest[sum(sizes):])),
     )

@@ -1,0 +1,141 @@
+"""Seeded random games for 1-4 players, with and without Summer, through the conformance kit.
+
+Invariants (on every applied action): every deck card is in exactly one place (a garden, a
+stack, the box, the solo discards, or the hand of the seat about to plant it); each garden
+is side-connected and its stored targets are the ones its cards give; a take leaves the
+same seat to plant; a planting passes the turn in seat order (or keeps the solo player)
+unless a stack is empty; the game is over once a stack is empty and the turn that
+emptied it has planted its card; in Summer the
+purple card stays visible at (0, 0).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hedgerow.core import Action, Rng, SetupContext, Solo
+from hedgerow.core.chance import draw_all
+from hedgerow.core.conformance import check_game, check_outcome
+from hedgerow.core.host import Host
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.core.table import Table
+from hedgerow.plugins.flowers.cards import DECK, PURPLES
+from hedgerow.plugins.flowers.garden import Garden, key, side_neighbours, targets
+from hedgerow.plugins.flowers.state import OVER, PLANT, TAKE, State
+
+from .conftest import EVERY, SUMMER
+
+#: Kit games per player count (the kit re-deals every seat's hidden cards twice a step, which
+#: is most of its time); `test_many_seeded_games_keep_every_invariant` plays many more.
+SEEDS = {1: 24, 2: 10, 3: 6, 4: 5}
+MANY = 120
+
+
+def _connected(garden: Garden) -> bool:
+    start = min(garden)
+    seen, todo = {start}, [start]
+    while todo:
+        for n in side_neighbours(todo.pop()):
+            if n in garden and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(garden)
+
+
+def invariants(summer: bool):
+    coverable = SUMMER if summer else EVERY
+
+    def check(before: State | None, after: State, seat: int, action: Action | None) -> None:
+        places = [c for g in after.gardens for s in g.values() for c in s if c in DECK]
+        places += [c for s in after.stacks for c in s] + list(after.box) + list(after.discards)
+        if after.holding != -1:
+            places.append(after.holding)
+        assert sorted(places) == list(DECK), "a card is lost or in two places"
+        for seat_garden, fringe in zip(after.gardens, after.targets, strict=True):
+            assert _connected(seat_garden)
+            assert fringe == targets(seat_garden, coverable)
+        if summer:
+            assert all(g[key(0, 0)] == (PURPLES[i],) for i, g in enumerate(after.gardens))
+        empty = not all(after.stacks)
+        if after.phase == OVER:
+            assert empty
+        elif after.phase == TAKE:
+            assert not empty
+        elif empty:  # the take that emptied a stack: its card is still planted
+            assert not after.stacks[after.source]
+        if before is None or action is None:
+            return
+        if action.kind == "take":
+            assert after.phase == PLANT and after.active == seat and after.holding != -1
+        else:
+            assert sum(map(len, after.gardens[seat].values())) == sum(
+                map(len, before.gardens[seat].values())) + 1
+            if not empty:
+                assert after.phase == TAKE
+                assert after.active == (seat + 1) % after.players
+
+    return check
+
+
+@pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_conformance_kit(host: Host, players: int, variants: tuple[str, ...]) -> None:
+    ruleset = host.ruleset("flowers", variants, players=players)
+    report = check_game(ruleset, players=players, seeds=range(SEEDS[players]),
+                        invariants=[invariants(bool(variants))], exhaustive_steps=4)
+    assert report.games == SEEDS[players] and report.chances == SEEDS[players]
+    assert report.kinds == (("solo",) if players == 1 else ("ranked",))
+
+
+@pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_many_seeded_games_keep_every_invariant(host: Host, players: int,
+                                                variants: tuple[str, ...]) -> None:
+    """Many more seeds than the kit, straight through the rules: the invariants at every step,
+    the end of every game, and a well-formed result."""
+    ruleset = host.ruleset("flowers", variants, players=players)
+    game = ruleset.gamedef
+    check = invariants(bool(variants))
+    assert game.resolve is not None
+    grades = set()
+    for seed in range(MANY):
+        state = game.setup(SetupContext(players))
+        chance = game.pending_chance(state)
+        assert chance is not None
+        rng = Rng(seed_from_int(seed), "many")
+        state = game.resolve(state, draw_all(rng.fork("deal"), chance))
+        check(None, state, -1, None)
+        while (seats := game.active_seats(state)):
+            (seat,) = seats
+            legal = game.legal_actions(state, seat)
+            action = legal[rng.randbelow(len(legal))]
+            after = game.apply(state, seat, action)
+            assert isinstance(after, State), after
+            if seed % 10 == 0:
+                check(state, after, seat, action)
+            state = after
+        check(None, state, -1, None)
+        outcome = game.outcome(state)
+        check_outcome(outcome, players)
+        if isinstance(outcome, Solo):
+            grades.add(outcome.grade)
+    assert grades <= {"Beginner", "Apprentice", "Expert", "Master"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_game_ends_when_a_stack_empties_after_that_turn(host: Host, players: int) -> None:
+    ruleset = host.ruleset("flowers", players=players)
+    game = ruleset.gamedef
+    for seed in range(5):
+        table = Table(ruleset, players, bytes([seed + 1]) * 8)
+        while table.active_seats():
+            (seat,) = table.active_seats()
+            legal = game.legal_actions(table.state, seat)
+            table.play(seat, legal[(seed * 7 + table.index) % len(legal)])
+        final = table.state
+        assert final.phase == OVER and sum(1 for s in final.stacks if not s) == 1
+        plants = [e.seat for e in table.entries if e.action.kind == "plant"]
+        takes = [e.seat for e in table.entries if e.action.kind == "take"]
+        assert plants == takes  # the emptying turn still plants its card
+        counts = [plants.count(s) for s in range(players)]
+        assert max(counts) - min(counts) <= 1  # no equalising round

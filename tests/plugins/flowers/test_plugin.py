@@ -1,0 +1,98 @@
+"""FLOWERS as plugins: registration, its extension hooks, Summer only where chosen, imports."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hedgerow.core import HedgerowError
+from hedgerow.core.host import DEFAULT_PLUGINS, Host
+from hedgerow.plugins import flowers
+from hedgerow.plugins.flowers import summer
+from hedgerow.plugins.flowers.cards import ALL_CARDS, PURPLES
+from hedgerow.plugins.flowers.game import bind
+
+HOOKS = ("flowers_setup", "flowers_coverable", "flowers_colour_points")
+
+
+def test_registered_as_built_ins() -> None:
+    assert ("flowers", "hedgerow.plugins.flowers") in DEFAULT_PLUGINS
+    assert ("summer", "hedgerow.plugins.flowers.summer") in DEFAULT_PLUGINS
+
+
+def test_game_and_variant_are_registered(host: Host) -> None:
+    spec = host.game("flowers")
+    assert (spec.name, spec.title, spec.version) == ("flowers", "FLOWERS", "1.0.0")
+    assert (spec.min_players, spec.max_players, spec.players_default) == (1, 4, 2)
+    assert spec.summary
+    variant = host.variants[("flowers", "summer")]
+    assert variant.version == "1.0.0" and variant.summary and variant.players is None
+    assert isinstance(variant.impl, summer.SummerRules) and variant.impl is not summer
+
+
+def test_extension_hooks_are_declared_with_standard_defaults(host: Host) -> None:
+    for name in HOOKS:
+        caller = getattr(host.pm.hook, name)
+        assert caller.spec is not None and caller.spec.opts["firstresult"]
+        assert caller.spec.function.__doc__
+        defaults = [i for i in caller.get_hookimpls() if i.plugin is flowers]
+        assert len(defaults) == 1 and defaults[0].trylast
+
+
+def test_summer_answers_only_at_tables_that_chose_it(host: Host) -> None:
+    plain = bind(host.ruleset("flowers", players=2).gamedef and _relay(host, ()))
+    hot = bind(_relay(host, ("summer",)))
+    assert all(plain.coverable) and plain.layout(2).starts == (-1, -1)
+    assert [c for c in ALL_CARDS if not hot.coverable[c]] == list(PURPLES)
+    assert hot.layout(3).starts == PURPLES[:3]
+
+
+def _relay(host: Host, variants: tuple[str, ...]):
+    from hedgerow.core.ruleset import ExtensionRelay
+
+    chosen = [host.variants[("flowers", v)] for v in variants]
+    inactive = [v.impl for v in host.variants.values() if v not in chosen]
+    return ExtensionRelay(host.pm, inactive, variants)
+
+
+def test_fingerprints_and_player_counts(host: Host) -> None:
+    assert host.ruleset("flowers").fingerprint == "flowers@1.0.0"
+    assert host.ruleset("flowers", ["summer"]).fingerprint == "flowers@1.0.0+summer@1.0.0"
+    host.ruleset("flowers", ["summer"], players=1)  # Summer combines with solo
+    for players in (0, 5):
+        with pytest.raises(HedgerowError):
+            host.ruleset("flowers", [], players=players)
+
+
+def test_summer_module_holds_no_rule_hook() -> None:
+    # The module is registered at every table; only SummerRules may change the rules.
+    assert not any(hasattr(summer, name) for name in HOOKS)
+
+
+def test_rules_import_no_ui_or_network() -> None:
+    code = ("import sys, hedgerow.plugins.flowers, hedgerow.plugins.flowers.summer;"
+            "bad=[m for m in sys.modules if m.split('.')[0] in ('prompt_toolkit','zmq','google')"
+            " or m.startswith(('hedgerow.net','hedgerow.clients'))];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+FORBIDDEN = {"random", "time", "datetime", "prompt_toolkit", "zmq", "google", "hedgerow.net",
+             "hedgerow.clients", "hedgerow.proto"}
+
+
+@pytest.mark.parametrize("path", sorted(Path(flowers.__file__).parent.glob("*.py")),
+                         ids=lambda p: p.name)
+def test_rules_modules_import_nothing_nondeterministic_and_say_what_they_own(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    assert ast.get_docstring(tree), f"{path.name} needs a module docstring"
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        for name in names:
+            assert not any(name == f or name.startswith(f + ".") for f in FORBIDDEN), name
