@@ -1,0 +1,143 @@
+"""Flourish and its variants as plugins: registration, conflicts, player ranges, extension
+hooks; the Garden Show's ribbons and match; cooperative and compost medals."""
+
+from __future__ import annotations
+
+import pytest
+
+from hedgerow.core import HedgerowError, Match, Rng, Shuffle
+from hedgerow.core.chance import draw_all
+from hedgerow.core.host import Host
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.core.table import Table
+from hedgerow.plugins.flourish import compost, cooperative, garden_show
+from hedgerow.plugins.flourish.garden_show import (
+    GardenShowRules,
+    deal_ribbons,
+    has_duplicate,
+    judge,
+    match_outcome,
+)
+from hedgerow.plugins.flourish.state import Config, GameRecord, Result
+
+from .conftest import ruleset
+
+
+def test_game_and_variants_are_registered(host: Host) -> None:
+    spec = host.game("flourish")
+    assert (spec.title, spec.version, spec.min_players, spec.max_players) == (
+        "Flourish", "1.0.0", 1, 7)
+    assert spec.players_default == 4 and spec.summary
+    found = {name: v for (game, name), v in host.variants.items() if game == "flourish"}
+    assert sorted(found) == ["compost", "cooperative", "garden-show"]
+    assert found["cooperative"].conflicts == ("garden-show",)
+    assert found["garden-show"].conflicts == ("cooperative",)
+    assert found["cooperative"].players == found["garden-show"].players == (2, 7)
+    assert found["compost"].players is None
+    for module, rules in ((compost, compost.CompostRules), (cooperative,
+                          cooperative.CooperativeRules), (garden_show, GardenShowRules)):
+        impl = found[module.__name__.rsplit(".", 1)[1].replace("_", "-")].impl
+        assert isinstance(impl, rules) and impl is not module
+
+
+def test_extension_hooks_are_declared(host: Host) -> None:
+    for name in ("flourish_compost", "flourish_games", "flourish_extra_chance",
+                 "flourish_extra_resolve", "flourish_game_end", "flourish_outcome"):
+        caller = getattr(host.pm.hook, name)
+        assert caller.spec is not None and caller.spec.opts["firstresult"], name
+    assert not host.pm.hook.flourish_medal_raise.spec.opts["firstresult"]
+
+
+def test_fingerprints_and_combinations(host: Host) -> None:
+    assert ruleset(host).fingerprint == "flourish@1.0.0"
+    assert ruleset(host, "garden-show", "compost").fingerprint == (
+        "flourish@1.0.0+compost@1.0.0+garden-show@1.0.0")
+    with pytest.raises(HedgerowError, match="cannot be combined"):
+        ruleset(host, "cooperative", "garden-show")
+    for variant in ("cooperative", "garden-show"):
+        with pytest.raises(HedgerowError, match="2 to 7 players, not 1"):
+            ruleset(host, variant, players=1)
+    with pytest.raises(HedgerowError):
+        ruleset(host, players=8)
+    ruleset(host, "compost", players=1)
+
+
+# -- Garden Show ----------------------------------------------------------------------------
+
+
+def _ribbons(*kinds: tuple[int, ...]) -> tuple[tuple[tuple[int, bool], ...], ...]:
+    return tuple(tuple((k, False) for k in held) for held in kinds)
+
+
+def test_ribbons_are_won_only_outright_and_only_once() -> None:
+    # seat 0: green 1+2+3 = 6, 6 plant symbols, a tree; seat 1: green 1, red 2; seat 2: blue 1
+    gardens = ((1, 7, 43), (8, 9), (17,))
+    ribbons = _ribbons((0, 1, 11), (1, 5, 6), (2, 3, 4))
+    bonus, after, note = judge(gardens, ribbons)
+    assert bonus == (14, 7, 7)  # green and plants; red; blue (1 against 0 and 0)
+    assert after[0] == ((0, True), (1, False), (11, True))
+    assert "seat 0 wins the green ribbon (6)" in note
+    tied = judge(((9,), (10,), ()), _ribbons((1,), (1,), (2,)))
+    assert tied[0] == (0, 0, 0)  # red 1 against red 1, blue 0 against 0: nobody wins
+    again, _, _ = judge(gardens, after)
+    assert again == (0, 0, 0)  # a ribbon turned over is not won again
+
+
+def test_a_ribbon_not_won_is_carried_to_the_next_game() -> None:
+    ribbons = _ribbons((1,), (2,))
+    first = judge(((9,), (10,)), ribbons)  # red 1 each: nobody
+    assert first[0] == (0, 0) and first[1] == ribbons
+    second = judge(((9, 10), (17,)), first[1])
+    assert second[0] == (7, 7) and second[1] == ((((1, True),), ((2, True),)))
+
+
+def test_the_ribbon_deal_has_no_duplicates() -> None:
+    rules = GardenShowRules()
+    chance = rules.flourish_extra_chance(players=7, extras=())
+    assert chance is not None and chance.draws == (Shuffle(24),)
+    valid = 0
+    for n in range(300):
+        dealt = deal_ribbons(7, draw_all(Rng(b"ribbons", str(n)), chance))
+        again = rules.flourish_extra_chance(players=7, extras=dealt)
+        assert (again is not None) == has_duplicate(dealt)
+        valid += again is None
+    assert valid > 60  # a deal is valid often enough that re-dealing ends quickly
+
+
+def test_a_garden_show_is_one_table_of_three_games(host: Host) -> None:
+    rules = ruleset(host, "garden-show", players=4)
+    table = Table(rules, 4, seed_from_int(9))
+    game = rules.gamedef
+    deals = 0
+    while table.active_seats():
+        state = table.state
+        choices = {s: game.legal_actions(state, s)[3 * s] for s in table.active_seats()}
+        for applied in table.submit_step(choices):  # type: ignore[union-attr]
+            if applied.entry.is_chance and applied.before.luck == "deal":
+                deals += 1
+        assert not has_duplicate(table.state.extras)  # type: ignore[arg-type]
+    assert deals == 2 and table.entries[0].is_chance  # games 2 and 3; game 1's is opening
+    outcome = table.outcome()
+    assert isinstance(outcome, Match) and len(outcome.games) == 3
+    running = [sum(g.scores[s] for g in outcome.games) for s in range(4)]
+    assert list(outcome.totals[-1]) == running == list(outcome.final.scores)
+    assert len(table.state.history) == 3
+    assert [c for c, _ in outcome.breakdown][:3] == ["Game 1", "Game 2", "Game 3"]
+
+
+def test_match_tie_break_on_ribbons_won() -> None:
+    def record(points: int, bonus: tuple[int, int]) -> GameRecord:
+        return GameRecord(((1,), (9,)), ((points, 0, 0, 0, 0),) * 2, bonus)
+
+    games = (record(50, (7, 0)), record(40, (0, 0)), record(43, (0, 7)))
+    extras = (((0, True), (1, False), (2, False)), ((3, True), (4, False), (5, False)))
+    tied = match_outcome(Result(Config(2, games=3), games, extras))
+    assert tied.final.scores == (140, 140) and tied.final.winners == (0, 1)
+    extras = (((0, True), (1, True), (2, False)), ((3, True), (4, False), (5, False)))
+    won = match_outcome(Result(Config(2, games=3), games, extras))
+    assert won.final.winners == (0,) and "ribbons won" in won.final.explanation
+
+
+def test_compost_raises_medals_by_five_per_player() -> None:
+    assert compost.CompostRules().flourish_medal_raise(players=4) == 20
+    assert cooperative.medals(4, 20) == (("Bronze", 380), ("Silver", 420), ("Gold", 460))
