@@ -95,14 +95,14 @@ def check_play(state: State, seat: int, mandala: int, colour: int, count: int,
 def plays(state: State, seat: int, rule: DrawRule) -> list[Action]:
     """Every legal play of ``seat`` (its turn assumed), in the documented order."""
     hand = state.hands[seat]
+    most = max(hand)
     size = sum(hand)
     left = available(state)
-    allowed: list[tuple[int, int]] = []
     keeps = rule.keeps_one
-    for colour in range(NCOLOURS):
-        for count in range(1, hand[colour] + 1):
-            if keeps(size, count, left):
-                allowed.append((colour, count))
+    # whether a play keeps a card depends on how many cards it lays, not on their colour
+    ok = [False, *(keeps(size, count, left) for count in range(1, most + 1))]
+    allowed = [(colour, count) for colour in range(NCOLOURS)
+               for count in range(1, hand[colour] + 1) if ok[count]]
     out: list[Action] = []
     for m, mandala in enumerate(state.mandalas):
         if mandala.tiles:

@@ -126,44 +126,43 @@ def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck
     placed = Mandala(mandala.tiles, mandala.claim,
                      (*mandala.plays, Play(seat, colour, count, up, present)),
                      present | (1 << colour) if up else present, tuple(totals), ups)
-    mandalas = put(state.mandalas, at, placed)
-    hand = state.hands[seat]
-    hand = put(hand, colour, hand[colour] - count)
-    hands = put(state.hands, seat, hand)
     known = state.known
     mine = _forget(known[seat], present, colour, count, up)
     if mine is not known[seat]:
         known = put(known, seat, mine)
-    state = state._replace(hands=hands, known=known, mandalas=mandalas, passes=0)
-    return _draw(state, seat, at, rule.wanted(count, sum(hand)), end)
-
-
-def _draw(state: State, seat: int, at: int, wanted: int, end: EndCheck) -> State:
-    """Draw ``wanted`` cards for ``seat`` (pausing for a reshuffle), then finish the turn."""
-    if wanted:
-        deck = state.deck
-        n = min(wanted, len(deck))
-        if n:
-            hand = list(state.hands[seat])
-            for colour in deck[len(deck) - n:]:
-                hand[colour] += 1
-            hands = put(state.hands, seat, tuple(hand))
-            state = state._replace(hands=hands, deck=deck[:len(deck) - n])
-        owed = wanted - n
-        if owed and sum(state.discard):
-            return state._replace(phase=RESHUFFLE, at=at, owed=owed)
+    hand = list(state.hands[seat])
+    hand[colour] -= count
+    deck, owed = _draw_into(hand, state.deck, rule.wanted(count, sum(hand)))
+    state = State(state.players, PLAY, seat, put(state.hands, seat, tuple(hand)), known, deck,
+                  state.discard, state.dark, state.light, put(state.mandalas, at, placed),
+                  state.tiles, 0, state.ended, -1, 0, -1, state.last)
+    if owed and any(state.discard):
+        return state._replace(phase=RESHUFFLE, at=at, owed=owed)
     return _settle(state, seat, at, end)
+
+
+def _draw_into(hand: list[int], deck: tuple[int, ...], wanted: int,
+               ) -> tuple[tuple[int, ...], int]:
+    """Draw up to ``wanted`` cards from the top of ``deck`` into ``hand`` (a list of colour
+    counts, changed in place); the deck left and how many cards are still owed."""
+    n = min(wanted, len(deck))
+    if not n:
+        return deck, wanted
+    for colour in deck[len(deck) - n:]:
+        hand[colour] += 1
+    return deck[:len(deck) - n], wanted - n
 
 
 def _settle(state: State, seat: int, at: int, end: EndCheck) -> State:
     """The claim check and completion on mandala ``at`` after ``seat``'s play and draw."""
-    mandala = state.mandalas[at]
+    mandalas = state.mandalas
+    mandala = mandalas[at]
     if mandala.claim != seat and claims(mandala.totals, mandala.ups, seat):
         mandala = mandala._replace(claim=seat)
-        state = state._replace(mandalas=put(state.mandalas, at, mandala))
+        mandalas = put(mandalas, at, mandala)
     if is_complete(mandala.present):
-        return resolution.start(state._replace(phase=PLAY, at=-1, owed=0), at, end)
-    return state._replace(phase=PLAY, turn=(seat + 1) % state.players, at=-1, owed=0)
+        return resolution.start(state._replace(mandalas=mandalas), at, end)
+    return state._replace(mandalas=mandalas, turn=(seat + 1) % state.players)
 
 
 def reshuffle_chance(state: State) -> Chance:
@@ -176,6 +175,9 @@ def reshuffled(state: State, outcome: ChanceOutcome, end: EndCheck) -> State:
     that waited for it then goes on (the rest of its draw, the claim check, completion)."""
     (order,) = outcome
     assert isinstance(order, tuple)
-    deck = permute(expand(state.discard), order)
-    state = state._replace(deck=deck, discard=NO_CARDS, phase=PLAY)
-    return _draw(state, state.turn, state.at, state.owed, end)
+    seat, at = state.turn, state.at
+    hand = list(state.hands[seat])
+    deck, _ = _draw_into(hand, permute(expand(state.discard), order), state.owed)
+    state = state._replace(phase=PLAY, hands=put(state.hands, seat, tuple(hand)), deck=deck,
+                           discard=NO_CARDS, at=-1, owed=0)
+    return _settle(state, seat, at, end)
