@@ -59,42 +59,43 @@ def make_action(hand: Sequence[int], pattern: Pattern, split: bool) -> Action:
     """The action a pattern stands for with this hand."""
     plays, passes, extra = pattern
     if len(plays) == 3:
-        return _final_action(hand[plays[0]], hand[plays[1]], hand[plays[2]])
-    return _turn_action(hand[plays[0]], hand[passes[0]], hand[passes[1]],
-                        hand[extra] if extra >= 0 else -1, split)
-
-
-@lru_cache(maxsize=1 << 16)
-def _turn_action(play: int, first: int, second: int, compost: int, split: bool) -> Action:
-    """``turn(...)``, made once per distinct choice (actions are immutable)."""
-    args: list[tuple[str, int | tuple[int, ...]]] = []
-    if compost >= 0:
-        args.append(("compost", compost))
+        return Action(FINAL_KIND, (("play", (hand[plays[0]], hand[plays[1]],
+                                             hand[plays[2]])),))
+    play, first, second = hand[plays[0]], hand[passes[0]], hand[passes[1]]
     if split:
-        args += [("left", first), ("play", play), ("right", second)]
+        args: tuple[tuple[str, int | tuple[int, ...]], ...] = (
+            ("left", first), ("play", play), ("right", second))
     else:
-        args += [("passed", (first, second)), ("play", play)]
-    return Action(TURN, tuple(args))
+        args = (("passed", (first, second)), ("play", play))
+    if extra >= 0:
+        args = (("compost", hand[extra]), *args)
+    return Action(TURN, args)
 
 
-@lru_cache(maxsize=1 << 12)
-def _final_action(a: int, b: int, c: int) -> Action:
-    """``final(play=(a, b, c))``."""
-    return Action(FINAL_KIND, (("play", (a, b, c)),))
+@lru_cache(maxsize=32)
+def listed(hand: tuple[int, ...], split: bool, compost: bool, final: bool,
+           ) -> tuple[Action, ...]:
+    """Every action for this hand, made once (listing the same hand again is free)."""
+    return tuple(make_action(hand, p, split)
+                 for p in patterns(len(hand), split, compost, final))
 
 
 class TurnChoices(Sequence[Action]):
-    """A seat's legal actions, made one at a time; ``in`` is answered by parsing."""
+    """A seat's legal actions, made one at a time when indexed; listed whole (and kept for
+    the same hand) when iterated; ``in`` is answered by parsing."""
 
-    __slots__ = ("_hand", "_patterns", "_seat", "_split", "_state")
+    __slots__ = ("_compost", "_final", "_hand", "_patterns", "_seat", "_split", "_state")
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, state: State, seat: int, pats: tuple[Pattern, ...], split: bool) -> None:
+    def __init__(self, state: State, seat: int, split: bool, compost: bool, final: bool,
+                 ) -> None:
         self._state = state
         self._seat = seat
         self._hand = state.hands[seat]
-        self._patterns = pats
         self._split = split
+        self._compost = compost
+        self._final = final
+        self._patterns = patterns(len(self._hand), split, compost, final)
 
     def __len__(self) -> int:
         return len(self._patterns)
@@ -109,9 +110,7 @@ class TurnChoices(Sequence[Action]):
         return make_action(self._hand, self._patterns[index], self._split)
 
     def __iter__(self) -> Iterator[Action]:
-        hand, split = self._hand, self._split
-        for p in self._patterns:
-            yield make_action(hand, p, split)
+        return iter(listed(self._hand, self._split, self._compost, self._final))
 
     def __contains__(self, action: object) -> bool:
         return (isinstance(action, Action)
@@ -133,9 +132,8 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
     if state.choices[seat] is not None:
         return ()
     final = state.turn == FINAL
-    split = neighbours_apart(state)
-    pats = patterns(len(state.hands[seat]), split, state.cfg.compost and not final, final)
-    return TurnChoices(state, seat, pats, split)
+    return TurnChoices(state, seat, neighbours_apart(state), state.cfg.compost and not final,
+                       final)
 
 
 def _card(value: object) -> int | None:

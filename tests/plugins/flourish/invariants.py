@@ -42,11 +42,16 @@ def sizes(state: State) -> None:
     assert all(len(g) == cards for g in state.gardens), [len(g) for g in state.gardens]
 
 
-def redeal_keeps_memory(state: State) -> None:
-    """A re-dealt state keeps every card within the zones each seat's memory allows."""
+def redeal_keeps_memory(state: State, seats: range | None = None) -> None:
+    """A re-dealt state keeps every card within the zones each seat's memory allows (for
+    ``seats``; by default one seat, a different one each turn)."""
     if state.luck or state.turn >= OVER:
         return
-    for seat in range(state.cfg.players):
+    players = state.cfg.players
+    if seats is None:
+        one = (state.turn + state.game) % players
+        seats = range(one, one + 1)
+    for seat in seats:
         other = determinize(state, seat, RNG.fork(f"{seat}"))
         every_card_once(other)
         memory_is_true(other)

@@ -12,7 +12,7 @@ from hedgerow.plugins.flourish.state import FINAL, Config
 from hedgerow.plugins.flourish.view import determinize, view
 
 from .conftest import final, make_state, ruleset, step, turn
-from .invariants import every_card_once, memory_is_true
+from .invariants import every_card_once, memory_is_true, redeal_keeps_memory
 
 HANDS5 = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(5)]
 
@@ -110,6 +110,7 @@ def test_memory_holds_in_random_games(host: Host) -> None:
             rng = Rng(seed_from_int(seed), "knowledge")
             while table.active_seats():
                 memory_is_true(table.state)
+                redeal_keeps_memory(table.state, range(players))
                 choices = {}
                 for s in table.active_seats():
                     legal = game.legal_actions(table.state, s)
