@@ -5,8 +5,11 @@ loop.  It serves the client's offline tests and ``hedgerow play --local``; a rea
 the network peer (`hedgerow.net`), which implements the same `Seat` protocol.
 
 Bots move on the event loop, one action per iteration (after ``bot_delay`` seconds), so
-the client redraws between moves.  Every accepted action is appended, in plain words, to a
-transcript under the data directory's ``logs/`` folder (`log_path`).
+the client redraws between moves.  In a simultaneous step every active seat chooses against
+the step's starting state; the choices are held until all are in, then the table applies
+the whole step (`Table.submit_step`).  Every log entry (chance entries such as the deal
+included) is appended, in plain words, to the history and to a transcript under the data
+directory's ``logs/`` folder (`log_path`).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from typing import Any
 from hedgerow.core.actions import Action
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import Refusal
-from hedgerow.core.game import Bot, BotSpec, Outcome
+from hedgerow.core.game import Bot, BotSpec
+from hedgerow.core.outcome import Outcome
 from hedgerow.core.playout import make_bots
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import Table
+from hedgerow.core.table import Applied, Table
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
 
 
@@ -50,6 +54,8 @@ class LocalSeat:
         self._log = logs_dir() / (log_name or f"local-{ruleset.game.name}-{seed.hex()[:12]}.txt")
         self._log.parent.mkdir(parents=True, exist_ok=True)
         self._log.write_text(f"{ruleset.fingerprint}, {players} players, seed {seed.hex()}\n")
+        self._step: dict[int, Action] = {}  # choices held in a simultaneous step
+        self._record(self.table.opening)
 
     # -- the Seat protocol -----------------------------------------------------------------
 
@@ -62,12 +68,12 @@ class LocalSeat:
         return self.table.view(self.seat)
 
     def active_seats(self) -> tuple[int, ...]:
-        """Seats that must act now."""
-        return self.table.active_seats()
+        """Seats that must act now (in a simultaneous step, those that have not chosen)."""
+        return tuple(s for s in self.table.active_seats() if s not in self._step)
 
     def legal_actions(self) -> Sequence[Action]:
-        """What this seat may do now."""
-        if self._phase != Phase.PLAYING:
+        """What this seat may do now (nothing once it has chosen in a simultaneous step)."""
+        if self._phase != Phase.PLAYING or self.seat in self._step:
             return ()
         return self.table.game.legal_actions(self.table.state, self.seat)
 
@@ -122,17 +128,35 @@ class LocalSeat:
     def _apply(self, seat: int, action: Action) -> Refusal | None:
         if self._phase != Phase.PLAYING:
             return Refusal("not_playing", f"the table is {self._phase.value}")
-        text = self.table.describe(seat, action)
-        result = self.table.submit(seat, action)
+        table = self.table
+        if table.simultaneous():
+            checked = table.check(seat, action)  # against the step's starting state
+            if isinstance(checked, Refusal):
+                return checked
+            self._step[seat] = action
+            if set(self._step) != set(table.active_seats()):
+                self._notify()
+                return None
+            result = table.submit_step(self._step)
+            self._step = {}
+        else:
+            result = table.submit(seat, action)
         if isinstance(result, Refusal):
             return result
-        self._history.append(HistoryLine(result.index, seat, text))
-        with self._log.open("a") as f:
-            f.write(f"{result.index}: {text}\n")
-        if not self.table.active_seats():
+        self._record(result)
+        if not table.active_seats():
             self._phase = Phase.FINISHED
         self._notify()
         return None
+
+    def _record(self, applied: Sequence[Applied]) -> None:
+        """Entries now in the table, in words: into the history and the transcript."""
+        with self._log.open("a") as f:
+            for item in applied:
+                entry = item.entry
+                text = self.table.describe_entry(entry, item.before)
+                self._history.append(HistoryLine(entry.index, entry.seat, text))
+                f.write(f"{entry.index}: {text}\n")
 
     def _notify(self) -> None:
         for callback in list(self._callbacks):
@@ -145,7 +169,7 @@ class LocalSeat:
 
     async def _run_bots(self) -> None:
         while self._phase == Phase.PLAYING:
-            waiting = [s for s in self.table.active_seats() if s != self.seat]
+            waiting = [s for s in self.active_seats() if s != self.seat]
             if not waiting:
                 return
             await asyncio.sleep(self._delay)
