@@ -120,8 +120,10 @@ def after_moves(state: State, choices: Sequence[Choice]) -> tuple[Memory, ...]:
                 holder += 1
             entries[card] = new
         choice = choices[seat]
-        for which, card in enumerate(choice.passes):
-            entries[card] = 1 << pass_zone(cfg, seat, which)
+        if choice.passes:
+            first, second = choice.passes
+            entries[first] = 1 << pass_zone(cfg, seat, 0)
+            entries[second] = 1 << pass_zone(cfg, seat, 1)
         if choice.compost >= 0:
             entries[choice.compost] = 1 << COMPOST
         if final:

@@ -34,9 +34,11 @@ def tallies(gardens: Gardens) -> list[Tally]:
     return [tally(g) for g in gardens]
 
 
-def round_points(gardens: Gardens, rnd: int) -> tuple[int, ...]:
-    """Each garden's end-of-round score for round ``rnd`` (its cards of that round only)."""
-    counts = tallies(gardens)
+def round_points(gardens: Gardens, rnd: int, counts: Sequence[Tally] | None = None,
+                 ) -> tuple[int, ...]:
+    """Each garden's end-of-round score for round ``rnd`` (its cards of that round only);
+    ``counts`` are the gardens' tallies when the caller has them."""
+    counts = counts if counts is not None else tallies(gardens)
     out = []
     for garden, cards in enumerate(gardens):
         total = 0
@@ -48,9 +50,9 @@ def round_points(gardens: Gardens, rnd: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def end_points(gardens: Gardens) -> tuple[int, ...]:
+def end_points(gardens: Gardens, counts: Sequence[Tally] | None = None) -> tuple[int, ...]:
     """Each garden's end-of-game score: every end-of-game ability in it, once."""
-    counts = tallies(gardens)
+    counts = counts if counts is not None else tallies(gardens)
     out = []
     for garden, cards in enumerate(gardens):
         total = 0

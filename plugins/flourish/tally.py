@@ -50,12 +50,10 @@ VECTORS: tuple[Tally, ...] = tuple(_vector(c) for c in CARDS)
 
 def tally(cards: Iterable[int]) -> Tally:
     """The tally of a garden holding ``cards`` (ids)."""
-    out = [0] * SIZE
-    for ident in cards:
-        for i, v in enumerate(VECTORS[ident]):
-            if v:
-                out[i] += v
-    return tuple(out)
+    vectors = [VECTORS[ident] for ident in cards]
+    if not vectors:
+        return EMPTY
+    return tuple(map(sum, zip(*vectors, strict=True)))
 
 
 def plus(a: Tally, b: Tally) -> Tally:

@@ -32,7 +32,7 @@ from hedgerow.core import Action, Chance, ChanceOutcome, Refusal, Shuffle, permu
 from hedgerow.plugins.flourish import knowledge
 from hedgerow.plugins.flourish.choices import parse
 from hedgerow.plugins.flourish.knowledge import MCG, pass_zone
-from hedgerow.plugins.flourish.scoring import end_points, round_points
+from hedgerow.plugins.flourish.scoring import end_points, round_points, tallies
 from hedgerow.plugins.flourish.setup import fresh_game
 from hedgerow.plugins.flourish.state import (
     EXTRA,
@@ -138,14 +138,15 @@ def _scored(points: tuple[tuple[int, ...], ...], gardens: list[tuple[int, ...]],
     if turn % 3 != 2 and turn != FINAL:
         return points
     rnd = turn // 3 + 1
-    scored = round_points(gardens, rnd)
+    counts = tallies(gardens)
+    scored = round_points(gardens, rnd, counts)
     out = []
     for g, row in enumerate(points):
         new = list(row)
         new[rnd - 1] = scored[g]
         out.append(new)
     if turn == FINAL:
-        for g, value in enumerate(end_points(gardens)):
+        for g, value in enumerate(end_points(gardens, counts)):
             out[g][4] = value
     return tuple(tuple(row) for row in out)
 
@@ -156,6 +157,8 @@ def continue_draws(state: State) -> State:
     draws = list(state.draws)
     deck, hands = state.deck, [list(h) for h in state.hands]
     memory, last = state.memory, list(state.last)
+    deck_bit = 1 << knowledge.DECK
+    tracked = any(m & deck_bit for entries in memory for _, m in entries)
     for seat in range(state.cfg.players):
         got: list[int] = []
         while draws[seat] > 0:
@@ -171,7 +174,8 @@ def continue_draws(state: State) -> State:
             got.append(deck[0])
             deck = deck[1:]
             draws[seat] -= 1
-            memory = knowledge.after_draw(memory, seat)
+            if tracked:  # some seat thinks a card it saw may be in the deck
+                memory = knowledge.after_draw(memory, seat)
         if got:
             hands[seat].extend(got)
             last[seat] = last[seat]._replace(drawn=last[seat].drawn + tuple(got))
