@@ -24,10 +24,10 @@ from typing import Any
 import pluggy
 
 from hedgerow.core import hookspecs
-from hedgerow.core.actions import Action
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
 from hedgerow.core.ruleset import Ruleset, make_ruleset
+from hedgerow.core.ui import GameUI
 
 #: Built-in plugins as (name, module), registered exactly as third-party plugins are.
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
@@ -46,9 +46,6 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 ENTRY_POINT_GROUP = hookspecs.PROJECT
-
-#: prompt_toolkit formatted text as plain data: ``[(style, text), ...]``
-Fragments = list[tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,33 +246,16 @@ class Host:
         inactive = [v.impl for v in self.variants.values() if v not in chosen]
         return make_ruleset(self.pm, spec, chosen, inactive, players)
 
-    # -- the seat client's hooks (typed; the client never touches pm.hook) ----------------
+    # -- the seat client's hook (typed; the client never touches pm.hook) -----------------
 
-    def render(self, game: str, view: object, seat: int, width: int) -> Fragments | None:
-        """The game plugin's drawing of ``view`` (``hedgerow_render_view``), or None."""
-        return self.pm.hook.hedgerow_render_view(game=game, view=view, seat=seat, width=width)
+    def game_ui(self, game: str) -> GameUI | None:
+        """The UI object a plugin registers for ``game`` (``hedgerow_game_ui``), or None.
 
-    def render_part(
-        self, game: str, part: str, view: object, seat: int, width: int, preview: Action | None
-    ) -> Fragments | None:
-        """One part of the table, ``"board"`` or ``"hand"`` (``hedgerow_render_part``)."""
-        return self.pm.hook.hedgerow_render_part(
-            game=game, part=part, view=view, seat=seat, width=width, preview=preview
-        )
-
-    def score_columns(self, game: str, view: object) -> list[tuple[str, tuple[int, ...], str]]:
-        """Running score columns for the players table (``hedgerow_score_columns``)."""
-        found = self.pm.hook.hedgerow_score_columns(game=game, view=view)
-        return [(c[0], tuple(c[1]), c[2] if len(c) > 2 else "") for c in found or ()]
-
-    def preview_action(self, game: str, view: object, seat: int, action: Action) -> str | None:
-        """``action`` in words with what it would score (``hedgerow_preview_action``)."""
-        return self.pm.hook.hedgerow_preview_action(game=game, view=view, seat=seat, action=action)
-
-    def turn_prompt(self, game: str, view: object, seat: int) -> str | None:
-        """What ``seat`` must decide now, in words (``hedgerow_turn_prompt``)."""
-        return self.pm.hook.hedgerow_turn_prompt(game=game, view=view, seat=seat)
-
-    def help_text(self, game: str) -> str | None:
-        """How to play ``game``, for the help overlay (``hedgerow_help_text``)."""
-        return self.pm.hook.hedgerow_help_text(game=game)
+        Raises `HedgerowError` when the answer is not a `hedgerow.core.ui.GameUI`.
+        """
+        found = self.pm.hook.hedgerow_game_ui(game=game)
+        if found is not None and not isinstance(found, GameUI):
+            raise HedgerowError(
+                f"hedgerow_game_ui for {game!r} returned {type(found).__name__}, not a GameUI"
+            )
+        return found

@@ -36,6 +36,7 @@ from hedgerow.core import (
     hookspec,
     permute,
 )
+from hedgerow.core.ui import HAND, Choose, DrawContext, Form, GameUI, Part, Target
 
 # -- posy -----------------------------------------------------------------------------------
 
@@ -175,10 +176,21 @@ class PosyPlugin:
         return _rank_high(scores)
 
     @hookimpl
-    def hedgerow_render_view(self, game: str, view, seat: int, width: int):
-        if game != "posy":
+    def hedgerow_game_ui(self, game: str):
+        return PosyUI() if game == "posy" else None
+
+
+class PosyUI(GameUI):
+    """Posy in the seat client: its hand as one line, a card chosen by number."""
+
+    game = "posy"
+    parts = (Part("hand", HAND),)
+    forms = {"play": Form((Choose("card", ("card",), "a card", free=True),))}
+
+    def draw(self, part: str, ctx: DrawContext):
+        if part != "hand":
             return None
-        return [("bold", f"hand {view.hand}"), ("", "\n")]
+        return [("bold", "hand"), *((("", f" {c}", Target("card", c))) for c in ctx.view.hand)]
 
 
 class Lowball:

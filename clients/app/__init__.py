@@ -4,8 +4,9 @@ Entry points: `run_seat` (a table you are already seated at) and `run_lobby` (fi
 or join a table on the LAN, then play).  Modules, in the ptpython/pymux manner:
 
 * ``state`` — `SeatState`: the seat's facts, the picker, overlays, messages;
-* ``picker`` — the generic action picker (no UI; docs/client.md has the conventions);
-* ``render`` — formatted text for every pane; game drawing comes through ``hooks``;
+* ``picker`` — the generic action picker, driven by the game's forms (no UI code);
+* ``gameui`` — `ClientUI`: the game's UI object (docs/client.md), every call guarded;
+* ``render`` — formatted text for every pane; ``results`` — the results screen;
 * ``layout``, ``keys``, ``filters``, ``style`` — the screen, the keys, their conditions;
 * ``application`` — `SeatApp`, wiring and running it all;
 * ``lobby`` — the lobby screen; ``local`` — `LocalSeat`, a table in this process.

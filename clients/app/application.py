@@ -22,14 +22,14 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from hedgerow.clients.app.filters import build_filters
-from hedgerow.clients.app.hooks import GameHooks
+from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.keys import build_key_bindings
 from hedgerow.clients.app.layout import build_layout
 from hedgerow.clients.app.state import SeatState
 from hedgerow.clients.app.style import STYLE
-from hedgerow.core.actions import Value
 from hedgerow.core.datadir import data_dir
 from hedgerow.core.host import Host
+from hedgerow.core.ui import Target
 from hedgerow.net.seat import Seat
 
 log = logging.getLogger("hedgerow.client")
@@ -90,8 +90,8 @@ class SeatApp:
     def __init__(self, seat: Seat, *, host: Host | None = None, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.seat = seat
-        self.hooks = GameHooks(host or Host(), seat.ruleset.game.name)
-        self.state = SeatState(seat, self.hooks, invalidate=self._invalidate)
+        self.ui = ClientUI(load_ui(host or Host(), seat.ruleset.game.name))
+        self.state = SeatState(seat, self.ui, invalidate=self._invalidate)
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)
         self.app: Application[int] = Application(
@@ -110,12 +110,12 @@ class SeatApp:
         if self.app.is_running:
             self.app.invalidate()
 
-    def click(self, tag: dict[str, Value]) -> None:
-        """A click on a drawn target (a card or a cell)."""
+    def click(self, target: Target) -> None:
+        """A click on a drawn target (a card, a cell, ...)."""
         if not self.filters.choosing():
             return
         self.state.message = None
-        if self.state.picker.point_at(tag) == "confirm":
+        if self.state.picker.point_at(target) == "confirm":
             self.state.confirm()
         self._invalidate()
 
@@ -147,7 +147,7 @@ async def run_seat(seat: Seat, *, host: Host | None = None, input: Input | None 
     """Run the seat client on ``seat`` until the player leaves; returns the exit status.
 
     Call it on the loop that runs the seat's peer.  It does not close the seat: whoever
-    opened it closes it afterwards.  ``host`` gives the game's drawing hooks (a new `Host`
+    opened it closes it afterwards.  ``host`` gives the game's UI object (a new `Host`
     when omitted); ``input`` and ``output`` default to the terminal (tests pass a pipe
     input and a dummy output).
     """

@@ -25,6 +25,7 @@ class Filters:
     choosing: Filter  # this seat is composing an action on the table screen
     finished: Filter
     narrow: Filter
+    has_hand: Filter  # the game draws something in the hand area
 
 
 def build_filters(state: SeatState) -> Filters:
@@ -40,4 +41,5 @@ def build_filters(state: SeatState) -> Filters:
         choosing=Condition(lambda: state.my_turn) & on_table & no_overlay,
         finished=Condition(lambda: state.outcome is not None),
         narrow=Condition(lambda: get_app().output.get_size().columns < NARROW),
+        has_hand=Condition(lambda: state.has_hand),
     )

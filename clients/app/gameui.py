@@ -1,74 +1,98 @@
-"""The seat client's calls into game plugins: drawing and words, through the host's hooks.
+"""The seat client's calls into a game's `GameUI` object, each one guarded.
 
-This is the only client module that calls hooks.  Every call is guarded: a plugin that
-raises is logged to the client's log file and treated as if it had not answered, so a
-drawing bug in a game degrades the screen instead of ending the session.  The hooks'
-contracts are in `hedgerow.core.hookspecs`.
+`ClientUI` wraps the UI object the game registered (``hedgerow_game_ui``), or the base
+`GameUI` for a game that registered none (its view as plain text, menus for every
+argument).  Every call is guarded: a method that raises is logged to the client's log file
+(once per method) and treated as if it had no answer, so a drawing bug in a game degrades
+the screen instead of ending the session.  It also checks each new set of legal actions
+against the UI object's forms (`hedgerow.core.ui.problems`) and logs what it finds, once.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from hedgerow.core.actions import Action
+from hedgerow.core.actions import Action, Value
 from hedgerow.core.host import Host
+from hedgerow.core.ui import Column, DrawContext, Drawing, Form, GameUI, Part, Target, problems
 
-Fragments = list[tuple[str, str]]
 T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
 
 
-class GameHooks:
-    """The drawing hooks of one game, as the client calls them."""
+def load_ui(host: Host, game: str) -> GameUI:
+    """The game's UI object, or the plain fallback (also when asking for it fails)."""
+    try:
+        found = host.game_ui(game)
+    except Exception:
+        log.exception("the hedgerow_game_ui hook failed for %s", game)
+        found = None
+    return found if found is not None else GameUI(game)
 
-    def __init__(self, host: Host, game: str) -> None:
-        self.host = host
-        self.game = game
+
+class ClientUI:
+    """One game's UI object, as the client calls it."""
+
+    def __init__(self, ui: GameUI) -> None:
+        self.ui = ui
+        self.game = ui.game
         self._failed: set[str] = set()
+        self._reported: set[str] = set()
 
     def _call(self, name: str, fn: Callable[[], T]) -> T | None:
         try:
             return fn()
         except Exception:
-            if name not in self._failed:  # log each broken hook once, not at every redraw
+            if name not in self._failed:  # log each broken method once, not at every redraw
                 self._failed.add(name)
-                log.exception("the %s hook of %s failed", name, self.game)
+                log.exception("the UI object of %s failed in %s", self.game, name)
             return None
 
-    def whole(self, view: Any, seat: int, width: int) -> Fragments | None:
-        """The game's whole drawing of ``view`` (`hedgerow_render_view`)."""
-        return self._call("hedgerow_render_view",
-                          lambda: self.host.render(self.game, view, seat, width))
+    def parts(self, area: str) -> list[Part]:
+        """The parts drawn in ``area``."""
+        return [p for p in self.ui.parts if p.area == area]
 
-    def part(self, part: str, view: Any, seat: int, width: int,
-             preview: Action | None) -> Fragments | None:
-        """One part, ``"board"`` or ``"hand"`` (`hedgerow_render_part`)."""
-        return self._call("hedgerow_render_part", lambda: self.host.render_part(
-            self.game, part, view, seat, width, preview))
+    def draw(self, part: Part, view: Any, seat: int, width: int, preview: Action | None,
+             partial: dict[str, Value] | None = None) -> Drawing | None:
+        """One part of ``view`` (`GameUI.draw`), or None when it failed or is empty."""
+        ctx = DrawContext(view, seat, width, preview, partial or {})
+        return self._call(f"draw({part.name!r})", lambda: self.ui.draw(part.name, ctx))
 
-    def score_columns(self, view: Any) -> list[tuple[str, tuple[int, ...], str]]:
-        """Running score columns (`hedgerow_score_columns`), or none."""
-        found = self._call("hedgerow_score_columns",
-                           lambda: self.host.score_columns(self.game, view))
-        return found or []
+    def form(self, kind: str, names: Any) -> Form:
+        """The form of ``kind`` (menus for what the game leaves out, or when it fails)."""
+        found = self._call("form", lambda: self.ui.form(kind, names))
+        return found if found is not None else GameUI.form(GameUI(), kind, names)
+
+    def check(self, legal: Sequence[Action]) -> None:
+        """Log, once each, what is wrong with the forms for these legal actions."""
+        for problem in self._call("forms", lambda: problems(self.ui, legal)) or ():
+            if problem not in self._reported:
+                self._reported.add(problem)
+                log.warning("the UI object of %s: %s", self.game, problem)
+
+    def score_columns(self, view: Any) -> list[Column]:
+        """Running score columns (`GameUI.score_columns`), or none."""
+        return list(self._call("score_columns", lambda: self.ui.score_columns(view)) or ())
 
     def preview(self, view: Any, seat: int, action: Action) -> str:
-        """``action`` in plain words with what it would score (`hedgerow_preview_action`)."""
-        text = self._call("hedgerow_preview_action",
-                          lambda: self.host.preview_action(self.game, view, seat, action))
+        """``action`` in plain words with what it would score (`GameUI.preview`)."""
+        text = self._call("preview", lambda: self.ui.preview(view, seat, action))
         return text or describe_plainly(action)
 
     def help(self, spec: Any) -> str | None:
-        """How to play, for the help overlay (`hedgerow_help_text`), else the game's summary."""
-        text = self._call("hedgerow_help_text", lambda: self.host.help_text(self.game))
-        return text or getattr(spec, "summary", None) or None
+        """How to play (`GameUI.help`), else the game's summary."""
+        return self.ui.help or getattr(spec, "summary", None) or None
 
     def prompt(self, view: Any, seat: int) -> str | None:
-        """What the seat must decide now, when the game explains it (`hedgerow_turn_prompt`)."""
-        return self._call("hedgerow_turn_prompt",
-                          lambda: self.host.turn_prompt(self.game, view, seat))
+        """What the seat must decide now, when the game explains it (`GameUI.prompt`)."""
+        return self._call("prompt", lambda: self.ui.prompt(view, seat))
+
+    def target_text(self, target: Target) -> str:
+        """A target in a few words (`GameUI.target_text`)."""
+        text = self._call("target_text", lambda: self.ui.target_text(target))
+        return text or str(target.value)
 
 
 def describe_plainly(action: Action) -> str:

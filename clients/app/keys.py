@@ -17,6 +17,7 @@ from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
 from hedgerow.clients.app.filters import Filters
 from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
+from hedgerow.core.ui import RESERVED_KEYS, Cycle
 
 log = logging.getLogger("hedgerow.client")
 
@@ -24,6 +25,16 @@ Handler = Callable[[KeyPressEvent], None]
 
 DIRECTIONS = {"up": ("up", "k"), "down": ("down", "j"), "left": ("left", "h"),
               "right": ("right", "l")}
+
+
+def cycle_keys(state: SeatState) -> list[str]:
+    """Every key a `Cycle` of the game's forms uses (forward and back)."""
+    keys: dict[str, None] = {}
+    for form in state.ui.ui.forms.values():
+        for step in form.steps:
+            if isinstance(step, Cycle):
+                keys.update({step.key: None, step.back: None})
+    return [k for k in keys if k not in RESERVED_KEYS]
 
 
 def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], None],
@@ -63,14 +74,20 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
             if not state.picker.pick_number(n):
                 state.say(f"There is no choice {n} now.")
 
-    @add("r", filter=choosing)
-    def _rotate(event: KeyPressEvent) -> None:
-        if not state.picker.rotate(1):
-            state.say("Nothing to rotate now.")
+    for key in cycle_keys(state):
+        @add(key, filter=choosing)
+        def _cycle(event: KeyPressEvent, key: str = key) -> None:
+            if not state.picker.cycle(key):
+                state.say("Nothing to turn with that key now.")
 
-    @add("R", filter=choosing)
-    def _rotate_back(event: KeyPressEvent) -> None:
-        state.picker.rotate(-1)
+    @add("space", filter=choosing)
+    def _toggle(event: KeyPressEvent) -> None:
+        if not state.picker.toggle():
+            state.say("Space adds or removes a choice only when several can be chosen.")
+
+    @add("backspace", filter=choosing)
+    def _clear(event: KeyPressEvent) -> None:
+        state.picker.clear()
 
     @add("enter", filter=filters.no_overlay)
     def _enter(event: KeyPressEvent) -> None:

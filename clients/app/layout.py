@@ -37,15 +37,16 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.widgets import Frame
 
 from hedgerow.clients.app import render
+from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import Filters
 from hedgerow.clients.app.state import SeatState
-from hedgerow.core.actions import Value
+from hedgerow.core.ui import Target
 
 log = logging.getLogger("hedgerow.client")
 
 SIDEBAR = 32
 HELP_WIDTH = 72
-HAND_HEIGHT = 4
+HAND_HEIGHT = 8  # at most; the hand pane is as tall as the game's hand parts
 
 
 def _guard(state: SeatState, what: str, fn: Callable[[], StyleAndTextTuples],
@@ -73,7 +74,7 @@ def board_width(filters: Filters) -> int:
     return columns if filters.narrow() else columns - SIDEBAR - 1
 
 
-def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, Value]], None],
+def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], None],
                  ) -> tuple[Layout, dict[str, Window]]:
     """The whole screen for ``state``, and its panes by name (``board``, ``hand``, ...)."""
     board = Window(
@@ -85,7 +86,7 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
     hand = Window(
         FormattedTextControl(_guard(state, "hand", lambda: render.hand(
             state, board_width(filters), click))),
-        height=lambda: D.exact(HAND_HEIGHT if state.has_hand else 0), wrap_lines=False,
+        height=D(max=HAND_HEIGHT), dont_extend_height=True, wrap_lines=False,
     )
     players = Window(
         FormattedTextControl(_guard(state, "players", lambda: render.players(
@@ -100,7 +101,7 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
     below = HSplit([rule, players])  # narrow: the players only, the board needs the room
     table = HSplit([
         VSplit([
-            HSplit([board, hand]),
+            HSplit([board, ConditionalContainer(hand, filter=filters.has_hand)]),
             ConditionalContainer(Window(width=1, char="│", style="class:separator"),
                                  filter=~filters.narrow),
             ConditionalContainer(sidebar, filter=~filters.narrow),
@@ -108,7 +109,7 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[dict[str, 
         ConditionalContainer(below, filter=filters.narrow),
     ])
     results = Window(
-        FormattedTextControl(_guard(state, "results", lambda: render.results(
+        FormattedTextControl(_guard(state, "results", lambda: results_screen.results(
             state, get_app().output.get_size().columns - 2))),
         wrap_lines=True, always_hide_cursor=True,
     )

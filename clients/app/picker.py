@@ -1,95 +1,38 @@
-"""The action picker: composes one of a seat's legal actions from keys and clicks, generically.
+"""The action picker: composes one of a seat's legal actions from keys and clicks.
 
-It knows nothing about any game.  It reads the legal actions' kinds and argument names and
-sorts each argument into a role by the conventions of docs/client.md:
+It knows no game.  For each legal action kind it takes the game's `Form`
+(`hedgerow.core.ui`): the steps that fill the kind's arguments, each naming the *role* of
+what it selects.  Composing an action is a short walk:
 
-* ``card`` — a card from the seat's hand: picked with the number keys (or a click);
-* ``x``, ``y`` — a cell; ``P_x``, ``P_y`` — a cell named ``P`` (``from_x``/``from_y``):
-  picked with a cursor that moves over the legal cells only;
-* ``rot`` (or ``rotation``) — a rotation: cycled with ``r``;
-* any other argument — a menu.
+* choose the kind (a menu, skipped when only one kind is legal);
+* take the sequential steps in the form's order, each confirmed with Enter: a `Choose`
+  (a cursor over the legal targets of its role: arrows, the number keys, a click), a
+  `ChooseMany` (toggle targets with Space, the number keys or a click) or a `Menu`;
+* meanwhile, change the free `Choose` (if the form has one: the number keys, a click, or
+  ``←``/``→`` when nothing else is aimed) and, at the last step, the `Cycle` values (their
+  keys, e.g. ``r``).
 
-Composing an action is a short walk: choose the kind (a menu, skipped when only one kind is
-legal), then one step per cell or menu argument in a fixed order (plain cells, then
-``from``/``src`` cells, then other cells by name, then menus by name); the card and the
-rotation can be changed at any time.  The picker only ever offers values that some legal
-action has, so whatever it returns from `Picker.confirm` is one of the legal actions
-themselves: illegal input cannot be composed at all.
+The picker offers only values that some legal action has, given everything chosen so far,
+and whatever `Picker.confirm` returns is one of the legal actions themselves: illegal input
+cannot be composed at all.  Values are kept per step as tuples of argument values; ``None``
+in them means the argument is absent (an optional step left empty).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias, cast
 
 from hedgerow.core.actions import Action, Value
+from hedgerow.core.ui import Choose, ChooseMany, Cycle, Form, GameUI, Menu, Target, step_args
 
-CARD_ARGS = ("card",)
-ROT_ARGS = ("rot", "rotation")
-#: Cell prefixes chosen first, in this order; other prefixes follow by name.
-FIRST_PREFIXES = ("", "from", "src", "source")
-
-#: How cell steps are named to the player, by prefix.
-CELL_LABELS = {"": "a cell", "from": "the card to move", "src": "the card to move",
-               "source": "the card to move", "to": "where it goes", "dst": "where it goes",
-               "dest": "where it goes"}
-
-Args = tuple[tuple[str, Value], ...]
 #: A screen position (row, column) of a target, as drawn.
 Pos = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One sequential step of a kind: a cell (two args) or a menu (one arg)."""
-
-    name: str  # the cell's prefix ("" for plain x, y) or the menu argument's name
-    args: tuple[str, ...]  # ("x", "y"), ("from_x", "from_y") or ("n",)
-    is_cell: bool
-
-    def value(self, action_args: dict[str, Value]) -> tuple[Value, ...]:
-        """This slot's values in one action's arguments."""
-        return tuple(action_args.get(a) for a in self.args)  # type: ignore[misc]
-
-    def tag(self, value: tuple[Value, ...]) -> dict[str, Value]:
-        """The target tag a drawn cell carries for ``value`` (always ``x``, ``y``)."""
-        if self.is_cell:
-            return {"x": value[0], "y": value[1]}
-        return {self.name: value[0]}
-
-    def label(self) -> str:
-        """How the step is named to the player ("the card to move", "where it goes")."""
-        if not self.is_cell:
-            return self.name
-        return CELL_LABELS.get(self.name, f"the {self.name} cell")
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """How one kind's arguments split into roles."""
-
-    card: str | None
-    rot: str | None
-    steps: tuple[Slot, ...]
-
-
-def shape_of(names: Iterable[str]) -> Shape:
-    """Sort a kind's argument names into roles (see the module docstring)."""
-    names = set(names)
-    card = next((n for n in CARD_ARGS if n in names), None)
-    rot = next((n for n in ROT_ARGS if n in names), None)
-    rest = names - {card, rot}
-    cells: list[Slot] = []
-    if {"x", "y"} <= rest:
-        cells.append(Slot("", ("x", "y"), True))
-        rest -= {"x", "y"}
-    prefixes = sorted(n[:-2] for n in rest if n.endswith("_x") and n[:-2] + "_y" in rest)
-    prefixes.sort(key=lambda p: (FIRST_PREFIXES.index(p) if p in FIRST_PREFIXES else 99, p))
-    for p in prefixes:
-        cells.append(Slot(p, (p + "_x", p + "_y"), True))
-        rest -= {p + "_x", p + "_y"}
-    menus = [Slot(n, (n,), False) for n in sorted(rest)]
-    return Shape(card, rot, (*cells, *menus))
+#: One step's value: its arguments' values in the step's order (None: absent).
+Values = tuple[Value | None, ...]
+Sequential: TypeAlias = Choose | ChooseMany | Menu
+FormOf = Callable[[str, Iterable[str]], Form]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,27 +41,46 @@ class Entry:
 
     label: str
     kind: str
-    value: tuple[Value, ...] = ()
+    value: Values = ()
     action: Action | None = None  # the complete action this entry stands for, if any
 
 
 @dataclass(slots=True)
 class _Kind:
     name: str
+    form: Form
     actions: list[Action] = field(default_factory=list)
     args: list[dict[str, Value]] = field(default_factory=list)
-    shape: Shape = field(default_factory=lambda: Shape(None, None, ()))
+    free: Choose | None = None
+    cycles: tuple[Cycle, ...] = ()
+    steps: tuple[Sequential, ...] = ()
+
+    def settle_form(self) -> None:
+        """Split the form into its free step, its cycles and its sequential steps."""
+        free = [s for s in self.form.steps if isinstance(s, Choose) and s.free]
+        self.free = free[0] if free else None
+        self.cycles = tuple(s for s in self.form.steps if isinstance(s, Cycle))
+        self.steps = tuple(s for s in self.form.steps
+                           if isinstance(s, (ChooseMany, Menu))
+                           or (isinstance(s, Choose) and s is not self.free))
 
 
-def _distinct(values: Iterable[tuple[Value, ...]]) -> list[tuple[Value, ...]]:
-    seen: dict[tuple[Value, ...], None] = {}
-    for v in values:
-        seen.setdefault(v, None)
-    return list(seen)
+def _distinct(values: Iterable[Values]) -> list[Values]:
+    return list(dict.fromkeys(values))
 
 
-def _step_towards(here: Pos, options: dict[tuple[Value, ...], Pos], direction: str,
-                  ) -> tuple[Value, ...] | None:
+def _absent(values: Values) -> bool:
+    return all(v is None for v in values)
+
+
+def _as_cell(values: Values) -> tuple[int, int] | None:
+    """Two int values read as a cell (x grows right, y grows up), else None."""
+    if len(values) == 2 and all(type(v) is int for v in values):
+        return cast(int, values[0]), cast(int, values[1])
+    return None
+
+
+def _step_towards(here: Pos, options: dict[Values, Pos], direction: str) -> Values | None:
     """The option nearest to ``here`` in ``direction`` (preferring straight lines)."""
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
     best, best_cost = None, None
@@ -133,40 +95,52 @@ def _step_towards(here: Pos, options: dict[tuple[Value, ...], Pos], direction: s
     return best
 
 
+def step_label(step: Sequential | Cycle) -> str:
+    """How a step is named to the player."""
+    return step.label or ", ".join(step_args(step))
+
+
 class Picker:
     """Composes one legal action.  Rebuilt whenever the legal actions change; ``previous``
-    (the picker it replaces) passes on where the cursor last was.
+    (the picker it replaces) passes on where the cursor last was, role by role.
 
-    ``positions(slot, value)`` tells where a target is drawn, as (row, column) on screen,
-    or None when it is not drawn; arrows move by it, else by the cell's coordinates
-    (x grows right, y grows up).
+    ``form_of(kind, argument names)`` gives each kind's form (`GameUI.form`); ``positions``
+    given to `move` tells where a target was drawn, as (row, column) on screen, or None;
+    arrows move by it, else by the values read as cells (x grows right, y grows up), else
+    through the options in order.
     """
 
-    def __init__(self, legal: Sequence[Action], *, previous: Picker | None = None) -> None:
+    def __init__(self, legal: Sequence[Action], form_of: FormOf | GameUI | None = None, *,
+                 previous: Picker | None = None) -> None:
+        if form_of is None:
+            form_of = GameUI().form
+        elif isinstance(form_of, GameUI):
+            form_of = form_of.form
         kinds: dict[str, _Kind] = {}
         for action in legal:
             k = kinds.get(action.kind)
             if k is None:
-                k = kinds[action.kind] = _Kind(action.kind)
+                k = kinds[action.kind] = _Kind(action.kind, Form())
             k.actions.append(action)
             k.args.append(dict(action.args))
         for k in kinds.values():
-            k.shape = shape_of({n for a in k.args for n in a})
+            k.form = form_of(k.name, {n for a in k.args for n in a})
+            k.settle_form()
         self._kinds = kinds
         self.kind: str | None = next(iter(kinds)) if len(kinds) == 1 else None
-        self.fixed: dict[str, Value] = {}
+        self.fixed: dict[str, Value | None] = {}  # arguments fixed by confirmed steps
         self.step = 0
-        self.cursor: tuple[Value, ...] | None = None
+        self.cursor: Values | None = None  # the current Choose step's value
+        self.selection: list[Value] = []  # the current ChooseMany step's targets
         self.menu_index = 0
-        self.card: Value | None = None
-        self._card_picked = False  # until the player picks, the first card is the one
-        self.rot: Value | None = None
-        self.card_order: list[Value] | None = None
-        #: The last cell the cursor was on, kept from turn to turn (the next turn starts near it).
-        self.last_cell: tuple[Value, ...] | None = previous.last_cell if previous else None
-        if self.slot is not None and self.slot.is_cell:
-            self.cursor = self.last_cell
-        self._settle()
+        self.free: Values | None = None  # the free step's value
+        self._free_picked = False  # until the player picks, the first option is the one
+        self.cycles: dict[str, Value] = {}
+        #: The drawn order of each role's targets (number keys follow it).
+        self.orders: dict[str, list[Value]] = {}
+        #: The last value chosen per role, kept from turn to turn (the cursor starts near it).
+        self.last: dict[str, Values] = dict(previous.last) if previous else {}
+        self._enter_step()
 
     # -- what is offered now ---------------------------------------------------------------
 
@@ -181,107 +155,169 @@ class Picker:
         return list(self._kinds)
 
     @property
-    def shape(self) -> Shape | None:
-        """The roles of the chosen kind's arguments."""
-        return self._kinds[self.kind].shape if self.kind else None
+    def _k(self) -> _Kind | None:
+        return self._kinds[self.kind] if self.kind is not None else None
 
     @property
-    def slot(self) -> Slot | None:
-        """The current sequential step, or None when every step is chosen."""
-        shape = self.shape
-        if shape is None or self.step >= len(shape.steps):
+    def form(self) -> Form | None:
+        """The chosen kind's form."""
+        k = self._k
+        return k.form if k else None
+
+    @property
+    def free_step(self) -> Choose | None:
+        """The chosen kind's free step, if it has one."""
+        k = self._k
+        return k.free if k else None
+
+    @property
+    def slot(self) -> Sequential | None:
+        """The current sequential step, or None when every step is chosen (or none needed)."""
+        k = self._k
+        if k is None or self.step >= len(k.steps):
             return None
-        return shape.steps[self.step]
+        return k.steps[self.step]
 
     @property
     def last_step(self) -> bool:
         """True at the last sequential step (or when the kind has none)."""
-        shape = self.shape
-        return shape is not None and self.step >= len(shape.steps) - 1
+        k = self._k
+        return k is not None and self.step >= len(k.steps) - 1
 
-    def _matching(self, extra: dict[str, Value] | None = None, *, card: bool = True,
-                  ) -> list[int]:
-        """Indexes of the chosen kind's actions that agree with what is chosen so far."""
-        if self.kind is None:
-            return []
-        k = self._kinds[self.kind]
+    def _want(self, *, free: bool = True, extra: dict[str, Value | None] | None = None,
+              ) -> dict[str, Value | None]:
+        k = self._k
         want = dict(self.fixed)
-        if card and k.shape.card and self.card is not None:
-            want[k.shape.card] = self.card
+        if free and k is not None and k.free is not None and self.free is not None:
+            want.update(zip(k.free.args, self.free, strict=True))
         if extra:
             want.update(extra)
+        return want
+
+    def _matching(self, want: dict[str, Value | None]) -> list[int]:
+        """Indexes of the chosen kind's actions that agree with ``want`` (None: absent)."""
+        k = self._k
+        if k is None:
+            return []
         return [i for i, a in enumerate(k.args) if all(a.get(n) == v for n, v in want.items())]
 
-    def card_options(self) -> list[Value]:
-        """The cards that can be picked now (hand order when known, else legal order)."""
-        shape = self.shape
-        if shape is None or shape.card is None:
-            return []
-        k = self._kinds[self.kind]  # type: ignore[index]
-        found = [v[0] for v in _distinct((k.args[i][shape.card],)
-                                         for i in self._matching(card=False))]
-        if self.card_order:
-            order = {v: n for n, v in enumerate(self.card_order)}
-            found.sort(key=lambda v: order.get(v, len(order)))
-        return found
+    def _values(self, args: tuple[str, ...], indexes: Iterable[int]) -> list[Values]:
+        k = self._k
+        assert k is not None
+        return _distinct(tuple(k.args[i].get(a) for a in args) for i in indexes)
 
-    def step_options(self) -> list[tuple[Value, ...]]:
-        """The values the current step can take, in legal order."""
+    def _in_order(self, role: str, values: list[Values]) -> list[Values]:
+        order = self.orders.get(role)
+        if not order:
+            return values
+        rank = {v: n for n, v in enumerate(order)}
+
+        def key(v: Values) -> int:
+            if _absent(v):
+                return len(rank) + 1
+            return rank.get(cast(Value, v[0] if len(v) == 1 else v), len(rank))
+
+        return sorted(values, key=key)
+
+    def free_options(self) -> list[Values]:
+        """The values the free step can take now (drawn order when known)."""
+        k = self._k
+        if k is None or k.free is None:
+            return []
+        found = self._values(k.free.args, self._matching(self._want(free=False)))
+        return self._in_order(k.free.role, found)
+
+    def step_options(self) -> list[Values]:
+        """The values the current sequential step can take, in legal order; for a
+        `ChooseMany`, the targets that can still be added or removed (one value each)."""
         slot = self.slot
         if slot is None:
             return []
-        k = self._kinds[self.kind]  # type: ignore[index]
-        return _distinct(slot.value(k.args[i]) for i in self._matching())
+        matching = self._matching(self._want())
+        if isinstance(slot, ChooseMany):
+            k = self._k
+            assert k is not None
+            chosen = set(self.selection)
+            out: list[Values] = []
+            for i in matching:
+                value = k.args[i].get(slot.arg)
+                if isinstance(value, tuple) and chosen <= set(value):
+                    out += [(v,) for v in value]
+            return _distinct(out)
+        return self._values(step_args(slot), matching)
 
-    def _here(self) -> dict[str, Value]:
+    def _here(self) -> dict[str, Value | None]:
         slot = self.slot
-        if slot is None or self.cursor is None:
-            return {}
-        return dict(zip(slot.args, self.cursor, strict=True))
+        if isinstance(slot, Choose) and self.cursor is not None:
+            return dict(zip(slot.args, self.cursor, strict=True))
+        return {}
 
-    def rot_options(self) -> list[Value]:
-        """The rotations legal with everything else chosen (only at the last step)."""
-        shape = self.shape
-        if shape is None or shape.rot is None or not self.last_step:
+    def cycle_options(self, cycle: Cycle) -> list[Value]:
+        """The values ``cycle`` can take with everything else chosen (only at the last step)."""
+        k = self._k
+        if k is None or cycle not in k.cycles or not self.last_step:
             return []
-        k = self._kinds[self.kind]  # type: ignore[index]
-        return [v[0] for v in _distinct((k.args[i][shape.rot],)
-                                        for i in self._matching(self._here()))]
+        want = self._want(extra=self._here())
+        for earlier in k.cycles[: k.cycles.index(cycle)]:
+            want[earlier.arg] = self.cycles.get(earlier.arg)
+        return [v[0] for v in self._values((cycle.arg,), self._matching(want))
+                if v[0] is not None]
+
+    def _complete(self, want: dict[str, Value | None]) -> Action | None:
+        k = self._k
+        assert k is not None
+        slot = self.slot
+        for i in self._matching(want):
+            if isinstance(slot, ChooseMany):
+                value = k.args[i].get(slot.arg)
+                if not isinstance(value, tuple) or sorted(map(repr, value)) != sorted(
+                        map(repr, self.selection)):
+                    continue
+            return k.actions[i]
+        return None
 
     def current(self) -> Action | None:
         """The complete legal action composed so far, or None."""
-        shape = self.shape
-        if shape is None or not self.last_step:
+        k = self._k
+        if k is None or not self.last_step or isinstance(self.slot, Menu):
             return None
-        extra = self._here()
-        if shape.rot is not None:
-            extra[shape.rot] = self.rot  # type: ignore[assignment]
-        found = self._matching(extra)
-        return self._kinds[self.kind].actions[found[0]] if found else None  # type: ignore[index]
+        want = self._want(extra=self._here())
+        want.update({c.arg: self.cycles.get(c.arg) for c in k.cycles})
+        return self._complete(want)
+
+    def partial(self) -> dict[str, Value]:
+        """Every argument chosen so far, the cursor's included (for the game's drawing)."""
+        k = self._k
+        if k is None:
+            return {}
+        want = self._want(extra=self._here())
+        if isinstance(self.slot, ChooseMany):
+            want[self.slot.arg] = tuple(self.selection)
+        if self.last_step:
+            want.update({c.arg: self.cycles[c.arg] for c in k.cycles if c.arg in self.cycles})
+        return {n: v for n, v in want.items() if v is not None}
 
     def menu(self) -> list[Entry]:
         """The entries to choose from, when the current step is a menu (or the kind)."""
+        entries: list[Entry] = []
         if self.kind is None:
-            entries = []
-            for name, k in self._kinds.items():
-                whole = k.actions[0] if len(k.actions) == 1 and not k.args[0] else None
-                entries.append(Entry(name, name, action=whole))
+            for name, each in self._kinds.items():
+                whole = each.actions[0] if len(each.actions) == 1 and not each.args[0] else None
+                entries.append(Entry(each.form.label or name, name, action=whole))
             return entries
         slot = self.slot
-        if slot is None or slot.is_cell:
+        if not isinstance(slot, Menu):
             return []
-        entries = []
+        k = self._k
+        assert k is not None
         for value in self.step_options():
             whole = None
             if self.last_step:
-                shape = self.shape
-                extra = dict(zip(slot.args, value, strict=True))
-                if shape is not None and shape.rot is not None:
-                    extra[shape.rot] = self.rot  # type: ignore[assignment]
-                found = self._matching(extra)
-                if found:
-                    whole = self._kinds[self.kind].actions[found[0]]
-            entries.append(Entry(str(value[0]), self.kind, value, whole))
+                want = self._want(extra={slot.arg: value[0]})
+                want.update({c.arg: self.cycles.get(c.arg) for c in k.cycles})
+                whole = self._complete(want)
+            label = "none" if value[0] is None else str(value[0])
+            entries.append(Entry(label, self.kind, value, whole))
         return entries
 
     def highlighted(self) -> Action | None:
@@ -291,37 +327,135 @@ class Picker:
             return entries[self.menu_index].action if self.menu_index < len(entries) else None
         return self.current()
 
+    # -- targets, for the drawing ----------------------------------------------------------
+
+    def cursor_target(self) -> Target | None:
+        """The target under the cursor of the current step."""
+        slot = self.slot
+        if isinstance(slot, Choose) and self.cursor is not None:
+            return slot.target(self.cursor)
+        if isinstance(slot, ChooseMany) and self.cursor is not None:
+            return Target(slot.role, cast(Value, self.cursor[0]))
+        return None
+
+    def option_targets(self) -> set[Target]:
+        """The targets the current step and the free step can select."""
+        found: set[Target] = set()
+        slot = self.slot
+        if isinstance(slot, Choose):
+            found |= {t for v in self.step_options() if (t := slot.target(v)) is not None}
+        elif isinstance(slot, ChooseMany):
+            found |= {Target(slot.role, cast(Value, v[0])) for v in self.step_options()}
+        free = self.free_step
+        if free is not None:
+            found |= {t for v in self.free_options() if (t := free.target(v)) is not None}
+        return found
+
+    def selected_targets(self) -> set[Target]:
+        """The free step's value, and the targets a `ChooseMany` has gathered so far."""
+        found: set[Target] = set()
+        free = self.free_step
+        if free is not None and self.free is not None:
+            target = free.target(self.free)
+            if target is not None:
+                found.add(target)
+        slot = self.slot
+        if isinstance(slot, ChooseMany):
+            found |= {Target(slot.role, v) for v in self.selection}
+        return found
+
+    def chosen_targets(self) -> set[Target]:
+        """Targets fixed by earlier steps (e.g. the card being moved), to keep highlighted."""
+        k = self._k
+        found: set[Target] = set()
+        if k is None:
+            return found
+        for step in k.steps[: self.step]:
+            if isinstance(step, Choose):
+                target = step.target(tuple(self.fixed.get(a) for a in step.args))
+                if target is not None:
+                    found.add(target)
+            elif isinstance(step, ChooseMany):
+                value = self.fixed.get(step.arg)
+                if isinstance(value, tuple):
+                    found |= {Target(step.role, v) for v in value}
+        return found
+
+    def choices_so_far(self) -> list[tuple[str, Target | str]]:
+        """What earlier steps chose, as (step label, target or menu value), in order."""
+        k = self._k
+        out: list[tuple[str, Target | str]] = []
+        if k is None:
+            return out
+        for step in k.steps[: self.step]:
+            label = step_label(step)
+            if isinstance(step, Choose):
+                target = step.target(tuple(self.fixed.get(a) for a in step.args))
+                out.append((label, target if target is not None else "none"))
+            elif isinstance(step, ChooseMany):
+                value = self.fixed.get(step.arg)
+                for v in value if isinstance(value, tuple) else ():
+                    out.append((label, Target(step.role, v)))
+            else:
+                out.append((label, str(self.fixed.get(step.arg, "none"))))
+        return out
+
     # -- keeping choices valid -------------------------------------------------------------
 
-    def _settle(self) -> None:
-        """Snap the card, the cursor and the rotation to values that are still legal."""
-        cards = self.card_options()
-        if cards and (self.card not in cards or not self._card_picked):
-            self.card = cards[0]
-        options = self.step_options()
+    def _enter_step(self) -> None:
+        """Start the current step afresh: the cursor where it last was for its role."""
         slot = self.slot
-        if slot is not None and slot.is_cell and options and self.cursor not in options:
-            if self.cursor is not None and len(self.cursor) == 2:
-                cx, cy = self.cursor
-                self.cursor = min(options, key=lambda v: (abs(v[0] - cx) + abs(v[1] - cy),  # type: ignore[operator]
-                                                          options.index(v)))
+        self.menu_index = 0
+        self.selection = []
+        self.cursor = None
+        if isinstance(slot, Choose):
+            options = self.step_options()
+            if any(_absent(v) for v in options):
+                self.cursor = tuple(None for _ in slot.args)  # optional: start on nothing
             else:
+                self.cursor = self.last.get(slot.role)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Snap the free value, the cursor and the cycles to values that are still legal."""
+        k = self._k
+        frees = self.free_options()
+        if frees and (self.free not in frees or not self._free_picked):
+            self.free = frees[0]
+        slot = self.slot
+        options = self.step_options()
+        if isinstance(slot, Choose) and options and self.cursor not in options:
+            self.cursor = self._nearest(options)
+        elif isinstance(slot, ChooseMany):
+            allowed = {v[0] for v in options}
+            self.selection = [v for v in self.selection if v in allowed]
+            if options and self.cursor not in options:
                 self.cursor = options[0]
-        elif slot is not None and not slot.is_cell:
-            self.cursor = None
         menu = self.menu()
         self.menu_index = min(self.menu_index, max(len(menu) - 1, 0))
-        rots = self.rot_options()
-        if rots and self.rot not in rots:
-            self.rot = rots[0]
-        if slot is not None and slot.is_cell and self.cursor is not None:
-            self.last_cell = self.cursor
+        for cycle in k.cycles if k is not None else ():
+            values = self.cycle_options(cycle)
+            if values and self.cycles.get(cycle.arg) not in values:
+                self.cycles[cycle.arg] = values[0]
+        if isinstance(slot, Choose) and self.cursor is not None and not _absent(self.cursor):
+            self.last[slot.role] = self.cursor
+
+    def _nearest(self, options: list[Values]) -> Values:
+        here = _as_cell(self.cursor) if self.cursor is not None else None
+        if here is not None:
+            cells = [(v, c) for v in options if (c := _as_cell(v)) is not None]
+            if cells:
+                return min(cells, key=lambda vc: (abs(vc[1][0] - here[0])
+                                                  + abs(vc[1][1] - here[1]),
+                                                  options.index(vc[0])))[0]
+        real = [v for v in options if not _absent(v)]
+        return real[0] if real else options[0]
 
     # -- input -----------------------------------------------------------------------------
 
-    def move(self, direction: str, positions: Callable[[Slot, tuple[Value, ...]], Pos | None],
-             ) -> bool:
-        """Move the cursor (a cell, a menu line, or the card) one step; True if it moved."""
+    def move(self, direction: str, positions: Callable[[Target], Pos | None]) -> bool:
+        """Move the cursor (a target, a menu line, or the free value) one step; True if it
+        moved."""
         menu = self.menu()
         if menu:
             step = -1 if direction in ("up", "left") else 1
@@ -329,42 +463,87 @@ class Picker:
             moved, self.menu_index = new != self.menu_index, new
             return moved
         slot = self.slot
-        if slot is not None and slot.is_cell and self.cursor is not None:
-            options = self.step_options()
-            drawn = {v: positions(slot, v) for v in options}
-            if all(p is not None for p in drawn.values()) and drawn.get(self.cursor):
-                where: dict[tuple[Value, ...], Pos] = drawn  # type: ignore[assignment]
-            else:  # fall back on the coordinates: x grows right, y grows up
-                where = {v: (-int(v[1]), int(v[0])) for v in options}  # type: ignore[arg-type]
-            target = _step_towards(where[self.cursor], where, direction)
-            if target is not None:
-                self.cursor = target
+        if isinstance(slot, (Choose, ChooseMany)) and self.cursor is not None:
+            options = [v for v in self.step_options() if not _absent(v)]
+            if not options:
+                return False
+            if _absent(self.cursor):
+                self.cursor = self._nearest(options)
                 self._settle()
                 return True
-            return False
-        cards = self.card_options()
-        if len(cards) > 1 and direction in ("left", "right"):
-            i = cards.index(self.card) + (1 if direction == "right" else -1)
-            return self.pick_card(cards[i % len(cards)])
+            target = self._target_of(slot, self.cursor)
+            return self._move_among(slot, options, direction, positions, target)
+        frees = self.free_options()
+        if len(frees) > 1 and direction in ("left", "right") and self.free in frees:
+            i = frees.index(self.free) + (1 if direction == "right" else -1)
+            return self.pick_free(frees[i % len(frees)])
         return False
 
-    def set_card_order(self, order: list[Value]) -> None:
-        """The hand's order as drawn: number keys follow it, and it picks the first card."""
-        if order != self.card_order:
-            self.card_order = order
-            self._settle()
+    @staticmethod
+    def _target_of(slot: Choose | ChooseMany, value: Values) -> Target | None:
+        if isinstance(slot, Choose):
+            return slot.target(value)
+        return Target(slot.role, cast(Value, value[0]))
 
-    def pick_card(self, card: Value) -> bool:
-        """Choose ``card`` from the hand; False when it cannot be played now."""
-        if card not in self.card_options():
+    def _move_among(self, slot: Choose | ChooseMany, options: list[Values], direction: str,
+                    positions: Callable[[Target], Pos | None], here: Target | None) -> bool:
+        assert self.cursor is not None
+        drawn = {v: positions(t) for v in options if (t := self._target_of(slot, v))}
+        cells = {v: _as_cell(v) for v in options}
+        where: dict[Values, Pos]
+        if all(p is not None for p in drawn.values()) and here is not None and positions(here):
+            where = {v: p for v, p in drawn.items() if p is not None}
+        elif all(c is not None for c in cells.values()):
+            where = {v: (-c[1], c[0]) for v, c in cells.items() if c is not None}
+        else:  # neither drawn nor cells: through the options in order
+            i = options.index(self.cursor) if self.cursor in options else 0
+            i += 1 if direction in ("right", "down") else -1
+            if not 0 <= i < len(options):
+                return False
+            self.cursor = options[i]
+            self._settle()
+            return True
+        if self.cursor not in where:
             return False
-        self.card = card
-        self._card_picked = True
+        target = _step_towards(where[self.cursor], where, direction)
+        if target is None:
+            return False
+        self.cursor = target
         self._settle()
         return True
 
+    def set_orders(self, orders: dict[str, list[Value]]) -> None:
+        """Each role's targets in drawn order: number keys follow it, and the free step's
+        first drawn option is the one until the player picks."""
+        if orders != self.orders:
+            self.orders = orders
+            self._settle()
+
+    def pick_free(self, value: Values) -> bool:
+        """Choose the free step's value; False when it cannot be chosen now."""
+        if value not in self.free_options():
+            return False
+        self.free = value
+        self._free_picked = True
+        self._settle()
+        return True
+
+    def _nth(self, role: str, n: int, options: list[Values], step: Choose | ChooseMany,
+             ) -> Values | None:
+        """The n-th target of ``role`` as drawn (1-based), as step values, if it is drawn."""
+        order = self.orders.get(role)
+        if order:
+            if not 1 <= n <= len(order):
+                return None
+            target = Target(role, order[n - 1])
+            values = step.values(target) if isinstance(step, Choose) else (target.value,)
+            return values if values in options else None
+        real = [v for v in options if not _absent(v)]
+        return real[n - 1] if 1 <= n <= len(real) else None
+
     def pick_number(self, n: int) -> bool:
-        """The number key ``n`` (1-based): a menu entry, else the n-th card."""
+        """The number key ``n`` (1-based): a menu entry, the free step's n-th target, or the
+        current step's n-th target."""
         menu = self.menu()
         if menu:
             if not 1 <= n <= len(menu):
@@ -373,38 +552,112 @@ class Picker:
             if menu[n - 1].action is None:  # a kind or value that needs more: go on at once
                 self.confirm()
             return True
-        cards = self.card_options()
-        if not 1 <= n <= len(cards):
-            return False
-        return self.pick_card(cards[n - 1])
+        free = self.free_step
+        if free is not None:
+            value = self._nth(free.role, n, self.free_options(), free)
+            return value is not None and self.pick_free(value)
+        slot = self.slot
+        if isinstance(slot, (Choose, ChooseMany)):
+            value = self._nth(slot.role, n, self.step_options(), slot)
+            if value is None:
+                return False
+            self.cursor = value
+            if isinstance(slot, ChooseMany):
+                return self.toggle()
+            self._settle()
+            return True
+        return False
 
-    def rotate(self, step: int = 1) -> bool:
-        """Turn to the next legal rotation; False when there is nothing to turn."""
-        rots = self.rot_options()
-        if len(rots) < 2:
+    def cycle(self, key: str) -> bool:
+        """The key of a `Cycle` (or its ``back`` key): turn to the next legal value."""
+        k = self._k
+        for c in k.cycles if k is not None else ():
+            if key in (c.key, c.back):
+                values = self.cycle_options(c)
+                if len(values) < 2:
+                    return False
+                step = 1 if key == c.key else -1
+                now = self.cycles.get(c.arg)
+                i = values.index(now) if now in values else -step
+                self.cycles[c.arg] = values[(i + step) % len(values)]
+                self._settle()
+                return True
+        return False
+
+    def cycle_keys(self) -> list[tuple[Cycle, int]]:
+        """The cycles that can turn now, with how many values each has."""
+        k = self._k
+        return [(c, len(self.cycle_options(c))) for c in (k.cycles if k else ())
+                if len(self.cycle_options(c)) > 1]
+
+    def toggle(self) -> bool:
+        """Space in a `ChooseMany`: add or remove the target under the cursor."""
+        slot = self.slot
+        if not isinstance(slot, ChooseMany) or self.cursor is None:
             return False
-        i = rots.index(self.rot) if self.rot in rots else -step
-        self.rot = rots[(i + step) % len(rots)]
+        value = self.cursor[0]
+        if value in self.selection:
+            self.selection.remove(value)
+        elif (value,) in self.step_options():
+            self.selection.append(cast(Value, value))
+        else:
+            return False
+        self._settle()
         return True
 
-    def point_at(self, tag: dict[str, Value]) -> str | None:
-        """A click on a drawn target: ``"card"``, ``"cursor"``, ``"confirm"`` or None.
-
-        Clicking a card picks it; clicking a legal cell moves the cursor there; clicking
-        the cell under the cursor again means confirm (the caller then calls `confirm`).
-        """
-        shape = self.shape
-        if shape and shape.card and shape.card in tag and self.pick_card(tag[shape.card]):
-            return "card"
+    def clear(self) -> bool:
+        """Backspace: back to "nothing" in an optional step; empty a `ChooseMany`."""
         slot = self.slot
-        if slot is not None and slot.is_cell and "x" in tag and "y" in tag:
-            value = (tag["x"], tag["y"])
-            if value == self.cursor:
+        if isinstance(slot, ChooseMany) and self.selection:
+            self.selection = []
+            self._settle()
+            return True
+        if isinstance(slot, Choose):
+            nothing = tuple(None for _ in slot.args)
+            if nothing in self.step_options() and self.cursor != nothing:
+                self.cursor = nothing
+                self._settle()
+                return True
+        return False
+
+    def can_clear(self) -> bool:
+        """True when Backspace (`clear`) would change something."""
+        slot = self.slot
+        if isinstance(slot, ChooseMany):
+            return bool(self.selection)
+        if isinstance(slot, Choose):
+            nothing = tuple(None for _ in slot.args)
+            return self.cursor != nothing and nothing in self.step_options()
+        return False
+
+    def point_at(self, target: Target) -> str | None:
+        """A click on a drawn target: ``"free"``, ``"cursor"``, ``"toggle"``, ``"confirm"``
+        or None.
+
+        Clicking the free step's target picks it; clicking a legal target of the current
+        step moves the cursor there (toggles it in a `ChooseMany`); clicking the target under
+        the cursor again means confirm (the caller then calls `confirm`).
+        """
+        free = self.free_step
+        if free is not None:
+            values = free.values(target)
+            if values is not None and self.pick_free(values):
+                return "free"
+        slot = self.slot
+        if isinstance(slot, Choose):
+            values = slot.values(target)
+            if values is None:
+                return None
+            if values == self.cursor:
                 return "confirm"
-            if value in self.step_options():
-                self.cursor = value
+            if values in self.step_options():
+                self.cursor = values
                 self._settle()
                 return "cursor"
+        elif (isinstance(slot, ChooseMany) and target.role == slot.role
+              and (target.value,) in self.step_options()):
+            self.cursor = (target.value,)
+            return "toggle" if self.toggle() else None
         return None
 
     def confirm(self) -> Action | None:
@@ -416,37 +669,44 @@ class Picker:
             entry = menu[self.menu_index]
             if entry.action is not None:
                 return entry.action
-            self.kind, self.step, self.cursor, self.menu_index = entry.kind, 0, None, 0
-            self._settle()
+            self.kind, self.step = entry.kind, 0
+            self._enter_step()
             return None
         slot = self.slot
-        if slot is not None and not slot.is_cell:
+        if isinstance(slot, Menu):
             if not menu:
                 return None
             entry = menu[self.menu_index]
             if entry.action is not None:
                 return entry.action
-            self.fixed.update(zip(slot.args, entry.value, strict=True))
-            self.step, self.menu_index = self.step + 1, 0
-            self._settle()
-            return None
-        if self.last_step:
+            self.fixed[slot.arg] = entry.value[0]
+        elif self.last_step:
             return self.current()
-        if slot is not None and self.cursor is not None:
+        elif isinstance(slot, Choose):
+            if self.cursor is None:
+                return None
             self.fixed.update(zip(slot.args, self.cursor, strict=True))
-            self.step += 1
-            self._settle()
+        elif isinstance(slot, ChooseMany):
+            whole = self._complete(self._want())
+            if whole is None:
+                return None
+            self.fixed[slot.arg] = whole.get(slot.arg)
+        self.step += 1
+        self._enter_step()
         return None
 
     def cancel(self) -> bool:
         """Esc: undo the last step (or leave the kind); False when there is nothing to undo."""
-        shape = self.shape
-        if shape is not None and self.step > 0:
+        k = self._k
+        if k is not None and self.step > 0:
             self.step -= 1
-            slot = shape.steps[self.step]
-            value = tuple(self.fixed.pop(a, None) for a in slot.args)
-            self.cursor = value if slot.is_cell else None
-            self.menu_index = 0
+            slot = k.steps[self.step]
+            values = tuple(self.fixed.pop(a, None) for a in step_args(slot))
+            self._enter_step()
+            if isinstance(slot, Choose):
+                self.cursor = values
+            elif isinstance(slot, ChooseMany) and isinstance(values[0], tuple):
+                self.selection = list(values[0])
             self._settle()
             return True
         if self.kind is not None and len(self._kinds) > 1:
@@ -455,11 +715,3 @@ class Picker:
             self._settle()
             return True
         return False
-
-    def chosen_cells(self) -> list[tuple[Value, ...]]:
-        """Cells fixed by earlier steps (e.g. the card being moved), to keep highlighted."""
-        shape = self.shape
-        if shape is None:
-            return []
-        return [tuple(self.fixed[a] for a in s.args) for s in shape.steps[: self.step]
-                if s.is_cell and all(a in self.fixed for a in s.args)]

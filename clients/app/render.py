@@ -1,33 +1,42 @@
 """Formatted text for every pane of the seat client, from a `SeatState` and a width.
 
-Game-specific drawing comes only from the game's hooks (`GameHooks`); this module adds
-what is generic: the highlight of legal targets, of the cursor and of the chosen card
-(found through the target tags of docs/client.md), mouse handlers on targets, and the
-panes that are not the game's: the title, the players table, the log, the prompt, the key
-line and the results screen.
+Game-specific drawing comes only from the game's UI object (`ClientUI`, its parts drawn
+once each); this module adds what is generic: the highlight of the targets the current
+step can select, of the cursor and of what earlier steps chose (found through the
+`Target` objects in the drawing), mouse handlers on targets, and the panes that are not
+the game's: the title, the players table, the log, the prompt, the key line and the help.
+The results screen is `results`.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from hedgerow.clients.app.picker import Picker
-from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState, TagKey, tag_key
-from hedgerow.core.actions import Value
+from hedgerow.clients.app.picker import Picker, step_label
+from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState
+from hedgerow.core.ui import (
+    BOARD,
+    HAND,
+    Choose,
+    ChooseMany,
+    Cycle,
+    Drawing,
+    Menu,
+    Target,
+    plain_view,
+)
 from hedgerow.net.seat import Link, Phase
 
-TAG = re.compile(r"\[target:([^\]]*)\]")
 LINK_WORDS = {Link.YOU: "you", Link.CONNECTED: "on", Link.WAITING: "wait", Link.LOST: "lost",
               Link.LEFT: "left"}
-BLOCKS = " ▏▎▍▌▋▊▉█"
 
-Click = Callable[[dict[str, Value]], None]
+Click = Callable[[Target], None]
 
 
 def wrap(text: str, width: int, indent: str = "") -> str:
@@ -37,41 +46,38 @@ def wrap(text: str, width: int, indent: str = "") -> str:
     return textwrap.fill(text, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
-def parse_tag(style: str) -> dict[str, Value] | None:
-    """The target tag in a fragment's style, ``[target:x=1,y=-2]`` -> ``{"x": 1, "y": -2}``."""
-    found = TAG.search(style)
-    if not found:
-        return None
-    tag: dict[str, Value] = {}
-    for part in found.group(1).split(","):
-        name, _, raw = part.partition("=")
-        if not name:
-            continue
-        try:
-            tag[name.strip()] = int(raw)
-        except ValueError:
-            tag[name.strip()] = raw.strip()
-    return tag
+@dataclass(slots=True)
+class Highlights:
+    """What to highlight among the drawn targets now."""
+
+    options: set[Target] = field(default_factory=set)  # the current step can select these
+    cursor: Target | None = None  # under the cursor (the board scrolls to it)
+    selected: set[Target] = field(default_factory=set)  # the free choice, a growing set
+    chosen: set[Target] = field(default_factory=set)  # fixed by earlier steps
+
+    @classmethod
+    def of(cls, picker: Picker) -> Highlights:
+        """The highlights of ``picker``'s current step."""
+        return cls(picker.option_targets(), picker.cursor_target(), picker.selected_targets(),
+                   picker.chosen_targets())
 
 
-def _on_click(tag: dict[str, Value], click: Click) -> Callable[[MouseEvent], object]:
+def _on_click(target: Target, click: Click) -> Callable[[MouseEvent], object]:
     def handler(event: MouseEvent) -> object:
         if event.event_type == MouseEventType.MOUSE_UP:
-            click(tag)
+            click(target)
             return None
         return NotImplemented
 
     return handler
 
 
-def decorate(fragments: StyleAndTextTuples, drawn: Drawn, *, options: set[TagKey],
-             cursor: TagKey | None, chosen: set[TagKey], click: Click) -> StyleAndTextTuples:
+def decorate(fragments: Drawing, drawn: Drawn, marks: Highlights, click: Click,
+             ) -> StyleAndTextTuples:
     """Highlight the targets in a game's drawing and make them clickable.
 
     Records in ``drawn`` where each target was first drawn (row, column) and in which
-    order targets appear.  ``options`` are the legal targets of the current step,
-    ``cursor`` the one under the cursor (also where the window scrolls to), ``chosen``
-    the ones fixed by earlier steps.
+    order targets appear; a fragment's `Target` becomes a mouse handler.
     """
     drawn.positions.clear()
     drawn.order.clear()
@@ -79,21 +85,22 @@ def decorate(fragments: StyleAndTextTuples, drawn: Drawn, *, options: set[TagKey
     row = col = 0
     for fragment in fragments:
         style, text = fragment[0], fragment[1]
-        tag = parse_tag(style)
-        if tag is not None:
-            key = tag_key(tag)
-            if key not in drawn.positions:
-                drawn.positions[key] = (row, col)
-                drawn.order.append(key)
-                if key == cursor:
+        target = fragment[2] if len(fragment) > 2 else None
+        if isinstance(target, Target):
+            if target not in drawn.positions:
+                drawn.positions[target] = (row, col)
+                drawn.order.append(target)
+                if target == marks.cursor:
                     out.append(("[SetCursorPosition]", ""))
-            if key == cursor:
+            if target == marks.cursor:
                 style += " class:target.cursor"
-            elif key in chosen:
+            elif target in marks.selected:
+                style += " class:target.selected"
+            elif target in marks.chosen:
                 style += " class:target.chosen"
-            elif key in options:
+            elif target in marks.options:
                 style += " class:target.option"
-            out.append((style, text, _on_click(tag, click)))
+            out.append((style, text, _on_click(target, click)))
         else:
             out.append((style, text))
         for i, piece in enumerate(text.split("\n")):
@@ -103,35 +110,35 @@ def decorate(fragments: StyleAndTextTuples, drawn: Drawn, *, options: set[TagKey
     return out
 
 
-def _cell_keys(picker: Picker) -> tuple[set[TagKey], TagKey | None, set[TagKey]]:
-    slot = picker.slot
-    options: set[TagKey] = set()
-    cursor = None
-    if slot is not None and slot.is_cell:
-        options = {tag_key(slot.tag(v)) for v in picker.step_options()}
-        if picker.cursor is not None:
-            cursor = tag_key(slot.tag(picker.cursor))
-    chosen = {tag_key({"x": c[0], "y": c[1]}) for c in picker.chosen_cells()}
-    return options, cursor, chosen
+def draw_area(state: SeatState, area: str, width: int) -> Drawing:
+    """The game's parts in ``area``, one under the other (a blank line between them)."""
+    view, seat, picker = state.view, state.seat.seat, state.picker
+    preview = picker.highlighted() if state.my_turn else None
+    partial = picker.partial() if state.my_turn else {}
+    out: Drawing = []
+    for part in state.ui.parts(area):
+        drawing = state.ui.draw(part, view, seat, width, preview, partial)
+        if drawing:
+            if out:
+                out.append(("", "\n\n"))
+            out.extend(drawing)
+    return out
 
 
 def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
-    """The game's board with the legal cells and the cursor highlighted.
+    """The game's board parts with the legal targets and the cursor highlighted.
 
-    Without a board part from the game, its whole drawing (`hedgerow_render_view`).
+    When the game draws nothing there (or its drawing failed), the view as plain text.
     """
     if state.view is None:
         return waiting_room(state, width)
-    preview = state.picker.highlighted() if state.my_turn else None
-    seat = state.seat.seat
-    fragments = state.hooks.part("board", state.view, seat, width, preview)
-    if fragments is None:
-        fragments = state.hooks.whole(state.view, seat, width)
-    if fragments is None:
-        fragments = [("", repr(state.view))]
-    options, cursor, chosen = _cell_keys(state.picker) if state.my_turn else (set(), None, set())
-    return decorate(fragments, state.board, options=options, cursor=cursor, chosen=chosen,
-                    click=click)
+    fragments = draw_area(state, BOARD, width)
+    if not fragments:
+        fragments = plain_view(state.view, width)
+    marks = Highlights.of(state.picker) if state.my_turn else Highlights()
+    out = decorate(fragments, state.board, marks, click)
+    state.drawn()
+    return out
 
 
 def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
@@ -146,24 +153,13 @@ def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
 
 
 def hand(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
-    """The seat's hand (the game's ``hand`` part), the playable cards highlighted."""
+    """The game's hand parts (the seat's own cards), what can be selected highlighted."""
     if state.view is None:
         return []
-    preview = state.picker.highlighted() if state.my_turn else None
-    fragments = state.hooks.part("hand", state.view, state.seat.seat, width, preview)
-    if fragments is None:
-        return []
-    picker = state.picker
-    shape = picker.shape
-    options: set[TagKey] = set()
-    selected = None
-    if state.my_turn and shape is not None and shape.card is not None:
-        options = {tag_key({shape.card: c}) for c in picker.card_options()}
-        if picker.card is not None:
-            selected = tag_key({shape.card: picker.card})
-    out = decorate(fragments, state.hand, options=options, cursor=selected, chosen=set(),
-                   click=click)
-    state.hand_drawn()
+    fragments = draw_area(state, HAND, width)
+    marks = Highlights.of(state.picker) if state.my_turn else Highlights()
+    out = decorate(fragments, state.hand, marks, click)
+    state.drawn()
     return out
 
 
@@ -190,11 +186,12 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
 
 def players(state: SeatState, width: int) -> StyleAndTextTuples:
     """Every seat: turn marker, name, link, and the game's running score columns."""
-    columns = state.hooks.score_columns(state.view) if state.view is not None else []
+    columns = state.ui.score_columns(state.view) if state.view is not None else []
     cells = []
-    for label, values, style in columns:
+    for column in columns:
+        label, values = column.label, column.values
         size = max(len(label) if len(label) <= 5 else 2, 2, *(len(str(v)) for v in values)) + 1
-        cells.append((label, values, style, size))
+        cells.append((label, values, column.style, size))
     room = width - 2 - 5 - sum(c[3] for c in cells)
     name_w = max(6, min(14, room))
     out: StyleAndTextTuples = [("class:heading", "  " + "Players".ljust(name_w) + " link")]
@@ -248,30 +245,39 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
     elif state.phase == Phase.SEATING and getattr(state.seat, "address", ""):
-        first = [("class:prompt", wrap("Others join with: hedgerow join "
-                                       f"{state.seat.address}", width))]  # type: ignore[attr-defined]
+        address = getattr(state.seat, "address", "")
+        first = [("class:prompt", wrap(f"Others join with: hedgerow join {address}", width))]
     elif not state.my_turn:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:
-        text = state.hooks.prompt(view, seat) or _generic_prompt(picker)
+        text = state.ui.prompt(view, seat) or _generic_prompt(picker)
         first = [("class:prompt", wrap(text, width))]
     second: StyleAndTextTuples = []
     if state.my_turn:
         menu = picker.menu()
+        so_far = "; ".join(
+            f"{label}: {state.ui.target_text(value) if isinstance(value, Target) else value}"
+            for label, value in picker.choices_so_far())
+        if so_far:
+            second.append(("class:dim", so_far + " · "))
         if menu:
             for i, entry in enumerate(menu):
-                label = state.hooks.preview(view, seat, entry.action) if entry.action else \
-                    f"{entry.label.capitalize()}…"
+                label = state.ui.preview(view, seat, entry.action) if entry.action else \
+                    f"{entry.label[:1].upper()}{entry.label[1:]}…"
                 style = "class:menu.current" if i == picker.menu_index else "class:menu"
                 second += [("", "  " if i else ""), (style, f" {i + 1} {label} ")]
         else:
             action = picker.current()
+            slot = picker.slot
             if action is not None:
-                second = [("class:preview.mark", "▶ "),
-                          ("class:preview", state.hooks.preview(view, seat, action))]
-            elif picker.slot is not None:
-                second = [("class:dim", f"Choose {picker.slot.label()} with the arrows "
-                                        "(or a click), then press Enter.")]
+                second += [("class:preview.mark", "▶ "),
+                           ("class:preview", state.ui.preview(view, seat, action))]
+            elif isinstance(slot, ChooseMany):
+                second.append(("class:dim", f"Choose {step_label(slot)}: Space (or a click) "
+                                            "adds or removes, then press Enter."))
+            elif slot is not None:
+                second.append(("class:dim", f"Choose {step_label(slot)} with the arrows "
+                                            "(or a click), then press Enter."))
     if state.my_turn and not any(line.seat == seat for line in state.lines):
         second += [("", "\n"), ("class:dim", "New to the game? Press ? to see how to play.")]
     return [*first, ("", "\n"), *second]
@@ -280,16 +286,20 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
 def _generic_prompt(picker: Picker) -> str:
     if picker.kind is None:
         return "Your turn: choose what to do (number or arrows, then Enter)."
-    shape = picker.shape
     parts = []
-    cards = picker.card_options()
-    if shape is not None and shape.card is not None and len(cards) > 1:
-        parts.append(f"a card (1-{len(cards)})")
+    free = picker.free_step
+    frees = picker.free_options()
+    if free is not None and len(frees) > 1:
+        parts.append(f"{free.label or free.role} (1-{len(frees)})")
     slot = picker.slot
-    if slot is not None:
-        parts.append(f"{slot.label()} (arrows)")
-    if len(picker.rot_options()) > 1:
-        parts.append("a rotation (r)")
+    if isinstance(slot, Choose):
+        parts.append(f"{step_label(slot)} (arrows)")
+    elif isinstance(slot, ChooseMany):
+        parts.append(f"{step_label(slot)} (Space)")
+    elif isinstance(slot, Menu):
+        parts.append(step_label(slot))
+    for cycle, _ in picker.cycle_keys():
+        parts.append(f"{step_label(cycle)} ({cycle.key})")
     if not parts:
         return "Your turn: press Enter to confirm."
     then = "Enter plays" if picker.last_step else "Enter goes on"
@@ -311,12 +321,19 @@ def keys_line(state: SeatState) -> StyleAndTextTuples:
             if picker.menu():
                 keys += [("↑↓/1-9", "choose"), ("Enter", "confirm")]
             else:
-                if picker.slot is not None and picker.slot.is_cell:
+                slot = picker.slot
+                if isinstance(slot, (Choose, ChooseMany)):
                     keys.append(("←↑↓→/hjkl", "move"))
-                if len(picker.card_options()) > 1:
-                    keys.append((f"1-{len(picker.card_options())}", "card"))
-                if len(picker.rot_options()) > 1:
-                    keys.append(("r", "rotate"))
+                if isinstance(slot, ChooseMany):
+                    keys.append(("Space", "add/remove"))
+                frees = picker.free_options()
+                free = picker.free_step
+                if free is not None and len(frees) > 1:
+                    keys.append((f"1-{len(frees)}", free.role))
+                for cycle, _ in picker.cycle_keys():
+                    keys.append((cycle.key, step_label(cycle)))
+                if picker.can_clear():
+                    keys.append(("Bksp", "none"))
                 keys.append(("Enter", "play" if picker.last_step else "next"))
             if picker.step > 0 or (picker.kind is not None and len(picker.kinds) > 1):
                 keys.append(("Esc", "back"))
@@ -329,108 +346,43 @@ def keys_line(state: SeatState) -> StyleAndTextTuples:
     return out
 
 
-def bar(value: int, top: int, size: int) -> str:
-    """A horizontal bar of ``value`` out of ``top`` in ``size`` cells (eighths resolution)."""
-    if top <= 0 or size <= 0:
-        return " " * max(size, 0)
-    eighths = round(8 * size * max(value, 0) / top)
-    full, part = divmod(eighths, 8)
-    text = "█" * full + (BLOCKS[part] if part else "")
-    return text.ljust(size)[:size]
-
-
-def _two_lines(label: str, size: int) -> tuple[str, str]:
-    """A column label set on two lines of at most ``size`` characters."""
-    first, _, rest = label.partition(" ")
-    if len(label) <= size or not rest:
-        return label[:size], ""
-    return first[:size], rest[:size]
-
-
-def results(state: SeatState, width: int) -> StyleAndTextTuples:
-    """The end of the game: a bar chart of every seat's scores, winners and the reason.
-
-    One column per `Outcome.breakdown` entry (the scores when there is none), one row per
-    seat with its rank; the best value of each column is starred, the winners are starred,
-    the eliminated crossed out.  Then the game's explanation and where the log is.
-    """
-    outcome = state.outcome
-    if outcome is None:
-        return []
-    n = state.seat.players
-    names = [state.name_of(s) for s in range(n)]
-    me = state.seat.seat
-    if outcome.winners == (me,):
-        headline = "You win!"
-    else:
-        winners = ", ".join(names[w] for w in outcome.winners)
-        headline = f"{winners} {'wins' if len(outcome.winners) == 1 else 'share the victory'}"
-        if me in outcome.winners:
-            headline += " (you among them)"
-    out: StyleAndTextTuples = [("class:results.title", f" {headline} "), ("", "\n\n")]
-    columns = list(outcome.breakdown) or [("Score", outcome.scores)]
-    ranks = [outcome.ranking[s] if s < len(outcome.ranking) else n for s in range(n)]
-    rows = [f"{ranks[s]}. {names[s]} ({s})" for s in range(n)]
-    name_w = min(24, max(len(r) for r in rows) + 3)
-    num_w = max(len(str(v)) for _, col in columns for v in col)
-    per = max(num_w + 4, (width - name_w) // max(1, len(columns)))
-    bar_w = max(0, per - num_w - 4)  # bar, space, number, star (2), gap
-    heads = [_two_lines(label, per - 1) for label, _ in columns]
-    for line in (0, 1):
-        if line and not any(h[1] for h in heads):
-            break
-        out.append(("", "\n" * line + " " * name_w))
-        for head in heads:
-            out.append(("class:heading" if head[line] else "", head[line].ljust(per - 1)))
-            out.append(("", " "))
-    for s in sorted(range(n), key=lambda s: (ranks[s], s)):
-        out.append(("", "\n"))
-        style = "class:results.winner" if s in outcome.winners else (
-            "class:results.out" if s in outcome.eliminated else "")
-        mark = "★ " if s in outcome.winners else ("✗ " if s in outcome.eliminated else "  ")
-        out.append((style, (mark + rows[s])[:name_w - 1].ljust(name_w)))
-        for _, col in columns:
-            top = max(col) if col else 0
-            value = col[s] if s < len(col) else 0
-            best = value == top and top > 0
-            out.append(("class:bar.best" if best else "class:bar", bar(value, top, bar_w)))
-            out.append(("bold" if best else "", f" {value:>{num_w}}"))
-            out.append(("class:bar.star", " ★" if best else "  "))
-            out.append(("", " " * max(1, per - bar_w - num_w - 3)))
-    out.append(("", "\n\n"))
-    out.append(("class:dim", "★ best in its column.  (n): seat number.  "))
-    if outcome.eliminated:
-        gone = ", ".join(names[s] for s in outcome.eliminated)
-        out.append(("class:results.out", f"✗ eliminated: {gone}."))
-    out.append(("", "\n\n"))
-    out.append(("", wrap(outcome.explanation, width)))
-    path = state.seat.log_path()
-    if path is not None:
-        out.append(("", "\n\n"))
-        out.append(("class:dim", "Log saved to "))
-        out.append(("", str(path)))
-    return out
-
-
 KEY_HELP = (
-    ("←↑↓→ hjkl", "move the cursor", "r / R", "rotate the card"),
-    ("1-9", "pick a card or line", "Enter", "play / next step"),
-    ("Esc", "go back one step", "mouse", "click a card or cell"),
-    ("b", "board / results", "q", "leave (asks first)"),
+    ("←↑↓→ hjkl", "move the cursor"),
+    ("1-9", "pick a card or a line"),
+    ("Enter", "play / next step"),
+    ("Esc", "go back one step"),
+    ("mouse", "click what to choose"),
+    ("b", "board / results"),
+    ("q", "leave (asks first)"),
 )
+
+
+def _game_keys(state: SeatState) -> list[tuple[str, str]]:
+    """Keys the game's forms add: their cycles, Space for several targets."""
+    found: dict[str, str] = {}
+    for form in state.ui.ui.forms.values():
+        for step in form.steps:
+            if isinstance(step, Cycle):
+                found.setdefault(f"{step.key} / {step.back}", f"{step_label(step)} (and back)")
+            elif isinstance(step, ChooseMany):
+                found.setdefault("Space", "add or remove a choice")
+    return list(found.items())
 
 
 def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
     """The help overlay: how to play (from the game), then every key."""
     out: StyleAndTextTuples = []
-    rules = state.hooks.help(state.seat.ruleset.game)
+    rules = state.ui.help(state.seat.ruleset.game)
     if rules:
         out += [("class:heading", f"How to play {state.seat.ruleset.game.title}"), ("", "\n"),
                 ("", wrap(rules, width)), ("", "\n\n")]
     out += [("class:heading", "Keys"), ("", "\n")]
-    for k1, w1, k2, w2 in KEY_HELP:
-        out += [("class:status.key", f" {k1:<10}"), ("", f" {w1:<22}"),
-                ("class:status.key", f" {k2:<6}"), ("", f" {w2}\n")]
+    pairs = [*KEY_HELP, *_game_keys(state)]
+    for i in range(0, len(pairs), 2):
+        for j, (key, what) in enumerate(pairs[i:i + 2]):
+            out += [("class:status.key", f" {key:<10}"), ("", f" {what:<22}" if not j else
+                                                          f" {what}")]
+        out.append(("", "\n"))
     out.append(("class:dim", "\n" + wrap("The line above the keys says what your move would "
                                           "score before you confirm it.  Only legal moves can "
                                           "be chosen.", width)))

@@ -15,18 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hedgerow.clients.app.hooks import GameHooks
-from hedgerow.clients.app.picker import Picker, Pos, Slot
+from hedgerow.clients.app.gameui import ClientUI
+from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
-from hedgerow.core.game import Outcome
+from hedgerow.core.outcome import Outcome
+from hedgerow.core.ui import HAND, Target
 from hedgerow.net.seat import HistoryLine, Link, Phase, Seat, SeatInfo
 
 log = logging.getLogger("hedgerow.client")
 
 TABLE, RESULTS = "table", "results"
 HELP, QUIT = "help", "quit"
-
-TagKey = tuple[tuple[str, Value], ...]
 
 
 def display_name(info: SeatInfo) -> str:
@@ -38,26 +37,22 @@ def display_name(info: SeatInfo) -> str:
     return info.name or f"Seat {info.seat}"
 
 
-def tag_key(tag: dict[str, Value]) -> TagKey:
-    """A hashable name for a target tag."""
-    return tuple(sorted(tag.items()))
-
-
 @dataclass(slots=True)
 class Drawn:
-    """Where targets were drawn at the last redraw (filled by `render.decorate`)."""
+    """Where targets were drawn in one pane at the last redraw (filled by `render.decorate`):
+    the first (row, column) of each, and the order they first appear in."""
 
-    positions: dict[TagKey, Pos] = field(default_factory=dict)
-    order: list[TagKey] = field(default_factory=list)
+    positions: dict[Target, Pos] = field(default_factory=dict)
+    order: list[Target] = field(default_factory=list)
 
 
 class SeatState:
     """The client's model of one seat: the seat's facts, the picker, overlays, messages."""
 
-    def __init__(self, seat: Seat, hooks: GameHooks, *,
+    def __init__(self, seat: Seat, ui: ClientUI, *,
                  invalidate: Callable[[], None] = lambda: None) -> None:
         self.seat = seat
-        self.hooks = hooks
+        self.ui = ui
         self.invalidate = invalidate
         self.stale = True
         self.screen = TABLE
@@ -73,9 +68,9 @@ class SeatState:
         self.lines: Sequence[HistoryLine] = ()
         self.outcome: Outcome | None = None
         self.problem: str | None = None
-        self.picker = Picker(())
-        #: Whether the game draws a hand part (else its whole view has the hand); asked once.
-        self.has_hand: bool | None = None
+        self.picker = Picker((), ui.form)
+        #: Whether the game draws anything in the hand area.
+        self.has_hand = bool(ui.parts(HAND))
         self._turn_key: object = None
         self._shown_results = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -101,16 +96,15 @@ class SeatState:
         self.lines = list(seat.history())
         self.outcome = seat.outcome()
         self.problem = seat.problem()
-        if self.has_hand is None and self.view is not None:
-            self.has_hand = self.hooks.part("hand", self.view, seat.seat, 40, None) is not None
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         # Legal actions change with the log, and with the seat's own readiness (a peer may
         # hold them back while it syncs): compose afresh when any of that changed.
         turn_key = (len(self.lines), self.active, self.phase, len(legal))
         if turn_key != self._turn_key:
             self._turn_key = turn_key
-            self.picker = Picker(list(legal), previous=self.picker)
-            self._order_cards()
+            self.ui.check(legal)
+            self.picker = Picker(list(legal), self.ui.form, previous=self.picker)
+            self.picker.set_orders(self._orders())
         if self.outcome is not None and not self._shown_results:
             self._shown_results = True
             self.screen = RESULTS
@@ -140,25 +134,26 @@ class SeatState:
 
     # -- target positions, filled at each redraw -----------------------------------------------
 
-    def position(self, slot: Slot, value: tuple[Value, ...]) -> Pos | None:
-        """Where the picker's ``value`` for ``slot`` was drawn (row, column), if it was."""
-        drawn = self.board if slot.is_cell else self.hand
-        return drawn.positions.get(tag_key(slot.tag(value)))
+    def position(self, target: Target) -> Pos | None:
+        """Where ``target`` was drawn (row, column in its pane), if it was."""
+        found = self.board.positions.get(target)
+        return found if found is not None else self.hand.positions.get(target)
 
-    def _order_cards(self) -> None:
-        shape = self.picker.shape
-        if shape is None or shape.card is None:
-            return
-        name = shape.card
-        self.picker.set_card_order([dict(k)[name] for k in self.hand.order
-                                    if len(k) == 1 and k[0][0] == name])
+    def _orders(self) -> dict[str, list[Value]]:
+        """Each role's targets in drawn order: the board's, then the hand's."""
+        orders: dict[str, list[Value]] = {}
+        for target in (*self.board.order, *self.hand.order):
+            values = orders.setdefault(target.role, [])
+            if target.value not in values:
+                values.append(target.value)
+        return orders
 
-    def hand_drawn(self) -> None:
-        """The hand was drawn: number keys follow its order from now on (and if that changes
-        the chosen card, the panes drawn before the hand are drawn again)."""
-        before = self.picker.card
-        self._order_cards()
-        if self.picker.card != before:
+    def drawn(self) -> None:
+        """A pane was drawn: number keys follow the drawn order from now on (and if that
+        changes the free choice, the panes drawn before are drawn again)."""
+        before = self.picker.free
+        self.picker.set_orders(self._orders())
+        if self.picker.free != before:
             self.invalidate()
 
     # -- acting -------------------------------------------------------------------------------

@@ -27,9 +27,11 @@ STYLE = Style.from_dict({
     "preview.mark": "fg:ansigreen bold",
     "menu": "",
     "menu.current": "reverse bold",
-    # Targets in the game's drawing: legal ones, the cursor, cells fixed by earlier steps.
+    # Targets in the game's drawing: what the step can select, the cursor, the free choice
+    # (or a set being gathered), and what earlier steps chose.
     "target.option": "bg:#005f00",
     "target.cursor": "reverse bold",
+    "target.selected": "reverse bold",
     "target.chosen": "bg:#5f005f",
     "status": "bg:#303030 fg:#d0d0d0",
     "status.key": "bg:ansiwhite fg:ansiblack bold",

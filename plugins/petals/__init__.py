@@ -6,17 +6,17 @@ This module is the plugin the host registers.  It:
   through ``hedgerow_addhooks``;
 * registers the game (``game.SPEC``) through ``hedgerow_register_games``;
 * implements both extension hooks with the standard rules, ``trylast``, so that a chosen
-  variant's answer comes first (firstresult) and the standard rule is the fallback;
-* draws a seat's view for the terminal (``hedgerow_render_view``).
+  variant's answer comes first (firstresult) and the standard rule is the fallback.
 
 The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``.
-The Harmony variant is the separate plugin ``hedgerow.plugins.petals.harmony``.
+The Harmony variant is the separate plugin ``hedgerow.plugins.petals.harmony``; the seat
+client's UI object is registered by the separate plugin ``hedgerow.plugins.petals.ui``, the
+way a third party would register one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pluggy
 
@@ -24,7 +24,6 @@ from hedgerow.core import GameSpec, Ranked, hookimpl
 from hedgerow.plugins.petals import hookspecs
 from hedgerow.plugins.petals.game import SPEC
 from hedgerow.plugins.petals.ranking import standard_outcome
-from hedgerow.plugins.petals.render import render_view
 from hedgerow.plugins.petals.scoring import Points, add, direct_points
 
 
@@ -58,11 +57,3 @@ def petals_winner(trackers: tuple[Points, ...]) -> Ranked:
     """Standard rule: the highest sum of the two lowest trackers among tracker winners."""
     return standard_outcome(trackers)
 
-
-@hookimpl
-def hedgerow_render_view(game: str, view: Any, seat: int, width: int,
-                         ) -> list[tuple[str, str]] | None:
-    """Draw a Petals view as formatted-text fragments; None for other games."""
-    if game != "petals":
-        return None
-    return render_view(view, seat, width)

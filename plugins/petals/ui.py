@@ -1,199 +1,75 @@
-"""Petals for the seat client: the garden and hand with target tags, a ghost of the move being
-composed, running scores, and plain words for a move before it is made.
+"""Petals in the seat client: its `GameUI` object, registered like any third party's.
 
-A built-in plugin of its own (``petals-ui`` in the host's list), implementing the seat
-client's hooks (`hedgerow.core.hookspecs`, docs/client.md): ``hedgerow_render_part`` for
-``"board"`` and ``"hand"``, ``hedgerow_score_columns``, ``hedgerow_preview_action``,
-``hedgerow_turn_prompt`` and ``hedgerow_help_text``.  It reads only the seat's `View` and
-draws with the colours of ``petals.render``; it never imports the client.
+A built-in plugin of its own (``petals-ui`` in the host's list) with one hook,
+``hedgerow_game_ui``, answering `PetalsUI` for ``"petals"``.  The object declares:
 
-Every fragment of a garden cell carries ``[target:x=X,y=Y]`` and every fragment of a hand
-card ``[target:card=ID]``; the empty cells where a card may go are drawn as dim dots.  With a
-preview, the card is drawn where it would go, and the facing flowers that would score are
-underlined on both cards.
+* the parts: the garden (board area), the hand (hand area), the cards scored directly
+  (results area), all drawn by `hedgerow.plugins.petals.render`;
+* the roles: ``"card"`` (a hand card, by id) and ``"cell"`` (a garden cell, ``(x, y)``);
+* the forms: ``place`` = a card (free: number keys at any time), then a cell, the rotation
+  cycled with ``r``; ``move`` = the cell of the card to move, then where it goes, the
+  rotation cycled; ``score`` and ``decline`` take no argument;
+* the words: a move in words with its points, a line on symbol effects and the final
+  round, how to play, and the trackers with the score so far as the players table.
+
+It reads only the seat's `View` and never imports the client.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hedgerow.core import Action, hookimpl
-from hedgerow.plugins.petals.cards import ELEMENTS, flower_text
+from hedgerow.core.ui import (
+    BOARD,
+    HAND,
+    RESULTS,
+    Choose,
+    Column,
+    Cycle,
+    DrawContext,
+    Drawing,
+    Form,
+    GameUI,
+    Part,
+    Target,
+)
+from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.choices import MOVE_ARGS, PLACE_ARGS, int_args
 from hedgerow.plugins.petals.describe import points_text
-from hedgerow.plugins.petals.geometry import (
-    SIDES,
-    Cell,
-    frontier,
-    opposite,
-    placed,
-    side_neighbours,
-)
 from hedgerow.plugins.petals.ranking import two_lowest
-from hedgerow.plugins.petals.render import DIM, ELEMENT_STYLES, ID
-from hedgerow.plugins.petals.scoring import (
-    DIFFERENT,
-    IDENTICAL,
-    PAIR_POINTS,
-    PAIR_SYMBOLS,
-    score_at,
-    symbol_pairs,
+from hedgerow.plugins.petals.render import (
+    CARD,
+    CELL,
+    ELEMENT_STYLES,
+    draw_garden,
+    draw_hand,
+    draw_scored,
+    garden_after,
 )
-from hedgerow.plugins.petals.state import FINAL, OVER, View
+from hedgerow.plugins.petals.scoring import DIFFERENT, IDENTICAL, score_at, symbol_pairs
+from hedgerow.plugins.petals.state import FINAL, View
 
-Fragment = tuple[str, str]
 GAME = "petals"
-ROW_LABEL = 4  # columns for the "y" labels at the left of the garden
 
+HELP = ("On your turn, play a card from your hand onto an empty cell that shares a side with "
+        "the garden, turned as you like. Facing flowers score for you: the same element "
+        "scores both numbers for that element; different elements with equal numbers score "
+        "each number for its own element. Two symbols (shown reversed) facing each other let "
+        "you move a card. At the end only players who lead at least one element can win, and "
+        "your score is your two LOWEST elements added: keep all four in balance.")
 
-def _garden(view: View) -> dict[Cell, int]:
-    return {(x, y): placed(c, r) for x, y, c, r in view.garden}
-
-
-def _apply_preview(view: View, preview: Action | None,
-                   base: dict[Cell, int] | None = None) -> tuple[dict[Cell, int], Cell | None]:
-    """The garden as the previewed action would leave it (a new dict; ``base`` is the view's
-    garden when already at hand), and the cell of the card it scores."""
-    garden = dict(base) if base is not None else _garden(view)
-    if preview is None:
-        return garden, None
-    if preview.kind == "place":
-        values = int_args(preview, PLACE_ARGS)
-        if values:
-            ident, rot, x, y = values
-            garden[(x, y)] = placed(ident, rot)
-            return garden, (x, y)
-    elif preview.kind == "move":
-        values = int_args(preview, MOVE_ARGS)
-        if values:
-            fx, fy, rot, tx, ty = values
-            ident = garden.pop((fx, fy), 0) >> 2
-            garden[(tx, ty)] = placed(ident, rot)
-            return garden, (tx, ty)
-    elif preview.kind == "score" and view.pending is not None:
-        return garden, view.pending.played
-    return garden, None
-
-
-def _scoring_sides(garden: dict[Cell, int], cell: Cell | None) -> set[tuple[Cell, int]]:
-    """The (cell, side) flowers of the contact pairs that score or meet as symbols at ``cell``."""
-    marks: set[tuple[Cell, int]] = set()
-    if cell is None or cell not in garden:
-        return marks
-    sides = SIDES[garden[cell]]
-    for side, n in enumerate(side_neighbours(cell)):
-        other = garden.get(n)
-        if other is None:
-            continue
-        pair = sides[side] * 16 + SIDES[other][opposite(side)]
-        if PAIR_POINTS[pair] or PAIR_SYMBOLS[pair]:
-            marks |= {(cell, side), (n, opposite(side))}
-    return marks
-
-
-def _flower(code: int, tag: str, marked: bool) -> Fragment:
-    style = ELEMENT_STYLES[code >> 2] + tag
-    if code & 3 == 0:
-        style += " reverse"
-    if marked:
-        style += " underline"
-    return (style, flower_text(code))
-
-
-def _cell_rows(garden: dict[Cell, int], cell: Cell, wide: bool, open_cells: set[Cell],
-               marks: set[tuple[Cell, int]], ghost: Cell | None) -> list[list[Fragment]]:
-    """Three rows of one garden cell, each fragment tagged with the cell."""
-    tag = f" [target:x={cell[0]},y={cell[1]}]"
-    size = 8 if wide else 5
-    value = garden.get(cell)
-    if value is None:
-        dot = "·" if cell in open_cells else " "
-        blank = (tag, " " * size)
-        return [[blank], [(DIM + tag, dot.center(size))], [blank]]
-    top, right, bottom, left = SIDES[value]
-    pad = (tag, "   " if wide else "  ")
-    ident = value >> 2
-    middle: list[Fragment] = [_flower(left, tag, (cell, 3) in marks), (tag, " ")]
-    if wide:
-        middle += [((ID + " italic" if cell == ghost else ID) + tag, f"{ident:02d}"), (tag, " ")]
-    middle.append(_flower(right, tag, (cell, 1) in marks))
-    return [[pad, _flower(top, tag, (cell, 0) in marks), pad], middle,
-            [pad, _flower(bottom, tag, (cell, 2) in marks), pad]]
-
-
-def render_board(view: View, seat: int, width: int, preview: Action | None) -> list[Fragment]:
-    """The garden, with the open cells, the previewed move and a line about the pile."""
-    base = _garden(view)
-    garden, scored = _apply_preview(view, preview, base)
-    open_cells = set(frontier(base)) if view.pending is None else set()
-    cells = set(garden) | set(base) | set(frontier(base)) | set(frontier(garden))
-    low_x, high_x = min(x for x, _ in cells), max(x for x, _ in cells)
-    low_y, high_y = min(y for _, y in cells), max(y for _, y in cells)
-    wide = ROW_LABEL + 9 * (high_x - low_x + 1) <= width
-    size = 8 if wide else 5
-    marks = _scoring_sides(garden, scored)
-    status = f"Draw pile {view.pile_count}"
-    if view.phase == FINAL:
-        status += f" · final round, {view.final_left} turn(s) left"
-    elif view.phase == OVER:
-        status += " · game over"
-    lines: list[list[Fragment]] = [[(DIM, status)]]
-    header: list[Fragment] = [("", " " * ROW_LABEL)]
-    for x in range(low_x, high_x + 1):
-        header.append((DIM, f"x{x}".center(size) + " "))
-    lines.append(header)
-    for y in range(high_y, low_y - 1, -1):
-        margin = ("", " " * ROW_LABEL)
-        rows: list[list[Fragment]] = [[margin], [(DIM, f"y{y}".rjust(ROW_LABEL - 1) + " ")],
-                                      [margin]]
-        for x in range(low_x, high_x + 1):
-            block = _cell_rows(garden, (x, y), wide, open_cells, marks, scored)
-            for row, part in zip(rows, block, strict=True):
-                row.extend(part)
-                row.append(("", " "))
-        lines.extend(rows)
-    return _join(lines)
-
-
-def render_hand(view: View, seat: int, width: int, preview: Action | None) -> list[Fragment]:
-    """The seat's cards side by side, numbered for the keys 1, 2, ...; the previewed card turned."""
-    if view.phase == OVER:
-        return []
-    rot_of: dict[int, int] = {}
-    if preview is not None and preview.kind == "place":
-        values = int_args(preview, PLACE_ARGS)
-        if values:
-            rot_of[values[0]] = values[1]
-    rows: list[list[Fragment]] = [[("bold", word.ljust(6))] for word in ("Your", "hand", "", "")]
-    if not view.hand:
-        rows[0].append((DIM, "(empty)"))
-    for n, ident in enumerate(view.hand, start=1):
-        tag = f" [target:card={ident}]"
-        top, right, bottom, left = SIDES[placed(ident, rot_of.get(ident, 0))]
-        rows[0] += [(f"bold{tag}", f"  [{n}]   "), ("", "  ")]
-        rows[1] += [(tag, "   "), _flower(top, tag, False), (tag, "   "), ("", "  ")]
-        rows[2] += [_flower(left, tag, False), (tag, " "), (ID + tag, f"{ident:02d}"),
-                    (tag, " "), _flower(right, tag, False), ("", "  ")]
-        rows[3] += [(tag, "   "), _flower(bottom, tag, False), (tag, "   "), ("", "  ")]
-    return _join(rows)
-
-
-def _join(lines: list[list[Fragment]]) -> list[Fragment]:
-    out: list[Fragment] = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(f for f in line if f[1])
-    return out
+ROTATE = Cycle("rot", "rotate")
 
 
 def _turned(rot: int) -> str:
     return "" if rot == 0 else f", turned {90 * rot}°"
 
 
-def preview_text(view: View, seat: int, action: Action) -> str:
+def preview_text(view: View, action: Action) -> str:
     """What ``action`` would do, in words, with the points it would score."""
-    garden, cell = _apply_preview(view, action)
+    garden, cell = garden_after(view, action)
     if action.kind == "place":
         ident, rot, x, y = int_args(action, PLACE_ARGS) or (0, 0, 0, 0)
         text = f"Play #{ident:02d} at ({x},{y}){_turned(rot)}: "
@@ -217,7 +93,7 @@ def preview_text(view: View, seat: int, action: Action) -> str:
     return str(action)
 
 
-def turn_prompt(view: View, seat: int) -> str | None:
+def turn_prompt(view: View) -> str | None:
     """What a newcomer needs to know about the decision at hand."""
     pending = view.pending
     if pending is not None and pending.kind == "different":
@@ -232,56 +108,61 @@ def turn_prompt(view: View, seat: int) -> str | None:
     return None
 
 
-@hookimpl
-def hedgerow_render_part(game: str, part: str, view: Any, seat: int, width: int,
-                         preview: Any) -> list[Fragment] | None:
-    """Petals' garden (``board``) and the seat's hand (``hand``), with target tags."""
-    if game != GAME:
+class PetalsUI(GameUI):
+    """Petals' face in the seat client (see the module docstring)."""
+
+    game = GAME
+    parts = (Part("garden", BOARD), Part("hand", HAND), Part("scored", RESULTS))
+    forms = {
+        "place": Form((Choose(CARD, ("card",), "a card", free=True),
+                       Choose(CELL, ("x", "y"), "a cell"), ROTATE), "play a card"),
+        "move": Form((Choose(CELL, ("from_x", "from_y"), "the card to move"),
+                      Choose(CELL, ("to_x", "to_y"), "where it goes"), ROTATE), "move a card"),
+        "score": Form((), "score the card you played"),
+        "decline": Form((), "move nothing"),
+    }
+    help = HELP
+
+    def draw(self, part: str, ctx: DrawContext) -> Drawing | None:
+        """The garden, the hand or the cards scored directly (`render`)."""
+        view: View = ctx.view
+        if part == "garden":
+            return draw_garden(view, ctx.width, ctx.preview)
+        if part == "hand":
+            return draw_hand(view, ctx.preview)
+        if part == "scored":
+            return draw_scored(view, ctx.seat)
         return None
-    if part == "board":
-        return render_board(view, seat, width, preview)
-    if part == "hand":
-        return render_hand(view, seat, width, preview)
-    return None
+
+    def score_columns(self, view: Any) -> Sequence[Column]:
+        """The four trackers of every seat, then the score so far (the two lowest)."""
+        columns = [Column(ELEMENTS[e][0], tuple(t[e] for t in view.trackers), ELEMENT_STYLES[e])
+                   for e in range(4)]
+        columns.append(Column("Score", tuple(two_lowest(t) for t in view.trackers), "bold"))
+        return columns
+
+    def preview(self, view: Any, seat: int, action: Action) -> str | None:
+        """A Petals move in words with its points, before it is made."""
+        return preview_text(view, action)
+
+    def prompt(self, view: Any, seat: int) -> str | None:
+        """Explains symbol effects and the final round."""
+        return turn_prompt(view)
+
+    def target_text(self, target: Target) -> str:
+        """``#07`` for a card, ``(1,0)`` for a cell."""
+        if target.role == CARD and isinstance(target.value, int):
+            return f"#{target.value:02d}"
+        if target.role == CELL and isinstance(target.value, tuple):
+            x, y = target.value
+            return f"({x},{y})"
+        return super().target_text(target)
+
+
+UI = PetalsUI()
 
 
 @hookimpl
-def hedgerow_score_columns(game: str, view: Any) -> list[tuple[str, tuple[int, ...], str]] | None:
-    """The four trackers of every seat, then the score so far (the two lowest trackers)."""
-    if game != GAME:
-        return None
-    columns = [(ELEMENTS[e][0], tuple(t[e] for t in view.trackers), ELEMENT_STYLES[e])
-               for e in range(4)]
-    columns.append(("Score", tuple(two_lowest(t) for t in view.trackers), "bold"))
-    return columns
-
-
-@hookimpl
-def hedgerow_preview_action(game: str, view: Any, seat: int, action: Any) -> str | None:
-    """A Petals move in words with its points, before it is made."""
-    if game != GAME:
-        return None
-    return preview_text(view, seat, action)
-
-
-@hookimpl
-def hedgerow_turn_prompt(game: str, view: Any, seat: int) -> str | None:
-    """Explains symbol effects and the final round."""
-    if game != GAME:
-        return None
-    return turn_prompt(view, seat)
-
-
-
-HELP = ("On your turn, play a card from your hand onto an empty cell that shares a side with "
-        "the garden, turned as you like. Facing flowers score for you: the same element "
-        "scores both numbers for that element; different elements with equal numbers score "
-        "each number for its own element. Two symbols (shown reversed) facing each other let "
-        "you move a card. At the end only players who lead at least one element can win, and "
-        "your score is your two LOWEST elements added: keep all four in balance.")
-
-
-@hookimpl
-def hedgerow_help_text(game: str) -> str | None:
-    """How to play Petals, in short."""
-    return HELP if game == GAME else None
+def hedgerow_game_ui(game: str) -> GameUI | None:
+    """Petals' UI object; None for other games."""
+    return UI if game == GAME else None

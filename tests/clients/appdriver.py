@@ -18,6 +18,7 @@ from prompt_toolkit.output import DummyOutput
 
 from hedgerow.clients.app.application import SeatApp
 from hedgerow.core.host import Host
+from hedgerow.core.ui import Target
 from hedgerow.net.seat import Seat
 
 KEYS = {"enter": "\r", "esc": "\x1b", "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C",
@@ -65,8 +66,9 @@ class Driver:
         """Something that changes whenever a key or the table moved the client on."""
         s = self.state
         p = s.picker
-        return (len(s.lines), p.kind, p.step, p.menu_index, p.cursor, p.card, p.rot,
-                s.screen, s.overlay, s.busy, s.outcome is not None)
+        return (len(s.lines), p.kind, p.step, p.menu_index, p.cursor, p.free,
+                tuple(p.selection), tuple(sorted(p.cycles.items())), s.screen, s.overlay,
+                s.busy, s.outcome is not None)
 
 
 @contextlib.asynccontextmanager
@@ -138,15 +140,14 @@ async def drawn(driver: Driver, condition: Callable[[list[str]], bool], timeout:
     return found[0]
 
 
-def click(driver: Driver, pane: str, tag: dict[str, object]) -> None:
-    """Click (press and release, SGR mouse codes) where ``tag`` was drawn in ``pane``."""
+def click(driver: Driver, pane: str, target: Target) -> None:
+    """Click (press and release, SGR mouse codes) where ``target`` was drawn in ``pane``."""
     state = driver.state
     drawn_in = state.board if pane == "board" else state.hand
-    key = tuple(sorted(tag.items()))
-    row, col = drawn_in.positions[key]
+    row, col = drawn_in.positions[target]
     info = driver.app.panes[pane].render_info
     assert info is not None, f"the {pane} was not drawn"
     y = info._y_offset + row - info.vertical_scroll
     x = info._x_offset + col - driver.app.panes[pane].horizontal_scroll
-    assert 0 <= y < info.window_height + info._y_offset, f"{tag} is scrolled out of view"
+    assert 0 <= y < info.window_height + info._y_offset, f"{target} is scrolled out of view"
     driver.pipe.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")

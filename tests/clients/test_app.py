@@ -11,6 +11,8 @@ from hedgerow.clients.app.state import QUIT, RESULTS
 from hedgerow.core import hookimpl
 from hedgerow.core.host import Host
 from hedgerow.core.seeding import seed_from_int
+from hedgerow.core.ui import Target
+from hedgerow.plugins.petals.ui import PetalsUI
 
 
 def local_petals(host: Host, players: int = 2, seed: int = 7) -> LocalSeat:
@@ -93,14 +95,14 @@ def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
         async with running(seat, host) as d:
             await d.until(lambda: d.state.my_turn and d.state.hand.order, what="our turn")
             await drawn(d, lambda rows: any("[2]" in r for r in rows), what="the hand")
-            second = dict(d.state.hand.order[1])
+            second = d.state.hand.order[1]
+            assert second.role == "card"
             click(d, "hand", second)
-            await d.until(lambda: d.state.picker.card == second["card"], what="the card")
+            await d.until(lambda: d.state.picker.free == (second.value,), what="the card")
             picker = d.state.picker
             target = next(v for v in picker.step_options() if v != picker.cursor)
-            cell = {"x": target[0], "y": target[1]}
-            await drawn(d, lambda rows: tuple(sorted(cell.items())) in d.state.board.positions,
-                        what="the cell drawn")
+            cell = Target("cell", target)
+            await drawn(d, lambda rows: cell in d.state.board.positions, what="the cell drawn")
             click(d, "board", cell)
             await d.until(lambda: d.state.picker.cursor == target, what="the cursor")
             played = len(seat.history())
@@ -108,20 +110,28 @@ def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
             click(d, "board", cell)  # the cell under the cursor again: play
             await d.until(lambda: len(seat.history()) > played, what="the move")
             mine = seat.history()[played]
-            assert mine.seat == 0 and f"#{second['card']:02d}" in mine.text
+            assert mine.seat == 0 and f"#{second.value:02d}" in mine.text
             assert f"({target[0]}, {target[1]})" in mine.text
         await seat.close()
 
     asyncio.run(main())
 
 
+class BrokenUI(PetalsUI):
+    """Petals' UI object with a garden drawing that raises: the client must shrug it off."""
+
+    def draw(self, part, ctx):
+        if part == "garden":
+            raise RuntimeError("the board drawing broke")
+        return super().draw(part, ctx)
+
+
 class BrokenDrawing:
-    """A plugin whose board drawing raises: the client must shrug it off."""
+    """A plugin that puts `BrokenUI` before Petals' own UI object."""
 
     @hookimpl(tryfirst=True)
-    def hedgerow_render_part(self, game, part, view, seat, width, preview):
-        if part == "board":
-            raise RuntimeError("the board drawing broke")
+    def hedgerow_game_ui(self, game):
+        return BrokenUI() if game == "petals" else None
 
 
 def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
@@ -133,8 +143,9 @@ def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
 
     async def main() -> None:
         async with running(seat, host) as d:
-            rows = await drawn(d, lambda rows: any("draw pile:" in r for r in rows),
-                               what="the game's whole view instead of its board part")
+            rows = await drawn(d, lambda rows: any("pile_count:" in r for r in rows),
+                               what="the view as plain text instead of the broken garden")
+            assert any("[2]" in r for r in rows)  # the hand, drawn by the same object, still is
             seat.submit = broken_submit
             d.press("enter")
             rows = await drawn(d, lambda rows: any("Could not send your move" in r

@@ -1,22 +1,30 @@
-"""Petals' seat client hooks (plugins/petals/ui.py), called through the host as the client does.
+"""Petals' UI object (plugins/petals/ui.py), reached through the host as the client does.
 
-Exercises `hedgerow_render_part`, `hedgerow_score_columns`, `hedgerow_preview_action` and
-`hedgerow_turn_prompt` on views built from the rules' worked examples (docs/rules/petals.md).
+Exercises `hedgerow_game_ui` and the object's drawing, preview, prompt, score columns and
+help on views built from the rules' worked examples (docs/rules/petals.md), and checks the
+object against whole seeded games (`hedgerow.core.uicheck`).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from hedgerow.clients.app.render import parse_tag
 from hedgerow.core import Action
 from hedgerow.core.host import Host
+from hedgerow.core.ui import DrawContext, Target
+from hedgerow.core.uicheck import check_ui
 from hedgerow.plugins.petals.state import Pending, View
+from hedgerow.plugins.petals.ui import PetalsUI
 
 
 @pytest.fixture(scope="module")
-def hook():
-    return Host(autoload=False).pm.hook
+def host():
+    return Host(autoload=False)
+
+
+@pytest.fixture(scope="module")
+def ui(host):
+    return host.game_ui("petals")
 
 
 def view(garden, hand=(7, 25), pending=None, phase="play",
@@ -32,72 +40,83 @@ EXAMPLE_9 = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}
 
 
 def text(fragments) -> str:
-    return "".join(t for _, t in fragments)
+    return "".join(f[1] for f in fragments)
 
 
-def tags(fragments) -> list[dict]:
+def targets(fragments) -> list[Target]:
     found = []
-    for style, _ in fragments:
-        tag = parse_tag(style)
-        if tag is not None and tag not in found:
-            found.append(tag)
+    for fragment in fragments:
+        if len(fragment) > 2 and fragment[2] not in found:
+            found.append(fragment[2])
     return found
 
 
-def test_the_preview_says_what_a_placement_scores(hook) -> None:
+def draw(ui, part, v, width=60, preview=None):
+    return ui.draw(part, DrawContext(v, 0, width, preview))
+
+
+def test_the_hook_answers_petals_ui_for_petals_only(host) -> None:
+    assert isinstance(host.pm.hook.hedgerow_game_ui(game="petals"), PetalsUI)
+    assert host.game_ui("chess") is None
+
+
+def test_the_preview_says_what_a_placement_scores(ui) -> None:
     v = view(EXAMPLE_9)
-    say = lambda **a: hook.hedgerow_preview_action(  # noqa: E731
-        game="petals", view=v, seat=0, action=Action.of("place", card=7, x=1, y=0, **a))
+    say = lambda **a: ui.preview(v, 0, Action.of("place", card=7, x=1, y=0, **a))  # noqa: E731
     assert say(rot=3) == "Play #07 at (1,0), turned 270°: Water +7, Fire +1"
     assert say(rot=2) == "Play #07 at (1,0), turned 180°: Water +4"
     assert say(rot=0).endswith(": nothing")
-    assert hook.hedgerow_preview_action(game="chess", view=v, seat=0,
-                                        action=Action.of("place")) is None
 
 
-def test_the_preview_of_effect_choices(hook) -> None:
+def test_the_preview_of_effect_choices(ui) -> None:
     garden = {**EXAMPLE_9, (1, 0): (16, 1), (2, 0): (25, 2)}
     v = view(garden, pending=Pending("different", (2, 0), ((2, 0), (1, 0))))
-    say = lambda a: hook.hedgerow_preview_action(game="petals", view=v, seat=0, action=a)  # noqa: E731
-    assert say(Action.of("score")) == "Score the card you played: nothing"
+    assert ui.preview(v, 0, Action.of("score")) == "Score the card you played: nothing"
     move = Action.of("move", from_x=2, from_y=2, to_x=2, to_y=1, rot=1)
-    assert say(move) == "Move #13 from (2,2) to (2,1), turned 90°: Earth +3"
-    prompt = hook.hedgerow_turn_prompt(game="petals", view=v, seat=0)
-    assert prompt.startswith("Different symbols met!")
-    assert hook.hedgerow_turn_prompt(game="petals", view=view(EXAMPLE_9), seat=0) is None
+    assert ui.preview(v, 0, move) == "Move #13 from (2,2) to (2,1), turned 90°: Earth +3"
+    assert ui.prompt(v, 0).startswith("Different symbols met!")
+    assert ui.prompt(view(EXAMPLE_9), 0) is None
 
 
-def test_the_board_tags_every_cell_and_draws_the_preview(hook) -> None:
+def test_the_board_marks_every_cell_and_draws_the_preview(ui) -> None:
     v = view(EXAMPLE_9)
-    plain = hook.hedgerow_render_part(game="petals", part="board", view=v, seat=0, width=60,
-                                      preview=None)
-    cells = tags(plain)
-    assert {"x": 1, "y": 0} in cells and {"x": 0, "y": 0} in cells
-    assert all(set(t) == {"x", "y"} for t in cells)
+    plain = draw(ui, "garden", v)
+    cells = targets(plain)
+    assert Target("cell", (1, 0)) in cells and Target("cell", (0, 0)) in cells
+    assert all(t.role == "cell" and len(t.value) == 2 for t in cells)
+    assert all(len(f) == 3 for f in plain if "·" in f[1])  # the open-cell dots are targets
     place = Action.of("place", card=7, x=1, y=0, rot=3)
-    ghost = hook.hedgerow_render_part(game="petals", part="board", view=v, seat=0, width=60,
-                                      preview=place)
+    ghost = draw(ui, "garden", v, preview=place)
     assert text(ghost).count("W3") == text(plain).count("W3") + 1  # the ghost shows #07's W3
-    underlined = [t for s, t in ghost if "underline" in s]
+    underlined = [f[1] for f in ghost if "underline" in f[0]]
     assert sorted(underlined) == ["F1", "W1", "W3", "W3"]  # both sides of both scoring pairs
-    assert hook.hedgerow_render_part(game="petals", part="dice", view=v, seat=0, width=60,
-                                     preview=None) is None
+    assert any("italic" in f[0] and f[1] == "07" for f in ghost)  # the ghost's id
+    assert draw(ui, "dice", v) is None
 
 
-def test_the_hand_is_numbered_and_tagged_in_order(hook) -> None:
-    fragments = hook.hedgerow_render_part(game="petals", part="hand", view=view(EXAMPLE_9),
-                                          seat=0, width=60, preview=None)
-    assert tags(fragments) == [{"card": 7}, {"card": 25}]
+def test_the_hand_is_numbered_and_marked_in_order(ui) -> None:
+    fragments = draw(ui, "hand", view(EXAMPLE_9))
+    assert targets(fragments) == [Target("card", 7), Target("card", 25)]
     assert "[1]" in text(fragments) and "[2]" in text(fragments)
 
 
-def test_score_columns_are_the_trackers_and_the_score(hook) -> None:
-    columns = hook.hedgerow_score_columns(game="petals", view=view(EXAMPLE_9))
-    assert [c[0] for c in columns] == ["F", "W", "E", "A", "Score"]
-    assert columns[0][1] == (0, 3) and columns[4][1] == (0, 1)
+def test_score_columns_are_the_trackers_and_the_score(ui) -> None:
+    columns = ui.score_columns(view(EXAMPLE_9))
+    assert [c.label for c in columns] == ["F", "W", "E", "A", "Score"]
+    assert columns[0].values == (0, 3) and columns[4].values == (0, 1)
 
 
-def test_help_text_says_how_to_play(hook) -> None:
-    text = hook.hedgerow_help_text(game="petals")
-    assert "LOWEST" in text and len(text) < 600
-    assert hook.hedgerow_help_text(game="chess") is None
+def test_help_text_says_how_to_play(ui) -> None:
+    assert "LOWEST" in ui.help and len(ui.help) < 600
+
+
+def test_targets_have_words(ui) -> None:
+    assert ui.target_text(Target("card", 7)) == "#07"
+    assert ui.target_text(Target("cell", (1, -2))) == "(1,-2)"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_ui_object_fits_whole_games(host, ui, players) -> None:
+    """Every legal action's arguments have a role, every choice is drawn, nothing raises."""
+    ruleset = host.ruleset("petals", players=players)
+    assert check_ui(ui, ruleset, players=players, seeds=range(4)) == []

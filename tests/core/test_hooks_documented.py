@@ -21,7 +21,7 @@ def test_there_are_hooks() -> None:
         "hedgerow_register_games",
         "hedgerow_register_variants",
         "hedgerow_register_bots",
-        "hedgerow_render_view",
+        "hedgerow_game_ui",
     } <= set(HOOKS)
 
 

@@ -134,12 +134,31 @@ def test_duplicate_game_names_are_refused() -> None:
         Host(builtins=(), autoload=False, extra=[toygames.DuelPlugin(), toygames.DuelPlugin()])
 
 
-def test_render_hook_answers_for_its_own_game_only(toy_host) -> None:
-    from toygames import PosyView
+def test_the_ui_hook_answers_for_its_own_game_only(toy_host) -> None:
+    from toygames import PosyUI, PosyView
 
+    from hedgerow.core.ui import DrawContext, Target
+    from hedgerow.core.uicheck import check_ui
+
+    ui = toy_host.game_ui("posy")
+    assert isinstance(ui, PosyUI) and toy_host.game_ui("duel") is None
     view = PosyView(0, (3, 4), (2, 2), 5, (0, 0), 0)
-    assert toy_host.render("posy", view, 0, 80) == [("bold", "hand (3, 4)"), ("", "\n")]
-    assert toy_host.render("duel", view, 0, 80) is None
+    assert ui.draw("hand", DrawContext(view, 0, 80)) == [
+        ("bold", "hand"), ("", " 3", Target("card", 3)), ("", " 4", Target("card", 4))]
+    assert check_ui(ui, toy_host.ruleset("posy"), players=2, seeds=range(3)) == []
+
+
+def test_a_ui_hook_answering_something_else_is_refused() -> None:
+    from hedgerow.core import hookimpl
+
+    class Wrong:
+        @hookimpl
+        def hedgerow_game_ui(self, game):
+            return "a string"
+
+    host = Host(builtins=(), autoload=False, extra=[Wrong()])
+    with pytest.raises(HedgerowError, match="not a GameUI"):
+        host.game_ui("posy")
 
 
 def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:

@@ -9,9 +9,10 @@ from hedgerow.core.canon import state_hash
 from hedgerow.core.chance import draw_all
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.plugins.petals.render import render_view
+from hedgerow.core.ui import DrawContext
 from hedgerow.plugins.petals.setup import deal, deal_chance, setup
 from hedgerow.plugins.petals.state import Pending, State, View
+from hedgerow.plugins.petals.ui import PetalsUI
 from hedgerow.plugins.petals.view import determinize, hash_data, view
 
 
@@ -82,39 +83,55 @@ def test_describe_every_kind(board, standard: Ruleset, play) -> None:
     assert describe(identical, 0, Action.of("decline")) == "Seat 0 declines to move a card"
 
 
-def _text(fragments: list[tuple[str, str]]) -> str:
-    return "".join(t for _, t in fragments)
+def _text(fragments) -> str:
+    return "".join(f[1] for f in fragments)
+
+
+def _draw(view_: View, part: str, width: int = 100, seat: int = 0):
+    return PetalsUI().draw(part, DrawContext(view_, seat, width))
 
 
 def test_render_draws_garden_hand_trackers_and_pile() -> None:
     state = dealt(2, Rng(b"render"))
     seen = view(state, 0)
-    fragments = render_view(seen, 0, 100)
-    assert all(isinstance(s, str) and isinstance(t, str) for s, t in fragments)
-    text = _text(fragments)
-    assert "draw pile: 28" in text and "Your hand" in text
+    garden, hand = _draw(seen, "garden"), _draw(seen, "hand")
+    for fragments in (garden, hand):
+        assert all(isinstance(f[0], str) and isinstance(f[1], str) for f in fragments)
+    text = _text(garden)
+    assert "Draw pile 28" in text and "Your" in _text(hand)
     for *_, c, _ in seen.garden:
         assert f"{c:02d}" in text
-    for name in ("Fire", "Water", "Earth", "Air"):
-        assert name in text
-    assert "seat 0 (you)" in text and "seat 1" in text
-    assert any(style.startswith("fg:ansired") for style, _ in fragments)
+    for c in seen.hand:
+        assert f"{c:02d}" in _text(hand)
+    columns = PetalsUI().score_columns(seen)  # the trackers, in the players table
+    assert [c.label for c in columns] == ["F", "W", "E", "A", "Score"]
+    assert [c.values for c in columns[:4]] == [tuple(t[e] for t in state.trackers)
+                                               for e in range(4)]
+    assert any(f[0].startswith("fg:ansired") for f in garden)
     assert all(len(line) <= 100 for line in text.split("\n"))
-    narrow = _text(render_view(seen, 0, 30))
-    assert all(len(line) <= 30 for line in narrow.split("\n"))
+    narrow = _text(_draw(seen, "garden", 30))  # ids dropped: 5 columns a cell, not 8
+    assert max(len(line) for line in narrow.split("\n")) < max(len(line) for line in
+                                                               text.split("\n"))
+    assert not any(f"{c:02d}" in narrow for *_, c, _ in seen.garden)
 
 
-def test_render_hook_answers_only_for_petals(host: Host) -> None:
-    seen = view(dealt(2, Rng(b"hook")), 1)
-    assert host.render("petals", seen, 1, 80)
-    assert render_view(seen, 1, 80) == host.render("petals", seen, 1, 80)
-    from hedgerow.plugins import petals
+def test_the_ui_hook_answers_only_for_petals(host: Host) -> None:
+    assert isinstance(host.game_ui("petals"), PetalsUI)
+    from hedgerow.plugins.petals import ui
 
-    assert petals.hedgerow_render_view(game="other", view=seen, seat=1, width=80) is None
+    assert ui.hedgerow_game_ui(game="other") is None
 
 
 def test_render_shows_a_pending_effect(board) -> None:
     state = board({(1, 0): (16, 1), (2, 0): (25, 2), (1, 1): (9, 0)},
                   hands=((1,), (2, 3)), pending=Pending("different", (2, 0), ((2, 0), (1, 0))))
-    text = _text(render_view(view(state, 0), 0, 80))
+    text = _text(_draw(view(state, 0), "garden", 80))
     assert "Different symbols" in text and "(2,0), (1,0)" in text
+
+
+def test_the_results_part_shows_what_was_scored_directly(board) -> None:
+    state = board({(0, 0): (1, 0)}, hands=((), ()))._replace(
+        phase="over", scored_directly=((7,), (25, 16)))
+    text = _text(_draw(view(state, 1), "scored", 80, seat=1))
+    assert "Seat 0" in text and "You" in text and "#07" in text and "#25" in text
+    assert _draw(view(state._replace(phase="play"), 1), "scored", 80, seat=1) == []

@@ -1,0 +1,266 @@
+"""The results screen, for each kind of outcome, and the one line said after the screen closes.
+
+* `Ranked`: a bar chart, one row per seat by rank, one column per ``breakdown`` entry (the
+  scores when there is none); the best of each column starred, the winners starred, the
+  eliminated crossed out.
+* `Cooperative`: the team total, the grades with their thresholds (which were reached, how
+  far the next one was), and each seat's contribution as a bar chart.
+* `Solo`: the score, the grade, won or lost (where the game can be lost), the opponent's
+  score (where there is one), and the breakdown.
+* `Match`: each game's points per seat (its winners starred) with the total, the running
+  totals after each game, each game's headline, and the final winner.
+
+Then, for every kind: the explanation, the game's own results parts (`RESULTS` area of its
+UI object) and where the log is saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from hedgerow.clients.app.render import wrap
+from hedgerow.clients.app.state import SeatState
+from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo, headline
+from hedgerow.core.ui import RESULTS
+
+BLOCKS = " ▏▎▍▌▋▊▉█"
+Column = tuple[str, Sequence[int]]
+
+
+def bar(value: int, top: int, size: int) -> str:
+    """A horizontal bar of ``value`` out of ``top`` in ``size`` cells (eighths resolution)."""
+    if top <= 0 or size <= 0:
+        return " " * max(size, 0)
+    eighths = round(8 * size * max(value, 0) / top)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (BLOCKS[part] if part else "")
+    return text.ljust(size)[:size]
+
+
+def _two_lines(label: str, size: int) -> tuple[str, str]:
+    """A column label set on two lines of at most ``size`` characters."""
+    first, _, rest = label.partition(" ")
+    if len(label) <= size or not rest:
+        return label[:size], ""
+    return first[:size], rest[:size]
+
+
+def verdict(outcome: Outcome, names: Sequence[str], me: int) -> str:
+    """The title of the results: who won, or what the team or the solo player reached."""
+    if isinstance(outcome, (Ranked, Match)) and outcome.winners == (me,):
+        return "You win the match!" if isinstance(outcome, Match) else "You win!"
+    return headline(outcome, list(names))
+
+
+def farewell(outcome: Outcome | None, names: Sequence[str], me: int) -> str:
+    """One line for the terminal once the screen has closed."""
+    if outcome is None:
+        return "You left before the end of the game."
+    if isinstance(outcome, Cooperative):
+        grade = outcome.grade or "no grade"
+        verb = "won" if outcome.won else "lost"
+        return f"Game over: the team {verb} with {outcome.total} points ({grade})."
+    if isinstance(outcome, Solo):
+        grade = f", {outcome.grade}" if outcome.grade else ""
+        result = "" if outcome.won is None else (" You won!" if outcome.won else " You lost.")
+        return f"Game over: {outcome.score} points{grade}.{result}"
+    if outcome.winners == (me,):
+        return "Game over: you won the match!" if isinstance(outcome, Match) else \
+            "Game over: you won!"
+    if not outcome.winners:
+        return "Game over: nobody won."
+    who = " and ".join("you" if w == me else (names[w] if w < len(names) else f"seat {w}")
+                       for w in outcome.winners)
+    return f"Game over: {who} won{' the match' if isinstance(outcome, Match) else ''}."
+
+
+def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], width: int,
+              ) -> StyleAndTextTuples:
+    """Rows ``(seat, label, style)`` against ``columns``: a bar, the value, a star on the
+    best value of each column."""
+    out: StyleAndTextTuples = []
+    if not rows or not columns:
+        return out
+    name_w = min(24, max(len(r[1]) for r in rows) + 1)
+    num_w = max(len(str(v)) for _, col in columns for v in col)
+    per = max(num_w + 4, (width - name_w) // max(1, len(columns)))
+    bar_w = max(0, per - num_w - 4)  # bar, space, number, star (2), gap
+    heads = [_two_lines(label, per - 1) for label, _ in columns]
+    for line in (0, 1):
+        if line and not any(h[1] for h in heads):
+            break
+        out.append(("", "\n" * line + " " * name_w))
+        for head in heads:
+            out.append(("class:heading" if head[line] else "", head[line].ljust(per - 1)))
+            out.append(("", " "))
+    for seat, label, style in rows:
+        out.append(("", "\n"))
+        out.append((style, label[:name_w - 1].ljust(name_w)))
+        for _, col in columns:
+            top = max(col) if col else 0
+            value = col[seat] if seat < len(col) else 0
+            best = value == top and top > 0
+            out.append(("class:bar.best" if best else "class:bar", bar(value, top, bar_w)))
+            out.append(("bold" if best else "", f" {value:>{num_w}}"))
+            out.append(("class:bar.star", " ★" if best else "  "))
+            out.append(("", " " * max(1, per - bar_w - num_w - 3)))
+    return out
+
+
+def _ranked(outcome: Ranked, names: Sequence[str], width: int) -> StyleAndTextTuples:
+    n = len(names)
+    columns: list[Column] = list(outcome.breakdown) or [("Score", outcome.scores)]
+    ranks = [outcome.ranking[s] if s < len(outcome.ranking) else n for s in range(n)]
+    rows = []
+    for s in sorted(range(n), key=lambda s: (ranks[s], s)):
+        winner, out_ = s in outcome.winners, s in outcome.eliminated
+        mark = "★ " if winner else ("✗ " if out_ else "  ")
+        style = "class:results.winner" if winner else ("class:results.out" if out_ else "")
+        rows.append((s, f"{mark}{ranks[s]}. {names[s]} ({s})  ", style))
+    out = bar_chart(rows, columns, width)
+    out.append(("", "\n\n"))
+    out.append(("class:dim", "★ best in its column.  (n): seat number.  "))
+    if outcome.eliminated:
+        gone = ", ".join(names[s] for s in outcome.eliminated)
+        out.append(("class:results.out", f"✗ eliminated: {gone}."))
+    return out
+
+
+def _grades(grades: Sequence[tuple[str, int]], total: int, reached: str) -> StyleAndTextTuples:
+    """The grade ladder: each grade with its threshold, reached or how far it was."""
+    out: StyleAndTextTuples = [("class:heading", "Grades"), ("", "  ")]
+    for label, at in grades:
+        if total >= at:
+            style = "class:results.winner" if label == reached else ""
+            out.append((style, f"✓ {label} {at}"))
+            if label == reached:
+                out.append(("class:results.winner", " (reached)"))
+        else:
+            out.append(("class:dim", f"· {label} {at} ({at - total} more)"))
+        out.append(("", "   "))
+    return out
+
+
+def _cooperative(outcome: Cooperative, names: Sequence[str], width: int) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [("class:heading", "Team total"),
+                               ("bold", f"  {outcome.total} points"),
+                               ("", f"  — {outcome.grade}" if outcome.grade else "  — no grade"),
+                               ("", "\n")]
+    if outcome.grades:
+        out += _grades(outcome.grades, outcome.total, outcome.grade)
+        out.append(("", "\n"))
+    out += [("", "\n"), ("class:heading", "Everyone's contribution"), ("", "\n")]
+    columns: list[Column] = [("Points", outcome.scores), *outcome.breakdown]
+    rows = [(s, f"  {names[s]} ({s})  ", "") for s in range(len(names))]
+    out += bar_chart(rows, columns, width)
+    return out
+
+
+def _solo(outcome: Solo, names: Sequence[str], width: int) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [("class:heading", "Score"), ("bold", f"  {outcome.score}"),
+                               ("", "\n"), ("class:heading", "Grade"),
+                               ("bold" if outcome.grade else "class:dim",
+                                f"  {outcome.grade or 'none'}")]
+    if outcome.won is not None:
+        out += [("", "\n"), ("class:heading", "Result"),
+                ("class:results.winner" if outcome.won else "class:results.out",
+                 "  won" if outcome.won else "  lost")]
+    if outcome.opponent is not None:
+        out += [("", "\n"), ("class:heading", "Opponent's score"), ("", f"  {outcome.opponent}")]
+    if outcome.breakdown:
+        label_w = max(len(label) for label, _ in outcome.breakdown) + 2
+        top = max((abs(col[0]) for _, col in outcome.breakdown if col), default=0)
+        out += [("", "\n\n"), ("class:heading", "Breakdown")]
+        for label, col in outcome.breakdown:
+            value = col[0] if col else 0
+            out += [("", "\n" + label.ljust(label_w)),
+                    ("class:bar", bar(abs(value), top, max(0, min(30, width - label_w - 8)))),
+                    ("bold", f" {value:>4}")]
+    return out
+
+
+def _who_won(game: Ranked | Cooperative | Solo, names: Sequence[str], me: int) -> str:
+    """One game of a match in a few words: who won it."""
+    if not isinstance(game, Ranked):
+        return headline(game, list(names))
+    if not game.winners:
+        return "nobody won"
+    who = " and ".join("you" if w == me else (names[w] if w < len(names) else f"seat {w}")
+                       for w in game.winners)
+    return f"{who} won"
+
+
+def _match(outcome: Match, names: Sequence[str], me: int, width: int) -> StyleAndTextTuples:
+    n = len(names)
+    games = outcome.games
+    ranks = [outcome.final.ranking[s] if s < len(outcome.final.ranking) else n
+             for s in range(n)]
+    order = sorted(range(n), key=lambda s: (ranks[s], s))
+    labels = [f"{'★ ' if s in outcome.winners else '  '}{ranks[s]}. {names[s]} ({s})"
+              for s in range(n)]
+    name_w = min(24, max(len(x) for x in labels) + 2)
+    extra = list(outcome.final.breakdown)
+    heads = [f"Game {g + 1}" for g in range(len(games))] + ["Total"] + [h for h, _ in extra]
+    cell = max(8, min(12, (width - name_w) // max(1, len(heads))))
+    out: StyleAndTextTuples = [("class:heading", "Points per game"), ("", "\n"),
+                               ("", " " * name_w)]
+    out += [("class:heading", h[:cell - 1].rjust(cell - 1) + " ") for h in heads]
+    for s in order:
+        style = "class:results.winner" if s in outcome.winners else ""
+        out += [("", "\n"), (style, labels[s][:name_w - 1].ljust(name_w))]
+        for game in games:
+            value = game.scores[s] if s < len(game.scores) else 0
+            star = " ★" if s in game.winners else "  "
+            out += [("", f"{value:>{cell - 3}}"), ("class:bar.star", star), ("", " ")]
+        total = outcome.final.scores[s] if s < len(outcome.final.scores) else 0
+        out.append(("bold", f"{total:>{cell - 1}} "))
+        for _, col in extra:
+            out.append(("", f"{col[s] if s < len(col) else 0:>{cell - 1}} "))
+    out += [("", "\n\n"), ("class:heading", "Running totals"), ("", "\n"), ("", " " * name_w)]
+    out += [("class:heading", f"after {g + 1}".rjust(cell - 1) + " ") for g in range(len(games))]
+    for s in order:
+        out += [("", "\n"), ("", f"  {names[s]}"[:name_w - 1].ljust(name_w))]
+        for after in outcome.totals:
+            out.append(("", f"{after[s] if s < len(after) else 0:>{cell - 1}} "))
+    out.append(("", "\n"))
+    for g, game in enumerate(games):
+        line = f"Game {g + 1}: {_who_won(game, names, me)}"
+        if game.explanation:
+            line += f" — {game.explanation}"
+        out += [("", "\n"), ("class:dim", wrap(line, width))]
+    out += [("", "\n"), ("class:dim", "★ won that game.  (n): seat number.")]
+    return out
+
+
+def results(state: SeatState, width: int) -> StyleAndTextTuples:
+    """The end of the game, drawn for its kind of outcome (see the module docstring)."""
+    outcome = state.outcome
+    if outcome is None:
+        return []
+    n = max(state.seat.players, len(outcome.scores))
+    names = [state.name_of(s) for s in range(n)]
+    me = state.seat.seat
+    out: StyleAndTextTuples = [("class:results.title", f" {verdict(outcome, names, me)} "),
+                               ("", "\n\n")]
+    if isinstance(outcome, Ranked):
+        out += _ranked(outcome, names, width)
+    elif isinstance(outcome, Cooperative):
+        out += _cooperative(outcome, names, width)
+    elif isinstance(outcome, Solo):
+        out += _solo(outcome, names, width)
+    else:
+        out += _match(outcome, names, me, width)
+    if outcome.explanation:
+        out += [("", "\n\n"), ("", wrap(outcome.explanation, width))]
+    if state.view is not None:
+        for part in state.ui.parts(RESULTS):
+            drawing = state.ui.draw(part, state.view, me, width, None)
+            if drawing:
+                out.append(("", "\n\n"))
+                out += [(f[0], f[1]) for f in drawing]
+    path = state.seat.log_path()
+    if path is not None:
+        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
+    return out
