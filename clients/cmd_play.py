@@ -113,17 +113,13 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
 
 
 def _farewell(seat: Any) -> None:
-    """One line after the screen closes: the result, and where the log is."""
+    """One line after the screen closes: the result (for its kind), and where the log is."""
+    from hedgerow.clients.app.results import farewell
     from hedgerow.clients.app.state import display_name
 
-    outcome = seat.outcome()
     names = {i.seat: display_name(i) for i in seat.seats()}
-    names[seat.seat] = "you"
-    if outcome is not None:
-        won = " and ".join(names.get(w, f"seat {w}") for w in outcome.winners)
-        print(f"Game over: {won} won." if won != "you" else "Game over: you won!")
-    else:
-        print("You left before the end of the game.")
+    print(farewell(seat.outcome(), [names.get(s, f"seat {s}") for s in range(seat.players)],
+                   seat.seat))
     path = seat.log_path()
     if path is not None:
         print(f"The table's log is saved in {path}")

@@ -1,0 +1,182 @@
+"""The results screen for each kind of outcome, drawn by the real client (pipe input, dummy
+output), and the line ``hedgerow play`` prints after the screen closes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from appdriver import drawn, running
+
+from hedgerow.clients.app.results import farewell
+from hedgerow.clients.app.state import RESULTS
+from hedgerow.core import Cooperative, Match, Ranked, Solo
+from hedgerow.core.host import Host
+from hedgerow.net.seat import Link, Phase, SeatInfo
+
+
+class FinishedSeat:
+    """A `Seat` whose game is over with ``outcome`` (no view, no moves)."""
+
+    def __init__(self, host: Host, outcome, players: int) -> None:
+        self.seat = 0
+        self.players = players
+        self.ruleset = host.ruleset("petals", players=max(players, 2))
+        self._outcome = outcome
+
+    def phase(self):
+        return Phase.FINISHED
+
+    def view(self):
+        return None
+
+    def active_seats(self):
+        return ()
+
+    def legal_actions(self):
+        return ()
+
+    def outcome(self):
+        return self._outcome
+
+    def seats(self):
+        return [SeatInfo(0, "Ann", Link.YOU),
+                *(SeatInfo(s, f"Bot {s}", Link.CONNECTED, bot="random")
+                  for s in range(1, self.players))]
+
+    def history(self):
+        return ()
+
+    def problem(self):
+        return None
+
+    def log_path(self):
+        return Path("/tmp/table.log")
+
+    async def submit(self, action):
+        raise AssertionError("nothing to submit")
+
+    def subscribe(self, callback):
+        pass
+
+    async def close(self):
+        pass
+
+
+def results_screen(outcome, players: int, rows: int = 24) -> str:
+    host = Host(autoload=False)
+    seat = FinishedSeat(host, outcome, players)
+    found: list[str] = []
+
+    async def main() -> None:
+        async with running(seat, host, rows=rows) as d:
+            screen = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
+                                 what="the results screen")
+            assert d.state.screen == RESULTS
+            assert all(len(r) <= 80 for r in screen)
+            found.append("\n".join(screen))
+
+    asyncio.run(main())
+    return found[0]
+
+
+FIRE = ("Fire", (5, 4, 3))
+
+
+def test_ranked_shows_the_ranks_the_winners_and_the_eliminated() -> None:
+    outcome = Ranked(scores=(12, 9, 4), ranking=(1, 2, 3), winners=(0,),
+                     explanation="You led Fire and Water.", eliminated=(2,),
+                     breakdown=(FIRE, ("Water", (7, 5, 1))))
+    screen = results_screen(outcome, 3)
+    assert "You win!" in screen
+    assert "★ 1. You (0)" in screen and "2. Bot 1 (1)" in screen and "✗ 3. Bot 2 (2)" in screen
+    assert "Fire" in screen and "Water" in screen
+    assert "✗ eliminated: Bot 2." in screen and "You led Fire and Water." in screen
+    assert screen.index("1. You") < screen.index("2. Bot 1") < screen.index("3. Bot 2")
+
+
+def test_ranked_shared_victory() -> None:
+    outcome = Ranked(scores=(9, 9), ranking=(1, 1), winners=(0, 1), explanation="A tie.")
+    screen = results_screen(outcome, 2)
+    assert "You, Bot 1 share the victory" in screen and "Score" in screen
+
+
+def test_cooperative_shows_the_total_the_grade_the_thresholds_and_everyone() -> None:
+    outcome = Cooperative(scores=(100, 110, 90), total=300, won=True, grade="Silver",
+                          explanation="300 reaches Silver (285).",
+                          grades=(("Bronze", 255), ("Silver", 285), ("Gold", 315)))
+    screen = results_screen(outcome, 3)
+    assert "The team wins: 300 points, Silver" in screen
+    assert "Team total  300 points  — Silver" in screen
+    assert "✓ Bronze 255" in screen and "✓ Silver 285 (reached)" in screen
+    assert "· Gold 315 (15 more)" in screen
+    assert "Everyone's contribution" in screen
+    for name, points in (("You (0)", "100"), ("Bot 1 (1)", "110"), ("Bot 2 (2)", "90")):
+        line = next(r for r in screen.splitlines() if name in r)
+        assert points in line
+    assert "★" in next(r for r in screen.splitlines() if "Bot 1 (1)" in r)  # the best
+
+
+def test_cooperative_loss_without_a_grade() -> None:
+    outcome = Cooperative(scores=(100, 100), total=200, won=False, grade="",
+                          explanation="200 is short of Bronze (255).",
+                          grades=(("Bronze", 255), ("Silver", 285)))
+    screen = results_screen(outcome, 2)
+    assert "The team loses: 200 points, no grade" in screen and "— no grade" in screen
+    assert "· Bronze 255 (55 more)" in screen and "(reached)" not in screen
+
+
+def test_solo_graded_only() -> None:
+    outcome = Solo(score=23, grade="Expert", explanation="18-25 is Expert.",
+                   breakdown=(("Colours", (20,)), ("Butterflies", (5,)), ("Removed", (-2,))))
+    screen = results_screen(outcome, 1)
+    assert "You: 23 — Expert" in screen
+    assert "Score  23" in screen and "Grade  Expert" in screen
+    assert "Result" not in screen and "Opponent" not in screen
+    assert "Butterflies" in screen and "-2" in screen
+
+
+def test_solo_against_an_opponent_lost() -> None:
+    outcome = Solo(score=-6, grade="", explanation="McGregor scored more.", won=False,
+                   opponent=41)
+    screen = results_screen(outcome, 1)
+    assert "You: -6 (lost)" in screen
+    assert "Grade  none" in screen and "Result  lost" in screen
+    assert "Opponent's score  41" in screen
+
+
+def test_match_shows_each_game_the_running_totals_and_the_winner() -> None:
+    games = (Ranked((52, 48), (1, 2), (0,), "game 1"), Ranked((40, 55), (2, 1), (1,), "game 2"),
+             Ranked((61, 45), (1, 2), (0,), "game 3"))
+    outcome = Match(games=games, totals=((52, 48), (92, 103), (153, 148)),
+                    final=Ranked((153, 148), (1, 2), (0,), "153 beats 148.",
+                                 breakdown=(("Ribbons", (1, 2)),)))
+    screen = results_screen(outcome, 2, rows=30)
+    assert "You win the match!" in screen
+    lines = screen.splitlines()
+    head = next(r for r in lines if "Game 1" in r and "Total" in r)
+    assert "Game 2" in head and "Game 3" in head and "Ribbons" in head
+    mine = next(r for r in lines if "1. You (0)" in r)
+    assert mine.split()[4:] == ["52", "★", "40", "61", "★", "153", "1"]
+    assert "Running totals" in screen
+    theirs = [r for r in lines if r.strip().startswith("Bot 1")]
+    assert theirs and theirs[-1].split()[2:] == ["48", "103", "148"]
+    assert "Game 1: you won — game 1" in screen and "Game 2: Bot 1 won — game 2" in screen
+    assert "153 beats 148." in screen
+
+
+@pytest.mark.parametrize(("outcome", "line"), [
+    (Ranked((9, 3), (1, 2), (0,), ""), "Game over: you won!"),
+    (Ranked((3, 9), (2, 1), (1,), ""), "Game over: Bot 1 won."),
+    (Ranked((9, 9), (1, 1), (0, 1), ""), "Game over: you and Bot 1 won."),
+    (Cooperative((5, 5), 10, False, "", ""), "Game over: the team lost with 10 points "
+                                             "(no grade)."),
+    (Cooperative((5, 5), 10, True, "Gold", ""), "Game over: the team won with 10 points (Gold)."),
+    (Solo(23, "Expert", ""), "Game over: 23 points, Expert."),
+    (Solo(-3, "", "", won=False, opponent=40), "Game over: -3 points. You lost."),
+    (Match((), (), Ranked((1, 2), (2, 1), (1,), "")), "Game over: Bot 1 won the match."),
+    (None, "You left before the end of the game."),
+])
+def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
+    assert farewell(outcome, ["Ann", "Bot 1"], 0) == line
