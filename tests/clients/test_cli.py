@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from hedgerow.clients.cli import main
+from hedgerow.core.host import Host
 
 
 def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -25,6 +26,8 @@ def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 
 
 TOYS = {"HEDGEROW_PLUGINS": "toygames", "PYTHONPATH": os.path.dirname(os.path.dirname(__file__))}
+#: Every game `hedgerow` knows with the toy plugins: the built-in ones, duel and posy.
+TOY_GAMES = sorted({*Host(autoload=False).games, "duel", "posy"})
 
 
 def test_help_and_version() -> None:
@@ -107,7 +110,7 @@ def test_simulate_is_reproducible_across_processes_and_hash_seeds() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["simulate", "chess"], "unknown game 'chess' (choose from: duel, petals, posy)"),
+        (["simulate", "chess"], f"unknown game 'chess' (choose from: {', '.join(TOY_GAMES)})"),
         (
             ["simulate", "posy", "--variant", "nope"],
             "unknown variant 'nope' for posy (choose from: bonus, lowball)",

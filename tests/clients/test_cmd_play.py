@@ -8,6 +8,11 @@ import sys
 
 import pytest
 
+from hedgerow.core.host import Host
+
+#: Every built-in game, as the error message lists them.
+GAMES = sorted(Host(autoload=False).games)
+
 
 def hedgerow(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", *args],
@@ -16,7 +21,7 @@ def hedgerow(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["play", "chess"], "unknown game 'chess' (choose from: petals)"),
+    (["play", "chess"], f"unknown game 'chess' (choose from: {', '.join(GAMES)})"),
     (["play", "petals", "--players", "9"], "petals is for 2 to 5 players, not 9"),
     (["play", "petals", "--bots", "deep"], "unknown bot 'deep' for petals (choose from: random)"),
     (["play", "petals"], "hedgerow play needs a terminal (for bots only, use hedgerow simulate)"),

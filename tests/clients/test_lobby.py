@@ -166,7 +166,7 @@ def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
             return await asyncio.wait_for(task, 10)
 
     assert asyncio.run(main()) == 0
-    assert ("create", "petals@1.0.0", 2, "Ann's Petals", "Ann") in backend.calls
+    assert ("create", "petals@2.0.0", 2, "Ann's Petals", "Ann") in backend.calls
     assert ("bots", ["random"]) in backend.calls
     assert backend.closed and backend.seat.phase() in (Phase.FINISHED, Phase.HALTED)
 
@@ -189,6 +189,8 @@ def test_the_create_form_by_keys() -> None:
             await until(lambda: app.is_running, "the lobby")
             pipe.send_text("c")
             await until(lambda: lobby.screen == CREATE, "the form")
+            pipe.send_text(KEYS["right"] * lobby.form.games.index("petals"))  # the game
+            await until(lambda: lobby.game == "petals", "Petals chosen")
             # players: 4 -> 3; seat 1: a bot -> open; the name: one more letter
             pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["right"]
                            + KEYS["down"] + KEYS["down"] + "!")
@@ -200,7 +202,7 @@ def test_the_create_form_by_keys() -> None:
         return lobby
 
     asyncio.run(main())
-    assert ("create", "petals@1.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
+    assert ("create", "petals@2.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
     assert ("bots", ["random"]) in backend.calls
 
 
