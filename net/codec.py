@@ -22,10 +22,12 @@ from typing import Any, NoReturn
 from google.protobuf.message import Message
 
 from hedgerow.core.actions import Action, Value
+from hedgerow.core.chance import CHANCE_SEAT, outcome_of
 from hedgerow.core.table import LogEntry, TableHeader
 from hedgerow.net.messages import (
     DIGEST_SIZE,
     LOG_FORMAT_VERSION,
+    LOG_FORMATS_READ,
     MAX_ADDRESS_LENGTH,
     MAX_ENVELOPE_SIZE,
     MAX_NAME_LENGTH,
@@ -256,19 +258,37 @@ def _check_logged(item: object) -> LoggedEntry:
         _bad("a log entry must be a LoggedEntry holding a LogEntry")
     entry = item.entry
     _uint("entry index", entry.index)
-    _seat("entry seat", entry.seat)
+    if entry.seat != CHANCE_SEAT:
+        _seat("entry seat", entry.seat)
     _check_action(entry.action)
+    if entry.seat == CHANCE_SEAT:
+        _check_draws(entry.action)
     _blob("entry prev", entry.prev, DIGEST_SIZE)
     _blob("entry digest", entry.digest, DIGEST_SIZE)
     _blob("entry state_hash", item.state_hash, DIGEST_SIZE)
     return item
 
 
+def _check_draws(action: Action) -> None:
+    """A chance entry's action is ``chance(draws=(...))``: one result per draw, each a
+    non-negative int (a pick) or a tuple of them (a shuffle)."""
+    draws = outcome_of(action)
+    if draws is None:
+        _bad("a chance entry's action must be chance(draws=(...))")
+    for result in draws:
+        items = result if type(result) is tuple else (result,)
+        if not all(type(x) is int and x >= 0 for x in items):
+            _bad("a chance entry's draws are non-negative integers or tuples of them")
+
+
 def _entry_to_pb(item: LoggedEntry, out: pb.LogEntry) -> None:
     _check_logged(item)
     entry = item.entry
     out.index = entry.index
-    out.seat = entry.seat
+    if entry.seat == CHANCE_SEAT:
+        out.chance = True  # the seat field stays 0 (absent): the wire has no seat -1
+    else:
+        out.seat = entry.seat
     _action_to_pb(entry.action, out.action)
     out.prev = entry.prev
     out.digest = entry.digest
@@ -278,7 +298,10 @@ def _entry_to_pb(item: LoggedEntry, out: pb.LogEntry) -> None:
 def _entry_from_pb(msg: pb.LogEntry) -> LoggedEntry:
     if not msg.HasField("action"):
         _bad("a log entry has no action")
-    entry = LogEntry(msg.index, msg.seat, _action_from_pb(msg.action), msg.prev, msg.digest)
+    if msg.chance and msg.seat != 0:
+        _bad("a chance entry has no seat (seat must be 0 when chance is set)")
+    seat = CHANCE_SEAT if msg.chance else msg.seat
+    entry = LogEntry(msg.index, seat, _action_from_pb(msg.action), msg.prev, msg.digest)
     return _check_logged(LoggedEntry(entry, msg.state_hash))
 
 
@@ -759,11 +782,12 @@ def decode_log_record(data: bytes) -> LogHeader | LoggedEntry:
         h = msg.header
         if h.format_version == 0:
             _bad("the log header has no format version")
-        if h.format_version != LOG_FORMAT_VERSION:
+        if h.format_version not in LOG_FORMATS_READ:
             raise CodecError(
                 ErrorCode.PROTOCOL_MISMATCH,
                 f"log format version {h.format_version} is not supported "
-                f"(this version reads format {LOG_FORMAT_VERSION})",
+                f"(this version reads formats "
+                f"{', '.join(str(v) for v in LOG_FORMATS_READ)})",
             )
         header = LogHeader(h.game, tuple(h.variants), h.fingerprint, h.players, h.seed,
                            h.table_id, h.own_seat if h.HasField("own_seat") else None,

@@ -2,7 +2,8 @@
 
 Every `Envelope` carries one body: one of the dataclasses in `Body`.  `hedgerow.net.codec`
 turns them into bytes and back; docs/protocol.md specifies every field and when each
-message is sent.  Log files hold a `LogHeader` then one `LoggedEntry` per accepted action.
+message is sent.  Log files hold a `LogHeader` then one `LoggedEntry` per log entry (a
+seat's action, or chance the engine resolved: ``entry.seat == CHANCE_SEAT``).
 
 All dataclasses are frozen; equal messages compare equal, and ``decode(encode(m)) == m``.
 Limits the codec enforces on both encode and decode are the module constants below.
@@ -21,10 +22,13 @@ from hedgerow.core.table import LogEntry, TableHeader
 if TYPE_CHECKING:
     from hedgerow.core.ruleset import Ruleset
 
-#: The protocol version this implementation speaks (``Envelope.protocol_version``).
-PROTOCOL_VERSION = 1
-#: The log-file format version (``LogHeader.format_version``).
-LOG_FORMAT_VERSION = 1
+#: The protocol version this implementation speaks (``Envelope.protocol_version``).  Version 2
+#: added chance entries (``LogEntry.chance``) and whole simultaneous steps.
+PROTOCOL_VERSION = 2
+#: The log-file format version written (``LogHeader.format_version``).
+LOG_FORMAT_VERSION = 2
+#: Every log-file format version read: format 1 files predate chance entries and hold none.
+LOG_FORMATS_READ = (1, 2)
 #: Size of a table id (random, chosen by the table's host).
 TABLE_ID_SIZE = 16
 #: Size of a peer id: a raw CURVE (Curve25519) public key.
@@ -72,6 +76,8 @@ class ErrorCode(IntEnum):
 
 _REFUSAL_CODES = {
     "not_your_turn": ErrorCode.OUT_OF_TURN,
+    "simultaneous": ErrorCode.OUT_OF_TURN,
+    "malformed": ErrorCode.MALFORMED,
     "game_over": ErrorCode.GAME_OVER,
     "unknown_action": ErrorCode.ILLEGAL,
     "illegal_action": ErrorCode.ILLEGAL,

@@ -91,20 +91,22 @@ class TableHeader(_message.Message):
     def __init__(self, fingerprint: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[bytes] = ...) -> None: ...
 
 class LogEntry(_message.Message):
-    __slots__ = ("index", "seat", "action", "prev", "digest", "state_hash")
+    __slots__ = ("index", "seat", "action", "prev", "digest", "state_hash", "chance")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     PREV_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     action: Action
     prev: bytes
     digest: bytes
     state_hash: bytes
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ...) -> None: ...
+    chance: bool
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ...) -> None: ...
 
 class Envelope(_message.Message):
     __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal")

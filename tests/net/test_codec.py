@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import encode
+from hedgerow.core.chance import CHANCE_SEAT, chance_action
 from hedgerow.core.table import LogEntry, TableHeader
 from hedgerow.net import codec
 from hedgerow.net.codec import (
@@ -79,9 +80,17 @@ headers = st.builds(TableHeader, st.text(min_size=1, max_size=40),
                     st.integers(1, MAX_PLAYERS), st.binary(min_size=1, max_size=64))
 
 
+#: What chance can answer: per draw a pick (an int) or a shuffle (a tuple of ints).
+chance_actions = st.lists(
+    st.integers(0, 2**63 - 1) | st.lists(st.integers(0, 100), max_size=8).map(tuple),
+    min_size=1, max_size=4).map(lambda draws: chance_action(tuple(draws)))
+
+
 def logged(index: int) -> st.SearchStrategy[LoggedEntry]:
-    return st.builds(lambda seat, action, prev, dig, sh: LoggedEntry(
-        LogEntry(index, seat, action, prev, dig), sh), SEAT, actions, H32, H32, H32)
+    seats_and_actions = st.tuples(SEAT, actions) | st.tuples(st.just(CHANCE_SEAT),
+                                                             chance_actions)
+    return st.builds(lambda seat_action, prev, dig, sh: LoggedEntry(
+        LogEntry(index, *seat_action, prev, dig), sh), seats_and_actions, H32, H32, H32)
 
 
 @st.composite
@@ -314,11 +323,67 @@ def test_invalid_messages_are_malformed(msg: pb.Envelope, pattern: str) -> None:
     assert info.value.code is ErrorCode.MALFORMED
 
 
-def test_other_protocol_versions_are_a_protocol_mismatch() -> None:
-    data = raw_envelope(protocol_version=2, heartbeat=pb.Heartbeat()).SerializeToString()
-    with pytest.raises(CodecError, match="protocol version 2") as info:
+@pytest.mark.parametrize("version", [1, 3])  # 1: before chance entries and whole steps
+def test_other_protocol_versions_are_a_protocol_mismatch(version: int) -> None:
+    assert PROTOCOL_VERSION == 2
+    data = raw_envelope(protocol_version=version, heartbeat=pb.Heartbeat()).SerializeToString()
+    with pytest.raises(CodecError, match=f"protocol version {version} is not supported "
+                                         r"\(this peer speaks version 2\)") as info:
         decode_envelope(data)
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
+
+
+def chance_reply(**entry: object) -> pb.Envelope:
+    fields: dict[str, object] = {"index": 0, "prev": bytes(32), "digest": bytes(32),
+                                 "state_hash": bytes(32), "chance": True}
+    fields.update(entry)
+    return raw_envelope(catch_up_reply=pb.CatchUpReply(
+        header=pb.TableHeader(fingerprint="g@1", players=2, seed=b"s"), from_index=0,
+        entries=[pb.LogEntry(**fields)], next_index=1))  # type: ignore[arg-type]
+
+
+def draws(*values: pb.Value) -> pb.Action:
+    return pb.Action(kind="chance", args=[pb.Arg(name="draws", value=pb.Value(
+        list=pb.ValueList(items=list(values))))])
+
+
+def test_a_chance_entry_is_seat_zero_with_the_chance_flag_on_the_wire() -> None:
+    shuffle = pb.Value(list=pb.ValueList(items=[pb.Value(int=1), pb.Value(int=0)]))
+    env = decode_envelope(chance_reply(action=draws(pb.Value(int=3), shuffle))
+                          .SerializeToString())
+    body = env.body
+    assert isinstance(body, CatchUpReply)
+    entry = body.entries[0].entry
+    assert entry.seat == CHANCE_SEAT and entry.is_chance
+    assert entry.action == chance_action((3, (1, 0)))
+    raw = pb.Envelope.FromString(encode_envelope(env))
+    assert raw.catch_up_reply.entries[0].chance and raw.catch_up_reply.entries[0].seat == 0
+
+
+@pytest.mark.parametrize(
+    ("entry", "pattern"),
+    [
+        ({"seat": 1, "action": draws(pb.Value(int=1))}, "a chance entry has no seat"),
+        ({"action": pb.Action(kind="pass")}, r"chance\(draws=\(\.\.\.\)\)"),
+        ({"action": pb.Action(kind="chance")}, r"chance\(draws=\(\.\.\.\)\)"),
+        ({"action": draws(pb.Value(int=-1))}, "non-negative"),
+        ({"action": draws(pb.Value(str="x"))}, "non-negative"),
+        ({"action": draws(pb.Value(list=pb.ValueList(items=[pb.Value(flag=True)])))},
+         "non-negative"),
+    ],
+)
+def test_a_malformed_chance_entry_is_refused(entry: dict[str, object], pattern: str) -> None:
+    with pytest.raises(CodecError, match=pattern) as info:
+        decode_envelope(chance_reply(**entry).SerializeToString())
+    assert info.value.code is ErrorCode.MALFORMED
+
+
+def test_a_seat_below_zero_is_only_the_chance_seat() -> None:
+    for seat, action in ((CHANCE_SEAT, Action.of("pass")), (-2, chance_action((1,))),
+                         (-2, Action.of("pass"))):
+        item = LoggedEntry(LogEntry(0, seat, action, bytes(32), bytes(32)), bytes(32))
+        with pytest.raises(CodecError):
+            encode_log_record(item)
 
 
 def test_hello_may_omit_the_table_id_and_nothing_else_may() -> None:
@@ -459,11 +524,18 @@ def test_log_records() -> None:
             encode_log_record(bad)
     with pytest.raises(CodecError, match="neither"):
         decode_log_record(b"")
-    future = pb.LogRecord(header=pb.LogHeader(format_version=2, game="g", fingerprint="f",
+    future = pb.LogRecord(header=pb.LogHeader(format_version=3, game="g", fingerprint="f",
                                               players=2, seed=b"s"))
-    with pytest.raises(CodecError, match="format version 2") as info:
+    with pytest.raises(CodecError, match="format version 3 is not supported "
+                                         r"\(this version reads formats 1, 2\)") as info:
         decode_log_record(future.SerializeToString())
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
+    # Format 1 (before chance entries) reads the same; format 2 is what is written.
+    older = pb.LogRecord(header=pb.LogHeader(format_version=1, game="g", fingerprint="f",
+                                             players=2, seed=b"s"))
+    assert decode_log_record(older.SerializeToString()) == LogHeader("g", (), "f", 2, b"s")
+    written = pb.LogRecord.FromString(encode_log_record(LogHeader("g", (), "f", 2, b"s")))
+    assert written.header.format_version == 2
     with pytest.raises(CodecError):
         encode_log_record("nope")  # type: ignore[arg-type]
 
