@@ -7,8 +7,11 @@ inside a step is still in its seat's hand), the draw deck `DECK`, the compost pi
 him count as his deck: they are shuffled into it).  Cards in gardens are public.
 
 A seat's *memory* holds, for every card it has had in its hand and no longer sees, the set
-of zones the card may be in now, as a bit mask (bit ``z`` for zone ``z``).  It is exact:
-what the seat could work out from what it saw, nothing more.
+of zones the card may be in now, as a bit mask (bit ``z`` for zone ``z``).  The mask is
+sound (the card is always in one of its zones) and follows each card on its own: every
+move the seat could not see is allowed for it.  What ties cards together is not kept — a
+neighbour passes only one card each way per turn, so two cards it got from this seat
+cannot both have gone left in the same turn — and a re-deal may break such a constraint.
 
 * A card it passes is in the receiving hand (one zone, certain); one it composts is in the
   compost pile; one it discards in the final round is in the discards; one it passes to

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hedgerow.plugins.flourish.ranking import POINT_COLUMNS, game_totals
 from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, card_points
-from hedgerow.plugins.flourish.state import View
+from hedgerow.plugins.flourish.state import OVER, View
 
 Column = tuple[str, tuple[int, ...]]
 
@@ -36,7 +36,7 @@ def score_columns(view: View) -> tuple[Column, ...]:
         bonus = tuple(sum(r.bonus[g] if g < len(r.bonus) else 0 for r in done)
                       for g in range(len(points)))
         match = tuple(game[g] + sum(t[g] for t in earlier) for g in range(len(points)))
-        if view.turn >= 10 and len(view.history) > view.game:  # this game's bonus is in
+        if view.turn >= OVER and len(view.history) > view.game:  # this game's bonus is in
             last = view.history[view.game]
             match = tuple(m + (last.bonus[g] if g < len(last.bonus) else 0)
                           for g, m in enumerate(match))
