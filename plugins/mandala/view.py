@@ -34,7 +34,7 @@ from hedgerow.core import Rng
 from hedgerow.plugins.mandala.cards import NCOLOURS, Counts, colours_in, sub_counts
 from hedgerow.plugins.mandala.choices import active_seats
 from hedgerow.plugins.mandala.scoring import points
-from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, State, View
+from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, State, View
 
 #: Search steps `determinize` may spend colouring face-down plays before it gives up.
 SEARCH_BUDGET = 5_000
@@ -199,13 +199,21 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
         dark=tuple(rng.shuffled(state.dark)), light=tuple(rng.shuffled(state.light)))
 
 
+def _packed(last: Resolution | None) -> object:
+    if last is None:
+        return None
+    return (last.mandala, bytes(last.tiles), bytes([n for pair in last.taken for n in pair]),
+            last.chosen, b"".join([bytes(c) for c in last.discarded]),
+            b"".join([bytes(c) for c in last.returned]), last.closed)
+
+
 def hash_data(state: State) -> tuple[object, ...]:
     """Plain data that names ``state`` exactly.
 
     A mandala's derived counts are left out; card counts, the deck, the tile stacks, each
-    seat's tiles and each mandala's plays (seat, colour, count, up, colour set: five small
-    ints a play) are packed as bytes, which the canonical encoder hashes far faster than
-    tuples of ints.
+    seat's tiles, each mandala's plays (seat, colour, count, up, colour set: five small ints
+    a play) and the last resolution's lists are packed as bytes, which the canonical encoder
+    hashes far faster than tuples of ints.
     """
     return (
         state.players, state.phase, state.turn,
@@ -214,5 +222,5 @@ def hash_data(state: State) -> tuple[object, ...]:
         tuple([(bytes(m.tiles), m.claim, b"".join([bytes(p) for p in m.plays]))
                for m in state.mandalas]),
         tuple([bytes(t) for t in state.tiles]),
-        state.passes, state.ended, state.at, state.owed, state.second, state.last,
+        state.passes, state.ended, state.at, state.owed, state.second, _packed(state.last),
     )

@@ -4,6 +4,7 @@ third-party variant through the same hooks, and rules modules free of I/O and lu
 from __future__ import annotations
 
 import ast
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -31,11 +32,14 @@ def test_game_and_variant_are_registered(host: Host) -> None:
     assert variant.impl is not drawfour and isinstance(variant.impl, drawfour.DrawFourRules)
 
 
-def test_extension_hooks_are_declared(host: Host) -> None:
+def test_extension_hooks_are_declared_and_documented(host: Host) -> None:
     for name in ("mandala_draw_rule", "mandala_game_end", "mandala_winner"):
         caller = getattr(host.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
-        assert caller.spec.function.__doc__
+        doc = inspect.getdoc(caller.spec.function) or ""
+        assert "Called" in doc and ":return:" in doc, name
+        for param in inspect.signature(caller.spec.function).parameters:
+            assert f":param {param}:" in doc, (name, param)
 
 
 def test_fingerprints_and_player_counts(host: Host) -> None:
