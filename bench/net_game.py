@@ -38,7 +38,8 @@ from net_latency import peer_env, play_game  # noqa: E402
 def play_time(reports: list[dict]) -> float:
     """Seconds from the first action authored to the last one applied everywhere."""
     last = str(max(int(i) for i in reports[0]["applied"]))
-    start = min(r["submitted"]["0"] for r in reports if "0" in r["submitted"])
+    first = min(int(i) for r in reports for i in r["submitted"])  # after the deal (chance)
+    start = min(r["submitted"][str(first)] for r in reports if str(first) in r["submitted"])
     return (max(r["applied"][last] for r in reports) - start) / 1e9
 
 
@@ -55,11 +56,13 @@ def in_process(seed: bytes, players: int, *, hash_every_action: bool) -> tuple[f
     for _ in range(5):
         t0 = time.perf_counter()
         table = play(ruleset, players, seed, bots)
-        if hash_every_action:  # replay with a hash after each action, as a peer does
+        if hash_every_action:  # replay with a hash after each entry, as a peer does
             again = Table(ruleset, players, seed)
+            for applied in again.opening:
+                again.hash_of(applied.after)
             for entry in table.entries:
-                again.submit(entry.seat, entry.action)
-                again.state_hash()
+                for applied in again.follow(entry.index, entry.seat, entry.action):
+                    again.hash_of(applied.after)
         best = min(best, time.perf_counter() - t0)
     return best, table.state_hash().hex()
 

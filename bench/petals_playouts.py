@@ -10,9 +10,10 @@ Everything is measured in the same process, each figure as the best of several r
 (the least disturbed by other load), and reported both absolutely and as a ratio against
 a baseline measured in the same run, so that figures from different machines compare:
 
-* **playouts**: complete random games through the `GameDef` (setup, then
-  ``legal_actions`` / pick one uniformly with a core `Rng` / ``apply`` until the end, then
-  ``outcome``), for 2 and 4 players.  Baseline: the same number of ``Rng.randbelow`` calls
+* **playouts**: complete random games through the `GameDef` (setup and the deal, a chance
+  node resolved from the seed as the table does, then ``legal_actions`` / pick one
+  uniformly with a core `Rng` / ``apply`` until the end, then ``outcome``), for 2 and 4
+  players.  Baseline: the same number of ``Rng.randbelow`` calls
   a game makes, i.e. the randomness alone.
 * **table playouts**: the same games through `hedgerow.core.table.Table` (hash chain and
   canonical state hash on every action), as a ratio against the bare `GameDef` games.
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable
 
 from hedgerow.core import Rng, SetupContext
+from hedgerow.core.chance import draw_all
 from hedgerow.core.host import Host
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
@@ -62,10 +64,22 @@ class CountingRng(Rng):
         return super().randbelow(n)
 
 
+def settle(game, state: State, seed: bytes, index: int,
+           chance_rng: Callable[[int], Rng] | None = None) -> tuple[State, int]:
+    """Resolve the chance ``state`` waits for as the table does: the chance that becomes
+    log entry ``i`` draws from ``Rng(seed, "chance/<i>")`` (or ``chance_rng(i)``)."""
+    while (chance := game.pending_chance(state)) is not None:
+        rng = chance_rng(index) if chance_rng is not None else Rng(seed, f"chance/{index}")
+        state = game.resolve(state, draw_all(rng, chance))
+        index += 1
+    return state, index
+
+
 def playout(game, players: int, seed: bytes, rng: Rng, states: list[State] | None = None,
-            setup_rng: Rng | None = None) -> object:
-    """One complete random game through the GameDef; its outcome."""
-    state = game.setup(SetupContext(players, setup_rng or Rng(seed, "setup")))
+            chance_rng: Callable[[int], Rng] | None = None) -> object:
+    """One complete random game through the GameDef (chance resolved as the table does);
+    its outcome."""
+    state, index = settle(game, game.setup(SetupContext(players)), seed, 0, chance_rng)
     active, legal_actions, apply = game.active_seats, game.legal_actions, game.apply
     while True:
         seats = active(state)
@@ -76,6 +90,9 @@ def playout(game, players: int, seed: bytes, rng: Rng, states: list[State] | Non
             states.append(state)
         legal = legal_actions(state, seat)
         state = apply(state, seat, legal[rng.randbelow(len(legal))])
+        index += 1
+        if game.chance is not None:
+            state, index = settle(game, state, seed, index, chance_rng)
 
 
 def table_playout(ruleset, players: int, seed: bytes, rng: Rng, hashed: bool) -> object:
@@ -88,7 +105,7 @@ def table_playout(ruleset, players: int, seed: bytes, rng: Rng, hashed: bool) ->
         if not seats:
             return table.outcome()
         legal = game.legal_actions(table.state, seats[0])
-        table.submit(seats[0], legal[rng.randbelow(len(legal))])
+        table.submit(seats[0], legal[rng.randbelow(len(legal))])  # (chance entries follow)
         if hashed:
             table.state_hash()
 
@@ -100,10 +117,13 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
     few = seeds[: max(1, games // 5)]
 
     counter = CountingRng(b"bench-count")
-    setup_counters = [CountingRng(s, "setup") for s in seeds]
-    for s, sc in zip(seeds, setup_counters, strict=True):
-        playout(game, players, s, counter, setup_rng=sc)
-    draws = counter.calls + sum(sc.calls for sc in setup_counters)
+    chance_counters: list[CountingRng] = []
+    for s in seeds:
+        def counted(index: int, s: bytes = s) -> Rng:
+            chance_counters.append(CountingRng(s, f"chance/{index}"))
+            return chance_counters[-1]
+        playout(game, players, s, counter, chance_rng=counted)
+    draws = counter.calls + sum(cc.calls for cc in chance_counters)
 
     def games_run() -> None:
         rng = Rng(b"bench")

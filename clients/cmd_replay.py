@@ -1,7 +1,8 @@
 """``hedgerow replay LOGFILE [--verify]``: re-simulate a saved table log.
 
 Every entry is applied again with the installed rules, in order, checked against the hash
-chain; the game is printed action by action.  ``--verify`` prints only the verdict, after
+chain (chance entries against the outcome the seed gives); the game is printed entry by
+entry.  ``--verify`` prints only the verdict, after
 comparing every entry's digest and the state hash stored after it with what the rules
 give.  Any damage or mismatch is reported naming the entry, with exit status 1.
 """
@@ -41,12 +42,16 @@ def run(args: argparse.Namespace) -> int:
     names = dict(enumerate(header.seat_names))
     show = not args.verify and not args.json
 
-    def step(table: Any, item: Any) -> None:
+    def step(table: Any, applied: Any) -> None:
         if show:
-            entry = item.entry
+            entry = applied.entry
+            text = table.describe_entry(entry, applied.before)
+            if entry.is_chance:  # "chance: deal the cards"
+                print(f"#{entry.index} {text}")
+                return
             who = f"seat {entry.seat}" + (f" ({names[entry.seat]})" if names.get(entry.seat)
                                           else "")
-            print(f"#{entry.index} {who}: {table.describe(entry.seat, entry.action)}")
+            print(f"#{entry.index} {who}: {text}")
 
     if show:
         print(f"{header.fingerprint}, {header.players} seats, seed {header.seed.hex()}")

@@ -46,8 +46,10 @@ def make_bot(peer: Peer, spec: BotSpec) -> Bot:
     replay = Table(peer.ruleset, peer.players, header.seed)
     for entry in peer.table.entries:
         if entry.seat == peer.seat:
+            # In a simultaneous step `follow` holds the earlier seats' entries, so the bot
+            # sees the step's starting state, as it did when it chose.
             bot.choose(replay.view(peer.seat), replay.legal_actions(peer.seat))
-        replay.submit(entry.seat, entry.action)
+        replay.follow(entry.index, entry.seat, entry.action)
     return bot
 
 

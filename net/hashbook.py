@@ -1,10 +1,11 @@
-"""Desync detection: every peer's state hash after every action, compared with ours.
+"""Desync detection: every peer's state hash after every log entry, compared with ours.
 
-After applying log entry ``i`` each peer sends ``StateHash(i, h)`` to every other.  The
-book keeps this peer's own hash per index and the reports of others; the first report that
-differs from ours stops the table.  Who diverged is decided by the majority of the hashes
-known for that index (this peer's included), so every honest peer names the same seat;
-with no majority (two seats, or an even split) every disagreeing seat is named.
+After sealing log entry ``i`` (an action or chance) each peer sends ``StateHash(i, h)`` to
+every other.  The book keeps this peer's own hash per index and the reports of others; the
+first report that differs from ours stops the table.  Who diverged is decided by the
+majority of the hashes known for that index (this peer's included), so every honest peer
+names the same seat; with no majority (two seats, or an even split) every disagreeing seat
+is named.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Divergence:
         return tuple(sorted(s for s, h in self.hashes.items() if h != top))
 
     def describe(self, names: dict[int, str]) -> str:
-        """One sentence naming the divergent peers and the action index."""
+        """One sentence naming the divergent peers and the log index."""
         bad = self.divergent()
 
         def who(seat: int) -> str:
@@ -43,9 +44,9 @@ class Divergence:
 
         if len(bad) == len(self.hashes):
             detail = ", ".join(f"{who(s)} has {self.hashes[s].hex()[:12]}" for s in bad)
-            return f"desync after action #{self.index}: the peers disagree ({detail})"
+            return f"desync after entry #{self.index}: the peers disagree ({detail})"
         good = sorted(set(self.hashes) - set(bad))
-        return (f"desync after action #{self.index}: {' and '.join(who(s) for s in bad)} "
+        return (f"desync after entry #{self.index}: {' and '.join(who(s) for s in bad)} "
                 f"diverged (state {self.hashes[bad[0]].hex()[:12]}, while "
                 f"{', '.join(who(s) for s in good)} have {self.hashes[good[0]].hex()[:12]})")
 

@@ -6,16 +6,18 @@ Format (docs/protocol.md, "Log file")::
     u32le length || u32le crc32(payload) || payload     one record, repeated
 
 Each payload is a serialized ``hedgerow.v1.LogRecord``: the first holds a `LogHeader`, every
-later one a `LoggedEntry` (the entry and the state hash after it).  ``crc32`` is the
-CRC-32 of zlib/gzip/PNG.  Records are appended as actions are accepted, so a crash loses at
-most the record being written.
+later one a `LoggedEntry` (the entry and the state hash after it): seats' actions and the
+chance entries the engine resolved, in log order.  ``crc32`` is the CRC-32 of
+zlib/gzip/PNG.  Records are appended as entries are sealed, so a crash loses at most the
+record being written.
 
 * `LogWriter` creates a log or reopens one to continue it, and appends entries.
 * `read_log` reads everything intact and says exactly where (byte offset, entry index) and
   why it stopped if the file is damaged: bad magic, a short record, a bad CRC, an
   undecodable record, an index gap, a broken hash chain.
-* `replay_log` / `verify_log` rebuild the table with the rules and compare every stored
-  state hash (``hedgerow replay LOGFILE --verify``).
+* `replay_log` / `verify_log` rebuild the table with the rules (`Table.follow`, so chance
+  entries are compared with what the seed gives) and compare every stored digest and state
+  hash (``hedgerow replay LOGFILE --verify``).
 
 Resuming a table after a crash: ``result = read_log(path)``; ``report = replay_log(ruleset,
 result.header, result.entries)`` rebuilds the `Table`; ``LogWriter.resume(path)`` continues the
@@ -32,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import LogEntry, Table
+from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
 from hedgerow.net.messages import LoggedEntry, LogHeader
 
@@ -358,21 +360,34 @@ class Mismatch:
 
 @dataclass(frozen=True, slots=True)
 class ReplayReport:
-    """The replayed table (after the last entry applied), how many entries applied, any mismatch."""
+    """The replayed table, how many logged entries checked out, any mismatch.
+
+    ``unlogged`` are the entries the rules added after the last logged one (chance the
+    engine resolved right after it, which the writer did not get to log before it stopped);
+    a peer that resumes seals them.  A log that ends inside a simultaneous step leaves the
+    step's logged entries held by the table (``table.following``), not checked.
+    """
 
     table: Table | None
     applied: int
     mismatch: Mismatch | None
+    unlogged: tuple[Applied, ...] = ()
+
+
+def _who(entry: LogEntry) -> str:
+    return "chance" if entry.is_chance else f"seat {entry.seat}"
 
 
 def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntry], *,
-               on_step: Callable[[Table, LoggedEntry], None] | None = None) -> ReplayReport:
-    """Rebuild the table of ``header`` with ``ruleset``, applying ``entries`` in order.
+               on_step: Callable[[Table, Applied], None] | None = None) -> ReplayReport:
+    """Rebuild the table of ``header`` with ``ruleset`` from its logged ``entries``.
 
-    Every entry is submitted with its index and previous digest, and the resulting digest and
-    state hash are compared with the stored ones; replay stops at the first `Mismatch`.
-    ``on_step(table, entry)`` is called before each entry is applied (``table.describe``
-    then names the action in plain words).
+    Every entry is fed to the table in log order (`Table.follow`, with its index and previous
+    digest): a chance entry must be the very outcome the table resolves from the seed, a
+    simultaneous step is applied whole once all its entries are in.  Each entry's digest and
+    the state hash after it are compared with the log; replay stops at the first `Mismatch`.
+    ``on_step(table, applied)`` is called for each logged entry once it checked out
+    (``table.describe_entry(applied.entry, applied.before)`` names it in plain words).
     """
     if ruleset.fingerprint != header.fingerprint:
         return ReplayReport(None, 0, Mismatch(
@@ -382,28 +397,59 @@ def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntr
         table = Table(ruleset, header.players, header.seed)
     except HedgerowError as exc:
         return ReplayReport(None, 0, Mismatch("rules", None, exc.message))
-    applied = 0
-    for item in entries:
+    except RulesError as exc:
+        return ReplayReport(None, 0, Mismatch("refused", 0, f"the rules failed: {exc}"))
+    logged = list(entries)
+    made: dict[int, Applied] = {a.entry.index: a for a in table.opening}
+    checked = 0
+
+    def check() -> Mismatch | None:
+        """Compare every entry the table made with the logged one, in order."""
+        nonlocal checked
+        while checked < len(logged) and checked in made:
+            applied, item = made.pop(checked), logged[checked]
+            entry = item.entry
+            if (applied.entry.seat, applied.entry.action) != (entry.seat, entry.action):
+                return Mismatch("refused", checked, (  # only chance can differ here
+                    f"the logged {entry.action} is not the chance this table resolves "
+                    f"({applied.entry.action})" if applied.entry.is_chance else
+                    f"the log has {entry.action} by {_who(entry)} where the table has "
+                    f"{applied.entry.action} by {_who(applied.entry)}"))
+            if applied.entry.digest != entry.digest:
+                return Mismatch("digest", checked,
+                                "the replayed entry's digest differs from the log's",
+                                entry.digest, applied.entry.digest)
+            actual = table.hash_of(applied.after)
+            if actual != item.state_hash:
+                return Mismatch("state_hash", checked,
+                                f"the state hash after {entry.action} by {_who(entry)} is "
+                                f"{actual.hex()}, the log says {item.state_hash.hex()}",
+                                item.state_hash, actual)
+            if on_step is not None:
+                on_step(table, applied)
+            checked += 1
+        return None
+
+    mismatch = check()
+    for item in logged:
+        if mismatch is not None:
+            break
         entry = item.entry
-        if on_step is not None:
-            on_step(table, item)
-        result = table.submit(entry.seat, entry.action, index=entry.index, prev=entry.prev)
+        try:
+            result = table.follow(entry.index, entry.seat, entry.action, prev=entry.prev)
+        except RulesError as exc:
+            mismatch = Mismatch("refused", entry.index, f"the rules failed: {exc}")
+            break
         if isinstance(result, Refusal):
-            return ReplayReport(table, applied, Mismatch(
-                "refused", entry.index,
-                f"the rules refuse {entry.action} by seat {entry.seat}: {result}"))
-        if result.digest != entry.digest:
-            return ReplayReport(table, applied + 1, Mismatch(
-                "digest", entry.index, "the replayed entry's digest differs from the log's",
-                entry.digest, result.digest))
-        actual = table.state_hash()
-        if actual != item.state_hash:
-            return ReplayReport(table, applied + 1, Mismatch(
-                "state_hash", entry.index,
-                f"the state hash after {entry.action} by seat {entry.seat} is {actual.hex()}, "
-                f"the log says {item.state_hash.hex()}", item.state_hash, actual))
-        applied += 1
-    return ReplayReport(table, applied, None)
+            what = (f"the logged {entry.action} is not the chance this table resolves"
+                    if entry.is_chance else
+                    f"the rules refuse {entry.action} by seat {entry.seat}")
+            mismatch = Mismatch("refused", entry.index, f"{what}: {result}")
+            break
+        made.update((a.entry.index, a) for a in result)
+        mismatch = check()
+    unlogged = tuple(made[i] for i in sorted(made) if i >= len(logged))
+    return ReplayReport(table, checked, mismatch, () if mismatch is not None else unlogged)
 
 
 def verify_log(ruleset_factory: Callable[[LogHeader], Ruleset], result: LogReadResult, *,

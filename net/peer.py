@@ -43,10 +43,10 @@ from pathlib import Path
 from typing import Any
 
 from hedgerow.core.actions import Action
-from hedgerow.core.errors import Code, HedgerowError, Refusal
+from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
 from hedgerow.core.game import Outcome
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import Table
+from hedgerow.core.table import Applied, Table
 from hedgerow.net import rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.codec import CodecError, decode_envelope
@@ -67,7 +67,6 @@ from hedgerow.net.messages import (
     Heartbeat,
     Hello,
     Leave,
-    LoggedEntry,
     PeerInfo,
     SeatAssignment,
     SeedCommit,
@@ -82,7 +81,7 @@ from hedgerow.net.peercore import (  # noqa: F401 - JoinRefused and RefusalRecor
     body_name,
 )
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
-from hedgerow.net.startup import Startup
+from hedgerow.net.startup import Startup, setup_hash
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Received
 
@@ -168,9 +167,9 @@ class Peer(Lobby, Startup, Sync):
                 f"{log_path}'s table file does not list its own seat")
         ruleset = rulesmatch.ruleset_for(self.plugins, header.fingerprint, header.players)
 
-        def describe(table: Table, item: LoggedEntry) -> None:
-            entry = item.entry
-            text = table.describe(entry.seat, entry.action)
+        def describe(table: Table, applied: Applied) -> None:
+            entry = applied.entry
+            text = table.describe_entry(entry, applied.before)
             self._history.append(HistoryLine(entry.index, entry.seat, text))
 
         report = replay_log(ruleset, header, result.entries, on_step=describe)
@@ -198,13 +197,16 @@ class Peer(Lobby, Startup, Sync):
         self.table = report.table
         for item in result.entries:
             self._hashes.record_own(item.index, item.state_hash)
-        self._setup_hash = Table(ruleset, header.players, header.seed).state_hash()
+        self._setup_hash = setup_hash(Table(ruleset, header.players, header.seed))
         self._writer = LogWriter.resume(log_path, sync=False)
         self._log_path = Path(log_path)
         self._save_table_file()
         self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
         self.syncing = True
         self._resumed = True
+        # Chance the rules resolved after the last logged entry (the process died before
+        # sealing it): sealed now, like any entry.
+        self._applied(report.unlogged)
         hello = Hello(ruleset.fingerprint, rulesmatch.installed(self.plugins),
                       self.seat_name[:64] or me.display_name, self.seat, self.bot is not None,
                       self.endpoint)
@@ -294,13 +296,16 @@ class Peer(Lobby, Startup, Sync):
             return Refusal(Code.NOT_YOUR_TURN, f"seat {self.seat} may not act now "
                                                f"(waiting for seat {who})")
         if len(active) > 1:
-            return self._commit_step(action, active)
-        old = table.state
-        result = table.submit(self.seat, action, index=table.index, prev=table.head)
+            return self._commit_step(action)
+        try:
+            result = table.submit(self.seat, action, index=table.index, prev=table.head)
+        except RulesError as exc:
+            self._rules_failed(exc)
+            return Refusal("rules_failed", str(exc))
         if isinstance(result, Refusal):
             return result
-        self._applied(result, old, announce=ActionMsg(result.index, result.prev, self.seat,
-                                                      action))
+        own = result[0].entry
+        self._applied(result, announce=ActionMsg(own.index, own.prev, self.seat, action))
         self._drain()
         return None
 

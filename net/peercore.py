@@ -15,12 +15,11 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from hedgerow.core.errors import HedgerowError
+from hedgerow.core.errors import HedgerowError, RulesError
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import LogEntry, Table
+from hedgerow.core.table import Applied, Table
 from hedgerow.net.codec import encode_envelope
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import Identity, key_text
@@ -137,7 +136,7 @@ class PeerCore:
         self._index_at_tick = -1
         self._joined: asyncio.Future[None] | None = None
         self._draining = False
-        self._unsealed: deque[tuple[LogEntry, Any, Any]] = deque()  # applied, not yet hashed
+        self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
@@ -220,3 +219,7 @@ class PeerCore:
                 self._broadcast(ErrorMsg(ErrorCode.DESYNC, message, None, index))
         self._notify()
 
+    def _rules_failed(self, exc: RulesError) -> None:
+        """The game broke its contract (a bug in the rules, `RulesError`): every peer running
+        those rules stops at the same entry."""
+        self._halt(f"the rules of {self.ruleset.fingerprint} failed: {exc}")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from hedgerow.core.datadir import logs_dir
+from hedgerow.core.errors import RulesError
 from hedgerow.core.table import Table
 from hedgerow.net import tablefile
 from hedgerow.net.logfile import LogWriter
@@ -32,6 +33,12 @@ from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+
+def setup_hash(table: Table) -> bytes:
+    """What ``Start.setup_hash`` carries: the state hash of the game's initial state, before
+    any log entry (before the chance entries of `Table.opening`, which follow as entries)."""
+    return table.hash_of(table.opening[0].before) if table.opening else table.state_hash()
 
 
 class Startup(PeerCore):
@@ -120,12 +127,19 @@ class Startup(PeerCore):
 
     def _start_play(self, seed: bytes) -> None:
         assert self.roster is not None
-        self.table = Table(self.ruleset, self.players, seed)
-        self._setup_hash = self.table.state_hash()
+        try:
+            self.table = Table(self.ruleset, self.players, seed)
+        except RulesError as exc:
+            self._rules_failed(exc)
+            return
+        self._setup_hash = setup_hash(self.table)
         self._open_log()
         self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
         log.info("seed %s; play starts", seed.hex())
         self._broadcast(Start(self.table.header, self._setup_hash))
+        # The chance entries the rules asked for at setup (the deal) are the first entries:
+        # every peer resolved them from the seed; each seals them like any entry.
+        self._applied(self.table.opening)
         starts, self._starts = self._starts, {}
         for seat, start in starts.items():
             self._check_start(seat, start)

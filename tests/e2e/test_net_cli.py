@@ -33,10 +33,16 @@ def write_log(path: Path, *, forge_at: int | None = None) -> str:
     header = LogHeader.for_table(ruleset, 3, seed, table_id=bytes(16), own_seat=0,
                                  seat_names=("ann", "bob", "cy"))
     with LogWriter(path, header, sync=False) as writer:
+        applied = list(replay.opening)  # the deal, chance entry #0
         for entry in finished.entries:
-            replay.submit(entry.seat, entry.action)
-            state_hash = replay.state_hash() if entry.index != forge_at else bytes(32)
+            result = replay.follow(entry.index, entry.seat, entry.action)
+            assert isinstance(result, tuple), result
+            applied += result
+        for item in applied:
+            entry = item.entry
+            state_hash = replay.hash_of(item.after) if entry.index != forge_at else bytes(32)
             writer.append(entry, state_hash)
+    assert replay.entries == finished.entries
     return finished.state_hash().hex()
 
 
@@ -49,8 +55,10 @@ def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
     shown = hedgerow("replay", str(log), env=peer_env())
     assert shown.returncode == 0
     lines = shown.stdout.splitlines()
-    assert lines[0] == f"petals@1.0.0, 3 seats, seed {seed_from_int(5).hex()}"
-    assert lines[1].startswith("#0 seat ") and "(ann)" in shown.stdout
+    # Petals 2.0.0 deals through a chance node: the deal is entry #0, the first turn #1.
+    assert lines[0] == f"petals@2.0.0, 3 seats, seed {seed_from_int(5).hex()}"
+    assert lines[1].startswith("#0 chance: ")
+    assert lines[2].startswith("#1 seat ") and "(ann)" in shown.stdout
 
 
 def test_replay_names_the_entry_of_a_forged_state_hash(tmp_path: Path) -> None:

@@ -1,5 +1,8 @@
 """A peer running different rules under the same fingerprint is caught at the first action
-whose state hash differs, and every peer names it (real processes over the network)."""
+whose state hash differs, and every peer names it (real processes over the network).
+
+Entry #0 is posy's deal (a chance entry, the same everywhere); the cheat scores the first
+play, entry #1."""
 
 from __future__ import annotations
 
@@ -28,9 +31,9 @@ def test_different_rules_halt_the_table_naming_the_divergent_peer() -> None:
             results.append(result)
         for result in results:
             assert result["problem"].startswith(
-                f"desync after action #0: seat {seat} (cheater)"), result["problem"]
+                f"desync after entry #1: seat {seat} (cheater)"), result["problem"]
             assert "diverged" in result["problem"]
         assert "this peer" in results[2]["problem"]  # the cheater knows it is the odd one
-        assert "table halted: desync after action #0" in host.stderr
+        assert "table halted: desync after entry #1" in host.stderr
     finally:
         table.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hedgerow.core.actions import Action
+from hedgerow.core.chance import CHANCE_SEAT, Chance, ChanceOutcome, Shuffle, permute
 from hedgerow.core.errors import Refusal
-from hedgerow.core.game import GameDef, GameSpec, Outcome, SetupContext
+from hedgerow.core.game import GameDef, GameSpec, SetupContext
+from hedgerow.core.outcome import Outcome, Ranked
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import LogEntry, Table
+from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net import logfile
 from hedgerow.net.codec import encode_log_record
 from hedgerow.net.logfile import (
@@ -28,17 +31,28 @@ from hedgerow.net.logfile import (
 from hedgerow.net.messages import LoggedEntry, LogHeader
 
 # --------------------------------------------------------------------------------------
-# A tiny game: seats take turns adding 1..3 of the next shuffled card's value to a total.
+# A tiny game: chance shuffles the deck (entry #0), then seats take turns adding 1..3 of the
+# next card's value to a total.
 
-State = tuple[int, int, int, tuple[int, ...]]  # (players, turn, total, deck)
+State = tuple[int, int, int, tuple[int, ...]]  # (players, turn, total, deck); turn -1: undealt
 
 
 def _setup(ctx: SetupContext) -> State:
-    return (ctx.players, 0, 0, tuple(ctx.rng.shuffled(range(1, 10))))
+    return (ctx.players, -1, 0, tuple(range(1, 10)))
+
+
+def _chance(s: State) -> Chance | None:
+    return Chance((Shuffle(len(s[3])),), "shuffle the deck") if s[1] < 0 else None
+
+
+def _resolve(s: State, outcome: ChanceOutcome) -> State:
+    (order,) = outcome
+    assert isinstance(order, tuple)
+    return (s[0], 0, s[2], permute(s[3], order))
 
 
 def _active(s: State) -> tuple[int, ...]:
-    return () if s[2] >= 1000 or not s[3] else (s[1] % s[0],)
+    return () if s[1] < 0 or s[2] >= 1000 or not s[3] else (s[1] % s[0],)
 
 
 def _legal(s: State, seat: int) -> list[Action]:
@@ -56,13 +70,14 @@ def _apply(s: State, seat: int, action: Action) -> State | Refusal:
 def _outcome(s: State) -> Outcome | None:
     if _active(s):
         return None
-    return Outcome(tuple(0 for _ in range(s[0])), tuple(1 for _ in range(s[0])),
-                   tuple(range(s[0])), "everyone")
+    return Ranked(tuple(0 for _ in range(s[0])), tuple(1 for _ in range(s[0])),
+                  tuple(range(s[0])), "everyone")
 
 
 def toy_ruleset(version: str = "1.0") -> Ruleset:
     gamedef = GameDef("toy", _setup, _active, _legal, _apply, lambda s, seat: s, _outcome,
-                      lambda s, seat, a: f"seat {seat} adds {a['n']}")
+                      lambda s, seat, a: f"seat {seat} adds {a['n']}", chance=_chance,
+                      resolve=_resolve)
     spec = GameSpec("toy", "Toy", version, 1, 4, lambda ext: gamedef)
     return Ruleset(spec, (), gamedef)
 
@@ -75,21 +90,36 @@ def header_for(ruleset: Ruleset, players: int = 2, seed: bytes = SEED) -> LogHea
                                seat_names=tuple(f"p{i}" for i in range(players)))
 
 
+def log_all(table: Table, writer: LogWriter, applied: Sequence[Applied],
+            ends: list[int] | None = None) -> None:
+    """Append ``applied`` entries with the state hash after each, as a peer seals them."""
+    for item in applied:
+        writer.append(item.entry, table.hash_of(item.after))
+        if ends is not None:
+            ends.append(writer.path.stat().st_size)
+
+
+def add(table: Table, n: int) -> tuple[Applied, ...]:
+    result = table.submit(table.active_seats()[0], Action.of("add", n=n))
+    assert not isinstance(result, Refusal), result
+    return result
+
+
 def play(path: Path, moves: list[int], players: int = 2) -> tuple[Table, LogHeader, list[int]]:
-    """Play ``moves`` (each 1..3) into a new log; the table, header and record end offsets."""
+    """Play ``moves`` (each 1..3) into a new log; the table, header and record end offsets.
+
+    The log holds the deal (chance, entry #0) and then one entry per move."""
     ruleset = toy_ruleset()
     table = Table(ruleset, players, SEED)
     header = header_for(ruleset, players)
-    ends = []
+    ends: list[int] = []
     with LogWriter(path, header, sync=False) as writer:
         ends.append(path.stat().st_size)
+        log_all(table, writer, table.opening, ends)
         for n in moves:
             if not table.active_seats():
                 break
-            entry = table.submit(table.active_seats()[0], Action.of("add", n=n))
-            assert isinstance(entry, LogEntry)
-            writer.append(entry, table.state_hash())
-            ends.append(path.stat().st_size)
+            log_all(table, writer, add(table, n), ends)
     return table, header, ends
 
 
@@ -132,15 +162,13 @@ def test_continue_a_log(tmp_path: Path) -> None:
     path = tmp_path / "game.hlog"
     table, header, _ = play(path, MOVES[:3])
     with LogWriter(path, header, sync=False) as writer:
-        assert writer.next_index == 3 and writer.head == table.head
+        assert writer.next_index == 4 and writer.head == table.head  # the deal and 3 moves
         for n in MOVES[3:]:
-            entry = table.submit(table.active_seats()[0], Action.of("add", n=n))
-            assert isinstance(entry, LogEntry)
-            writer.append(entry, table.state_hash())
+            log_all(table, writer, add(table, n))
     result = read_log(path)
     assert result.ok and [e.entry for e in result.entries] == table.entries
     with LogWriter.resume(path) as writer:
-        assert writer.header == header and writer.next_index == len(MOVES)
+        assert writer.header == header and writer.next_index == 1 + len(MOVES)
 
 
 def test_continue_refuses_another_tables_log(tmp_path: Path) -> None:
@@ -155,23 +183,23 @@ def test_continue_refuses_another_tables_log(tmp_path: Path) -> None:
 
 def test_append_refuses_entries_that_do_not_continue_the_log(tmp_path: Path) -> None:
     path = tmp_path / "game.hlog"
-    table, header, _ = play(path, MOVES[:2])
+    table, header, _ = play(path, MOVES[:2])  # entries #0 (the deal), #1, #2
     last = table.entries[-1]
     with LogWriter(path, header, sync=False) as writer:
         size = path.stat().st_size
-        with pytest.raises(LogFileError, match="expected entry #2"):
+        with pytest.raises(LogFileError, match="expected entry #3"):
             writer.append(last, bytes(32))
-        good = LogEntry(2, 0, Action.of("add", n=1), table.head,
-                        LogEntry.chain(table.head, 2, 0, Action.of("add", n=1)))
+        good = LogEntry(3, 0, Action.of("add", n=1), table.head,
+                        LogEntry.chain(table.head, 3, 0, Action.of("add", n=1)))
         with pytest.raises(LogFileError, match="chain"):
-            writer.append(LogEntry(2, 0, good.action, bytes(32), good.digest), bytes(32))
+            writer.append(LogEntry(3, 0, good.action, bytes(32), good.digest), bytes(32))
         with pytest.raises(LogFileError, match="digest"):
-            writer.append(LogEntry(2, 0, good.action, good.prev, bytes(32)), bytes(32))
+            writer.append(LogEntry(3, 0, good.action, good.prev, bytes(32)), bytes(32))
         with pytest.raises(LogFileError, match="state_hash"):
             writer.append(good, b"short")
         assert path.stat().st_size == size
         writer.append(good, bytes(32))
-    assert read_log(path).next_index == 3
+    assert read_log(path).next_index == 4
 
 
 def test_an_invalid_header_creates_nothing(tmp_path: Path) -> None:
@@ -211,10 +239,11 @@ def test_a_torn_last_record_is_cut_off_when_continuing(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes()[: ends[-1] - 5])
     result = read_log(path)
     assert result.problem is not None and result.problem.kind == "truncated"
-    assert str(result.problem) == (f"byte {ends[-2]}, entry #{len(MOVES) - 1}: "
+    # entries #0 (the deal) to #len(MOVES): the last one is torn
+    assert str(result.problem) == (f"byte {ends[-2]}, entry #{len(MOVES)}: "
                                    f"the file ends inside a {ends[-1] - ends[-2] - 8}-byte record")
     with LogWriter(path, header, sync=False) as writer:
-        assert writer.next_index == len(MOVES) - 1
+        assert writer.next_index == len(MOVES)
         writer.append(table.entries[-1], table.state_hash())
     assert read_log(path).ok and path.stat().st_size == ends[-1]
 
@@ -352,10 +381,10 @@ def test_verify_finds_an_action_the_rules_refuse(tmp_path: Path) -> None:
     play(path, MOVES)
     result = read_log(path)
     assert result.header is not None
-    items = list(result.entries[:2])
+    items = list(result.entries[:2])  # the deal, seat 0's move: seat 1 is next
     prev = items[-1].entry.digest
     bad = Action.of("add", n=7)
-    items.append(LoggedEntry(LogEntry(2, 0, bad, prev, LogEntry.chain(prev, 2, 0, bad)),
+    items.append(LoggedEntry(LogEntry(2, 1, bad, prev, LogEntry.chain(prev, 2, 1, bad)),
                              bytes(32)))
     rewrite(path, result.header, items)
     reread = read_log(path)
@@ -393,13 +422,117 @@ def test_replay_rebuilds_the_table_and_describes_each_step(tmp_path: Path) -> No
     assert result.header is not None
     seen: list[str] = []
     report = replay_log(toy_ruleset(), result.header, result.entries,
-                        on_step=lambda t, item: seen.append(
-                            f"#{item.index} {t.describe(item.entry.seat, item.entry.action)}"))
-    assert report.mismatch is None and report.applied == len(MOVES)
+                        on_step=lambda t, a: seen.append(
+                            f"#{a.entry.index} {t.describe_entry(a.entry, a.before)}"))
+    assert report.mismatch is None and report.applied == 1 + len(MOVES)
     assert report.table is not None and report.table.state_hash() == table.state_hash()
-    assert report.table.head == table.head
-    assert seen[:2] == ["#0 seat 0 adds 1", "#1 seat 1 adds 2"]
+    assert report.table.head == table.head and report.unlogged == ()
+    assert seen[:3] == ["#0 chance: shuffle the deck", "#1 seat 0 adds 1", "#2 seat 1 adds 2"]
 
 
 def test_module_api() -> None:
     assert set(logfile.__all__) <= set(dir(logfile))
+
+
+# --------------------------------------------------------------------------------------
+# Chance entries and simultaneous steps in a log
+
+
+def test_the_deal_is_entry_zero_a_chance_entry(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, _, _ = play(path, MOVES)
+    first = read_log(path).entries[0].entry
+    assert first == table.entries[0] and first.seat == CHANCE_SEAT and first.is_chance
+    assert first.action.kind == "chance" and first.prev == table.header.genesis
+
+
+def rechain(items: list[LoggedEntry], start: int) -> list[LoggedEntry]:
+    """``items`` with the chain digests recomputed from entry ``start`` on (a forger's log)."""
+    out = list(items[:start])
+    prev = out[-1].entry.digest if out else items[0].entry.prev
+    for item in items[start:]:
+        e = item.entry
+        entry = LogEntry.after(prev, e.index, e.seat, e.action)
+        out.append(LoggedEntry(entry, item.state_hash))
+        prev = entry.digest
+    return out
+
+
+def test_verify_finds_a_forged_chance_outcome(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    play(path, MOVES)
+    result = read_log(path)
+    assert result.header is not None
+    items = list(result.entries)
+    deal = items[0].entry
+    (order,) = deal.action.args[0][1]  # type: ignore[misc]
+    swapped = (order[1], order[0], *order[2:])
+    forged = Action.of("chance", draws=(swapped,))
+    items[0] = LoggedEntry(LogEntry(0, CHANCE_SEAT, forged, deal.prev, deal.digest),
+                           items[0].state_hash)
+    rewrite(path, result.header, rechain(items, 0))
+    reread = read_log(path)
+    assert reread.ok  # the chain is intact: only the seed can tell
+    mismatch = verify_log(lambda h: toy_ruleset(), reread)
+    assert mismatch is not None and (mismatch.kind, mismatch.index) == ("refused", 0)
+    assert mismatch.message == f"the logged {forged} is not the chance this table resolves " \
+                               f"({deal.action})"
+
+
+def goofspiel_log(path: Path, steps: int, *, cut: int = 0) -> tuple[Table, LogHeader]:
+    """Three seats of Goofspiel: ``steps`` whole rounds (every seat bids its lowest card),
+    sealed into a log as a peer does; the last ``cut`` entries are not written."""
+    import goofspiel
+
+    from hedgerow.core.host import Host
+
+    ruleset = Host(autoload=False, extra=[goofspiel]).ruleset("goofspiel", players=3)
+    table = Table(ruleset, 3, SEED)
+    header = header_for(ruleset, 3)
+    applied = list(table.opening)
+    for _ in range(steps):
+        choices = {s: table.legal_actions(s)[0] for s in table.active_seats()}
+        result = table.submit_step(choices)
+        assert not isinstance(result, Refusal), result
+        applied += result
+    with LogWriter(path, header, sync=False) as writer:
+        log_all(table, writer, applied[: len(applied) - cut])
+    return table, header
+
+
+def test_a_log_of_simultaneous_steps_replays_whole(tmp_path: Path) -> None:
+    path = tmp_path / "goofspiel.hlog"
+    table, _ = goofspiel_log(path, 8)
+    result = read_log(path)
+    seats = [e.entry.seat for e in result.entries]
+    assert seats[:9] == [CHANCE_SEAT, 0, 1, 2, CHANCE_SEAT, 0, 1, 2, CHANCE_SEAT]
+    assert result.header is not None
+    report = replay_log(table.ruleset, result.header, result.entries)
+    assert report.mismatch is None and report.applied == len(result.entries) == table.index
+    assert report.table is not None and report.table.state_hash() == table.state_hash()
+    assert report.table.outcome() is not None
+
+
+def test_replay_returns_the_chance_the_log_did_not_get_to(tmp_path: Path) -> None:
+    """A peer that died after applying a step but before logging the chance after it."""
+    path = tmp_path / "goofspiel.hlog"
+    table, _ = goofspiel_log(path, 2, cut=1)
+    result = read_log(path)
+    assert result.header is not None and result.next_index == table.index - 1
+    report = replay_log(table.ruleset, result.header, result.entries)
+    assert report.mismatch is None and report.applied == table.index - 1
+    assert [a.entry for a in report.unlogged] == table.entries[-1:]
+    assert report.unlogged[0].entry.is_chance
+    assert report.table is not None and report.table.state_hash() == table.state_hash()
+
+
+def test_a_log_that_ends_inside_a_simultaneous_step_holds_its_entries(tmp_path: Path) -> None:
+    path = tmp_path / "goofspiel.hlog"
+    table, _ = goofspiel_log(path, 2, cut=2)  # not written: the last step's seat 2, the prize
+    result = read_log(path)
+    assert result.header is not None
+    report = replay_log(table.ruleset, result.header, result.entries)
+    assert report.mismatch is None and report.table is not None
+    # Entries 0-4 (prize, a step, prize) check out; the last step's seats 0 and 1 are held.
+    assert report.applied == 5 and report.table.index == 5 and report.table.following == 2
+    assert report.unlogged == ()

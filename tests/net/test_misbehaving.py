@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -26,7 +27,9 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from hedgerow.core.actions import Action
+from hedgerow.core.errors import Refusal
 from hedgerow.core.host import Host
+from hedgerow.core.table import Applied
 from hedgerow.core.table import Table as GameTable
 from hedgerow.net import rulesmatch
 from hedgerow.net.address import parse_address
@@ -46,6 +49,7 @@ from hedgerow.net.messages import (
     StateHash,
 )
 from hedgerow.net.seedround import SeedRound
+from hedgerow.net.startup import setup_hash
 
 pytestmark = pytest.mark.e2e
 WAIT = 20.0
@@ -176,7 +180,8 @@ async def rogue_game(address: str, honest: int) -> dict[str, Any]:
             else:
                 pending.append((sender, env))
         table = GameTable(ruleset, players, seed_round.seed())
-        await rogue.broadcast(others, Start(table.header, table.state_hash()))
+        await rogue.broadcast(others, Start(table.header, setup_hash(table)))
+        await seal(rogue, others, table, table.opening)  # the deal: chance entry #0
         for item in pending:
             rogue.inbox.put_nowait(item)
         verdicts: dict[str, list[tuple[ErrorCode, str, str]]] = {}
@@ -188,9 +193,11 @@ async def rogue_game(address: str, honest: int) -> dict[str, Any]:
                     verdicts = await misbehave(rogue, others, table, seat)
                     misbehaved = True
                 action = table.legal_actions(seat)[0]
-                entry = table.submit(seat, action)
+                result = table.submit(seat, action)
+                assert not isinstance(result, Refusal), result
+                entry = result[0].entry
                 await rogue.broadcast(others, ActionMsg(entry.index, entry.prev, seat, action))
-                await rogue.broadcast(others, StateHash(entry.index, table.state_hash()))
+                await seal(rogue, others, table, result)
                 if len(verdicts) == 7 and table.active_seats():
                     # Out of turn: our seat again, while the next seat is to act.
                     verdicts["out of turn"] = await refused_by_all(
@@ -201,14 +208,21 @@ async def rogue_game(address: str, honest: int) -> dict[str, Any]:
                 _, env = await rogue.next_message(ActionMsg)
                 early[env.body.index] = env.body
             msg: ActionMsg = early.pop(table.index)
-            entry = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
-            assert not hasattr(entry, "code"), entry
-            await rogue.broadcast(others, StateHash(entry.index, table.state_hash()))
+            result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
+            assert not isinstance(result, Refusal), result
+            await seal(rogue, others, table, result)
         heartbeat.cancel()
         await rogue.broadcast(others, Leave("done"))
         return {"verdicts": verdicts, "state_hash": table.state_hash().hex(), "seat": seat}
     finally:
         await rogue.close()
+
+
+async def seal(rogue: Rogue, others: list[bytes], table: GameTable,
+               applied: Sequence[Applied]) -> None:
+    """Report the state hash after each entry (the action's and any chance after it)."""
+    for item in applied:
+        await rogue.broadcast(others, StateHash(item.entry.index, table.hash_of(item.after)))
 
 
 async def _beat(rogue: Rogue, others: list[bytes]) -> None:

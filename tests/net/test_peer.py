@@ -261,7 +261,7 @@ def test_different_rules_under_one_fingerprint_halt_the_table_naming_the_peer() 
                 assert p.phase() == Phase.HALTED
                 await p.wait_until(lambda p=p: "seat 2 (joiner2)" in (p.problem() or "") and
                                    "diverged" in (p.problem() or ""), WAIT)
-                assert "desync after action #0: seat 2 (joiner2)" in p.problem()
+                assert "desync after entry #1: seat 2 (joiner2)" in p.problem()  # #0: the deal
         finally:
             await close_all(peers)
 
@@ -307,11 +307,12 @@ def test_submit_refuses_out_of_turn_and_illegal_actions_locally() -> None:
             assert refusal is not None and refusal.code == "not_your_turn"
             refusal = await actor.submit(Action.of("play", card=99))
             assert refusal is not None and refusal.code == "posy.not_in_hand"
-            assert actor.table.index == 0
+            assert actor.table.index == 1  # entry #0 is the deal, a chance entry
             legal = actor.legal_actions()[0]
             assert await actor.submit(legal) is None
-            assert await idle.wait_until(lambda: idle.table.index == 1, WAIT)
-            assert idle.history()[0].text == f"seat {active} plays {legal['card']}"
+            assert await idle.wait_until(lambda: idle.table.index == 2, WAIT)
+            assert [(line.index, line.seat, line.text) for line in idle.history()] == [
+                (0, -1, "chance: deal"), (1, active, f"seat {active} plays {legal['card']}")]
         finally:
             await close_all(peers)
 

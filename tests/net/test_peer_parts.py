@@ -66,15 +66,56 @@ def test_step_round_reveals_after_every_commit() -> None:
     assert mine.all_committed and theirs.all_committed
     _, action, salt = theirs.own
     mine.reveal(2, action, salt)
+    mine.reveal(2, action, salt)  # a repeat (after a reconnect) changes nothing
+    assert not mine.complete
     mine.reveals[0] = play
     assert mine.complete
-    assert mine.actions() == [(0, play), (2, Action.of("pick", n=3))]
-    with pytest.raises(StepError, match="does not match"):
-        theirs.reveal(0, Action.of("pick", n=1), mine.own[2])
-    with pytest.raises(StepError, match="not part"):
+    assert mine.choices() == {0: play, 2: Action.of("pick", n=3)}
+    with pytest.raises(StepError, match="not part") as stranger:
         theirs.commit(1, c0)
-    with pytest.raises(StepError, match="before committing"):
+    assert not stranger.value.fatal
+    with pytest.raises(StepError, match="two different") as twice:
+        theirs.commit(0, c2)
+    assert not twice.value.fatal  # refused; the first commitment stands
+    with pytest.raises(StepError, match="before committing") as early:
         StepRound(5, (0, 2)).reveal(2, action, salt)
+    assert not early.value.fatal
+
+
+def test_step_round_a_reveal_that_breaks_its_commitment_is_a_cheat() -> None:
+    honest = StepRound(5, (0, 2))
+    cheat = StepRound(5, (0, 2))
+    honest.commit(2, cheat.choose(2, Action.of("pick", n=3)))
+    _, _, salt = cheat.own
+    with pytest.raises(StepError, match=r"seat 2's reveal \(pick\(n=1\)\) does not match "
+                                        r"its commitment") as other_action:
+        honest.reveal(2, Action.of("pick", n=1), salt)
+    assert other_action.value.fatal and other_action.value.seat == 2
+    with pytest.raises(StepError, match="does not match") as other_salt:
+        honest.reveal(2, Action.of("pick", n=3), bytes(32))
+    assert other_salt.value.fatal
+    assert 2 not in honest.reveals
+
+
+def test_step_round_a_committed_action_the_rules_refuse_is_a_cheat() -> None:
+    from hedgerow.core.errors import Refusal
+
+    honest = StepRound(5, (0, 2))
+    cheat = StepRound(5, (0, 2))
+    bad = Action.of("pick", n=9)
+    honest.commit(2, cheat.choose(2, bad))
+    refusal = Refusal("duel.bad_pick", "pick a number from 1 to 3")
+    seen: list[tuple[int, Action]] = []
+
+    def legality(seat: int, action: Action) -> Refusal | None:
+        seen.append((seat, action))
+        return refusal if action["n"] not in (1, 2, 3) else None
+
+    with pytest.raises(StepError, match=r"committed to pick\(n=9\), which the rules refuse "
+                                        r"at the start of the step: duel.bad_pick") as illegal:
+        honest.reveal(2, bad, cheat.own[2], legality)
+    assert illegal.value.fatal and illegal.value.refusal == refusal
+    assert seen == [(2, bad)] and 2 not in honest.reveals
 
 
 def test_hash_book_names_the_minority_seat() -> None:
@@ -85,7 +126,7 @@ def test_hash_book_names_the_minority_seat() -> None:
     found = book.report(3, 0, H[3])
     assert found is not None and found.divergent() == (3,)
     text = found.describe({0: "ann", 3: "dan"})
-    assert text.startswith("desync after action #0: seat 3 (dan) diverged")
+    assert text.startswith("desync after entry #0: seat 3 (dan) diverged")
     assert book.reported(3, 0) and not book.reported(3, 1)
 
 
@@ -125,7 +166,8 @@ def posy_host(*, variants: bool = True) -> Host:
 def test_rules_match_names_what_differs() -> None:
     ruleset = posy_host().ruleset("posy", ["lowball"], 2)
     assert rulesmatch.installed(posy_host()) == (
-        ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"))
+        ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"),
+        ("relay", "1.0.0"))
     assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host()), "x") is None
     assert rulesmatch.mismatch(ruleset, ruleset.fingerprint, rulesmatch.installed(posy_host()),
                                "x") is None
