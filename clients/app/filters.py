@@ -26,6 +26,7 @@ class Filters:
     finished: Filter
     narrow: Filter
     has_hand: Filter  # the game draws something in the hand area
+    show_prompt: Filter  # the prompt pane: on the table screen, or when there is a message
 
 
 def build_filters(state: SeatState) -> Filters:
@@ -42,4 +43,5 @@ def build_filters(state: SeatState) -> Filters:
         finished=Condition(lambda: state.outcome is not None),
         narrow=Condition(lambda: get_app().output.get_size().columns < NARROW),
         has_hand=Condition(lambda: state.has_hand),
+        show_prompt=on_table | Condition(lambda: bool(state.message)),
     )

@@ -101,6 +101,15 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
         if filters.choosing():
             state.picker.cancel()
 
+    reading = filters.on_results & filters.no_overlay
+    scrolls: tuple[tuple[tuple[str, ...], int], ...] = (
+        (("up", "k"), -1), (("down", "j"), 1), (("pageup",), -10), (("pagedown",), 10))
+    for names, step in scrolls:
+        for key in names:
+            @add(key, filter=reading)
+            def _scroll(event: KeyPressEvent, step: int = step) -> None:
+                state.scroll_results(step)
+
     @add("b", filter=filters.finished & filters.no_overlay)
     def _toggle_results(event: KeyPressEvent) -> None:
         state.screen = TABLE if state.screen == RESULTS else RESULTS

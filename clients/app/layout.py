@@ -47,6 +47,7 @@ log = logging.getLogger("hedgerow.client")
 SIDEBAR = 32
 HELP_WIDTH = 72
 HAND_HEIGHT = 8  # at most; the hand pane is as tall as the game's hand parts
+PROMPT_HEIGHT = 3
 
 
 def _guard(state: SeatState, what: str, fn: Callable[[], StyleAndTextTuples],
@@ -72,6 +73,15 @@ def board_width(filters: Filters) -> int:
     """Columns the board pane has now."""
     columns = get_app().output.get_size().columns
     return columns if filters.narrow() else columns - SIDEBAR - 1
+
+
+def _results(state: SeatState) -> StyleAndTextTuples:
+    """The results screen, scrolled to ``state.results_top`` (its size noted in ``state``)."""
+    size = get_app().output.get_size()
+    fragments = results_screen.results(state, size.columns - 2)
+    state.results_room = size.rows - 3 - (PROMPT_HEIGHT if state.message else 0)
+    shown, state.results_lines = results_screen.scrolled(fragments, state.results_top)
+    return shown
 
 
 def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], None],
@@ -109,9 +119,8 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
         ConditionalContainer(below, filter=filters.narrow),
     ])
     results = Window(
-        FormattedTextControl(_guard(state, "results", lambda: results_screen.results(
-            state, get_app().output.get_size().columns - 2))),
-        wrap_lines=True, always_hide_cursor=True,
+        FormattedTextControl(_guard(state, "results", lambda: _results(state))),
+        wrap_lines=False, always_hide_cursor=True,
     )
     body = HSplit([
         Window(FormattedTextControl(_guard(state, "title", lambda: render.title(
@@ -119,8 +128,9 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
                height=1, style="class:title.fill"),
         ConditionalContainer(table, filter=filters.on_table),
         ConditionalContainer(HSplit([Window(height=1), results]), filter=filters.on_results),
-        Window(FormattedTextControl(_guard(state, "prompt", lambda: render.prompt(
-            state, columns()))), height=3, wrap_lines=True),
+        ConditionalContainer(Window(FormattedTextControl(_guard(
+            state, "prompt", lambda: render.prompt(state, columns()))), height=PROMPT_HEIGHT,
+            wrap_lines=True), filter=filters.show_prompt),
         Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(state))),
                height=1, style="class:status"),
     ])

@@ -315,6 +315,8 @@ def keys_line(state: SeatState) -> StyleAndTextTuples:
         keys = [("Esc/?", "close help")]
     elif state.screen == RESULTS:
         keys = [("b", "back to the board"), ("q", "quit")]
+        if state.results_lines > state.results_room:
+            keys.insert(0, ("↑↓", "scroll"))
     else:
         picker = state.picker
         if state.my_turn:

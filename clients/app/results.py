@@ -10,8 +10,9 @@
 * `Match`: each game's points per seat (its winners starred) with the total, the running
   totals after each game, each game's headline, and the final winner.
 
-Then, for every kind: the explanation, the game's own results parts (`RESULTS` area of its
-UI object) and where the log is saved.
+Then, for every kind: the explanation, where the log is saved, and the game's own results
+parts (`RESULTS` area of its UI object).  A screen taller than the terminal scrolls with
+the arrows (`scrolled`).
 """
 
 from __future__ import annotations
@@ -254,13 +255,31 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
         out += _match(outcome, names, me, width)
     if outcome.explanation:
         out += [("", "\n\n"), ("", wrap(outcome.explanation, width))]
+    path = state.seat.log_path()
+    if path is not None:
+        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
     if state.view is not None:
         for part in state.ui.parts(RESULTS):
             drawing = state.ui.draw(part, state.view, me, width, None)
             if drawing:
                 out.append(("", "\n\n"))
                 out += [(f[0], f[1]) for f in drawing]
-    path = state.seat.log_path()
-    if path is not None:
-        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
     return out
+
+
+def scrolled(fragments: StyleAndTextTuples, top: int) -> tuple[StyleAndTextTuples, int]:
+    """``fragments`` without their first ``top`` lines, and how many lines they have."""
+    lines: list[StyleAndTextTuples] = [[]]
+    for fragment in fragments:
+        pieces = fragment[1].split("\n")
+        for i, piece in enumerate(pieces):
+            if i:
+                lines.append([])
+            if piece:
+                lines[-1].append((fragment[0], piece))
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines[top:]):
+        if i:
+            out.append(("", "\n"))
+        out += line
+    return out, len(lines)

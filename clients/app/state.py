@@ -73,6 +73,10 @@ class SeatState:
         self.has_hand = bool(ui.parts(HAND))
         self._turn_key: object = None
         self._shown_results = False
+        #: The results screen's first shown line, its line count and the rows it has.
+        self.results_top = 0
+        self.results_lines = 0
+        self.results_room = 0
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -187,6 +191,12 @@ class SeatState:
             self.busy = False
             self.stale = True
             self.invalidate()
+
+    def scroll_results(self, step: int) -> bool:
+        """Scroll the results screen by ``step`` lines; False when it cannot move."""
+        top = max(0, min(self.results_top + step, self.results_lines - self.results_room))
+        moved, self.results_top = top != self.results_top, top
+        return moved
 
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""

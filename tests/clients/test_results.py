@@ -180,3 +180,24 @@ def test_match_shows_each_game_the_running_totals_and_the_winner() -> None:
 ])
 def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
     assert farewell(outcome, ["Ann", "Bot 1"], 0) == line
+
+
+def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
+    outcome = Ranked(scores=(5, 4, 3, 2, 1), ranking=(1, 2, 3, 4, 5), winners=(0,),
+                     explanation="A long story. " * 40)
+    host = Host(autoload=False)
+    seat = FinishedSeat(host, outcome, 5)
+
+    async def main() -> None:
+        async with running(seat, host, rows=16) as d:
+            first = await drawn(d, lambda rows: "scroll" in rows[-1], what="a scroll key")
+            assert "You win!" in "\n".join(first) and "Log saved to" not in "\n".join(first)
+            d.press("\x1b[6~")  # Page Down
+            rows = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
+                               what="the end of the screen")
+            assert "You win!" not in "\n".join(rows)
+            d.press("up")
+            await d.until(lambda: d.state.results_top == d.state.results_lines
+                          - d.state.results_room - 1, what="one line up")
+
+    asyncio.run(main())
