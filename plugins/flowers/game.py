@@ -3,7 +3,8 @@
 The `GameDef` functions are the pure rules of the other modules.  ``build`` adds the table's
 extension relay ``ext`` at the three points variants change (`hookspecs`), none of them per
 move: ``ext.flowers_coverable`` is asked once per card here, and the answers become the
-table the planting check reads; ``ext.flowers_setup`` is asked once per game by ``setup``;
+table the planting check reads; ``ext.flowers_setup`` is asked by the first ``setup`` for
+each player count (the answer is kept: a table's variants never change);
 ``ext.flowers_colour_points`` once per garden when the game is over (``outcome``, and the
 final scores a view shows).  `Rules` is that binding, with `Rules.score` the full scoring
 detail of a garden under the table's variants.
@@ -22,13 +23,13 @@ from hedgerow.plugins.flowers.cards import ALL_CARDS
 from hedgerow.plugins.flowers.garden import Garden
 from hedgerow.plugins.flowers.scoring import ColourGroup, GardenScore, Visible, score_garden
 from hedgerow.plugins.flowers.setup import Layout
-from hedgerow.plugins.flowers.state import DEAL, OVER, State, View
+from hedgerow.plugins.flowers.state import OVER, State, View
 
 
 class Rules(NamedTuple):
     """One table's variant-dependent rules, fixed when its `GameDef` is built.
 
-    * ``layout(players)``: what the table deals (``flowers_setup``);
+    * ``layout(players)``: what the table deals (``flowers_setup``, asked once per count);
     * ``coverable[card]``: may ``card`` be covered (``flowers_coverable``, for every id);
     * ``colour_points(groups, visible)``: what each colour group scores
       (``flowers_colour_points``).
@@ -38,20 +39,25 @@ class Rules(NamedTuple):
     coverable: tuple[bool, ...]
     colour_points: Callable[[tuple[ColourGroup, ...], Visible], tuple[int, ...]]
 
-    def score(self, garden: Garden) -> GardenScore:
-        """The full final scoring detail of ``garden`` under these rules."""
-        return score_garden(garden, self.colour_points)
+    def score(self, garden: Garden, detail: bool = True) -> GardenScore:
+        """The final scoring detail of ``garden`` under these rules (see `score_garden`)."""
+        return score_garden(garden, self.colour_points, detail)
 
-    def final(self, state: State) -> tuple[GardenScore, ...]:
+    def final(self, state: State, detail: bool = True) -> tuple[GardenScore, ...]:
         """Every seat's final scoring detail."""
-        return tuple(self.score(g) for g in state.gardens)
+        return tuple([score_garden(g, self.colour_points, detail) for g in state.gardens])
 
 
 def bind(ext: Extensions) -> Rules:
     """The `Rules` a table runs, asked of its extension hooks."""
 
+    layouts: dict[int, Layout] = {}  # the answer for each player count, asked once
+
     def layout(players: int) -> Layout:
-        return Layout(*ext.flowers_setup(players=players))
+        found = layouts.get(players)
+        if found is None:
+            found = layouts[players] = Layout(*ext.flowers_setup(players=players))
+        return found
 
     def colour_points(groups: tuple[ColourGroup, ...], visible: Visible) -> tuple[int, ...]:
         return tuple(ext.flowers_colour_points(groups=groups, visible=visible))
@@ -60,9 +66,14 @@ def bind(ext: Extensions) -> Rules:
     return Rules(layout, coverable, colour_points)
 
 
+#: ``active_seats`` by ``state.active + 1``: nobody (-1: before the deal, once over), or one seat.
+_ACTIVE: tuple[tuple[int, ...], ...] = ((), *((seat,) for seat in range(setup.MAX_PLAYERS)))
+
+
 def active_seats(state: State) -> tuple[int, ...]:
-    """The seat to act, or () before the deal and once the game is over."""
-    return () if state.phase in (OVER, DEAL) else (state.active,)
+    """The seat to act, or () before the deal and once the game is over (no seat is active
+    then: ``state.active`` is -1)."""
+    return _ACTIVE[state.active + 1]
 
 
 def build(ext: Extensions) -> GameDef[State, View]:
@@ -80,7 +91,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def outcome(state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
-        final = rules.final(state)
+        final = rules.final(state, detail=False)
         if state.players == 1:
             return ranking.solo_outcome(final[0])
         return ranking.ranked_outcome(final)

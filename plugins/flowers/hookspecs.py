@@ -2,12 +2,12 @@
 
 They sit at the three points the Summer variant changes: what a table deals, which cards may
 be covered, and which colour groups score.  None of them is called per move:
-``flowers_setup`` once per game, ``flowers_coverable`` once per card when a table's rules
-are built (the answers become a table the planting check reads), and
-``flowers_colour_points`` once per garden at the end.  Each is called only with the
-variants a table chose active.  FLOWERS implements each itself as a ``trylast`` default, so
-a variant that answers (returns something other than None) replaces the standard rule for
-the cases it answers.
+``flowers_setup`` once per player count for a table (the answer is kept, so it must depend
+on nothing else), ``flowers_coverable`` once per card when a table's rules are built (the
+answers become a table the planting check reads), and ``flowers_colour_points`` once per
+garden at the end.  Each is called only with the variants a table chose active.  FLOWERS
+implements each itself as a ``trylast`` default, so a variant that answers (returns
+something other than None) replaces the standard rule for the cases it answers.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from hedgerow.plugins.flowers.setup import Layout
 def flowers_setup(players: int) -> Layout | None:
     """What a table deals (rules §3): each garden's start card and the stack sizes.
 
-    Called by ``GameDef.setup`` once per game, before the deal.  The standard rule: every
+    Called by ``GameDef.setup`` before the deal, the first time a table sets up a game for
+    ``players`` seats (the table keeps the answer for its next games).  The standard rule: every
     garden starts with a card from the deck (`hedgerow.plugins.flowers.setup.DRAW`) and the
     stacks have the sizes of rules §3 (``setup.standard_layout``).  A start card that is not
     drawn must be a card outside the deck (Summer's purple cards, ids 108-111).

@@ -38,7 +38,7 @@ def breakdown(scores: Sequence[GardenScore]) -> tuple[tuple[str, tuple[int, ...]
         ("Colour groups", tuple(s.colour for s in scores)),
         ("Butterflies", tuple(s.butterfly for s in scores)),
         ("Removed", tuple(-s.penalty for s in scores)),
-        ("Groups removed", tuple(len(s.removed) for s in scores)),
+        ("Groups removed", tuple(s.dropped for s in scores)),
         ("Largest group", tuple(s.largest for s in scores)),
     )
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from hedgerow.plugins.flowers.cards import BUTTERFLY, COLOUR, NONE, PURPLE, VALUE
-from hedgerow.plugins.flowers.garden import OFFSET, STRIDE, Cell, Garden
+from hedgerow.plugins.flowers.garden import STRIDE, Cell, Garden, cell
 
 #: The visible cards left after removal, as ``(x, y, card)`` sorted by cell (what the colour
 #: rule sees: the purple card is there, for Summer).
@@ -68,10 +68,12 @@ class GardenScore(NamedTuple):
     """A garden's final score with everything a results screen shows.
 
     * ``numbers``: every number group, in cell order (``removed`` are the invalid ones);
+      ``()`` when the detail was not asked for (`score_garden` with ``detail=False``);
     * ``groups``: every colour group of what remains, ``points`` what each one scored;
     * ``butterflies``: the cells of the butterflies that scored;
     * ``colour`` + ``butterfly`` - ``penalty`` = ``total``; ``penalty`` is the number of
-      cards removed; ``largest`` is the size of the largest scoring colour group (0: none).
+      cards removed, ``dropped`` the number of groups removed; ``largest`` is the size of
+      the largest scoring colour group (0: none).
     """
 
     numbers: tuple[NumberGroup, ...]
@@ -81,6 +83,7 @@ class GardenScore(NamedTuple):
     colour: int
     butterfly: int
     penalty: int
+    dropped: int
     total: int
     largest: int
 
@@ -105,30 +108,43 @@ def _components(cells: list[int], key: dict[int, int]) -> list[tuple[int, list[i
         if start in seen:
             continue
         k = key[start]
+        if (get(start + 1) != k and get(start + STRIDE) != k and get(start - 1) != k
+                and get(start - STRIDE) != k):
+            out.append((k, [start]))  # alone: the common case, no search
+            continue
         seen.add(start)
         part = [start]
-        todo = [start]
-        while todo:
-            c = todo.pop()
+        for c in part:  # breadth first: the list grows as it is read
             for n in (c + 1, c + STRIDE, c - 1, c - STRIDE):
                 if get(n) == k and n not in seen:
                     seen.add(n)
                     part.append(n)
-                    todo.append(n)
-        if len(part) > 1:
-            part.sort()
+        part.sort()
         out.append((k, part))
     return out
 
 
+_XY: dict[int, Cell] = {}  # cell key -> (x, y), filled as cells are met
+
+
 def _xy(keys: list[int]) -> tuple[Cell, ...]:
-    return tuple([(k // STRIDE - OFFSET, k % STRIDE - OFFSET) for k in keys])
+    out = []
+    for k in keys:
+        xy = _XY.get(k)
+        if xy is None:
+            xy = _XY[k] = cell(k)
+        out.append(xy)
+    return tuple(out)
 
 
 def score_garden(garden: Garden, colour_points: ColourPoints = standard_colour_points,
-                 ) -> GardenScore:
+                 detail: bool = True) -> GardenScore:
     """The final score of ``garden`` (cell key -> stack, bottom card first: `garden`; a
-    view's garden converts with ``garden.from_cells``), in detail, cells as ``(x, y)``."""
+    view's garden converts with ``garden.from_cells``), in detail, cells as ``(x, y)``.
+
+    ``detail=False`` leaves out the list of number groups (``numbers`` is ``()``; every
+    total, ``dropped`` included, is the same): what a ranking needs, for less work.
+    """
     items = sorted(garden.items())
     values = {}
     for k, stack in items:
@@ -137,21 +153,26 @@ def score_garden(garden: Garden, colour_points: ColourPoints = standard_colour_p
             values[k] = v
     numbers = []
     gone: set[int] = set()
-    penalty = 0
+    penalty = dropped = 0
     for value, part in _components(list(values), values):
+        valid = len(part) == value
+        if valid and not detail:
+            continue
         cards = 0
         for k in part:
             cards += len(garden[k])
-        numbers.append(NumberGroup(value, _xy(part), cards))
-        if len(part) != value:
+        if detail:
+            numbers.append(NumberGroup(value, _xy(part), cards))
+        if not valid:
             gone.update(part)
             penalty += cards
+            dropped += 1
     kept = {k: stack[-1] for k, stack in items if k not in gone}
     colours = {k: COLOUR[card] for k, card in kept.items() if COLOUR[card] != PURPLE}
     groups = tuple([ColourGroup(colour, _xy(part)) for colour, part in
                     _components(list(colours), colours)])
-    visible = tuple([(k // STRIDE - OFFSET, k % STRIDE - OFFSET, card)
-                     for k, card in kept.items()])
+    visible = tuple([(x, y, card) for (x, y), card in zip(_xy(list(kept)), kept.values(),
+                                                           strict=True)])
     points = tuple(colour_points(groups, visible))
     if len(points) != len(groups):
         raise ValueError(f"colour_points gave {len(points)} results for {len(groups)} groups")
@@ -167,4 +188,5 @@ def score_garden(garden: Garden, colour_points: ColourPoints = standard_colour_p
     colour = sum(points)
     largest = max([len(g.cells) for g, p in zip(groups, points, strict=True) if p], default=0)
     return GardenScore(tuple(numbers), groups, points, _xy(butterflies), colour,
-                       len(butterflies), penalty, colour + len(butterflies) - penalty, largest)
+                       len(butterflies), penalty, dropped, colour + len(butterflies) - penalty,
+                       largest)

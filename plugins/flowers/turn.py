@@ -40,42 +40,43 @@ def make_apply(coverable: Sequence[bool]) -> Apply:
     """``apply(state, seat, action)`` for a table whose coverable cards are ``coverable``.
 
     The two legal cases (a take in the take phase, a planting in the plant phase) are
-    written out in the closure, with the state built positionally (`State` field order);
-    everything else goes to `_refusal`.
+    written out in the closure, with the state read and built positionally (`State` field
+    order); everything else goes to `_refusal`.  This is the per-move path: every name it
+    reads is a local.
     """
+    limit, offset, stride, grow = LIMIT, OFFSET, STRIDE, grow_targets
 
     def apply(state: State, seat: int, action: Action) -> State | Refusal:
         """The state after ``seat`` takes ``action``, or why it may not."""
-        phase = state.phase
+        players, gardens, targets, stacks, active, phase, card, source, discards, box, _ = state
         args = action.args
-        if seat != state.active or action.kind != phase:
+        if seat != active or action.kind != phase:
             return _refusal(state, seat, action, coverable)
         if phase == TAKE:  # take(stack)
             if len(args) != 1:
                 return _refusal(state, seat, action, coverable)
             ((name, index),) = args
-            stacks = state.stacks
             if name != "stack" or type(index) is not int or not 0 <= index < len(stacks):
                 return _refusal(state, seat, action, coverable)
             stack = stacks[index]
             if not stack:
                 return _refusal(state, seat, action, coverable)
-            return _new(State, (state.players, state.gardens, state.targets,
-                                (*stacks[:index], stack[:-1], *stacks[index + 1:]), seat, PLANT,
-                                stack[-1], index, state.discards, state.box, ()))
+            left = list(stacks)
+            left[index] = stack[:-1]
+            return _new(State, (players, gardens, targets, tuple(left), seat, PLANT, stack[-1],
+                                index, discards, box, ()))
         if phase != PLANT or len(args) != 2:  # plant(x, y)
             return _refusal(state, seat, action, coverable)
         (kx, x), (ky, y) = args
         if (kx != "x" or ky != "y" or type(x) is not int or type(y) is not int
-                or not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT)):
+                or not (-limit <= x <= limit and -limit <= y <= limit)):
             return _refusal(state, seat, action, coverable)
-        k = (x + OFFSET) * STRIDE + y + OFFSET
-        garden = state.gardens[seat]
-        card = state.holding
+        k = (x + offset) * stride + y + offset
+        garden = gardens[seat]
         below = garden.get(k)
         if below is None:
-            if not (k + 1 in garden or k - 1 in garden or k + STRIDE in garden
-                    or k - STRIDE in garden):
+            if not (k + 1 in garden or k - 1 in garden or k + stride in garden
+                    or k - stride in garden):
                 return _refusal(state, seat, action, coverable)
             new = garden.copy()
             new[k] = (card,)
@@ -84,25 +85,21 @@ def make_apply(coverable: Sequence[bool]) -> Apply:
                 return _refusal(state, seat, action, coverable)
             new = garden.copy()
             new[k] = (*below, card)
-        gardens = state.gardens
-        gardens = (*gardens[:seat], new, *gardens[seat + 1:])
-        targets = state.targets
-        targets = (*targets[:seat], grow_targets(targets[seat], new, k, below is None,
-                                                coverable[card]), *targets[seat + 1:])
-        stacks = state.stacks
-        players = state.players
-        discards = state.discards
-        if not stacks[state.source]:  # the take emptied a stack: the game ends now
-            nxt, phase = NOBODY, OVER
+        plots = list(gardens)
+        plots[seat] = new
+        fringes = list(targets)
+        fringes[seat] = grow(targets[seat], new, k, below is None, coverable[card])
+        if not stacks[source]:  # the take emptied a stack: the game ends now
+            active, phase = NOBODY, OVER
         elif players > 1:
-            nxt, phase = (seat + 1 if seat + 1 < players else 0), TAKE
+            active, phase = (seat + 1 if seat + 1 < players else 0), TAKE
         else:  # solo: discard the top of A, then A's next card is face up
             face_up = stacks[0]
             discards = (*discards, face_up[-1])
             stacks = (face_up[:-1], *stacks[1:])
-            nxt, phase = (seat, TAKE) if stacks[0] else (NOBODY, OVER)
-        return _new(State, (players, gardens, targets, stacks, nxt, phase, NOBODY, NOBODY,
-                            discards, state.box, ()))
+            active, phase = (seat, TAKE) if stacks[0] else (NOBODY, OVER)
+        return _new(State, (players, tuple(plots), tuple(fringes), stacks, active, phase,
+                            NOBODY, NOBODY, discards, box, ()))
 
     return apply
 

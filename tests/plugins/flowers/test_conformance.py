@@ -117,6 +117,11 @@ def test_many_seeded_games_keep_every_invariant(host: Host, players: int,
         check(None, state, -1, None)
         outcome = game.outcome(state)
         check_outcome(outcome, players)
+        if seed % 10 == 0:  # the view's full detail agrees with the quick ranking scores
+            final = game.view(state, 0).final
+            assert outcome is not None and tuple(s.total for s in final) == outcome.scores
+            assert dict(outcome.breakdown)["Groups removed"] == tuple(
+                len(s.removed) for s in final)
         if isinstance(outcome, Solo):
             grades.add(outcome.grade)
     assert grades <= {"Beginner", "Apprentice", "Expert", "Master"}

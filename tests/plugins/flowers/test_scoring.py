@@ -34,6 +34,9 @@ def test_worked_example(number: int, rows: list[str], colour: int, butterflies: 
     score = score_garden(grid(*rows))
     assert (score.colour, score.butterfly, score.penalty, score.total) == (
         colour, butterflies, removed, total)
+    assert score.dropped == len(score.removed)
+    quick = score_garden(grid(*rows), detail=False)
+    assert quick.numbers == () and quick._replace(numbers=score.numbers) == score
 
 
 def test_example_3_removes_the_lone_two_with_the_card_under_it() -> None:
