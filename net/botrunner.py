@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Table
@@ -88,7 +89,8 @@ class _Watcher:
         if self.verbose and peer.table is not None and peer.table.index > self.history:
             history = peer.history()
             for line in history[self.history:]:
-                self.emit("action", f"#{line.index} seat {line.seat}: {line.text}",
+                who = "" if line.seat == CHANCE_SEAT else f" seat {line.seat}:"
+                self.emit("action", f"#{line.index}{who} {line.text}",  # "#0 chance: deal"
                           index=line.index, seat=line.seat)
             self.history = len(history)
         if phase == Phase.PLAYING:

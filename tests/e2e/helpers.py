@@ -22,16 +22,20 @@ from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 E2E = Path(__file__).resolve().parent
+EXAMPLES = TESTS.parent / "docs" / "examples"  # the documented example game, goofspiel
 WAIT = 30.0  # the longest any single wait may take (a stuck test fails, it never hangs)
 
 
 def peer_env(home: Path | None = None, *, plugins: str = "", block: str = "",
              **extra: str) -> dict[str, str]:
-    """The environment of one peer process: its own home, discovery off, optional plugins."""
+    """The environment of one peer process: its own home, discovery off, optional plugins
+    (importable from tests/, tests/e2e/ and docs/examples/, e.g. ``toygames``,
+    ``cheatplugin``, ``goofspiel``)."""
     env = dict(os.environ)
     env["HEDGEROW_HOME"] = str(home or tempfile.mkdtemp(prefix="hedgerow-peer-"))
     env["HEDGEROW_NO_DISCOVERY"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(E2E), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(E2E), str(EXAMPLES),
+                                         env.get("PYTHONPATH", "")])
     env.pop("HEDGEROW_PLUGINS", None)
     env.pop("HEDGEROW_BLOCK_PLUGINS", None)
     if plugins:

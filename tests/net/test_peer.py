@@ -12,29 +12,45 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
+import goofspiel
 import pytest
 import toygames
 
 from hedgerow.core import hookimpl
+from hedgerow.core.actions import Action
+from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.host import Host
 from hedgerow.core.playout import play
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.net.botrunner import play_bot
+from hedgerow.core.table import LogEntry
+from hedgerow.net.botrunner import make_bot, play_bot
 from hedgerow.net.codec import encode_envelope
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table, resume_table
-from hedgerow.net.messages import ActionMsg, Envelope, ErrorCode, ErrorMsg
+from hedgerow.net.logfile import read_log, verify_log
+from hedgerow.net.messages import (
+    ActionCommit,
+    ActionMsg,
+    ActionReveal,
+    CatchUpReply,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    LoggedEntry,
+    action_commitment,
+)
 from hedgerow.net.peer import JoinRefused, Peer
 from hedgerow.net.seat import Link, Phase
-from hedgerow.net.transport import Node
+from hedgerow.net.transport import Node, Received
 
 WAIT = 20.0
 RANDOM_BOT = (("random-bot", "hedgerow.plugins.bots.random_bot"),)
 
 
 def plugins(*extra: object) -> Host:
-    """Toy games, their variants and the random bot (plus ``extra`` plugins)."""
-    return Host(builtins=RANDOM_BOT, autoload=False, extra=(*toygames.PLUGINS, *extra))
+    """Toy games, their variants, Goofspiel and the random bot (plus ``extra`` plugins)."""
+    return Host(builtins=RANDOM_BOT, autoload=False,
+                extra=(*toygames.PLUGINS, goofspiel, *extra))
 
 
 class Cheat:
@@ -84,7 +100,8 @@ def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = (
                 [host.bot("random")]).state_hash()
 
 
-@pytest.mark.parametrize("game, players", [("posy", 3), ("posy", 4), ("duel", 3)])
+@pytest.mark.parametrize("game, players", [("posy", 3), ("posy", 4), ("duel", 3),
+                                           ("goofspiel", 3), ("goofspiel", 2)])
 def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
     async def main() -> None:
         peers = await table(game, players)
@@ -210,9 +227,10 @@ def crash(peer: Peer) -> Awaitable[None]:
     return peer.node.close()
 
 
-def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log() -> None:
+@pytest.mark.parametrize("game", ["posy", "goofspiel"])
+def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log(game: str) -> None:
     async def main() -> None:
-        peers = await table("posy", 3)
+        peers = await table(game, 3)
         for p in peers:  # (the first beat still comes after a second)
             p.heartbeat, p.lost_after = 0.1, 1.5
         victim = peers[2]
@@ -243,7 +261,7 @@ def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log() -> None:
             assert codes == [0, 0, 0]
             assert await host.wait_until(lambda: host.seats()[2].link == Link.CONNECTED, WAIT)
             assert {p.state_hash() for p in (back, *peers[:2])} == {
-                simulate("posy", 3, host.seed)}
+                simulate(game, 3, host.seed)}
         finally:
             await close_all([back, *peers[:2]])
 
@@ -301,8 +319,6 @@ def test_submit_refuses_out_of_turn_and_illegal_actions_locally() -> None:
                 assert await p.wait_until(lambda p=p: p.ready, WAIT)
             active = peers[0].active_seats()[0]
             actor, idle = (peers[0], peers[1]) if active == 0 else (peers[1], peers[0])
-            from hedgerow.core.actions import Action
-
             refusal = await idle.submit(Action.of("play", card=1))
             assert refusal is not None and refusal.code == "not_your_turn"
             refusal = await actor.submit(Action.of("play", card=99))
@@ -331,5 +347,181 @@ def test_close_tells_the_others_the_seat_left() -> None:
         finally:
             with contextlib.suppress(Exception):
                 await close_all(peers)
+
+    run(main())
+
+
+# --------------------------------------------------------------------------------------
+# Simultaneous steps: every choice against the step's start, applied whole; cheats named
+
+
+def cheat_at_steps(peer: Peer, change: str) -> list[Any]:
+    """Make ``peer`` cheat at every simultaneous step by rewriting what it sends.
+
+    ``"reveal"``: it reveals another legal action than the one it committed to (same salt);
+    ``"illegal"``: it commits to, and reveals, an action the rules refuse (``pick(n=9)``).
+    Returns the list of the messages it rewrote, as sent.
+    """
+    send = peer._broadcast
+    rewrote: list[Any] = []
+
+    def rewritten(body: Any) -> None:
+        step = peer._step
+        if isinstance(body, (ActionCommit, ActionReveal)) and step is not None and step.own:
+            seat, action, salt = step.own
+            other = next(a for a in peer.table.legal_actions(seat) if a != action)
+            if change == "reveal" and isinstance(body, ActionReveal):
+                body = ActionReveal(body.index, seat, other, salt)
+            elif change == "illegal":
+                bad = Action.of("pick", n=9)
+                body = (ActionCommit(body.index, seat,
+                                     action_commitment(body.index, seat, bad, salt))
+                        if isinstance(body, ActionCommit) else
+                        ActionReveal(body.index, seat, bad, salt))
+            rewrote.append(body)
+        send(body)
+
+    peer._broadcast = rewritten  # type: ignore[method-assign]
+    return rewrote
+
+
+@pytest.mark.parametrize("change, named", [
+    ("reveal", "seat 2 (joiner2) cheated at the simultaneous step #0: seat 2's reveal "
+               "(pick(n={n})) does not match its commitment"),
+    ("illegal", "seat 2 (joiner2) cheated at the simultaneous step #0: seat 2 committed to "
+                "pick(n=9), which the rules refuse at the start of the step: duel.bad_pick: "
+                "pick a number from 1 to 3"),
+])
+def test_a_cheat_at_a_simultaneous_step_is_named_by_every_honest_peer(change: str,
+                                                                      named: str) -> None:
+    async def main() -> None:
+        peers = await table("duel", 3)
+        cheater = peers[2]
+        rewrote = cheat_at_steps(cheater, change)
+        spec = plugins().bot("random")
+        try:
+            honest = [asyncio.ensure_future(play_bot(p, spec)) for p in peers[:2]]
+            playing = asyncio.ensure_future(play_bot(cheater, spec, give_up=2.0))
+            assert await asyncio.gather(*honest) == [1, 1]
+            problems = {p.problem() for p in peers[:2]}
+            assert len(problems) == 1, problems  # the same words at every honest peer
+            (problem,) = problems
+            reveal = next(m for m in rewrote if isinstance(m, ActionReveal))
+            assert problem == named.format(n=reveal.action["n"])
+            for p in peers[:2]:
+                assert p.phase() == Phase.HALTED and p.table.index == 0  # nothing applied
+                refused = [r for r in p.refusals if r.seat == 2]
+                assert refused and refused[-1].code == (
+                    ErrorCode.BAD_REVEAL if change == "reveal" else ErrorCode.ILLEGAL)
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_step_is_applied_whole_against_its_starting_state() -> None:
+    """Every seat's choice in a duel round is checked against the round's start, and the
+    round's entries are logged in seat order with no skip, the same on every peer."""
+    async def main() -> None:
+        peers = await table("duel", 3)
+        try:
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.ready, WAIT)
+            picks = {0: 3, 1: 1, 2: 3}
+            for p in reversed(peers):  # commit out of seat order
+                assert p.active_seats() == (0, 1, 2)
+                assert await p.submit(Action.of("pick", n=picks[p.seat])) is None
+                again = await p.submit(Action.of("pick", n=2))
+                assert again is not None and again.code in ("already_chosen", "not_your_turn")
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.table.index == 3, WAIT)
+            logs = {tuple((e.seat, e.action["n"]) for e in p.table.entries) for p in peers}
+            assert logs == {((0, 3), (1, 1), (2, 3))}
+            assert {p.table.state.scores for p in peers} == {(0, 1, 0)}  # 1 is the unique pick
+            assert {p.state_hash() for p in peers} == {peers[0].state_hash()}
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
+    """The last seat to reveal dies before logging the step; the others apply it.  Back from
+    its log, it fetches the step's entries and the prize after it: the step is held until
+    whole, then applied, and the chance entry it resolves itself is compared with theirs."""
+    async def main() -> None:
+        peers = await table("goofspiel", 3)
+        for p in peers:
+            p.heartbeat, p.lost_after = 0.1, 1.5
+        victim = peers[2]
+        spec = plugins().bot("random")
+        assert await victim.wait_until(lambda: victim.ready, WAIT)
+        log_path: Path = victim.log_path()
+        honest = [asyncio.ensure_future(play_bot(p, spec)) for p in peers[:2]]
+        # Wait for the others' commitments, then commit last and die right after revealing.
+        assert await victim.wait_until(
+            lambda: victim._step is not None and set(victim._step.commits) == {0, 1}, WAIT)
+        send = victim._broadcast
+
+        def reveal_then_die(body: Any) -> None:
+            send(body)
+            if isinstance(body, ActionReveal):
+                victim._writer.close()  # nothing of the step reaches its log
+                victim._broadcast = lambda body: None  # type: ignore[method-assign]
+
+        victim._broadcast = reveal_then_die  # type: ignore[method-assign]
+        choice = make_bot(victim, spec).choose(victim.view(), victim.legal_actions())
+        assert await victim.submit(choice) is None  # what its bot would play
+        await crash(victim)
+        host = peers[0]
+        assert await host.wait_until(lambda: host.table.index >= 5, WAIT)  # bids, prize
+        assert read_log(log_path).next_index == 1  # the first prize only
+        back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
+        back.heartbeat, back.lost_after = 0.1, 1.5
+        try:
+            assert back.table.index == 1
+            assert await back.wait_until(lambda: not back.syncing, WAIT), "catching up"
+            assert back.table.index >= 5 and back.table.entries[:5] == host.table.entries[:5]
+            codes = await asyncio.gather(play_bot(back, spec), *honest)
+            assert codes == [0, 0, 0]
+            assert {p.state_hash() for p in (back, *peers[:2])} == {
+                simulate("goofspiel", 3, host.seed)}
+            assert verify_log(lambda h: back.ruleset, read_log(log_path)) is None
+            assert read_log(log_path).next_index == back.table.index
+        finally:
+            await close_all([back, *peers[:2]])
+
+    run(main())
+
+
+def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergence() -> None:
+    """A replier whose log holds another deal than the seed gives: the logs forked."""
+    async def main() -> None:
+        peers = await table("posy", 3)
+        host, liar = peers[0], peers[2]
+        try:
+            assert await host.wait_until(lambda: host.ready, WAIT)
+            host._seal()
+            ours = host.table.entries[0]
+            assert ours.is_chance
+            order, first = ours.action.args[0][1]
+            forged = Action.of("chance", draws=((order[1], order[0], *order[2:]), first))
+            entry = LogEntry.after(ours.prev, 0, CHANCE_SEAT, forged)
+            reply = CatchUpReply(host.table.header, 0, (LoggedEntry(entry, bytes(32)),), 1)
+            env = Envelope(host.table_id, liar.identity.public, 99, reply)
+            member = host.roster.by_key(liar.identity.public)
+            host._on_catch_up_reply(Received(liar.identity.public, None, None), env, member)
+            assert host.phase() == Phase.HALTED
+            problem = host.problem()
+            assert problem.startswith("desync after entry #0: "), problem
+            # named by the hashes known for #0: "seat 2 (joiner2) diverged (state 000000000000"
+            # or, if the others' reports were already settled, "seat 2 (joiner2) has 0000..."
+            assert "seat 2 (joiner2)" in problem and "000000000000" in problem, problem
+            assert host.table.index == 1  # nothing else changed
+        finally:
+            await close_all(peers)
 
     run(main())
