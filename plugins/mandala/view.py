@@ -18,11 +18,13 @@ mandala out of a view, as a client draws them.
 ``determinize`` keeps what the seat knows and re-deals the rest: the unknown cards (other
 hands' unknown part, others' face-down plays, the deck) are pooled; each hidden face-down
 play gets one colour at random among those present when it was played, weighted by what
-the pool holds and such that the pool can supply it (a short backtracking search; if it
-ran out of budget, the plays would keep their true colours); the rest is shuffled into the
-other hands and the deck; both tile stacks are shuffled.  It forgets one thing a perfect
-card counter could still know: right after a reshuffle the new deck is exactly the old
-discard pile, and re-dealing pools it with the other unknown cards.
+the pool holds and such that the pool can supply it (an exact backtracking search); the
+rest is shuffled into the other hands and the deck; both tile stacks are shuffled.  The
+result is a state consistent with everything in the seat's view, though not drawn
+uniformly from all of them, and it ignores what only a perfect card counter could still
+deduce from the history: that a seat which laid 3 cards face down held 3 of one present
+colour at that moment, or that right after a reshuffle the new deck is exactly the old
+discard pile (re-dealing pools it with the other unknown cards).
 """
 
 from __future__ import annotations
@@ -35,9 +37,6 @@ from hedgerow.plugins.mandala.cards import NCOLOURS, Counts, colours_in, sub_cou
 from hedgerow.plugins.mandala.choices import active_seats
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, State, View
-
-#: Search steps `determinize` may spend colouring face-down plays before it gives up.
-SEARCH_BUDGET = 5_000
 
 
 def view(state: State, seat: int) -> View:
@@ -118,33 +117,39 @@ def _weighted_order(options: list[int], supply: list[int], rng: Rng) -> Iterator
                 break
 
 
-def _colour_hidden(groups: list[tuple[int, int]], supply: list[int], rng: Rng,
-                   ) -> list[int] | None:
+def _colour_hidden(groups: list[tuple[int, int]], supply: list[int], rng: Rng) -> list[int]:
     """A colour for each ``(count, allowed colour set)`` group that ``supply`` can cover
-    (``supply`` is reduced accordingly), or None when the search ran out of budget."""
+    (``supply`` is reduced accordingly).
+
+    A depth-first search, colours tried in a random order weighted by supply; dead ends are
+    remembered by (position, supply left), so the search is exact and visits each such
+    state once.  A solution always exists: the true colours are one.
+    """
     chosen = [-1] * len(groups)
     order = sorted(range(len(groups)), key=lambda g: -groups[g][0])  # big plays first
-    steps = 0
+    dead: set[tuple[int, tuple[int, ...]]] = set()  # membership only: order never matters
 
     def search(i: int) -> bool:
-        nonlocal steps
         if i == len(order):
             return True
+        key = (i, tuple(supply))
+        if key in dead:
+            return False
         g = order[i]
         count, allowed = groups[g]
         options = [c for c in colours_in(allowed) if supply[c] >= count]
         for c in _weighted_order(options, supply, rng):
-            steps += 1
-            if steps > SEARCH_BUDGET:
-                return False
             supply[c] -= count
             chosen[g] = c
             if search(i + 1):
                 return True
             supply[c] += count
+        dead.add(key)
         return False
 
-    return chosen if search(0) else None
+    if not search(0):
+        raise ValueError("no colouring of the face-down plays fits the unknown cards")
+    return chosen
 
 
 def determinize(state: State, seat: int, rng: Rng) -> State:
@@ -162,22 +167,15 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
             supply[c] += part[c]
     where: list[tuple[int, int]] = []  # (mandala, play index) of each hidden face-down play
     groups: list[tuple[int, int]] = []
-    truth: list[int] = []
     for m, mandala in enumerate(state.mandalas):
         for j, play in enumerate(mandala.plays):
             if not play.up and play.seat != seat:
                 supply[play.colour] += play.cards
                 where.append((m, j))
                 groups.append((play.cards, play.present))
-                truth.append(play.colour)
     for c in state.deck:
         supply[c] += 1
-    pool = list(supply)
     colours = _colour_hidden(groups, supply, rng)
-    if colours is None:  # out of budget: keep the true colours
-        colours, supply = truth, pool
-        for (count, _), c in zip(groups, truth, strict=True):
-            supply[c] -= count
     rest = [c for c in range(NCOLOURS) for _ in range(supply[c])]
     rng.shuffle(rest)
     hands = list(state.hands)
