@@ -19,9 +19,18 @@ import pytest
 
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import digest, encode, state_hash
+from hedgerow.core.chance import (
+    CHANCE_SEAT,
+    Chance,
+    Pick,
+    SeededChance,
+    Shuffle,
+    chance_action,
+    draw_all,
+)
 from hedgerow.core.rng import Rng
 from hedgerow.core.seeding import commitment, seed_from_int, table_seed
-from hedgerow.core.table import LogEntry, TableHeader
+from hedgerow.core.table import LogEntry, Table, TableHeader
 from hedgerow.net.codec import encode_envelope, encode_log_record
 from hedgerow.net.logfile import MAGIC, parse_log
 from hedgerow.net.messages import (
@@ -38,7 +47,7 @@ BLOCK = re.compile(r"^```vector (?P<name>[a-z0-9-]+)\n(?P<body>.*?)^```$", re.MU
 
 SEED = bytes(range(32))
 SHARES = (bytes([0x11]) * 32, bytes([0x22]) * 32, bytes([0x33]) * 32)
-FINGERPRINT = "petals@1.0.0+harmony@1.0.0"
+FINGERPRINT = "petals@2.0.0+harmony@1.0.0"
 
 
 def hexlines(data: bytes, width: int = 32) -> str:
@@ -139,24 +148,73 @@ def canon() -> str:
 
 def hashes() -> str:
     header = TableHeader(FINGERPRINT, 3, SEED)
-    a0 = Action.of("place", card=7, rot=3, x=1, y=0)
-    d0 = LogEntry.chain(header.genesis, 0, 0, a0)
-    a1 = Action.of("pass")
-    d1 = LogEntry.chain(d0, 1, 1, a1)
+    a0 = chance_action((2, (1, 0)))
+    d0 = LogEntry.chain(header.genesis, 0, CHANCE_SEAT, a0)
+    a1 = Action.of("place", card=7, rot=3, x=1, y=0)
+    d1 = LogEntry.chain(d0, 1, 0, a1)
+    a2 = Action.of("pass")
+    d2 = LogEntry.chain(d1, 2, 1, a2)
     salt = bytes([0x5A]) * 32
     rows = [
         ('digest(b"demo", b"", b"abc")', digest(b"demo", b"", b"abc")),
         ('state_hash((1, "a"))', state_hash((1, "a"))),
         ("fingerprint hash", digest(b"hedgerow-rules-v1", FINGERPRINT.encode())),
         ("genesis(fingerprint, 3, seed)", header.genesis),
-        (f"entry 0 digest (seat 0, {a0})", d0),
-        (f"entry 1 digest (seat 1, {a1})", d1),
-        (f"action commitment (1, 1, {a1}, salt)", action_commitment(1, 1, a1, salt)),
+        (f"entry 0 digest (chance, seat -1, {a0})", d0),
+        (f"entry 1 digest (seat 0, {a1})", d1),
+        (f"entry 2 digest (seat 1, {a2})", d2),
+        (f"action commitment (2, 1, {a2}, salt)", action_commitment(2, 1, a2, salt)),
     ]
     lines = [f'fingerprint = "{FINGERPRINT}"', f"seed = {SEED.hex()}", "salt = 5a * 32"]
     for label, value in rows:
         lines += [label, f"    {value.hex()}"]
+    payload = encode((0, CHANCE_SEAT, a0.kind, a0.args))
+    lines += [f"canon((0, -1, {a0.kind!r}, {a0.args!r}))", f"    {payload.hex()}"]
     return "\n".join(lines) + "\n"
+
+
+CHANCE_CASES = (
+    (0, (Pick(6), Shuffle(10), Pick(1))),
+    (7, (Shuffle(5), Pick(52), Pick(2))),
+)
+
+
+def chance() -> str:
+    """The seeded chance source: entry ``i`` draws from ``Rng(seed, "chance/<i>")``."""
+    lines = [f"seed = {SEED.hex()}"]
+    for index, draws in CHANCE_CASES:
+        rng = Rng(SEED, f"chance/{index}")
+        words = " ".join(f"0x{rng.next_u64():016x}" for _ in range(3))
+        outcome = SeededChance(SEED).resolve(index, Chance(draws, "example"))
+        assert outcome == draw_all(Rng(SEED, f"chance/{index}"), Chance(draws, "example"))
+        lines += [f"entry {index}: stream \"chance/{index}\"",
+                  f"    first words  {words}",
+                  f"    draws        {', '.join(repr(d) for d in draws)}",
+                  f"    outcome      {outcome}",
+                  f"    logged as    seat -1, {chance_action(outcome)}"]
+    return "\n".join(lines) + "\n"
+
+
+def petals_deal() -> str:
+    """Petals 2.0.0 at 4 seats: the deal is chance entry #0."""
+    from hedgerow.core.host import Host
+    from hedgerow.net.startup import setup_hash
+
+    ruleset = Host(autoload=False).ruleset("petals", (), 4)
+    table = Table(ruleset, 4, SEED)
+    (deal,) = table.opening
+    asked = ruleset.gamedef.pending_chance(deal.before)
+    assert asked is not None
+    entry = deal.entry
+    return (
+        f"fingerprint = {ruleset.fingerprint!r}, players = 4, seed = {SEED.hex()}\n"
+        f"setup hash (Start.setup_hash, before entry #0)\n    {setup_hash(table).hex()}\n"
+        f"entry #0 asks {', '.join(repr(d) for d in asked.draws)} ({asked.label!r})\n"
+        f"entry #0 = seat -1, {entry.action}\n"
+        f"entry #0 digest\n    {entry.digest.hex()}\n"
+        f"state hash after entry #0\n    {table.hash_of(deal.after).hex()}\n"
+        f"next: seat {table.active_seats()[0]} acts at entry #{table.index}\n"
+    )
 
 
 def seeding() -> str:
@@ -190,20 +248,24 @@ def envelopes() -> str:
 def log_file() -> str:
     header = LogHeader("petals", ("harmony",), FINGERPRINT, 3, SEED, bytes(range(16)), 0,
                        ("Ann", "Bob", "Cy"))
-    action = Action.of("pass")
     genesis = header.table_header.genesis
-    entry = LoggedEntry(LogEntry(0, 0, action, genesis, LogEntry.chain(genesis, 0, 0, action)),
-                        bytes([0xEE]) * 32)
+    deal = chance_action((2, (1, 0)))
+    first = LogEntry.after(genesis, 0, CHANCE_SEAT, deal)
+    action = Action.of("pass")
+    entries = (LoggedEntry(first, bytes([0xEE]) * 32),
+               LoggedEntry(LogEntry.after(first.digest, 1, 0, action), bytes([0xDD]) * 32))
     data = bytearray(MAGIC)
-    for record in (header, entry):
+    for record in (header, *entries):
         payload = encode_log_record(record)
         data += len(payload).to_bytes(4, "little") + zlib.crc32(payload).to_bytes(4, "little")
         data += payload
     result = parse_log(bytes(data))
-    assert result.ok and result.entries == (entry,)
+    assert result.ok and result.entries == entries
     return (
         "header: petals + harmony, 3 seats, seed 000102..1f, table id 000102..0f, own seat 0,\n"
-        "        names Ann, Bob, Cy; entry 0: seat 0 pass(), state hash ee * 32\n"
+        "        names Ann, Bob, Cy\n"
+        f"entry 0: chance, {deal}, state hash ee * 32\n"
+        f"entry 1: seat 0 {action}, state hash dd * 32\n"
         f"{hexlines(bytes(data))}\n"
     )
 
@@ -215,6 +277,8 @@ VECTORS: dict[str, Callable[[], str]] = {
     "rng-randbelow": rng_randbelow,
     "canon": canon,
     "hashes": hashes,
+    "chance": chance,
+    "petals-deal": petals_deal,
     "seeding": seeding,
     "envelopes": envelopes,
     "log-file": log_file,
