@@ -1,20 +1,26 @@
 """The actions of FLOWERS and the ones a seat may take now (``GameDef.legal_actions``).
 
-A turn is two actions by the same seat (OUR DECISION, rules §4):
+A turn takes one card from a stack and plants it (rules §4).  How that is split into
+actions follows what the player can see (OUR DECISION):
 
-* ``take(stack)``: take the top card of stack ``stack`` (0 = A, 1 = B, 2 = C);
-* ``plant(x, y)``: plant the card taken at ``(x, y)`` of your own garden, on an empty cell
-  that shares a side with a card, or on top of a card.
+* ``plant(stack, x, y)``: plant the card of stack ``stack`` (0 = A, 1 = B, 2 = C) at
+  ``(x, y)`` of your own garden: on an empty cell that shares a side with one of your
+  cards, or on top of one of them.  From a face-up stack this is the whole turn: the card is
+  in view, so taking it and choosing its place are one decision.
+* ``take(stack)``: take the top card of the face-down stack.  You see it only now, so you
+  choose where it goes afterwards, with ``plant(stack, x, y)`` naming that same stack.
 
-Why two and not one ``take-and-plant``: the face-down stack's card is seen only once it is
-taken, and the rules let you choose where it goes after seeing it; one combined action
-would make you choose blind.  Two actions also keep the lists short (2 or 3 takes, then one
-planting per target cell, about 15-40, instead of their product) and make a preview simple
-(the card being planted is known).
+Why not one action for every turn: a combined action from the face-down stack would make
+you choose the place blind, which the rules do not.  Why not always two: from a face-up
+stack the second decision adds nothing but a step, doubles the decisions of a game (a
+searching bot's plies, the log, the per-move cost) and gains nothing.  The lists stay
+short: at the start of a turn one planting per (face-up stack, target cell) then one take,
+about 40 with 3 stacks; after a take, one planting per target cell.  A preview is simple:
+every planting names a card in view (the face-up top, or the card just taken).
 
-The actions are built once and reused: `TAKES` for the takes, a cache by cell for the
-plantings, and `PlantChoices`, a read-only sequence over a garden's sorted targets that
-makes nothing until asked (a random pick costs one index).
+The actions are built once and reused (a cache by stack and cell), and `TurnChoices` is a
+read-only sequence over the target cells that makes an action only when asked for (a random
+pick costs one index).  Order: by stack, then by cell (``x`` then ``y``), the take last.
 """
 
 from __future__ import annotations
@@ -28,9 +34,7 @@ from hedgerow.plugins.flowers.state import PLANT, TAKE, State
 
 #: ``take(stack=i)`` for each stack index.
 TAKES: tuple[Action, ...] = tuple(Action("take", (("stack", i),)) for i in range(3))
-#: The takes when every one of ``n`` stacks has a card.
-ALL_TAKES: tuple[tuple[Action, ...], ...] = tuple(TAKES[:n] for n in range(4))
-_PLANTS: dict[int, Action] = {}  # cell key -> plant action, made once
+_PLANTS: tuple[dict[int, Action], ...] = ({}, {}, {})  # per stack: cell key -> action
 
 
 def take_action(stack: int) -> Action:
@@ -38,18 +42,21 @@ def take_action(stack: int) -> Action:
     return TAKES[stack] if 0 <= stack < len(TAKES) else Action("take", (("stack", stack),))
 
 
-def planting(k: int) -> Action:
-    """The ``plant`` action for cell key ``k`` (one shared object per cell)."""
-    action = _PLANTS.get(k)
+def planting(stack: int, k: int) -> Action:
+    """``plant(stack, x, y)`` for cell key ``k`` (one shared object per stack and cell)."""
+    cache = _PLANTS[stack]
+    action = cache.get(k)
     if action is None:
         x, y = cell(k)
-        action = _PLANTS[k] = Action("plant", (("x", x), ("y", y)))
+        action = cache[k] = Action("plant", (("stack", stack), ("x", x), ("y", y)))
     return action
 
 
-def plant_action(x: int, y: int) -> Action:
-    """``plant(x, y)``."""
-    return planting(key(x, y))
+def plant_action(stack: int, x: int, y: int) -> Action:
+    """``plant(stack, x, y)``."""
+    if 0 <= stack < len(_PLANTS) and inside(x, y):
+        return planting(stack, key(x, y))
+    return Action("plant", (("stack", stack), ("x", x), ("y", y)))
 
 
 def take_args(action: Action) -> int | None:
@@ -60,28 +67,44 @@ def take_args(action: Action) -> int | None:
     return None
 
 
-def plant_args(action: Action) -> Cell | None:
-    """The cell of a well-formed ``plant`` action, else None."""
+def plant_args(action: Action) -> tuple[int, Cell] | None:
+    """The stack and cell of a well-formed ``plant`` action, else None."""
     args = action.args
-    if len(args) != 2:
+    if len(args) != 3:
         return None
-    (kx, x), (ky, y) = args
-    if kx == "x" and ky == "y" and type(x) is int and type(y) is int:
-        return x, y
+    (ks, stack), (kx, x), (ky, y) = args
+    if (ks == "stack" and kx == "x" and ky == "y" and type(stack) is int and type(x) is int
+            and type(y) is int):
+        return stack, (x, y)
     return None
 
 
-class PlantChoices(Sequence[Action]):
-    """Every ``plant`` action for a garden's sorted target cell keys, made when asked for."""
+class TurnChoices(Sequence[Action]):
+    """``plant(stack, x, y)`` for each of ``stacks`` and each target cell key, in that
+    order, then ``last`` (the take of the face-down stack, when it is offered)."""
 
-    __slots__ = ("_keys",)
+    __slots__ = ("_keys", "_last", "_size", "_stacks")
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, keys: tuple[int, ...]) -> None:
+    def __init__(self, stacks: tuple[int, ...], keys: tuple[int, ...],
+                 last: tuple[Action, ...] = ()) -> None:
+        self._stacks = stacks
         self._keys = keys
+        self._last = last
+        self._size = len(stacks) * len(keys) + len(last)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return self._size
+
+    def _at(self, index: int) -> Action:
+        keys = self._keys
+        n = len(keys)
+        if index < self._size - len(self._last):
+            if len(self._stacks) == 1:
+                return planting(self._stacks[0], keys[index])
+            s, i = divmod(index, n)
+            return planting(self._stacks[s], keys[i])
+        return self._last[index - (self._size - len(self._last))]
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -89,18 +112,29 @@ class PlantChoices(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
-            return [planting(k) for k in self._keys[index]]
-        return planting(self._keys[index])
+            return [self._at(i) for i in range(*index.indices(self._size))]
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError("action index out of range")
+        return self._at(index)
 
     def __iter__(self) -> Iterator[Action]:
-        for k in self._keys:
-            yield planting(k)
+        for stack in self._stacks:
+            for k in self._keys:
+                yield planting(stack, k)
+        yield from self._last
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, Action) or action.kind != "plant":
+        if not isinstance(action, Action):
             return False
-        where = plant_args(action)
-        return where is not None and inside(*where) and key(*where) in self._keys
+        if action.kind != "plant":
+            return action in self._last
+        found = plant_args(action)
+        if found is None:
+            return False
+        stack, (x, y) = found
+        return stack in self._stacks and inside(x, y) and key(x, y) in self._keys
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
@@ -108,22 +142,25 @@ class PlantChoices(Sequence[Action]):
         return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
 
     def __repr__(self) -> str:
-        return f"<PlantChoices of {len(self)} actions>"
+        return f"<TurnChoices of {len(self)} actions>"
+
+
+#: The face-up stacks when every one of ``n`` stacks has a card (all but the last).
+_UP: tuple[tuple[int, ...], ...] = tuple(tuple(range(n - 1)) for n in range(4))
 
 
 def legal_actions(state: State, seat: int) -> Sequence[Action]:
-    """Every action ``seat`` may take now, in a fixed order; empty when it is not its turn.
-
-    Takes in stack order (every stack that still has a card), or plantings in cell order.
-    """
+    """Every action ``seat`` may take now, in a fixed order; empty when it is not its turn."""
     if seat != state.active:
         return ()
     phase = state.phase
     if phase == TAKE:
         stacks = state.stacks
+        down = len(stacks) - 1
         if all(stacks):
-            return ALL_TAKES[len(stacks)]
-        return tuple(TAKES[i] for i, s in enumerate(stacks) if s)
+            return TurnChoices(_UP[len(stacks)], state.targets[seat], (TAKES[down],))
+        return TurnChoices(tuple(i for i in range(down) if stacks[i]), state.targets[seat],
+                           (TAKES[down],) if stacks[down] else ())
     if phase == PLANT:
-        return PlantChoices(state.targets[seat])
+        return TurnChoices((state.source,), state.targets[seat])
     return ()

@@ -29,21 +29,24 @@ def describe(state: State, seat: int, action: Action,
     if action.kind == "take":
         index = take_args(action)
         assert index is not None
-        name = stack_name(index)
         left = len(state.stacks[index]) - 1
-        if index == len(state.stacks) - 1:
-            text = f"{who} takes the face-down card of stack {name}"
-        else:
-            text = f"{who} takes {card_text(state.stacks[index][-1])} from stack {name}"
+        name = stack_name(index)
+        text = f"{who} takes the face-down card of stack {name}"
         return text + (f" ({left} left)" if left else f", emptying stack {name}")
-    cell = plant_args(action)
-    assert cell is not None
+    found = plant_args(action)
+    assert found is not None
+    stack, cell = found
     below = state.gardens[seat].get(key(*cell))
-    where = (f"at {cell}" if below is None else
-             f"on top of {card_text(below[-1])} at {cell} (a stack of {len(below) + 1})")
-    text = f"{who} plants {card_text(state.holding)} {where}"
+    if state.holding >= 0:
+        text = f"{who} plants {card_text(state.holding)}"
+    else:
+        text = f"{who} plants {card_text(state.stacks[stack][-1])} from stack {stack_name(stack)}"
+    text += (f" at {cell}" if below is None else
+             f" on top of {card_text(below[-1])} at {cell} (a stack of {len(below) + 1})")
     if state.players == 1 and len(result.discards) > len(state.discards):
         text += f"; {card_text(result.discards[-1])} is discarded from stack A"
     if result.phase == OVER:
-        text += "; a stack is empty, so the game is over"
+        text += f"; stack {stack_name(stack)} is empty" if not result.stacks[stack] else (
+            "; stack A is empty")
+        text += ", so the game is over"
     return text

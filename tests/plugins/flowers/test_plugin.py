@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +39,10 @@ def test_extension_hooks_are_declared_with_standard_defaults(host: Host) -> None
     for name in HOOKS:
         caller = getattr(host.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
-        assert caller.spec.function.__doc__
+        doc = inspect.getdoc(caller.spec.function) or ""
+        assert "Called" in doc and ":return:" in doc, name
+        for param in inspect.signature(caller.spec.function).parameters:
+            assert f":param {param}:" in doc, (name, param)
         defaults = [i for i in caller.get_hookimpls() if i.plugin is flowers]
         assert len(defaults) == 1 and defaults[0].trylast
 

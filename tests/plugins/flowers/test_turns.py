@@ -29,18 +29,30 @@ def _stacks(*tops_first: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def test_a_turn_is_take_then_plant_and_play_passes_on(standard: Ruleset) -> None:
+def test_a_turn_from_a_face_up_stack_is_one_planting(standard: Ruleset) -> None:
     state = make_state((START, START), _stacks(("R3", "R4"), ("Y3",), ("B2", "B3")))
     game = standard.gamedef
-    assert list(game.legal_actions(state, 0)) == [take_action(0), take_action(1), take_action(2)]
-    assert game.legal_actions(state, 1) == ()
-    state = applied(standard, state, 0, take_action(0))
-    assert state.phase == PLANT and state.active == 0 and state.holding == cards("R3")[0]
+    cells = ((-1, 0), (0, -1), (0, 0), (0, 1), (1, 0))
     legal = list(game.legal_actions(state, 0))
-    assert legal == [plant_action(x, y) for x, y in ((-1, 0), (0, -1), (0, 0), (0, 1), (1, 0))]
-    state = applied(standard, state, 0, plant_action(1, 0))
+    assert legal == ([plant_action(0, x, y) for x, y in cells]
+                     + [plant_action(1, x, y) for x, y in cells] + [take_action(2)])
+    assert game.legal_actions(state, 1) == ()
+    state = applied(standard, state, 0, plant_action(0, 1, 0))
     assert state.phase == TAKE and state.active == 1
     assert state.gardens[0][key(1, 0)] == (cards("R3")[0],) and state.gardens[1] == START
+    assert state.stacks[0] == (cards("R3", "R4")[1],)
+
+
+def test_a_turn_from_the_face_down_stack_is_take_then_plant(standard: Ruleset) -> None:
+    state = make_state((START, START), _stacks(("R3", "R4"), ("Y3",), ("B2", "B3")))
+    game = standard.gamedef
+    state = applied(standard, state, 0, take_action(2))
+    assert state.phase == PLANT and state.active == 0 and state.holding == cards("B2")[0]
+    cells = ((-1, 0), (0, -1), (0, 0), (0, 1), (1, 0))
+    assert list(game.legal_actions(state, 0)) == [plant_action(2, x, y) for x, y in cells]
+    state = applied(standard, state, 0, plant_action(2, 0, 0))
+    assert state.gardens[0][key(0, 0)] == (cards("G1")[0], cards("B2")[0])
+    assert state.phase == TAKE and state.active == 1 and state.holding == -1
 
 
 def test_17_taking_a_face_up_top_reveals_the_next_and_the_face_down_stack_reveals_nothing(
@@ -49,8 +61,8 @@ def test_17_taking_a_face_up_top_reveals_the_next_and_the_face_down_stack_reveal
     state = make_state((START, START), ((x3, x2, x1), cards("Y3", "Y4"), cards("B3", "B4")))
     game = standard.gamedef
     assert game.view(state, 1).tops == (x1, cards("Y3", "Y4")[1], -1)
-    after = applied(standard, state, 0, take_action(0))
-    assert game.view(after, 1).tops[0] == x2 and game.view(after, 1).holding == x1
+    after = applied(standard, state, 0, plant_action(0, 1, 0))
+    assert game.view(after, 1).tops[0] == x2
     down = applied(standard, state, 0, take_action(2))
     assert game.view(down, 1).tops == game.view(state, 1).tops
     assert game.view(down, 1).holding == -1 and game.view(down, 1).source == 2
@@ -62,26 +74,24 @@ def test_planting_next_to_a_card_or_on_top_of_any_card_at_any_height(play) -> No
     deck = _stacks(tuple(["R3"] * 8), tuple(["B3"] * 8), ("G3",))
     state = make_state((garden, START), deck)
     for height in range(2, 8):
-        state = play(state, 0, take_action(0))
-        state = play(state, 0, plant_action(1, 0))
+        state = play(state, 0, plant_action(0, 1, 0))
         assert len(state.gardens[0][key(1, 0)]) == height
-        state = play(state, 1, take_action(1))
-        state = play(state, 1, plant_action(0, 1))
+        state = play(state, 1, plant_action(1, 0, 1))
     assert state.phase == TAKE and len(state.gardens[1][key(0, 1)]) == 6
     assert state.gardens[0][key(0, 0)] == grid("Y1")[key(0, 0)]
 
 
 def test_20_illegal_plants_are_refused(standard: Ruleset, summer: Ruleset) -> None:
-    state = make_state((grid("Y1 Y2"), START), _stacks(("R3",), ("B3",), ("G3",)),
-                       phase=PLANT, holding=cards("R3")[0], source=0)
+    state = make_state((grid("Y1 Y2"), START), _stacks(("R3",), ("B3",), ("G3",)))
     game = standard.gamedef
     cases = {
-        plant_action(2, 1): "flowers.not_adjacent",  # a corner only
-        plant_action(5, 5): "flowers.not_adjacent",
-        plant_action(10_000, 0): "flowers.not_adjacent",
-        Action.of("plant", x=1, y=1, garden=1): "flowers.bad_action",  # not another's garden
-        Action.of("plant", x="1", y=0): "flowers.bad_action",
-        take_action(0): "flowers.plant_first",
+        plant_action(0, 2, 1): "flowers.not_adjacent",  # a corner only
+        plant_action(0, 5, 5): "flowers.not_adjacent",
+        plant_action(1, 10_000, 0): "flowers.not_adjacent",
+        plant_action(2, 2, 0): "flowers.face_down",  # take the face-down card first
+        plant_action(3, 2, 0): "flowers.no_stack",
+        Action.of("plant", stack=0, x=1, y=1, garden=1): "flowers.bad_action",  # not another's
+        Action.of("plant", stack=0, x="1", y=0): "flowers.bad_action",
         Action.of("water"): "flowers.unknown_action",
     }
     for action, code in cases.items():
@@ -89,43 +99,61 @@ def test_20_illegal_plants_are_refused(standard: Ruleset, summer: Ruleset) -> No
         assert isinstance(result, Refusal) and result.code == code, (action, result)
         assert action not in game.legal_actions(state, 0)
         assert "refused" in game.describe(state, 0, action)
-    result = game.apply(state, 1, plant_action(1, 1))
+    result = game.apply(state, 1, plant_action(0, 0, 1))
     assert isinstance(result, Refusal) and result.code == "flowers.not_your_turn"
+    held = make_state((grid("Y1 Y2"), START), _stacks(("R3",), ("B3",), ("G3",)),
+                      phase=PLANT, holding=cards("G4")[0], source=2)
+    for action, code in ((plant_action(0, 2, 0), "flowers.wrong_stack"),
+                         (take_action(2), "flowers.plant_first"),
+                         (plant_action(2, 2, 1), "flowers.not_adjacent")):
+        result = game.apply(held, 0, action)
+        assert isinstance(result, Refusal) and result.code == code, (action, result)
     purple = {key(0, 0): (PURPLES[0],)}
-    state = make_state((purple, purple), _stacks(("R3",), ("B3",), ("G3",)), phase=PLANT,
-                       holding=cards("R3")[0], source=0, coverable=SUMMER)
-    result = summer.gamedef.apply(state, 0, plant_action(0, 0))
+    state = make_state((purple, purple), _stacks(("R3",), ("B3",), ("G3",)), coverable=SUMMER)
+    result = summer.gamedef.apply(state, 0, plant_action(0, 0, 0))
     assert isinstance(result, Refusal) and result.code == "flowers.uncoverable"
-    assert plant_action(0, 0) not in summer.gamedef.legal_actions(state, 0)
-    assert len(summer.gamedef.legal_actions(state, 0)) == 4
+    assert plant_action(0, 0, 0) not in summer.gamedef.legal_actions(state, 0)
+    assert len(summer.gamedef.legal_actions(state, 0)) == 2 * 4 + 1
 
 
 def test_takes_are_refused_outside_the_rules(standard: Ruleset) -> None:
-    state = make_state((START, START), ((), *_stacks(("B3",), ("G3",))))
+    state = make_state((START, START), _stacks(("R3",), ("B3",), ("G3",)))
     game = standard.gamedef
-    assert list(game.legal_actions(state, 0)) == [take_action(1), take_action(2)]
-    for action, code in ((take_action(0), "flowers.empty_stack"),
+    for action, code in ((take_action(0), "flowers.face_up"),
                          (take_action(3), "flowers.no_stack"),
-                         (Action.of("take", stack=0, card=1), "flowers.bad_action"),
-                         (plant_action(1, 0), "flowers.take_first")):
+                         (Action.of("take", stack=2, card=1), "flowers.bad_action")):
         result = game.apply(state, 0, action)
         assert isinstance(result, Refusal) and result.code == code
+    empty = make_state((START, START), (*_stacks(("R3",), ("B3",)), ()))
+    result = game.apply(empty, 0, take_action(2))
+    assert isinstance(result, Refusal) and result.code == "flowers.empty_stack"
+    assert take_action(2) not in game.legal_actions(empty, 0)
 
 
 def test_16_the_turn_that_empties_a_stack_plants_then_the_game_ends(standard: Ruleset) -> None:
     state = make_state((START, START), _stacks(("R3", "R4"), ("Y3",), ("B3", "B4")), active=0)
-    state = applied(standard, state, 0, take_action(1))
-    assert state.phase == PLANT and state.stacks[1] == ()
-    assert standard.gamedef.outcome(state) is None
-    state = applied(standard, state, 0, plant_action(0, 1))
-    assert state.phase == OVER and standard.gamedef.active_seats(state) == ()
-    assert standard.gamedef.legal_actions(state, 1) == ()  # seat 1 gets no extra turn
-    result = standard.gamedef.apply(state, 1, take_action(0))
+    game = standard.gamedef
+    assert "emptying" not in game.describe(state, 0, plant_action(0, 0, 1))
+    assert "stack B is empty, so the game is over" in game.describe(
+        state, 0, plant_action(1, 0, 1))
+    state = applied(standard, state, 0, plant_action(1, 0, 1))
+    assert state.phase == OVER and state.stacks[1] == () and game.active_seats(state) == ()
+    assert game.legal_actions(state, 1) == ()  # seat 1 gets no extra turn
+    result = game.apply(state, 1, plant_action(0, 0, 1))
     assert isinstance(result, Refusal) and result.code == "flowers.game_over"
-    assert isinstance(standard.gamedef.outcome(state), Ranked)
-    assert "game is over" in standard.gamedef.describe(
-        make_state((START, START), ((1,), (), (2,)), phase=PLANT, holding=3, source=1),
-        0, plant_action(1, 0))
+    assert isinstance(game.outcome(state), Ranked)
+
+
+def test_16_the_face_down_card_that_empties_its_stack_is_still_planted(
+        standard: Ruleset) -> None:
+    state = make_state((START, START), _stacks(("R3", "R4"), ("Y3", "Y4"), ("B3",)))
+    game = standard.gamedef
+    assert game.describe(state, 0, take_action(2)) == (
+        "Seat 0 takes the face-down card of stack C, emptying stack C")
+    state = applied(standard, state, 0, take_action(2))
+    assert state.phase == PLANT and game.outcome(state) is None
+    state = applied(standard, state, 0, plant_action(2, 1, 0))
+    assert state.phase == OVER and state.gardens[0][key(1, 0)] == (cards("B3")[0],)
 
 
 def test_18_solo_discards_the_face_up_top_after_every_turn(standard: Ruleset) -> None:
@@ -133,15 +161,15 @@ def test_18_solo_discards_the_face_up_top_after_every_turn(standard: Ruleset) ->
     d1, d2, d3 = cards("B1", "B2", "B3")
     state = make_state((START,), ((x5, x4, x3, x2, x1), (d3, d2, d1)))
     game = standard.gamedef
-    state = applied(standard, state, 0, take_action(0))
-    assert game.view(state, 0).tops == (x2, -1)
-    state = applied(standard, state, 0, plant_action(1, 0))
+    assert "R2 is discarded" in game.describe(state, 0, plant_action(0, 1, 0))
+    state = applied(standard, state, 0, plant_action(0, 1, 0))  # X1 planted, X2 discarded
+    assert state.gardens[0][key(1, 0)] == (x1,)
     assert state.discards == (x2,) and game.view(state, 0).tops == (x3, -1)
     assert state.phase == TAKE and state.active == 0
     state = applied(standard, state, 0, take_action(1))
-    assert "B1" in game.describe(state, 0, plant_action(2, 0))
-    assert "R3 is discarded" in game.describe(state, 0, plant_action(2, 0))
-    state = applied(standard, state, 0, plant_action(2, 0))
+    assert "B1" in game.describe(state, 0, plant_action(1, 2, 0))
+    assert "R3 is discarded" in game.describe(state, 0, plant_action(1, 2, 0))
+    state = applied(standard, state, 0, plant_action(1, 2, 0))
     assert state.discards == (x2, x3) and game.view(state, 0).tops == (x4, -1)
     assert state.stacks == ((x5, x4), (d3, d2))
 
@@ -150,8 +178,7 @@ def test_18_solo_a_take_that_empties_a_ends_the_game_without_a_discard(
         standard: Ruleset) -> None:
     (x1,) = cards("R1")
     state = make_state((START,), ((x1,), cards("B1", "B2")))
-    state = applied(standard, state, 0, take_action(0))
-    state = applied(standard, state, 0, plant_action(1, 0))
+    state = applied(standard, state, 0, plant_action(0, 1, 0))
     assert state.phase == OVER and state.discards == ()
 
 
@@ -159,11 +186,11 @@ def test_solo_the_discard_that_empties_a_ends_the_game(standard: Ruleset) -> Non
     x1, x2 = cards("R1", "R2")
     state = make_state((START,), ((x1,), cards("B1", "B2")))
     state = applied(standard, state, 0, take_action(1))
-    state = applied(standard, state, 0, plant_action(1, 0))
+    state = applied(standard, state, 0, plant_action(1, 1, 0))
     assert state.phase == OVER and state.discards == (x1,) and state.stacks[0] == ()
     state = make_state((START,), ((x2, x1), cards("B1")))
     state = applied(standard, state, 0, take_action(1))  # B is empty: no discard either
-    state = applied(standard, state, 0, plant_action(1, 0))
+    state = applied(standard, state, 0, plant_action(1, 1, 0))
     assert state.phase == OVER and state.discards == ()
 
 
@@ -228,11 +255,12 @@ def test_the_later_tie_breaks_and_a_shared_victory(standard: Ruleset) -> None:
 def test_describe_says_what_happens(standard: Ruleset) -> None:
     state = make_state((START, START), _stacks(("R3", "R4"), ("Y3",), ("B3", "B4")))
     game = standard.gamedef
-    assert game.describe(state, 0, take_action(0)) == "Seat 0 takes R3 from stack A (1 left)"
+    assert game.describe(state, 0, plant_action(0, 1, 0)) == (
+        "Seat 0 plants R3 from stack A at (1, 0)")
+    assert game.describe(state, 0, plant_action(0, 0, 0)) == (
+        "Seat 0 plants R3 from stack A on top of G1 at (0, 0) (a stack of 2)")
     assert game.describe(state, 0, take_action(2)) == (
         "Seat 0 takes the face-down card of stack C (1 left)")
-    assert "emptying stack B" in game.describe(state, 0, take_action(1))
-    state = applied(standard, state, 0, take_action(0))
-    assert game.describe(state, 0, plant_action(0, 0)) == (
-        "Seat 0 plants R3 on top of G1 at (0, 0) (a stack of 2)")
+    state = applied(standard, state, 0, take_action(2))
+    assert game.describe(state, 0, plant_action(2, 0, 1)) == "Seat 0 plants B3 at (0, 1)"
     assert all(c in DECK for s in state.stacks for c in s)

@@ -100,7 +100,9 @@ def test_the_final_view_carries_every_seats_scoring_detail(host: Host) -> None:
         (seat,) = table.active_seats()
         legal = game.legal_actions(table.state, seat)
         if table.state.phase == PLANT:
-            assert plant_action(0, 0) not in legal  # the purple card stays uncovered
+            assert plant_action(2, 0, 0) not in legal  # the purple card stays uncovered
+        else:
+            assert plant_action(0, 0, 0) not in legal
         table.play(seat, legal[-1])
     view = table.view(1)
     outcome = table.outcome()
