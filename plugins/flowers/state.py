@@ -30,9 +30,10 @@ class State(NamedTuple):
     * ``stacks``: the draw stacks, each bottom card first so the top is the last one; the
       last stack is the face-down one, the top of every other one is face up;
     * ``active``: the seat to act (-1 before the deal and once the game is over);
-    * ``phase``: ``"deal"`` (waiting for the deal: a chance node), ``"take"`` (the active
-      seat takes a card), ``"plant"`` (it plants the card it holds) or ``"over"``;
-    * ``holding``: the card taken and not yet planted (-1 when none);
+    * ``phase``: ``"deal"`` (waiting for the deal: a chance node), ``"take"`` (a turn's
+      start: the active seat plants a face-up card or takes the face-down one), ``"plant"``
+      (it plants the face-down card it took) or ``"over"``;
+    * ``holding``: the face-down card taken and not yet planted (-1 when none);
     * ``source``: the stack it was taken from (-1 when none);
     * ``discards``: solo only, the face-up cards discarded after each turn, in order;
     * ``box``: the cards dealt to no stack (hidden from everyone, in id order);
@@ -68,9 +69,10 @@ class View:
       stack); ``sizes``: the number of cards in each stack; ``face_down``: the index of
       the face-down stack (the last one);
     * ``active``, ``phase``: as in `State`;
-    * ``holding``: the card the active seat took and must plant now, or -1 when none or
-      when it came from the face-down stack and this seat is not the one holding it;
-      ``source``: the stack it came from (-1 when no card is held);
+    * ``holding``: the face-down card the active seat took and must plant now, or -1 when
+      there is none or this seat is not the one holding it; ``source``: the stack it came
+      from, -1 when no card is held (``source >= 0`` with ``holding == -1``: another seat
+      holds a card this seat has not seen);
     * ``discards``: solo only, the discarded face-up cards; ``box_count``: cards out of the
       game, unseen;
     * ``final``: once the game is over, every seat's full scoring detail (the removed

@@ -2,8 +2,9 @@
 plain data that names a state for its canonical hash (``hash_data``).
 
 Hidden from everyone: the face-down stack, every card of a face-up stack below its top (the
-order of every stack), and the box.  Hidden from the other seats: a card the active seat
-took from the face-down stack and has not planted yet.  Everything else is public: every
+order of every stack), and the box.  Hidden from the other seats: the card the active seat
+took from the face-down stack and has not planted yet (a face-up card is planted in the
+same action that takes it, so it is never held).  Everything else is public: every
 garden with its covered cards (each was seen when it was planted), the face-up tops, the
 stack sizes and the solo discards.
 """
