@@ -13,11 +13,13 @@ event loop.  Its life:
    all shares; every peer sends ``Start`` and acts only once every other ``Start`` matched.
 3. **Play.**  The seat the rules name sends ``ActionMsg(index, prev, seat, action)`` to
    every peer; each checks author (the link's CURVE key must hold that seat), index, chain
-   and legality (`Table.submit` with ``index=``/``prev=``), applies it, then appends it
-   to its log file and sends ``StateHash`` to everyone (`hedgerow.net.hashbook`); a
-   mismatch halts the table naming the divergent peer.  Actions that arrive early wait in
-   a bounded buffer.  Several active seats make a simultaneous step
-   (`hedgerow.net.stepround`).
+   and legality (`Table.submit` with ``index=``/``prev=``), applies it and the chance
+   entries the rules ask for after it (every peer resolves chance itself from the seed;
+   the deal is entry #0), then appends each entry to its log file and sends ``StateHash``
+   to everyone (`hedgerow.net.hashbook`); a mismatch halts the table naming the divergent
+   peer.  Actions that arrive early wait in a bounded buffer.  Several active seats make a
+   simultaneous step: commit, reveal, applied whole (`hedgerow.net.stepround`); a reveal
+   that breaks its commitment or the rules halts the table naming the seat.
 4. **Links.**  Heartbeats every second; a seat silent for 5 s is LOST and the table waits
    for it.  A peer that comes back (`resume`, from its own log and table file) says
    ``Hello`` again, and fetches what it missed with ``CatchUpRequest``/``CatchUpReply``.
