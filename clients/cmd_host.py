@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.net.launch import host_table
 
     plugins = make_host(args)
-    game = plugins.game(args.game)
-    players = args.seats if args.seats is not None else game.players_default
-    ruleset = plugins.ruleset(args.game, args.variant, players=players)
+    ruleset = plugins.ruleset(args.game, args.variant)
+    players = args.seats if args.seats is not None else ruleset.players_default
+    ruleset.check_players(players)
     if not 0 <= args.port < 65536:
         raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
     spec = check_seat_player(args, plugins, args.game)

@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.errors import HedgerowError
 
     host = make_host(args)
-    spec = host.game(args.game)
-    players = args.players if args.players is not None else spec.players_default
-    ruleset = host.ruleset(args.game, args.variant, players=players)
+    ruleset = host.ruleset(args.game, args.variant)
+    players = args.players if args.players is not None else ruleset.players_default
+    ruleset.check_players(players)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if not names:
         raise HedgerowError("--bots needs at least one bot name")

@@ -62,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
 
     host = make_host(args)
     spec = host.game(args.game)
-    players = args.players if args.players is not None else spec.players_default
-    ruleset = host.ruleset(args.game, args.variant, players=players)
+    ruleset = host.ruleset(args.game, args.variant)
+    players = args.players if args.players is not None else ruleset.players_default
+    ruleset.check_players(players)
     if args.games < 1:
         raise HedgerowError(f"--games must be at least 1, not {args.games}")
     names = [n.strip() for n in args.bots.split(",") if n.strip()]

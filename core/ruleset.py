@@ -68,12 +68,25 @@ class Ruleset:
         carries the string itself; see docs/protocol.md)."""
         return digest(b"hedgerow-rules-v1", self.fingerprint.encode())
 
-    def check_players(self, players: int) -> None:
-        """Raise `HedgerowError` unless the game and every variant allow ``players`` seats."""
+    @property
+    def player_range(self) -> tuple[int, int]:
+        """The seat counts the game and every chosen variant allow: ``(low, high)``."""
         low, high = self.game.min_players, self.game.max_players
         for v in self.variants:
             if v.players is not None:
                 low, high = max(low, v.players[0]), min(high, v.players[1])
+        return low, high
+
+    @property
+    def players_default(self) -> int:
+        """The seat count used when none is given: the game's default, moved into the
+        range the chosen variants allow (Flourish's cooperative variant starts at 2)."""
+        low, high = self.player_range
+        return min(max(self.game.players_default, low), high)
+
+    def check_players(self, players: int) -> None:
+        """Raise `HedgerowError` unless the game and every variant allow ``players`` seats."""
+        low, high = self.player_range
         if not low <= players <= high:
             what = self.game.name + "".join(f" + {v.name}" for v in self.variants)
             raise HedgerowError(

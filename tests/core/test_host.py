@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -217,3 +218,12 @@ def test_a_variant_for_a_missing_game_is_reported_and_left_out() -> None:
         "variant 'lowball' needs game 'posy', which is not installed",
     ]
     assert host.pm.get_plugin("variant:posy:bonus") is None
+
+
+def test_a_variant_narrows_the_default_player_count(toy_host) -> None:
+    plain = toy_host.ruleset("posy")
+    assert plain.player_range == (2, 4) and plain.players_default == 2
+    bonus = toy_host.ruleset("posy", ["bonus"])
+    assert bonus.player_range == (2, 3)
+    four = dataclasses.replace(bonus, game=dataclasses.replace(bonus.game, default_players=4))
+    assert four.game.players_default == 4 and four.players_default == 3  # moved into range
