@@ -29,7 +29,9 @@ step:
   ``determinize``, a seat's view and its legal actions are the same for a state re-dealt
   from its point of view, re-dealt twice included (the view leaks nothing hidden, and
   re-dealing never hands the seat knowledge it could not have);
-* your ``invariants(before, after)`` hold (see `Invariant`);
+* your ``invariants(before, after)`` hold (see `Invariant`), and your
+  ``redeal_checks(state, seat, redealt)`` hold for every re-deal (what a seat remembers
+  beyond its view: see `RedealCheck`);
 
 and at the end: the game ended within ``max_actions``, the outcome is well formed for its
 kind (`Ranked`, `Cooperative`, `Solo`, `Match`), and replaying the log from the seed gives
@@ -63,6 +65,10 @@ Invariant = Callable[[Any, Any, int, "Action | None"], None]
 
 #: ``final_check(table)``: raise AssertionError when the finished game is wrong.
 FinalCheck = Callable[[Table], None]
+
+#: ``redeal_check(state, seat, redealt)``: raise AssertionError when ``determinize`` moved
+#: something ``seat`` knows that its view does not show (a game's own memory rules).
+RedealCheck = Callable[[Any, int, Any], None]
 
 
 class ConformanceError(AssertionError):
@@ -250,6 +256,7 @@ def check_game(
     seeds: Iterable[int],
     invariants: Sequence[Invariant] = (),
     final_checks: Sequence[FinalCheck] = (),
+    redeal_checks: Sequence[RedealCheck] = (),
     exhaustive_steps: int = 3,
     sample: int = 4,
     max_actions: int = 10_000,
@@ -275,7 +282,7 @@ def check_game(
                 raise ConformanceError(f"{where}: the game did not end in {max_actions} actions")
             state = table.state
             before = _hash(game, state)
-            _check_views(game, state, players, rng, step)
+            _check_views(game, state, players, rng, step, redeal_checks)
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
@@ -407,7 +414,8 @@ def _expect_refused(
     return 1
 
 
-def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, step: str) -> None:
+def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, step: str,
+                 redeal_checks: Sequence[RedealCheck] = ()) -> None:
     for seat in range(players):
         view = game.view(state, seat)
         if type(view) is type(state):
@@ -421,6 +429,12 @@ def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, st
                 "the view leaks hidden information, or determinize re-deals a card the "
                 "seat has seen (one it passed, or saw revealed)"
             )
+        for redeal in redeal_checks:
+            try:
+                redeal(state, seat, other)
+            except AssertionError as exc:
+                raise ConformanceError(f"{step}: re-dealt for seat {seat}: "
+                                       f"{getattr(redeal, '__name__', redeal)}: {exc}") from exc
         again = game.determinize(other, seat, rng.fork(f"det{seat}/again"))
         if game.view(again, seat) != view:
             raise ConformanceError(

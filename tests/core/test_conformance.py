@@ -224,3 +224,18 @@ def test_catches_a_determinize_that_forgets_what_the_seat_passed(toy_host) -> No
     broken = Ruleset(r.game, r.variants, replace(r.gamedef, determinize=forgetful))
     with pytest.raises(ConformanceError, match="re-deals a card the seat has seen"):
         check_game(broken, players=3, seeds=range(5))
+
+
+def test_runs_the_games_own_redeal_checks(toy_host) -> None:
+    def passes_stay_put(state, seat, redealt):
+        left = (seat + 1) % len(state.hands)
+        mine = [c for c in state.passed[seat] if c in state.hands[left]]
+        assert all(c in redealt.hands[left] for c in mine), "a passed card moved"
+
+    def nothing_moves(state, seat, redealt):
+        assert redealt.hands == state.hands, "a hidden card moved"
+
+    ruleset = toy_host.ruleset("relay", players=3)
+    check_game(ruleset, players=3, seeds=range(3), redeal_checks=[passes_stay_put])
+    with pytest.raises(ConformanceError, match="nothing_moves: a hidden card moved"):
+        check_game(ruleset, players=3, seeds=range(3), redeal_checks=[nothing_moves])
