@@ -2,8 +2,9 @@
 
 Four headless bot peers (one ``hedgerow host``, three ``hedgerow join``) play whole Petals
 games over CURVE on 127.0.0.1: every peer must end on the same state hash, that hash must
-be the one ``hedgerow simulate``'s engine reaches with the same seed and bots, and every
-peer's log must pass ``hedgerow replay --verify``.  Then: a joiner whose rules differ is
+be the one ``hedgerow simulate``'s engine reaches with the same seed and bots, every
+peer's log must pass ``hedgerow replay --verify``, and the logs must be identical, starting
+with the deal (a chance entry each peer resolved itself).  Then: a joiner whose rules differ is
 refused and told why, and a peer killed mid-game comes back with ``hedgerow resume``.
 """
 
@@ -50,6 +51,18 @@ def test_four_bots_play_petals_and_agree(table: Table) -> None:
         done = hedgerow("replay", result["log"], "--verify", env=peer.env)
         assert done.returncode == 0, done.stdout + done.stderr
         assert result["state_hash"] in done.stdout
+    # Every peer logged the very same entries: the deal (chance, entry #0, resolved by each
+    # peer from the seed, never sent) and then the seats' actions.
+    from hedgerow.net.logfile import read_log
+
+    logs = [read_log(r["log"]) for r in results]
+    assert all(log.ok for log in logs)
+    assert len({tuple(e.entry for e in log.entries) for log in logs}) == 1
+    entries = logs[0].entries
+    assert entries[0].entry.is_chance and entries[0].entry.action.kind == "chance"
+    assert all(not e.entry.is_chance for e in entries[1:])
+    assert len({tuple(e.state_hash for e in log.entries) for log in logs}) == 1
+    assert entries[-1].state_hash.hex() == results[0]["state_hash"]
 
 
 def test_a_variant_the_joiner_lacks_is_refused_with_a_reason(table: Table) -> None:
