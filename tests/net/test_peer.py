@@ -525,3 +525,46 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
             await close_all(peers)
 
     run(main())
+
+
+def keep_entries(path: Path, keep: int) -> None:
+    """Cut a log file after its header and ``keep`` entries (what a power cut may leave)."""
+    data = path.read_bytes()
+    pos = len(b"HDRWLOG1")
+    for _ in range(1 + keep):
+        pos += 8 + int.from_bytes(data[pos: pos + 4], "little")
+    path.write_bytes(data[:pos])
+
+
+def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up() -> None:
+    async def main() -> None:
+        peers = await table("goofspiel", 3)
+        victim = peers[2]
+        for p in peers:
+            assert await p.wait_until(lambda p=p: p.ready, WAIT)
+        for p in peers:  # the first round's bids, by hand
+            assert await p.submit(p.legal_actions()[0]) is None
+        for p in peers:  # three bids and the next prize: entries #1-#4
+            assert await p.wait_until(lambda p=p: p.table.index == 5, WAIT)
+        victim._seal()
+        log_path: Path = victim.log_path()
+        await crash(victim)
+        assert read_log(log_path).next_index == 5
+        keep_entries(log_path, 3)  # the prize and seats 0 and 1's bids: inside the step
+        back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
+        spec = plugins().bot("random")
+        try:
+            assert back.table.index == 1 and back.table.following == 2
+            assert await back.wait_until(lambda: not back.syncing, WAIT), "catching up"
+            assert back.table.entries == peers[0].table.entries
+            assert [line.index for line in back.history()] == [0, 1, 2, 3, 4]
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in (back, *peers[:2])))
+            assert codes == [0, 0, 0]
+            assert len({p.state_hash() for p in (back, *peers[:2])}) == 1
+            log = read_log(log_path)
+            assert log.ok and log.next_index == back.table.index  # nothing written twice
+            assert verify_log(lambda h: back.ruleset, log) is None
+        finally:
+            await close_all([back, *peers[:2]])
+
+    run(main())
