@@ -104,6 +104,6 @@ class HashBook:
             self.divergence = Divergence(index, {**reports, self.own_seat: mine}, self.own_seat)
             return self.divergence
         if len(reports) >= self.players - 1:
-            del self.reports[index]  # settled: everyone agrees
+            self.reports.pop(index, None)  # settled: everyone agrees (a 1-seat table: at once)
             self.settled.add(index)
         return None

@@ -101,7 +101,8 @@ def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = (
 
 
 @pytest.mark.parametrize("game, players", [("posy", 3), ("posy", 4), ("duel", 3),
-                                           ("goofspiel", 3), ("goofspiel", 2)])
+                                           ("goofspiel", 3), ("goofspiel", 2),
+                                           ("goofspiel", 1)])  # 1: solo, a one-seat table
 def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
     async def main() -> None:
         peers = await table(game, players)

@@ -147,6 +147,13 @@ def test_hash_book_without_a_majority_names_everyone() -> None:
     assert "the peers disagree" in found.describe({})
 
 
+def test_hash_book_of_a_one_seat_table_settles_each_index_at_once() -> None:
+    book = HashBook(1, own_seat=0)
+    for index in range(3):
+        assert book.record_own(index, H[index]) is None
+    assert book.settled == {0, 1, 2} and book.reports == {}
+
+
 def test_hash_book_settles_agreeing_indices_and_still_checks_repeats() -> None:
     book = HashBook(3, own_seat=0)
     book.record_own(0, H[0])
