@@ -29,7 +29,7 @@ from .conftest import EVERY, SUMMER
 
 #: Kit games per player count (the kit re-deals every seat's hidden cards twice a step, which
 #: is most of its time); `test_many_seeded_games_keep_every_invariant` plays many more.
-SEEDS = {1: 24, 2: 10, 3: 6, 4: 5}
+SEEDS = {1: 32, 2: 16, 3: 12, 4: 8}
 MANY = 120
 
 
