@@ -11,7 +11,10 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.flowers.choices import plant_action, take_action
+from hedgerow.plugins.flowers.garden import from_cells
+from hedgerow.plugins.flowers.scoring import score_garden
 from hedgerow.plugins.flowers.state import PLANT, TAKE, State, View
+from hedgerow.plugins.flowers.summer import summer_colour_points
 from hedgerow.plugins.flowers.view import hash_data
 
 from .conftest import applied
@@ -109,3 +112,6 @@ def test_the_final_view_carries_every_seats_scoring_detail(host: Host) -> None:
     assert outcome is not None and len(view.final) == 2
     assert tuple(s.total for s in view.final) == outcome.scores
     assert dict(outcome.breakdown)["Removed"] == tuple(-s.penalty for s in view.final)
+    # a client can score a view's garden itself with the pure function
+    for seat, cells in enumerate(view.gardens):
+        assert score_garden(from_cells(cells), summer_colour_points) == view.final[seat]
