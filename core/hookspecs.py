@@ -18,6 +18,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
+    from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
 
 PROJECT = "hedgerow"
@@ -84,7 +85,7 @@ def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
 
 
 @hookspec(firstresult=True)
-def hedgerow_game_ui(game: str) -> GameUI | None:
+def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
     """The seat client's UI object for ``game``, or None when ``game`` is not yours.
 
     Called by the seat client (``hedgerow play``, ``join``, ``host``) through
@@ -98,5 +99,9 @@ def hedgerow_game_ui(game: str) -> GameUI | None:
     (firstresult), so a plugin can override a game's UI with ``tryfirst``.
 
     :param game: the game's name (``GameSpec.name``).
+    :param ruleset: the rules of the table the screen shows (`hedgerow.core.ruleset.Ruleset`:
+        the chosen variants, and ``ruleset.ext``, the relay to the game's extension hooks
+        with only those variants active, so that a preview scores as the table does), or
+        None when no table is open (a tool that inspects the UI alone).
     :return: a `hedgerow.core.ui.GameUI`, or None.
     """

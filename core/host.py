@@ -248,12 +248,13 @@ class Host:
 
     # -- the seat client's hook (typed; the client never touches pm.hook) -----------------
 
-    def game_ui(self, game: str) -> GameUI | None:
-        """The UI object a plugin registers for ``game`` (``hedgerow_game_ui``), or None.
+    def game_ui(self, game: str, ruleset: Ruleset | None = None) -> GameUI | None:
+        """The UI object a plugin registers for ``game`` at a table with ``ruleset``
+        (``hedgerow_game_ui``), or None.
 
         Raises `HedgerowError` when the answer is not a `hedgerow.core.ui.GameUI`.
         """
-        found = self.pm.hook.hedgerow_game_ui(game=game)
+        found = self.pm.hook.hedgerow_game_ui(game=game, ruleset=ruleset)
         if found is not None and not isinstance(found, GameUI):
             raise HedgerowError(
                 f"hedgerow_game_ui for {game!r} returned {type(found).__name__}, not a GameUI"

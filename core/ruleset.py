@@ -49,6 +49,10 @@ class Ruleset:
     game: GameSpec
     variants: tuple[VariantSpec, ...]
     gamedef: GameDef[Any, Any]
+    #: The table's relay to the game's extension hooks (the ``ext`` its rules were built
+    #: with), for code outside the rules that must answer as this table's variants would,
+    #: e.g. a UI previewing a score under a variant's scoring rule.
+    ext: ExtensionRelay | None = None
 
     @property
     def variant_names(self) -> tuple[str, ...]:
@@ -112,7 +116,7 @@ def make_ruleset(
                 code="variant_conflict",
             )
     relay = ExtensionRelay(pm, inactive, tuple(v.name for v in variants))
-    ruleset = Ruleset(spec, variants, spec.build(relay))
+    ruleset = Ruleset(spec, variants, spec.build(relay), relay)
     if players is not None:
         ruleset.check_players(players)
     return ruleset

@@ -90,7 +90,7 @@ class SeatApp:
     def __init__(self, seat: Seat, *, host: Host | None = None, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.seat = seat
-        self.ui = ClientUI(load_ui(host or Host(), seat.ruleset.game.name))
+        self.ui = ClientUI(load_ui(host or Host(), seat.ruleset))
         self.state = SeatState(seat, self.ui, invalidate=self._invalidate)
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)

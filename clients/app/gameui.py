@@ -16,16 +16,18 @@ from typing import Any, TypeVar
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.host import Host
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import Column, DrawContext, Drawing, Form, GameUI, Part, Target, problems
 
 T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
 
 
-def load_ui(host: Host, game: str) -> GameUI:
-    """The game's UI object, or the plain fallback (also when asking for it fails)."""
+def load_ui(host: Host, ruleset: Ruleset) -> GameUI:
+    """The UI object of the table's game, or the plain fallback (also when asking fails)."""
+    game = ruleset.game.name
     try:
-        found = host.game_ui(game)
+        found = host.game_ui(game, ruleset)
     except Exception:
         log.exception("the hedgerow_game_ui hook failed for %s", game)
         found = None

@@ -56,7 +56,7 @@ def draw(ui, part, v, width=60, preview=None):
 
 
 def test_the_hook_answers_petals_ui_for_petals_only(host) -> None:
-    assert isinstance(host.pm.hook.hedgerow_game_ui(game="petals"), PetalsUI)
+    assert isinstance(host.pm.hook.hedgerow_game_ui(game="petals", ruleset=None), PetalsUI)
     assert host.game_ui("chess") is None
 
 

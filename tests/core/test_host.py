@@ -149,6 +149,33 @@ def test_the_ui_hook_answers_for_its_own_game_only(toy_host) -> None:
     assert check_ui(ui, toy_host.ruleset("posy"), players=2, seeds=range(3)) == []
 
 
+def test_a_ui_gets_the_tables_rules_and_answers_as_its_variants_do() -> None:
+    import toygames
+
+    from hedgerow.core import hookimpl
+    from hedgerow.core.ui import GameUI
+
+    class RankingUI(GameUI):
+        def __init__(self, ruleset) -> None:
+            super().__init__("posy")
+            self.ruleset = ruleset
+
+        def rank(self, scores):  # a preview that ranks as this table's variants do
+            return self.ruleset.ext.posy_rank(scores=scores)
+
+    class Plugin:
+        @hookimpl(tryfirst=True)
+        def hedgerow_game_ui(self, game, ruleset):
+            return RankingUI(ruleset) if game == "posy" and ruleset is not None else None
+
+    host = Host(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    plain = host.game_ui("posy", host.ruleset("posy"))
+    lowball = host.game_ui("posy", host.ruleset("posy", ["lowball"]))
+    assert isinstance(plain, RankingUI) and isinstance(lowball, RankingUI)
+    assert plain.rank((3, 9)) == (2, 1) and lowball.rank((3, 9)) == (1, 2)
+    assert lowball.ruleset.variant_names == ("lowball",)
+
+
 def test_a_ui_hook_answering_something_else_is_refused() -> None:
     from hedgerow.core import hookimpl
 
