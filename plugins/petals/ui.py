@@ -57,8 +57,9 @@ HELP = ("On your turn, play a card from your hand onto an empty cell that shares
         "the garden, turned as you like. Facing flowers score for you: the same element "
         "scores both numbers for that element; different elements with equal numbers score "
         "each number for its own element. Two symbols (shown reversed) facing each other let "
-        "you move a card. At the end only players who lead at least one element can win, and "
-        "your score is your two LOWEST elements added: keep all four in balance.")
+        "you move a card. Each element has a tracker per player. At the end only players who "
+        "lead at least one tracker can win, and your score is your two LOWEST trackers "
+        "added: keep all four in balance.")
 
 ROTATE = Cycle("rot", "rotate")
 
