@@ -26,42 +26,16 @@ in the same run, so that figures from different machines compare:
 
 from __future__ import annotations
 
-import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
+from playouts import Columns, CountingRng, headline, parser, race, start
+
 from hedgerow.core import Rng, SetupContext
 from hedgerow.core.chance import SeededChance
-from hedgerow.core.host import Host
-from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 
-
-def race(rounds: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
-    """The shortest wall time (seconds) of each run over ``rounds`` rounds, the runs taking
-    turns within every round so that a burst of load elsewhere hits them alike."""
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
-class CountingRng(Rng):
-    """An `Rng` that counts its ``randbelow`` calls (to size the baseline)."""
-
-    __slots__ = ("calls",)
-
-    def __init__(self, seed: bytes, stream: str = "") -> None:
-        super().__init__(seed, stream)
-        self.calls = 0
-
-    def randbelow(self, n: int) -> int:
-        self.calls += 1
-        return super().randbelow(n)
+COLUMNS = Columns(label=36, rate=10, ms=2, us=1)
 
 
 def playout(game: Any, players: int, seed: bytes, rng: Rng,
@@ -113,42 +87,15 @@ def table_playout(ruleset: Any, players: int, seed: bytes, rng: Rng, hashed: boo
 def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int) -> None:
     """Measure and print every figure for one player count."""
     game = ruleset.gamedef
-    games = len(seeds)
-    few = seeds[: max(1, games // 5)]
-
     counter = CountingRng(b"bench-count")
     for s in seeds:
         playout(game, players, s, counter)
     draws = counter.calls
-
-    def games_run() -> None:
-        rng = Rng(b"bench")
-        for s in seeds:
-            playout(game, players, s, rng)
-
-    def baseline_run() -> None:
-        rng = Rng(b"bench-baseline")
-        for _ in range(draws):
-            rng.randbelow(120)
-
-    def table_run(hashed: bool) -> Callable[[], None]:
-        def run() -> None:
-            rng = Rng(b"bench")
-            for s in few:
-                table_playout(ruleset, players, s, rng, hashed=hashed)
-        return run
-
-    t = race(rounds, {"games": games_run, "rng": baseline_run, "table": table_run(False),
-                      "hashed": table_run(True)})
-    t_games, t_base = t["games"] / games, t["rng"] / games
-    t_table, t_hashed = t["table"] / len(few), t["hashed"] / len(few)
-    label = f"{players} players"
-    print(f"{label + ', random playouts':36}{1 / t_games:>10,.0f}{t_games * 1e3:>10.2f}ms"
-          f"{t_games / t_base:>9.1f}x  (vs the Rng alone, {draws / games:.0f} draws)")
-    print(f"{label + ', through Table':36}{1 / t_table:>10,.0f}{t_table * 1e3:>10.2f}ms"
-          f"{t_table / t_games:>9.2f}x  (vs the bare GameDef)")
-    print(f"{label + ', Table + state hashes':36}{1 / t_hashed:>10,.0f}"
-          f"{t_hashed * 1e3:>10.2f}ms{t_hashed / t_games:>9.2f}x  (vs the bare GameDef)")
+    headline(COLUMNS, players, rounds, seeds,
+             play=lambda s, rng: playout(game, players, s, rng),
+             table_play=lambda s, rng, hashed: table_playout(ruleset, players, s, rng, hashed),
+             draws=draws, bound=120,
+             note=f"vs the Rng alone, {draws / len(seeds):.0f} draws", table_digits=2)
 
     collected: list[tuple[Any, dict[int, Any]]] = []
     rng = Rng(b"bench-states")
@@ -198,26 +145,18 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int) -> None:
             ("view of one seat", t["view"] / n, ""),
             ("determinize for one seat", t["det"] / n, "")]
     for what, seconds, note in rows:
-        print(f"{'   ' + what:36}{'':>10}{seconds * 1e6:>10.1f}us"
-              f"{seconds / t_record:>9.1f}x  (vs recording a choice{'; ' + note if note else ''})")
+        COLUMNS.step("   " + what, seconds, seconds / t_record,
+                     f"vs recording a choice{'; ' + note if note else ''}", digits=1)
     print()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=500, help="games per round")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds (the best is kept)")
-    parser.add_argument("--players", default="2,3,4,7", help="player counts, comma separated")
-    parser.add_argument("--variant", action="append", default=[], help="a variant to use")
-    parser.add_argument("--quick", action="store_true", help="60 games, 2 rounds")
-    args = parser.parse_args(argv)
-    games, rounds = (60, 2) if args.quick else (args.games, args.rounds)
-    host = Host(autoload=False)
-    seeds = [seed_from_int(i) for i in range(games)]
+    options = parser(__doc__, games=500, quick=(60, 2), variant="a variant to use")
+    options.add_argument("--players", default="2,3,4,7", help="player counts, comma separated")
+    args = options.parse_args(argv)
     counts = [int(p) for p in args.players.split(",")]
     name = "+".join(["flourish", *args.variant])
-    print(f"{name} playouts: {games} games per round, best of {rounds} rounds\n")
-    print(f"{'':36}{'per second':>10}{'per game':>12}{'ratio':>10}")
+    host, seeds, rounds = start(args, f"{name} playouts", COLUMNS)
     for players in counts:
         report(host.ruleset("flourish", args.variant, players=players), players, seeds, rounds)
     return 0

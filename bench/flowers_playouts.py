@@ -32,46 +32,25 @@ a baseline measured in the same run, so that figures from different machines com
 
 from __future__ import annotations
 
-import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
+from playouts import (
+    Columns,
+    CountingRng,
+    baseline,
+    parser,
+    race,
+    start,
+    table_playout,
+)
+from playouts import playout as petals_playout
+
 from hedgerow.core import Rng, SetupContext
 from hedgerow.core.chance import draw_all
-from hedgerow.core.host import Host
-from hedgerow.core.seeding import seed_from_int
-from hedgerow.core.table import Table
 from hedgerow.plugins.flowers.state import PLANT, TAKE, State
 
-
-def race(rounds: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
-    """The shortest wall time (seconds) of each run over ``rounds`` rounds.
-
-    The runs take turns within every round, so that a burst of load elsewhere on the
-    machine hits them alike, and the best round of each is the least disturbed.
-    """
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
-class CountingRng(Rng):
-    """An `Rng` that counts its ``randbelow`` calls (to size the baseline)."""
-
-    __slots__ = ("calls",)
-
-    def __init__(self, seed: bytes, stream: str = "") -> None:
-        super().__init__(seed, stream)
-        self.calls = 0
-
-    def randbelow(self, n: int) -> int:
-        self.calls += 1
-        return super().randbelow(n)
+COLUMNS = Columns(label=36, rate=12, ms=3, us=2)
 
 
 def dealt(game: Any, players: int, seed: bytes, rng: Rng | None = None) -> State:
@@ -104,30 +83,6 @@ def playout(game: Any, players: int, seed: bytes, rng: Rng, states: list[State] 
             state = apply(state, seat, legal[rng.randbelow(len(legal))])
 
 
-def table_playout(ruleset: Any, players: int, seed: bytes, rng: Rng) -> object:
-    """The same game through the table engine (turn checks, chance entry, hash chain)."""
-    table = Table(ruleset, players, seed)
-    game = ruleset.gamedef
-    while True:
-        seats = table.active_seats()
-        if not seats:
-            return table.outcome()
-        legal = game.legal_actions(table.state, seats[0])
-        table.play(seats[0], legal[rng.randbelow(len(legal))])
-
-
-def petals_playout(game: Any, players: int, seed: bytes, rng: Rng) -> object:
-    """One random Petals game through its GameDef, its deal drawn as the table draws it."""
-    state = game.setup(SetupContext(players))
-    state = game.resolve(state, draw_all(Rng(seed, "chance/0"), game.chance(state)))
-    while True:
-        seats = game.active_seats(state)
-        if not seats:
-            return game.outcome(state)
-        legal = game.legal_actions(state, seats[0])
-        state = game.apply(state, seats[0], legal[rng.randbelow(len(legal))])
-
-
 def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: bool,
            petals: Any = None) -> float:
     """Measure and print every figure for one player count; the games per second."""
@@ -155,11 +110,6 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: b
         for s in seeds:
             playout(game, players, s, rng, blind=True)
 
-    def baseline_run() -> None:
-        rng = Rng(b"bench-baseline")
-        for _ in range(draws):
-            rng.randbelow(50)
-
     def deal_run() -> None:
         for s in seeds:
             dealt(game, players, s)
@@ -169,8 +119,8 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: b
             game.outcome(final)
 
     runs: dict[str, Callable[[], object]] = {
-        "games": games_run, "rng": baseline_run, "deal": deal_run, "outcome": outcome_run,
-        "blind": blind_run}
+        "games": games_run, "rng": baseline(draws, 50), "deal": deal_run,
+        "outcome": outcome_run, "blind": blind_run}
     if table:
         few = seeds[: max(1, games // 5)]
 
@@ -190,31 +140,29 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: b
     t = race(rounds, runs)
     t_game, t_base = t["games"] / games, t["rng"] / games
     label = f"{players} player{'s' if players > 1 else ''}"
-    print(f"{label + ', random playouts':36}{1 / t_game:>12,.0f}{t_game * 1e3:>10.3f}ms"
-          f"{t_game / t_base:>9.1f}x  (vs the Rng alone: {draws / games:.0f} draws, "
-          f"{decisions / games:.0f} decisions a game)")
+    COLUMNS.row(f"{label}, random playouts", t_game, t_game / t_base,
+                f"vs the Rng alone: {draws / games:.0f} draws, {decisions / games:.0f} "
+                "decisions a game")
     blind_decisions = 0
     for s in seeds[:100]:
         states = []
         playout(game, players, s, Rng(b"bench-blind"), states, blind=True)
         blind_decisions += len(states)
     t_blind = t["blind"] / games
-    print(f"{'   ... taking face down 1 turn in 3':36}{1 / t_blind:>12,.0f}{t_blind * 1e3:>10.3f}ms"
-          f"{t_blind / t_game:>9.2f}x  (vs uniform picks; {blind_decisions / 100:.0f} "
-          "decisions a game)")
+    COLUMNS.row("   ... taking face down 1 turn in 3", t_blind, t_blind / t_game,
+                f"vs uniform picks; {blind_decisions / 100:.0f} decisions a game", digits=2)
     t_deal, t_out = t["deal"] / games, t["outcome"] / games
-    print(f"{'   ... the deal (setup + chance)':36}{'':>12}{t_deal * 1e3:>10.3f}ms"
-          f"{t_deal / t_game:>9.2f}x  (of a game)")
-    print(f"{'   ... the outcome (scoring)':36}{'':>12}{t_out * 1e3:>10.3f}ms"
-          f"{t_out / t_game:>9.2f}x  (of a game)")
+    COLUMNS.row("   ... the deal (setup + chance)", t_deal, t_deal / t_game, "of a game",
+                digits=2, per_second=False)
+    COLUMNS.row("   ... the outcome (scoring)", t_out, t_out / t_game, "of a game", digits=2,
+                per_second=False)
     if petals is not None:
         t_petals = t["petals"] / games
-        print(f"{'   ... a Petals game, same rounds':36}{1 / t_petals:>12,.0f}"
-              f"{t_petals * 1e3:>10.3f}ms{t_game / t_petals:>9.2f}x  (FLOWERS / Petals)")
+        COLUMNS.row("   ... a Petals game, same rounds", t_petals, t_game / t_petals,
+                    "FLOWERS / Petals", digits=2)
     if table:
         t_table = t["table"] / max(1, games // 5)
-        print(f"{'   ... through Table':36}{1 / t_table:>12,.0f}{t_table * 1e3:>10.3f}ms"
-              f"{t_table / t_game:>9.1f}x  (vs the bare GameDef)")
+        COLUMNS.row("   ... through Table", t_table, t_table / t_game, "vs the bare GameDef")
 
     states = []
     rng = Rng(b"bench-states")
@@ -246,33 +194,25 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: b
     sizes = [len(game.legal_actions(st, seat)) for st, seat in starts]
     t_plant, t_take = t["plant"] / len(starts), t["take"] / len(starts)
     t_legal = t["legal start"] / len(starts)
-    print(f"{'   ... one apply (plant, face up)':36}{'':>12}{t_plant * 1e6:>10.2f}us")
-    print(f"{'   ... one apply (take, face down)':36}{'':>12}{t_take * 1e6:>10.2f}us")
-    print(f"{'   ... legal_actions (turn start)':36}{'':>12}{t_legal * 1e6:>10.2f}us"
-          f"{t_legal / t_plant:>9.2f}x  (vs one planting; {sum(sizes) / len(sizes):.1f} "
-          f"actions on average, {max(sizes)} at most)")
+    COLUMNS.step("   ... one apply (plant, face up)", t_plant)
+    COLUMNS.step("   ... one apply (take, face down)", t_take)
+    COLUMNS.step("   ... legal_actions (turn start)", t_legal, t_legal / t_plant,
+                 f"vs one planting; {sum(sizes) / len(sizes):.1f} actions on average, "
+                 f"{max(sizes)} at most")
     print()
     return 1 / t_game
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per round")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds (the best is kept)")
-    parser.add_argument("--quick", action="store_true", help="200 games, 3 rounds")
-    parser.add_argument("--variant", action="append", default=[], help="e.g. summer")
-    parser.add_argument("--players", type=int, action="append", default=[],
-                        help="player counts to run (default 1, 2, 3, 4)")
-    parser.add_argument("--table", action="store_true", help="also play through Table")
-    parser.add_argument("--petals", action="store_true",
-                        help="also time 4-player Petals games in the same rounds")
-    args = parser.parse_args(argv)
-    games, rounds = (200, 3) if args.quick else (args.games, args.rounds)
-    host = Host(autoload=False)
-    seeds = [seed_from_int(i) for i in range(games)]
+    options = parser(__doc__, games=1000, quick=(200, 3), variant="e.g. summer")
+    options.add_argument("--players", type=int, action="append", default=[],
+                         help="player counts to run (default 1, 2, 3, 4)")
+    options.add_argument("--table", action="store_true", help="also play through Table")
+    options.add_argument("--petals", action="store_true",
+                         help="also time 4-player Petals games in the same rounds")
+    args = options.parse_args(argv)
     rules = "+".join(["flowers", *args.variant])
-    print(f"FLOWERS ({rules}) playouts: {games} games per round, best of {rounds} rounds\n")
-    print(f"{'':36}{'per second':>12}{'per game':>12}{'ratio':>10}")
+    host, seeds, rounds = start(args, f"FLOWERS ({rules}) playouts", COLUMNS)
     for players in args.players or [1, 2, 3, 4]:
         petals = (host.ruleset("petals", players=4).gamedef
                   if args.petals and players == 4 else None)
