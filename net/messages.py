@@ -6,18 +6,20 @@ message is sent.  Log files hold a `LogHeader` then one `LoggedEntry` per log en
 seat's action, or chance the engine resolved: ``entry.seat == CHANCE_SEAT``).
 
 All dataclasses are frozen; equal messages compare equal, and ``decode(encode(m)) == m``.
-Limits the codec enforces on both encode and decode are the module constants below.
+Each field's annotation names its validation rule (`hedgerow.net.wirerules`, where the
+limits are); the codec enforces the rules on both encode and decode.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from hedgerow.core.actions import Action
-from hedgerow.core.canon import HASH_SIZE, digest, encode
+from hedgerow.core.canon import digest, encode
 from hedgerow.core.table import LogEntry, TableHeader
+from hedgerow.net import wirerules as W
 
 if TYPE_CHECKING:
     from hedgerow.core.ruleset import Ruleset
@@ -29,29 +31,17 @@ PROTOCOL_VERSION = 2
 LOG_FORMAT_VERSION = 2
 #: Every log-file format version read: format 1 files predate chance entries and hold none.
 LOG_FORMATS_READ = (1, 2)
-#: Size of a table id (random, chosen by the table's host).
-TABLE_ID_SIZE = 16
-#: Size of a peer id: a raw CURVE (Curve25519) public key.
-PUBLIC_KEY_SIZE = 32
-#: Size of every hash on the wire (BLAKE2b-256): chain digests, state hashes, commitments.
-#: The same as ``hedgerow.core.canon.HASH_SIZE``.
-DIGEST_SIZE = HASH_SIZE
-#: Size of a seed share and of an action-commitment salt.
-SHARE_SIZE = 32
-#: A table seed is 1 to 64 bytes (the BLAKE2b key size limit; commit-reveal gives 32).
-MAX_SEED_SIZE = 64
-#: Seats at one table, as far as the wire is concerned (games allow fewer).
-MAX_PLAYERS = 32
-#: Lists inside an action argument nest at most this deep.
-MAX_VALUE_DEPTH = 16
-#: A display name has at most this many characters.
-MAX_NAME_LENGTH = 64
-#: An address (``tcp://host:port``) has at most this many characters.
-MAX_ADDRESS_LENGTH = 256
-#: The largest envelope the codec encodes or decodes, in bytes.
-MAX_ENVELOPE_SIZE = 4 * 1024 * 1024
-
-
+# The limits live with the rules (hedgerow.net.wirerules); the same values, by their old names.
+DIGEST_SIZE = W.DIGEST_SIZE
+MAX_ADDRESS_LENGTH = W.MAX_ADDRESS_LENGTH
+MAX_ENVELOPE_SIZE = W.MAX_ENVELOPE_SIZE
+MAX_NAME_LENGTH = W.MAX_NAME_LENGTH
+MAX_PLAYERS = W.MAX_PLAYERS
+MAX_SEED_SIZE = W.MAX_SEED_SIZE
+MAX_VALUE_DEPTH = W.MAX_VALUE_DEPTH
+PUBLIC_KEY_SIZE = W.PUBLIC_KEY_SIZE
+SHARE_SIZE = W.SHARE_SIZE
+TABLE_ID_SIZE = W.TABLE_ID_SIZE
 class ErrorCode(IntEnum):
     """Why a message was refused (the ``ErrorCode`` enum of hedgerow.proto, same numbers)."""
 
@@ -93,7 +83,9 @@ def error_code_for_refusal(refusal_code: str) -> ErrorCode:
 
 
 # --------------------------------------------------------------------------------------
-# Bodies
+# Bodies.  Each field is the proto field of the same name (the codec converts by name), and
+# its annotation names its validation rule (hedgerow.net.wirerules).  Adding a field is the
+# .proto, the field here with its rule, and the code that uses it.
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,24 +95,34 @@ class Hello:
     ``plugins`` is ``((name, version), ...)`` sorted by name, names unique.
     """
 
-    fingerprint: str
-    plugins: tuple[tuple[str, str], ...] = ()
-    display_name: str = ""
-    wanted_seat: int | None = None
-    bot: bool = False
-    address: str = ""
-    spectator: bool = False
+    fingerprint: Annotated[str, W.REQUIRED_TEXT]
+    plugins: Annotated[tuple[tuple[str, str], ...], W.items(tuple)] = ()
+    display_name: Annotated[str, W.NAME] = ""
+    wanted_seat: Annotated[int | None, W.optional(W.SEAT)] = None
+    bot: Annotated[bool, W.flag] = False
+    address: Annotated[str, W.ADDRESS] = ""
+    spectator: Annotated[bool, W.flag] = False
+
+    def problem(self) -> str | None:
+        """The plugin list's rule: (name, version) string pairs, names unique and sorted."""
+        if not all(len(p) == 2 and all(type(x) is str for x in p) for p in self.plugins):
+            return "plugins must be (name, version) pairs of strings"
+        try:
+            W.sorted_unique("plugin names", [name for name, _ in self.plugins])
+        except W.Malformed as exc:
+            return str(exc)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class PeerInfo:
-    """One seated peer, as the host lists it in a `SeatAssignment`."""
+    """One seated peer, as the host lists it in a `SeatAssignment` (proto ``Peer``)."""
 
-    seat: int
-    public_key: bytes
-    address: str
-    display_name: str = ""
-    bot: bool = False
+    seat: Annotated[int, W.SEAT]
+    public_key: Annotated[bytes, W.blob(PUBLIC_KEY_SIZE)]
+    address: Annotated[str, W.ADDRESS]
+    display_name: Annotated[str, W.NAME] = ""
+    bot: Annotated[bool, W.flag] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,86 +132,101 @@ class SeatAssignment:
     ``peers`` are sorted by seat, each seat at most once.
     """
 
-    seat: int | None
-    players: int
-    fingerprint: str
-    peers: tuple[PeerInfo, ...] = ()
+    seat: Annotated[int | None, W.optional(W.SEAT)]
+    players: Annotated[int, W.PLAYERS]
+    fingerprint: Annotated[str, W.REQUIRED_TEXT]
+    peers: Annotated[tuple[PeerInfo, ...], W.items(PeerInfo)] = ()
+
+    def problem(self) -> str | None:
+        """Seats below ``players``; peers sorted by seat, each seat at most once."""
+        if self.seat is not None and self.seat >= self.players:
+            return f"seat must be an integer in [0, {self.players})"
+        seats = [p.seat for p in self.peers]
+        if any(s >= self.players for s in seats):
+            return f"peer seat must be an integer in [0, {self.players})"
+        if seats != sorted(set(seats)):
+            return "peers must be sorted by seat, each seat at most once"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class SeedCommit:
     """A seat's commitment to its seed share (``hedgerow.core.seeding.commitment``)."""
 
-    seat: int
-    commitment: bytes
+    seat: Annotated[int, W.SEAT]
+    commitment: Annotated[bytes, W.DIGEST]
 
 
 @dataclass(frozen=True, slots=True)
 class SeedReveal:
     """A seat's seed share, sent once every seat's commitment is in."""
 
-    seat: int
-    share: bytes
+    seat: Annotated[int, W.SEAT]
+    share: Annotated[bytes, W.SHARE]
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
     """Host -> every peer: the table header, and the state hash before the first action."""
 
-    header: TableHeader
-    setup_hash: bytes
+    header: Annotated[TableHeader, W.table_header]
+    setup_hash: Annotated[bytes, W.DIGEST]
 
 
 @dataclass(frozen=True, slots=True)
 class ActionMsg:
     """The acting seat's action, to become log entry ``index`` chained to ``prev``."""
 
-    index: int
-    prev: bytes
-    seat: int
-    action: Action
+    index: Annotated[int, W.INDEX]
+    prev: Annotated[bytes, W.DIGEST]
+    seat: Annotated[int, W.SEAT]
+    action: Annotated[Action, W.action]
 
 
 @dataclass(frozen=True, slots=True)
 class StateHash:
     """The sender's state hash after applying log entry ``index``."""
 
-    index: int
-    state_hash: bytes
+    index: Annotated[int, W.INDEX]
+    state_hash: Annotated[bytes, W.DIGEST]
 
 
 @dataclass(frozen=True, slots=True)
 class ActionCommit:
     """Simultaneous step starting at log index ``index``: ``seat`` commits to its action."""
 
-    index: int
-    seat: int
-    commitment: bytes
+    index: Annotated[int, W.INDEX]
+    seat: Annotated[int, W.SEAT]
+    commitment: Annotated[bytes, W.DIGEST]
 
 
 @dataclass(frozen=True, slots=True)
 class ActionReveal:
     """Simultaneous step: ``seat`` reveals the action and salt it committed to."""
 
-    index: int
-    seat: int
-    action: Action
-    salt: bytes
+    index: Annotated[int, W.INDEX]
+    seat: Annotated[int, W.SEAT]
+    action: Annotated[Action, W.action]
+    salt: Annotated[bytes, W.SHARE]
 
 
 @dataclass(frozen=True, slots=True)
 class CatchUpRequest:
     """Send me every log entry from ``from_index`` on."""
 
-    from_index: int
+    from_index: Annotated[int, W.INDEX]
 
 
 @dataclass(frozen=True, slots=True)
 class LoggedEntry:
-    """A log entry with the state hash after it: one log-file record, one catch-up item."""
+    """A log entry with the state hash after it: one log-file record, one catch-up item.
 
-    entry: LogEntry
-    state_hash: bytes
+    On the wire it is the flat proto ``LogEntry`` (the codec converts it: a chance entry is
+    seat 0 with ``chance`` set).
+    """
+
+    entry: Annotated[LogEntry, W.log_entry]
+    state_hash: Annotated[bytes, W.DIGEST]
 
     @property
     def index(self) -> int:
@@ -221,39 +238,48 @@ class LoggedEntry:
 class CatchUpReply:
     """Log entries ``from_index ..`` (consecutive), and the sender's log length."""
 
-    header: TableHeader
-    from_index: int
-    entries: tuple[LoggedEntry, ...]
-    next_index: int
+    header: Annotated[TableHeader, W.table_header]
+    from_index: Annotated[int, W.INDEX]
+    entries: Annotated[tuple[LoggedEntry, ...], W.items(LoggedEntry)]
+    next_index: Annotated[int, W.INDEX]
+
+    def problem(self) -> str | None:
+        """Entries are consecutive from ``from_index``; ``next_index`` is past the last."""
+        for offset, item in enumerate(self.entries):
+            if item.entry.index != self.from_index + offset:
+                return "catch-up entries must have consecutive indices from from_index"
+        if self.next_index < self.from_index + len(self.entries):
+            return "next_index is below the last entry sent"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
     """I am alive, and my log holds ``next_index`` entries."""
 
-    next_index: int = 0
+    next_index: Annotated[int, W.INDEX] = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Leave:
     """I am leaving the table."""
 
-    reason: str = ""
+    reason: Annotated[str, W.TEXT] = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ErrorMsg:
-    """A refusal: the referenced message changed nothing.
+    """A refusal: the referenced message changed nothing (proto ``Error``).
 
     ``ref_seq`` is the refused envelope's ``seq``, ``ref_index`` the log index concerned,
     ``refusal`` the rules' own refusal code (``"petals.not_adjacent"``) for ``ILLEGAL``.
     """
 
-    code: ErrorCode
-    message: str
-    ref_seq: int | None = None
-    ref_index: int | None = None
-    refusal: str = ""
+    code: Annotated[ErrorCode, W.enum(ErrorCode)]
+    message: Annotated[str, W.TEXT]
+    ref_seq: Annotated[int | None, W.optional(W.INDEX)] = None
+    ref_index: Annotated[int | None, W.optional(W.INDEX)] = None
+    refusal: Annotated[str, W.TEXT] = ""
 
 
 #: Any message body an `Envelope` can carry.
@@ -271,9 +297,17 @@ class Envelope:
     """
 
     table_id: bytes
-    sender: bytes
-    seq: int
+    sender: Annotated[bytes, W.blob(PUBLIC_KEY_SIZE)]
+    seq: Annotated[int, W.uint(low=1)]
     body: Body
+
+    def problem(self) -> str | None:
+        """A table id of 16 bytes, or empty in a Hello sent by address."""
+        if isinstance(self.body, Hello) and self.table_id == b"":
+            return None  # a Hello sent by address, before the joiner knows the table id
+        if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
+            return f"table_id must be {TABLE_ID_SIZE} bytes"
+        return None
 
 
 # --------------------------------------------------------------------------------------
@@ -286,16 +320,29 @@ class LogHeader:
 
     ``variants`` are sorted by name; ``table_id`` is empty for local play; ``own_seat`` is
     the seat this peer held (None for a simulation); ``seat_names`` is empty or one per seat.
+    The proto's ``format_version`` is the codec's to write and check.
     """
 
-    game: str
-    variants: tuple[str, ...]
-    fingerprint: str
-    players: int
-    seed: bytes
-    table_id: bytes = b""
-    own_seat: int | None = None
-    seat_names: tuple[str, ...] = ()
+    game: Annotated[str, W.REQUIRED_TEXT]
+    variants: Annotated[tuple[str, ...], W.items(str, W.TEXT)]
+    fingerprint: Annotated[str, W.REQUIRED_TEXT]
+    players: Annotated[int, W.PLAYERS]
+    seed: Annotated[bytes, W.seed]
+    table_id: Annotated[bytes, W.TABLE_ID_OR_EMPTY] = b""
+    own_seat: Annotated[int | None, W.optional(W.SEAT)] = None
+    seat_names: Annotated[tuple[str, ...], W.items(str, W.NAME)] = ()
+
+    def problem(self) -> str | None:
+        """Variants unique and sorted; own_seat below players; one seat name per seat or none."""
+        try:
+            W.sorted_unique("variants", list(self.variants))
+        except W.Malformed as exc:
+            return str(exc)
+        if self.own_seat is not None and self.own_seat >= self.players:
+            return f"own_seat must be an integer in [0, {self.players})"
+        if len(self.seat_names) not in (0, self.players):
+            return "seat_names must be empty or one per seat"
+        return None
 
     @property
     def table_header(self) -> TableHeader:

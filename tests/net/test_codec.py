@@ -15,7 +15,7 @@ from hedgerow.core.actions import Action
 from hedgerow.core.canon import encode
 from hedgerow.core.chance import CHANCE_SEAT, chance_action
 from hedgerow.core.table import LogEntry, TableHeader
-from hedgerow.net import codec
+from hedgerow.net import codec, messages
 from hedgerow.net.codec import (
     CodecError,
     decode_action,
@@ -191,11 +191,59 @@ def test_log_entry_round_trip(item: LoggedEntry) -> None:
 
 
 def test_every_body_type_is_covered() -> None:
-    assert set(codec._BODIES) == {Hello, SeatAssignment, SeedCommit, SeedReveal, Start,
-                                  ActionMsg, StateHash, ActionCommit, ActionReveal,
-                                  CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg}
+    assert set(codec._BODY_FIELD) == {Hello, SeatAssignment, SeedCommit, SeedReveal, Start,
+                                      ActionMsg, StateHash, ActionCommit, ActionReveal,
+                                      CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg}
     fields = {f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields}
-    assert fields == {spec[0] for spec in codec._BODIES.values()}
+    assert fields == set(codec._BODY_FIELD.values())
+
+
+# Fields the codec writes itself (framing), and messages with a converter of their own.
+FRAMING = {("Envelope", "protocol_version"), ("LogHeader", "format_version")}
+
+
+def _message_pairs() -> list[tuple[type, object]]:
+    """Every message class with its generated descriptor, found from the bodies down."""
+    import typing
+
+    pairs: list[tuple[type, object]] = [(Envelope, pb.Envelope.DESCRIPTOR),
+                                        (messages.LogHeader, pb.LogHeader.DESCRIPTOR)]
+    pairs += [(cls, pb.Envelope.DESCRIPTOR.fields_by_name[f].message_type)
+              for cls, f in codec._BODY_FIELD.items()]
+    for cls, desc in list(pairs):
+        for f in codec._fields(cls):
+            kind = f.kind
+            args = typing.get_args(kind)
+            if args and args[-1] is Ellipsis:
+                kind = args[0]
+            if codec._is_message(kind):
+                fd = desc.fields_by_name[f.name]  # type: ignore[attr-defined]
+                pairs.append((kind, fd.message_type))
+    return pairs
+
+
+def test_each_message_class_is_its_proto_message_field_for_field_with_a_rule() -> None:
+    """One model per message: the .proto declares the fields, the message class gives each
+    one its rule; nothing else mirrors them, and they cannot drift apart."""
+    for cls, desc in _message_pairs():
+        if cls is messages.LoggedEntry:
+            continue  # travels flat as the proto LogEntry (its own converter in the codec)
+        ours = {f.name for f in codec._fields(cls)}
+        theirs = {fd.name for fd in desc.fields  # type: ignore[attr-defined]
+                  if (desc.name, fd.name) not in FRAMING}  # type: ignore[attr-defined]
+        if cls is Envelope:
+            theirs = {n for n in theirs if n not in codec._BODY_FIELD.values()} | {"body"}
+        assert ours == theirs, cls.__name__
+        for f in codec._fields(cls):
+            if cls is Envelope and f.name in ("table_id", "body"):
+                continue  # checked by Envelope.problem() and by the body's own rules
+            assert f.rules, f"{cls.__name__}.{f.name} has no validation rule"
+
+
+def test_wire_enums_match_the_proto_enums() -> None:
+    for ours, theirs, prefix in ((ErrorCode, pb.ErrorCode, ""),):
+        assert {m.name: m.value for m in ours} == {
+            name.removeprefix(prefix): number for name, number in theirs.items()}
 
 
 def test_bodies_with_only_default_fields_are_still_present() -> None:
