@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hedgerow.core import Cooperative, VariantSpec, hookimpl
-from hedgerow.plugins.flourish.ranking import game_totals, grade, point_columns, raised
+from hedgerow.core.ranking import grade
+from hedgerow.plugins.flourish.ranking import game_totals, point_columns, raised
 from hedgerow.plugins.flourish.state import Result
 
 #: Bronze, Silver, Gold thresholds by player count (spec §10.1).

@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 from hedgerow.core import Chance, ChanceOutcome, Match, Ranked, Shuffle, VariantSpec, hookimpl
 from hedgerow.core.chance import permute
-from hedgerow.plugins.flourish.ranking import explain, game_totals, rank, ranked_game, tie_keys
+from hedgerow.core.ranking import competition_ranks, winners
+from hedgerow.plugins.flourish.ranking import explain, game_totals, ranked_game, tie_keys
 from hedgerow.plugins.flourish.scoring import tallies
 from hedgerow.plugins.flourish.state import GameEnd, Result
 from hedgerow.plugins.flourish.tally import Tally, plant_symbols, symbols
@@ -108,11 +109,11 @@ def match_outcome(result: Result) -> Match:
     won = ribbons_won(ribbons) if ribbons else (0,) * seats
     last = tie_keys(result.games[-1].gardens[:seats])
     keys = [(running[s], won[s], *last[s]) for s in range(seats)]
-    ranking = rank(keys)
+    ranking = competition_ranks(keys)
     final = Ranked(
         scores=running,
         ranking=ranking,
-        winners=tuple(s for s, r in enumerate(ranking) if r == 1),
+        winners=winners(ranking),
         explanation=explain(keys, CRITERIA),
         breakdown=(("Total", running), ("Ribbons won", won)),
     )

@@ -6,9 +6,8 @@ The pieces are public so that variants build their own results from the same par
 * `game_totals`: each garden's points in one game (rounds, end of game, bonus);
 * `tie_keys`: the §9 chain on a set of gardens (unique plant symbols, unique stone symbols,
   cards with an end-of-round ability);
-* `rank` and `explain`: competition ranks by a key (higher is better) and plain words
-  naming the tie-break that decided;
-* `grade`: the best medal a total reaches;
+* `explain`: plain words naming the tie-break that decided (the competition ranks and
+  `grade`, the best medal a total reaches, come from `hedgerow.core.ranking`);
 * `ranked_game`, `solo_result`, `standard_outcome`: the standard results.
 """
 
@@ -18,6 +17,7 @@ from collections.abc import Sequence
 
 from hedgerow.core import Outcome, Ranked, Solo
 from hedgerow.core.outcome import Breakdown
+from hedgerow.core.ranking import competition_ranks, deciding, grade, seat_names, winners
 from hedgerow.plugins.flourish.scoring import tallies
 from hedgerow.plugins.flourish.state import GameRecord, Result
 from hedgerow.plugins.flourish.tally import EOR_CARDS, unique_plants, unique_stones
@@ -43,46 +43,27 @@ def tie_keys(gardens: Sequence[tuple[int, ...]]) -> list[Key]:
     return [(unique_plants(t), unique_stones(t), t[EOR_CARDS]) for t in tallies(gardens)]
 
 
-def rank(keys: Sequence[Key]) -> tuple[int, ...]:
-    """Competition ranks, 1 best (higher keys first; equal keys share a rank)."""
-    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(s) for s in seats]
-    if len(names) == 1:
-        return f"seat {names[0]}"
-    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def explain(keys: Sequence[Key], criteria: Sequence[str]) -> str:
     """Why the best keys won, naming the first criterion that separated them from the
     runner-up (``criteria[i]`` names key position ``i``)."""
-    ranking = rank(keys)
-    winners = [s for s, r in enumerate(ranking) if r == 1]
-    w = winners[0]
+    best = winners(competition_ranks(keys))
+    w = best[0]
     head = f"{keys[w][0]} {criteria[0]}"
-    if len(winners) > 1:
-        return (f"{_seats(winners).capitalize()} share the victory: level on {head} and "
+    if len(best) > 1:
+        return (f"{seat_names(best).capitalize()} share the victory: level on {head} and "
                 "every tie-break.")
     others = sorted((s for s in range(len(keys)) if s != w), key=lambda s: keys[s],
                     reverse=True)
     if not others:
         return f"Seat {w} wins with {head}."
     runner = others[0]
-    level = next(i for i in range(len(keys[w])) if keys[w][i] != keys[runner][i])
+    level = deciding(keys[w], keys[runner])
     if level == 0:
         return f"Seat {w} wins with {head}, against {keys[runner][0]} for seat {runner}."
     tied = [s for s in range(len(keys)) if keys[s][0] == keys[w][0]]
-    return (f"{_seats(tied).capitalize()} are level on {head}; seat {w} wins on "
+    return (f"{seat_names(tied).capitalize()} are level on {head}; seat {w} wins on "
             f"{criteria[level]}: {keys[w][level]} against {keys[runner][level]} for "
             f"seat {runner}.")
-
-
-def grade(total: int, grades: Sequence[tuple[str, int]]) -> str:
-    """The best grade whose threshold ``total`` reaches (grades lowest first), or ``""``."""
-    reached = [label for label, at in grades if total >= at]
-    return reached[-1] if reached else ""
 
 
 def raised(grades: Sequence[tuple[str, int]], by: int) -> tuple[tuple[str, int], ...]:
@@ -104,11 +85,11 @@ def ranked_game(record: GameRecord, seats: int) -> Ranked:
     totals = game_totals(record)[:seats]
     keys = [(total, *tie) for total, tie in zip(totals, tie_keys(record.gardens[:seats]),
                                                 strict=True)]
-    ranking = rank(keys)
+    ranking = competition_ranks(keys)
     return Ranked(
         scores=totals,
         ranking=ranking,
-        winners=tuple(s for s, r in enumerate(ranking) if r == 1),
+        winners=winners(ranking),
         explanation=explain(keys, CRITERIA),
         breakdown=(*point_columns(record, seats), ("Total", totals),
                    *((CRITERIA[i], tuple(k[i] for k in keys)) for i in (1, 2, 3))),

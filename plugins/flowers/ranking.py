@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Ranked, Solo
+from hedgerow.core.ranking import competition_ranks, deciding, grade, seat_names, winners
 from hedgerow.plugins.flowers.scoring import GardenScore
 
 #: Solo ranks with the lowest total each needs (rules §5), lowest first.
@@ -28,8 +29,7 @@ CRITERIA = ("points", "fewer cards removed", "butterfly points", "the largest sc
 
 def solo_rank(score: int) -> str:
     """The rank a solo total earns."""
-    reached = [label for label, at in RANKS if score >= at]
-    return reached[-1] if reached else BEGINNER
+    return grade(score, RANKS, BEGINNER)
 
 
 def breakdown(scores: Sequence[GardenScore]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -52,26 +52,19 @@ def _shown(score: GardenScore) -> tuple[int, int, int, int]:
     return (score.total, score.penalty, score.butterfly, score.largest)
 
 
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(s) for s in seats]
-    if len(names) == 1:
-        return f"seat {names[0]}"
-    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _explain(scores: Sequence[GardenScore], ranking: Sequence[int]) -> str:
     keys = [key(s) for s in scores]
-    winners = [s for s, r in enumerate(ranking) if r == 1]
-    w = winners[0]
+    best = winners(ranking)
+    w = best[0]
     shown = _shown(scores[w])
     totals = ", ".join(f"seat {s} {sc.total}" for s, sc in enumerate(scores))
     head = f"Totals: {totals}."
-    if len(winners) > 1:
-        return (f"{head} {_seats(winners).capitalize()} share the victory: level on points "
+    if len(best) > 1:
+        return (f"{head} {seat_names(best).capitalize()} share the victory: level on points "
                 f"({shown[0]}) and every tie-break.")
     runner = max((s for s in range(len(scores)) if s != w), key=lambda s: (keys[s], -s))
     other = _shown(scores[runner])
-    level = next(i for i in range(4) if keys[w][i] != keys[runner][i])
+    level = deciding(keys[w], keys[runner])
     if level == 0:
         return f"{head} Seat {w} wins with {shown[0]} points."
     tied = ", ".join(f"{c} ({shown[i]})" for i, c in enumerate(CRITERIA[:level]))
@@ -82,11 +75,11 @@ def _explain(scores: Sequence[GardenScore], ranking: Sequence[int]) -> str:
 def ranked_outcome(scores: Sequence[GardenScore]) -> Ranked:
     """The result of a 2-4 player game from each seat's final score."""
     keys = [key(s) for s in scores]
-    ranking = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+    ranking = competition_ranks(keys)
     return Ranked(
         scores=tuple(s.total for s in scores),
         ranking=ranking,
-        winners=tuple(s for s, r in enumerate(ranking) if r == 1),
+        winners=winners(ranking),
         explanation=_explain(scores, ranking),
         breakdown=breakdown(scores),
     )

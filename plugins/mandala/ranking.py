@@ -1,12 +1,11 @@
 """Who wins Mandala (spec §11): scores, tie-breaks, the end conditions, the Ranked result.
 
 The pieces are public so that variants rank by their own key and still share the
-competition ranking and the plain-words explanation:
+plain-words explanation (the competition ranks come from `hedgerow.core.ranking`):
 
 * `standard_end`: the standard end conditions (a third complete flower, all mandalas
   closed, a full round of passes), the default of ``mandala_game_end``;
 * `standard_key`: score, then complete flowers, then tiles held (higher is better);
-* `rank`: competition ranks (1, 1, 3) by a key;
 * `outcome_for` / `standard_outcome`: the `Ranked` result with a breakdown (points from
   complete flowers and from single halves, flowers, tiles) and an explanation.
 """
@@ -16,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Ranked
+from hedgerow.core.ranking import competition_ranks, deciding, seat_names, winners
 from hedgerow.plugins.mandala.scoring import (
     complete_flowers,
     flower_points,
@@ -30,20 +30,13 @@ STANDARD_CRITERIA = ("points", "complete flowers", "tiles held")
 STANDARD_RULE = "The most points win."
 
 
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(s) for s in seats]
-    if len(names) == 1:
-        return f"seat {names[0]}"
-    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def standard_end(tiles: tuple[tuple[int, ...], ...], open_mandalas: int, passes: int,
                  players: int) -> str:
     """Spec §10: why the game ends now, or ``""`` while it goes on."""
     done = [s for s, held in enumerate(tiles) if complete_flowers(held) >= FLOWERS_TO_END]
     if done:
         verb = "holds" if len(done) == 1 else "hold"
-        return f"{_seats(done)} {verb} {FLOWERS_TO_END} complete flowers"
+        return f"{seat_names(done)} {verb} {FLOWERS_TO_END} complete flowers"
     if open_mandalas == 0:
         return "all three mandalas are closed"
     if passes >= players:
@@ -56,23 +49,18 @@ def standard_key(tiles: Sequence[int]) -> Key:
     return (points(tiles), complete_flowers(tiles), len(tiles))
 
 
-def rank(keys: Sequence[Key]) -> tuple[int, ...]:
-    """Competition ranks (1 best, ties share) by ``keys`` (higher is better)."""
-    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-
-
 def _explain(ended: str, ranking: Sequence[int], keys: Sequence[Key],
              criteria: Sequence[str], rule: str) -> str:
     parts = [f"The game ended: {ended}." if ended else "The game ended.", rule]
     seats = range(len(keys))
-    winners = [s for s in seats if ranking[s] == 1]
-    w = winners[0]
-    if len(winners) > 1:
-        parts.append(f"{_seats(winners).capitalize()} share the victory: level on "
+    best = winners(ranking)
+    w = best[0]
+    if len(best) > 1:
+        parts.append(f"{seat_names(best).capitalize()} share the victory: level on "
                      f"{criteria[0]} ({keys[w][0]}) and every tie-break.")
         return " ".join(parts)
     runner = min((s for s in seats if s != w), key=lambda s: (ranking[s], s))
-    level = next(i for i in range(len(keys[w])) if keys[w][i] != keys[runner][i])
+    level = deciding(keys[w], keys[runner])
     if level == 0:
         parts.append(f"Seat {w} wins with {keys[w][0]} {criteria[0]} against "
                      f"{keys[runner][0]} for seat {runner}.")
@@ -100,11 +88,11 @@ def outcome_for(tiles: Sequence[Sequence[int]], scores: Sequence[int], keys: Seq
                 ended: str, criteria: Sequence[str], rule: str) -> Ranked:
     """The `Ranked` result ranked by ``keys`` (higher is better); ``criteria`` names each
     key position in a few words and ``rule`` says in one sentence how the ranking works."""
-    ranking = rank(keys)
+    ranking = competition_ranks(keys)
     return Ranked(
         scores=tuple(scores),
         ranking=ranking,
-        winners=tuple(s for s in range(len(keys)) if ranking[s] == 1),
+        winners=winners(ranking),
         explanation=_explain(ended, ranking, keys, criteria, rule),
         breakdown=breakdown(tiles),
     )

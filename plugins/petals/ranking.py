@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Ranked
+from hedgerow.core.ranking import competition_ranks, deciding, seat_names
 from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.scoring import Points
 
@@ -68,26 +69,18 @@ def standard_key(points: Points, won: int) -> Key:
 def rank(keys: Sequence[Key], can_win: Sequence[int]) -> tuple[int, ...]:
     """Competition ranks (1 best): eligible seats first by key, then the others by key."""
     first = set(can_win)
-    order = [(s in first, keys[s]) for s in range(len(keys))]
-    return tuple(1 + sum(1 for other in order if other > mine) for mine in order)
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(s) for s in seats]
-    if len(names) == 1:
-        return f"seat {names[0]}"
-    return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
+    return competition_ranks([(s in first, keys[s]) for s in range(len(keys))])
 
 
 def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranking: Sequence[int],
              keys: Sequence[Key], shown: Sequence[Sequence[int]], criteria: Sequence[str],
              rule: str, can_win: Sequence[int]) -> str:
     parts = ["Tracker winners: " + "; ".join(
-        f"{ELEMENTS[e]} {_seats(seats)}" for e, seats in enumerate(won)) + "."]
+        f"{ELEMENTS[e]} {seat_names(seats)}" for e, seats in enumerate(won)) + "."]
     out = [s for s in range(len(trackers)) if s not in can_win]
     if out:
         verb = "is" if len(out) == 1 else "are"
-        parts.append(f"{_seats(out).capitalize()} won no tracker and {verb} eliminated.")
+        parts.append(f"{seat_names(out).capitalize()} won no tracker and {verb} eliminated.")
     parts.append(rule)
     winners = [s for s in range(len(trackers)) if ranking[s] == 1]
     w = winners[0]
@@ -97,13 +90,13 @@ def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranki
             parts.append(f"Seat {w} wins: the only player who won a tracker "
                          f"({criteria[0]} {shown[w][0]}).")
         else:
-            parts.append(f"{_seats(winners).capitalize()} share the victory: level on "
+            parts.append(f"{seat_names(winners).capitalize()} share the victory: level on "
                          f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
         return " ".join(parts)
     runner = others[0]
-    level = next(i for i in range(len(keys[w])) if keys[w][i] != keys[runner][i])
+    level = deciding(keys[w], keys[runner])
     if len(winners) > 1:
-        parts.append(f"{_seats(winners).capitalize()} share the victory: level on "
+        parts.append(f"{seat_names(winners).capitalize()} share the victory: level on "
                      f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
     elif level == 0:
         parts.append(f"Seat {w} wins on {criteria[0]}: {shown[w][0]} against "
