@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pytest
-
 from hedgerow.core import Action, Refusal
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.flourish.cards import IDS
 from hedgerow.plugins.flourish.setup import fresh_game
 from hedgerow.plugins.flourish.state import NO_LUCK, Config, State
-
-
-@pytest.fixture(scope="session")
-def host() -> Host:
-    """A host with the built-in plugins and no third-party ones."""
-    return Host(autoload=False)
 
 
 def ruleset(host: Host, *variants: str, players: int | None = None) -> Ruleset:

@@ -4,11 +4,9 @@ way the rules spec writes them."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
 
-from hedgerow.core import Action, Refusal
 from hedgerow.core.host import DEFAULT_PLUGINS, Host
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.flowers.cards import ALL_CARDS, PURPLES, find
@@ -77,15 +75,3 @@ def make_state(gardens: tuple[Garden, ...], stacks: tuple[tuple[int, ...], ...],
                  targets=tuple(targets(g, coverable) for g in gardens), stacks=stacks,
                  active=active, phase=phase, holding=holding, source=source, box=box)
 
-
-def applied(ruleset: Ruleset, state: State, seat: int, action: Action) -> State:
-    """Apply an action that must be legal."""
-    result = ruleset.gamedef.apply(state, seat, action)
-    assert not isinstance(result, Refusal), result
-    return result
-
-
-@pytest.fixture
-def play(standard: Ruleset) -> Callable[[State, int, Action], State]:
-    """``play(state, seat, action)``: the new state of a legal action (standard rules)."""
-    return lambda state, seat, action: applied(standard, state, seat, action)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from gamechecks import simulate
 
 from hedgerow.clients.cli import main
 from hedgerow.core.host import DEFAULT_PLUGINS
@@ -52,20 +50,6 @@ def test_simulate_runs_and_reads_the_results(capsys: pytest.CaptureFixture[str])
 
 def test_simulate_is_reproducible_across_processes(capsys: pytest.CaptureFixture[str]) -> None:
     here = [[r["state_hash"] for r in _simulate(args, capsys)] for args in RUNS]
-    script = (
-        "import io, json, contextlib\n"
-        "from hedgerow.clients.cli import main\n"
-        f"runs = {RUNS!r}\n"
-        "out = []\n"
-        "for args in runs:\n"
-        "    buf = io.StringIO()\n"
-        "    with contextlib.redirect_stdout(buf):\n"
-        "        main(['simulate', 'flowers', *args, '--seed', '4', '--games', '3', '--json'])\n"
-        "    out.append([json.loads(l)['state_hash'] for l in buf.getvalue().splitlines()])\n"
-        "print(json.dumps(out))\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == here
+    there = [[r["state_hash"] for r in simulate("flowers", *args, "--seed", "4", "--games", "3",
+                                                hash_seed="12345")] for args in RUNS]
+    assert there == here

@@ -4,6 +4,7 @@ the winner and its tie-breaks (rules §7): the procedure examples 16-21 of rules
 from __future__ import annotations
 
 import pytest
+from gamechecks import applied
 
 from hedgerow.core import Action, Ranked, Refusal, Solo
 from hedgerow.core.ruleset import Ruleset
@@ -13,7 +14,7 @@ from hedgerow.plugins.flowers.garden import key
 from hedgerow.plugins.flowers.ranking import solo_rank
 from hedgerow.plugins.flowers.state import OVER, PLANT, TAKE
 
-from .conftest import SUMMER, applied, cards, grid, make_state
+from .conftest import SUMMER, cards, grid, make_state
 
 START = {key(0, 0): (cards("G1")[0],)}
 

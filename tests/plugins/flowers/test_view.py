@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from gamechecks import applied
+
 from hedgerow.core import Rng
 from hedgerow.core.canon import state_hash
 from hedgerow.core.host import Host
@@ -16,8 +18,6 @@ from hedgerow.plugins.flowers.scoring import score_garden
 from hedgerow.plugins.flowers.state import PLANT, TAKE, State, View
 from hedgerow.plugins.flowers.summer import summer_colour_points
 from hedgerow.plugins.flowers.view import hash_data
-
-from .conftest import applied
 
 
 def _midgame(ruleset: Ruleset, players: int, turns: int) -> State:

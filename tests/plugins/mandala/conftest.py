@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import gamechecks
 import pytest
 
-from hedgerow.core import Action, Refusal
+from hedgerow.core import Action
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import (
@@ -22,12 +23,6 @@ from hedgerow.plugins.mandala.cards import (
 from hedgerow.plugins.mandala.choices import play_action, take_action
 from hedgerow.plugins.mandala.resolution import empty_mandala
 from hedgerow.plugins.mandala.state import PLAY, State
-
-
-@pytest.fixture(scope="session")
-def host() -> Host:
-    """A host with the built-in plugins and no third-party ones."""
-    return Host(autoload=False)
 
 
 @pytest.fixture(scope="session")
@@ -105,16 +100,6 @@ def take(name: str) -> Action:
 
 def applied(ruleset: Ruleset, state: State, seat: int, action: Action) -> State:
     """Apply an action that must be legal (and is listed by legal_actions)."""
-    assert action in ruleset.gamedef.legal_actions(state, seat), action
-    result = ruleset.gamedef.apply(state, seat, action)
-    assert not isinstance(result, Refusal), result
-    return result
-
-
-def refused(ruleset: Ruleset, state: State, seat: int, action: Action) -> Refusal:
-    """Apply an action that must be refused."""
-    assert action not in ruleset.gamedef.legal_actions(state, seat), action
-    result = ruleset.gamedef.apply(state, seat, action)
-    assert isinstance(result, Refusal), result
+    result: State = gamechecks.applied(ruleset, state, seat, action, listed=True)
     return result
 

@@ -3,12 +3,14 @@ rules of §6 step 3 and §12.2."""
 
 from __future__ import annotations
 
+from gamechecks import refused
+
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import NO_CARDS, colour_named
 from hedgerow.plugins.mandala.claims import cards_to_claim, claims, preview, second_place
 from hedgerow.plugins.mandala.state import CHOOSE, HIDDEN, PLAY, State
 
-from .conftest import applied, deck_of, hand, make_state, play, refused, take, tiles
+from .conftest import applied, deck_of, hand, make_state, play, take, tiles
 
 A, B, C = 0, 1, 2
 PURPLE2, ORANGE1 = tiles("purple-2", "orange-1")

@@ -3,6 +3,8 @@ node, and the draw rule of the Draw four variant."""
 
 from __future__ import annotations
 
+from gamechecks import refused
+
 from hedgerow.core import Action, Chance, Shuffle
 from hedgerow.core.playout import play as play_game
 from hedgerow.core.ruleset import Ruleset
@@ -13,7 +15,7 @@ from hedgerow.plugins.mandala.choices import PASS
 from hedgerow.plugins.mandala.drawing import DRAW_FOUR, STANDARD
 from hedgerow.plugins.mandala.state import PLAY, RESHUFFLE, State
 
-from .conftest import applied, deck_of, hand, make_state, play, refused, tiles
+from .conftest import applied, deck_of, hand, make_state, play, tiles
 
 DECK = deck_of(*["orange"] * 10)
 

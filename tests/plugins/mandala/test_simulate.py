@@ -3,22 +3,14 @@ processes, whatever the hash seed; Draw four plays other games from the same see
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+from gamechecks import simulate
 
 ARGS = ("--players", "3", "--seed", "21", "--games", "3")
+NO_AUTOLOAD = {"HEDGEROW_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def _simulate(*args: str, hash_seed: str) -> list[dict]:
-    out = subprocess.run(
-        [sys.executable, "-m", "hedgerow.clients.cli", "simulate", "mandala", *args, "--json"],
-        capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONHASHSEED": hash_seed, "HEDGEROW_DISABLE_PLUGIN_AUTOLOAD": "1"},
-    )
-    assert out.returncode == 0, out.stderr
-    return [json.loads(line) for line in out.stdout.splitlines()]
+    return simulate("mandala", *args, hash_seed=hash_seed, env=NO_AUTOLOAD)
 
 
 def test_simulate_is_reproducible_across_processes() -> None:

@@ -6,17 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from hedgerow.core import Action, Refusal
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.petals.geometry import frontier, placed
 from hedgerow.plugins.petals.state import PLAY, Pending, State
-
-
-@pytest.fixture(scope="session")
-def host() -> Host:
-    """A host with the built-in plugins and no third-party ones."""
-    return Host(autoload=False)
 
 
 @pytest.fixture(scope="session")
@@ -51,15 +44,3 @@ def board() -> Board:
     """``board({(x, y): (card, rot)}, hands=..., ...)``: a state built from a spec board."""
     return make_board
 
-
-def applied(ruleset: Ruleset, state: State, seat: int, action: Action) -> State:
-    """Apply an action that must be legal."""
-    result = ruleset.gamedef.apply(state, seat, action)
-    assert not isinstance(result, Refusal), result
-    return result
-
-
-@pytest.fixture
-def play(standard: Ruleset) -> Callable[[State, int, Action], State]:
-    """``play(state, seat, action)``: the new state of a legal action (standard rules)."""
-    return lambda state, seat, action: applied(standard, state, seat, action)
