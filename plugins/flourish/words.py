@@ -44,6 +44,32 @@ ONE_NEIGHBOUR = ("With one neighbour (two players, or you and McGregor), every n
 BEST_CHOICE = "Where an ability leaves a choice (which neighbour, which colour), the best counts."
 
 
+#: The templates worded "<points> <condition>" (``{colour}``: the ability's colour).
+_CONDITIONS = {
+    MAJ_ONE: ("if you have at least one {colour} symbol and at least as many as one of your "
+              "neighbours"),
+    MAJ_BOTH: ("if you have at least one {colour} symbol and at least as many as each of your "
+               "neighbours"),
+    WALLS: "for each wall in your garden, this one included",
+    COLOR_PATHS: "for each path in your garden showing a {colour} symbol",
+    HAVE_TREE: "if your garden has a tree",
+    HIVES3: "if your garden has three hives or more",
+    FIVE_OF_ONE: "if your garden has five symbols or more of one colour",
+    ONE_EACH: "if your garden has a symbol of every plant colour",
+}
+#: `ability_short` of the templates after the first three.
+_SHORT = {
+    MAJ_ONE: "{points} {code}>=nb",
+    MAJ_BOTH: "{points} {code}>=all",
+    WALLS: "{points}/Wall",
+    COLOR_PATHS: "{points}/{code}-Path",
+    HAVE_TREE: "{points} Tree",
+    HIVES3: "{points} Hive x3",
+    FIVE_OF_ONE: "{points} 5-of-1",
+    ONE_EACH: "{points} all colours",
+}
+
+
 def _points(n: int) -> str:
     return f"{n} point" + ("" if n == 1 else "s")
 
@@ -78,25 +104,9 @@ def ability_text(ability: Ability) -> str:
         return (f"{_points(a.points)} for each {SYMBOL_NAMES[a.symbol]} symbol or "
                 f"{_points(a.points2)} for each {SYMBOL_NAMES[a.symbol2]} symbol in your "
                 "garden, whichever is more")
-    colour = SYMBOL_NAMES[a.symbol] if 0 <= a.symbol < 5 else ""
-    if t == MAJ_ONE:
-        return (f"{_points(a.points)} if you have at least one {colour} symbol and at least "
-                f"as many as one of your neighbours")
-    if t == MAJ_BOTH:
-        return (f"{_points(a.points)} if you have at least one {colour} symbol and at least "
-                f"as many as each of your neighbours")
-    if t == WALLS:
-        return f"{_points(a.points)} for each wall in your garden, this one included"
-    if t == COLOR_PATHS:
-        return f"{_points(a.points)} for each path in your garden showing a {colour} symbol"
-    if t == HAVE_TREE:
-        return f"{_points(a.points)} if your garden has a tree"
-    if t == HIVES3:
-        return f"{_points(a.points)} if your garden has three hives or more"
-    if t == FIVE_OF_ONE:
-        return f"{_points(a.points)} if your garden has five symbols or more of one colour"
-    if t == ONE_EACH:
-        return f"{_points(a.points)} if your garden has a symbol of every plant colour"
+    if t in _CONDITIONS:
+        colour = SYMBOL_NAMES[a.symbol] if 0 <= a.symbol < 5 else ""
+        return f"{_points(a.points)} " + _CONDITIONS[t].format(colour=colour)
     raise ValueError(f"unknown template {t!r}")
 
 
@@ -114,16 +124,7 @@ def ability_short(ability: Ability) -> str:
         return f"{a.points}/{code}+{a.points2}/{code2}{scope}"
     if t == EITHER:
         return f"{a.points}/{code}|{a.points2}/{code2}"
-    if t == MAJ_ONE:
-        return f"{a.points} {code}>=nb"
-    if t == MAJ_BOTH:
-        return f"{a.points} {code}>=all"
-    if t == WALLS:
-        return f"{a.points}/Wall"
-    if t == COLOR_PATHS:
-        return f"{a.points}/{code}-Path"
-    return {HAVE_TREE: f"{a.points} Tree", HIVES3: f"{a.points} Hive x3",
-            FIVE_OF_ONE: f"{a.points} 5-of-1", ONE_EACH: f"{a.points} all colours"}[t]
+    return _SHORT[t].format(points=a.points, code=code)
 
 
 def symbols_short(ident: int) -> str:
