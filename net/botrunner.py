@@ -22,6 +22,7 @@ from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Table
+from hedgerow.net.messages import LeaveReason
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
 
@@ -156,7 +157,7 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
         elif any(s.link == Link.LEFT for s in peer.seats()) and phase != Phase.SEATING:
             left = next(s for s in peer.seats() if s.link == Link.LEFT)
             emit("abandoned", f"seat {left.seat} left before the end; the table cannot go on",
-                 seat=left.seat)
+                 seat=left.seat, why=left.left_why)
             return 1
         legal = peer.legal_actions() if spec is not None else ()
         if legal and spec is not None:
@@ -185,4 +186,6 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
                     emit("unconfirmed", "some seats did not confirm the end; leaving anyway")
                     return 0
                 emit("gave_up", f"giving up: nothing happened for {give_up:g} s")
+                await peer.close(f"gave up: nothing happened for {give_up:g} s",
+                                 LeaveReason.GAVE_UP)
                 return 1

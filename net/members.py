@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from hedgerow.net.messages import PeerInfo
+from hedgerow.net.messages import LeaveReason, PeerInfo
 from hedgerow.net.seat import Link, SeatInfo
 
 
@@ -23,6 +23,7 @@ class Member:
     last_seen: float = 0.0
     next_index: int = 0  # the log length it last announced (Heartbeat)
     bot_name: str | None = field(default=None)
+    left_why: LeaveReason | None = None  # what its Leave said, once it left
 
     @property
     def seat(self) -> int:
@@ -128,5 +129,6 @@ class Roster:
                 rows.append(SeatInfo(seat, "", Link.WAITING))
             else:
                 link = Link.YOU if seat == own_seat else m.link
-                rows.append(SeatInfo(seat, m.info.display_name, link, m.bot_name))
+                why = "" if m.left_why is None else m.left_why.name.lower()
+                rows.append(SeatInfo(seat, m.info.display_name, link, m.bot_name, why))
         return rows

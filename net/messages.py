@@ -88,6 +88,16 @@ def error_code_for_refusal(refusal_code: str) -> ErrorCode:
 # .proto, the field here with its rule, and the code that uses it.
 
 
+class LeaveReason(IntEnum):
+    """Why a peer leaves (the ``LeaveReason`` enum of hedgerow.proto, without its LEAVE_ prefix)."""
+
+    UNSPECIFIED = 0  # not said, or a reason this version does not know
+    QUIT = 1  # the player (or the program) left a table still in play
+    GAME_OVER = 2  # the game has ended; the leaver confirmed its final state
+    HALTED = 3  # the table halted (a desync or a failed seed agreement)
+    GAVE_UP = 4  # a bot peer waited too long with nothing happening
+
+
 @dataclass(frozen=True, slots=True)
 class Hello:
     """Joiner -> host: the rules the joiner runs and the seat it wants.
@@ -262,9 +272,10 @@ class Heartbeat:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """I am leaving the table."""
+    """I am leaving the table: ``why`` for the program, ``reason`` for a person."""
 
     reason: Annotated[str, W.TEXT] = ""
+    why: Annotated[LeaveReason, W.enum(LeaveReason)] = LeaveReason.UNSPECIFIED
 
 
 @dataclass(frozen=True, slots=True)

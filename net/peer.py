@@ -69,6 +69,7 @@ from hedgerow.net.messages import (
     Heartbeat,
     Hello,
     Leave,
+    LeaveReason,
     PeerInfo,
     SeatAssignment,
     SeedCommit,
@@ -311,17 +312,24 @@ class Peer(Lobby, Startup, Sync):
         self._drain()
         return None
 
-    async def close(self, reason: str = "left the table") -> None:
-        """Leave the table (telling the others) and release every socket and file."""
+    async def close(self, reason: str = "left the table", why: LeaveReason | None = None) -> None:
+        """Leave the table (telling the others why) and release every socket and file.
+
+        ``why`` defaults to what the table's phase says: GAME_OVER once finished, HALTED once
+        halted, QUIT before.
+        """
         if self._closed:
             return
+        if why is None:
+            why = {Phase.FINISHED: LeaveReason.GAME_OVER,
+                   Phase.HALTED: LeaveReason.HALTED}.get(self._phase, LeaveReason.QUIT)
         self._seal()
         self._closed = True
         if self.roster is not None and self.table_id:
             for m in self.roster.others():
                 if m.link in (Link.LEFT, Link.LOST):
                     self.node.disconnect(m.key)  # nothing to deliver there: no lingering
-            self._broadcast(Leave(reason[:200]))
+            self._broadcast(Leave(reason[:200], why))
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -473,7 +481,9 @@ class Peer(Lobby, Startup, Sync):
         if member.link == Link.LEFT:
             return
         member.link = Link.LEFT
-        log.info("%s left the table (%s)", member.label(), body.reason or "no reason given")
+        member.left_why = body.why
+        log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
+                 body.reason or "no reason given")
         if self.is_host and self._phase == Phase.SEATING:
             self._free_seat(member)
         self._notify()

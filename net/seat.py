@@ -39,6 +39,7 @@ class SeatInfo:
     name: str
     link: Link
     bot: str | None = None  # the bot strategy, for a bot seat
+    left_why: str = ""  # once LEFT: why, as its Leave said ("quit", "game_over", "gave_up" ...)
 
 
 class Phase(StrEnum):

@@ -7,6 +7,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class LeaveReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LEAVE_UNSPECIFIED: _ClassVar[LeaveReason]
+    LEAVE_QUIT: _ClassVar[LeaveReason]
+    LEAVE_GAME_OVER: _ClassVar[LeaveReason]
+    LEAVE_HALTED: _ClassVar[LeaveReason]
+    LEAVE_GAVE_UP: _ClassVar[LeaveReason]
+
 class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     UNKNOWN: _ClassVar[ErrorCode]
@@ -26,6 +34,11 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BAD_REVEAL: _ClassVar[ErrorCode]
     WRONG_PHASE: _ClassVar[ErrorCode]
     SEAT_TAKEN: _ClassVar[ErrorCode]
+LEAVE_UNSPECIFIED: LeaveReason
+LEAVE_QUIT: LeaveReason
+LEAVE_GAME_OVER: LeaveReason
+LEAVE_HALTED: LeaveReason
+LEAVE_GAVE_UP: LeaveReason
 UNKNOWN: ErrorCode
 MALFORMED: ErrorCode
 STRANGER: ErrorCode
@@ -291,10 +304,12 @@ class Heartbeat(_message.Message):
     def __init__(self, next_index: _Optional[int] = ...) -> None: ...
 
 class Leave(_message.Message):
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "why")
     REASON_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
     reason: str
-    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+    why: LeaveReason
+    def __init__(self, reason: _Optional[str] = ..., why: _Optional[_Union[LeaveReason, str]] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")

@@ -129,7 +129,7 @@ bodies = st.one_of(
     st.builds(CatchUpRequest, U64),
     catch_up_replies(),
     st.builds(Heartbeat, U64),
-    st.builds(Leave, st.text(max_size=40)),
+    st.builds(Leave, st.text(max_size=40), st.sampled_from(messages.LeaveReason)),
     st.builds(ErrorMsg, st.sampled_from(ErrorCode), st.text(max_size=40),
               st.none() | U64, st.none() | U64, st.text(max_size=20)),
 )
@@ -241,7 +241,8 @@ def test_each_message_class_is_its_proto_message_field_for_field_with_a_rule() -
 
 
 def test_wire_enums_match_the_proto_enums() -> None:
-    for ours, theirs, prefix in ((ErrorCode, pb.ErrorCode, ""),):
+    for ours, theirs, prefix in ((ErrorCode, pb.ErrorCode, ""),
+                                 (messages.LeaveReason, pb.LeaveReason, "LEAVE_")):
         assert {m.name: m.value for m in ours} == {
             name.removeprefix(prefix): number for name, number in theirs.items()}
 

@@ -343,8 +343,47 @@ def test_close_tells_the_others_the_seat_left() -> None:
             await peers[1].close()
             assert await peers[0].wait_until(lambda: peers[0].seats()[1].link == Link.LEFT,
                                              WAIT)
-            code = await play_bot(peers[0], plugins().bot("random"))
+            assert peers[0].seats()[1].left_why == "quit"  # Leave.why: it chose to leave
+            events: list[tuple[str, dict[str, Any]]] = []
+            code = await play_bot(peers[0], plugins().bot("random"),
+                                  emit=lambda event, text, **fields: events.append((event, fields)))
             assert code == 1  # the table cannot go on without that seat
+            assert ("abandoned", {"seat": 1, "why": "quit"}) in events
+        finally:
+            with contextlib.suppress(Exception):
+                await close_all(peers)
+
+    run(main())
+
+
+def test_a_bot_that_gives_up_says_so_in_its_leave() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        try:
+            # Nobody plays seat 0's turn... unless it is seat 1's: then seat 0 just watches.
+            code = await play_bot(peers[1], None, give_up=0.5)
+            assert code == 1 and peers[1].closed
+            assert await peers[0].wait_until(lambda: peers[0].seats()[1].link == Link.LEFT,
+                                             WAIT)
+            assert peers[0].seats()[1].left_why == "gave_up"
+        finally:
+            with contextlib.suppress(Exception):
+                await close_all(peers)
+
+    run(main())
+
+
+def test_a_peer_leaving_a_finished_game_says_game_over() -> None:
+    async def main() -> None:
+        peers = await table("posy", 2)
+        try:
+            bot = plugins().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, bot) for p in peers))
+            assert codes == [0, 0]
+            await peers[1].close()
+            assert await peers[0].wait_until(lambda: peers[0].seats()[1].link == Link.LEFT,
+                                             WAIT)
+            assert peers[0].seats()[1].left_why == "game_over"
         finally:
             with contextlib.suppress(Exception):
                 await close_all(peers)
