@@ -95,7 +95,8 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
 async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
                     args: argparse.Namespace) -> int:
     from hedgerow.clients.app import run_seat
-    from hedgerow.net.launch import host_table, spawn_bot_peers, stop_processes
+    from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
+    from hedgerow.net.launch import host_table
 
     # Not announced on the LAN: every other seat is one of our bots.
     peer = await host_table(ruleset, players, seat_name=_player_name(args), seed=args.seed,

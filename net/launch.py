@@ -9,8 +9,9 @@ or `hedgerow.net.botrunner.play_bot`) and closes.
 * `join_table` takes a table address (``HOST:PORT/KEY``), a bare ``HOST:PORT`` (its key is
   then looked up on the LAN) or a table name (LAN discovery), and returns once seated.
 * `resume_table` comes back to a table from this seat's log file.
-* `spawn_bot_peers` starts ``hedgerow join ADDRESS --bot S`` processes, each with an
-  identity of its own; `stop_processes` ends and reaps them.
+
+Starting bot peers as processes (``hedgerow join ADDRESS --bot S``) is the client's job:
+`hedgerow.clients.spawn` (net/ never starts a ``hedgerow.clients`` process).
 """
 
 from __future__ import annotations
@@ -18,14 +19,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-import os
-import subprocess
-import sys
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hedgerow.core.datadir import keys_dir, logs_dir
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.host import Host
 from hedgerow.core.ruleset import Ruleset
@@ -67,7 +63,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     ``name`` is the table's name on the LAN; ``seat_name`` this player's name; ``bot`` the
     strategy playing this seat, if a bot does.  ``seed`` (an int as ``hedgerow simulate
     --seed`` takes, or raw bytes) dictates the deal instead of the commit-reveal; only bot
-    peers started by `spawn_bot_peers` (which accept it) can then join.
+    peers started by `hedgerow.clients.spawn.spawn_bot_peers` (which accept it) can then join.
     """
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot)
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
@@ -202,54 +198,3 @@ async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: st
         await peer.close()
         raise
     return peer
-
-
-def bot_key_file(number: int) -> Path:
-    """The identity of this user's ``number``-th bot peer (one per bot seat)."""
-    return keys_dir() / "bots" / f"bot-{number}.key_secret"
-
-
-def spawn_bot_peers(address: str, strategies: Sequence[str], *,
-                    env: dict[str, str] | None = None, delay: float | None = None,
-                    extra_args: Iterable[str] = ()) -> list[subprocess.Popen[bytes]]:
-    """Start one ``hedgerow join ADDRESS --bot S`` process per strategy.
-
-    Each bot peer has an identity of its own (`bot_key_file`), accepts a seed the host
-    dictates, and exits when the table ends, when a seat leaves, or when this process is
-    gone.  Their output goes to ``logs_dir()/bot-N.out``.
-    """
-    out_dir = logs_dir()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    procs = []
-    for number, strategy in enumerate(strategies, start=1):
-        cmd = [sys.executable, "-m", "hedgerow.clients.cli", "join", address,
-               "--bot", strategy, "--name", f"{strategy} bot {number}",
-               "--key-file", str(bot_key_file(number)), "--accept-host-seed",
-               "--exit-with-parent", *extra_args]
-        if delay is not None:
-            cmd += ["--delay", str(delay)]
-        with open(out_dir / f"bot-{number}.out", "wb") as out:
-            procs.append(subprocess.Popen(cmd, env=env if env is not None else dict(os.environ),
-                                          stdin=subprocess.DEVNULL, stdout=out,
-                                          stderr=subprocess.STDOUT))
-    return procs
-
-
-def stop_processes(procs: Iterable[subprocess.Popen[bytes]], *, grace: float = 3.0) -> None:
-    """Let the processes end by themselves for up to ``grace`` seconds, then stop them;
-    every one is reaped before this returns."""
-    import time
-
-    procs = list(procs)
-    deadline = time.monotonic() + grace
-    for proc in procs:
-        try:
-            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=2.0)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

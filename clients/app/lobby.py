@@ -114,7 +114,7 @@ class NetBackend:
         so bots added later get their number passed explicitly: two bots with one identity
         would take one seat.
         """
-        from hedgerow.net.launch import bot_key_file, spawn_bot_peers
+        from hedgerow.clients.spawn import bot_key_file, spawn_bot_peers
 
         address = seat.address  # type: ignore[attr-defined]
         for strategy in strategies:
@@ -127,7 +127,7 @@ class NetBackend:
         """Stop browsing and stop the bots."""
         if self._browser is not None:
             await self._browser.close()
-        from hedgerow.net.launch import stop_processes
+        from hedgerow.clients.spawn import stop_processes
 
         stop_processes(self._procs)
         self._procs = []

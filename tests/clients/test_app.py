@@ -57,7 +57,8 @@ def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
 def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> None:
     """The real thing: this process hosts the table on 127.0.0.1, a bot peer process joins
     over the real protocol, and the client plays its seat to the results by keys."""
-    from hedgerow.net.launch import host_table, spawn_bot_peers, stop_processes
+    from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
+    from hedgerow.net.launch import host_table
 
     host = Host(autoload=False)
     ruleset = host.ruleset("petals", players=2)

@@ -68,6 +68,47 @@ def test_imports_flow_one_way(package: str) -> None:
     assert not bad, "\n".join(bad)
 
 
+def _client_commands(source: str) -> list[tuple[int, str]]:
+    """What a command line starting the client is built from: a string naming the module
+    ``hedgerow.clients...`` (docstrings aside), or a list starting with the ``hedgerow``
+    command."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and any(w.startswith("hedgerow.clients") for w in node.value.split())):
+            found.append((node.lineno, node.value))  # python -m hedgerow.clients...
+        elif (isinstance(node, (ast.List, ast.Tuple)) and node.elts
+                and isinstance(node.elts[0], ast.Constant) and node.elts[0].value == "hedgerow"):
+            found.append((node.lineno, "hedgerow"))  # the console script as argv[0]
+    return found
+
+
+def test_the_client_check_catches_a_command_line() -> None:
+    bad = 'import sys\ncmd = [sys.executable, "-m", "hedgerow.clients.cli", "join"]\n'
+    assert _client_commands(bad) == [(2, "hedgerow.clients.cli")]
+    assert _client_commands('run(["hedgerow", "join", address])') == [(1, "hedgerow")]
+    assert _client_commands('"""Started by `hedgerow.clients.spawn`."""') == []
+
+
+@pytest.mark.parametrize("package", ["core", "plugins", "net", "proto"])
+def test_no_layer_below_clients_starts_a_client_process(package: str) -> None:
+    """A subprocess running ``hedgerow.clients`` (or the ``hedgerow`` command) is a reverse
+    dependency the import check cannot see: only clients/ may build such a command line."""
+    bad = [f"{path.relative_to(ROOT)}:{line} names {text!r}"
+           for path in sorted((ROOT / package).rglob("*.py"))
+           for line, text in _client_commands(path.read_text())]
+    assert not bad, "\n".join(bad)
+
+
 def test_only_the_codec_and_the_log_file_use_the_generated_code() -> None:
     users = sorted(
         str(path.relative_to(ROOT))
