@@ -1,4 +1,4 @@
-"""Where a user's Hedgerow data lives: keys, table logs, leaderboard and settings.
+"""Where a user's Hedgerow data lives: keys, table logs and the leaderboard.
 
 ``HEDGEROW_HOME`` wins when set (tests always set it to a temporary folder); otherwise the
 platform's user data directory (platformdirs).  This module only computes paths; the code
@@ -33,11 +33,10 @@ def logs_dir() -> Path:
     return data_dir() / "logs"
 
 
-def settings_path() -> Path:
-    """The user's settings file."""
-    return data_dir() / "settings.json"
-
-
 def leaderboard_path() -> Path:
-    """The user's leaderboard of finished games."""
-    return data_dir() / "leaderboard.json"
+    """The user's leaderboard: one SQLite database of finished games (FLOWERS' leaderboard).
+
+    The code that keeps the leaderboard opens it with `sqlite3` and creates its tables; this
+    module only names the file.
+    """
+    return data_dir() / "leaderboard.sqlite3"

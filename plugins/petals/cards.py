@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FIRE, WATER, EARTH, AIR = 0, 1, 2, 3
 ELEMENTS: tuple[str, ...] = ("Fire", "Water", "Earth", "Air")
 LETTERS: tuple[str, ...] = ("F", "W", "E", "A")
 SYMBOL = 0  # the value of a symbol flower
@@ -67,11 +66,6 @@ def flower(text: str) -> int:
         raise ValueError(f"not a flower: {text!r}")
     value = SYMBOL if text[1] == "*" else int(text[1])
     return LETTERS.index(text[0]) * 4 + value
-
-
-def element_of(code: int) -> int:
-    """The element (0-3) of a flower code."""
-    return code >> 2
 
 
 def value_of(code: int) -> int:
