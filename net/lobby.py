@@ -10,6 +10,7 @@ with the current seating.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from hedgerow.core.errors import HedgerowError
 from hedgerow.net import rulesmatch
@@ -36,8 +37,10 @@ log = logging.getLogger(__name__)
 class Lobby(PeerCore):
     """Seating and returning peers (a mixin of `hedgerow.net.peer.Peer`)."""
 
+    _held: list[tuple[Received, Envelope]]  # shared state (PeerCore) this phase writes
+
     def _on_hello(self, rx: Received, env: Envelope) -> None:
-        hello: Hello = env.body  # type: ignore[assignment]
+        hello = cast(Hello, env.body)
         if env.table_id not in (b"", self.table_id):
             self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
             return
@@ -88,7 +91,7 @@ class Lobby(PeerCore):
         A wildcard host (a peer that listens on every interface) is replaced by the
         address its connection came from.
         """
-        hello: Hello = env.body  # type: ignore[assignment]
+        hello = cast(Hello, env.body)
         try:
             host, port = split_endpoint(hello.address)
         except ValueError:
@@ -126,7 +129,7 @@ class Lobby(PeerCore):
         self._apply_roster(body)
 
     def _on_seat_assignment(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: SeatAssignment = env.body  # type: ignore[assignment]
+        body = cast(SeatAssignment, env.body)
         if rx.sender != self.host_key or self.is_host:
             self._refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host assigns seats")
             return
@@ -180,7 +183,7 @@ class Lobby(PeerCore):
         self._notify()
 
     def _on_rejoin(self, rx: Received, env: Envelope, member: Member) -> None:
-        hello: Hello = env.body  # type: ignore[assignment]
+        hello = cast(Hello, env.body)
         if hello.fingerprint != self.ruleset.fingerprint:
             self._refuse(rx, env, ErrorCode.RULES_MISMATCH,
                          f"{member.label()} now runs {hello.fingerprint}, the table runs "

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import BinaryIO
 
 from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
@@ -242,7 +243,7 @@ class LogWriter:
                 problem.at_tail and problem.kind in ("truncated", "bad_crc", "undecodable")
             ):
                 raise LogFileError(f"{self.path}: cannot continue a damaged log: {problem}")
-            self._file = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
+            self._file: BinaryIO = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
             self._file.truncate(result.end)
             self._file.seek(result.end)
             self._sync()

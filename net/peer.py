@@ -42,7 +42,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
@@ -93,6 +93,11 @@ log = logging.getLogger(__name__)
 
 class Peer(Lobby, Startup, Sync):
     """One seat at a networked table; see the module docstring for the protocol."""
+
+    # The shared state (`PeerCore`) read here beyond the obvious.
+    bot: str | None
+    _closed: bool
+    _index_at_tick: int
 
     # ==================================================================================
     # Starting: open, join, resume
@@ -473,11 +478,11 @@ class Peer(Lobby, Startup, Sync):
     # -- links --------------------------------------------------------------------------
 
     def _on_heartbeat(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: Heartbeat = env.body  # type: ignore[assignment]
+        body = cast(Heartbeat, env.body)
         member.next_index = body.next_index
 
     def _on_leave(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: Leave = env.body  # type: ignore[assignment]
+        body = cast(Leave, env.body)
         if member.link == Link.LEFT:
             return
         member.link = Link.LEFT
@@ -489,7 +494,7 @@ class Peer(Lobby, Startup, Sync):
         self._notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: ErrorMsg = env.body  # type: ignore[assignment]
+        body = cast(ErrorMsg, env.body)
         if body.code == ErrorCode.DESYNC:
             log.warning("%s halted the table: %s", member.label(), body.message)
             return

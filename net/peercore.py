@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from hedgerow.core.errors import HedgerowError, RulesError
 from hedgerow.core.host import Host
@@ -85,62 +86,118 @@ class PeerCore:
     Not used alone: `hedgerow.net.peer.Peer` provides ``_on_frame`` for the sockets.
     """
 
+    # The state the phases share (declared here so that every phase sees its type).
+    identity: Identity
+    seat_name: str
+    bot: str | None
+    plugins: Host | None
+    log_dir: Path | None
+    heartbeat: float
+    lost_after: float
+    seat: int
+    players: int
+    ruleset: Ruleset
+    table_id: bytes
+    table: Table | None
+    is_host: bool
+    host_key: bytes | None
+    roster: Roster | None
+    endpoint: str
+    address: str
+    syncing: bool
+    refusals: deque[RefusalRecord]
+    key_file: str | None
+    fixed_seed: bytes | None
+    accept_host_seed: bool
+    _phase: Phase
+    _problem: str | None
+    _seq: int
+    _subscribers: list[Callable[[], None]]
+    _tick: asyncio.Event
+    _history: list[HistoryLine]
+    _seed: SeedRound | None
+    _revealed: bool
+    _hashes: HashBook | None
+    _starts: dict[int, Start]
+    _started: set[int]
+    _resumed: bool
+    _setup_hash: bytes | None
+    _ahead: dict[int, list[tuple[Received, Envelope, Member]]]
+    _ahead_count: int
+    _held: list[tuple[Received, Envelope]]
+    _step: StepRound | None
+    _writer: LogWriter | None
+    _log_path: Path | None
+    _catch_up_at: float | None
+    _index_at_tick: int
+    _joined: asyncio.Future[None] | None
+    _draining: bool
+    _unsealed: deque[Applied]
+    _sealing: bool
+    _tasks: list[asyncio.Task[None]]
+    _closers: list[Callable[[], Awaitable[None]]]
+    _closed: bool
+
     def __init__(self, identity: Identity, *, seat_name: str = "", bot: str | None = None,
                  plugins: Host | None = None, log_dir: Path | None = None,
                  heartbeat: float = HEARTBEAT_S, lost_after: float = LOST_AFTER_S) -> None:
         from hedgerow.net.transport import Node
 
-        self.identity = identity
-        self.seat_name = seat_name
-        self.bot = bot
-        self.plugins = plugins
-        self.log_dir = log_dir
-        self.heartbeat = heartbeat
-        self.lost_after = lost_after
+        self.identity: Identity = identity
+        self.seat_name: str = seat_name
+        self.bot: str | None = bot
+        self.plugins: Host | None = plugins
+        self.log_dir: Path | None = log_dir
+        self.heartbeat: float = heartbeat
+        self.lost_after: float = lost_after
         self.node = Node(identity, self._on_frame)
-        self.seat = -1
-        self.players = 0
-        self.ruleset: Ruleset = None  # type: ignore[assignment]  # set once seated
-        self.table_id = b""
+        self.seat: int = -1
+        self.players: int = 0
+        self.ruleset = cast(Ruleset, None)  # set once seated
+        self.table_id: bytes = b""
         self.table: Table | None = None
-        self.is_host = False
+        self.is_host: bool = False
         self.host_key: bytes | None = None
         self.roster: Roster | None = None
-        self.endpoint = ""
-        self.address = ""
-        self.syncing = False  # resumed: catching up before acting
+        self.endpoint: str = ""
+        self.address: str = ""
+        self.syncing: bool = False  # resumed: catching up before acting
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
         self.key_file: str | None = None
         self.fixed_seed: bytes | None = None  # host: the seed dictated (hedgerow play --seed)
-        self.accept_host_seed = False  # joiner: accept a seed the host dictates
-        self._phase = Phase.SEATING
+        self.accept_host_seed: bool = False  # joiner: accept a seed the host dictates
+        self._phase: Phase = Phase.SEATING
         self._problem: str | None = None
-        self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
+        self._seq: int = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
         self._subscribers: list[Callable[[], None]] = []
-        self._tick = asyncio.Event()
+        self._tick: asyncio.Event = asyncio.Event()
         self._history: list[HistoryLine] = []
         self._seed: SeedRound | None = None
-        self._revealed = False
+        self._revealed: bool = False
         self._hashes: HashBook | None = None
         self._starts: dict[int, Start] = {}  # Starts that came before our own seed
         self._started: set[int] = set()  # seats whose Start matched ours
-        self._resumed = False
+        self._resumed: bool = False
         self._setup_hash: bytes | None = None
         self._ahead: dict[int, list[tuple[Received, Envelope, Member]]] = {}
-        self._ahead_count = 0
+        self._ahead_count: int = 0
         self._held: list[tuple[Received, Envelope]] = []
         self._step: StepRound | None = None
         self._writer: LogWriter | None = None
         self._log_path: Path | None = None
         self._catch_up_at: float | None = None
-        self._index_at_tick = -1
+        self._index_at_tick: int = -1
         self._joined: asyncio.Future[None] | None = None
-        self._draining = False
+        self._draining: bool = False
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
-        self._sealing = False
+        self._sealing: bool = False
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
-        self._closed = False
+        self._closed: bool = False
+
+    def _on_frame(self, rx: Received) -> None:
+        """A frame from the sockets (`hedgerow.net.peer.Peer` decodes and dispatches it)."""
+        raise NotImplementedError
 
     # ==================================================================================
     # Sending

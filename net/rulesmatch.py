@@ -61,13 +61,14 @@ def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[st
     """``((game, version), ((variant, version), ...))`` from ``game@v+variant@v...``."""
     parts = fingerprint.split("+")
     try:
-        pairs = [tuple(p.rsplit("@", 1)) for p in parts]
-        if any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
+        split = [p.rsplit("@", 1) for p in parts]
+        if any(len(p) != 2 or not p[0] or not p[1] for p in split):
             raise ValueError
+        pairs = [(p[0], p[1]) for p in split]
     except ValueError:
         raise HedgerowError(f"the table's rules {fingerprint!r} are not a fingerprint") from None
     game, *variants = pairs
-    return game, tuple(variants)  # type: ignore[return-value]
+    return game, tuple(variants)
 
 
 def ruleset_for(host: Host, fingerprint: str, players: int) -> Ruleset:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import cast
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
@@ -44,6 +45,13 @@ def setup_hash(table: Table) -> bytes:
 class Startup(PeerCore):
     """Seed agreement and the start of play (a mixin of `hedgerow.net.peer.Peer`)."""
 
+    # The shared state (`PeerCore`) this phase reads and writes beyond the obvious.
+    _phase: Phase
+    fixed_seed: bytes | None
+    _held: list[tuple[Received, Envelope]]
+    _revealed: bool
+    _starts: dict[int, Start]
+
     def _begin_seeding(self) -> None:
         if self._phase != Phase.SEATING:
             return
@@ -66,7 +74,7 @@ class Startup(PeerCore):
         self._notify()
 
     def _on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: SeedCommit = env.body  # type: ignore[assignment]
+        body = cast(SeedCommit, env.body)
         if self._seed_message(rx, env, member, body.seat,
                               lambda seed: seed.commit(body.seat, body.commitment)):
             self._maybe_reveal()
@@ -81,7 +89,7 @@ class Startup(PeerCore):
         self._maybe_start()
 
     def _on_seed_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: SeedReveal = env.body  # type: ignore[assignment]
+        body = cast(SeedReveal, env.body)
         if self._seed_message(rx, env, member, body.seat,
                               lambda seed: seed.reveal(body.seat, body.share)):
             self._maybe_start()
@@ -169,7 +177,7 @@ class Startup(PeerCore):
             self.table_id, self.seat, self.roster.peer_infos(), self.key_file, self.bot))
 
     def _on_start(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: Start = env.body  # type: ignore[assignment]
+        body = cast(Start, env.body)
         if self.table is not None:
             self._check_start(member.seat, body)
             return

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import cast
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
@@ -59,6 +60,13 @@ def _out_of_turn(msg: ActionMsg, active: int) -> str:
 class Sync(PeerCore):
     """Play, simultaneous steps and catch-up (a mixin of `hedgerow.net.peer.Peer`)."""
 
+    # The shared state (`PeerCore`) this phase reads and writes beyond the obvious.
+    _phase: Phase
+    _draining: bool
+    _sealing: bool
+    _step: StepRound | None
+    syncing: bool
+
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:
             log.warning("dropped %s #%d from %s: too many early messages (catch-up will "
@@ -85,7 +93,7 @@ class Sync(PeerCore):
             self._draining = False
 
     def _on_action(self, rx: Received, env: Envelope, member: Member) -> None:
-        msg: ActionMsg = env.body  # type: ignore[assignment]
+        msg = cast(ActionMsg, env.body)
         if msg.seat != member.seat:
             self._refuse(rx, env, ErrorCode.WRONG_SEAT,
                          f"{member.label()} cannot act for seat {msg.seat}", ref_index=msg.index)
@@ -194,7 +202,7 @@ class Sync(PeerCore):
             self._sealing = False
 
     def _on_state_hash(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: StateHash = env.body  # type: ignore[assignment]
+        body = cast(StateHash, env.body)
         if self._hashes is None:
             return
         divergence = self._hashes.report(member.seat, body.index, body.state_hash)
@@ -286,7 +294,7 @@ class Sync(PeerCore):
         step = self._step_message(rx, env, member)
         if step is None:
             return
-        body: ActionCommit = env.body  # type: ignore[assignment]
+        body = cast(ActionCommit, env.body)
         try:
             step.commit(body.seat, body.commitment)
         except StepError as exc:
@@ -299,7 +307,7 @@ class Sync(PeerCore):
         step = self._step_message(rx, env, member)
         if step is None:
             return
-        body: ActionReveal = env.body  # type: ignore[assignment]
+        body = cast(ActionReveal, env.body)
         table = self.table
         assert table is not None
 
@@ -336,7 +344,7 @@ class Sync(PeerCore):
             self._send(member, body)
 
     def _on_catch_up_request(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: CatchUpRequest = env.body  # type: ignore[assignment]
+        body = cast(CatchUpRequest, env.body)
         table = self.table
         if table is None or self._hashes is None:
             self._refuse(rx, env, ErrorCode.WRONG_PHASE, "play has not started here")
@@ -349,7 +357,7 @@ class Sync(PeerCore):
         self._send(member, CatchUpReply(table.header, start, items, table.index))
 
     def _on_catch_up_reply(self, rx: Received, env: Envelope, member: Member) -> None:
-        body: CatchUpReply = env.body  # type: ignore[assignment]
+        body = cast(CatchUpReply, env.body)
         table = self.table
         if table is None or self._hashes is None:
             return

@@ -23,6 +23,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import zmq
 import zmq.asyncio
@@ -115,7 +116,7 @@ class Node:
             router.close(0)
             raise OSError(f"cannot listen on {host}:{port}: {exc}") from exc
         self._router = router
-        self.endpoint = endpoint(*split_endpoint(router.last_endpoint.decode()))
+        self.endpoint = endpoint(*split_endpoint(cast(bytes, router.last_endpoint).decode()))
         self._tasks.append(asyncio.create_task(self._read_router(router)))
         return self.endpoint
 
@@ -214,9 +215,10 @@ class Node:
         # copy=True: for frames this small, zero-copy sends cost far more (pyzmq tracks
         # each zero-copy buffer through its garbage-collection thread).
         if isinstance(data, list):
-            fut = sock.send_multipart(data, flags=zmq.DONTWAIT)
+            sent = sock.send_multipart(data, flags=zmq.DONTWAIT)
         else:
-            fut = sock.send(data, flags=zmq.DONTWAIT)
+            sent = sock.send(data, flags=zmq.DONTWAIT)
+        fut = cast("asyncio.Future[object]", sent)  # zmq.asyncio returns a Future
         if fut.done() and fut.exception() is None:
             return True
         if not fut.done():  # cannot happen with DONTWAIT, but never leave a send pending
@@ -230,7 +232,7 @@ class Node:
         keys: dict[str, bytes] = {}  # User-Id -> raw key (Z85 decoding is slow in Python)
         while True:
             frames = await sock.recv_multipart(copy=False)
-            user = frames[-1].get("User-Id")
+            user = str(frames[-1].get("User-Id"))
             sender = keys.get(user)
             if sender is None:
                 try:
@@ -241,7 +243,8 @@ class Node:
                 if len(keys) < 1024:
                     keys[user] = sender
             data = frames[1].bytes if len(frames) == 2 else None
-            self._dispatch(Received(sender, data, frames[0].bytes, frames[-1].get("Peer-Address")))
+            address = str(frames[-1].get("Peer-Address"))
+            self._dispatch(Received(sender, data, frames[0].bytes, address))
 
     async def _read_dealer(self, key: bytes, sock: zmq.asyncio.Socket) -> None:
         while True:
