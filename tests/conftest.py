@@ -1,10 +1,15 @@
-"""Shared fixtures: every test gets its own HEDGEROW_HOME and no third-party plugin autoload."""
+"""Shared fixtures: every test gets its own HEDGEROW_HOME and no third-party plugin autoload.
+
+Also `HookCalls`: the ``hedgerow`` hooks called during the session (the `hook_calls` fixture).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +57,73 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(extra)
     return env
+
+
+class HookCalls:
+    """Every ``hedgerow`` hook called in this test process, by name (a session-wide record).
+
+    Each plugin manager of the ``hedgerow`` project gets pluggy's hook-call monitoring as it
+    is created, so the historic ``hedgerow_addhooks`` calls and the games' extension hooks
+    (called through a table's relay) are seen too.  `Host` calls the registration hooks one
+    implementation at a time (to tell each its origin), past pluggy's hook caller, so the
+    method that does it is wrapped as well.  tests/core/test_hooks_documented.py reads it.
+    """
+
+    def __init__(self) -> None:
+        self.called: set[str] = set()
+        self._undo: list[Callable[[], None]] = []
+
+    def install(self) -> None:
+        import pluggy
+
+        from hedgerow.core.hookspecs import PROJECT
+        from hedgerow.core.host import Host
+
+        init = pluggy.PluginManager.__init__
+        each_impl = Host._each_impl
+        called = self.called
+
+        def before(hook_name: str, _impls: object, _kwargs: object) -> None:
+            called.add(hook_name)
+
+        def after(*_args: object) -> None:
+            pass
+
+        def recording_init(pm: pluggy.PluginManager, project_name: str) -> None:
+            init(pm, project_name)
+            if project_name == PROJECT:
+                pm.add_hookcall_monitoring(before, after)
+
+        def recording_each_impl(host: Host, hook_name: str, make_register: Any) -> None:
+            called.add(hook_name)
+            each_impl(host, hook_name, make_register)
+
+        pluggy.PluginManager.__init__ = recording_init  # type: ignore[method-assign]
+        Host._each_impl = recording_each_impl  # type: ignore[method-assign]
+
+        def undo() -> None:
+            pluggy.PluginManager.__init__ = init  # type: ignore[method-assign]
+            Host._each_impl = each_impl  # type: ignore[method-assign]
+
+        self._undo.append(undo)
+
+    def uninstall(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+
+HOOK_CALLS = HookCalls()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    HOOK_CALLS.install()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    HOOK_CALLS.uninstall()
+
+
+@pytest.fixture(scope="session")
+def hook_calls() -> HookCalls:
+    """The names of the ``hedgerow`` hooks called so far in this session (`HookCalls`)."""
+    return HOOK_CALLS
