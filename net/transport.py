@@ -10,7 +10,7 @@ the peer it dials.  So every frame that arrives has a proven sender key:
 * on a DEALER, the server key that DEALER was pinned to.
 
 The node moves opaque bytes; it knows nothing of messages.  Sends never block: a frame a
-full queue (high-water mark) cannot take is dropped and counted, and the table protocol
+full queue (high-water mark) cannot take is dropped, and the table protocol
 recovers it (catch-up).  `close` lingers briefly so the last frames (a final action, a
 Leave) still go out.
 """
@@ -94,7 +94,6 @@ class Node:
         self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket, asyncio.Task[None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self.endpoint: str | None = None
-        self.dropped = 0
         self._closed = False
 
     # -- life --------------------------------------------------------------------------
@@ -194,10 +193,6 @@ class Node:
             entry[2].cancel()
             entry[1].close(0)
 
-    def linked(self, key: bytes) -> bool:
-        """True when a DEALER to ``key`` exists."""
-        return key in self._dealers
-
     def send(self, key: bytes, data: bytes) -> bool:
         """Queue ``data`` on the DEALER to ``key``; False when there is none or it is full."""
         entry = self._dealers.get(key)
@@ -223,7 +218,6 @@ class Node:
             return True
         if not fut.done():  # cannot happen with DONTWAIT, but never leave a send pending
             fut.cancel()
-        self.dropped += 1
         return False
 
     # -- reading -----------------------------------------------------------------------
