@@ -12,9 +12,11 @@ grade a result (cooperative medals, solo ranks), how often each grade was reache
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
 
 from hedgerow.clients.cli import make_host
 from hedgerow.core.outcome import Cooperative, Outcome, Solo, headline, outcome_data
@@ -54,6 +56,36 @@ def _grade(outcome: Outcome) -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def progress_bar(total: int, show: bool) -> Iterator[Callable[[], None]]:
+    """prompt_toolkit's progress bar on stderr for ``total`` games, when ``show``.
+
+    Yields the function to call after each game (it does nothing when ``show`` is false).
+    The bar reads the terminal's keys only for Ctrl-C, which interrupts the run as it does
+    without the bar; when stdin is not a terminal it reads none (and asks the terminal
+    nothing, so no answer lands in the shell).
+    """
+    if not show:
+        yield lambda: None
+        return
+    from prompt_toolkit.input import create_input, create_pipe_input
+    from prompt_toolkit.output import create_output
+    from prompt_toolkit.shortcuts import ProgressBar
+    from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
+
+    output = create_output(stdout=sys.stderr)
+    with contextlib.ExitStack() as stack:
+        if sys.stdin.isatty():
+            keys = create_input()
+        else:
+            keys = stack.enter_context(create_pipe_input())
+            output.enable_cpr = False  # type: ignore[attr-defined]  # a Vt100_Output
+        bar = stack.enter_context(ProgressBar(output=output, input=keys))
+        counter: ProgressBarCounter[None] = bar(label="games", total=total)
+        yield counter.item_completed
+        counter.done = True
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the games and print one line (or JSON object) per game, then a summary."""
     from hedgerow.core.errors import HedgerowError
@@ -75,47 +107,39 @@ def run(args: argparse.Namespace) -> int:
     totals: Counter[int] = Counter()
     grades: Counter[str] = Counter()
     show_progress = not args.json and args.games > 1 and sys.stderr.isatty()
-    for i in range(args.games):
-        seed_number = args.seed + i
-        table = play(ruleset, players, seed_from_int(seed_number), bots)
-        outcome = table.outcome()
-        if outcome is None:
-            raise HedgerowError(f"seed {seed_number}: the game ended with no outcome")
-        wins.update(outcome.winners)
-        totals.update(dict(enumerate(outcome.scores)))
-        grade = _grade(outcome)
-        if grade is not None:
-            grades[grade] += 1
-        record = {
-            "game": spec.name,
-            "variants": list(ruleset.variant_names),
-            "fingerprint": ruleset.fingerprint,
-            "players": players,
-            "seed": seed_number,
-            "bots": [names[s % len(names)] for s in range(players)],
-            "actions": table.index,
-            "outcome": outcome_dict(outcome),
-            "state_hash": table.state_hash().hex(),
-        }
-        if args.json:
-            print(json.dumps(record), flush=True)
-        elif args.games == 1 or not show_progress:
-            seats = tuple(f"seat {s}" for s in range(players))
-            scores = ", ".join(str(s) for s in outcome.scores)
-            print(
-                f"seed {seed_number}: {headline(outcome, seats)} (scores {scores}); "
-                f"{table.index} actions; state {record['state_hash']}"
-            )
-        if show_progress:
-            done = (i + 1) * 40 // args.games
-            print(
-                f"\r[{'#' * done}{'.' * (40 - done)}] {i + 1}/{args.games}",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-    if show_progress:
-        print(file=sys.stderr)
+    with progress_bar(args.games, show_progress) as game_done:
+        for i in range(args.games):
+            seed_number = args.seed + i
+            table = play(ruleset, players, seed_from_int(seed_number), bots)
+            outcome = table.outcome()
+            if outcome is None:
+                raise HedgerowError(f"seed {seed_number}: the game ended with no outcome")
+            wins.update(outcome.winners)
+            totals.update(dict(enumerate(outcome.scores)))
+            grade = _grade(outcome)
+            if grade is not None:
+                grades[grade] += 1
+            record = {
+                "game": spec.name,
+                "variants": list(ruleset.variant_names),
+                "fingerprint": ruleset.fingerprint,
+                "players": players,
+                "seed": seed_number,
+                "bots": [names[s % len(names)] for s in range(players)],
+                "actions": table.index,
+                "outcome": outcome_dict(outcome),
+                "state_hash": table.state_hash().hex(),
+            }
+            if args.json:
+                print(json.dumps(record), flush=True)
+            elif args.games == 1 or not show_progress:
+                seats = tuple(f"seat {s}" for s in range(players))
+                scores = ", ".join(str(s) for s in outcome.scores)
+                print(
+                    f"seed {seed_number}: {headline(outcome, seats)} (scores {scores}); "
+                    f"{table.index} actions; state {record['state_hash']}"
+                )
+            game_done()
     if not args.json and args.games > 1:
         print(f"\n{ruleset.fingerprint}, {players} players, {args.games} games")
         print("seat  bot           wins   share   mean score")
