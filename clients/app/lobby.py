@@ -116,7 +116,9 @@ class NetBackend:
         """
         from hedgerow.clients.spawn import bot_key_file, spawn_bot_peers
 
-        address = seat.address  # type: ignore[attr-defined]
+        address = getattr(seat, "address", "")  # a peer's (`Seat` does not promise one)
+        if not address:
+            raise HedgerowError("this seat has no address for bots to join")
         for strategy in strategies:
             self._bots += 1
             n = self._bots
@@ -411,6 +413,10 @@ class Lobby:
             out.append(("class:dim", "The game starts as soon as every seat is taken."))
         return out
 
+    def on_screen(self, screen: str) -> Condition:
+        """A filter: the lobby shows ``screen``."""
+        return Condition(lambda: self.screen == screen)
+
     def keys_line(self) -> StyleAndTextTuples:
         """The keys that work on this screen."""
         keys = {
@@ -438,8 +444,7 @@ class Lobby:
     def build(self, input: Input | None, output: Output | None) -> Application[Seat | None]:
         """The lobby application; its result is the seat to play, or None."""
         kb = KeyBindings()
-        on = {s: Condition(lambda s=s: self.screen == s)
-              for s in (TABLES, CREATE, ADDRESS, SEATING)}
+        on = {s: self.on_screen(s) for s in (TABLES, CREATE, ADDRESS, SEATING)}
 
         def handle(*keys: str, screen: str, **kw: Any,
                    ) -> Callable[[Callable[[], None]], Callable[[], None]]:
