@@ -9,7 +9,9 @@ or join a table on the LAN, then play).  Modules, in the ptpython/pymux manner:
 * ``render`` — formatted text for every pane; ``results`` — the results screen;
 * ``layout``, ``keys``, ``filters``, ``style`` — the screen, the keys, their conditions;
 * ``application`` — `SeatApp`, wiring and running it all;
-* ``lobby`` — the lobby screen; ``local`` — `LocalSeat`, a table in this process.
+* ``lobby`` — the lobby application, its screens in ``lobby_tables``, ``lobby_address``,
+  ``lobby_create``, ``lobby_seating`` and its network in ``lobby_backend``;
+* ``local`` — `LocalSeat`, a table in this process.
 """
 
 from __future__ import annotations

@@ -133,18 +133,19 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
     host = Host(autoload=False)
     lobby = Lobby(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
                   screen=CREATE)
-    assert lobby.form_rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
-    assert lobby.form.seats == ["random", "random"]
-    lobby.form.row = 1
-    lobby.toggle()
-    assert lobby.ruleset().variant_names == ("harmony",)
-    lobby.form.row = 2
-    lobby.change(1)
-    assert lobby.form.players == 4 and len(lobby.form.seats) == 3
-    lobby.form.row = 3
-    lobby.change(-1)
-    assert lobby.form.seats[0] == OPEN
-    assert "Create a table" in text(lobby) and "Ann's Petals" in text(lobby)
+    form = lobby.create_form
+    assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
+    assert form.form.seats == ["random", "random"]
+    form.form.row = 1
+    form.toggle()
+    assert form.ruleset().variant_names == ("harmony",)
+    form.form.row = 2
+    form.change(1)
+    assert form.form.players == 4 and len(form.form.seats) == 3
+    form.form.row = 3
+    form.change(-1)
+    assert form.form.seats[0] == OPEN
+    assert "Create a table" in text(lobby) and form.name == "Ann's Petals"
 
 
 def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
@@ -189,13 +190,14 @@ def test_the_create_form_by_keys() -> None:
             await until(lambda: app.is_running, "the lobby")
             pipe.send_text("c")
             await until(lambda: lobby.screen == CREATE, "the form")
-            pipe.send_text(KEYS["right"] * lobby.form.games.index("petals"))  # the game
-            await until(lambda: lobby.game == "petals", "Petals chosen")
+            form = lobby.create_form
+            pipe.send_text(KEYS["right"] * form.form.games.index("petals"))  # the game
+            await until(lambda: form.game == "petals", "Petals chosen")
             # players: 4 -> 3; seat 1: a bot -> open; the name: one more letter
             pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["right"]
                            + KEYS["down"] + KEYS["down"] + "!")
-            await until(lambda: lobby.form.name.endswith("!"), "typing the name")
-            assert (lobby.form.players, lobby.form.seats) == (3, [OPEN, "random"])
+            await until(lambda: form.name.endswith("!"), "typing the name")
+            assert (form.form.players, form.form.seats) == (3, [OPEN, "random"])
             pipe.send_text(KEYS["enter"])
             await until(lambda: backend.seat is not None, "the table")
             assert await asyncio.wait_for(task, 5) is backend.seat
@@ -214,7 +216,7 @@ def test_the_host_fills_the_open_seats_with_bots() -> None:
     seat.seat = 0
     seat.seats = lambda: [SeatInfo(0, "Me", Link.YOU), SeatInfo(1, "Bo", Link.CONNECTED),
                           SeatInfo(2, "", Link.WAITING)]
-    lobby._seated(seat)
+    lobby.seated(seat)
     assert lobby.screen == SEATING and "seat 2  (open)" in text(lobby)
-    lobby.fill_with_bots()
+    lobby.seating.fill_with_bots()
     assert backend.calls[-1] == ("bots", ["random"])
