@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay (or verify) the log; 0 when every entry checks out."""
-    from hedgerow.clients.cmd_simulate import outcome_dict
     from hedgerow.core.errors import HedgerowError
+    from hedgerow.core.outcome import outcome_data
     from hedgerow.net.logfile import read_log, replay_log
 
     try:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if table is not None and report.mismatch is None:
         record["state_hash"] = table.state_hash().hex()
         outcome = table.outcome()
-        record["outcome"] = outcome_dict(outcome) if outcome is not None else None
+        record["outcome"] = outcome_data(outcome) if outcome is not None else None
     return _verdict(args, record)
 
 

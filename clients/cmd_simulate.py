@@ -44,11 +44,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per game per line")
 
 
-def outcome_dict(outcome: Outcome) -> dict[str, object]:
-    """An outcome as plain JSON-ready data (`outcome_data`: ``kind`` and its fields)."""
-    return outcome_data(outcome)
-
-
 def _grade(outcome: Outcome) -> str | None:
     """The grade a cooperative or solo result reached (``"none"`` when it reached none)."""
     if isinstance(outcome, Cooperative | Solo):
@@ -127,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                 "seed": seed_number,
                 "bots": [names[s % len(names)] for s in range(players)],
                 "actions": table.index,
-                "outcome": outcome_dict(outcome),
+                "outcome": outcome_data(outcome),
                 "state_hash": table.state_hash().hex(),
             }
             if args.json:

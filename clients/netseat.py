@@ -65,7 +65,7 @@ class Printer:
 
 def result_record(peer: Any) -> dict[str, Any]:
     """The final JSON object of a seat."""
-    from hedgerow.clients.cmd_simulate import outcome_dict
+    from hedgerow.core.outcome import outcome_data
 
     outcome = peer.outcome()
     state = peer.state_hash()
@@ -80,7 +80,7 @@ def result_record(peer: Any) -> dict[str, Any]:
         "seed": peer.seed.hex() if peer.seed else None,
         "phase": peer.phase().value,
         "actions": peer.table.index if peer.table is not None else 0,
-        "outcome": outcome_dict(outcome) if outcome is not None else None,
+        "outcome": outcome_data(outcome) if outcome is not None else None,
         "state_hash": state.hex() if state else None,
         "log": str(peer.log_path()) if peer.log_path() else None,
         "problem": peer.problem(),
