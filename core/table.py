@@ -435,7 +435,10 @@ class Table:
             return ()
         choices = {e.seat: e.action for e in held}
         self._following = []
-        return self.submit_step(choices)
+        # Each held choice was checked against the starting state as it came, and the
+        # seats are exactly the active ones: apply the step without checking it again.
+        applied = self._apply_step(choices, lazy=False)
+        return (*applied, *self._settle(lazy=False))
 
     @property
     def following(self) -> int:
