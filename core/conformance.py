@@ -282,13 +282,14 @@ def check_game(
                 raise ConformanceError(f"{where}: the game did not end in {max_actions} actions")
             state = table.state
             before = _hash(game, state)
-            _check_views(game, state, players, rng, step, redeal_checks)
+            listed = [list(game.legal_actions(state, seat)) for seat in range(players)]
+            _check_views(game, state, listed, rng, step, redeal_checks)
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
             choices: dict[int, Action] = {}
             for seat in active:
-                legal = list(game.legal_actions(state, seat))
+                legal = listed[seat]
                 if not legal:
                     raise ConformanceError(f"{step}: active seat {seat} has no legal action")
                 if len(set(legal)) != len(legal):
@@ -414,9 +415,11 @@ def _expect_refused(
     return 1
 
 
-def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, step: str,
-                 redeal_checks: Sequence[RedealCheck] = ()) -> None:
-    for seat in range(players):
+def _check_views(game: GameDef[Any, Any], state: Any, listed: list[list[Action]], rng: Rng,
+                 step: str, redeal_checks: Sequence[RedealCheck] = ()) -> None:
+    """Each seat's view is a View, and neither it nor the seat's legal actions (``listed``,
+    one list per seat) change when what the seat cannot know is re-dealt."""
+    for seat, legal in enumerate(listed):
         view = game.view(state, seat)
         if type(view) is type(state):
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
@@ -441,7 +444,7 @@ def _check_views(game: GameDef[Any, Any], state: Any, players: int, rng: Rng, st
                 f"{step}: seat {seat}'s view changes when re-dealt twice: determinize "
                 "re-deals a card the seat has seen, or hands it knowledge it could not have"
             )
-        if list(game.legal_actions(other, seat)) != list(game.legal_actions(state, seat)):
+        if list(game.legal_actions(other, seat)) != legal:
             raise ConformanceError(
                 f"{step}: seat {seat}'s legal actions change when hidden cards are re-dealt: "
                 "they depend on something the seat cannot see"
