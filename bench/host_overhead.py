@@ -14,8 +14,8 @@ import statistics
 import time
 
 from hedgerow.core.game import SetupContext
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.rng import Rng
 from hedgerow.core.seeding import seed_from_int
 
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    host = Host()
+    host = PluginHost()
     ruleset = host.ruleset(args.game, players=args.players)
     bots = [host.bot("random")]
     seeds = [seed_from_int(i) for i in range(args.games)]

@@ -45,11 +45,11 @@ def play_time(reports: list[dict]) -> float:
 
 def in_process(seed: bytes, players: int, *, hash_every_action: bool) -> tuple[float, str]:
     """Best-of-5 seconds for the same game in this process, and its final state hash."""
-    from hedgerow.core.host import Host
     from hedgerow.core.playout import play
+    from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.table import Table
 
-    host = Host()
+    host = PluginHost()
     ruleset = host.ruleset("petals", (), players)
     bots = [host.bot("random")]
     best = float("inf")
@@ -81,7 +81,7 @@ def commands(seed: int, players: int) -> tuple[float, float, list[int]]:
     """(networked seconds, simulate seconds, joiners' peak RSS in KiB) for one deal."""
     cli = [sys.executable, "-m", "hedgerow.clients.cli"]
     t0 = time.perf_counter()
-    host = subprocess.Popen([*cli, "host", "petals", "--seats", str(players), "--bot", "random",
+    host = subprocess.Popen([*cli, "host", "petals", "--players", str(players), "--bot", "random",
                              "--bind", "127.0.0.1", "--seed", str(seed), "--json"],
                             env=peer_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True)

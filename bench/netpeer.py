@@ -21,11 +21,11 @@ from typing import Any
 
 
 async def main(argv: list[str]) -> dict[str, Any]:
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
     from hedgerow.net.botrunner import play_bot
     from hedgerow.net.launch import host_table, join_table
 
-    plugins = Host()
+    plugins = PluginHost()
     if argv[0] == "host":
         ruleset = plugins.ruleset(argv[1], (), int(argv[2]))
         peer = await host_table(ruleset, int(argv[2]), bot="random", announce=False)

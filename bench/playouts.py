@@ -27,7 +27,7 @@ from typing import Any
 
 from hedgerow.core import Rng, SetupContext
 from hedgerow.core.chance import draw_all
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 
@@ -218,10 +218,11 @@ def parser(doc: str | None, *, games: int = 1000, quick: tuple[int, int] = (200,
     return options
 
 
-def start(args: argparse.Namespace, title: str, columns: Columns) -> tuple[Host, list[bytes], int]:
+def start(args: argparse.Namespace, title: str,
+          columns: Columns) -> tuple[PluginHost, list[bytes], int]:
     """Print the run's title and the column header; the host (built-ins only), the seeds of
     one round and the rounds."""
     games, rounds = args.quick_size if args.quick else (args.games, args.rounds)
     print(f"{title}: {games} games per round, best of {rounds} rounds\n")
     columns.header()
-    return Host(autoload=False), [seed_from_int(i) for i in range(games)], rounds
+    return PluginHost(autoload=False), [seed_from_int(i) for i in range(games)], rounds

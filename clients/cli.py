@@ -104,14 +104,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def make_host(args: argparse.Namespace):
+def make_plugin_host(args: argparse.Namespace):
     """The plugin host, honouring ``-p NAME`` and ``-p no:NAME``."""
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
 
     opts = getattr(args, "plugin_opts", [])
     block = [o[3:] for o in opts if o.startswith("no:")]
     extra = [o for o in opts if not o.startswith("no:")]
-    return Host(block=block, extra=extra)
+    return PluginHost(block=block, extra=extra)
 
 
 if __name__ == "__main__":

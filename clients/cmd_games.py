@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +64,7 @@ def collect(host) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalogue."""
-    data = collect(make_host(args))
+    data = collect(make_plugin_host(args))
     if args.json:
         print(json.dumps(data, indent=2))
         return 0

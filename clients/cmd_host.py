@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,8 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from hedgerow.clients.netseat import add_seat_arguments
 
     parser.add_argument("game", help="the game to play (see: hedgerow games)")
-    parser.add_argument("--seats", type=int, default=None, metavar="N",
-                        help="seats at the table, yours included (default: the game's usual)")
+    parser.add_argument("--players", type=int, default=None, metavar="N",
+                        help="players at the table, you included (default: the game's usual)")
     parser.add_argument("--variant", action="append", default=[], metavar="V",
                         help="a variant to use (repeat for several)")
     parser.add_argument("--port", type=int, default=0, metavar="P",
@@ -28,13 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", metavar="HOST",
                         help="the address to listen on (default: 0.0.0.0, every interface; "
                              "127.0.0.1 for this machine only)")
-    parser.add_argument("--player", default=None, metavar="NAME",
-                        help="your name at the table (default: your user name)")
+    parser.add_argument("--table", default=None, metavar="NAME",
+                        help="the table's name on the LAN (what `hedgerow join NAME` takes; "
+                             "default: \"PLAYER's GAME\")")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="dictate the deal from the number S instead of agreeing on a "
                              "seed (only joiners with --accept-host-seed will sit)")
-    add_seat_arguments(parser, name_help="the table's name on the LAN (what `hedgerow join "
-                                         "NAME` takes; default: \"PLAYER's GAME\")")
+    add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,15 +43,15 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.errors import HedgerowError
     from hedgerow.net.launch import host_table
 
-    plugins = make_host(args)
+    plugins = make_plugin_host(args)
     ruleset = plugins.ruleset(args.game, args.variant)
-    players = args.seats if args.seats is not None else ruleset.players_default
+    players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)
     if not 0 <= args.port < 65536:
         raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
     spec = check_seat_player(args, plugins, args.game)
-    me = player_name(argparse.Namespace(player=args.player, name=None))
-    table_name = args.name or f"{me}'s {args.game}"
+    me = player_name(args)
+    table_name = args.table or f"{me}'s {args.game}"
 
     async def open_peer() -> Any:
         try:

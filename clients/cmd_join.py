@@ -15,7 +15,7 @@ import argparse
 import os
 from typing import Any
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 from hedgerow.core.errors import HedgerowError
 
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
     from hedgerow.net.launch import join_table
 
-    plugins = make_host(args)
+    plugins = make_plugin_host(args)
     spec = check_seat_player(args, plugins)
     if args.table is None:
         if spec is not None:

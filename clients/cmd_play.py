@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 
 BOT_DELAY = 0.35  # seconds a local bot waits before it moves, so you can follow the game
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Set the table up, play, and clean up."""
     from hedgerow.core.errors import HedgerowError
 
-    host = make_host(args)
+    host = make_plugin_host(args)
     ruleset = host.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)

@@ -13,7 +13,7 @@ import argparse
 import json
 from typing import Any
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     header = result.header
     if header is None:
         return _verdict(args, {"ok": False, "problem": f"not a table log: {result.problem}"})
-    plugins = make_host(args)
+    plugins = make_plugin_host(args)
     ruleset = plugins.ruleset(header.game, header.variants, header.players)
     names = dict(enumerate(header.seat_names))
     show = not args.verify and not args.json

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.clients.netseat import check_seat_player, run_seat
     from hedgerow.net.launch import resume_table
 
-    plugins = make_host(args)
+    plugins = make_plugin_host(args)
     spec = check_seat_player(args, plugins)
 
     async def open_peer() -> Any:

@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from hedgerow.clients.cli import make_host
+from hedgerow.clients.cli import make_plugin_host
 from hedgerow.core.outcome import Cooperative, Outcome, Solo, headline, outcome_data
 
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.playout import play
     from hedgerow.core.seeding import seed_from_int
 
-    host = make_host(args)
+    host = make_plugin_host(args)
     spec = host.game(args.game)
     ruleset = host.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default

@@ -46,7 +46,7 @@ def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> No
 
 def player_name(args: argparse.Namespace) -> str:
     """This player's name at the table."""
-    return (getattr(args, "player", None) or args.name or os.environ.get("USER")
+    return (args.name or os.environ.get("USER")
             or os.environ.get("USERNAME") or "player")
 
 

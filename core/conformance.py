@@ -3,10 +3,10 @@
 Use it from a plugin's test suite (it needs no pytest import, so it ships in the package)::
 
     from hedgerow.core.conformance import check_game
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
 
     def test_conformance():
-        ruleset = Host(autoload=False).ruleset("mygame", ["myvariant"])
+        ruleset = PluginHost(autoload=False).ruleset("mygame", ["myvariant"])
         check_game(ruleset, players=3, seeds=range(50))
 
 For every seed it plays one game with uniformly random legal actions and checks, at every

@@ -3,7 +3,7 @@
 The project name ``hedgerow`` is the marker name, the entry-point group and the hook
 prefix.  A plugin is any module or object with functions marked ``@hookimpl`` and named
 after a spec below; built-in games, variants and bots are plugins of exactly this kind
-(see ``hedgerow.core.host.DEFAULT_PLUGINS``).  docs/plugins.md is the reader's guide.
+(see ``hedgerow.core.pluginhost.DEFAULT_PLUGINS``).  docs/plugins.md is the reader's guide.
 
 Game-specific extension hooks (the points where a game's variants change its rules) are
 not here: each game adds its own through `hedgerow_addhooks` (e.g. ``petals_winner``).
@@ -89,8 +89,8 @@ def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
     """The seat client's UI object for ``game``, or None when ``game`` is not yours.
 
     Called by the seat client (``hedgerow play``, ``join``, ``host``) through
-    `hedgerow.core.host.Host.game_ui`, once each time it opens a table screen, before the
-    first redraw; the object is then used for the whole game.  Return an instance of
+    `hedgerow.core.pluginhost.PluginHost.game_ui`, once each time it opens a table screen,
+    before the first redraw; the object is then used for the whole game.  Return an instance of
     `hedgerow.core.ui.GameUI` (usually of a subclass): its ``parts`` and ``draw`` say what
     is drawn where, the `hedgerow.core.ui.Target` objects in its drawing and the ``forms``
     of each action kind say what a key or a click selects, and ``score_columns``,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.address import (
@@ -159,7 +159,7 @@ async def find_address(text: str, *, timeout: float = DISCOVERY_TIMEOUT) -> Tabl
 async def join_table(address: str | TableAddress, *, bot: str | None = None,
                      seat_name: str = "", bind: str | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
-                     plugins: Host | None = None, wanted_seat: int | None = None,
+                     plugins: PluginHost | None = None, wanted_seat: int | None = None,
                      accept_host_seed: bool = False, timeout: float = 10.0) -> Peer:
     """Join the table at ``address`` (see `find_address`); returns once seated.
 
@@ -170,7 +170,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
     if bind is None:
         bind = "127.0.0.1" if _loopback(where.host) else "0.0.0.0"
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot,
-                     plugins=plugins or Host())
+                     plugins=plugins or PluginHost())
     peer.accept_host_seed = accept_host_seed
     try:
         await peer.join(where, bind=bind, wanted_seat=wanted_seat, timeout=timeout)
@@ -182,7 +182,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
 
 async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: str | None = None,
                        identity: Identity | None = None, key_file: str | Path | None = None,
-                       plugins: Host | None = None) -> Peer:
+                       plugins: PluginHost | None = None) -> Peer:
     """Come back to the table of ``log_path`` (this seat's log) and catch up."""
     from hedgerow.net import tablefile
 
@@ -191,7 +191,7 @@ async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: st
         raise HedgerowError(f"no such log file: {path}")
     saved = tablefile.load(path)
     key_file = key_file if key_file is not None else saved.key_file
-    peer = _new_peer(identity, key_file, bot=bot, plugins=plugins or Host())
+    peer = _new_peer(identity, key_file, bot=bot, plugins=plugins or PluginHost())
     try:
         await peer.resume(path, bind=bind)
     except BaseException:

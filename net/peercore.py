@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import cast
 
 from hedgerow.core.errors import HedgerowError, RulesError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
 from hedgerow.net.codec import encode_envelope
@@ -90,7 +90,7 @@ class PeerCore:
     identity: Identity
     seat_name: str
     bot: str | None
-    plugins: Host | None
+    plugins: PluginHost | None
     log_dir: Path | None
     heartbeat: float
     lost_after: float
@@ -139,14 +139,14 @@ class PeerCore:
     _closed: bool
 
     def __init__(self, identity: Identity, *, seat_name: str = "", bot: str | None = None,
-                 plugins: Host | None = None, log_dir: Path | None = None,
+                 plugins: PluginHost | None = None, log_dir: Path | None = None,
                  heartbeat: float = HEARTBEAT_S, lost_after: float = LOST_AFTER_S) -> None:
         from hedgerow.net.transport import Node
 
         self.identity: Identity = identity
         self.seat_name: str = seat_name
         self.bot: str | None = bot
-        self.plugins: Host | None = plugins
+        self.plugins: PluginHost | None = plugins
         self.log_dir: Path | None = log_dir
         self.heartbeat: float = heartbeat
         self.lost_after: float = lost_after

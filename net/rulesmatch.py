@@ -17,13 +17,13 @@ checks that it reproduces the fingerprint exactly.
 from __future__ import annotations
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 
 ANY_RULES = "*"
 
 
-def installed(host: Host) -> tuple[tuple[str, str], ...]:
+def installed(host: PluginHost) -> tuple[tuple[str, str], ...]:
     """Every game and variant ``host`` has loaded, as ``Hello.plugins`` lists them."""
     items = [(name, spec.version) for name, spec in host.games.items()]
     items += [(f"{game}+{name}", spec.version) for (game, name), spec in host.variants.items()]
@@ -71,7 +71,7 @@ def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[st
     return game, tuple(variants)
 
 
-def ruleset_for(host: Host, fingerprint: str, players: int) -> Ruleset:
+def ruleset_for(host: PluginHost, fingerprint: str, players: int) -> Ruleset:
     """Bind the rules a table's fingerprint names; `HedgerowError` saying what is missing."""
     (game, version), variants = parse_fingerprint(fingerprint)
     have = dict(installed(host))

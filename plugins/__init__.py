@@ -1,5 +1,5 @@
 """Built-in plugins: the games, their variants and the bots that ship with Hedgerow.
 
-Each is registered by the host from ``hedgerow.core.host.DEFAULT_PLUGINS`` through the same
+Each is registered by the host from ``hedgerow.core.pluginhost.DEFAULT_PLUGINS`` through the same
 hooks a third-party package uses; nothing here is special-cased.
 """

@@ -47,9 +47,9 @@ def goofspiel_host():
     """A host with the built-ins and the example game of docs/examples/goofspiel.py."""
     import goofspiel
 
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
 
-    return Host(autoload=False, extra=[goofspiel])
+    return PluginHost(autoload=False, extra=[goofspiel])
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
@@ -64,7 +64,7 @@ class HookCalls:
 
     Each plugin manager of the ``hedgerow`` project gets pluggy's hook-call monitoring as it
     is created, so the historic ``hedgerow_addhooks`` calls and the games' extension hooks
-    (called through a table's relay) are seen too.  `Host` calls the registration hooks one
+    (called through a table's relay) are seen too.  `PluginHost` calls the registration hooks one
     implementation at a time (to tell each its origin), past pluggy's hook caller, so the
     method that does it is wrapped as well.  tests/core/test_hooks_documented.py reads it.
     """
@@ -77,10 +77,10 @@ class HookCalls:
         import pluggy
 
         from hedgerow.core.hookspecs import PROJECT
-        from hedgerow.core.host import Host
+        from hedgerow.core.pluginhost import PluginHost
 
         init = pluggy.PluginManager.__init__
-        each_impl = Host._each_impl
+        each_impl = PluginHost._each_impl
         called = self.called
 
         def before(hook_name: str, _impls: object, _kwargs: object) -> None:
@@ -94,16 +94,16 @@ class HookCalls:
             if project_name == PROJECT:
                 pm.add_hookcall_monitoring(before, after)
 
-        def recording_each_impl(host: Host, hook_name: str, make_register: Any) -> None:
+        def recording_each_impl(host: PluginHost, hook_name: str, make_register: Any) -> None:
             called.add(hook_name)
             each_impl(host, hook_name, make_register)
 
         pluggy.PluginManager.__init__ = recording_init  # type: ignore[method-assign]
-        Host._each_impl = recording_each_impl  # type: ignore[method-assign]
+        PluginHost._each_impl = recording_each_impl  # type: ignore[method-assign]
 
         def undo() -> None:
             pluggy.PluginManager.__init__ = init  # type: ignore[method-assign]
-            Host._each_impl = each_impl  # type: ignore[method-assign]
+            PluginHost._each_impl = each_impl  # type: ignore[method-assign]
 
         self._undo.append(undo)
 

@@ -416,9 +416,9 @@ PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin())
 
 def toy_host(**kwargs):
     """A host with the built-ins blocked and only the toy games loaded."""
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
 
-    return Host(builtins=(), autoload=False, extra=PLUGINS, **kwargs)
+    return PluginHost(builtins=(), autoload=False, extra=PLUGINS, **kwargs)
 
 
 # Registered as a module plugin by `-p tests.toygames`-style loading in CLI tests.

@@ -28,7 +28,7 @@ from hedgerow.clients.app.layout import build_layout
 from hedgerow.clients.app.state import SeatState
 from hedgerow.clients.app.style import STYLE
 from hedgerow.core.datadir import data_dir
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ui import Target
 from hedgerow.net.seat import Seat
 
@@ -87,10 +87,10 @@ def logging_to_file() -> Iterator[Path]:
 class SeatApp:
     """The full-screen client for one seat."""
 
-    def __init__(self, seat: Seat, *, host: Host | None = None, input: Input | None = None,
+    def __init__(self, seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.seat = seat
-        self.ui = ClientUI(load_ui(host or Host(), seat.ruleset))
+        self.ui = ClientUI(load_ui(host or PluginHost(), seat.ruleset))
         self.state = SeatState(seat, self.ui, invalidate=self._invalidate)
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)
@@ -142,12 +142,12 @@ class SeatApp:
             loop.set_exception_handler(previous)
 
 
-async def run_seat(seat: Seat, *, host: Host | None = None, input: Input | None = None,
+async def run_seat(seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
                    output: Output | None = None) -> int:
     """Run the seat client on ``seat`` until the player leaves; returns the exit status.
 
     Call it on the loop that runs the seat's peer.  It does not close the seat: whoever
-    opened it closes it afterwards.  ``host`` gives the game's UI object (a new `Host`
+    opened it closes it afterwards.  ``host`` gives the game's UI object (a new `PluginHost`
     when omitted); ``input`` and ``output`` default to the terminal (tests pass a pipe
     input and a dummy output).
     """

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from hedgerow.core.actions import Action, Value
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import Column, DrawContext, Drawing, Form, GameUI, Part, Target, problems
 
@@ -23,7 +23,7 @@ T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
 
 
-def load_ui(host: Host, ruleset: Ruleset) -> GameUI:
+def load_ui(host: PluginHost, ruleset: Ruleset) -> GameUI:
     """The UI object of the table's game, or the plain fallback (also when asking fails)."""
     game = ruleset.game.name
     try:

@@ -50,10 +50,10 @@ from hedgerow.clients.app.lobby_seating import SeatingScreen
 from hedgerow.clients.app.lobby_tables import TablesScreen
 from hedgerow.clients.app.style import STYLE
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.seat import Phase, Seat
 
-__all__ = ["ADDRESS", "CREATE", "OPEN", "SEATING", "TABLES", "Backend", "Lobby", "NetBackend",
+__all__ = ["ADDRESS", "CREATE", "OPEN", "SEATING", "TABLES", "Backend", "LobbyScreen", "NetBackend",
            "run_lobby"]
 
 log = logging.getLogger("hedgerow.client")
@@ -61,11 +61,11 @@ log = logging.getLogger("hedgerow.client")
 TABLES, CREATE, ADDRESS, SEATING = "tables", "create", "address", "seating"
 
 
-class Lobby:
+class LobbyScreen:
     """The lobby's shared state, its screens, and the application that shows them."""
 
-    def __init__(self, host: Host, backend: Backend, *, seat_name: str, game: str | None = None,
-                 variants: Sequence[str] = (), players: int | None = None,
+    def __init__(self, host: PluginHost, backend: Backend, *, seat_name: str,
+                 game: str | None = None, variants: Sequence[str] = (), players: int | None = None,
                  screen: str = TABLES) -> None:
         self.host = host
         self.backend = backend
@@ -281,7 +281,7 @@ class Lobby:
         return app
 
 
-async def run_lobby(host: Host | None = None, *, game: str | None = None,
+async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
                     variants: Sequence[str] = (), players: int | None = None,
                     seat_name: str | None = None, seat: Seat | None = None,
                     backend: Backend | None = None, input: Input | None = None,
@@ -295,11 +295,11 @@ async def run_lobby(host: Host | None = None, *, game: str | None = None,
     the open seats with bots.  Every table, bot and socket opened here, and ``seat``, is
     closed before it returns.
     """
-    host = host or Host()
+    host = host or PluginHost()
     backend = backend or NetBackend()
     name = seat_name or os.environ.get("USER") or "Player"
-    lobby = Lobby(host, backend, seat_name=name, game=game, variants=variants, players=players,
-                  screen=CREATE if game else TABLES)
+    lobby = LobbyScreen(host, backend, seat_name=name, game=game, variants=variants,
+                        players=players, screen=CREATE if game else TABLES)
     app = lobby.build(input, output)
     if seat is not None:
         lobby.seated(seat)
@@ -318,7 +318,7 @@ async def run_lobby(host: Host | None = None, *, game: str | None = None,
     return await _play(seat, host, backend, input, output)
 
 
-async def _play(seat: Seat, host: Host, backend: Backend, input: Input | None,
+async def _play(seat: Seat, host: PluginHost, backend: Backend, input: Input | None,
                 output: Output | None) -> int:
     """The table screen for ``seat``, then everything closed."""
     try:

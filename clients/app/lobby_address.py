@@ -13,7 +13,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, VSplit, Window
 from prompt_toolkit.widgets import TextArea
 
 if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import Lobby
+    from hedgerow.clients.app.lobby import LobbyScreen
 
 
 class AddressScreen:
@@ -21,7 +21,7 @@ class AddressScreen:
 
     keys = [("Enter", "join"), ("Esc", "back")]
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: LobbyScreen) -> None:
         self.lobby = lobby
         self.field = TextArea(multiline=False, style="bold")
         self.container = HSplit([

@@ -21,7 +21,7 @@ from hedgerow.clients.app.render import wrap
 from hedgerow.core.errors import HedgerowError
 
 if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import Lobby
+    from hedgerow.clients.app.lobby import LobbyScreen
 
 OPEN = "open seat"
 NAME_LENGTH = 40  # the longest table name the form takes
@@ -46,7 +46,7 @@ class CreateScreen:
     keys = [("↑↓", "row"), ("←→", "change"), ("Space", "variant"), ("Enter", "open"),
             ("Esc", "back")]
 
-    def __init__(self, lobby: Lobby, *, game: str | None = None, variants: Sequence[str] = (),
+    def __init__(self, lobby: LobbyScreen, *, game: str | None = None, variants: Sequence[str] = (),
                  players: int | None = None) -> None:
         self.lobby = lobby
         host = lobby.host

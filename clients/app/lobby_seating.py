@@ -16,13 +16,13 @@ from hedgerow.clients.app.render import LINK_WORDS
 from hedgerow.net.seat import Link, Phase
 
 if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import Lobby
+    from hedgerow.clients.app.lobby import LobbyScreen
 
 
 class SeatingScreen:
     """The seats of the table the lobby sits at."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: LobbyScreen) -> None:
         self.lobby = lobby
         self.window = Window(FormattedTextControl(self.draw, focusable=True), wrap_lines=True)
 

@@ -14,7 +14,7 @@ from prompt_toolkit.layout import FormattedTextControl, Window
 from hedgerow.clients.app.render import wrap
 
 if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import Lobby
+    from hedgerow.clients.app.lobby import LobbyScreen
 
 
 class TablesScreen:
@@ -23,7 +23,7 @@ class TablesScreen:
     keys = [("↑↓", "choose"), ("Enter", "join"), ("c", "create"), ("a", "address"),
             ("q", "quit")]
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: LobbyScreen) -> None:
         self.lobby = lobby
         self.selected = 0
         self.window = Window(FormattedTextControl(self.draw, focusable=True), wrap_lines=True)

@@ -17,7 +17,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from hedgerow.clients.app.application import SeatApp
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ui import Target
 from hedgerow.net.seat import Seat
 
@@ -72,7 +72,7 @@ class Driver:
 
 
 @contextlib.asynccontextmanager
-async def running(seat: Seat, host: Host, *, rows: int = 24, columns: int = 80,
+async def running(seat: Seat, host: PluginHost, *, rows: int = 24, columns: int = 80,
                   ) -> AsyncIterator[Driver]:
     """Run the client on ``seat`` for the body of the ``async with``; quit it afterwards."""
     with create_pipe_input() as pipe:

@@ -9,20 +9,20 @@ from appdriver import click, drawn, play_to_the_end, running
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.state import QUIT, RESULTS
 from hedgerow.core import hookimpl
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.ui import Target
 from hedgerow.plugins.petals.ui import PetalsUI
 
 
-def local_petals(host: Host, players: int = 2, seed: int = 7) -> LocalSeat:
+def local_petals(host: PluginHost, players: int = 2, seed: int = 7) -> LocalSeat:
     ruleset = host.ruleset("petals", players=players)
     return LocalSeat(ruleset, players, seed_from_int(seed), bots=[host.bot("random", "petals")],
                      name="Ann")
 
 
 def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     seat = local_petals(host)
 
     async def main() -> None:
@@ -60,7 +60,7 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
     from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
     from hedgerow.net.launch import host_table
 
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     ruleset = host.ruleset("petals", players=2)
 
     async def main() -> None:
@@ -89,7 +89,7 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
 
 
 def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     seat = local_petals(host, seed=3)
 
     async def main() -> None:
@@ -136,7 +136,7 @@ class BrokenDrawing:
 
 
 def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
-    host = Host(autoload=False, extra=[BrokenDrawing()])
+    host = PluginHost(autoload=False, extra=[BrokenDrawing()])
     seat = local_petals(host)
 
     async def broken_submit(action):
@@ -163,7 +163,7 @@ def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
 def test_before_play_the_table_screen_says_who_is_missing_and_how_to_join() -> None:
     from hedgerow.net.launch import host_table
 
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
 
     async def main() -> None:
         peer = await host_table(host.ruleset("petals", players=3), 3, seat_name="Ann",

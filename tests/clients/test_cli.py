@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from hedgerow.clients.cli import main
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 
 
 def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -27,7 +27,7 @@ def hedgerow(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 
 TOYS = {"HEDGEROW_PLUGINS": "toygames", "PYTHONPATH": os.path.dirname(os.path.dirname(__file__))}
 #: Every game `hedgerow` knows with the toy plugins: the built-in ones, duel and posy.
-TOY_GAMES = sorted({*Host(autoload=False).games, "duel", "posy"})
+TOY_GAMES = sorted({*PluginHost(autoload=False).games, "duel", "posy"})
 
 
 def test_help_and_version() -> None:
@@ -149,7 +149,7 @@ def test_each_command_help_shows_its_own_arguments(command: str) -> None:
     out = hedgerow(command, "--help")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(f"usage: hedgerow {command}")
-    expected = {"simulate": "--games", "play": "--players", "host": "--seats", "join": "--bot",
+    expected = {"simulate": "--games", "play": "--players", "host": "--players", "join": "--bot",
                 "replay": "--verify", "games": "--json"}[command]
     assert expected in out.stdout
 

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 
 #: Every built-in game, as the error message lists them.
-GAMES = sorted(Host(autoload=False).games)
+GAMES = sorted(PluginHost(autoload=False).games)
 
 
 def hedgerow(*args: str) -> subprocess.CompletedProcess[str]:

@@ -14,9 +14,9 @@ from typing import Any
 from appdriver import KEYS, SizedOutput
 from prompt_toolkit.input import create_pipe_input
 
-from hedgerow.clients.app.lobby import CREATE, OPEN, SEATING, TABLES, Lobby, run_lobby
+from hedgerow.clients.app.lobby import CREATE, OPEN, SEATING, TABLES, LobbyScreen, run_lobby
 from hedgerow.clients.app.local import LocalSeat
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.discovery import TableAd
 from hedgerow.net.seat import Link, Phase, SeatInfo
@@ -25,7 +25,7 @@ from hedgerow.net.seat import Link, Phase, SeatInfo
 class Seating:
     """A seat at a table still filling up; `start` turns it into a game."""
 
-    def __init__(self, host: Host, players: int = 2) -> None:
+    def __init__(self, host: PluginHost, players: int = 2) -> None:
         self.seat, self.players = 1, players
         self.ruleset = host.ruleset("petals", players=players)
         self.address = "127.0.0.1:5555/KEY"
@@ -55,7 +55,7 @@ class Seating:
 
 
 class FakeBackend:
-    def __init__(self, host: Host, tables: Sequence[TableAd] = ()) -> None:
+    def __init__(self, host: PluginHost, tables: Sequence[TableAd] = ()) -> None:
         self.host = host
         self._tables = list(tables)
         self.calls: list[tuple[Any, ...]] = []
@@ -90,7 +90,7 @@ def ad(name: str, free: int = 1) -> TableAd:
     return TableAd(name, "petals", ("harmony",), free, 2, 1, "KEY", "192.168.1.20", 5555)
 
 
-def text(lobby: Lobby) -> str:
+def text(lobby: LobbyScreen) -> str:
     return "".join(t for _, t in lobby.draw())
 
 
@@ -102,11 +102,11 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 
 def test_the_table_list_shows_every_table_and_joining_leads_to_the_seating_room() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     backend = FakeBackend(host, [ad("Ann's table"), ad("Full one", free=0)])
 
     async def main() -> None:
-        lobby = Lobby(host, backend, seat_name="Me")
+        lobby = LobbyScreen(host, backend, seat_name="Me")
         shown = text(lobby)
         assert "Ann's table" in shown and "harmony" in shown and "1/2 free" in shown
         assert "192.168.1.20:5555" in shown
@@ -130,8 +130,8 @@ def test_the_table_list_shows_every_table_and_joining_leads_to_the_seating_room(
 
 
 def test_the_create_form_sets_game_players_bots_and_name() -> None:
-    host = Host(autoload=False)
-    lobby = Lobby(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
+    host = PluginHost(autoload=False)
+    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
                   screen=CREATE)
     form = lobby.create_form
     assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
@@ -149,7 +149,7 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
 
 
 def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     backend = FakeBackend(host)
 
     async def main() -> int:
@@ -173,17 +173,17 @@ def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
 
 
 def test_the_lobby_starts_on_the_table_list_without_a_game() -> None:
-    host = Host(autoload=False)
-    lobby = Lobby(host, FakeBackend(host), seat_name="Me")
+    host = PluginHost(autoload=False)
+    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Me")
     assert lobby.screen == TABLES and "No open table seen yet" in text(lobby)
 
 
 def test_the_create_form_by_keys() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     backend = FakeBackend(host)
 
-    async def main() -> Lobby:
-        lobby = Lobby(host, backend, seat_name="Ann")
+    async def main() -> LobbyScreen:
+        lobby = LobbyScreen(host, backend, seat_name="Ann")
         with create_pipe_input() as pipe:
             app = lobby.build(pipe, SizedOutput())
             task = asyncio.get_running_loop().create_task(app.run_async())
@@ -209,9 +209,9 @@ def test_the_create_form_by_keys() -> None:
 
 
 def test_the_host_fills_the_open_seats_with_bots() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     backend = FakeBackend(host)
-    lobby = Lobby(host, backend, seat_name="Me")
+    lobby = LobbyScreen(host, backend, seat_name="Me")
     seat = Seating(host, players=3)
     seat.seat = 0
     seat.seats = lambda: [SeatInfo(0, "Me", Link.YOU), SeatInfo(1, "Bo", Link.CONNECTED),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hedgerow.core import Action
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ui import DrawContext, Target
 from hedgerow.core.uicheck import check_ui
 from hedgerow.plugins.petals.state import Pending, View
@@ -19,7 +19,7 @@ from hedgerow.plugins.petals.ui import PetalsUI
 
 @pytest.fixture(scope="module")
 def host():
-    return Host(autoload=False)
+    return PluginHost(autoload=False)
 
 
 @pytest.fixture(scope="module")

@@ -12,14 +12,14 @@ from appdriver import drawn, running
 from hedgerow.clients.app.results import farewell
 from hedgerow.clients.app.state import RESULTS
 from hedgerow.core import Cooperative, Match, Ranked, Solo
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.seat import Link, Phase, SeatInfo
 
 
 class FinishedSeat:
     """A `Seat` whose game is over with ``outcome`` (no view, no moves)."""
 
-    def __init__(self, host: Host, outcome, players: int) -> None:
+    def __init__(self, host: PluginHost, outcome, players: int) -> None:
         self.seat = 0
         self.players = players
         self.ruleset = host.ruleset("petals", players=max(players, 2))
@@ -65,7 +65,7 @@ class FinishedSeat:
 
 
 def results_screen(outcome, players: int, rows: int = 24) -> str:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     seat = FinishedSeat(host, outcome, players)
     found: list[str] = []
 
@@ -185,7 +185,7 @@ def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
 def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
     outcome = Ranked(scores=(5, 4, 3, 2, 1), ranking=(1, 2, 3, 4, 5), winners=(0,),
                      explanation="A long story. " * 40)
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     seat = FinishedSeat(host, outcome, 5)
 
     async def main() -> None:

@@ -19,8 +19,8 @@ import pytest
 
 from hedgerow.core import hookspecs
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def test_every_game_publishes_extension_hooks() -> None:
 
 
 def test_every_hook_is_called(hook_calls) -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     for game in sorted(host.games):
         host.game_ui(game, host.ruleset(game))
         variants = [v.name for v in host.variants_of(game)]

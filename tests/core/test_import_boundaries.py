@@ -33,7 +33,7 @@ def test_importing_core_pulls_in_no_io_or_ui_library() -> None:
         [
             "import sys",
             *[f"import hedgerow.core.{m}" for m in modules],
-            "import hedgerow.core.host; hedgerow.core.host.Host(autoload=False)",
+            "import hedgerow.core.pluginhost; hedgerow.core.pluginhost.PluginHost(autoload=False)",
             "heavy = ('zmq', 'google', 'prompt_toolkit')",
             "print([m for m in sys.modules if m.split('.')[0] in heavy])",
         ]
@@ -120,8 +120,8 @@ def test_only_the_codec_and_the_log_file_use_the_generated_code() -> None:
 
 
 def test_only_the_host_facade_touches_pm_hook() -> None:
-    """Hooks are called through typed `Host` methods (and a table's `ExtensionRelay`)."""
-    facade = {"core/host.py", "core/ruleset.py"}
+    """Hooks are called through typed `PluginHost` methods (and a table's `ExtensionRelay`)."""
+    facade = {"core/pluginhost.py", "core/ruleset.py"}
     users = sorted(
         str(path.relative_to(ROOT))
         for package in ALLOWED

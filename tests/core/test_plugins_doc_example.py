@@ -6,8 +6,8 @@ import re
 import types
 from pathlib import Path
 
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
@@ -23,7 +23,7 @@ def _example_module() -> types.ModuleType:
 
 
 def test_the_documented_variant_registers_and_decides_the_winner() -> None:
-    host = Host(autoload=False, extra=[_example_module()])
+    host = PluginHost(autoload=False, extra=[_example_module()])
     assert [v.name for v in host.variants_of("petals")] == ["blossom", "harmony"]
     ruleset = host.ruleset("petals", ["blossom"], players=3)
     assert ruleset.fingerprint == "petals@2.0.0+blossom@1.0.0"

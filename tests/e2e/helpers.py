@@ -165,7 +165,7 @@ class Table:
     def host(self, game: str, seats: int, *extra: str,
              env: dict[str, str]) -> tuple[PeerProcess, str]:
         """Start ``hedgerow host`` on 127.0.0.1; (the process, the address it printed)."""
-        peer = self.start(["host", game, "--seats", str(seats), "--bind", "127.0.0.1",
+        peer = self.start(["host", game, "--players", str(seats), "--bind", "127.0.0.1",
                            "--port", "0", "--json", *extra], env)
         return peer, peer.wait_event("open")["address"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from e2e.helpers import hedgerow, peer_env
 
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.keys import generate, key_text
 from hedgerow.net.logfile import LogWriter
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 def write_log(path: Path, *, forge_at: int | None = None) -> str:
     """A complete Petals log as a peer writes it (``forge_at``: a wrong state hash there)."""
-    host = Host()
+    host = PluginHost()
     ruleset = host.ruleset("petals", (), 3)
     seed = seed_from_int(5)
     finished = play(ruleset, 3, seed, [host.bot("random")])
@@ -92,7 +92,7 @@ def test_replay_names_where_a_damaged_file_breaks(tmp_path: Path) -> None:
     (["join", f"127.0.0.1:1/{key_text(generate().public)}", "--bot", "nobody"],
      "unknown bot 'nobody'"),
     (["resume", "/no/such.hlog", "--bot", "random"], "no such log file"),
-    (["host", "petals", "--seats", "9", "--bot", "random"], "petals is for 2 to"),
+    (["host", "petals", "--players", "9", "--bot", "random"], "petals is for 2 to"),
     (["host", "petals", "--bot", "random", "--port", "70000"], "--port must be between"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -16,8 +16,8 @@ def test_different_rules_halt_the_table_naming_the_divergent_peer() -> None:
     table = Table()
     try:
         honest = "toygames"
-        host, address = table.host("posy", 3, "--bot", "random", "--name", "table",
-                                   "--player", "ann", env=peer_env(plugins=honest))
+        host, address = table.host("posy", 3, "--bot", "random", "--table", "table",
+                                   "--name", "ann", env=peer_env(plugins=honest))
         bob = table.join(address, "--bot", "random", "--name", "bob",
                          env=peer_env(plugins=honest))
         cheat = table.join(address, "--bot", "random", "--name", "cheater",

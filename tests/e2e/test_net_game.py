@@ -25,10 +25,10 @@ def table():
 
 def simulate_hash(game: str, players: int, seed_hex: str, variants: tuple[str, ...] = ()) -> str:
     """The final state hash of the in-process engine with random bots and this seed."""
-    from hedgerow.core.host import Host
     from hedgerow.core.playout import play
+    from hedgerow.core.pluginhost import PluginHost
 
-    host = Host()
+    host = PluginHost()
     ruleset = host.ruleset(game, variants, players)
     return play(ruleset, players, bytes.fromhex(seed_hex), [host.bot("random")]).state_hash().hex()
 

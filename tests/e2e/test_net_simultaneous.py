@@ -29,10 +29,10 @@ def simulate_hash(players: int, seed_hex: str) -> str:
     """The final state hash of the in-process engine with random bots and this seed."""
     import goofspiel
 
-    from hedgerow.core.host import Host
     from hedgerow.core.playout import play
+    from hedgerow.core.pluginhost import PluginHost
 
-    host = Host(autoload=False, extra=[goofspiel])
+    host = PluginHost(autoload=False, extra=[goofspiel])
     ruleset = host.ruleset(GOOFSPIEL, (), players)
     return play(ruleset, players, bytes.fromhex(seed_hex),
                 [host.bot("random")]).state_hash().hex()
@@ -73,8 +73,8 @@ def test_three_peers_play_goofspiel_and_agree(table: Table) -> None:
 
 def test_a_reveal_that_breaks_its_commitment_is_caught_and_named(table: Table) -> None:
     honest = GOOFSPIEL
-    host, address = table.host(GOOFSPIEL, 3, "--bot", "random", "--name", "table",
-                               "--player", "ann", env=peer_env(plugins=honest))
+    host, address = table.host(GOOFSPIEL, 3, "--bot", "random", "--table", "table",
+                               "--name", "ann", env=peer_env(plugins=honest))
     bob = table.join(address, "--bot", "random", "--name", "bob", env=peer_env(plugins=honest))
     cheat = table.join(address, "--bot", "random", "--name", "cheater", "--give-up", "3",
                        env=peer_env(plugins=f"{GOOFSPIEL},revealcheat"))

@@ -484,9 +484,9 @@ def goofspiel_log(path: Path, steps: int, *, cut: int = 0) -> tuple[Table, LogHe
     sealed into a log as a peer does; the last ``cut`` entries are not written."""
     import goofspiel
 
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
 
-    ruleset = Host(autoload=False, extra=[goofspiel]).ruleset("goofspiel", players=3)
+    ruleset = PluginHost(autoload=False, extra=[goofspiel]).ruleset("goofspiel", players=3)
     table = Table(ruleset, 3, SEED)
     header = header_for(ruleset, 3)
     applied = list(table.opening)

@@ -28,7 +28,7 @@ from zmq.utils import z85
 
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Applied
 from hedgerow.core.table import Table as GameTable
 from hedgerow.net import rulesmatch
@@ -137,9 +137,9 @@ class Rogue:
         self.ctx.term()
 
 
-def toy_plugins() -> Host:
-    return Host(builtins=(("random-bot", "hedgerow.plugins.bots.random_bot"),), autoload=False,
-                extra=toygames.PLUGINS)
+def toy_plugins() -> PluginHost:
+    return PluginHost(builtins=(("random-bot", "hedgerow.plugins.bots.random_bot"),),
+                      autoload=False, extra=toygames.PLUGINS)
 
 
 async def rogue_game(address: str, honest: int) -> dict[str, Any]:

@@ -19,8 +19,8 @@ import toygames
 from hedgerow.core import hookimpl
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import LogEntry
 from hedgerow.net.botrunner import make_bot, play_bot
@@ -47,9 +47,9 @@ WAIT = 20.0
 RANDOM_BOT = (("random-bot", "hedgerow.plugins.bots.random_bot"),)
 
 
-def plugins(*extra: object) -> Host:
+def plugins(*extra: object) -> PluginHost:
     """Toy games, their variants, Goofspiel and the random bot (plus ``extra`` plugins)."""
-    return Host(builtins=RANDOM_BOT, autoload=False,
+    return PluginHost(builtins=RANDOM_BOT, autoload=False,
                 extra=(*toygames.PLUGINS, goofspiel, *extra))
 
 
@@ -68,8 +68,8 @@ def run(coro: Awaitable[Any]) -> Any:
     return asyncio.run(bounded())
 
 
-async def table(game: str, players: int, *, host_plugins: Host | None = None,
-                joiner_plugins: list[Host] | None = None, variants: tuple[str, ...] = (),
+async def table(game: str, players: int, *, host_plugins: PluginHost | None = None,
+                joiner_plugins: list[PluginHost] | None = None, variants: tuple[str, ...] = (),
                 **peer_kwargs: Any) -> list[Peer]:
     """A host and ``players - 1`` joiners, seated (not yet done seeding)."""
     hp = host_plugins or plugins()
@@ -144,7 +144,7 @@ def test_a_joiner_without_the_tables_variant_is_refused_and_told_why() -> None:
     async def main() -> None:
         ruleset = plugins().ruleset("posy", ("lowball",), 2)
         host = await host_table(ruleset, 2, identity=generate(), announce=False)
-        lacking = Host(builtins=RANDOM_BOT, autoload=False,
+        lacking = PluginHost(builtins=RANDOM_BOT, autoload=False,
                        extra=(toygames.PosyPlugin(), toygames.DuelPlugin()))
         try:
             with pytest.raises(JoinRefused, match=r"lacks variant lowball 1\.0\.0"):

@@ -10,7 +10,7 @@ import toygames
 
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import table_seed
 from hedgerow.net import rulesmatch, tablefile
 from hedgerow.net.hashbook import HashBook
@@ -165,9 +165,9 @@ def test_hash_book_settles_agreeing_indices_and_still_checks_repeats() -> None:
     assert book.report(1, 10_000, H[0]) is None  # far ahead: ignored
 
 
-def posy_host(*, variants: bool = True) -> Host:
+def posy_host(*, variants: bool = True) -> PluginHost:
     extra = toygames.PLUGINS if variants else (toygames.PosyPlugin(), toygames.DuelPlugin())
-    return Host(builtins=(), autoload=False, extra=extra)
+    return PluginHost(builtins=(), autoload=False, extra=extra)
 
 
 def test_rules_match_names_what_differs() -> None:

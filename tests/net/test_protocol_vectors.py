@@ -197,10 +197,10 @@ def chance() -> str:
 
 def petals_deal() -> str:
     """Petals 2.0.0 at 4 seats: the deal is chance entry #0."""
-    from hedgerow.core.host import Host
+    from hedgerow.core.pluginhost import PluginHost
     from hedgerow.net.startup import setup_hash
 
-    ruleset = Host(autoload=False).ruleset("petals", (), 4)
+    ruleset = PluginHost(autoload=False).ruleset("petals", (), 4)
     table = Table(ruleset, 4, SEED)
     (deal,) = table.opening
     asked = ruleset.gamedef.pending_chance(deal.before)

@@ -12,14 +12,14 @@ import pytest
 from gamechecks import applied
 
 from hedgerow.core import Action
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 
 
 @pytest.fixture(scope="session")
-def host() -> Host:
+def host() -> PluginHost:
     """A host with the built-in plugins and no third-party ones."""
-    return Host(autoload=False)
+    return PluginHost(autoload=False)
 
 
 @pytest.fixture

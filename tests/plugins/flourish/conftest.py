@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Action, Refusal
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.flourish.cards import IDS
 from hedgerow.plugins.flourish.setup import fresh_game
 from hedgerow.plugins.flourish.state import NO_LUCK, Config, State
 
 
-def ruleset(host: Host, *variants: str, players: int | None = None) -> Ruleset:
+def ruleset(host: PluginHost, *variants: str, players: int | None = None) -> Ruleset:
     """Flourish with ``variants``."""
     return host.ruleset("flourish", variants, players=players)
 

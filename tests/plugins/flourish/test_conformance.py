@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hedgerow.core.conformance import check_game
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 
 from .conftest import ruleset
 from .invariants import check_step
@@ -28,7 +28,8 @@ KIND = {(): "ranked", ("compost",): "ranked", ("cooperative",): "cooperative",
 
 @pytest.mark.parametrize(("variants", "counts", "seeds"), RUNS,
                          ids=["+".join(r[0]) or "standard" for r in RUNS])
-def test_conformance(host: Host, variants: tuple[str, ...], counts: range, seeds: int) -> None:
+def test_conformance(host: PluginHost, variants: tuple[str, ...], counts: range,
+                     seeds: int) -> None:
     for players in counts:
         rules = ruleset(host, *variants, players=players)
         # the first seed tries every legal action of the first step; the others a sample

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hedgerow.core import Cooperative, Ranked, Solo
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.plugins.flourish.abilities import score
 from hedgerow.plugins.flourish.cards import card
 from hedgerow.plugins.flourish.ranking import solo_result
@@ -128,7 +128,7 @@ def test_solo_medals(you: int, mcgregor: int, raise_: int, medal: str) -> None:
         you - mcgregor, medal, True, mcgregor)
 
 
-def _finished(host: Host, variants: tuple[str, ...], players: int, totals: list[int]):
+def _finished(host: PluginHost, variants: tuple[str, ...], players: int, totals: list[int]):
     """The outcome the real rules give a finished table with these totals."""
     rules = ruleset(host, *variants, players=players)
     cfg = rules.gamedef.setup(_ctx(players)).cfg
@@ -145,7 +145,7 @@ def _ctx(players: int):
 
 
 @pytest.mark.parametrize(("variants", "medal"), [((), "Bronze"), (("compost",), "Bronze")])
-def test_solo_through_the_rules(host: Host, variants: tuple[str, ...], medal: str) -> None:
+def test_solo_through_the_rules(host: PluginHost, variants: tuple[str, ...], medal: str) -> None:
     outcome = _finished(host, variants, 1, [87, 50])
     assert isinstance(outcome, Solo)
     assert (outcome.score, outcome.grade, outcome.won, outcome.opponent) == (37, medal, True, 50)
@@ -155,7 +155,7 @@ def test_solo_through_the_rules(host: Host, variants: tuple[str, ...], medal: st
     (("cooperative",), "Silver", (("Bronze", 255), ("Silver", 285), ("Gold", 315))),
     (("cooperative", "compost"), "Bronze", (("Bronze", 270), ("Silver", 300), ("Gold", 330))),
 ])
-def test_cooperative_three_players(host: Host, variants: tuple[str, ...], medal: str,
+def test_cooperative_three_players(host: PluginHost, variants: tuple[str, ...], medal: str,
                                    grades: tuple[tuple[str, int], ...]) -> None:
     outcome = _finished(host, variants, 3, [90, 95, 100])
     assert isinstance(outcome, Cooperative)
@@ -164,7 +164,7 @@ def test_cooperative_three_players(host: Host, variants: tuple[str, ...], medal:
     assert outcome.winners == (0, 1, 2)
 
 
-def test_tie_break_on_unique_stone_symbols(host: Host) -> None:
+def test_tie_break_on_unique_stone_symbols(host: PluginHost) -> None:
     a = (1, 9, 17, 25, 41, 44, 53, 73, 64, 83)  # G R B Y + Rosa Alba; 5 stone types
     b = (1, 9, 17, 25, 33, 44, 53, 73, 64, 83, 91)  # all five colours; 6 stone types
     rules = ruleset(host, players=2)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from hedgerow.core import Refusal, Rng
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.flourish.knowledge import COMPOST, DISCARD, zone_name
@@ -17,7 +17,7 @@ from .invariants import every_card_once, memory_is_true, redeal_keeps_memory
 HANDS5 = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(5)]
 
 
-def _first_turn(host: Host, **moves):
+def _first_turn(host: PluginHost, **moves):
     rules = ruleset(host, players=5)
     state = make_state(Config(5), HANDS5)
     choices = {s: turn(*HANDS5[s][:3]) for s in range(5)}
@@ -30,7 +30,7 @@ def _mentions(v, card: int) -> bool:
     return found or any(c == card for c, _ in v.last.passed + v.last.received)
 
 
-def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(host: Host) -> None:
+def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(host: PluginHost) -> None:
     _, state = _first_turn(host)
     # seat 0 passed card 2 left (to seat 1) and card 3 right (to seat 4)
     mine = view(state, 0)
@@ -42,7 +42,7 @@ def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(host: Host) -> None:
     assert zone_name(1) == "seat 1's hand" and zone_name(COMPOST) == "the compost pile"
 
 
-def test_memory_widens_when_the_holder_moves_unseen(host: Host) -> None:
+def test_memory_widens_when_the_holder_moves_unseen(host: PluginHost) -> None:
     rules, state = _first_turn(host)
     hand1 = state.hands[1]
     others = [c for c in hand1 if c != 2]
@@ -54,7 +54,7 @@ def test_memory_widens_when_the_holder_moves_unseen(host: Host) -> None:
     memory_is_true(after)
 
 
-def test_a_card_seen_again_is_forgotten(host: Host) -> None:
+def test_a_card_seen_again_is_forgotten(host: PluginHost) -> None:
     rules, state = _first_turn(host)
     others = [c for c in state.hands[1] if c != 2]
     moves = {s: turn(*state.hands[s][:3]) for s in range(5)}
@@ -66,7 +66,7 @@ def test_a_card_seen_again_is_forgotten(host: Host) -> None:
     assert 2 in played.gardens[1] and 2 not in dict(played.memory[0])
 
 
-def test_the_final_discards(host: Host) -> None:
+def test_the_final_discards(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     hands = [h[:5] for h in HANDS5[:3]]
     gardens = [list(range(40 + 9 * s, 49 + 9 * s)) for s in range(3)]
@@ -75,7 +75,7 @@ def test_the_final_discards(host: Host) -> None:
     assert dict(after.memory[0]) == {4: 1 << DISCARD, 5: 1 << DISCARD}
 
 
-def test_determinize_keeps_what_the_seat_knows_and_redeals_the_rest(host: Host) -> None:
+def test_determinize_keeps_what_the_seat_knows_and_redeals_the_rest(host: PluginHost) -> None:
     _, state = _first_turn(host)
     seen_hands = set()
     for n in range(8):
@@ -88,7 +88,7 @@ def test_determinize_keeps_what_the_seat_knows_and_redeals_the_rest(host: Host) 
     assert len(seen_hands) > 1  # the hidden hands really are re-dealt
 
 
-def test_determinize_inside_a_step(host: Host) -> None:
+def test_determinize_inside_a_step(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     state = make_state(Config(3), HANDS5[:3])
     inside = rules.gamedef.apply(state, 0, turn(1, 2, 3))
@@ -101,7 +101,7 @@ def test_determinize_inside_a_step(host: Host) -> None:
     assert len(other.choices[0].passes) == 2 and other.choices[1] is not None
 
 
-def test_memory_holds_in_random_games(host: Host) -> None:
+def test_memory_holds_in_random_games(host: PluginHost) -> None:
     for players, variants in ((1, ()), (2, ("compost",)), (4, ()), (6, ("compost",))):
         rules = ruleset(host, *variants, players=players)
         game = rules.gamedef

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from hedgerow.core import Match
-from hedgerow.core.host import Host
 from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.flourish.summary import garden_names, garden_rows, score_columns
 
 from .conftest import ruleset
 
 
-def test_solo_columns_and_names(host: Host) -> None:
+def test_solo_columns_and_names(host: PluginHost) -> None:
     table = play(ruleset(host, players=1), 1, seed_from_int(2), [host.bot("random")])
     view = table.view(0)
     columns = dict(score_columns(view))
@@ -22,7 +22,7 @@ def test_solo_columns_and_names(host: Host) -> None:
     assert outcome is not None and outcome.opponent == columns["Game"][1]  # type: ignore[union-attr]
 
 
-def test_match_columns_end_on_the_match_totals(host: Host) -> None:
+def test_match_columns_end_on_the_match_totals(host: PluginHost) -> None:
     rules = ruleset(host, "garden-show", players=3)
     table = play(rules, 3, seed_from_int(4), [host.bot("random")])
     outcome = table.outcome()
@@ -32,7 +32,7 @@ def test_match_columns_end_on_the_match_totals(host: Host) -> None:
     assert sum(columns["Bonus"]) == sum(sum(r.bonus) for r in table.state.history)
 
 
-def test_garden_rows_by_round(host: Host) -> None:
+def test_garden_rows_by_round(host: PluginHost) -> None:
     table = play(ruleset(host, players=4), 4, seed_from_int(5), [host.bot("random")])
     view = table.view(2)
     rows = garden_rows(view, 3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hedgerow.core import Action, Chance, Refusal, Shuffle
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.flourish.game import active_seats, chance
@@ -18,7 +18,7 @@ from .conftest import final, make_state, pair, ruleset, step, turn
 HANDS3 = [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12], [13, 14, 15, 16, 17, 18]]
 
 
-def test_a_turn_is_one_simultaneous_step(host: Host) -> None:
+def test_a_turn_is_one_simultaneous_step(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     state = make_state(Config(3), HANDS3)
     assert active_seats(state) == (0, 1, 2)
@@ -34,7 +34,7 @@ def test_a_turn_is_one_simultaneous_step(host: Host) -> None:
     assert after.last[0] == Exchange(((2, 1), (3, 2)), ((9, 1), (14, 2)), (19,))
 
 
-def test_round_scoring_counts_only_the_cards_of_the_round(host: Host) -> None:
+def test_round_scoring_counts_only_the_cards_of_the_round(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     gardens = [[1, 5, 6, 7, 13], [29, 30, 31, 37, 38], [14, 15, 21, 22, 23]]
     hands = [[9, 40, 41, 42, 44, 46], [52, 53, 55, 57, 59, 61], [64, 66, 68, 70, 72, 73]]
@@ -46,7 +46,7 @@ def test_round_scoring_counts_only_the_cards_of_the_round(host: Host) -> None:
     assert after.turn == 6 and all(len(h) == 6 for h in after.hands)
 
 
-def test_turn_nine_scores_round_three_and_leaves_five_cards(host: Host) -> None:
+def test_turn_nine_scores_round_three_and_leaves_five_cards(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     gardens = [list(range(20, 28)), list(range(28, 36)), list(range(36, 44))]
     state = make_state(Config(3), HANDS3, gardens, turn=8)
@@ -57,7 +57,7 @@ def test_turn_nine_scores_round_three_and_leaves_five_cards(host: Host) -> None:
     assert len(rules.gamedef.legal_actions(after, 0)) == 10
 
 
-def test_the_final_round_and_the_end_of_game(host: Host) -> None:
+def test_the_final_round_and_the_end_of_game(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     gardens = [list(range(20, 29)), list(range(29, 38)), list(range(38, 47))]
     hands = [[1, 2, 3, 4, 5], [7, 8, 9, 10, 11], [13, 14, 15, 16, 17]]
@@ -72,7 +72,7 @@ def test_the_final_round_and_the_end_of_game(host: Host) -> None:
     assert outcome.scores == tuple(sum(p) for p in after.points)
 
 
-def test_legal_action_counts(host: Host) -> None:
+def test_legal_action_counts(host: PluginHost) -> None:
     for players, variants, size in ((3, (), 120), (2, (), 60), (1, (), 60),
                                     (4, ("compost",), 480), (2, ("compost",), 240)):
         rules = ruleset(host, *variants, players=players)
@@ -91,7 +91,7 @@ def _ctx(players: int):
     return SetupContext(players)
 
 
-def test_two_players_pass_both_cards_to_the_other(host: Host) -> None:
+def test_two_players_pass_both_cards_to_the_other(host: PluginHost) -> None:
     rules = ruleset(host, players=2)
     state = make_state(Config(2), HANDS3[:2])
     after = step(rules, state, {0: pair(1, 2, 3), 1: pair(7, 8, 9)})
@@ -99,7 +99,7 @@ def test_two_players_pass_both_cards_to_the_other(host: Host) -> None:
     assert after.last[0].passed == ((2, 1), (3, 1))
 
 
-def test_solo_against_mcgregor(host: Host) -> None:
+def test_solo_against_mcgregor(host: PluginHost) -> None:
     rules = ruleset(host, players=1)
     table = Table(rules, 1, seed_from_int(3))
     game = rules.gamedef
@@ -124,7 +124,7 @@ def test_solo_against_mcgregor(host: Host) -> None:
     assert outcome.opponent == sum(state.points[1])
 
 
-def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(host: Host) -> None:
+def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(host: PluginHost) -> None:
     rules = ruleset(host, "compost", players=3)
     cfg = Config(3, compost=True)
     state = make_state(cfg, HANDS3, turn=3)
@@ -139,7 +139,7 @@ def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(host: Host) -
     assert nine.last[0].drawn == (19,) and nine.last[1].drawn == ()
 
 
-def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(host: Host) -> None:
+def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(host: PluginHost) -> None:
     rules = ruleset(host, "compost", players=3)
     cfg = Config(3, compost=True)
     state = make_state(cfg, HANDS3, turn=4, deck=(40,), compost=(41, 42, 43, 44, 45))
@@ -164,7 +164,7 @@ def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(host: Host
     assert dict(done.memory[1])[10] == (1 << DECK) | (1 << 0) | (1 << 2)
 
 
-def test_every_card_used_once_and_the_deck_lasts(host: Host) -> None:
+def test_every_card_used_once_and_the_deck_lasts(host: PluginHost) -> None:
     for players in (2, 5, 7):
         rules = ruleset(host, players=players)
         table = Table(rules, players, seed_from_int(players))
@@ -181,7 +181,7 @@ def test_every_card_used_once_and_the_deck_lasts(host: Host) -> None:
         assert Counter(e.is_chance for e in table.entries)[True] == 1
 
 
-def test_solo_cards_go_to_mcgregor(host: Host) -> None:
+def test_solo_cards_go_to_mcgregor(host: PluginHost) -> None:
     rules = ruleset(host, players=1)
     mcg = tuple(range(80, 92))
     state = make_state(Config(1, solo=True), [HANDS3[0]], mcg=mcg)
@@ -193,7 +193,7 @@ def test_solo_cards_go_to_mcgregor(host: Host) -> None:
     assert shuffled.mcg == (*mcg[3:], 2, 3) and shuffled.aside == ()
 
 
-def test_refusals(host: Host) -> None:
+def test_refusals(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     game = rules.gamedef
     state = make_state(Config(3), HANDS3)

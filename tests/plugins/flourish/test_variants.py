@@ -7,7 +7,7 @@ import pytest
 
 from hedgerow.core import HedgerowError, Match, Rng, Shuffle
 from hedgerow.core.chance import draw_all
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.flourish import compost, cooperative, garden_show
@@ -23,7 +23,7 @@ from hedgerow.plugins.flourish.state import Config, GameRecord, Result
 from .conftest import ruleset
 
 
-def test_game_and_variants_are_registered(host: Host) -> None:
+def test_game_and_variants_are_registered(host: PluginHost) -> None:
     spec = host.game("flourish")
     assert (spec.title, spec.version, spec.min_players, spec.max_players) == (
         "Flourish", "1.0.0", 1, 7)
@@ -40,7 +40,7 @@ def test_game_and_variants_are_registered(host: Host) -> None:
         assert isinstance(impl, rules) and impl is not module
 
 
-def test_extension_hooks_are_declared(host: Host) -> None:
+def test_extension_hooks_are_declared(host: PluginHost) -> None:
     for name in ("flourish_compost", "flourish_games", "flourish_extra_chance",
                  "flourish_extra_resolve", "flourish_game_end", "flourish_outcome"):
         caller = getattr(host.pm.hook, name)
@@ -48,7 +48,7 @@ def test_extension_hooks_are_declared(host: Host) -> None:
     assert not host.pm.hook.flourish_medal_raise.spec.opts["firstresult"]
 
 
-def test_fingerprints_and_combinations(host: Host) -> None:
+def test_fingerprints_and_combinations(host: PluginHost) -> None:
     assert ruleset(host).fingerprint == "flourish@1.0.0"
     assert ruleset(host, "garden-show", "compost").fingerprint == (
         "flourish@1.0.0+compost@1.0.0+garden-show@1.0.0")
@@ -104,7 +104,7 @@ def test_the_ribbon_deal_has_no_duplicates() -> None:
     assert valid > 60  # a deal is valid often enough that re-dealing ends quickly
 
 
-def test_a_garden_show_is_one_table_of_three_games(host: Host) -> None:
+def test_a_garden_show_is_one_table_of_three_games(host: PluginHost) -> None:
     rules = ruleset(host, "garden-show", players=4)
     table = Table(rules, 4, seed_from_int(9))
     game = rules.gamedef

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from hedgerow.core.host import DEFAULT_PLUGINS, Host
+from hedgerow.core.pluginhost import DEFAULT_PLUGINS, PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.flowers.cards import ALL_CARDS, PURPLES, find
 from hedgerow.plugins.flowers.garden import Garden, key, targets
@@ -22,19 +22,19 @@ BUILTINS = tuple(p for p in DEFAULT_PLUGINS if p[0] in ("flowers", "summer", "ra
 
 
 @pytest.fixture(scope="session")
-def host() -> Host:
+def host() -> PluginHost:
     """A host with FLOWERS and Summer (registered as the default list does) and no others."""
-    return Host(builtins=BUILTINS, autoload=False)
+    return PluginHost(builtins=BUILTINS, autoload=False)
 
 
 @pytest.fixture(scope="session")
-def standard(host: Host) -> Ruleset:
+def standard(host: PluginHost) -> Ruleset:
     """FLOWERS without variants."""
     return host.ruleset("flowers", [])
 
 
 @pytest.fixture(scope="session")
-def summer(host: Host) -> Ruleset:
+def summer(host: PluginHost) -> Ruleset:
     """FLOWERS with Summer."""
     return host.ruleset("flowers", ["summer"])
 

@@ -18,7 +18,7 @@ import pytest
 from hedgerow.core import Action, Rng, SetupContext, Solo
 from hedgerow.core.chance import draw_all
 from hedgerow.core.conformance import check_game, check_outcome
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.flowers.cards import DECK, PURPLES
@@ -82,7 +82,7 @@ def invariants(summer: bool):
 
 @pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_conformance_kit(host: Host, players: int, variants: tuple[str, ...]) -> None:
+def test_conformance_kit(host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("flowers", variants, players=players)
     report = check_game(ruleset, players=players, seeds=range(SEEDS[players]),
                         invariants=[invariants(bool(variants))], exhaustive_steps=4)
@@ -92,7 +92,7 @@ def test_conformance_kit(host: Host, players: int, variants: tuple[str, ...]) ->
 
 @pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_many_seeded_games_keep_every_invariant(host: Host, players: int,
+def test_many_seeded_games_keep_every_invariant(host: PluginHost, players: int,
                                                 variants: tuple[str, ...]) -> None:
     """Many more seeds than the kit, straight through the rules: the invariants at every step
     of one game in ten, the end of every game, and a well-formed result.  Uniform picks
@@ -136,7 +136,7 @@ def test_many_seeded_games_keep_every_invariant(host: Host, players: int,
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_game_ends_when_a_stack_empties_after_that_turn(host: Host, players: int) -> None:
+def test_the_game_ends_when_a_stack_empties_after_that_turn(host: PluginHost, players: int) -> None:
     ruleset = host.ruleset("flowers", players=players)
     game = ruleset.gamedef
     for seed in range(5):

@@ -13,7 +13,7 @@ from gamechecks import (
 )
 
 from hedgerow.core import HedgerowError
-from hedgerow.core.host import DEFAULT_PLUGINS, Host
+from hedgerow.core.pluginhost import DEFAULT_PLUGINS, PluginHost
 from hedgerow.plugins import flowers
 from hedgerow.plugins.flowers import summer
 from hedgerow.plugins.flowers.cards import ALL_CARDS, PURPLES
@@ -27,7 +27,7 @@ def test_registered_as_built_ins() -> None:
     assert ("summer", "hedgerow.plugins.flowers.summer") in DEFAULT_PLUGINS
 
 
-def test_game_and_variant_are_registered(host: Host) -> None:
+def test_game_and_variant_are_registered(host: PluginHost) -> None:
     spec = host.game("flowers")
     assert (spec.name, spec.title, spec.version) == ("flowers", "FLOWERS", "1.0.0")
     assert (spec.min_players, spec.max_players, spec.players_default) == (1, 4, 2)
@@ -37,7 +37,7 @@ def test_game_and_variant_are_registered(host: Host) -> None:
     assert isinstance(variant.impl, summer.SummerRules) and variant.impl is not summer
 
 
-def test_extension_hooks_are_declared_with_standard_defaults(host: Host) -> None:
+def test_extension_hooks_are_declared_with_standard_defaults(host: PluginHost) -> None:
     for name in HOOKS:
         caller = getattr(host.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
@@ -49,7 +49,7 @@ def test_extension_hooks_are_declared_with_standard_defaults(host: Host) -> None
         assert len(defaults) == 1 and defaults[0].trylast
 
 
-def test_summer_answers_only_at_tables_that_chose_it(host: Host) -> None:
+def test_summer_answers_only_at_tables_that_chose_it(host: PluginHost) -> None:
     plain = bind(host.ruleset("flowers", players=2).gamedef and _relay(host, ()))
     hot = bind(_relay(host, ("summer",)))
     assert all(plain.coverable) and plain.layout(2).starts == (-1, -1)
@@ -57,7 +57,7 @@ def test_summer_answers_only_at_tables_that_chose_it(host: Host) -> None:
     assert hot.layout(3).starts == PURPLES[:3]
 
 
-def _relay(host: Host, variants: tuple[str, ...]):
+def _relay(host: PluginHost, variants: tuple[str, ...]):
     from hedgerow.core.ruleset import ExtensionRelay
 
     chosen = [host.variants[("flowers", v)] for v in variants]
@@ -65,7 +65,7 @@ def _relay(host: Host, variants: tuple[str, ...]):
     return ExtensionRelay(host.pm, inactive, variants)
 
 
-def test_fingerprints_and_player_counts(host: Host) -> None:
+def test_fingerprints_and_player_counts(host: PluginHost) -> None:
     assert host.ruleset("flowers").fingerprint == "flowers@1.0.0"
     assert host.ruleset("flowers", ["summer"]).fingerprint == "flowers@1.0.0+summer@1.0.0"
     host.ruleset("flowers", ["summer"], players=1)  # Summer combines with solo

@@ -8,7 +8,7 @@ import pytest
 from gamechecks import simulate
 
 from hedgerow.clients.cli import main
-from hedgerow.core.host import DEFAULT_PLUGINS
+from hedgerow.core.pluginhost import DEFAULT_PLUGINS
 
 #: Other built-in games are left out, so that work on them never breaks these runs.
 OTHERS = ",".join(n for n, _ in DEFAULT_PLUGINS if n not in ("flowers", "summer", "random-bot"))

@@ -8,7 +8,7 @@ from gamechecks import applied
 
 from hedgerow.core import Rng
 from hedgerow.core.canon import state_hash
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
@@ -42,7 +42,7 @@ def _shown(view: View) -> list[int]:
     return cards + [t for t in view.tops if t >= 0] + list(view.discards) + [view.holding]
 
 
-def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(host: Host) -> None:
+def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(host: PluginHost) -> None:
     for players in (1, 3):
         ruleset = host.ruleset("flowers", players=players)
         state = _midgame(ruleset, players, 9)
@@ -54,7 +54,7 @@ def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(host: Host) -> N
         assert sum(len(g) for g in view.gardens) == sum(len(g) for g in state.gardens)
 
 
-def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: Host) -> None:
+def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=3)
     state = _midgame(ruleset, 3, 4)
     seat = state.active
@@ -70,7 +70,7 @@ def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: Host) -> None:
         state.holding}
 
 
-def test_determinize_re_deals_only_the_hidden_cards(host: Host) -> None:
+def test_determinize_re_deals_only_the_hidden_cards(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=2)
     game = ruleset.gamedef
     state = _midgame(ruleset, 2, 6)
@@ -85,7 +85,7 @@ def test_determinize_re_deals_only_the_hidden_cards(host: Host) -> None:
         game.legal_actions(state, state.active))
 
 
-def test_hash_data_names_the_state_and_leaves_out_derived_data(host: Host) -> None:
+def test_hash_data_names_the_state_and_leaves_out_derived_data(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=2)
     state = _midgame(ruleset, 2, 5)
     assert state_hash(hash_data(state)) == state_hash(hash_data(state._replace(targets=((),) * 2)))
@@ -95,7 +95,7 @@ def test_hash_data_names_the_state_and_leaves_out_derived_data(host: Host) -> No
     assert state_hash(hash_data(moved)) != state_hash(hash_data(state))
 
 
-def test_the_final_view_carries_every_seats_scoring_detail(host: Host) -> None:
+def test_the_final_view_carries_every_seats_scoring_detail(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", ["summer"], players=2)
     table = Table(ruleset, 2, seed_from_int(3))
     game = ruleset.gamedef

@@ -9,7 +9,7 @@ import gamechecks
 import pytest
 
 from hedgerow.core import Action
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import (
     NO_CARDS,
@@ -26,13 +26,13 @@ from hedgerow.plugins.mandala.state import PLAY, State
 
 
 @pytest.fixture(scope="session")
-def standard(host: Host) -> Ruleset:
+def standard(host: PluginHost) -> Ruleset:
     """Mandala without variants (draw 2 after a single card)."""
     return host.ruleset("mandala", [])
 
 
 @pytest.fixture(scope="session")
-def drawfour(host: Host) -> Ruleset:
+def drawfour(host: PluginHost) -> Ruleset:
     """Mandala with Draw four."""
     return host.ruleset("mandala", ["draw-four"])
 

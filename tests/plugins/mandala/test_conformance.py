@@ -20,7 +20,7 @@ import pytest
 
 from hedgerow.core import Action, Refusal, Rng
 from hedgerow.core.conformance import check_game
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.mandala.cards import CARDS, TILES, tile_colour
@@ -79,7 +79,7 @@ def check_state(before: Any, after: State, seat: int, action: Action | None) -> 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "draw-four"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_core_conformance_kit(host: Host, players: int, variants: tuple[str, ...]) -> None:
+def test_core_conformance_kit(host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("mandala", variants, players=players)
     report = check_game(ruleset, players=players, seeds=range(4), invariants=[check_state])
     assert report.games == 4 and report.kinds == ("ranked",)
@@ -88,7 +88,7 @@ def test_core_conformance_kit(host: Host, players: int, variants: tuple[str, ...
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "draw-four"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_keep_every_invariant(host: Host, players: int,
+def test_random_games_keep_every_invariant(host: PluginHost, players: int,
                                            variants: tuple[str, ...]) -> None:
     """Many more seeds through the table: the invariants after every entry, views against
     determinize now and then, and the ways games end."""

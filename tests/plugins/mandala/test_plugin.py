@@ -14,7 +14,7 @@ from gamechecks import (
 )
 
 from hedgerow.core import HedgerowError, Ranked, VariantSpec, hookimpl
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.plugins import mandala
 from hedgerow.plugins.mandala import drawfour
 from hedgerow.plugins.mandala.drawing import DRAW_FOUR, STANDARD
@@ -23,7 +23,7 @@ from hedgerow.plugins.mandala.state import OVER
 from .conftest import applied, hand, make_state, play, take, tiles
 
 
-def test_game_and_variant_are_registered(host: Host) -> None:
+def test_game_and_variant_are_registered(host: PluginHost) -> None:
     spec = host.game("mandala")
     assert (spec.name, spec.title, spec.version) == (
         "mandala", "Flowers: A Mandala Game", "1.0.0")
@@ -34,7 +34,7 @@ def test_game_and_variant_are_registered(host: Host) -> None:
     assert variant.impl is not drawfour and isinstance(variant.impl, drawfour.DrawFourRules)
 
 
-def test_extension_hooks_are_declared_and_documented(host: Host) -> None:
+def test_extension_hooks_are_declared_and_documented(host: PluginHost) -> None:
     for name in ("mandala_draw_rule", "mandala_game_end", "mandala_winner"):
         caller = getattr(host.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
@@ -44,7 +44,7 @@ def test_extension_hooks_are_declared_and_documented(host: Host) -> None:
             assert f":param {param}:" in doc, (name, param)
 
 
-def test_fingerprints_and_player_counts(host: Host) -> None:
+def test_fingerprints_and_player_counts(host: PluginHost) -> None:
     assert host.ruleset("mandala").fingerprint == "mandala@1.0.0"
     assert (host.ruleset("mandala", ["draw-four"]).fingerprint
             == "mandala@1.0.0+draw-four@1.0.0")
@@ -53,7 +53,7 @@ def test_fingerprints_and_player_counts(host: Host) -> None:
             host.ruleset("mandala", [], players=players)
 
 
-def test_draw_four_is_active_only_where_chosen(host: Host) -> None:
+def test_draw_four_is_active_only_where_chosen(host: PluginHost) -> None:
     standard = host.ruleset("mandala", [])
     both = host.ruleset("mandala", ["draw-four"])
     assert standard.gamedef.name == both.gamedef.name == "mandala"
@@ -93,7 +93,7 @@ class FourFlowersPlugin:
 
 
 def test_a_third_party_variant_changes_the_end_and_the_winner() -> None:
-    host = Host(autoload=False, extra=[FourFlowersPlugin()])
+    host = PluginHost(autoload=False, extra=[FourFlowersPlugin()])
     held = {0: tiles("gray-1", "gray-2", "purple-1", "purple-2", "red-2"),
             1: tiles("orange-1", "orange-2")}
     red1, green1 = tiles("red-1", "green-1")

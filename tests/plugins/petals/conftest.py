@@ -6,20 +6,20 @@ from collections.abc import Callable
 
 import pytest
 
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.petals.geometry import frontier, placed
 from hedgerow.plugins.petals.state import PLAY, Pending, State
 
 
 @pytest.fixture(scope="session")
-def standard(host: Host) -> Ruleset:
+def standard(host: PluginHost) -> Ruleset:
     """Petals without variants."""
     return host.ruleset("petals", [])
 
 
 @pytest.fixture(scope="session")
-def harmony(host: Host) -> Ruleset:
+def harmony(host: PluginHost) -> Ruleset:
     """Petals with Harmony."""
     return host.ruleset("petals", ["harmony"])
 

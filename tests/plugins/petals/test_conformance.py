@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from hedgerow.core import Action, Refusal, Rng
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.petals.geometry import SIDES, connected, frontier, placed
@@ -120,7 +120,7 @@ def play_checked(ruleset, players: int, seed: int, kinds: Counter[str]) -> Table
 
 @pytest.mark.parametrize("variants", [(), ("harmony",)], ids=["standard", "harmony"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_every_invariant(host: Host, players: int,
+def test_random_games_keep_every_invariant(host: PluginHost, players: int,
                                            variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("petals", variants, players=players)
     kinds: Counter[str] = Counter()
@@ -130,7 +130,7 @@ def test_random_games_keep_every_invariant(host: Host, players: int,
     assert kinds["identical:move"] and kinds["identical:decline"], kinds
 
 
-def test_core_conformance_kit(host: Host) -> None:
+def test_core_conformance_kit(host: PluginHost) -> None:
     conformance = pytest.importorskip("hedgerow.core.conformance")
     for variants in ((), ("harmony",)):
         for players in (2, 3, 4, 5):

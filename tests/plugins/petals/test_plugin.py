@@ -12,12 +12,12 @@ from gamechecks import (
 )
 
 from hedgerow.core import HedgerowError
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.plugins import petals
 from hedgerow.plugins.petals import harmony
 
 
-def test_game_and_variant_are_registered(host: Host) -> None:
+def test_game_and_variant_are_registered(host: PluginHost) -> None:
     spec = host.game("petals")
     assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "2.0.0")
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.summary
@@ -27,18 +27,18 @@ def test_game_and_variant_are_registered(host: Host) -> None:
     assert variant.impl is not harmony and isinstance(variant.impl, harmony.HarmonyRules)
 
 
-def test_extension_hooks_are_declared(host: Host) -> None:
+def test_extension_hooks_are_declared(host: PluginHost) -> None:
     for name in ("petals_winner", "petals_final_scoring"):
         caller = getattr(host.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
 
 
-def test_fingerprints(host: Host) -> None:
+def test_fingerprints(host: PluginHost) -> None:
     assert host.ruleset("petals").fingerprint == "petals@2.0.0"
     assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@2.0.0+harmony@1.0.0"
 
 
-def test_player_count_is_checked(host: Host) -> None:
+def test_player_count_is_checked(host: PluginHost) -> None:
     with pytest.raises(HedgerowError):
         host.ruleset("petals", [], players=6)
     with pytest.raises(HedgerowError):

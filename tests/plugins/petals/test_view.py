@@ -7,7 +7,7 @@ import dataclasses
 from hedgerow.core import Action, Rng, SetupContext
 from hedgerow.core.canon import state_hash
 from hedgerow.core.chance import draw_all
-from hedgerow.core.host import Host
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import DrawContext
 from hedgerow.plugins.petals.setup import deal, deal_chance, setup
@@ -115,7 +115,7 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
     assert not any(f"{c:02d}" in narrow for *_, c, _ in seen.garden)
 
 
-def test_the_ui_hook_answers_only_for_petals(host: Host) -> None:
+def test_the_ui_hook_answers_only_for_petals(host: PluginHost) -> None:
     assert isinstance(host.game_ui("petals"), PetalsUI)
     from hedgerow.plugins.petals import ui
 

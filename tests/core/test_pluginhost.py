@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.core.host import DEFAULT_PLUGINS, Host
+from hedgerow.core.pluginhost import DEFAULT_PLUGINS, PluginHost
 
 
 def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:
@@ -20,7 +20,7 @@ def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:
 
 
 def test_builtins_come_from_the_default_list() -> None:
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     names = {name for name, _ in DEFAULT_PLUGINS}
     assert names <= {host.pm.get_name(p) for p in host.pm.get_plugins()}
     assert "random" in host.bots
@@ -28,14 +28,14 @@ def test_builtins_come_from_the_default_list() -> None:
 
 
 def test_block_list_by_argument_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "random" not in Host(autoload=False, block=["random-bot"]).bots
+    assert "random" not in PluginHost(autoload=False, block=["random-bot"]).bots
     monkeypatch.setenv("HEDGEROW_BLOCK_PLUGINS", "random-bot, other")
-    assert "random" not in Host(autoload=False).bots
+    assert "random" not in PluginHost(autoload=False).bots
 
 
 def test_plugins_by_module_name_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
-    host = Host(autoload=False)
+    host = PluginHost(autoload=False)
     assert {"posy", "duel"} <= set(host.games)
     assert [v.name for v in host.variants_of("posy")] == ["bonus", "lowball"]
 
@@ -68,7 +68,7 @@ def test_entry_points_load_third_party_variants(
 ) -> None:
     monkeypatch.syspath_prepend(str(_fake_distribution(tmp_path)))
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
-    host = Host()
+    host = PluginHost()
     fast = host.variants[("posy", "fast")]
     origin = host.origin_of[fast]
     assert (origin.plugin, origin.distribution, origin.version) == (
@@ -79,9 +79,9 @@ def test_entry_points_load_third_party_variants(
     assert host.ruleset("posy", ["fast"]).fingerprint == "posy@1.0.0+fast@0.3.0"
     # the same plugin is skipped when autoload is disabled, or when blocked by name
     monkeypatch.setenv("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD", "1")
-    assert ("posy", "fast") not in Host().variants
+    assert ("posy", "fast") not in PluginHost().variants
     monkeypatch.delenv("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD")
-    assert ("posy", "fast") not in Host(block=["thirdparty"]).variants
+    assert ("posy", "fast") not in PluginHost(block=["thirdparty"]).variants
 
 
 def test_unknown_names_list_the_choices(toy_host) -> None:
@@ -132,7 +132,8 @@ def test_duplicate_game_names_are_refused() -> None:
     import toygames
 
     with pytest.raises(HedgerowError, match="already registered"):
-        Host(builtins=(), autoload=False, extra=[toygames.DuelPlugin(), toygames.DuelPlugin()])
+        PluginHost(builtins=(), autoload=False,
+                   extra=[toygames.DuelPlugin(), toygames.DuelPlugin()])
 
 
 def test_the_ui_hook_answers_for_its_own_game_only(toy_host) -> None:
@@ -168,7 +169,7 @@ def test_a_ui_gets_the_tables_rules_and_answers_as_its_variants_do() -> None:
         def hedgerow_game_ui(self, game, ruleset):
             return RankingUI(ruleset) if game == "posy" and ruleset is not None else None
 
-    host = Host(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    host = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
     plain = host.game_ui("posy", host.ruleset("posy"))
     lowball = host.game_ui("posy", host.ruleset("posy", ["lowball"]))
     assert isinstance(plain, RankingUI) and isinstance(lowball, RankingUI)
@@ -184,7 +185,7 @@ def test_a_ui_hook_answering_something_else_is_refused() -> None:
         def hedgerow_game_ui(self, game):
             return "a string"
 
-    host = Host(builtins=(), autoload=False, extra=[Wrong()])
+    host = PluginHost(builtins=(), autoload=False, extra=[Wrong()])
     with pytest.raises(HedgerowError, match="not a GameUI"):
         host.game_ui("posy")
 
@@ -208,7 +209,7 @@ def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:
 
     import toygames
 
-    host = Host(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    host = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
     assert host.bot("first", "posy").summary == "always the first"
     with pytest.raises(HedgerowError, match="unknown bot 'first' for duel"):
         host.bot("first", "duel")
@@ -230,7 +231,7 @@ def test_a_third_party_plugin_that_fails_to_load_is_reported_not_fatal(
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hedgerow-broken\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[hedgerow]\nbroken = hedgerow_broken\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    host = Host()
+    host = PluginHost()
     assert host.broken == [("broken", "hedgerow-broken 0.1: ImportError: needs numpy 9")]
     assert "random" in host.bots
 
@@ -238,7 +239,7 @@ def test_a_third_party_plugin_that_fails_to_load_is_reported_not_fatal(
 def test_a_variant_for_a_missing_game_is_reported_and_left_out() -> None:
     import toygames
 
-    host = Host(builtins=(), autoload=False, extra=[toygames.PosyVariants()])
+    host = PluginHost(builtins=(), autoload=False, extra=[toygames.PosyVariants()])
     assert host.variants == {}
     assert sorted(why for _, why in host.broken) == [
         "variant 'bonus' needs game 'posy', which is not installed",

@@ -70,7 +70,7 @@ def _hedgerow_version() -> str:
         return "0+unknown"
 
 
-class Host:
+class PluginHost:
     """Loads plugins and answers: which games, variants and bots exist, and with what rules."""
 
     def __init__(
