@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.rng import Rng
@@ -145,4 +145,5 @@ def outcome_of(action: Action) -> ChanceOutcome | None:
     if action.kind != CHANCE_KIND or len(action.args) != 1 or action.args[0][0] != "draws":
         return None
     value = action.args[0][1]
-    return value if type(value) is tuple else None
+    # Only the outer shape is known here; `problem` checks each draw against its node.
+    return cast(ChanceOutcome, value) if type(value) is tuple else None

@@ -169,7 +169,8 @@ class _ChanceGuard:
         game = self.game
         if game.chance is None:
             return game
-        wrapped = {name: self._guard(name, getattr(game, name)) for name in self.ASKED}
+        wrapped: dict[str, Any] = {name: self._guard(name, getattr(game, name))
+                                   for name in self.ASKED}
         return replace(game, **wrapped)
 
     def _guard(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:

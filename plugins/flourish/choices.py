@@ -194,7 +194,7 @@ def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
     if card is None or passes is None or extra is None:
         return _refuse("bad_action", "cards are named by their ids (ints)")
     if compost is not None and extra not in hand:
-        return _refuse("not_in_hand", f"seat {seat} does not hold card {compost} to compost")
+        return _refuse("not_in_hand", f"seat {seat} does not hold card {extra} to compost")
     if not split and passes[0] >= passes[1]:
         return _refuse("bad_order", "list the two passed cards lowest id first")
     chosen = (card, *passes) + ((extra,) if extra >= 0 else ())

@@ -128,9 +128,8 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
     players = state.cfg.players
     piles = {DECK: state.deck, COMPOST: state.compost, DISCARD: state.discard,
              MCG: state.mcg + state.aside}
-    held = {j: state.hands[j] + (() if state.choices[j] is None
-                                 else chosen_cards(state.choices[j]))
-            for j in range(players) if j != seat}
+    held = {j: state.hands[j] + (() if choice is None else chosen_cards(choice))
+            for j, choice in enumerate(state.choices) if j != seat}
     caps = {z: len(c) for z, c in sorted((*held.items(), *piles.items()))}
     remembered = dict(state.memory[seat])
     hidden = sorted(c for cards in (*held.values(), *piles.values()) for c in cards)

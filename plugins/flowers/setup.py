@@ -80,7 +80,7 @@ def setup(ctx: SetupContext, layout: Layout) -> State:
             or any(s not in ALL_CARDS or s in DECK for s in fixed)
             or len(set(fixed)) != len(fixed)):
         raise ValueError(f"a FLOWERS layout for {players} players cannot be dealt: {layout}")
-    gardens = tuple({} if s == DRAW else {START: (s,)} for s in starts)
+    gardens: tuple[Garden, ...] = tuple({} if s == DRAW else {START: (s,)} for s in starts)
     return State(players=players, gardens=gardens, targets=((),) * players, stacks=(),
                  active=NOBODY, phase=DEAL, sizes=tuple(sizes))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hedgerow.plugins.flowers.garden import Cell, Garden, Stack
+from hedgerow.plugins.flowers.garden import Garden, Stack
 from hedgerow.plugins.flowers.scoring import GardenScore
 
 DEAL, TAKE, PLANT, OVER = "deal", "take", "plant", "over"
@@ -25,7 +25,7 @@ class State(NamedTuple):
 
     * ``players``: the number of seats (1 is the solo game);
     * ``gardens``: each seat's garden, ``(x, y) -> stack`` bottom card first (`garden`);
-    * ``targets``: each seat's cells where a card may be planted now, sorted (derived data,
+    * ``targets``: each seat's cell keys where a card may be planted now, sorted (derived data,
       kept so that listing plantings costs nothing; not part of the hash);
     * ``stacks``: the draw stacks, each bottom card first so the top is the last one; the
       last stack is the face-down one, the top of every other one is face up;
@@ -42,7 +42,7 @@ class State(NamedTuple):
 
     players: int
     gardens: tuple[Garden, ...]
-    targets: tuple[tuple[Cell, ...], ...]
+    targets: tuple[tuple[int, ...], ...]
     stacks: tuple[Stack, ...]
     active: int
     phase: str
