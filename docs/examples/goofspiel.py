@@ -129,7 +129,7 @@ def apply(state: State, seat: int, action: Action) -> State | Refusal:
         return Refusal("goofspiel.unknown", f"Goofspiel has no action {action.kind!r}")
     card = action["card"]
     if type(card) is not int or card not in state.hands[seat]:
-        return Refusal("goofspiel.not_in_hand", f"card {card} is not in seat {seat}'s hand")
+        return Refusal("goofspiel.not_in_hand", f"card {card!r} is not in seat {seat}'s hand")
     if state.bids[seat]:
         return Refusal("goofspiel.already_bid", f"seat {seat} has bid this round")
     hands = list(state.hands)
@@ -200,7 +200,7 @@ def outcome(state: State) -> Outcome | None:
 
 def describe(state: State, seat: int, action: Action) -> str:
     """A bid in words (shown once the round is settled, when every bid is revealed)."""
-    return f"seat {seat} bids {action.get('card')} for the {state.prize}"
+    return f"seat {seat} bids {action.get("card")!r} for the {state.prize}"
 
 
 def build(ext: Any) -> GameDef[State, View]:

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
-from typing import overload
 
 from hedgerow.core import Action, Refusal
+from hedgerow.core.lazyactions import LazyActions
 from hedgerow.plugins.flourish.state import FINAL, Choice, State
 
 #: One action's shape: (play indices, pass indices, compost index or -1) into a hand.
@@ -80,12 +80,11 @@ def listed(hand: tuple[int, ...], split: bool, compost: bool, final: bool,
                  for p in patterns(len(hand), split, compost, final))
 
 
-class TurnChoices(Sequence[Action]):
+class TurnChoices(LazyActions):
     """A seat's legal actions, made one at a time when indexed; listed whole (and kept for
     the same hand) when iterated; ``in`` is answered by parsing."""
 
     __slots__ = ("_compost", "_final", "_hand", "_patterns", "_seat", "_split", "_state")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, state: State, seat: int, split: bool, compost: bool, final: bool,
                  ) -> None:
@@ -100,13 +99,7 @@ class TurnChoices(Sequence[Action]):
     def __len__(self) -> int:
         return len(self._patterns)
 
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
-            return [make_action(self._hand, p, self._split) for p in self._patterns[index]]
+    def _at(self, index: int) -> Action:
         return make_action(self._hand, self._patterns[index], self._split)
 
     def __iter__(self) -> Iterator[Action]:
@@ -115,14 +108,6 @@ class TurnChoices(Sequence[Action]):
     def __contains__(self, action: object) -> bool:
         return (isinstance(action, Action)
                 and isinstance(parse(self._state, self._seat, action), Choice))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    def __repr__(self) -> str:
-        return f"<TurnChoices of {len(self)} actions>"
 
 
 def legal_actions(state: State, seat: int) -> Sequence[Action]:

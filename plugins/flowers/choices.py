@@ -26,9 +26,9 @@ pick costs one index).  Order: by stack, then by cell (``x`` then ``y``), the ta
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
 
 from hedgerow.core import Action
+from hedgerow.core.lazyactions import LazyActions
 from hedgerow.plugins.flowers.garden import Cell, cell, inside, key
 from hedgerow.plugins.flowers.state import PLANT, TAKE, State
 
@@ -79,12 +79,11 @@ def plant_args(action: Action) -> tuple[int, Cell] | None:
     return None
 
 
-class TurnChoices(Sequence[Action]):
+class TurnChoices(LazyActions):
     """``plant(stack, x, y)`` for each of ``stacks`` and each target cell key, in that
     order, then ``last`` (the take of the face-down stack, when it is offered)."""
 
     __slots__ = ("_keys", "_last", "_size", "_stacks")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, stacks: tuple[int, ...], keys: tuple[int, ...],
                  last: tuple[Action, ...] = ()) -> None:
@@ -106,19 +105,6 @@ class TurnChoices(Sequence[Action]):
             return planting(self._stacks[s], keys[i])
         return self._last[index - (self._size - len(self._last))]
 
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
-            return [self._at(i) for i in range(*index.indices(self._size))]
-        if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
-            raise IndexError("action index out of range")
-        return self._at(index)
-
     def __iter__(self) -> Iterator[Action]:
         for stack in self._stacks:
             for k in self._keys:
@@ -135,14 +121,6 @@ class TurnChoices(Sequence[Action]):
             return False
         stack, (x, y) = found
         return stack in self._stacks and inside(x, y) and key(x, y) in self._keys
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    def __repr__(self) -> str:
-        return f"<TurnChoices of {len(self)} actions>"
 
 
 #: The face-up stacks when every one of ``n`` stacks has a card (all but the last).
