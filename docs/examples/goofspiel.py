@@ -200,7 +200,7 @@ def outcome(state: State) -> Outcome | None:
 
 def describe(state: State, seat: int, action: Action) -> str:
     """A bid in words (shown once the round is settled, when every bid is revealed)."""
-    return f"seat {seat} bids {action.get("card")!r} for the {state.prize}"
+    return f"seat {seat} bids {action.get('card')!r} for the {state.prize}"
 
 
 def build(ext: Any) -> GameDef[State, View]:
