@@ -43,6 +43,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("flourish-cooperative", "hedgerow.plugins.flourish.cooperative"),
     ("flourish-garden-show", "hedgerow.plugins.flourish.garden_show"),
     ("flourish-compost", "hedgerow.plugins.flourish.compost"),
+    ("flourish-solo", "hedgerow.plugins.flourish.solo"),
 )
 
 ENTRY_POINT_GROUP = hookspecs.PROJECT

@@ -20,10 +20,12 @@ RUNS = [
     (("garden-show",), range(2, 8), 1),
     (("compost", "cooperative"), range(2, 8), 1),
     (("compost", "garden-show"), (2, 4, 7), 1),
+    (("solo",), (1,), 2),
+    (("compost", "solo"), (1,), 2),
 ]
 KIND = {(): "ranked", ("compost",): "ranked", ("cooperative",): "cooperative",
         ("garden-show",): "match", ("compost", "cooperative"): "cooperative",
-        ("compost", "garden-show"): "match"}
+        ("compost", "garden-show"): "match", ("solo",): "solo", ("compost", "solo"): "solo"}
 
 
 @pytest.mark.parametrize(("variants", "counts", "seeds"), RUNS,

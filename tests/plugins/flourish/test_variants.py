@@ -10,7 +10,7 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
-from hedgerow.plugins.flourish import compost, cooperative, garden_show
+from hedgerow.plugins.flourish import compost, cooperative, garden_show, solo
 from hedgerow.plugins.flourish.garden_show import (
     GardenShowRules,
     deal_ribbons,
@@ -29,13 +29,16 @@ def test_game_and_variants_are_registered(host: PluginHost) -> None:
         "Flourish", "1.0.0", 1, 7)
     assert spec.players_default == 4 and spec.summary
     found = {name: v for (game, name), v in host.variants.items() if game == "flourish"}
-    assert sorted(found) == ["compost", "cooperative", "garden-show"]
+    assert sorted(found) == ["compost", "cooperative", "garden-show", "solo"]
     assert found["cooperative"].conflicts == ("garden-show",)
     assert found["garden-show"].conflicts == ("cooperative",)
     assert found["cooperative"].players == found["garden-show"].players == (2, 7)
     assert found["compost"].players is None
+    assert found["solo"].players == (1, 1)
+    assert found["solo"].conflicts == ("cooperative", "garden-show")
     for module, rules in ((compost, compost.CompostRules), (cooperative,
-                          cooperative.CooperativeRules), (garden_show, GardenShowRules)):
+                          cooperative.CooperativeRules), (garden_show, GardenShowRules),
+                          (solo, solo.SoloRules)):
         impl = found[module.__name__.rsplit(".", 1)[1].replace("_", "-")].impl
         assert isinstance(impl, rules) and impl is not module
 
@@ -60,6 +63,29 @@ def test_fingerprints_and_combinations(host: PluginHost) -> None:
     with pytest.raises(HedgerowError):
         ruleset(host, players=8)
     ruleset(host, "compost", players=1)
+
+
+def test_solo_names_the_one_player_game(host: PluginHost) -> None:
+    rules = ruleset(host, "solo", players=None)
+    assert rules.player_range == (1, 1) and rules.players_default == 1
+    assert ruleset(host, "solo", "compost", players=1).fingerprint == (
+        "flourish@1.0.0+compost@1.0.0+solo@1.0.0")
+    for other in ("cooperative", "garden-show"):
+        with pytest.raises(HedgerowError, match=f"'solo' cannot be combined with {other}"):
+            ruleset(host, "solo", other)
+    with pytest.raises(HedgerowError, match="flourish \\+ solo is for 1 to 1 players, not 2"):
+        ruleset(host, "solo", players=2)
+    # The variant only names the game's one-seat rules: the same seed plays the same game.
+    seed = seed_from_int(7)
+    named = Table(ruleset(host, "solo", players=1), 1, seed)
+    plain = Table(ruleset(host, players=1), 1, seed)
+    rng = Rng(seed, "solo-test")
+    while named.outcome() is None:
+        assert named.active_seats() == plain.active_seats() == (0,)
+        action = rng.choice(named.legal_actions(0))
+        assert named.play(0, action) is None and plain.play(0, action) is None
+        assert named.state_hash() == plain.state_hash()
+    assert named.outcome() == plain.outcome()
 
 
 # -- Garden Show ----------------------------------------------------------------------------
