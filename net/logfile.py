@@ -21,7 +21,9 @@ record being written.
 
 Resuming a table after a crash: ``result = read_log(path)``; ``report = replay_log(ruleset,
 result.header, result.entries)`` rebuilds the `Table`; ``LogWriter.resume(path)`` continues the
-file (a torn last record is cut off); catch-up then fetches what was missed.
+file (a torn tail is cut off; ``LogWriter.recover(path)`` also continues a log damaged in
+the middle from its intact prefix, keeping the damaged copy); catch-up then fetches what was
+missed, from the other peers.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ class LogProblem:
     ``undecodable``, ``no_header``, ``extra_header``, ``bad_index``, ``broken_chain``,
     ``bad_digest``.  ``offset`` is the byte offset of the damaged record (or of the magic);
     ``index`` the entry index expected there (None while the header was expected);
-    ``at_tail`` is True when nothing follows the damaged bytes, as after a crash mid-write.
+    ``at_tail`` is True when no intact entry follows the damaged bytes, as after a crash
+    mid-write or a power cut that left zeros at the end: cutting the damage off loses no
+    entry that verifies.
     """
 
     kind: str
@@ -100,12 +104,16 @@ class LogReadResult:
     """What `read_log` found: the header, every intact entry before any problem, the problem.
 
     ``end`` is the byte offset just past the last intact record (where a writer continues).
+    ``salvaged`` are the records found *after* the damage that still verify on their own
+    (checksum, decoding, the entry's digest of its own contents, a later index): they are
+    why damage that is not at the tail must never be cut off (`LogWriter.recover`).
     """
 
     header: LogHeader | None
     entries: tuple[LoggedEntry, ...]
     problem: LogProblem | None
     end: int
+    salvaged: tuple[LoggedEntry, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -151,8 +159,18 @@ def parse_log(data: bytes) -> LogReadResult:
 
     def stop(kind: str, message: str, *, at_tail: bool = False) -> LogReadResult:
         index = None if header is None else len(entries)
-        return LogReadResult(header, tuple(entries), LogProblem(kind, pos, index, message, at_tail),
-                             pos)
+        salvaged = _salvage(data, pos, len(entries)) if header is not None else ()
+        if salvaged:
+            first, last = salvaged[0].entry.index, salvaged[-1].entry.index
+            message += (f"; {len(salvaged)} intact "
+                        f"{'entry follows' if len(salvaged) == 1 else 'entries follow'} "
+                        f"(#{first}{'' if first == last else f' to #{last}'})")
+        # Damage is a torn tail when no entry that verifies comes after it, whatever the
+        # bytes say (a length field flipped past the end, appended garbage, the zeros a
+        # power cut leaves).
+        tail = not salvaged and (at_tail or not data[pos:].strip(b"\0") or kind in _TAIL_KINDS)
+        return LogReadResult(header, tuple(entries), LogProblem(kind, pos, index, message, tail),
+                             pos, salvaged)
 
     while pos < len(data):
         if len(data) - pos < _FRAME.size:
@@ -194,6 +212,43 @@ def parse_log(data: bytes) -> LogReadResult:
     return LogReadResult(header, tuple(entries), None, pos)
 
 
+#: Damage that is a torn tail when no intact entry follows it (see `LogProblem.at_tail`).
+_TAIL_KINDS = ("truncated", "too_large", "bad_crc", "undecodable")
+
+
+def _salvage(data: bytes, pos: int, index: int) -> tuple[LoggedEntry, ...]:
+    """The records after damaged bytes at ``pos`` that verify on their own, in file order.
+
+    Scans byte by byte for a frame whose checksum matches, whose payload decodes to a logged
+    entry of index ``index`` or later and whose digest is that of its own contents, then
+    reads on frame by frame from there.  (A false frame would need a CRC-32 match, a valid
+    record and a BLAKE2b digest match by chance.)
+    """
+    found: list[LoggedEntry] = []
+    size = len(data)
+    i = pos + 1
+    while i + _FRAME.size <= size:
+        length, crc = _FRAME.unpack_from(data, i)
+        end = i + _FRAME.size + length
+        if 0 < length <= MAX_RECORD_SIZE and end <= size:
+            payload = data[i + _FRAME.size:end]
+            if zlib.crc32(payload) == crc:
+                try:
+                    record = decode_log_record(payload)
+                except CodecError:
+                    record = None
+                if isinstance(record, LoggedEntry):
+                    entry = record.entry
+                    floor = found[-1].entry.index + 1 if found else index
+                    if entry.index >= floor and entry.digest == LogEntry.chain(
+                            entry.prev, entry.index, entry.seat, entry.action):
+                        found.append(record)
+                        i = end
+                        continue
+        i += 1
+    return tuple(found)
+
+
 def _chain_problem(item: LoggedEntry, index: int, head: bytes) -> tuple[str, str] | None:
     entry = item.entry
     if entry.index != index:
@@ -219,9 +274,11 @@ class LogWriter:
     """Appends accepted entries to a log file, flushing (and by default fsyncing) each one.
 
     ``LogWriter(path, header)`` creates the file, or continues an existing log of the same
-    header (a torn last record is cut off; any other damage raises `LogFileError`, and the
-    file is left untouched).  ``LogWriter.resume(path)`` continues whatever table the file
-    holds.  ``sync=False`` only flushes (for throwaway logs where speed matters more).
+    header (a torn tail is cut off: damage with no intact entry after it; any other damage
+    raises `LogFileError`, and the file is left untouched).  ``LogWriter.resume(path)``
+    continues whatever table the file holds; ``LogWriter.recover(path)`` also continues a
+    log damaged in the middle, from its intact prefix, keeping the damaged file aside.
+    ``sync=False`` only flushes (for throwaway logs where speed matters more).
     """
 
     def __init__(self, path: str | os.PathLike[str], header: LogHeader, *,
@@ -239,9 +296,7 @@ class LogWriter:
                 raise LogFileError(f"{self.path} is the log of another table "
                                    f"({result.header.fingerprint}, {result.header.players} seats)")
             problem = result.problem
-            if problem is not None and not (
-                problem.at_tail and problem.kind in ("truncated", "bad_crc", "undecodable")
-            ):
+            if problem is not None and not (problem.at_tail and problem.kind in _TAIL_KINDS):
                 raise LogFileError(f"{self.path}: cannot continue a damaged log: {problem}")
             self._file: BinaryIO = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
             self._file.truncate(result.end)
@@ -268,6 +323,39 @@ class LogWriter:
         if result.header is None:
             raise LogFileError(f"{path}: cannot continue this log: {result.problem}")
         return cls(path, result.header, sync=sync)
+
+    @classmethod
+    def recover(cls, path: str | os.PathLike[str], *,
+                sync: bool = True) -> tuple[LogWriter, Path | None]:
+        """Continue the log at ``path`` even when it is damaged in the middle.
+
+        A log that `resume` can continue is continued as it would be, and the second value
+        is None.  Otherwise the file is first copied aside, byte for byte, to
+        ``<name>.damaged`` (``.damaged-2``, ... when taken), which is returned: nothing that
+        verifies is ever deleted.  The log is then rewritten with its intact prefix only,
+        atomically (a new file renamed over the old one), and continued from there: the
+        entries after the damage are the caller's to fetch again, e.g. from the other peers
+        of a live table (each one is checked against the chain as it is appended).  A file
+        without a readable header raises `LogFileError`.
+        """
+        path = Path(path)
+        result = read_log(path)
+        header, problem = result.header, result.problem
+        if header is None:
+            raise LogFileError(f"{path}: cannot continue this log: {problem}")
+        if problem is None or (problem.at_tail and problem.kind in _TAIL_KINDS):
+            return cls(path, header, sync=sync), None
+        aside = _free_name(path.with_name(path.name + ".damaged"))
+        data = path.read_bytes()
+        aside.write_bytes(data)
+        fresh = path.with_name(path.name + ".recovering")
+        fresh.write_bytes(data[:result.end])
+        if sync:
+            with open(fresh, "rb+") as f:
+                os.fsync(f.fileno())
+        os.replace(fresh, path)
+        _fsync_dir(path.parent, sync)
+        return cls(path, header, sync=sync), aside
 
     @property
     def next_index(self) -> int:
@@ -321,6 +409,15 @@ class LogWriter:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or ``path-2``, ``path-3``... the first name no file has."""
+    candidate, n = path, 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}-{n}")
+    return candidate
 
 
 def _fsync_dir(directory: Path, sync: bool) -> None:
@@ -454,7 +551,7 @@ def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntr
 
 
 def verify_log(ruleset_factory: Callable[[LogHeader], Ruleset], result: LogReadResult, *,
-               on_step: Callable[[Table, LoggedEntry], None] | None = None) -> Mismatch | None:
+               on_step: Callable[[Table, Applied], None] | None = None) -> Mismatch | None:
     """Replay every intact entry of ``result`` and return the first `Mismatch`, or None.
 
     ``ruleset_factory(header)`` binds the rules the log names, e.g.

@@ -536,3 +536,109 @@ def test_a_log_that_ends_inside_a_simultaneous_step_holds_its_entries(tmp_path: 
     # Entries 0-4 (prize, a step, prize) check out; the last step's seats 0 and 1 are held.
     assert report.applied == 5 and report.table.index == 5 and report.table.following == 2
     assert report.unlogged == ()
+
+
+# --------------------------------------------------------------------------------------
+# Damage in the middle: nothing that verifies is ever cut off, and a log can be recovered
+
+
+def test_a_length_field_flipped_past_the_end_deletes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, header, ends = play(path, MOVES)
+    damaged = bytearray(path.read_bytes())
+    damaged[ends[2] + 1] ^= 0x10  # entry #2's length field now points past the end
+    path.write_bytes(damaged)
+    result = read_log(path)
+    assert result.problem is not None and result.problem.kind == "truncated"
+    assert not result.problem.at_tail  # intact entries follow: this is no torn tail
+    assert [e.entry for e in result.entries] == table.entries[:2]
+    assert [e.entry for e in result.salvaged] == table.entries[3:]
+    assert str(result.problem).endswith(f"; {len(table.entries) - 3} intact entries follow "
+                                        f"(#3 to #{len(table.entries) - 1})")
+    for opener in (lambda: LogWriter(path, header), lambda: LogWriter.resume(path)):
+        with pytest.raises(LogFileError, match="cannot continue a damaged log"):
+            opener()
+        assert path.read_bytes() == damaged
+
+
+@pytest.mark.parametrize("tail", [bytes(16), bytes(64), bytes(9)])
+def test_zeros_at_the_end_are_a_torn_tail(tmp_path: Path, tail: bytes) -> None:
+    path = tmp_path / "game.hlog"
+    table, header, ends = play(path, MOVES)
+    path.write_bytes(path.read_bytes() + tail)  # what a power cut can leave
+    result = read_log(path)
+    assert result.problem is not None and result.problem.at_tail
+    assert [e.entry for e in result.entries] == table.entries
+    with LogWriter(path, header, sync=False) as writer:
+        assert writer.next_index == len(table.entries)
+    assert read_log(path).ok and path.stat().st_size == ends[-1]
+
+
+def test_appended_garbage_is_a_torn_tail(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, _, ends = play(path, MOVES)
+    garbage = bytes((i * 97 + 13) % 256 for i in range(300))
+    path.write_bytes(path.read_bytes() + garbage)
+    result = read_log(path)
+    assert result.problem is not None and result.problem.at_tail and not result.salvaged
+    assert [e.entry for e in result.entries] == table.entries
+    LogWriter.resume(path, sync=False).close()
+    assert read_log(path).ok and path.stat().st_size == ends[-1]
+
+
+def test_every_byte_flip_loses_at_most_the_damaged_entry(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, _, ends = play(path, MOVES)
+    data = path.read_bytes()
+    for offset in range(ends[0], len(data)):  # every byte of every entry record
+        result = parse_log(corrupt(data, offset))
+        damaged = max(i for i, end in enumerate(ends) if end <= offset)  # the record hit
+        kept = [e.entry for e in result.entries] + [e.entry for e in result.salvaged]
+        assert kept == table.entries[:damaged] + table.entries[damaged + 1:], offset
+        assert result.problem is not None
+        assert result.problem.at_tail == (damaged == len(table.entries) - 1), offset
+
+
+def test_recover_keeps_the_damaged_copy_and_continues_the_intact_prefix(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, _, ends = play(path, MOVES)
+    original = path.read_bytes()
+    damaged = corrupt(original, ends[3] + 12)  # inside entry #3's payload
+    path.write_bytes(damaged)
+    with pytest.raises(LogFileError):
+        LogWriter.resume(path)
+    writer, aside = LogWriter.recover(path, sync=False)
+    with writer:
+        assert aside == tmp_path / "game.hlog.damaged"
+        assert aside.read_bytes() == damaged  # every entry that verifies is still on disk
+        assert writer.next_index == 3 and path.read_bytes() == original[:ends[3]]
+        # what catch-up fetches from the other peers goes back in, checked against the chain
+        states = table_states(table)
+        for entry in table.entries[3:]:
+            writer.append(entry, states[entry.index])
+    assert path.read_bytes() == original
+    assert not (tmp_path / "game.hlog.recovering").exists()
+    # a second recovery does not overwrite the first damaged copy
+    path.write_bytes(damaged)
+    _, again = LogWriter.recover(path, sync=False)
+    assert again == tmp_path / "game.hlog.damaged-2" and aside.read_bytes() == damaged
+
+
+def test_recover_continues_a_sound_log_as_resume_does(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    table, _, ends = play(path, MOVES)
+    path.write_bytes(path.read_bytes()[: ends[-1] - 5])  # a torn last record
+    writer, aside = LogWriter.recover(path, sync=False)
+    writer.close()
+    assert aside is None and writer.next_index == len(table.entries) - 1
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def table_states(table: Table) -> dict[int, bytes]:
+    """The state hash after each of ``table``'s entries, by replaying its log."""
+    replayed = Table(table.ruleset, table.players, SEED)
+    states = {a.entry.index: replayed.hash_of(a.after) for a in replayed.opening}
+    for entry in table.entries[len(states):]:
+        for applied in replayed.follow(entry.index, entry.seat, entry.action, prev=entry.prev):
+            states[applied.entry.index] = replayed.hash_of(applied.after)
+    return states
