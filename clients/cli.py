@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("hedgerow.clients.cmd_tables", "list the open tables seen on the LAN"),
     "resume": ("hedgerow.clients.cmd_resume", "rejoin a table from its saved log"),
     "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
+    "leaderboard": (
+        "hedgerow.clients.cmd_leaderboard",
+        "the weekly leaderboard of solo games (FLOWERS)",
+    ),
 }
 
 

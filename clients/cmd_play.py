@@ -124,3 +124,7 @@ def _farewell(seat: Any) -> None:
     path = seat.log_path()
     if path is not None:
         print(f"The table's log is saved in {path}")
+    from hedgerow.clients.leaderboard import record_played
+
+    if (recorded := record_played(seat)) is not None:  # a finished solo FLOWERS game
+        print(recorded)
