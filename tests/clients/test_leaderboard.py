@@ -442,3 +442,17 @@ def test_a_file_that_is_not_a_leaderboard_is_reported(capsys: pytest.CaptureFixt
     with pytest.raises(HedgerowError, match="cannot use the leaderboard"):
         Leaderboard(path)
     assert path.read_bytes() == b"this is not SQLite" * 10
+
+
+def test_a_leaderboard_from_a_newer_hedgerow_is_left_alone(host: PluginHost) -> None:
+    path = leaderboard_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {lb.SCHEMA + 1}")
+    log, _ = solo_log(host, 12)
+    with pytest.raises(HedgerowError, match=f"written by a newer Hedgerow \\(layout "
+                                            f"{lb.SCHEMA + 1}, this one reads {lb.SCHEMA}\\)"):
+        add(host, log)
+    with sqlite3.connect(path) as db:
+        tables = db.execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == []
