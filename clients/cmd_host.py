@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the table and play this seat."""
-    from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
+    from hedgerow.clients.netseat import check_seat_player, key_file_of, player_name, run_seat
     from hedgerow.core.errors import HedgerowError
     from hedgerow.net.launch import host_table
 
@@ -51,13 +51,14 @@ def run(args: argparse.Namespace) -> int:
         raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
     spec = check_seat_player(args, plugins, args.game)
     me = player_name(args)
+    key_file = key_file_of(args)
     table_name = args.table or f"{me}'s {args.game}"
 
     async def open_peer() -> Any:
         try:
             return await host_table(ruleset, players, name=table_name, bind=args.bind,
                                     port=args.port, bot=args.bot, seat_name=me,
-                                    seed=args.seed, key_file=args.key_file)
+                                    seed=args.seed, key_file=key_file)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

@@ -6,7 +6,11 @@ one, and the seating room.
 ADDRESS is what ``hedgerow host`` printed (``HOST:PORT/KEY``); a bare ``HOST:PORT`` works
 when the table is also announced on the LAN (its key is looked up there), and a NAME is
 found by LAN discovery.  A table whose rules differ from the ones installed here refuses
-the join and says what differs.
+the join and says what differs; a host name that does not resolve is refused at once.
+
+Joining a table hosted from this same user data folder (two terminals on one machine)
+joins as a second local player, with a key of its own, and says so; ``--as NAME`` picks
+that player's name and key (`hedgerow.clients.joining`).
 """
 
 from __future__ import annotations
@@ -39,18 +43,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
 
 
-def open_lobby(plugins: Any, name: str) -> int:
+def open_lobby(plugins: Any, name: str, key_file: str | None = None) -> int:
     """The lobby screen: tables seen on the LAN, create one, join one, then play."""
     import asyncio
 
     from hedgerow.clients.app import run_lobby
+    from hedgerow.clients.app.lobby_backend import NetBackend
 
-    return asyncio.run(run_lobby(plugins, seat_name=name))
+    return asyncio.run(run_lobby(plugins, seat_name=name, backend=NetBackend(key_file)))
 
 
 def run(args: argparse.Namespace) -> int:
     """Join the table and play this seat."""
-    from hedgerow.clients.netseat import check_seat_player, player_name, run_seat
+    import sys
+
+    from hedgerow.clients.joining import prepare_join
+    from hedgerow.clients.netseat import check_seat_player, key_file_of, player_name, run_seat
     from hedgerow.net.launch import join_table
 
     plugins = make_plugin_host(args)
@@ -59,12 +67,18 @@ def run(args: argparse.Namespace) -> int:
         if spec is not None:
             raise HedgerowError("a bot seat needs the table: hedgerow join ADDRESS_OR_NAME --bot "
                                 f"{args.bot}")
-        return open_lobby(plugins, player_name(args))
+        return open_lobby(plugins, player_name(args), key_file_of(args))
     parent = os.getppid()
+    key_file = key_file_of(args)
 
     async def open_peer() -> Any:
-        return await join_table(args.table, bot=args.bot, seat_name=player_name(args),
-                                bind=args.bind, key_file=args.key_file, plugins=plugins,
+        where, joiner = await prepare_join(args.table, seat_name=player_name(args),
+                                           key_file=key_file, as_name=args.as_name,
+                                           name_given=args.name is not None)
+        if joiner.note:
+            print(f"hedgerow: {joiner.note}", file=sys.stderr, flush=True)
+        return await join_table(where, bot=args.bot, seat_name=joiner.seat_name,
+                                bind=args.bind, key_file=joiner.key_file, plugins=plugins,
                                 wanted_seat=args.seat, accept_host_seed=args.accept_host_seed,
                                 timeout=args.timeout)
 

@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"how long bots wait before they move (default {BOT_DELAY:g})")
     parser.add_argument("--local", action="store_true",
                         help="play in this process, without the network")
+    # How long the bot peers wait with nothing happening once no person is connected (their
+    # --give-up); tests shorten it to show the bots wait for a person who thinks longer.
+    parser.add_argument("--bot-give-up", type=float, default=None, help=argparse.SUPPRESS)
 
 
 def _player_name(args: argparse.Namespace) -> str:
@@ -104,16 +107,17 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     strategies = [names[i % len(names)] for i in range(players - 1)]
     procs: list[Any] = []
     try:
-        procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay)
+        procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay,
+                                give_up=args.bot_give_up)
         status = await run_seat(peer, host=host)
     finally:
         await peer.close()
         stop_processes(procs)
-    _farewell(peer)
+    _farewell(peer, resumable=True)
     return status
 
 
-def _farewell(seat: Any) -> None:
+def _farewell(seat: Any, *, resumable: bool = False) -> None:
     """One line after the screen closes: the result (for its kind), and where the log is."""
     from hedgerow.clients.app.results import farewell
     from hedgerow.clients.app.state import display_name
@@ -124,6 +128,8 @@ def _farewell(seat: Any) -> None:
     path = seat.log_path()
     if path is not None:
         print(f"The table's log is saved in {path}")
+        if resumable and seat.outcome() is None:
+            print("Come back to this game with: hedgerow resume")
     from hedgerow.clients.leaderboard import record_played
 
     if (recorded := record_played(seat)) is not None:  # a finished solo FLOWERS game

@@ -1,43 +1,127 @@
-"""``hedgerow resume LOGFILE``: come back to a table after a crash or a lost link.
+"""``hedgerow resume [LOGFILE]``: come back to a table after leaving, a crash or a lost link.
 
-The seat is rebuilt from its own log (every entry re-checked), the other peers are found
-again through the table file saved beside the log (``LOGFILE.table.json``), and what was
-missed is fetched from them, each entry checked against the hash chain.  The identity must
-be the one that played the seat (the table file remembers a ``--key-file``).
+Without LOGFILE it lists this user's unfinished tables (game, players, when, how far;
+`hedgerow.clients.resumable`) and resumes the one chosen.  The seat is rebuilt from its own
+log (every entry re-checked), the other peers are found again through the table file saved
+beside the log (``LOGFILE.table.json``), and what was missed is fetched from them, each
+entry checked against the hash chain.  The identity must be the one that played the seat
+(the table file remembers a ``--key-file`` or ``--as``), and so is the bot that played it.
+
+The bot peers this user started for the table (``hedgerow play``, the lobby's bot seats)
+come back with a person's seat: each resumes from its own log, and stops with this process.
+A game that is already over is not resumed: its result is printed and the command ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
+from hedgerow.core.errors import HedgerowError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow resume``."""
     from hedgerow.clients.netseat import add_seat_arguments
 
-    parser.add_argument("log", metavar="LOGFILE", help="this seat's table log")
+    parser.add_argument("log", metavar="LOGFILE", nargs="?", default=None,
+                        help="this seat's table log (default: choose among your unfinished "
+                             "tables)")
     parser.add_argument("--bind", default=None, metavar="HOST",
                         help="the address to listen on (default: the one used before)")
+    parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
     add_seat_arguments(parser, name_help="your name at the table (default: as before)")
+
+
+def choose(plugins: Any) -> Path | None:
+    """List the unfinished tables and ask which one; None when there is none to resume."""
+    from hedgerow.clients.resumable import describe, find_tables, unfinished
+    from hedgerow.core.datadir import logs_dir
+
+    tables = unfinished(find_tables(plugins))
+    if not tables:
+        print(f"No unfinished table to resume (the logs are in {logs_dir()}).")
+        return None
+    print("Your unfinished tables, newest first:")
+    for number, table in enumerate(tables, start=1):
+        print(f"  {number}. {describe(table)}")
+    if not sys.stdin.isatty():
+        raise HedgerowError("choose one with: hedgerow resume LOGFILE (the logs are in "
+                            f"{logs_dir()})")
+    while True:
+        try:
+            answer = input(f"Resume which table? [1-{len(tables)}, Enter: 1, q: none] ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit"):
+            return None
+        if answer == "":
+            return tables[0].log
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            return tables[int(answer) - 1].log
+        print(f"Type a number from 1 to {len(tables)}, or q.")
 
 
 def run(args: argparse.Namespace) -> int:
     """Resume the seat and play it to the end."""
-    from hedgerow.clients.netseat import check_seat_player, run_seat
+    from hedgerow.clients.netseat import check_seat_player, key_file_of, run_seat
+    from hedgerow.clients.resumable import bots_of, find_tables, read_table
+    from hedgerow.clients.spawn import resume_bot_peers, stop_processes
+    from hedgerow.net import tablefile
+    from hedgerow.net.keys import key_text, load_identity
     from hedgerow.net.launch import resume_table
 
     plugins = make_plugin_host(args)
+    if args.log is None:
+        chosen = choose(plugins)
+        if chosen is None:
+            return 0
+        args.log = str(chosen)
+    path = Path(args.log)
+    if not path.exists():
+        raise HedgerowError(f"no such log file: {path}")
+    saved = tablefile.load(path)
+    key_file = key_file_of(args) or saved.key_file
+    me = next((p for p in saved.peers if p.seat == saved.own_seat), None)
+    if me is not None and load_identity(key_file).public != me.public_key:
+        raise HedgerowError(f"{path} was played by another identity (key "
+                            f"{key_text(me.public_key)[:8]}…); use the key file of that seat "
+                            "(--key-file, or --as NAME)")
+    table = read_table(path, plugins)
+    if table.finished:
+        _over(table)
+        return 0
+    args.bot = args.bot or saved.bot
     spec = check_seat_player(args, plugins)
+    bots = bots_of(table, find_tables(plugins, path.parent)) if spec is None else []
+    procs: list[Any] = []
+    parent = os.getppid()
 
     async def open_peer() -> Any:
-        return await resume_table(args.log, bot=args.bot, bind=args.bind,
-                                  key_file=args.key_file, plugins=plugins)
+        return await resume_table(path, bot=args.bot, bind=args.bind, key_file=key_file,
+                                  plugins=plugins)
 
     def opened(peer: Any, emit: Any) -> None:
         emit("resumed", f"resumed seat {peer.seat} of {peer.players} at action "
              f"#{peer.table.index}; catching up", seat=peer.seat, index=peer.table.index)
+        if bots:  # the table's bots come back from their own logs (after us: we listen now)
+            procs.extend(resume_bot_peers(bots))
 
-    return run_seat(args, plugins, spec, open_peer, opened)
+    stop = (lambda: os.getppid() != parent) if args.exit_with_parent else None
+    try:
+        return run_seat(args, plugins, spec, open_peer, opened, stop)
+    finally:
+        stop_processes(procs)
+
+
+def _over(table: Any) -> None:
+    """A finished game: its result, from the log alone (nobody needs to be reached)."""
+    from hedgerow.clients.app.results import farewell
+
+    print(farewell(table.outcome, list(table.names), table.own_seat))
+    print(f"This game is already over, so there is nothing to resume; watch it again with: "
+          f"hedgerow replay {table.log}")

@@ -21,9 +21,12 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hedgerow.core.errors import HedgerowError
+
+if TYPE_CHECKING:
+    from hedgerow.net.botrunner import Emit
 
 
 def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> None:
@@ -33,12 +36,16 @@ def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> No
     parser.add_argument("--name", default=None, help=name_help)
     parser.add_argument("--json", action="store_true",
                         help="JSON Lines on stdout: progress events, then the result")
+    parser.add_argument("--as", dest="as_name", default=None, metavar="NAME",
+                        help="play as the local player NAME: a key of their own in this "
+                             "user's data folder (several players on one machine)")
     parser.add_argument("--key-file", default=None, metavar="PATH",
                         help="the CURVE identity to use (default: the user's own)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                         help="a bot pauses this long before each move")
     parser.add_argument("--give-up", type=float, default=120.0, metavar="SECONDS",
-                        help="a bot leaves after this long with nothing happening "
+                        help="a headless bot leaves after this long with nothing happening, "
+                             "counted only while no person at the table is connected "
                              "(default: 120)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="a progress line for every action, and info logging")
@@ -46,8 +53,48 @@ def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> No
 
 def player_name(args: argparse.Namespace) -> str:
     """This player's name at the table."""
-    return (args.name or os.environ.get("USER")
+    return (args.name or getattr(args, "as_name", None) or os.environ.get("USER")
             or os.environ.get("USERNAME") or "player")
+
+
+def key_file_of(args: argparse.Namespace) -> str | None:
+    """The key file ``--as NAME`` or ``--key-file`` names (None: the user's own key)."""
+    if getattr(args, "as_name", None) is not None:
+        if args.key_file is not None:
+            raise HedgerowError("--as and --key-file both name an identity: pass one of them")
+        from hedgerow.net.keys import player_key_path
+
+        return str(player_key_path(args.as_name))
+    return cast(str | None, args.key_file)
+
+
+def goodbye(peer: Any) -> list[str]:
+    """What a person reads once the seat client has closed: how the table stands now (the
+    lines printed before the screen opened are stale by then), and where the log is."""
+    from hedgerow.clients.app.results import farewell
+    from hedgerow.clients.app.state import display_name
+    from hedgerow.net.seat import Phase
+
+    phase = peer.phase()
+    lines = []
+    if phase == Phase.FINISHED:
+        names = {i.seat: display_name(i) for i in peer.seats()}
+        lines.append(farewell(peer.outcome(), [names.get(s, f"seat {s}")
+                                               for s in range(peer.players)], peer.seat))
+    elif phase == Phase.HALTED:
+        lines.append(f"The table halted: {peer.problem()}")
+    elif phase == Phase.PLAYING:
+        index = peer.table.index if peer.table is not None else 0
+        lines.append(f"You left the table at action #{index}, before the end of the game.")
+    else:
+        who = "closed your table" if getattr(peer, "is_host", False) else "left the table"
+        lines.append(f"You {who} before the game started.")
+    path = peer.log_path()
+    if path is not None:
+        lines.append(f"The table's log is saved in {path}")
+        if phase == Phase.PLAYING:
+            lines.append("Come back to this game with: hedgerow resume")
+    return lines
 
 
 class Printer:
@@ -114,7 +161,7 @@ def setup_logging(args: argparse.Namespace) -> None:
 
 def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
              open_peer: Callable[[], Awaitable[Any]],
-             opened: Callable[[Any, Printer], None] | None = None,
+             opened: Callable[[Any, Emit], None] | None = None,
              stop: Callable[[], bool] | None = None, *, lobby: bool = False) -> int:
     """Open the seat, play it (bot or seat client), close it, print the result.
 
@@ -128,7 +175,7 @@ def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
 
 async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
                open_peer: Callable[[], Awaitable[Any]],
-               opened: Callable[[Any, Printer], None] | None,
+               opened: Callable[[Any, Emit], None] | None,
                stop: Callable[[], bool] | None, printer: Printer, lobby: bool = False) -> int:
     from hedgerow.net.botrunner import play_bot
 
@@ -139,9 +186,11 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
     peer = await open_peer()
     status = 1
+    person = spec is None and not args.json
     try:
         if opened is not None:
-            opened(peer, printer)
+            # A person's screen opens at once: lines printed now would only be stale later.
+            opened(peer, _quiet if person else printer)
         if spec is not None and not spec.plays(peer.ruleset.game.name):
             raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.game.name}")
         if spec is not None:
@@ -162,6 +211,12 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
         await peer.close()
     if args.json:
         print(json.dumps(result_record(peer)), flush=True)
+    elif person:
+        print("\n".join(goodbye(peer)), flush=True)
     elif peer.log_path() is not None:
         print(f"log {peer.log_path()}", flush=True)
     return status
+
+
+def _quiet(event: str, text: str, /, **fields: Any) -> None:
+    """Reports nothing (a person's seat: the screen shows it)."""

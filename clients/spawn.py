@@ -24,28 +24,44 @@ def bot_key_file(number: int) -> Path:
 
 def spawn_bot_peers(address: str, strategies: Sequence[str], *,
                     env: dict[str, str] | None = None, delay: float | None = None,
+                    give_up: float | None = None, first: int = 1,
                     extra_args: Iterable[str] = ()) -> list[subprocess.Popen[bytes]]:
     """Start one ``hedgerow join ADDRESS --bot S`` process per strategy.
 
-    Each bot peer has an identity of its own (`bot_key_file`), accepts a seed the host
-    dictates, and exits when the table ends, when a seat leaves, or when this process is
-    gone.  Their output goes to ``logs_dir()/bot-N.out``.
+    Each bot peer has an identity of its own (`bot_key_file`, numbered from ``first``),
+    accepts a seed the host dictates, and exits when the table ends, when a seat leaves, or
+    when this process is gone.  ``give_up`` is their ``--give-up`` (it only counts while no
+    person at the table is connected).  Their output goes to ``logs_dir()/bot-N.out``.
     """
+    procs = []
+    for number, strategy in enumerate(strategies, start=first):
+        cmd = ["join", address, "--bot", strategy, "--name", f"{strategy} bot {number}",
+               "--key-file", str(bot_key_file(number)), "--accept-host-seed", *extra_args]
+        procs.append(_start(number, cmd, env=env, delay=delay, give_up=give_up, mode="wb"))
+    return procs
+
+
+def resume_bot_peers(logs: Sequence[tuple[int, Path]], *, env: dict[str, str] | None = None,
+                     delay: float | None = None,
+                     give_up: float | None = None) -> list[subprocess.Popen[bytes]]:
+    """Start ``hedgerow resume LOG`` for each ``(bot number, log)``: the bots of a table
+    this user left come back with it (their table files remember key and strategy)."""
+    return [_start(number, ["resume", str(path)], env=env, delay=delay, give_up=give_up,
+                   mode="ab") for number, path in logs]
+
+
+def _start(number: int, args: list[str], *, env: dict[str, str] | None, delay: float | None,
+           give_up: float | None, mode: str) -> subprocess.Popen[bytes]:
     out_dir = logs_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
-    procs = []
-    for number, strategy in enumerate(strategies, start=1):
-        cmd = [sys.executable, "-m", "hedgerow.clients.cli", "join", address,
-               "--bot", strategy, "--name", f"{strategy} bot {number}",
-               "--key-file", str(bot_key_file(number)), "--accept-host-seed",
-               "--exit-with-parent", *extra_args]
-        if delay is not None:
-            cmd += ["--delay", str(delay)]
-        with open(out_dir / f"bot-{number}.out", "wb") as out:
-            procs.append(subprocess.Popen(cmd, env=env if env is not None else dict(os.environ),
-                                          stdin=subprocess.DEVNULL, stdout=out,
-                                          stderr=subprocess.STDOUT))
-    return procs
+    cmd = [sys.executable, "-m", "hedgerow.clients.cli", *args, "--exit-with-parent"]
+    if delay is not None:
+        cmd += ["--delay", str(delay)]
+    if give_up is not None:
+        cmd += ["--give-up", str(give_up)]
+    with open(out_dir / f"bot-{number}.out", mode) as out:
+        return subprocess.Popen(cmd, env=env if env is not None else dict(os.environ),
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
 
 
 def stop_processes(procs: Iterable[subprocess.Popen[bytes]], *, grace: float = 3.0) -> None:

@@ -10,6 +10,11 @@ is ``bot/<seat>`` of the table seed), so a table of networked bots plays the ver
 It returns an exit status: 0 once the game is over and every other seat confirmed the end
 (or ``give_up`` seconds passed), 1 when the table halted, a seat left before the end, the
 bot's action was refused, or nothing happened for ``give_up`` seconds.
+
+``give_up`` is for headless tables: while a person's seat is connected (its heartbeats
+arrive), a bot waits for them however long they think, so the clock only runs while no
+person at the table is alive.  A game already over when the bot starts (``hedgerow resume``
+of a finished log) ends at once: there is nothing left to confirm.
 """
 
 from __future__ import annotations
@@ -53,6 +58,11 @@ def make_bot(peer: Peer, spec: BotSpec) -> Bot:
             bot.choose(replay.view(peer.seat), replay.legal_actions(peer.seat))
         replay.follow(entry.index, entry.seat, entry.action)
     return bot
+
+
+def person_alive(peer: Peer) -> bool:
+    """True while another seat is a person whose link is up (heartbeats say they are there)."""
+    return any(s.bot is None and s.link == Link.CONNECTED for s in peer.seats())
 
 
 class _Watcher:
@@ -133,7 +143,8 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
     """Play ``peer``'s seat with ``spec`` (None: only watch) until the table is done.
 
     ``delay`` pauses before each of the bot's moves (to watch a game); ``give_up`` is how
-    long to wait with nothing happening (a lost seat that never returns) before giving up;
+    long to wait with nothing happening (a lost seat that never returns) before giving up,
+    counted only while no person at the table is connected;
     ``stop()`` is polled every second and ends the loop when true (the parent is gone).
     """
     loop = asyncio.get_running_loop()
@@ -141,6 +152,9 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
     bot: Bot | None = None
     rested = False
     last_change = loop.time()
+    if peer.phase() == Phase.FINISHED:  # resumed from the log of a finished game
+        watcher.update()
+        return 0
     while True:
         watcher.update()
         phase = peer.phase()
@@ -181,6 +195,8 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
             if stop is not None and stop():
                 emit("stopped", "stopping: the program that started this bot is gone")
                 return 1
+            if phase != Phase.FINISHED and person_alive(peer):
+                last_change = loop.time()  # a person is thinking: wait for them
             if loop.time() - last_change > give_up:
                 if phase == Phase.FINISHED:
                     emit("unconfirmed", "some seats did not confirm the end; leaving anyway")

@@ -5,6 +5,13 @@ created on first use with mode 0600 inside a 0700 folder.  The file is a ZeroMQ 
 (ZPL text, readable with ``zmq.auth.load_certificate``).  ``--key-file`` (tests, several
 identities on one machine) points at another file of the same format.
 
+Several people on one machine (two terminals trying the LAN, or friends sharing a laptop)
+need one identity each, since one key holds one seat.  ``--as NAME`` keeps a key per local
+player (`player_key_path`: ``players/NAME.key_secret``), and a join that finds the table is
+hosted with this user's own key takes the next free *local* identity on demand
+(`claim_local_identity`: ``local/player-N.key_secret``, N from 2; a lock file tells which
+ones another process of this machine is using).
+
 Keys travel in three spellings: raw 32 bytes (the wire's ``Envelope.sender``), Z85 text
 (what libzmq's socket options and the ZAP ``User-Id`` use), and base64url text (43
 characters, shell-safe: the table address ``HOST:PORT/KEY``).
@@ -16,6 +23,7 @@ import base64
 import binascii
 import logging
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,3 +175,52 @@ def load_identity(path: Path | str | None = None) -> Identity:
         log.warning("key file %s was readable by others (mode %o); set to 0600", path, mode)
         os.chmod(path, 0o600)
     return _read(path)
+
+
+#: What ``--as NAME`` accepts: a short name that is also a safe file name.
+PLAYER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+
+_held_locks: list[int] = []  # lock files held for the life of this process
+
+
+def player_key_path(name: str) -> Path:
+    """The key file of the local player ``name`` (``--as NAME``); `HedgerowError` for a name
+    that cannot be a file name."""
+    if not PLAYER_NAME.fullmatch(name):
+        raise HedgerowError(f"--as takes a short name of letters, digits, '.', '-' and '_' "
+                            f"(at most 32, starting with a letter or digit), not {name!r}")
+    return keys_dir() / "players" / f"{name}.key_secret"
+
+
+def local_key_path(number: int) -> Path:
+    """The key file of this machine's ``number``-th local player (2, 3, ...)."""
+    return keys_dir() / "local" / f"player-{number}.key_secret"
+
+
+def _try_lock(path: Path) -> bool:
+    """Hold ``path``'s lock file for the life of this process; False if another holds it."""
+    try:
+        import fcntl
+    except ImportError:  # no flock here (Windows): every claim succeeds
+        return True
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _held_locks.append(fd)
+    return True
+
+
+def claim_local_identity(*, limit: int = 8) -> tuple[int, Identity]:
+    """The first local identity (player 2, 3, ...) no other process here is using, locked
+    for this process; created on first use.  `HedgerowError` when all ``limit`` are taken."""
+    for number in range(2, limit + 2):
+        path = local_key_path(number)
+        if _try_lock(path):
+            return number, load_identity(path)
+    raise HedgerowError(f"{limit} local players already play from this user's data folder; "
+                        "pass --as NAME for one more")

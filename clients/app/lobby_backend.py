@@ -42,7 +42,8 @@ class Backend(Protocol):
 class NetBackend:
     """The real network: `hedgerow.net.launch` and LAN discovery."""
 
-    def __init__(self) -> None:
+    def __init__(self, key_file: str | None = None) -> None:
+        self.key_file = key_file  # --as NAME or --key-file; None: the user's own key
         self._browser: Any = None
         self._procs: list[Any] = []
         self._bots = 0
@@ -69,31 +70,34 @@ class NetBackend:
         from hedgerow.net.launch import host_table
 
         return await host_table(ruleset, players, name=name, bind="0.0.0.0",
-                                seat_name=seat_name)
+                                seat_name=seat_name, key_file=self.key_file)
 
     async def join(self, address: str, *, seat_name: str) -> Seat:
-        """Join by address (``HOST:PORT/KEY``)."""
+        """Join by address (``HOST:PORT/KEY``): a host name must resolve, and a table of this
+        user's own identity is joined as another local player (`prepare_join`)."""
+        from hedgerow.clients.joining import prepare_join
         from hedgerow.net.launch import join_table
 
-        return await join_table(address, seat_name=seat_name)
+        where, joiner = await prepare_join(address, seat_name=seat_name, key_file=self.key_file)
+        if joiner.note:
+            log.warning("%s", joiner.note)
+        return await join_table(where, seat_name=joiner.seat_name, key_file=joiner.key_file)
 
     def add_bots(self, seat: Seat, strategies: Sequence[str]) -> None:
         """Bot peer processes that join the table, each with an identity of its own.
 
-        `spawn_bot_peers` numbers the bots of one call from 1 (their key files and names),
-        so bots added later get their number passed explicitly: two bots with one identity
-        would take one seat.
+        `spawn_bot_peers` numbers the bots of one call from ``first`` (their key files and
+        names), so bots added later get the next numbers: two bots with one identity would
+        take one seat.
         """
-        from hedgerow.clients.spawn import bot_key_file, spawn_bot_peers
+        from hedgerow.clients.spawn import spawn_bot_peers
 
         address = getattr(seat, "address", "")  # a peer's (`Seat` does not promise one)
         if not address:
             raise HedgerowError("this seat has no address for bots to join")
         for strategy in strategies:
             self._bots += 1
-            n = self._bots
-            self._procs += spawn_bot_peers(address, [strategy], extra_args=[
-                "--key-file", str(bot_key_file(n)), "--name", f"{strategy} bot {n}"])
+            self._procs += spawn_bot_peers(address, [strategy], first=self._bots)
 
     async def close(self) -> None:
         """Stop browsing and stop the bots."""

@@ -1,0 +1,132 @@
+"""The tables this user can come back to: ``hedgerow resume`` without a log path.
+
+Every networked seat leaves a log and its table file (`hedgerow.net.tablefile`) in the data
+directory's ``logs/`` folder.  `find_tables` reads them (newest first) and replays each log
+to tell a finished game from one still under way; `unfinished` keeps the tables a person
+played (a bot seat's log is not offered); `bots_of` finds, for a table, the unfinished logs
+of the bot peers this user started for it (``hedgerow play``, the lobby), so that resuming
+the person's seat brings those bots back too.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hedgerow.core.datadir import logs_dir
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.pluginhost import PluginHost
+
+#: How many of the newest logs are looked at (older ones can still be named on the command line).
+NEWEST = 40
+
+_BOT_KEY = re.compile(r"bot-(\d+)\.key_secret$")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """One seat's log, as far as it goes."""
+
+    log: Path
+    game: str  # the rules' fingerprint, e.g. petals@1.0.0
+    players: int
+    names: tuple[str, ...]
+    own_seat: int
+    table_id: bytes
+    modified: float  # the log's modification time (seconds since the epoch)
+    actions: int  # entries in the log (the deal included)
+    outcome: Any  # the game's `Outcome` once it is over, else None
+    my_turn: bool
+    bot: str | None  # the strategy, when a bot played this seat
+    key_file: str | None
+
+    @property
+    def finished(self) -> bool:
+        """The game is over."""
+        return self.outcome is not None
+
+    @property
+    def bot_number(self) -> int | None:
+        """For a bot peer started by `hedgerow.clients.spawn`: its number (its key file's)."""
+        found = _BOT_KEY.search(self.key_file or "")
+        return int(found.group(1)) if found else None
+
+
+def read_table(path: Path, plugins: PluginHost) -> SavedTable:
+    """What ``path`` (a seat's log with its table file) holds; `HedgerowError` if it cannot be
+    read, replayed, or has no table file."""
+    from hedgerow.net import rulesmatch, tablefile
+    from hedgerow.net.logfile import read_log, replay_log
+
+    saved = tablefile.load(path)
+    result = read_log(path)
+    header = result.header
+    if header is None:
+        raise HedgerowError(f"{path} is not a table log: {result.problem}")
+    ruleset = rulesmatch.ruleset_for(plugins, header.fingerprint, header.players)
+    report = replay_log(ruleset, header, result.entries)
+    if report.mismatch is not None or report.table is None:
+        raise HedgerowError(f"{path} does not replay: {report.mismatch}")
+    table = report.table
+    names = {p.seat: p.display_name for p in saved.peers}
+    return SavedTable(
+        path, header.fingerprint, header.players,
+        tuple(names.get(s) or (header.seat_names[s] if s < len(header.seat_names) else "")
+              or f"seat {s}" for s in range(header.players)),
+        saved.own_seat, saved.table_id, path.stat().st_mtime, len(result.entries),
+        table.outcome(), saved.own_seat in table.active_seats(), saved.bot,
+        saved.key_file)
+
+
+def find_tables(plugins: PluginHost, folder: Path | None = None) -> list[SavedTable]:
+    """The newest `NEWEST` seat logs of ``folder`` (default: the user's logs), newest first;
+    logs that cannot be read or replayed here are left out."""
+    folder = folder or logs_dir()
+    logs = sorted(folder.glob("*.hlog"), key=lambda p: p.stat().st_mtime, reverse=True)
+    found = []
+    for path in logs[:NEWEST]:
+        try:
+            found.append(read_table(path, plugins))
+        except (HedgerowError, OSError):
+            continue
+    return found
+
+
+def unfinished(tables: Sequence[SavedTable]) -> list[SavedTable]:
+    """The games under way that a person (not a bot peer) played."""
+    return [t for t in tables if not t.finished and t.bot is None]
+
+
+def bots_of(table: SavedTable, tables: Sequence[SavedTable]) -> list[tuple[int, Path]]:
+    """``(bot number, log)`` of the unfinished bot seats this user started at ``table``."""
+    out = []
+    for other in tables:
+        number = other.bot_number
+        if (other.table_id == table.table_id and other.own_seat != table.own_seat
+                and other.bot is not None and number is not None and not other.finished):
+            out.append((number, other.log))
+    return sorted(out)
+
+
+def when(seconds: float, now: float | None = None) -> str:
+    """A modification time for people: ``today 14:02``, ``yesterday 09:30``, ``2026-11-30``."""
+    now = time.time() if now is None else now
+    day = time.strftime("%Y-%m-%d", time.localtime(seconds))
+    if day == time.strftime("%Y-%m-%d", time.localtime(now)):
+        return time.strftime("today %H:%M", time.localtime(seconds))
+    if day == time.strftime("%Y-%m-%d", time.localtime(now - 86400)):
+        return time.strftime("yesterday %H:%M", time.localtime(seconds))
+    return day
+
+
+def describe(table: SavedTable, now: float | None = None) -> str:
+    """One line: game, players (you marked), when, how far."""
+    players = ", ".join(f"{n} (you)" if s == table.own_seat else n
+                        for s, n in enumerate(table.names))
+    turn = "; your turn" if table.my_turn else ""
+    return (f"{table.game}, {table.players} players: {players} · {when(table.modified, now)} · "
+            f"{table.actions} actions in{turn}")
