@@ -5,6 +5,8 @@ This module is the plugin the host registers.  It:
 * adds FLOWERS' extension hooks (`hookspecs`: ``flowers_setup``, ``flowers_coverable``,
   ``flowers_colour_points``) through ``hedgerow_addhooks``;
 * registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* answers ``hedgerow_game_ui`` with the seat client's UI object (`ui.flowers_ui`, bound
+  to the table's rules);
 * implements the three extension hooks with the standard rules, ``trylast``, so that a
   chosen variant's answer comes first (firstresult) and the standard rule is the fallback.
 
@@ -20,10 +22,13 @@ from collections.abc import Callable
 import pluggy
 
 from hedgerow.core import GameSpec, hookimpl
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.ui import GameUI
 from hedgerow.plugins.flowers import hookspecs
 from hedgerow.plugins.flowers.game import SPEC
 from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
 from hedgerow.plugins.flowers.setup import Layout, standard_layout
+from hedgerow.plugins.flowers.ui import flowers_ui
 
 
 @hookimpl
@@ -36,6 +41,12 @@ def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
 def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
     """Register FLOWERS."""
     register(SPEC)
+
+
+@hookimpl
+def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
+    """FLOWERS' face in the seat client, scoring as the table does; None for other games."""
+    return flowers_ui(ruleset) if game == SPEC.name else None
 
 
 @hookimpl(trylast=True)

@@ -1,0 +1,370 @@
+"""Drawing FLOWERS for the seat client: the gardens, the stacks, and the final gardens.
+
+Three drawings (parts of `hedgerow.plugins.flowers.ui`), as ``(style, text[, Target])``
+fragments; nothing here imports prompt_toolkit.
+
+* `draw_gardens` (board area): every seat's garden as a grid, the seat's own first.  A cell
+  shows its visible card as the rules write it (``R3``, ``Y4g``: the butterfly's letter in
+  the butterfly's colour), in its colour, and the height of a pile of two or more as a
+  small raised digit (``R3²``).  The seat's own garden shows with a dim dot every empty
+  spot a card may go; its cells carry ``Target("cell", (x, y))``, the other gardens'
+  cells ``Target("plot", (seat, x, y))`` (read with ``i``, never chosen).  A planting
+  being composed is drawn where it would go, underlined.  Once the game is over, the
+  cells removed at scoring are struck through and the header gives the final score.
+* `draw_stacks` (hand area): each stack with its face-up top (or ``░░░`` when face down)
+  and its size, ``Target("stack", i)``; the face-up ones labelled ``[1]``, ``[2]`` for the
+  number keys; the card held after a face-down take; alone, the discards.
+* `draw_final` (results area): per seat, the score as a sum, each removed group with what
+  it cost and why, the colour groups and butterflies that scored, and the final garden.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+
+from hedgerow.core import Action
+from hedgerow.core.ui import Drawing, Fragment, Target
+from hedgerow.plugins.flowers.cards import (
+    BLUE,
+    BUTTERFLY,
+    COLOUR,
+    COLOURS,
+    GREEN,
+    LETTERS,
+    NONE,
+    PURPLE,
+    PURPLES,
+    RED,
+    VALUE,
+    YELLOW,
+    card_text,
+)
+from hedgerow.plugins.flowers.choices import plant_args
+from hedgerow.plugins.flowers.garden import Cell, Stack
+from hedgerow.plugins.flowers.scoring import GardenScore, NumberGroup
+from hedgerow.plugins.flowers.setup import stack_name
+from hedgerow.plugins.flowers.state import OVER, PLANT, GardenCells, View
+
+CELL, PLOT, STACK = "cell", "plot", "stack"  # the roles of the targets drawn here
+
+#: One style per colour (Yellow, Red, Blue, Green, Purple), for a card and a butterfly.
+COLOUR_STYLES: Mapping[int, str] = {
+    YELLOW: "fg:ansiyellow bold",
+    RED: "fg:ansired bold",
+    BLUE: "fg:ansibrightblue bold",
+    GREEN: "fg:ansigreen bold",
+    PURPLE: "fg:ansimagenta bold",
+}
+DIM = "fg:ansibrightblack"
+HEAD = "bold"
+GONE = "fg:ansibrightblack strike"
+RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+MINUS = "\u2212"  # a real minus sign, for points
+ROW_LABEL = 4  # columns for the y labels at the left of a garden
+CELL_WIDTH = 5  # a card (3), a pile height (1), a gap (1)
+WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s"}
+RULE = {1: "a 1 may not touch another 1", 2: "2s go in pairs", 3: "3s go in threes",
+        4: "4s go in fours"}
+
+Scorer = Callable[[int], GardenScore]  # a seat -> its garden scored as if it ended now
+
+
+def height_mark(height: int) -> str:
+    """A pile's height as one raised digit (`+` beyond 9); blank for a single card."""
+    if height < 2:
+        return " "
+    return RAISED[height] if height < 10 else "⁺"
+
+
+def is_summer(view: View) -> bool:
+    """True when a purple start card is in some garden (the Summer variant)."""
+    return any(stack[0] in PURPLES for g in view.gardens for _, _, stack in g if stack)
+
+
+def card_fragments(card: int, target: Target | None, extra: str = "", height: int = 1,
+                   ) -> list[Fragment]:
+    """A card in four columns: its colour letter and number, its butterfly's letter in the
+    butterfly's colour (the purple card: ``P``), then the pile's height when 2 or more
+    (``R3²``, ``Y4g³``), padded."""
+    colour = COLOUR[card]
+    style = COLOUR_STYLES[colour] + extra
+    mark = height_mark(height).strip()
+    if colour == PURPLE:
+        pieces = [(style, "P"), ("", mark.ljust(3))]
+    else:
+        butterfly = BUTTERFLY[card]
+        pieces = [(style, f"{LETTERS[colour]}{VALUE[card]}")]
+        if butterfly != NONE:
+            pieces.append((COLOUR_STYLES[butterfly] + extra, LETTERS[butterfly].lower()))
+        pieces.append(("", mark.ljust(4 - len(card_text(card)))))
+    return [(s, t) if target is None else (s, t, target) for s, t in pieces if t]
+
+
+def open_cells(cells: GardenCells, coverable: Callable[[int], bool]) -> set[Cell]:
+    """Every cell of a garden where a card may be planted: the empty cells sharing a side
+    with a card, and the cards that may be covered."""
+    taken = {(x, y): stack for x, y, stack in cells}
+    found = {c for c, stack in taken.items() if coverable(stack[-1])}
+    for x, y in taken:
+        found |= {n for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)) if n not in taken}
+    return found
+
+
+def planted(view: View, action: Action | None) -> tuple[Cell, int] | None:
+    """The cell and card of a planting ``action`` (None for anything else)."""
+    if action is None or action.kind != "plant":
+        return None
+    found = plant_args(action)
+    if found is None:
+        return None
+    stack, cell = found
+    if view.holding >= 0 and stack == view.source:
+        return cell, view.holding
+    if 0 <= stack < len(view.tops) and view.tops[stack] >= 0:
+        return cell, view.tops[stack]
+    return None
+
+
+def _target(seat: int, me: int, cell: Cell) -> Target:
+    return Target(CELL, cell) if seat == me else Target(PLOT, (seat, *cell))
+
+
+def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell] = (),
+                ghost: tuple[Cell, int] | None = None, gone: Iterable[Cell] = (),
+                reading: Target | None = None, targets: bool = True) -> list[list[Fragment]]:
+    """One garden as lines: the x labels, then a row of cells per y from the top.
+
+    ``spots`` are the empty cells drawn as dots (where a card may go); ``ghost`` a card
+    drawn where a planting would put it; ``gone`` the cells removed at scoring (struck
+    through); ``reading`` the target being read in full (underlined).  ``targets=False``
+    draws no target (the results screen)."""
+    piles: dict[Cell, Stack] = {(x, y): stack for x, y, stack in cells}
+    if ghost is not None:
+        (gx, gy), card = ghost
+        piles[(gx, gy)] = (*piles.get((gx, gy), ()), card)
+    spots = set(spots)
+    shown = set(piles) | spots
+    if not shown:
+        return [[(DIM, "(no card)")]]
+    removed = set(gone)
+    low_x, high_x = min(x for x, _ in shown), max(x for x, _ in shown)
+    low_y, high_y = min(y for _, y in shown), max(y for _, y in shown)
+    header: list[Fragment] = [("", " " * ROW_LABEL)]
+    header += [(DIM, f"{x:>2}".ljust(CELL_WIDTH)) for x in range(low_x, high_x + 1)]
+    lines = [header]
+    for y in range(high_y, low_y - 1, -1):
+        row: list[Fragment] = [(DIM, f"{y:>{ROW_LABEL - 1}} ")]
+        for x in range(low_x, high_x + 1):
+            target = _target(seat, me, (x, y)) if targets else None
+            stack = piles.get((x, y))
+            if stack is None:
+                if (x, y) in spots:
+                    row.append((DIM, " ·  ") if target is None else (DIM, " ·  ", target))
+                else:
+                    row.append(("", "    "))
+                row.append(("", " "))
+                continue
+            extra = ""
+            if ghost is not None and ghost[0] == (x, y):
+                extra = " underline"
+            if target is not None and target == reading:
+                extra = " underline"
+            if (x, y) in removed:
+                text = (card_text(stack[-1]) + height_mark(len(stack)).strip()).ljust(4)
+                row.append((GONE, text) if target is None else (GONE, text, target))
+            else:
+                row += card_fragments(stack[-1], target, extra, len(stack))
+            row.append(("", " "))
+        lines.append(row)
+    return lines
+
+
+def garden_header(view: View, seat: int, me: int, score: GardenScore) -> list[Fragment]:
+    """``Your garden · 12 cards · 5 pts now`` (the final score once the game is over)."""
+    who = "Your garden" if seat == me else f"Seat {seat}"
+    cards = sum(len(stack) for _, _, stack in view.gardens[seat])
+    line: list[Fragment] = [(HEAD, who), (DIM, f" · {cards} card{'s' if cards != 1 else ''}")]
+    if view.phase == OVER:
+        line.append((HEAD, f" · final score {score.total}"))
+    else:
+        line.append((DIM, f" · score now {score.total}"))
+        if seat == view.active and seat != me:
+            line.append(("fg:ansiyellow", " · playing"))
+    return line
+
+
+def draw_gardens(view: View, me: int, score: Scorer, *, preview: Action | None = None,
+                 reading: Target | None = None,
+                 coverable: Callable[[int], bool] = lambda card: card not in PURPLES,
+                 ) -> Drawing:
+    """Every garden, the seat's own first, each under a header with its score so far."""
+    lines: list[list[Fragment]] = []
+    over = view.phase == OVER
+    if is_summer(view):
+        lines.append([("fg:ansimagenta", "Summer: a colour group scores only if it "
+                                         "touches the purple P.")])
+    order = [me] + [s for s in range(view.players) if s != me] if me < view.players else \
+        list(range(view.players))
+    for seat in order:
+        cells = view.gardens[seat]
+        final = view.final[seat] if over and seat < len(view.final) else None
+        if lines:
+            lines.append([])
+        lines.append(garden_header(view, seat, me, final or score(seat)))
+        spots: set[Cell] = set()
+        ghost = None
+        if seat == me and not over:
+            spots = open_cells(cells, coverable)
+            if view.active == me:
+                ghost = planted(view, preview)
+        gone = [c for g in final.removed for c in g.cells] if final else []
+        lines += garden_grid(cells, seat, me, spots=spots, ghost=ghost, gone=gone,
+                             reading=reading)
+    return join(lines)
+
+
+def _ended_by(view: View) -> str:
+    empty = [stack_name(i) for i, size in enumerate(view.sizes) if size == 0]
+    if empty:
+        return f"The game is over: stack {empty[0]} ran out."
+    return "The game is over."
+
+
+def inline_card(card: int) -> list[Fragment]:
+    """A card in running text, in its colours (no padding)."""
+    return [(st, t.rstrip()) for st, t, *_ in card_fragments(card, None) if t.strip()]
+
+
+def draw_stacks(view: View, me: int, reading: Target | None = None) -> Drawing:
+    """The stacks with their face-up tops and sizes; the card held; the solo discards."""
+    lines: list[list[Fragment]] = []
+    solo, over = view.players == 1, view.phase == OVER
+    up = 0
+    for i, size in enumerate(view.sizes):
+        target = Target(STACK, i)
+        extra = " underline" if target == reading else ""
+        line: list[Fragment] = [(HEAD + extra, f"{stack_name(i)} ", target)]
+        if i == view.face_down:
+            line += [("", "    ", target), (DIM + extra, "░░░ ", target)]
+            note = "face down"
+        else:
+            up += 1
+            line.append(("", "    " if over else f"[{up}] ", target))
+            top = view.tops[i]
+            line += card_fragments(top, target, extra) if top >= 0 else [(DIM, "--- ", target)]
+            note = "its top is discarded after each turn" if solo else "face up"
+        line.append(("", f"{size:>3} card{'s' if size != 1 else ' '}", target))
+        if not over:
+            line.append((DIM, f"  {note}"))
+        lines.append(line)
+    if view.phase == PLANT and view.source >= 0:
+        name = stack_name(view.source)
+        if view.holding >= 0:
+            lines.append([(HEAD, "In your hand: "), *inline_card(view.holding),
+                          ("", f" from {name}: plant it")])
+        else:
+            lines.append([(DIM, f"Seat {view.active} took the top card of {name} and is "
+                                "planting it.")])
+    if solo and view.discards:
+        lines.append([(DIM, f"Discarded: {len(view.discards)} (the last: "),
+                      *inline_card(view.discards[-1]), (DIM, ")")])
+    if over:
+        lines.append([(HEAD, _ended_by(view))])
+    return join(lines)
+
+
+# -- the results: each garden's final score in detail ----------------------------------------
+
+
+def _cells_text(cells: Iterable[Cell]) -> str:
+    return " ".join(f"({x},{y})" for x, y in cells)
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _count(n: int, word: str) -> str:
+    """``two 3s``, ``one card``, ``12 cards``."""
+    name = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return f"{name} {word}"
+
+
+def removed_text(group: NumberGroup) -> str:
+    """One removed number group in words: what it cost, what it is, the rule it broke."""
+    n = len(group.cells)
+    what = f"a lone {group.value}" if n == 1 else _count(n, WORDS[group.value])
+    covered = group.cards - n
+    under = ""
+    if covered:
+        cards = _count(covered, "card" if covered == 1 else "cards")
+        under = f" with {cards} under {'it' if n == 1 else 'them'}"
+    return f"{MINUS}{group.cards}  {what} at {_cells_text(group.cells)}{under} " \
+           f"({RULE[group.value]})"
+
+
+def final_lines(view: View, seat: int, me: int, score: GardenScore, width: int,
+                ) -> list[list[Fragment]]:
+    """One seat's final score in detail (see `draw_final`)."""
+    who = "You" if seat == me else f"Seat {seat}"
+    lines: list[list[Fragment]] = [[
+        (HEAD, f"{who}: {score.total}"),
+        ("", f" = colour groups {score.colour} + butterflies {score.butterfly}"
+             f" {MINUS} cards removed {score.penalty}")]]
+
+    def wrapped(head: str, text: str, style: str = "") -> None:
+        indent = " " * len(head)
+        for i, piece in enumerate(textwrap.wrap(text, max(width - len(head), 20))):
+            lines.append([(DIM if not i else "", head if not i else indent), (style, piece)])
+
+    for group in score.removed:
+        wrapped("  removed  ", removed_text(group), "fg:ansired")
+    if not score.removed:
+        wrapped("  removed  ", "nothing: every number group is the right size")
+    summer = is_summer(view)
+    for patch, points in zip(score.groups, score.points, strict=True):
+        size, colour = len(patch.cells), COLOURS[patch.colour].lower()
+        if points:
+            wrapped("  scored   ", f"{colour} group of {size}: +{points}",
+                    COLOUR_STYLES[patch.colour])
+        elif summer and size >= 5:
+            wrapped("  no score ", f"{colour} group of {size}: it does not touch the purple "
+                    "card")
+    if not any(score.points):
+        wrapped("  scored   ", "no colour group of 5 or more")
+    visible = {(x, y): stack[-1] for x, y, stack in view.gardens[seat]}
+    for cell in score.butterflies:
+        card = visible.get(cell, -1)
+        name = card_text(card)
+        wing = COLOURS[BUTTERFLY[card]].lower() if card >= 0 else "?"
+        wrapped("  scored   ", f"butterfly {name} at {_cells_text([cell])}: +1 (it touches "
+                f"a {wing} card)")
+    gone = [c for g in score.removed for c in g.cells]
+    lines += garden_grid(view.gardens[seat], seat, me, gone=gone, targets=False)
+    return lines
+
+
+def draw_final(view: View, me: int, width: int) -> Drawing:
+    """Once the game is over: every garden's score as a sum, the groups removed with their
+    penalties, what scored, and the final garden (removed cells struck through)."""
+    if view.phase != OVER or not view.final:
+        return []
+    lines: list[list[Fragment]] = [[(HEAD + " underline", "How each garden scored")],
+                                   [(DIM, "Struck-through cards were removed at scoring.")]]
+    order = [me] + [s for s in range(view.players) if s != me] if me < view.players else \
+        list(range(view.players))
+    for seat in order:
+        if seat < len(view.final):
+            lines.append([])
+            lines += final_lines(view, seat, me, view.final[seat], width)
+    return join(lines)
+
+
+def join(lines: list[list[Fragment]]) -> Drawing:
+    """Lines of fragments as one drawing, ``"\\n"`` between lines, empty texts left out."""
+    out: Drawing = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(f for f in line if f[1])
+    return out

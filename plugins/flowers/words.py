@@ -1,0 +1,145 @@
+"""FLOWERS in words for the seat client: a planting previewed, a cell or a stack in full.
+
+Pure functions of a `View` and of scores already computed (`GardenScore`: the garden
+scored as if the game ended now); `hedgerow.plugins.flowers.ui` calls them.
+
+* `planting_text`: what a planting does, in one line: the card and where it goes, the
+  score it leaves with the change, then what it does to the planted card's number group
+  (``3s: 2 of 3``), its colour group when that is getting near 5, and its butterfly.
+* `cell_text`: a garden cell in full (the ``i`` key): the pile top first, the number
+  group and whether it would be removed now, the butterfly and whether it scores.
+* `stack_text`: a stack in full.
+"""
+
+from __future__ import annotations
+
+from hedgerow.plugins.flowers.cards import (
+    BUTTERFLY,
+    COLOUR,
+    COLOURS,
+    NONE,
+    PURPLES,
+    VALUE,
+    card_text,
+)
+from hedgerow.plugins.flowers.garden import Cell, Stack
+from hedgerow.plugins.flowers.render import MINUS, is_summer
+from hedgerow.plugins.flowers.scoring import MIN_COLOUR_GROUP, GardenScore
+from hedgerow.plugins.flowers.setup import stack_name
+from hedgerow.plugins.flowers.state import OVER, View
+
+SHOW_COLOUR_FROM = 3  # a planting's colour group is mentioned from this size on
+
+
+def where(cell: Cell) -> str:
+    """``(1,-2)``."""
+    return f"({cell[0]},{cell[1]})"
+
+
+def signed(n: int) -> str:
+    """``+2``, ``-1`` (with a real minus sign), ``±0``."""
+    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "±0"
+
+
+def pile_text(stack: Stack) -> str:
+    """A pile in words, top card first: ``R3``, or ``R3 on Y4g, B2``."""
+    under = [card_text(c) for c in reversed(stack[:-1])]
+    return card_text(stack[-1]) + (f" on {', '.join(under)}" if under else "")
+
+
+def number_words(value: int, size: int) -> str:
+    """How a number group of ``size`` cards showing ``value`` stands: ``3s: 2 of 3``."""
+    if value == 1:
+        return "a lone 1: right" if size == 1 else f"{size} 1s touch: wrong"
+    if size < value:
+        return f"{value}s: {size} of {value}"
+    if size == value:
+        return f"{value}s: {size} of {value}, complete"
+    return f"{value}s: {size}, too many"
+
+
+def planting_text(view: View, seat: int, stack: int, cell: Cell, card: int,
+                  before: GardenScore, after: GardenScore) -> str:
+    """One line: a planting of ``card`` at ``cell`` and what it does (see the module)."""
+    below = {(x, y): pile for x, y, pile in view.gardens[seat]}.get(cell)
+    text = f"Plant {card_text(card)}"
+    if view.holding < 0:
+        text += f" from {stack_name(stack)}"
+    if below is not None:
+        text += f" on {card_text(below[-1])}"
+    text += f" at {where(cell)}: score now {after.total} ({signed(after.total - before.total)})"
+    notes: list[str] = []
+    value = VALUE[card]
+    group = next((g for g in after.numbers if cell in g.cells), None)
+    if value and group is not None:
+        notes.append(number_words(value, len(group.cells)))
+    for patch, points in zip(after.groups, after.points, strict=True):
+        if cell in patch.cells:
+            size, colour = len(patch.cells), COLOURS[patch.colour].lower()
+            if points:
+                notes.append(f"{colour} group of {size}: +{points}")
+            elif size >= MIN_COLOUR_GROUP and is_summer(view):
+                notes.append(f"{colour} group of {size}, not touching P")
+            elif size >= SHOW_COLOUR_FROM:
+                notes.append(f"{colour} group: {size} of {MIN_COLOUR_GROUP}")
+    wing = BUTTERFLY[card]
+    if wing != NONE:
+        notes.append("butterfly +1" if cell in after.butterflies else
+                     f"butterfly needs a {COLOURS[wing].lower()} neighbour")
+    return text + "".join(f" · {n}" for n in notes)
+
+
+def stack_text(view: View, index: int) -> str | None:
+    """A stack in full: its size, whether it is face up and its top, what happens to it."""
+    if not 0 <= index < len(view.sizes):
+        return None
+    name, size = stack_name(index), view.sizes[index]
+    if size == 0:
+        text = f"Stack {name}: empty."
+    elif index == view.face_down:
+        text = (f"Stack {name}: {size} cards, face down. Take its top card to see it, then "
+                "plant it.")
+    else:
+        top = card_text(view.tops[index])
+        text = (f"Stack {name}: {size} cards, face up. Choosing it plants its top card, "
+                f"{top}.")
+        if view.players == 1:
+            text += " After each turn its top card is discarded."
+    if 0 < size <= 3 and view.phase != OVER:
+        text += " When a stack runs out, the game ends at once."
+    return text
+
+
+def cell_text(view: View, seat: int, owner: int, cell: Cell, score: GardenScore) -> str:
+    """A cell of ``owner``'s garden in full, as ``seat`` reads it (``score``: that garden
+    scored as if the game ended now, or its final score)."""
+    whose = "Your garden" if owner == seat else f"Seat {owner}'s garden"
+    stack = {(x, y): pile for x, y, pile in view.gardens[owner]}.get(cell)
+    if stack is None:
+        return f"{whose} {where(cell)}: empty; a card may be planted here."
+    top = stack[-1]
+    text = f"{whose} {where(cell)}: {pile_text(stack)}"
+    text += f" ({len(stack)} cards)." if len(stack) > 1 else "."
+    if top in PURPLES:
+        return text + (" The purple card is never covered nor removed; only colour groups "
+                       "touching it score.")
+    over = view.phase == OVER
+    group = next((g for g in score.numbers if cell in g.cells), None)
+    if group is not None:
+        size, value = len(group.cells), VALUE[top]
+        if group.valid:
+            text += f" Its {number_words(value, size)}."
+        else:
+            when = "was removed" if over else "would be removed if the game ended now"
+            text += (f" Its {number_words(value, size)}: the group {when} "
+                     f"({MINUS}{group.cards}).")
+    wing = BUTTERFLY[top]
+    if wing != NONE:
+        scores = cell in score.butterflies
+        state = "it does" if scores else "it did not" if over else "not yet"
+        text += f" Butterfly: +1 when beside a {COLOURS[wing].lower()} card ({state})."
+    colour = COLOUR[top]
+    for patch, points in zip(score.groups, score.points, strict=True):
+        if cell in patch.cells and points:
+            text += f" In a {COLOURS[colour].lower()} group of {len(patch.cells)}: +{points}."
+    return text
