@@ -16,7 +16,8 @@ through the host hook ``hedgerow_game_ui`` (`hedgerow.core.hookspecs`).  The obj
   steps that fill its arguments, each naming the role it selects (`Choose`, `ChooseMany`),
   a value cycled with a key (`Cycle`) or a menu (`Menu`).
 * **words and numbers** — running score columns, a preview of an action in words, a line
-  explaining an unusual decision, how to play, and how to name a target.
+  explaining an unusual decision, how to play, how to name a target, and a target in full
+  (`GameUI.details`: what the client shows when the player reads a card with ``i``).
 
 Fragments are plain ``(style, text)`` tuples (prompt_toolkit's style strings; a style is
 just a string here, so the kernel imports no UI library), or ``(style, text, Target)`` for
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, cast
@@ -46,8 +47,9 @@ HAND: Final = "hand"
 RESULTS: Final = "results"
 AREAS: tuple[str, ...] = (BOARD, HAND, RESULTS)
 
-#: Keys a `Cycle` may not take: the client uses them for something else.
-RESERVED_KEYS = frozenset("0123456789hjklqbyn?") | {" "}
+#: Keys a `Cycle` may not take: the client uses them for something else (``i`` reads the
+#: target under the cursor in full, `GameUI.details`).
+RESERVED_KEYS = frozenset("0123456789hijklqbyn?") | {" "}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +198,11 @@ class DrawContext:
     * ``preview``: the legal action being composed, once complete, else None: draw the part
       as that action would leave it (a ghost card where it would go).
     * ``partial``: the arguments chosen so far, complete or not (cursor included), to mark
-      the pieces already chosen for a role the target highlight alone cannot tell apart.
+      the pieces already chosen for a role the target highlight alone cannot tell apart;
+      in the order of the form's steps, so the last one is the step being taken.
+    * ``reading``: the target the player is reading in full (the ``i`` key shows its
+      `GameUI.details`), or None: mark it so that the player sees which piece the words
+      are about.
     """
 
     view: Any
@@ -204,13 +210,15 @@ class DrawContext:
     width: int
     preview: Action | None = None
     partial: Mapping[str, Value] = field(default_factory=dict)
+    reading: Target | None = None
 
 
 class GameUI:
     """A game's face in the seat client.  Subclass it, or use it as is for the fallback.
 
     Class attributes to set: ``parts``, ``forms``, ``help``; methods to override: `draw`,
-    `score_columns`, `preview`, `prompt`, `target_text`.  Every method is pure (it must not
+    `score_columns`, `preview`, `prompt`, `target_text`, `details`, and `declared` when a
+    kind's arguments differ from table to table.  Every method is pure (it must not
     change the view), may return None where documented, and must not import the client.
     The client calls them on every redraw, guarded: a method that raises is logged and
     treated as having no answer.
@@ -259,10 +267,30 @@ class GameUI:
             return "(" + ", ".join(str(v) for v in value) + ")"
         return str(value)
 
+    def details(self, view: Any, seat: int, target: Target) -> str | None:
+        """``target`` in full, in a few sentences (at most about 230 characters, three lines
+        of an 80-column terminal): a card's name, symbols and every ability in words, where
+        it lies.  None when the drawing already says everything (the base class: always).
+
+        The client shows it when the player presses ``i``: the target under the cursor, then
+        each further press the next target drawn that has details, board first, then hand.
+        Give the pieces worth reading a target even when no action selects them (another
+        player's garden), with a role of their own so that they do not take the number keys.
+        """
+        return None
+
+    def declared(self, kind: str, names: Collection[str]) -> Form | None:
+        """The form declared for ``kind`` when its legal actions have, between them, the
+        arguments ``names``; the base class answers ``forms[kind]``.  Override it when the
+        same kind takes different arguments at different tables (Flourish's ``turn`` passes
+        ``left`` and ``right`` with two neighbours, ``passed`` with one)."""
+        return self.forms.get(kind)
+
     def form(self, kind: str, names: Iterable[str]) -> Form:
         """The form for ``kind`` whose actions have the arguments ``names``: the declared one,
         with a `Menu` for every argument it leaves out; a menu per argument when none is."""
-        declared = self.forms.get(kind, Form(label=kind))
+        names = set(names)
+        declared = self.declared(kind, frozenset(names)) or Form(label=kind)
         covered = set(declared.args)
         missing = tuple(Menu(n, n) for n in sorted(set(names)) if n not in covered)
         return Form((*declared.steps, *missing), declared.label or kind)
@@ -302,7 +330,7 @@ def problems(ui: GameUI, actions: Iterable[Action]) -> list[str]:
         for n, v in action.args:
             values.setdefault((action.kind, n), []).append(v)
     for kind, names in kinds.items():
-        form = ui.forms.get(kind)
+        form = ui.declared(kind, frozenset(names))
         if form is None:
             if names:
                 found.append(f"{kind}: no form; its arguments {', '.join(sorted(names))} "

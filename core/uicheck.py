@@ -1,11 +1,12 @@
 """Checking a game's `GameUI` against the game itself, over seeded random games.
 
 `check_ui` plays games with a seeded random choice in every seat (no bot plugin needed),
-and at every step, for every seat, draws every part of the seat's view, and for every
-active seat checks the UI object's forms against its legal actions (`ui.problems`) and
-that each value a `Choose` or `ChooseMany` step offers is drawn as a target somewhere, so
-that the seat client can point at it.  It returns what it found, in plain words; a game's
-test suite asserts the list is empty.
+and at every step, for every seat, draws every part of the seat's view, asks for the
+details of every target drawn (`GameUI.details`, the ``i`` key) and draws the parts again
+with one of them being read, and for every active seat checks the UI object's forms
+against its legal actions (`ui.problems`) and that each value a `Choose` or `ChooseMany`
+step offers is drawn as a target somewhere, so that the seat client can point at it.  It
+returns what it found, in plain words; a game's test suite asserts the list is empty.
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ def _fragment_problem(fragment: object) -> str | None:
 
 
 def drawn_targets(ui: GameUI, view: Any, seat: int, width: int = WIDTH,
-                  preview: Action | None = None) -> tuple[set[Target], list[str]]:
+                  preview: Action | None = None, reading: Target | None = None,
+                  ) -> tuple[set[Target], list[str]]:
     """Every target drawn in every part of ``view``, and what is wrong with the drawing."""
     targets: set[Target] = set()
     found: list[str] = []
     for part in ui.parts:
         try:
-            drawing = ui.draw(part.name, DrawContext(view, seat, width, preview))
+            drawing = ui.draw(part.name, DrawContext(view, seat, width, preview,
+                                                     reading=reading))
         except Exception as exc:  # reported, not raised: the client shrugs it off too
             found.append(f"drawing {part.name!r} raised {type(exc).__name__}: {exc}")
             continue
@@ -59,11 +62,30 @@ def drawn_targets(ui: GameUI, view: Any, seat: int, width: int = WIDTH,
     return targets, found
 
 
+def details_problems(ui: GameUI, view: Any, seat: int, targets: Iterable[Target],
+                     ) -> list[str]:
+    """What goes wrong asking for the details of ``targets`` (`GameUI.details`)."""
+    found: list[str] = []
+    for target in targets:
+        try:
+            text = ui.details(view, seat, target)
+        except Exception as exc:  # reported, not raised: the client shrugs it off too
+            found.append(f"details of {target} raised {type(exc).__name__}: {exc}")
+            continue
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            found.append(f"details of {target} is not a non-empty string or None: {text!r}")
+    return found
+
+
 def undrawn(ui: GameUI, legal: Sequence[Action], targets: set[Target]) -> list[str]:
     """Values the forms offer for ``legal`` that are not drawn as targets."""
     found: list[str] = []
+    names: dict[str, set[str]] = {}
     for action in legal:
-        form = ui.forms.get(action.kind)
+        names.setdefault(action.kind, set()).update(n for n, _ in action.args)
+    forms = {kind: ui.declared(kind, frozenset(args)) for kind, args in names.items()}
+    for action in legal:
+        form = forms[action.kind]
         if form is None:
             continue
         for step in form.steps:
@@ -98,6 +120,10 @@ def check_ui(ui: GameUI, ruleset: Ruleset, *, players: int, seeds: Iterable[int]
                 view = table.view(seat)
                 targets, found = drawn_targets(ui, view, seat, width)
                 note(found)
+                note(details_problems(ui, view, seat, sorted(targets, key=repr)))
+                if targets:
+                    reading = min(targets, key=repr)
+                    note(drawn_targets(ui, view, seat, width, reading=reading)[1])
                 if seat in active:
                     legal = table.legal_actions(seat)
                     note(problems(ui, legal))

@@ -6,12 +6,16 @@ argument).  Every call is guarded: a method that raises is logged to the client'
 (once per method) and treated as if it had no answer, so a drawing bug in a game degrades
 the screen instead of ending the session.  It also checks each new set of legal actions
 against the UI object's forms (`hedgerow.core.ui.problems`) and logs what it finds, once.
+
+It also keeps what the player is reading in full (the ``i`` key, `ClientUI.read`): the
+target read, passed to the game's drawing as ``DrawContext.reading``, with the pane
+scrolled to it, until the table moves on (a new view) or another target is read.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from hedgerow.core.actions import Action, Value
@@ -42,6 +46,11 @@ class ClientUI:
         self.game = ui.game
         self._failed: set[str] = set()
         self._reported: set[str] = set()
+        #: The target being read in full (``i``), the view it was read in, and where the
+        #: cursor was then (pressing ``i`` again without moving it reads the next target).
+        self.reading: Target | None = None
+        self._read_view: Any = None
+        self._read_cursor: Target | None = None
 
     def _call(self, name: str, fn: Callable[[], T]) -> T | None:
         try:
@@ -59,8 +68,50 @@ class ClientUI:
     def draw(self, part: Part, view: Any, seat: int, width: int, preview: Action | None,
              partial: dict[str, Value] | None = None) -> Drawing | None:
         """One part of ``view`` (`GameUI.draw`), or None when it failed or is empty."""
-        ctx = DrawContext(view, seat, width, preview, partial or {})
-        return self._call(f"draw({part.name!r})", lambda: self.ui.draw(part.name, ctx))
+        reading = self.reading_in(view)
+        ctx = DrawContext(view, seat, width, preview, partial or {}, reading)
+        drawing = self._call(f"draw({part.name!r})", lambda: self.ui.draw(part.name, ctx))
+        if drawing and reading is not None:
+            drawing = scrolled_to(drawing, reading)
+        return drawing
+
+    # -- reading a target in full (the ``i`` key) -------------------------------------------
+
+    def reading_in(self, view: Any) -> Target | None:
+        """The target being read, while ``view`` is the view it was read in."""
+        if self.reading is not None and view is not self._read_view:
+            self.reading = self._read_cursor = self._read_view = None
+        return self.reading
+
+    def details(self, view: Any, seat: int, target: Target) -> str | None:
+        """``target`` in full (`GameUI.details`), or None."""
+        text = self._call("details", lambda: self.ui.details(view, seat, target))
+        return text if isinstance(text, str) and text.strip() else None
+
+    def read(self, view: Any, seat: int, drawn: Iterable[Target],
+             cursor: Target | None = None) -> str | None:
+        """The ``i`` key: the words of the next target to read, which becomes `reading`.
+
+        The target under ``cursor`` when it has details and the cursor moved since the last
+        read (or nothing is being read); else the target after the one being read, in
+        ``drawn`` order (the board's, then the hand's), round to the first.  None when no
+        drawn target has details.
+        """
+        if view is None:
+            return None
+        order = list(dict.fromkeys(drawn))
+        readable = [t for t in order if self.details(view, seat, t) is not None]
+        if not readable:
+            return None
+        now = self.reading_in(view)
+        if cursor in readable and (now is None or cursor != self._read_cursor):
+            target = cursor
+        elif now in readable:
+            target = readable[(readable.index(now) + 1) % len(readable)]
+        else:
+            target = readable[0]
+        self.reading, self._read_view, self._read_cursor = target, view, cursor
+        return self.details(view, seat, target)
 
     def form(self, kind: str, names: Any) -> Form:
         """The form of ``kind`` (menus for what the game leaves out, or when it fails)."""
@@ -84,8 +135,12 @@ class ClientUI:
         return text or describe_plainly(action)
 
     def help(self, spec: Any) -> str | None:
-        """How to play (`GameUI.help`), else the game's summary."""
-        return self.ui.help or getattr(spec, "summary", None) or None
+        """How to play (`GameUI.help`), else the game's summary; when the game gives details
+        of what it draws, a sentence on the ``i`` key after it."""
+        text = self.ui.help or getattr(spec, "summary", None) or None
+        if type(self.ui).details is GameUI.details:
+            return text
+        return ((text + " ") if text else "") + READ_HELP
 
     def prompt(self, view: Any, seat: int) -> str | None:
         """What the seat must decide now, when the game explains it (`GameUI.prompt`)."""
@@ -97,8 +152,21 @@ class ClientUI:
         return text or str(target.value)
 
 
+READ_HELP = ("Press i to read in full what is under the cursor (a card, say); press i "
+             "again for the next thing drawn, on the board and then in your hand.")
+
+
+def scrolled_to(drawing: Drawing, target: Target) -> Drawing:
+    """``drawing`` with the terminal's cursor put on ``target``'s first fragment, so that
+    a scrolling pane shows it (prompt_toolkit's ``[SetCursorPosition]``)."""
+    for i, fragment in enumerate(drawing):
+        if len(fragment) > 2 and fragment[2] == target:
+            return [*drawing[:i], ("[SetCursorPosition]", ""), *drawing[i:]]
+    return drawing
+
+
 def describe_plainly(action: Action) -> str:
     """An action in words without the game's help: ``place card 7, x 1, y 0``."""
     if not action.args:
         return action.kind
-    return action.kind + " " + ", ".join(f"{k} {v}" for k, v in action.args)
+    return action.kind + " " + ", ".join(f"{k} " + str(v) for k, v in action.args)

@@ -114,6 +114,13 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
     def _toggle_results(event: KeyPressEvent) -> None:
         state.screen = TABLE if state.screen == RESULTS else RESULTS
 
+    @add("i", filter=filters.no_overlay & filters.on_table)
+    def _read(event: KeyPressEvent) -> None:
+        cursor = state.picker.cursor_target() if state.my_turn else None
+        drawn = [*state.board.order, *state.hand.order]
+        text = state.ui.read(state.view, state.seat.seat, drawn, cursor)
+        state.say(text or "There is nothing to read in full here.")
+
     @add("?", filter=filters.no_overlay)
     def _help(event: KeyPressEvent) -> None:
         state.overlay = HELP

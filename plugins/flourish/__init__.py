@@ -6,7 +6,9 @@ This module is the plugin the host registers.  It:
 * adds Flourish's extension hooks (`hookspecs`) through ``hedgerow_addhooks``;
 * registers the game (``game.SPEC``) through ``hedgerow_register_games``;
 * implements the standard rule of each extension hook, ``trylast``, so that a chosen
-  variant's answer comes first and the standard rule is the fallback.
+  variant's answer comes first and the standard rule is the fallback;
+* answers the seat client's ``hedgerow_game_ui`` with a `FlourishUI` for the table
+  (``hedgerow.plugins.flourish.ui``).
 
 The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The two-
 player rules and the solo game against McGregor are part of the game (by player count).
@@ -20,10 +22,13 @@ from collections.abc import Callable
 import pluggy
 
 from hedgerow.core import GameSpec, Outcome, hookimpl
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.ui import GameUI
 from hedgerow.plugins.flourish import hookspecs
 from hedgerow.plugins.flourish.game import SPEC
 from hedgerow.plugins.flourish.ranking import standard_outcome
 from hedgerow.plugins.flourish.state import GameEnd, Result
+from hedgerow.plugins.flourish.ui import ui_for
 
 
 @hookimpl
@@ -36,6 +41,12 @@ def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
 def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
     """Register Flourish."""
     register(SPEC)
+
+
+@hookimpl
+def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
+    """Flourish's UI object for a table with ``ruleset``; None for other games."""
+    return ui_for(ruleset) if game == SPEC.name else None
 
 
 @hookimpl(trylast=True)

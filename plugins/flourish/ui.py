@@ -1,0 +1,653 @@
+"""Flourish in the seat client: its `GameUI` object, one per table (it knows the variants).
+
+The host asks for it through ``hedgerow_game_ui`` (registered by the Flourish plugin,
+``hedgerow.plugins.flourish``) and gets a `FlourishUI` built for the table's `Ruleset`:
+which variants are on (the cooperative team total and medals, the Garden Show's match
+and ribbons, compost), and how far the medals are raised.  The object declares:
+
+* the parts: ``table`` (board: round, turn, piles, and the variant's line: team total and
+  medals, McGregor and your margin, the Garden Show's game), ``gardens`` (board: every
+  garden in rows by round, each card's symbols and abilities in short form, each round's
+  points), ``hand`` (hand: your cards, each marked with the part it has in the turn being
+  composed and where it came from, and what you passed last turn);
+* the roles: ``"card"`` (a card of your hand, by id: what the forms choose) and
+  ``"planted"`` (a card in a garden: only read in full, `details`, with the ``i`` key);
+* the forms: ``turn`` = the card to plant, then the card passed left and the card passed
+  right (with one neighbour or McGregor: the two cards passed, chosen together), then
+  with compost an optional card to compost; ``final`` = the three cards to plant;
+* the words: a turn in words, a prompt for each kind of turn, how to play, score columns
+  by round (the Garden Show: this game, ribbons, the match), and any card in full.
+
+It reads only the seat's `View` and never imports the client.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from hedgerow.core import Action
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.ui import (
+    BOARD,
+    HAND,
+    Choose,
+    ChooseMany,
+    Column,
+    DrawContext,
+    Drawing,
+    Form,
+    GameUI,
+    Part,
+    Target,
+)
+from hedgerow.plugins.flourish.abilities import left_of, right_of
+from hedgerow.plugins.flourish.cards import (
+    BOTH_NB,
+    ONE_NB,
+    PATH,
+    PLANT,
+    SYMBOL_CODES,
+    card,
+)
+from hedgerow.plugins.flourish.cooperative import MEDALS, medals
+from hedgerow.plugins.flourish.garden_show import KINDS, RIBBON_POINTS
+from hedgerow.plugins.flourish.knowledge import MCG
+from hedgerow.plugins.flourish.ranking import SOLO_GRADES, game_totals, raised
+from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS, card_points
+from hedgerow.plugins.flourish.state import FINAL, OVER, View
+from hedgerow.plugins.flourish.words import ability_short, ability_text, kind_name
+
+GAME = "flourish"
+CARD = "card"  # a card of the seat's hand
+PLANTED = "planted"  # a card in a garden (read only)
+
+PLAY = Choose(CARD, ("play",), "the card to plant")
+LEFT = Choose(CARD, ("left",), "the card to pass left")
+RIGHT = Choose(CARD, ("right",), "the card to pass right")
+PASSED = ChooseMany(CARD, "passed", "the two cards to pass")
+COMPOST = Choose(CARD, ("compost",), "a card to compost (Backspace: none)")
+THREE = ChooseMany(CARD, "play", "the three cards to plant")
+TURN_LABEL = "plant and pass"
+#: A card in full fits the client's message lines: three lines of an 80-column terminal.
+DETAILS_WIDTH, DETAILS_LINES = 80, 3
+
+COLOUR_STYLES = ("fg:ansigreen", "fg:ansired", "fg:ansiblue", "fg:ansiyellow",
+                 "fg:ansimagenta")
+WHITE_STYLE = "fg:ansiwhite bold"
+STONE_STYLE = "fg:ansicyan"
+READING = "reverse"
+HEADING = "bold"
+DIM = "fg:ansibrightblack"
+MINE = "bold fg:ansigreen"
+
+HELP = ("Everyone chooses at once. Each turn, plant one card of your hand in your garden "
+        "and pass one card to each neighbour (with one neighbour, or against McGregor: two "
+        "cards); then take what was passed to you and draw. Every third turn ends a round: "
+        "the cards planted that round score their r ability. In round 4 plant three of "
+        "your last five; then every e ability scores. Symbols: G R B Y P plants, W Rosa "
+        "alba (any colour), and one stone (Tree Path Wall Hive Lawn Feat). 1/G: a point "
+        "per green; nb: a neighbour's garden; >=: at least as many as.")
+COOPERATIVE_HELP = " Cooperative: the team adds its scores and aims for a medal."
+SHOW_HELP = (" Garden Show: three games, scores carry over; a ribbon of yours is worth "
+             f"{RIBBON_POINTS} if your garden has strictly the most of its symbol.")
+COMPOST_HELP = (" Compost: each turn you may also compost a card and draw one more.")
+
+
+# -- cards in a few characters ------------------------------------------------------------------
+
+
+def symbols_of(ident: int) -> Drawing:
+    """A card's symbols, coloured: its stone (``Tree``), then its plants (``G3``, ``W1``)."""
+    c = card(ident)
+    out: Drawing = []
+    if c.kind != PLANT:
+        out.append((STONE_STYLE, SYMBOL_CODES[c.kind]))
+    for colour, n in enumerate(c.plants):
+        if n:
+            out += [("", " ")] if out else []
+            out.append((COLOUR_STYLES[colour], f"{SYMBOL_CODES[colour]}{n}"))
+    if c.white:
+        out += [("", " ")] if out else []
+        out.append((WHITE_STYLE, f"W{c.white}"))
+    return out
+
+
+def abilities_short(ident: int) -> str:
+    """``r1/G e4/G-Path``: the end-of-round ability after ``r``, the end-of-game after ``e``."""
+    c = card(ident)
+    parts = []
+    if c.eor is not None:
+        parts.append("r" + ability_short(c.eor))
+    if c.eog is not None:
+        parts.append("e" + ability_short(c.eog))
+    return " ".join(parts)
+
+
+def symbols_text(ident: int) -> str:
+    """A card's symbols as plain text: ``"Tree G3"``."""
+    return "".join(f[1] for f in symbols_of(ident))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (an ellipsis shows the cut), padded to it."""
+    if width <= 0:
+        return ""
+    if len(text) > width:
+        text = text[: width - 1] + "…"
+    return text.ljust(width)
+
+
+def fit_drawing(drawing: Drawing, width: int) -> Drawing:
+    """A one-line drawing cut to ``width`` columns and padded to it."""
+    out: Drawing = []
+    room = width
+    for fragment in drawing:
+        if room <= 0:
+            break
+        text = fragment[1]
+        if len(text) > room:
+            text = text[: room - 1] + "…"
+        out.append((fragment[0], text))
+        room -= len(text)
+    if room > 0:
+        out.append(("", " " * room))
+    return out
+
+
+def short_name(ident: int, width: int = 24) -> str:
+    """A card's name, cut to ``width``."""
+    return fit(card(ident).name, width).rstrip()
+
+
+def with_target(drawing: Drawing, target: Target, extra: str = "") -> Drawing:
+    """Every fragment of ``drawing`` given ``target`` (and ``extra`` style)."""
+    return [((f[0] + " " + extra).strip(), f[1], target) for f in drawing]
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+
+def neighbour_words(view: View) -> tuple[str, str]:
+    """Who the left and right passes go to: ``("seat 1", "seat 2")``; one neighbour:
+    both the same; solo: McGregor."""
+    if view.solo:
+        return "McGregor", "McGregor"
+    gardens = view.players
+    return f"seat {left_of(view.seat, gardens)}", f"seat {right_of(view.seat, gardens)}"
+
+
+def garden_name(view: View, garden: int) -> str:
+    """``"You (seat 0)"``, ``"Seat 1, your left"``, ``"McGregor"``."""
+    if view.solo and garden == view.players:
+        return "McGregor"
+    if garden == view.seat:
+        return f"You (seat {garden})"
+    gardens = view.players
+    if gardens == 2:
+        return f"Seat {garden}, your neighbour"
+    where = []
+    if garden == left_of(view.seat, gardens):
+        where.append("your left")
+    if garden == right_of(view.seat, gardens):
+        where.append("your right")
+    return f"Seat {garden}" + (f", {' and '.join(where)}" if where else "")
+
+
+def passing_to(view: View, partial: Any) -> int | None:
+    """The garden of the neighbour that the card being chosen goes to, if a pass is being
+    chosen (the last argument filled so far is ``left``, ``right`` or ``passed``)."""
+    args = list(dict(partial or {}))
+    if not args or view.solo:
+        return None
+    last = args[-1] if args[-1] != "compost" else None
+    if last == "left" or last == "passed":
+        return left_of(view.seat, view.players)
+    if last == "right":
+        return right_of(view.seat, view.players)
+    return None
+
+
+def garden_order(view: View, first: int | None = None) -> list[int]:
+    """The gardens in the order drawn: ``first`` if given, yours, your left, your right,
+    then the others clockwise from your left; McGregor's after yours."""
+    count = len(view.gardens)
+    if view.solo:
+        return [view.seat, *range(view.players, count)]
+    order = [first] if first is not None else []
+    order.append(view.seat)
+    if view.players > 1:
+        order.append(left_of(view.seat, view.players))
+        order.append(right_of(view.seat, view.players))
+    for step in range(1, view.players):
+        order.append((view.seat + step) % view.players)
+    return list(dict.fromkeys(order))
+
+
+def scored(view: View, rnd: int) -> bool:
+    """True once round ``rnd`` (1-4) of this game has been scored."""
+    return view.turn >= (OVER if rnd == ROUNDS else CARDS_PER_ROUND * rnd)
+
+
+def turn_words(view: View) -> str:
+    """``"Round 2 of 4, turn 2 of 3"``, ``"Final round"``, ``"Game over"``."""
+    if view.turn >= OVER:
+        return "Game over"
+    if view.turn == FINAL:
+        return "Round 4 of 4 (final round)"
+    return f"Round {view.round} of 4, turn {view.turn % CARDS_PER_ROUND + 1} of 3"
+
+
+class FlourishUI(GameUI):
+    """Flourish's face in the seat client (see the module docstring)."""
+
+    game = GAME
+    parts = (Part("gardens", BOARD), Part("hand", HAND))
+    forms = {
+        "turn": Form((PLAY, LEFT, RIGHT, COMPOST), TURN_LABEL),
+        "final": Form((THREE,), "plant three cards"),
+    }
+    help = HELP
+
+    def __init__(self, ruleset: Ruleset | None = None) -> None:
+        super().__init__(GAME)
+        names = ruleset.variant_names if ruleset is not None else ()
+        self.cooperative = "cooperative" in names
+        self.garden_show = "garden-show" in names
+        self.compost = "compost" in names
+        self._ext = ruleset.ext if ruleset is not None else None
+        self.help = (HELP + (COOPERATIVE_HELP if self.cooperative else "")
+                     + (SHOW_HELP if self.garden_show else "")
+                     + (COMPOST_HELP if self.compost else ""))
+
+    # -- forms -------------------------------------------------------------------------------
+
+    def declared(self, kind: str, names: Collection[str]) -> Form | None:
+        """``turn`` with the arguments this table's turns have: ``left``/``right`` with two
+        neighbours, ``passed`` with one (or McGregor), ``compost`` when it is allowed."""
+        if kind != "turn":
+            return self.forms.get(kind)
+        steps: list[Choose | ChooseMany] = [PLAY]
+        if "passed" in names:
+            steps.append(PASSED)
+        else:
+            steps += [LEFT, RIGHT]
+        if "compost" in names:
+            steps.append(COMPOST)
+        return Form(tuple(steps), TURN_LABEL)
+
+    # -- medals ------------------------------------------------------------------------------
+
+    def medal_raise(self, players: int) -> int:
+        """How far the table's variants raise the medal thresholds (Compost: 5 a player)."""
+        if self._ext is None:
+            return 0
+        try:
+            answers = self._ext.flourish_medal_raise(players=players)
+        except Exception:  # no such hook on a table of another game: no raise
+            return 0
+        return sum(r for r in answers if r)
+
+    def medals(self, view: View) -> tuple[tuple[str, int], ...]:
+        """The medal thresholds at this table: the team's (cooperative) or your margin's
+        over McGregor (solo); () when there are none."""
+        up = self.medal_raise(view.players)
+        if view.solo:
+            return raised(SOLO_GRADES, up)
+        if self.cooperative and view.players in MEDALS:
+            return medals(view.players, up)
+        return ()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def draw(self, part: str, ctx: DrawContext) -> Drawing | None:
+        """The table's state line, every garden, or your hand."""
+        view: View = ctx.view
+        if part == "gardens":
+            return [*self.draw_table(view, ctx.width), ("", "\n"),
+                    *self.draw_gardens(view, ctx.width, ctx.reading, ctx.partial)]
+        if part == "hand":
+            return self.draw_hand(view, ctx.width, ctx.partial, ctx.reading)
+        return None
+
+    def draw_table(self, view: View, width: int) -> Drawing:
+        """Round and turn, the piles, and the variant's line."""
+        words = turn_words(view)
+        if view.games > 1:
+            words = f"Game {view.game + 1} of {view.games} · " + words
+        piles = [f"deck {view.deck_count}"]
+        if view.compost:
+            piles.append(f"compost {view.compost_count}")
+        out: Drawing = [(HEADING, words), (DIM, " · " + " · ".join(piles))]
+        line = self.variant_line(view)
+        if line:
+            out += [("", "\n"), *line]
+        return out
+
+    def variant_line(self, view: View) -> Drawing:
+        """Cooperative: the team's total and the medals; solo: you, McGregor, the margin and
+        the medals; Garden Show: the match totals."""
+        totals = [sum(p) for p in view.points]
+        grades = self.medals(view)
+        if view.solo:
+            mine, his = totals[0], totals[-1]
+            margin = mine - his
+            out: Drawing = [("", f"You {mine} - McGregor {his} = "),
+                            (HEADING, f"{margin:+d}")]
+            return out + self.medal_words(margin, grades)
+        if self.cooperative:
+            team = sum(totals[:view.players])
+            return [("", "Team total "), (HEADING, str(team)), *self.medal_words(team, grades)]
+        if view.games > 1:
+            match = match_totals(view)
+            return [("", "Match: " + ", ".join(
+                f"{'you' if s == view.seat else f'seat {s}'} {t}" for s, t in enumerate(match)))]
+        return []
+
+    @staticmethod
+    def medal_words(value: int, grades: Sequence[tuple[str, int]]) -> Drawing:
+        """`` · Bronze 30 ✓ · Silver 40 · Gold 50``: each medal's threshold, ticked when
+        reached."""
+        out: Drawing = []
+        for label, at in grades:
+            out.append(("", " · "))
+            out.append((MINE if value >= at else "", f"{label} {at}"
+                        + (" ✓" if value >= at else "")))
+        return out
+
+    def draw_gardens(self, view: View, width: int, reading: Target | None,
+                     partial: Any = None) -> Drawing:
+        """Every garden: a heading with its points, then a row of cards per round; the
+        garden you are passing a card to comes first while you choose that card."""
+        out: Drawing = []
+        cell = max(12, min(26, (width - 3 - 2) // 3))
+        for n, garden in enumerate(garden_order(view, passing_to(view, partial))):
+            if n:
+                out.append(("", "\n"))
+            out += self.garden_heading(view, garden)
+            cards = view.gardens[garden]
+            if not cards:
+                out.append((DIM, "\n   (nothing planted yet)"))
+            for rnd in range(1, ROUNDS + 1):
+                row = cards[(rnd - 1) * CARDS_PER_ROUND: rnd * CARDS_PER_ROUND]
+                if row:
+                    out += self.garden_row(view, garden, rnd, row, cell, reading)
+        return out
+
+    def garden_heading(self, view: View, garden: int) -> Drawing:
+        """``You (seat 0) · 23 points (end of game 9)``, and the Garden Show's ribbons."""
+        points = view.points[garden]
+        total = sum(points)
+        style = MINE if garden == view.seat else HEADING
+        out: Drawing = [(style, garden_name(view, garden)), ("", f" · {total} points")]
+        if view.turn >= OVER:
+            out.append((DIM, f" (end of game {points[ROUNDS]})"))
+        if view.solo and garden == view.players:
+            out.append((DIM, f" · his deck {view.mcg_count}"))
+        if self.garden_show and garden < len(view.extras):
+            held = view.extras[garden]
+            if isinstance(held, tuple) and held:
+                words = [KINDS[k].capitalize() + (" (won)" if won else "")
+                         for k, won in held]
+                out.append((DIM, "\n  ribbons: " + ", ".join(words)))
+        return out
+
+    def garden_row(self, view: View, garden: int, rnd: int, row: Sequence[int], cell: int,
+                   reading: Target | None) -> Drawing:
+        """One round's cards: names and symbols on one line, abilities under them; the
+        round's points at the left once scored."""
+        top: Drawing = [("", "\n"), (DIM, f"R{rnd} ")]
+        bottom: Drawing = [("", "\n")]
+        points = view.points[garden][rnd - 1]
+        bottom.append((MINE if points else DIM, f"{'+' + str(points):<3}" if scored(view, rnd)
+                       else "   "))
+        for i, ident in enumerate(row):
+            target = Target(PLANTED, ident)
+            extra = READING if target == reading else ""
+            gap: Drawing = [("", " ")] if i else []
+            head = [*symbols_of(ident), ("", " " + card(ident).name)]
+            top += gap + with_target(fit_drawing(head, cell), target, extra)
+            bottom += gap + with_target([("", fit(abilities_short(ident), cell))], target,
+                                        extra)
+        return top + bottom
+
+    def draw_hand(self, view: View, width: int, partial: Any, reading: Target | None,
+                  ) -> Drawing:
+        """Your cards, numbered for the keys, each with its part in the turn being composed
+        (or where it came from); then what you passed last turn."""
+        if view.turn >= OVER:
+            return [(DIM, "Your hand is empty: the game is over.")]
+        roles = card_roles(partial)
+        came = arrivals(view)
+        tags = {c: roles.get(c) or came.get(c, "") for c in view.hand}
+        tag_w = max(7, *(len(t) for t in tags.values()))
+        name_w = max(8, min(24, width - 2 - 7 - 1 - 1 - 15 - 1 - tag_w))
+        out: Drawing = [(HEADING, "Your hand"), (DIM, f" ({len(view.hand)} cards)")]
+        for n, ident in enumerate(view.hand, 1):
+            target = Target(CARD, ident)
+            extra = READING if target == reading else ""
+            line: Drawing = [("", f"{n} "), *fit_drawing(symbols_of(ident), 7),
+                             ("", " " + fit(card(ident).name, name_w)),
+                             ("", " " + fit(abilities_short(ident), 15))]
+            out.append(("", "\n"))
+            out += with_target(line, target, extra)
+            if tags[ident]:
+                out.append((MINE if ident in roles else DIM, " " + tags[ident]))
+        passed = passed_line(view, width)
+        if passed:
+            out += [("", "\n"), (DIM, passed)]
+        return out
+
+    # -- words -------------------------------------------------------------------------------
+
+    def score_columns(self, view: Any) -> Sequence[Column]:
+        """Each round's points and the total (the end-of-game points count in the total; the
+        gardens' headings show them apart); in a Garden Show, this game's total, the ribbon
+        points and the match total instead."""
+        v: View = view
+        seats = range(v.players)
+        if v.games > 1:
+            game = tuple(sum(v.points[s]) for s in seats)
+            bonus = ribbon_points(v)
+            match = match_totals(v)
+            return [Column("Game", game), Column("Rib", bonus), Column("Match", match, "bold")]
+        columns = [Column(f"R{r}", tuple(v.points[s][r - 1] for s in seats))
+                   for r in range(1, ROUNDS + 1)]
+        columns.append(Column("Tot", tuple(sum(v.points[s]) for s in seats), "bold"))
+        return columns
+
+    def preview(self, view: Any, seat: int, action: Action) -> str | None:
+        """The turn in words: what is planted, passed to whom, composted or discarded."""
+        v: View = view
+        args = dict(action.args)
+        if action.kind == "final":
+            play = cards_of(args.get("play"))
+            rest = [c for c in v.hand if c not in play]
+            return f"Plant {names(play)}; discard {names(rest)}"
+        if action.kind != "turn":
+            return None
+        left, right = neighbour_words(v)
+        words = f"Plant {names(cards_of(args.get('play')))}"
+        if "passed" in args:
+            to = "McGregor" if v.solo else left
+            words += f"; give {names(cards_of(args['passed']))} to {to}"
+        else:
+            words += (f"; pass {names(cards_of(args.get('left')))} left ({left}), "
+                      f"{names(cards_of(args.get('right')))} right ({right})")
+        if "compost" in args:
+            words += f"; compost {names(cards_of(args['compost']))}"
+        return words
+
+    def prompt(self, view: Any, seat: int) -> str | None:
+        """What this turn asks of you, naming who your passes go to."""
+        v: View = view
+        if v.turn == FINAL:
+            return ("Final round: plant 3 of your 5 cards (Space marks them); "
+                    "the other 2 are discarded.")
+        if v.turn >= OVER:
+            return None
+        left, right = neighbour_words(v)
+        head = f"Turn {v.turn % CARDS_PER_ROUND + 1} of round {v.round}: plant one card, "
+        if v.solo:
+            text = head + "then give McGregor two (Space marks them)."
+        elif v.players == 2:
+            text = head + f"then pass two to {left} (Space marks them)."
+        else:
+            text = head + f"pass one left to {left}, one right to {right}."
+        if v.compost:
+            text += " You may also compost one."
+        return text
+
+    def target_text(self, target: Target) -> str:
+        """A card by name."""
+        if target.role in (CARD, PLANTED) and isinstance(target.value, int):
+            return short_name(target.value, 16)
+        return super().target_text(target)
+
+    def details(self, view: Any, seat: int, target: Target) -> str | None:
+        """A card in full: name, type, symbols, each ability in words, and where it is."""
+        if target.role not in (CARD, PLANTED) or not isinstance(target.value, int):
+            return None
+        v: View = view
+        ident = target.value
+        text = card_words(ident, one_neighbour=len(v.gardens) == 2)
+        for where in (place_words(v, ident), place_words(v, ident, points=False)):
+            if where and len(textwrap.wrap(f"{text} {where}", DETAILS_WIDTH)) <= DETAILS_LINES:
+                return f"{text} {where}"
+        return text
+
+
+# -- helpers on views ----------------------------------------------------------------------
+
+
+def cards_of(value: object) -> tuple[int, ...]:
+    """The card ids an action's argument names: one card, or a tuple of them."""
+    if isinstance(value, int):
+        return (value,)
+    if isinstance(value, tuple):
+        return tuple(v for v in value if isinstance(v, int))
+    return ()
+
+
+def names(cards: Sequence[int]) -> str:
+    """``"Oak, Skep and Statue"`` (long names cut)."""
+    words = [short_name(c, 16) for c in cards]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def card_roles(partial: Any) -> dict[int, str]:
+    """Each hand card's part in the turn being composed: ``plant``, ``→ left``, ..."""
+    roles: dict[int, str] = {}
+    args = dict(partial or {})
+    for name, word in (("left", "→ left"), ("right", "→ right"), ("compost", "compost")):
+        value = args.get(name)
+        if isinstance(value, int):
+            roles[value] = word
+    passed = args.get("passed")
+    if isinstance(passed, tuple):
+        roles.update({c: "→ pass" for c in passed if isinstance(c, int)})
+    play = args.get("play")
+    if isinstance(play, int):
+        roles[play] = "plant"
+    elif isinstance(play, tuple):
+        roles.update({c: "plant" for c in play if isinstance(c, int)})
+    return roles
+
+
+def arrivals(view: View) -> dict[int, str]:
+    """The cards of your hand that arrived last turn: ``"← seat 1"``, ``"drawn"``."""
+    came: dict[int, str] = {}
+    for ident, zone in view.last.received:
+        came[ident] = "← McGregor" if zone == MCG else f"← seat {zone}"
+    for ident in view.last.drawn:
+        came[ident] = "drawn"
+    return {c: w for c, w in came.items() if c in view.hand}
+
+
+def passed_line(view: View, width: int = 80) -> str:
+    """What you passed last turn, in ``width`` columns: ``"You passed Oak left, Skep
+    right"``, ``"You gave McGregor Oak, Skep"``; ``""`` before the first pass."""
+    passed = view.last.passed
+    if not passed:
+        return ""
+    if view.solo or len(view.gardens) == 2:
+        who = "McGregor" if view.solo else f"seat {passed[0][1]}"
+        head = f"You gave {who} "
+        room = max(6, (width - len(head) - 2) // 2)
+        return head + ", ".join(short_name(c, room) for c, _ in passed)
+    head = "You passed "
+    room = max(6, (width - len(head) - len(" left, ") - len(" right")) // 2)
+    left, right = passed[0][0], passed[1][0]
+    return f"{head}{short_name(left, room)} left, {short_name(right, room)} right"
+
+
+def ribbon_points(view: View) -> tuple[int, ...]:
+    """Each seat's ribbon points so far (the Garden Show)."""
+    done = view.history[: view.game + (1 if view.turn >= OVER else 0)]
+    return tuple(sum(r.bonus[s] if s < len(r.bonus) else 0 for r in done)
+                 for s in range(view.players))
+
+
+def match_totals(view: View) -> tuple[int, ...]:
+    """Each seat's running total over the match: finished games (ribbons included) and
+    this game's points so far."""
+    earlier = [game_totals(r) for r in view.history[: view.game]]
+    now = [sum(view.points[s]) for s in range(view.players)]
+    if view.turn >= OVER and len(view.history) > view.game:
+        now = list(game_totals(view.history[view.game])[: view.players])
+    return tuple(now[s] + sum(t[s] for t in earlier) for s in range(view.players))
+
+
+def card_words(ident: int, *, one_neighbour: bool = False) -> str:
+    """A card in full: ``"Oak (C43): tree, G3. End of round: 1 point for each ... ."``."""
+    c = card(ident)
+    symbols = symbols_text(ident) if c.kind == PLANT else " ".join(
+        symbols_text(ident).split(" ")[1:])
+    kind = kind_name(ident).lower()
+    head = f"{c.name} ({c.code}): {kind}" + (f", {symbols}" if symbols else "") + "."
+    lines = [head]
+    if c.eor is not None:
+        lines.append(f"End of round: {ability_text(c.eor)}.")
+    if c.eog is not None:
+        lines.append(f"End of game: {ability_text(c.eog)}.")
+    if (one_neighbour and c.kind == PATH
+            and any(a is not None and a.scope in (ONE_NB, BOTH_NB) for a in (c.eor, c.eog))):
+        lines.append("With one neighbour: your garden and theirs together.")
+    if c.white:
+        lines.append("W: one symbol of any colour, the best for each ability.")
+    return " ".join(lines)
+
+
+def place_words(view: View, ident: int, *, points: bool = True) -> str:
+    """Where a card is and (with ``points``) what it has scored: ``"In your hand."``,
+    ``"Seat 1's garden, round 2: scored 5; 4 at game end so far."``."""
+    if ident in view.hand:
+        return "In your hand."
+    for garden, cards in enumerate(view.gardens):
+        if ident not in cards:
+            continue
+        index = cards.index(ident)
+        rnd = index // CARDS_PER_ROUND + 1
+        if view.solo and garden == view.players:
+            owner = "McGregor's garden"
+        elif garden == view.seat:
+            owner = "Your garden"
+        else:
+            owner = f"Seat {garden}'s garden"
+        eor, eog = card_points(view.gardens, garden, index) if points else (None, None)
+        scores = []
+        if eor is not None:
+            scores.append(f"scored {eor}")
+        if eog is not None:
+            scores.append(f"{eog} at game end" + ("" if view.turn >= OVER else " so far"))
+        return f"{owner}, round {rnd}" + (": " + "; ".join(scores) if scores else "") + "."
+    return ""
+
+
+def ui_for(ruleset: Ruleset | None) -> FlourishUI:
+    """The UI object for a table with ``ruleset`` (its variants)."""
+    return FlourishUI(ruleset)
+

@@ -1,0 +1,298 @@
+"""Flourish's UI object (plugins/flourish/ui.py): the hook, the forms for each table shape,
+the drawing of gardens and hand, the words, every variant, whole random games through
+`check_ui`, and the real client driven by keys (pipe input, dummy output)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hedgerow.core import Action
+from hedgerow.core.playout import play
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.core.table import Table
+from hedgerow.core.ui import DrawContext, Target, problems
+from hedgerow.core.uicheck import check_ui
+from hedgerow.plugins.flourish.state import Config
+from hedgerow.plugins.flourish.ui import CARD, PLANTED, FlourishUI, card_words
+from hedgerow.plugins.flourish.view import view as view_of
+
+from .conftest import make_state, ruleset, turn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients"))
+from appdriver import drawn, running
+
+OAK, MOSS_PATH, SUNDIAL, ROSA_ALBA = 43, 53, 91, 41
+
+
+def text(drawing) -> str:
+    return "".join(f[1] for f in drawing or ())
+
+
+def targets(drawing) -> list[Target]:
+    return list(dict.fromkeys(f[2] for f in drawing or () if len(f) > 2))
+
+
+def ui_for(host: PluginHost, *variants: str, players: int | None = None) -> FlourishUI:
+    found = host.game_ui("flourish", ruleset(host, *variants, players=players))
+    assert isinstance(found, FlourishUI)
+    return found
+
+
+def draw(ui: FlourishUI, part: str, view, width: int = 47, **more):
+    return ui.draw(part, DrawContext(view, view.seat, width, **more))
+
+
+def test_the_hook_answers_for_flourish_only(host: PluginHost) -> None:
+    assert isinstance(host.game_ui("flourish", ruleset(host)), FlourishUI)
+    assert host.game_ui("flourish") is not None  # no table: still an object
+    assert not isinstance(host.game_ui("petals"), FlourishUI)
+
+
+@pytest.mark.parametrize(("players", "variants", "args"), [
+    (3, (), ("play", "left", "right")),
+    (7, ("compost",), ("play", "left", "right", "compost")),
+    (2, (), ("play", "passed")),
+    (1, ("compost",), ("play", "passed", "compost")),
+])
+def test_the_turn_form_fits_each_table(host: PluginHost, players, variants, args) -> None:
+    rules = ruleset(host, *variants, players=players)
+    ui = ui_for(host, *variants, players=players)
+    table = Table(rules, players, b"form")
+    legal = list(table.legal_actions(0))
+    assert problems(ui, legal) == []
+    names = {n for a in legal for n, _ in a.args}
+    assert ui.form("turn", names).args == args
+
+
+@pytest.mark.parametrize(("players", "variants"), [
+    (1, ()), (1, ("compost",)), (2, ()), (3, ()), (4, ("compost",)), (5, ()),
+    (6, ("cooperative",)), (7, ()), (2, ("garden-show",)), (4, ("cooperative", "compost")),
+    (3, ("garden-show", "compost")),
+])
+def test_check_ui_finds_nothing_in_whole_random_games(host: PluginHost, players,
+                                                      variants) -> None:
+    rules = ruleset(host, *variants, players=players)
+    ui = host.game_ui("flourish", rules)
+    assert ui is not None
+    assert check_ui(ui, rules, players=players, seeds=range(2)) == []
+    assert check_ui(ui, rules, players=players, seeds=range(1), width=100) == []
+
+
+def f1_view(players: int = 3):
+    """Spec F1/F2: you planted Moss Path, Oak, Sundial in round 1 (scored 5)."""
+    cfg = Config(players)
+    gardens = [(MOSS_PATH, OAK, SUNDIAL), (17, 18, 21), (1, 44, 2)][:players]
+    state = make_state(cfg, [(10, 65, 83, 5, 6, 7), (11, 12, 13, 14, 15, 16),
+                             (19, 20, 22, 23, 24, 25)][:players], gardens, turn=3)
+    points = ((5, 0, 0, 0, 0), (3, 0, 0, 0, 0), (2, 0, 0, 0, 0))[:players]
+    return view_of(state._replace(points=points), 0)
+
+
+def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
+        host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    drawing = draw(ui, "gardens", v)
+    lines = text(drawing).splitlines()
+    assert lines[0].startswith("Round 2 of 4, turn 1 of 3")
+    assert lines[1] == "You (seat 0) · 5 points"
+    row, abilities = lines[2], lines[3]
+    assert row.startswith("R1 Path G2 Moss …") and "Tree G3 Oak" in row
+    assert "Feat Sundial" in row
+    assert abilities.startswith("+5 e3/Tree nb+nb") and "r1/G e4/G-Path" in abilities
+    assert "e9 Tree" in abilities
+    assert "Seat 1, your left · 3 points" in lines and "Seat 2, your right · 2 points" in lines
+    assert all(len(line) <= 47 for line in lines)
+    assert set(targets(drawing)) == {Target(PLANTED, c) for g in v.gardens for c in g}
+
+
+def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    first = lambda partial: text(draw(ui, "gardens", v, partial=partial)).splitlines()[1]  # noqa: E731
+    assert first({"play": 10}).startswith("You")
+    assert first({"play": 10, "left": 65}).startswith("Seat 1, your left")
+    assert first({"play": 10, "left": 65, "right": 83}).startswith("Seat 2, your right")
+
+
+def test_the_hand_marks_each_card_s_part_in_the_turn(host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    drawing = draw(ui, "hand", v, partial={"play": 10, "left": 65, "right": 83})
+    lines = text(drawing).splitlines()
+    assert lines[0] == "Your hand (6 cards)"
+    assert v.hand == (5, 6, 7, 10, 65, 83)
+    assert lines[1].startswith("1 G1 ") and "Buxus" in lines[1]
+    assert lines[1].rstrip().endswith("nb")
+    assert lines[4].startswith("4 R1 ") and "Rosa gallica" in lines[4]
+    assert lines[4].endswith("plant")
+    assert lines[5].endswith("→ left") and "Poppy Hive" in lines[5]
+    assert lines[6].endswith("→ right") and "Green Lawn" in lines[6]
+    assert targets(drawing) == [Target(CARD, c) for c in v.hand]  # numbered in hand order
+
+
+def test_what_you_passed_and_received_after_a_turn(host: PluginHost) -> None:
+    rules = ruleset(host, players=3)
+    table = Table(rules, 3, b"passes")
+    hands = [table.view(s).hand for s in range(3)]
+    table.play_step({s: turn(*hands[s][:3]) for s in range(3)})
+    v = table.view(0)
+    hand = text(draw(ui_for(host), "hand", v)).splitlines()
+    from_left = hands[1][2]  # seat 1 passed its right card to seat 0
+    from_right = hands[2][1]  # seat 2 passed its left card to seat 0
+    line = next(x for x in hand if str(v.hand.index(from_left) + 1) == x[:1])
+    assert line.endswith("← seat 1")
+    assert next(x for x in hand if str(v.hand.index(from_right) + 1) == x[:1]).endswith(
+        "← seat 2")
+    assert sum(x.endswith("drawn") for x in hand) == 1
+    assert hand[-1].startswith("You passed ") and hand[-1].endswith(" right")
+
+
+def test_scores_per_round_in_the_players_table(host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    columns = {c.label: c.values for c in ui.score_columns(v)}
+    assert columns == {"R1": (5, 3, 2), "R2": (0, 0, 0), "R3": (0, 0, 0), "R4": (0, 0, 0),
+                       "Tot": (5, 3, 2)}
+
+
+def test_a_card_in_full_with_where_it_is_and_what_it_scored(host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    oak = ui.details(v, 0, Target(PLANTED, OAK))
+    assert oak == ("Oak (C43): tree, G3. End of round: 1 point for each green symbol in your "
+                   "garden. End of game: 4 points for each path in your garden showing a "
+                   "green symbol. Your garden, round 1: scored 5; 4 at game end so far.")
+    assert ui.details(v, 0, Target(CARD, 10)).endswith("In your hand.")
+    assert "Seat 1's garden, round 1" in (ui.details(v, 0, Target(PLANTED, 17)) or "")
+    assert "any colour" in card_words(ROSA_ALBA)
+    assert "your garden and theirs together" in card_words(MOSS_PATH, one_neighbour=True)
+    assert ui.details(v, 0, Target("cell", (0, 0))) is None
+    for ident in range(1, 99):  # every card in full fits three lines of 80 columns
+        for where in (Target(CARD, 10), Target(PLANTED, 17)):
+            words = ui.details(v, 0, Target(where.role, ident)) or ""
+            assert len(textwrap.wrap(words, 80)) <= 3, words
+
+
+def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None:
+    ui = ui_for(host)
+    v = f1_view()
+    action = Action.of("turn", play=10, left=65, right=83)
+    assert ui.preview(v, 0, action) == ("Plant Rosa gallica; pass Poppy Hive left (seat 1), "
+                                        "Green Lawn right (seat 2)")
+    assert ui.prompt(v, 0) == ("Turn 1 of round 2: plant one card, pass one left to seat 1, "
+                               "one right to seat 2.")
+    final = dataclasses.replace(v, turn=9, round=4)
+    assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
+        "Plant Buxus sempervir…, Festuca glauca and Thymus vulgaris; discard ")
+    assert ui.prompt(final, 0).startswith("Final round: plant 3 of your 5 cards")
+
+
+def test_cooperative_shows_the_team_total_and_the_medals(host: PluginHost) -> None:
+    ui = ui_for(host, "cooperative")
+    v = f1_view()
+    line = text(draw(ui, "gardens", v)).splitlines()[1]
+    assert line == "Team total 10 · Bronze 255 · Silver 285 · Gold 315"
+    raised = ui_for(host, "cooperative", "compost")
+    assert "Bronze 270 · Silver 300 · Gold 330" in text(draw(raised, "gardens", v))
+    assert "Cooperative" in raised.help and "compost" in raised.help
+
+
+def test_solo_shows_mcgregor_the_margin_and_the_medals(host: PluginHost) -> None:
+    rules = ruleset(host, players=1)
+    table = play(rules, 1, seed_from_int(3), [host.bot("random")])
+    v = table.view(0)
+    ui = ui_for(host, players=1)
+    lines = text(draw(ui, "gardens", v, width=80)).splitlines()
+    mine, his = sum(v.points[0]), sum(v.points[1])
+    assert lines[1].startswith(f"You {mine} - McGregor {his} = {mine - his:+d} · Bronze 30")
+    assert lines[2].startswith("You (seat 0)") and any(x.startswith("McGregor · ") for x in lines)
+    assert "Bronze 35" in text(draw(ui_for(host, "compost", players=1), "gardens", v))
+    assert "give McGregor two" in (ui.prompt(Table(rules, 1, b"x").view(0), 0) or "")
+
+
+def test_the_garden_show_shows_ribbons_and_the_match(host: PluginHost) -> None:
+    rules = ruleset(host, "garden-show", players=3)
+    table = play(rules, 3, seed_from_int(4), [host.bot("random")])
+    v = table.view(1)
+    ui = ui_for(host, "garden-show", players=3)
+    board = text(draw(ui, "gardens", v, width=80))
+    assert board.startswith("Game 3 of 3 · Game over")
+    assert board.count("ribbons: ") == 3
+    columns = {c.label: c.values for c in ui.score_columns(v)}
+    outcome = table.outcome()
+    assert columns["Match"] == outcome.final.scores  # type: ignore[union-attr]
+    assert sum(columns["Rib"]) == sum(sum(r.bonus) for r in table.state.history)
+
+
+def local_flourish(host: PluginHost, *variants: str, players: int, seed: int):
+    from hedgerow.clients.app.local import LocalSeat
+    rules = ruleset(host, *variants, players=players)
+    return LocalSeat(rules, players, seed_from_int(seed), bots=[host.bot("random", "flourish")],
+                     name="Ann")
+
+
+def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(host: PluginHost) -> None:
+    seat = local_flourish(host, players=3, seed=11)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            screen = await drawn(d, lambda rows: any("Your hand" in r for r in rows),
+                                 what="the hand")
+            assert screen[1].startswith("Round 1 of 4, turn 1 of 3")
+            assert all(len(r) <= 80 for r in screen)
+            # the bots choose first: a seat choosing rebuilds the client's picker (state.py)
+            await d.until(lambda: d.state.active == (0,), what="the bots' choices")
+            hand = d.state.view.hand
+            d.press("i")  # the card under the cursor: the first of the hand
+            await d.until(lambda: d.state.message is not None, what="the card in full")
+            assert d.state.message.endswith("In your hand.")
+            assert d.state.ui.reading == Target(CARD, hand[0])
+            d.press("2", "enter", "3", "enter", "5")
+            await d.until(lambda: d.state.picker.current() is not None, what="a whole turn")
+            assert d.state.picker.current() == Action.of("turn", play=hand[1], left=hand[2],
+                                                         right=hand[4])
+            rows = await drawn(d, lambda rows: any("▶ Plant" in r for r in rows))
+            assert any(r.rstrip(" │").endswith("→ right") for r in rows)
+            d.press("enter")
+            await d.until(lambda: d.state.view.turn == 1, what="the next turn")
+            assert hand[1] in d.state.view.gardens[0]
+            d.press("i")  # the cursor did not move since: the next card to read
+            d.press("i")
+            await d.until(lambda: d.state.ui.reading is not None, what="reading")
+        await seat.close()
+
+    asyncio.run(main())
+
+
+def test_a_whole_game_by_keys_to_the_results(host: PluginHost) -> None:
+    seat = local_flourish(host, "cooperative", players=2, seed=12)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            state = d.state
+            while state.outcome is None:
+                await d.until(lambda: state.active == (0,) or state.outcome is not None,
+                              what="our turn, the bots' choices made")
+                if state.outcome is not None:
+                    break
+                before = len(state.lines)
+                picker = state.picker
+                if picker.kind == "turn":  # plant 1, then Space on 2 and 3 to pass them
+                    d.press("1", "enter", "2", "3", "enter")
+                else:  # the final round: three of five
+                    d.press("1", "2", "3", "enter")
+                await d.until(lambda before=before: len(state.lines) > before or
+                              state.outcome is not None, what="the turn to be played")
+            await drawn(d, lambda rows: any("Team" in r for r in rows), what="the results")
+        await seat.close()
+        assert seat.outcome() is not None
+
+    asyncio.run(main())
