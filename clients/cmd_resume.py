@@ -47,9 +47,12 @@ def choose(plugins: Any) -> Path | None:
         print(f"No unfinished table to resume (the logs are in {logs_dir()}).")
         return None
     print("Your unfinished tables, newest first:")
+    terminal = sys.stdin.isatty()
     for number, table in enumerate(tables, start=1):
         print(f"  {number}. {describe(table)}")
-    if not sys.stdin.isatty():
+        if not terminal:
+            print(f"     {table.log}")
+    if not terminal:
         raise HedgerowError("choose one with: hedgerow resume LOGFILE (the logs are in "
                             f"{logs_dir()})")
     while True:

@@ -129,4 +129,4 @@ def describe(table: SavedTable, now: float | None = None) -> str:
                         for s, n in enumerate(table.names))
     turn = "; your turn" if table.my_turn else ""
     return (f"{table.game}, {table.players} players: {players} · {when(table.modified, now)} · "
-            f"{table.actions} actions in{turn}")
+            f"after {table.actions} actions{turn}")

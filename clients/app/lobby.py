@@ -13,8 +13,11 @@ One application, four screens, each in a module of its own:
   play begins the lobby hands the seat to the table screen (`run_seat`).
 
 This module owns what they share: which screen shows, the message line, the keys, the
-background tasks that open or join a table, and the hand-over.  The network is reached
-through a `Backend` (`lobby_backend`), so tests can drive the lobby with one of their own.
+background tasks that open or join a table, and the hand-over.  A message belongs to the
+screen it was said on (an error of a join that fails after the player moved on shows on
+the tables screen, not on the form they are filling in) and is wrapped between words.
+The network is reached through a `Backend` (`lobby_backend`), so tests can drive the
+lobby with one of their own.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     AnyContainer,
+    Dimension,
     DynamicContainer,
     FormattedTextControl,
     HSplit,
@@ -48,6 +52,7 @@ from hedgerow.clients.app.lobby_backend import Backend, NetBackend
 from hedgerow.clients.app.lobby_create import OPEN, CreateScreen
 from hedgerow.clients.app.lobby_seating import SeatingScreen
 from hedgerow.clients.app.lobby_tables import TablesScreen
+from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.style import STYLE
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
@@ -59,6 +64,7 @@ __all__ = ["ADDRESS", "CREATE", "OPEN", "SEATING", "TABLES", "Backend", "LobbySc
 log = logging.getLogger("hedgerow.client")
 
 TABLES, CREATE, ADDRESS, SEATING = "tables", "create", "address", "seating"
+MESSAGE_LINES = 3  # the most lines the message takes (a longer one ends with "…")
 
 
 class LobbyScreen:
@@ -71,7 +77,8 @@ class LobbyScreen:
         self.backend = backend
         self.seat_name = seat_name
         self.screen = screen
-        self.message: str | None = None
+        self._message: str | None = None
+        self._message_on = screen  # the screen the message was said on
         self.seat: Seat | None = None
         self.busy = False
         self.app: Application[Seat | None] | None = None
@@ -80,6 +87,18 @@ class LobbyScreen:
         self.address = AddressScreen(self)
         self.create_form = CreateScreen(self, game=game, variants=variants, players=players)
         self.seating = SeatingScreen(self)
+
+    @property
+    def message(self) -> str | None:
+        """The message line of the screen showing now (None: nothing to say)."""
+        return self._message if self._message_on == self.screen else None
+
+    @message.setter
+    def message(self, text: str | None) -> None:
+        self._say(text, self.screen)
+
+    def _say(self, text: str | None, screen: str) -> None:
+        self._message, self._message_on = text, screen
 
     def bots(self, game: str) -> list[str]:
         """The bots that can play ``game``."""
@@ -93,15 +112,17 @@ class LobbyScreen:
 
     def run_task(self, coro: Any) -> None:
         """Run ``coro`` in the background; its errors become the lobby's message."""
+        origin = self.screen  # its outcome is said there, wherever the player is by then
+
         async def guarded() -> None:
             self.busy = True
             try:
                 await coro
             except HedgerowError as exc:
-                self.message = exc.message
+                self._say(exc.message, origin)
             except Exception as exc:
                 log.exception("lobby action failed")
-                self.message = f"That did not work: {exc}"
+                self._say(f"That did not work: {exc}", origin)
             finally:
                 self.busy = False
                 self.invalidate()
@@ -191,9 +212,13 @@ class LobbyScreen:
         return out
 
     def status(self) -> StyleAndTextTuples:
-        """The message line."""
-        if self.message:
-            return [("class:message", self.message)]
+        """The message, wrapped between words (at most `MESSAGE_LINES` lines)."""
+        message = self.message
+        if message:
+            lines = wrap(message, max(8, self.width() - 1)).splitlines()
+            if len(lines) > MESSAGE_LINES:
+                lines = [*lines[:MESSAGE_LINES - 1], lines[MESSAGE_LINES - 1][:-1] + "…"]
+            return [("class:message", "\n".join(lines))]
         return [("class:dim", "Working…" if self.busy else "")]
 
     def on_screen(self, screen: str) -> Condition:
@@ -268,7 +293,8 @@ class LobbyScreen:
             Window(FormattedTextControl(title), height=1),
             Window(height=1),
             DynamicContainer(self.body),
-            Window(FormattedTextControl(self.status), height=1),
+            Window(FormattedTextControl(self.status), height=Dimension(min=1, max=MESSAGE_LINES),
+                   dont_extend_height=True),
             Window(FormattedTextControl(self.keys_line), height=1, style="class:status"),
         ])
         app: Application[Seat | None] = Application(

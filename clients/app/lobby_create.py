@@ -96,6 +96,7 @@ class CreateScreen:
         return self.rows()[self.form.row] == "name"
 
     def _name_changed(self, buffer: Buffer) -> None:
+        self.lobby.message = None  # what was said is about the form before this change
         if len(buffer.text) > NAME_LENGTH:
             buffer.text = buffer.text[:NAME_LENGTH]
 

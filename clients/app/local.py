@@ -8,14 +8,17 @@ Bots move on the event loop, one action per iteration (after ``bot_delay`` secon
 the client redraws between moves.  In a simultaneous step every active seat chooses against
 the step's starting state; the choices are held until all are in, then the table applies
 the whole step (`Table.submit_step`).  Every log entry (chance entries such as the deal
-included) is appended, in plain words, to the history and to a transcript under the data
-directory's ``logs/`` folder (`log_path`).
+included) goes, in plain words, to the history, and as it is to a table log under the data
+directory's ``logs/`` folder (`log_path`): the same format a network peer writes
+(`hedgerow.net.logfile`), so ``hedgerow replay`` plays it back; it names no table id and
+no seat of its own, since there is no table to come back to.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,8 @@ from hedgerow.core.outcome import Outcome
 from hedgerow.core.playout import make_bots
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.messages import LogHeader
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
 
 
@@ -51,9 +56,12 @@ class LocalSeat:
         self._phase = Phase.PLAYING
         self._task: asyncio.Task[None] | None = None
         self._problem: str | None = None
-        self._log = logs_dir() / (log_name or f"local-{ruleset.game.name}-{seed.hex()[:12]}.txt")
-        self._log.parent.mkdir(parents=True, exist_ok=True)
-        self._log.write_text(f"{ruleset.fingerprint}, {players} players, seed {seed.hex()}\n")
+        self._log = _new_log_path(log_name or f"local-{ruleset.game.name}-"
+                                  f"{time.strftime('%Y%m%d-%H%M%S')}-{seed.hex()[:8]}.hlog")
+        names = tuple(name if s == seat else f"{self._bot_names[s]} bot {s}"
+                      for s in range(players))
+        self._writer = LogWriter(self._log, LogHeader.for_table(ruleset, players, seed,
+                                                                seat_names=names), sync=False)
         self._step: dict[int, Action] = {}  # choices held in a simultaneous step
         self._record(self.table.opening)
 
@@ -98,7 +106,7 @@ class LocalSeat:
         return self._problem
 
     def log_path(self) -> Path | None:
-        """The transcript of this table."""
+        """This table's log (``hedgerow replay`` reads it)."""
         return self._log
 
     async def submit(self, action: Action) -> Refusal | None:
@@ -114,11 +122,12 @@ class LocalSeat:
         self._kick()
 
     async def close(self) -> None:
-        """Stop the bots."""
+        """Stop the bots and close the log."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        self._writer.close()
         self._phase = Phase.FINISHED if self.outcome() else Phase.HALTED
         if self._problem is None and self.outcome() is None:
             self._problem = "you left the table"
@@ -150,13 +159,12 @@ class LocalSeat:
         return None
 
     def _record(self, applied: Sequence[Applied]) -> None:
-        """Entries now in the table, in words: into the history and the transcript."""
-        with self._log.open("a") as f:
-            for item in applied:
-                entry = item.entry
-                text = self.table.describe_entry(entry, item.before)
-                self._history.append(HistoryLine(entry.index, entry.seat, text))
-                f.write(f"{entry.index}: {text}\n")
+        """Entries now in the table: in words into the history, as they are into the log."""
+        for item in applied:
+            entry = item.entry
+            text = self.table.describe_entry(entry, item.before)
+            self._history.append(HistoryLine(entry.index, entry.seat, text))
+            self._writer.append(entry, self.table.hash_of(item.after))
 
     def _notify(self) -> None:
         for callback in list(self._callbacks):
@@ -183,3 +191,16 @@ class LocalSeat:
                 self._problem = f"bot at seat {seat} chose a refused action: {refusal.message}"
                 self._notify()
                 return
+
+
+def _new_log_path(name: str) -> Path:
+    """``logs/name``, or ``name`` with ``-2``, ``-3``, ... before its suffix if that is taken
+    (a log is never continued by another game)."""
+    folder = logs_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{Path(name).stem}-{number}{Path(name).suffix}"
+    return path

@@ -220,3 +220,72 @@ def test_the_host_fills_the_open_seats_with_bots() -> None:
     assert lobby.screen == SEATING and "seat 2  (open)" in text(lobby)
     lobby.seating.fill_with_bots()
     assert backend.calls[-1] == ("bots", ["random"])
+
+
+class FailingBackend(FakeBackend):
+    """Opening a table fails with a long reason; a join fails only when told to."""
+
+    REASON = ("the table could not be opened because every port this machine offered was "
+              "already taken by another program, so close one of them and try again")
+
+    def __init__(self, host: PluginHost) -> None:
+        super().__init__(host)
+        self.fail_join = asyncio.Event()
+
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Any:
+        from hedgerow.core.errors import HedgerowError
+
+        raise HedgerowError(self.REASON)
+
+    async def join(self, address: str, *, seat_name: str) -> Any:
+        from hedgerow.core.errors import HedgerowError
+
+        await self.fail_join.wait()
+        raise HedgerowError("no answer from the table")
+
+
+def test_the_create_screen_shows_its_error_whole_and_only_while_it_holds() -> None:
+    host = PluginHost(autoload=False)
+    backend = FailingBackend(host)
+
+    async def main() -> None:
+        lobby = LobbyScreen(host, backend, seat_name="Ann", game="petals", screen=CREATE)
+        with create_pipe_input() as pipe:
+            app = lobby.build(pipe, SizedOutput(columns=60))
+            task = asyncio.get_running_loop().create_task(app.run_async())
+            await until(lambda: app.is_running, "the lobby")
+            pipe.send_text(KEYS["enter"])
+            await until(lambda: lobby.message == FailingBackend.REASON, "the refusal")
+            lines = "".join(t for _, t in lobby.status()).splitlines()
+            assert len(lines) > 1 and all(len(line) < 60 for line in lines)
+            assert " ".join(lines) == FailingBackend.REASON  # broken between words only
+            form = lobby.create_form
+            while not form.on_name():
+                pipe.send_text(KEYS["down"])
+                await until(lambda: lobby.message is None, "a key to clear the message")
+                lobby.message = FailingBackend.REASON
+            pipe.send_text("x")  # typing the name changes the form: the old error goes
+            await until(lambda: form.name.endswith("x"), "typing")
+            assert lobby.message is None
+            app.exit(result=None)
+            await task
+
+    asyncio.run(main())
+
+
+def test_an_error_of_a_join_shows_where_it_was_asked_not_on_the_form() -> None:
+    host = PluginHost(autoload=False)
+    backend = FailingBackend(host)
+
+    async def main() -> None:
+        lobby = LobbyScreen(host, backend, seat_name="Ann")
+        lobby.run_task(lobby.join("10.0.0.9:5555/KEY"))
+        await asyncio.sleep(0)
+        lobby.screen = CREATE  # the player moved on while the join waits
+        backend.fail_join.set()
+        await until(lambda: not lobby.busy, "the join to fail")
+        assert lobby.message is None
+        lobby.screen = TABLES
+        assert lobby.message == "no answer from the table"
+
+    asyncio.run(main())

@@ -1,0 +1,105 @@
+"""``hedgerow resume`` without a path: this user's unfinished tables, and their bots.
+
+Logs are written here as peers write them (a log and its table file), some finished, some
+not, some played by bots; the list offers the unfinished ones a person played, and a
+table's own bot logs are found for it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hedgerow.clients.resumable import bots_of, describe, find_tables, unfinished
+from hedgerow.clients.spawn import bot_key_file
+from hedgerow.core.datadir import logs_dir
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.core.table import Table
+from hedgerow.net import tablefile
+from hedgerow.net.keys import generate, load_identity
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.messages import LogHeader, PeerInfo
+
+NAMES = ("ann", "random bot 1")
+
+
+def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | None,
+               bot: str | None = None, key_file: str | None = None) -> Path:
+    """A seat's log of a 2-player Petals table after ``moves`` moves (None: to the end)."""
+    ruleset = host.ruleset("petals", (), 2)
+    seed = seed_from_int(int.from_bytes(table_id[:2]))
+    table = Table(ruleset, 2, seed)
+    applied = list(table.opening)
+    done = 0
+    while table.active_seats() and (moves is None or done < moves):
+        who = table.active_seats()[0]
+        result = table.submit(who, table.legal_actions(who)[0])
+        assert isinstance(result, tuple), result
+        applied += result
+        done += 1
+    folder = logs_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"petals-{table_id.hex()[:8]}-seat{seat}.hlog"
+    header = LogHeader.for_table(ruleset, 2, seed, table_id=table_id, own_seat=seat,
+                                 seat_names=NAMES)
+    with LogWriter(path, header, sync=False) as writer:
+        for item in applied:
+            writer.append(item.entry, table.hash_of(item.after))
+    mine = load_identity(key_file).public  # this seat's identity, created on first use
+    peers = tuple(PeerInfo(s, mine if s == seat else generate().public,
+                           f"tcp://127.0.0.1:{3000 + s}", NAMES[s], s == 1) for s in range(2))
+    tablefile.save(path, tablefile.TableFile(table_id, seat, peers, key_file, bot))
+    return path
+
+
+@pytest.fixture
+def host() -> PluginHost:
+    return PluginHost()
+
+
+def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> None:
+    under_way = write_seat(host, b"\x01" * 16, 0, moves=3)
+    bot_seat = write_seat(host, b"\x01" * 16, 1, moves=3, bot="random",
+                          key_file=str(bot_key_file(1)))
+    write_seat(host, b"\x02" * 16, 0, moves=None)  # finished: not offered
+    tables = find_tables(host)
+    assert len(tables) == 3
+    offered = unfinished(tables)
+    assert [t.log for t in offered] == [under_way]
+    (table,) = offered
+    assert table.players == 2 and table.own_seat == 0 and not table.finished
+    assert table.actions == 4  # the deal and three moves
+    line = describe(table)
+    assert line.startswith("petals@") and "ann (you), random bot 1" in line
+    assert "today" in line and "after 4 actions" in line
+    assert bots_of(table, tables) == [(1, bot_seat)]
+
+
+def test_resume_without_a_path_and_no_terminal_lists_and_asks_for_one(host: PluginHost) -> None:
+    env = dict(os.environ)
+    command = [sys.executable, "-m", "hedgerow.clients.cli", "resume"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "No unfinished table to resume" in done.stdout
+    path = write_seat(host, b"\x03" * 16, 0, moves=2)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "1. petals@" in done.stdout and str(path) in done.stdout
+    assert "hedgerow resume LOGFILE" in done.stderr
+
+
+def test_resume_of_a_finished_game_prints_the_result_and_ends(host: PluginHost) -> None:
+    path = write_seat(host, b"\x04" * 16, 1, moves=None, bot="random",
+                      key_file=str(bot_key_file(1)))
+    done = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume", str(path)],
+                          capture_output=True, text=True, env=dict(os.environ), timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert "already over" in done.stdout and "hedgerow replay" in done.stdout
+    assert done.stdout.splitlines()[0].startswith("Game over")
