@@ -1,0 +1,93 @@
+"""``hedgerow play flourish --players 3`` in a real terminal (tmux, 80x24), played by keys.
+
+The command runs in a detached tmux session of its own (the `Terminal` of
+test_tmux_play.py) against two bot peer processes.  The test checks the table screen (the
+gardens, the hand, the scores by round), reads a card in full with ``i``, plays every turn
+by keys — Enter three times in rounds 1-3 (plant, pass left, pass right: the cursor's
+cards), ``1 2 3`` then Enter in the final round — and checks the results screen, then
+quits and checks that nothing is left running.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location(
+    "tmux_terminal", Path(__file__).with_name("test_tmux_play.py"))
+assert _spec is not None and _spec.loader is not None
+_tmux = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_tmux)
+Terminal, processes_of, title = _tmux.Terminal, _tmux.processes_of, _tmux.title
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(_tmux.TMUX is None, reason="tmux is not installed (CI installs it)"),
+]
+
+
+def ready(screen: str) -> bool:
+    """Our turn, with the turn's prompt shown, and the client is not sending a move."""
+    return ("Your turn" in title(screen) and "Sending" not in screen
+            and ("plant one card" in screen or "Final round" in screen))
+
+
+@pytest.mark.timeout(150)
+def test_play_flourish_against_two_bot_peers_in_tmux(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play flourish --players 3 --seed 3 --bot-delay 0")
+    term = Terminal(tmp_path, command)
+    try:
+        screen = term.wait(lambda s: "Your hand" in s and "Players" in s, "the table screen")
+        lines = screen.splitlines()
+        assert lines[1].startswith("Round 1 of 4, turn 1 of 3"), screen
+        assert "You (seat 0) · 0 points" in screen and "Seat 1, your left" in screen, screen
+        assert "R1 R2 R3 R4 Tot" in screen, screen
+        assert all(len(line) <= 80 for line in lines)
+        screen = term.wait(ready, "our first turn")
+        assert "plant one card, pass one left to " in screen, screen
+        term.keys("i")
+        screen = term.wait(lambda s: "In your hand." in s, "the card under the cursor in full")
+        assert "End of " in screen, screen
+        term.keys("Escape")  # any key puts the prompt back
+        turns = 0
+        while "Log saved to" not in screen:
+            screen = term.wait(lambda s: ready(s) or "Log saved to" in s,
+                               "our turn or the results", timeout=30)
+            if "Log saved to" in screen:
+                break
+            before = screen
+            if "Final round" in screen:
+                term.keys("1", "2", "3", "Enter")
+            else:
+                term.keys("Enter", "Enter", "Enter")
+            turns += 1
+            screen = term.wait(lambda s, before=before: s != before and "Sending" not in s
+                               and ("Waiting" in s or "Log saved" in s or "turn" in s),
+                               "the turn to be played")
+            assert turns <= 10, "the game does not end"
+        assert turns == 10, turns
+        screen = term.wait(lambda s: "Log saved to" in s, "the results screen")
+        assert "Round" in screen and "Total" in screen and "wins" in screen, screen
+        term.keys("b")
+        screen = term.wait(lambda s: "Game over" in s and "points (end of game" in s,
+                           "the final gardens")
+        term.keys("q")
+        term.wait(lambda s: "Leave the table?" in s, "the question")
+        term.keys("y")
+        deadline = time.monotonic() + 15
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not term.alive(), term.screen()
+        assert term.exit_file.read_text().strip() == "0"
+        deadline = time.monotonic() + 10
+        while processes_of(home) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_of(home) == []
+    finally:
+        term.close()
