@@ -10,12 +10,14 @@ fragments; nothing here imports prompt_toolkit.
   spot a card may go; its cells carry ``Target("cell", (x, y))``, the other gardens'
   cells ``Target("plot", (seat, x, y))`` (read with ``i``, never chosen).  A planting
   being composed is drawn where it would go, underlined.  Once the game is over, the
-  cells removed at scoring are struck through and the header gives the final score.
+  cells removed at scoring are marked with a cross (and struck through) and the header gives the
+  final score.
 * `draw_stacks` (hand area): each stack with its face-up top (or ``░░░`` when face down)
   and its size, ``Target("stack", i)``; the face-up ones labelled ``[1]``, ``[2]`` for the
   number keys; the card held after a face-down take; alone, the discards.
 * `draw_final` (results area): per seat, the score as a sum, each removed group with what
-  it cost and why, the colour groups and butterflies that scored, and the final garden.
+  it cost and why, the colour groups and butterflies that scored, and the final garden;
+  alone, the ranks with the one earned.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from hedgerow.plugins.flowers.cards import (
 )
 from hedgerow.plugins.flowers.choices import plant_args
 from hedgerow.plugins.flowers.garden import Cell, Stack
+from hedgerow.plugins.flowers.ranking import BEGINNER, RANKS
 from hedgerow.plugins.flowers.scoring import GardenScore, NumberGroup
 from hedgerow.plugins.flowers.setup import stack_name
 from hedgerow.plugins.flowers.state import OVER, PLANT, GardenCells, View
@@ -60,7 +63,8 @@ DIM = "fg:ansibrightblack"
 HEAD = "bold"
 GONE = "fg:ansibrightblack strike"
 RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-MINUS = "\u2212"  # a real minus sign, for points
+MINUS = "\u2212"  # a real minus sign, between the terms of a sum
+CROSS = "\u00d7"  # the mark of a card removed at scoring
 ROW_LABEL = 4  # columns for the y labels at the left of a garden
 CELL_WIDTH = 5  # a card (3), a pile height (1), a gap (1)
 WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s"}
@@ -70,11 +74,13 @@ RULE = {1: "a 1 may not touch another 1", 2: "2s go in pairs", 3: "3s go in thre
 Scorer = Callable[[int], GardenScore]  # a seat -> its garden scored as if it ended now
 
 
-def height_mark(height: int) -> str:
-    """A pile's height as one raised digit (`+` beyond 9); blank for a single card."""
+def height_mark(height: int, room: int = 2) -> str:
+    """A pile's height in raised digits (``²``; ``⁺`` when it needs more than ``room``
+    digits); empty for a single card."""
     if height < 2:
-        return " "
-    return RAISED[height] if height < 10 else "⁺"
+        return ""
+    digits = "".join(RAISED[int(d)] for d in str(height))
+    return digits if len(digits) <= room else "⁺"
 
 
 def is_summer(view: View) -> bool:
@@ -89,7 +95,7 @@ def card_fragments(card: int, target: Target | None, extra: str = "", height: in
     (``R3²``, ``Y4g³``), padded."""
     colour = COLOUR[card]
     style = COLOUR_STYLES[colour] + extra
-    mark = height_mark(height).strip()
+    mark = height_mark(height, 4 - len(card_text(card)))
     if colour == PURPLE:
         pieces = [(style, "P"), ("", mark.ljust(3))]
     else:
@@ -171,7 +177,7 @@ def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell]
             if target is not None and target == reading:
                 extra = " underline"
             if (x, y) in removed:
-                text = (card_text(stack[-1]) + height_mark(len(stack)).strip()).ljust(4)
+                text = (CROSS + card_text(stack[-1])).ljust(4)
                 row.append((GONE, text) if target is None else (GONE, text, target))
             else:
                 row += card_fragments(stack[-1], target, extra, len(stack))
@@ -253,7 +259,7 @@ def draw_stacks(view: View, me: int, reading: Target | None = None) -> Drawing:
             line.append(("", "    " if over else f"[{up}] ", target))
             top = view.tops[i]
             line += card_fragments(top, target, extra) if top >= 0 else [(DIM, "--- ", target)]
-            note = "its top is discarded after each turn" if solo else "face up"
+            note = "face up"
         line.append(("", f"{size:>3} card{'s' if size != 1 else ' '}", target))
         if not over:
             line.append((DIM, f"  {note}"))
@@ -266,6 +272,8 @@ def draw_stacks(view: View, me: int, reading: Target | None = None) -> Drawing:
         else:
             lines.append([(DIM, f"Seat {view.active} took the top card of {name} and is "
                                 "planting it.")])
+    if solo and not over:
+        lines.append([("fg:ansicyan", "After each turn, A's top card is discarded.")])
     if solo and view.discards:
         lines.append([(DIM, f"Discarded: {len(view.discards)} (the last: "),
                       *inline_card(view.discards[-1]), (DIM, ")")])
@@ -299,7 +307,7 @@ def removed_text(group: NumberGroup) -> str:
     if covered:
         cards = _count(covered, "card" if covered == 1 else "cards")
         under = f" with {cards} under {'it' if n == 1 else 'them'}"
-    return f"{MINUS}{group.cards}  {what} at {_cells_text(group.cells)}{under} " \
+    return f"-{group.cards}  {what} at {_cells_text(group.cells)}{under} " \
            f"({RULE[group.value]})"
 
 
@@ -344,13 +352,31 @@ def final_lines(view: View, seat: int, me: int, score: GardenScore, width: int,
     return lines
 
 
+def rank_line(total: int) -> list[Fragment]:
+    """The solo ranks, the one ``total`` earns in bold."""
+    line: list[Fragment] = [("", "Ranks: ")]
+    bounds: list[tuple[str, int | None, int | None]] = [(BEGINNER, None, RANKS[0][1] - 1)]
+    bounds += [(name, low, RANKS[i + 1][1] - 1 if i + 1 < len(RANKS) else None)
+               for i, (name, low) in enumerate(RANKS)]
+    for i, (name, low, high) in enumerate(bounds):
+        span = f"up to {high}" if low is None else f"{low}+" if high is None else \
+            f"{low}-{high}"
+        mine = (low is None or total >= low) and (high is None or total <= high)
+        line += [("", " · " if i else ""), ("fg:ansicyan bold" if mine else DIM,
+                                           f"{name} {span}")]
+    return line
+
+
 def draw_final(view: View, me: int, width: int) -> Drawing:
     """Once the game is over: every garden's score as a sum, the groups removed with their
-    penalties, what scored, and the final garden (removed cells struck through)."""
+    penalties, what scored, and the final garden (removed cells crossed out)."""
     if view.phase != OVER or not view.final:
         return []
     lines: list[list[Fragment]] = [[(HEAD + " underline", "How each garden scored")],
-                                   [(DIM, "Struck-through cards were removed at scoring.")]]
+                                   [(DIM, f"In the gardens, {CROSS} marks a card removed "
+                                          "at scoring.")]]
+    if view.players == 1 and view.final:
+        lines.append(rank_line(view.final[0].total))
     order = [me] + [s for s in range(view.players) if s != me] if me < view.players else \
         list(range(view.players))
     for seat in order:

@@ -62,7 +62,13 @@ from hedgerow.plugins.flowers.scoring import (
 from hedgerow.plugins.flowers.setup import stack_name
 from hedgerow.plugins.flowers.state import OVER, PLANT, GardenCells, View
 from hedgerow.plugins.flowers.summer import summer_colour_points
-from hedgerow.plugins.flowers.words import cell_text, planting_text, stack_text, where
+from hedgerow.plugins.flowers.words import (
+    cell_text,
+    planting_text,
+    stack_text,
+    take_text,
+    where,
+)
 
 GAME = "flowers"
 
@@ -176,8 +182,7 @@ class FlowersUI(GameUI):
             index = take_args(action)
             if index is None or not 0 <= index < len(view.sizes):
                 return None
-            return (f"Take the top card of {stack_name(index)} ({view.sizes[index]} cards, "
-                    "face down): you see it, then choose where to plant it")
+            return take_text(view, index)
         found = plant_args(action)
         if action.kind != "plant" or found is None:
             return None

@@ -5,9 +5,11 @@ scored as if the game ended now); `hedgerow.plugins.flowers.ui` calls them.
 
 * `planting_text`: what a planting does, in one line: the card and where it goes, the
   score it leaves with the change, then what it does to the planted card's number group
-  (``3s: 2 of 3``), its colour group when that is getting near 5, and its butterfly.
+  (``3s: 2 of 3``), its colour group when that is getting near 5, the butterflies, and
+  whether it ends the game (`ending_text`).
 * `cell_text`: a garden cell in full (the ``i`` key): the pile top first, the number
   group and whether it would be removed now, the butterfly and whether it scores.
+* `take_text`: a take of the face-down card, and whether the game ends after it.
 * `stack_text`: a stack in full.
 """
 
@@ -23,10 +25,10 @@ from hedgerow.plugins.flowers.cards import (
     card_text,
 )
 from hedgerow.plugins.flowers.garden import Cell, Stack
-from hedgerow.plugins.flowers.render import MINUS, is_summer
+from hedgerow.plugins.flowers.render import is_summer
 from hedgerow.plugins.flowers.scoring import MIN_COLOUR_GROUP, GardenScore
 from hedgerow.plugins.flowers.setup import stack_name
-from hedgerow.plugins.flowers.state import OVER, View
+from hedgerow.plugins.flowers.state import OVER, GardenCells, View
 
 SHOW_COLOUR_FROM = 3  # a planting's colour group is mentioned from this size on
 
@@ -37,8 +39,8 @@ def where(cell: Cell) -> str:
 
 
 def signed(n: int) -> str:
-    """``+2``, ``-1`` (with a real minus sign), ``±0``."""
-    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "±0"
+    """``+2``, ``-1``, ``±0``."""
+    return f"+{n}" if n > 0 else f"-{-n}" if n < 0 else "±0"
 
 
 def pile_text(stack: Stack) -> str:
@@ -82,11 +84,49 @@ def planting_text(view: View, seat: int, stack: int, cell: Cell, card: int,
                 notes.append(f"{colour} group of {size}, not touching P")
             elif size >= SHOW_COLOUR_FROM:
                 notes.append(f"{colour} group: {size} of {MIN_COLOUR_GROUP}")
+    gained = after.butterfly - before.butterfly
+    if gained:
+        notes.append(f"butterflies {signed(gained)}")
     wing = BUTTERFLY[card]
-    if wing != NONE:
-        notes.append("butterfly +1" if cell in after.butterflies else
-                     f"butterfly needs a {COLOURS[wing].lower()} neighbour")
-    return text + "".join(f" · {n}" for n in notes)
+    if wing != NONE and cell not in after.butterflies:
+        colour = COLOURS[wing].lower()
+        if beside(view.gardens[seat], cell, wing):
+            notes.append(f"its butterfly is beside {colour}: +1 unless a card is removed")
+        else:
+            notes.append(f"its butterfly needs a {colour} neighbour")
+    ending = ending_text(view, stack)
+    return text + "".join(f" · {n}" for n in notes) + (f" · {ending}" if ending else "")
+
+
+def take_text(view: View, stack: int) -> str:
+    """A take of the face-down ``stack`` in words, and whether it leads to the end."""
+    text = (f"Take the top card of {stack_name(stack)} ({view.sizes[stack]} cards, face "
+            "down): you see it, then choose where to plant it")
+    if view.sizes[stack] == 1:
+        return text + f" · {stack_name(stack)} runs out: the game ends once it is planted"
+    if view.players == 1 and view.sizes[0] <= 1:
+        return text + " · then A's last card is discarded: the game ends"
+    return text
+
+
+def ending_text(view: View, stack: int) -> str | None:
+    """What ends the game when a card of ``stack`` is planted now, or None."""
+    left = view.sizes[stack] - (0 if view.holding >= 0 else 1)
+    if left <= 0:
+        return f"{stack_name(stack)} runs out: the game ends"
+    if view.players == 1:
+        after = view.sizes[0] - (1 if stack == 0 and view.holding < 0 else 0) - 1
+        if after <= 0:
+            return "A's last card is discarded: the game ends"
+    return None
+
+
+def beside(cells: GardenCells, cell: Cell, colour: int) -> bool:
+    """True when a side neighbour of ``cell`` shows a card of ``colour``."""
+    x, y = cell
+    tops = {(cx, cy): stack[-1] for cx, cy, stack in cells}
+    return any(COLOUR[tops[n]] == colour for n in ((x, y + 1), (x + 1, y), (x, y - 1),
+                                                   (x - 1, y)) if n in tops)
 
 
 def stack_text(view: View, index: int) -> str | None:
@@ -132,11 +172,16 @@ def cell_text(view: View, seat: int, owner: int, cell: Cell, score: GardenScore)
         else:
             when = "was removed" if over else "would be removed if the game ended now"
             text += (f" Its {number_words(value, size)}: the group {when} "
-                     f"({MINUS}{group.cards}).")
+                     f"(-{group.cards}).")
     wing = BUTTERFLY[top]
     if wing != NONE:
-        scores = cell in score.butterflies
-        state = "it does" if scores else "it did not" if over else "not yet"
+        if cell in score.butterflies:
+            state = "it does"
+        elif beside(view.gardens[owner], cell, wing):
+            state = "it is, but a card is removed" if over else \
+                "it is, if neither card is removed"
+        else:
+            state = "it did not" if over else "not yet"
         text += f" Butterfly: +1 when beside a {COLOURS[wing].lower()} card ({state})."
     colour = COLOUR[top]
     for patch, points in zip(score.groups, score.points, strict=True):
