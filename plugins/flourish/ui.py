@@ -10,8 +10,9 @@ and ribbons, compost), and how far the medals are raised.  The object declares:
   garden in rows by round, each card's symbols and abilities in short form, each round's
   points), ``hand`` (hand: your cards, each marked with the part it has in the turn being
   composed and where it came from, and what you passed last turn);
-* the roles: ``"card"`` (a card of your hand, by id: what the forms choose) and
-  ``"planted"`` (a card in a garden: only read in full, `details`, with the ``i`` key);
+* the roles: ``"card"`` (a card of your hand, by id: what the forms choose),
+  ``"planted"`` (a card in a garden: only read in full, `details`, with the ``i`` key) and
+  ``"seat"`` (a seat named in the drawing, so that a client can show the player's name);
 * the forms: ``turn`` = the card to plant, then the card passed left and the card passed
   right (with one neighbour or McGregor: the two cards passed, chosen together), then
   with compost an optional card to compost; ``final`` = the three cards to plant;
@@ -38,6 +39,7 @@ from hedgerow.core.ui import (
     DrawContext,
     Drawing,
     Form,
+    Fragment,
     GameUI,
     Part,
     Target,
@@ -62,6 +64,7 @@ from hedgerow.plugins.flourish.words import ability_short, ability_text, kind_na
 GAME = "flourish"
 CARD = "card"  # a card of the seat's hand
 PLANTED = "planted"  # a card in a garden (read only)
+SEAT = "seat"  # a seat named in the drawing (a client may show the player's name there)
 
 PLAY = Choose(CARD, ("play",), "the card to plant")
 LEFT = Choose(CARD, ("left",), "the card to pass left")
@@ -82,13 +85,14 @@ HEADING = "bold"
 DIM = "fg:ansibrightblack"
 MINE = "bold fg:ansigreen"
 
-HELP = ("Everyone chooses at once. Each turn, plant one card of your hand in your garden "
-        "and pass one card to each neighbour (with one neighbour, or against McGregor: two "
-        "cards); then take what was passed to you and draw. Every third turn ends a round: "
-        "the cards planted that round score their r ability. In round 4 plant three of "
-        "your last five; then every e ability scores. Symbols: G R B Y P plants, W Rosa "
-        "alba (any colour), and one stone (Tree Path Wall Hive Lawn Feat). 1/G: a point "
-        "per green; nb: a neighbour's garden; >=: at least as many as.")
+HELP = ("Everyone chooses at once. Each turn: plant a card of your hand in your garden "
+        "and pass one card to each neighbour (one neighbour, or McGregor: pass two); then "
+        "you get the cards passed to you and draw back to six. Every third turn ends a "
+        "round: the cards planted in it score their round ability (r). In round 4 plant "
+        "three of your last five; then every game ability (e) scores. Symbols: G R B Y P "
+        "plants, W Rosa alba (any colour), and each other card's stone (Tree Path Wall "
+        "Hive Lawn Feat). 1/G: 1 point per green symbol; nb: a neighbour's garden; >=: at "
+        "least as many as.")
 COOPERATIVE_HELP = " Cooperative: the team adds its scores and aims for a medal."
 SHOW_HELP = (" Garden Show: three games, scores carry over; a ribbon of yours is worth "
              f"{RIBBON_POINTS} if your garden has strictly the most of its symbol.")
@@ -178,21 +182,29 @@ def neighbour_words(view: View) -> tuple[str, str]:
     return f"seat {left_of(view.seat, gardens)}", f"seat {right_of(view.seat, gardens)}"
 
 
-def garden_name(view: View, garden: int) -> str:
-    """``"You (seat 0)"``, ``"Seat 1, your left"``, ``"McGregor"``."""
+def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
+    """A seat named in a drawing: ``"seat 1"``, carrying ``Target("seat", 1)`` so that a
+    client that knows the players' names can show the name instead."""
+    return (style, f"{'S' if capital else 's'}eat {seat}", Target(SEAT, seat))
+
+
+def garden_name(view: View, garden: int, style: str = "") -> Drawing:
+    """``You``, ``Seat 1 (your left)``, ``Seat 1 (your neighbour)``, ``McGregor``."""
     if view.solo and garden == view.players:
-        return "McGregor"
+        return [(style, "McGregor")]
     if garden == view.seat:
-        return f"You (seat {garden})"
+        return [(style, "You")]
     gardens = view.players
-    if gardens == 2:
-        return f"Seat {garden}, your neighbour"
     where = []
-    if garden == left_of(view.seat, gardens):
-        where.append("your left")
-    if garden == right_of(view.seat, gardens):
-        where.append("your right")
-    return f"Seat {garden}" + (f", {' and '.join(where)}" if where else "")
+    if gardens == 2:
+        where.append("your neighbour")
+    else:
+        if garden == left_of(view.seat, gardens):
+            where.append("your left")
+        if garden == right_of(view.seat, gardens):
+            where.append("your right")
+    out = [seat_ref(garden, style, capital=True)]
+    return out + ([(style, f" ({' and '.join(where)})")] if where else [])
 
 
 def passing_to(view: View, partial: Any) -> int | None:
@@ -340,9 +352,11 @@ class FlourishUI(GameUI):
             team = sum(totals[:view.players])
             return [("", "Team total "), (HEADING, str(team)), *self.medal_words(team, grades)]
         if view.games > 1:
-            match = match_totals(view)
-            return [("", "Match: " + ", ".join(
-                f"{'you' if s == view.seat else f'seat {s}'} {t}" for s, t in enumerate(match)))]
+            out = [("", "Match totals:")]
+            for s, t in enumerate(match_totals(view)):
+                out += [("", " " if s == 0 else ", "),
+                        ("", "you") if s == view.seat else seat_ref(s), ("", f" {t}")]
+            return out
         return []
 
     @staticmethod
@@ -380,7 +394,8 @@ class FlourishUI(GameUI):
         points = view.points[garden]
         total = sum(points)
         style = MINE if garden == view.seat else HEADING
-        out: Drawing = [(style, garden_name(view, garden)), ("", f" · {total} points")]
+        out: Drawing = [*garden_name(view, garden, style),
+                        ("", f" · {total} point{'' if total == 1 else 's'}")]
         if view.turn >= OVER:
             out.append((DIM, f" (end of game {points[ROUNDS]})"))
         if view.solo and garden == view.players:
@@ -420,7 +435,7 @@ class FlourishUI(GameUI):
             return [(DIM, "Your hand is empty: the game is over.")]
         roles = card_roles(partial)
         came = arrivals(view)
-        tags = {c: roles.get(c) or came.get(c, "") for c in view.hand}
+        tags = {c: roles.get(c) or "".join(f[1] for f in came.get(c, ())) for c in view.hand}
         tag_w = max(7, *(len(t) for t in tags.values()))
         name_w = max(8, min(24, width - 2 - 7 - 1 - 1 - 15 - 1 - tag_w))
         out: Drawing = [(HEADING, "Your hand"), (DIM, f" ({len(view.hand)} cards)")]
@@ -432,8 +447,10 @@ class FlourishUI(GameUI):
                              ("", " " + fit(abilities_short(ident), 15))]
             out.append(("", "\n"))
             out += with_target(line, target, extra)
-            if tags[ident]:
-                out.append((MINE if ident in roles else DIM, " " + tags[ident]))
+            if ident in roles:
+                out.append((MINE, " " + roles[ident]))
+            elif ident in came:
+                out += [("", " "), *came[ident]]
         passed = passed_line(view, width)
         if passed:
             out += [("", "\n"), (DIM, passed)]
@@ -487,17 +504,14 @@ class FlourishUI(GameUI):
                     "the other 2 are discarded.")
         if v.turn >= OVER:
             return None
-        left, right = neighbour_words(v)
-        head = f"Turn {v.turn % CARDS_PER_ROUND + 1} of round {v.round}: plant one card, "
+        head = f"Turn {v.turn % CARDS_PER_ROUND + 1} of round {v.round}: plant a card, "
         if v.solo:
-            text = head + "then give McGregor two (Space marks them)."
+            text = head + "give McGregor two (Space marks them)"
         elif v.players == 2:
-            text = head + f"then pass two to {left} (Space marks them)."
+            text = head + "pass two to your neighbour (Space marks them)"
         else:
-            text = head + f"pass one left to {left}, one right to {right}."
-        if v.compost:
-            text += " You may also compost one."
-        return text
+            text = head + "pass one left and one right"
+        return text + ("; compost one if you like." if v.compost else ".")
 
     def target_text(self, target: Target) -> str:
         """A card by name."""
@@ -557,25 +571,26 @@ def card_roles(partial: Any) -> dict[int, str]:
     return roles
 
 
-def arrivals(view: View) -> dict[int, str]:
+def arrivals(view: View) -> dict[int, Drawing]:
     """The cards of your hand that arrived last turn: ``"← seat 1"``, ``"drawn"``."""
-    came: dict[int, str] = {}
+    came: dict[int, Drawing] = {}
     for ident, zone in view.last.received:
-        came[ident] = "← McGregor" if zone == MCG else f"← seat {zone}"
+        came[ident] = [(DIM, "← McGregor")] if zone == MCG else [(DIM, "← "),
+                                                                  seat_ref(zone, DIM)]
     for ident in view.last.drawn:
-        came[ident] = "drawn"
+        came[ident] = [(DIM, "drawn")]
     return {c: w for c, w in came.items() if c in view.hand}
 
 
 def passed_line(view: View, width: int = 80) -> str:
     """What you passed last turn, in ``width`` columns: ``"You passed Oak left, Skep
-    right"``, ``"You gave McGregor Oak, Skep"``; ``""`` before the first pass."""
+    right"``, ``"You gave away Oak, Skep"`` (one neighbour, or McGregor); ``""`` before
+    the first pass."""
     passed = view.last.passed
     if not passed:
         return ""
     if view.solo or len(view.gardens) == 2:
-        who = "McGregor" if view.solo else f"seat {passed[0][1]}"
-        head = f"You gave {who} "
+        head = "You gave McGregor " if view.solo else "You gave away "
         room = max(6, (width - len(head) - 2) // 2)
         return head + ", ".join(short_name(c, room) for c, _ in passed)
     head = "You passed "

@@ -20,7 +20,7 @@ from hedgerow.core.table import Table
 from hedgerow.core.ui import DrawContext, Target, problems
 from hedgerow.core.uicheck import check_ui
 from hedgerow.plugins.flourish.state import Config
-from hedgerow.plugins.flourish.ui import CARD, PLANTED, FlourishUI, card_words
+from hedgerow.plugins.flourish.ui import CARD, PLANTED, SEAT, FlourishUI, card_words
 from hedgerow.plugins.flourish.view import view as view_of
 
 from .conftest import make_state, ruleset, turn
@@ -102,15 +102,19 @@ def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
     drawing = draw(ui, "gardens", v)
     lines = text(drawing).splitlines()
     assert lines[0].startswith("Round 2 of 4, turn 1 of 3")
-    assert lines[1] == "You (seat 0) · 5 points"
+    assert lines[1] == "You · 5 points"
     row, abilities = lines[2], lines[3]
     assert row.startswith("R1 Path G2 Moss …") and "Tree G3 Oak" in row
     assert "Feat Sundial" in row
     assert abilities.startswith("+5 e3/Tree nb+nb") and "r1/G e4/G-Path" in abilities
     assert "e9 Tree" in abilities
-    assert "Seat 1, your left · 3 points" in lines and "Seat 2, your right · 2 points" in lines
+    assert "Seat 1 (your left) · 3 points" in lines
+    assert "Seat 2 (your right) · 2 points" in lines
     assert all(len(line) <= 47 for line in lines)
-    assert set(targets(drawing)) == {Target(PLANTED, c) for g in v.gardens for c in g}
+    planted = {t for t in targets(drawing) if t.role == PLANTED}
+    assert planted == {Target(PLANTED, c) for g in v.gardens for c in g}
+    assert {t for t in targets(drawing) if t.role != PLANTED} == {Target(SEAT, 1),
+                                                                   Target(SEAT, 2)}
 
 
 def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(host: PluginHost) -> None:
@@ -118,8 +122,8 @@ def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(host: PluginHos
     v = f1_view()
     first = lambda partial: text(draw(ui, "gardens", v, partial=partial)).splitlines()[1]  # noqa: E731
     assert first({"play": 10}).startswith("You")
-    assert first({"play": 10, "left": 65}).startswith("Seat 1, your left")
-    assert first({"play": 10, "left": 65, "right": 83}).startswith("Seat 2, your right")
+    assert first({"play": 10, "left": 65}).startswith("Seat 1 (your left)")
+    assert first({"play": 10, "left": 65, "right": 83}).startswith("Seat 2 (your right)")
 
 
 def test_the_hand_marks_each_card_s_part_in_the_turn(host: PluginHost) -> None:
@@ -187,8 +191,7 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     action = Action.of("turn", play=10, left=65, right=83)
     assert ui.preview(v, 0, action) == ("Plant Rosa gallica; pass Poppy Hive left (seat 1), "
                                         "Green Lawn right (seat 2)")
-    assert ui.prompt(v, 0) == ("Turn 1 of round 2: plant one card, pass one left to seat 1, "
-                               "one right to seat 2.")
+    assert ui.prompt(v, 0) == "Turn 1 of round 2: plant a card, pass one left and one right."
     final = dataclasses.replace(v, turn=9, round=4)
     assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
         "Plant Buxus sempervir…, Festuca glauca and Thymus vulgaris; discard ")
@@ -213,7 +216,7 @@ def test_solo_shows_mcgregor_the_margin_and_the_medals(host: PluginHost) -> None
     lines = text(draw(ui, "gardens", v, width=80)).splitlines()
     mine, his = sum(v.points[0]), sum(v.points[1])
     assert lines[1].startswith(f"You {mine} - McGregor {his} = {mine - his:+d} · Bronze 30")
-    assert lines[2].startswith("You (seat 0)") and any(x.startswith("McGregor · ") for x in lines)
+    assert lines[2].startswith("You · ") and any(x.startswith("McGregor · ") for x in lines)
     assert "Bronze 35" in text(draw(ui_for(host, "compost", players=1), "gardens", v))
     assert "give McGregor two" in (ui.prompt(Table(rules, 1, b"x").view(0), 0) or "")
 
