@@ -10,7 +10,8 @@ This module is the plugin the host registers.  It:
 
 The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The
 published "draw up to 4" rule is the separate variant plugin
-``hedgerow.plugins.mandala.drawfour``.  Drawing the game in the seat client is not here yet.
+``hedgerow.plugins.mandala.drawfour``.  The plugin also answers the seat client's
+``hedgerow_game_ui`` with a `MandalaUI` built for the table (``hedgerow.plugins.mandala.ui``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from collections.abc import Callable
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.ui import GameUI
 from hedgerow.plugins.mandala import hookspecs
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
 from hedgerow.plugins.mandala.game import SPEC
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
+from hedgerow.plugins.mandala.ui import ui_for
 
 
 @hookimpl
@@ -36,6 +40,12 @@ def hedgerow_addhooks(pluginmanager: pluggy.PluginManager) -> None:
 def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
     """Register Mandala."""
     register(SPEC)
+
+
+@hookimpl
+def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
+    """Mandala's UI object for a table with ``ruleset``; None for other games."""
+    return ui_for(ruleset) if game == SPEC.name else None
 
 
 @hookimpl(trylast=True)
