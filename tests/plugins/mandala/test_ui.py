@@ -32,7 +32,7 @@ from hedgerow.plugins.mandala.view import view as view_of
 from .conftest import applied, deck_of, hand, make_state, play, take, tiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients"))
-from appdriver import drawn, running, screen_lines  # noqa: E402
+from appdriver import drawn, running, screen_lines
 
 A, B, C = 0, 1, 2
 PURPLE2, ORANGE1 = tiles("purple-2", "orange-1")
