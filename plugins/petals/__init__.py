@@ -5,8 +5,9 @@ This module is the plugin the host registers.  It:
 * adds Petals' extension hooks (`hookspecs`: ``petals_final_scoring``, ``petals_winner``)
   through ``hedgerow_addhooks``;
 * registers the game (``game.SPEC``) through ``hedgerow_register_games``;
-* implements both extension hooks with the standard rules, ``trylast``, so that a chosen
-  variant's answer comes first (firstresult) and the standard rule is the fallback.
+* implements its extension hooks with the standard rules, ``trylast``, so that a chosen
+  variant's answer comes first (firstresult) and the standard rule is the fallback: the
+  final scoring, the winner, and the score rule every screen shows (`scorerule`).
 
 The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``.
 The Harmony variant is the separate plugin ``hedgerow.plugins.petals.harmony``; the seat
@@ -24,6 +25,7 @@ from hedgerow.core import GameSpec, Ranked, hookimpl
 from hedgerow.plugins.petals import hookspecs
 from hedgerow.plugins.petals.game import SPEC
 from hedgerow.plugins.petals.ranking import standard_outcome
+from hedgerow.plugins.petals.scorerule import STANDARD, ScoreRule
 from hedgerow.plugins.petals.scoring import Points, add, direct_points
 
 
@@ -57,3 +59,9 @@ def petals_winner(trackers: tuple[Points, ...]) -> Ranked:
     """Standard rule: the highest sum of the two lowest trackers among tracker winners."""
     return standard_outcome(trackers)
 
+
+
+@hookimpl(trylast=True)
+def petals_score_rule() -> ScoreRule:
+    """Standard rule: the sum of the two lowest trackers, the highest wins."""
+    return STANDARD

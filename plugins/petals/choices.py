@@ -47,11 +47,12 @@ def int_args(action: Action, names: tuple[str, ...]) -> tuple[int, ...] | None:
     args = action.args
     if len(args) != len(names):
         return None
-    values = tuple([value for _, value in args])
+    values: list[int] = []
     for (key, value), name in zip(args, names, strict=True):
         if key != name or type(value) is not int:
             return None
-    return values
+        values.append(value)
+    return tuple(values)
 
 
 def place_args(action: Action) -> tuple[int, int, int, int] | None:

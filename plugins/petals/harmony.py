@@ -6,7 +6,8 @@ lowest trackers, then the higher total, then the victory is shared.
 
 `Ranked.scores` in Harmony is **minus the spread** (0 is perfect balance), so that, as in
 every Hedgerow outcome, a higher score is better; the breakdown also shows the spread and
-the standard score.
+the standard score.  `HarmonyRules` also answers ``petals_score_rule`` (`scorerule.HARMONY`),
+so that the help, the players table and the results show the spread.
 
 This module is itself registered as a plugin (for ``hedgerow_register_variants``) at every
 table, so the hook that changes the rules lives on a separate object, `HarmonyRules`, that
@@ -19,6 +20,7 @@ from collections.abc import Callable
 
 from hedgerow.core import Ranked, VariantSpec, hookimpl
 from hedgerow.plugins.petals.ranking import outcome_for, spread, two_lowest
+from hedgerow.plugins.petals.scorerule import HARMONY, ScoreRule
 from hedgerow.plugins.petals.scoring import Points
 
 CRITERIA = ("spread", "the sum of the two lowest trackers", "the total of all four trackers")
@@ -44,6 +46,11 @@ class HarmonyRules:
     def petals_winner(self, trackers: tuple[Points, ...]) -> Ranked:
         """The Harmony ranking replaces the standard one."""
         return harmony_outcome(trackers)
+
+    @hookimpl
+    def petals_score_rule(self) -> ScoreRule:
+        """Every screen shows the spread (the smallest wins) instead of the two lowest."""
+        return HARMONY
 
 
 @hookimpl

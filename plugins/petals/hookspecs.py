@@ -1,13 +1,16 @@
 """The extension hooks Petals offers its variants (added to the host by ``hedgerow_addhooks``).
 
-Both are called once, at the end of a game, never per move, and only with the variants a
-table chose active.  Petals implements each itself as a ``trylast`` default, so a variant
-that answers (returns something other than None) replaces the standard rule.
+The two rule hooks are called once, at the end of a game, never per move; the screen hook
+``petals_score_rule`` is called once when a seat client opens the table.  Each is called
+only with the variants a table chose active.  Petals implements each itself as a
+``trylast`` default, so a variant that answers (returns something other than None)
+replaces the standard rule.
 """
 
 from __future__ import annotations
 
 from hedgerow.core import Ranked, hookspec
+from hedgerow.plugins.petals.scorerule import ScoreRule
 from hedgerow.plugins.petals.scoring import Points
 
 
@@ -39,4 +42,19 @@ def petals_winner(trackers: tuple[Points, ...]) -> Ranked | None:
     :param trackers: each seat's final Fire, Water, Earth, Air scores.
     :return: the `Ranked` result (scores, ranking, winners, eliminated, explanation, breakdown
         with at least the "Fire", "Water", "Earth" and "Air" columns), or None.
+    """
+
+
+@hookspec(firstresult=True)
+def petals_score_rule() -> ScoreRule | None:
+    """The figure players are ranked by, as every screen shows it (`scorerule.ScoreRule`).
+
+    Called by Petals' UI object (``hedgerow_game_ui`` with the table's ruleset) when a seat
+    client opens the table: the help's sentence on scoring, the players table's score
+    column and the results' chart all come from the answer.  A variant that answers
+    ``petals_winner`` should answer this too, so that the screens show what decides its
+    winner.  The standard answer is `scorerule.STANDARD` (the two lowest trackers added);
+    Harmony answers `scorerule.HARMONY` (highest minus lowest, the smallest wins).
+
+    :return: a `hedgerow.plugins.petals.scorerule.ScoreRule`, or None.
     """

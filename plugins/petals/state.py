@@ -34,6 +34,20 @@ class Pending:
     triggers: tuple[Cell, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """The cards the latest turn put down, for the screens (the rules never read it).
+
+    ``seat`` played a card at ``placed``; ``moved`` is ``(from, to)`` when a symbol effect
+    of that turn moved a card, else None.  A turn in progress (an effect waiting) is the
+    latest turn too.
+    """
+
+    seat: int
+    placed: Cell
+    moved: tuple[Cell, Cell] | None = None
+
+
 class State(NamedTuple):
     """Everything about a Petals game in progress.
 
@@ -49,7 +63,13 @@ class State(NamedTuple):
     * ``final_left``: final-round turns still to play, the current one included;
     * ``out_of_play``: the ladybug cards, removed in the open below 5 players;
     * ``set_aside``: the 2 cards removed face down at 3 players (hidden from everyone);
-    * ``scored_directly``: each seat's last card(s), scored directly at the end.
+    * ``scored_directly``: each seat's last card(s), scored directly at the end;
+    * ``last``: the latest turn's cards (`LastTurn`), or None before the first;
+    * ``direct``: once the game is over, what the final scoring added to each seat's
+      trackers (the last card's points, under the table's final-scoring rule).
+
+    ``last`` and ``direct`` are what the screens show of the past; they follow from the log
+    and play no part in the rules, so `view.hash_data` leaves them out.
     """
 
     players: int
@@ -65,6 +85,8 @@ class State(NamedTuple):
     out_of_play: tuple[int, ...] = ()
     set_aside: tuple[int, ...] = ()
     scored_directly: tuple[tuple[int, ...], ...] = ()
+    last: LastTurn | None = None
+    direct: tuple[Points, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +103,9 @@ class View:
     * ``phase`` and ``final_left`` as in `State`;
     * ``out_of_play``: the ladybug cards out of this game (public);
       ``set_aside_count``: cards removed face down (3 players);
-    * ``scored_directly``: the cards scored directly, shown once the game is over.
+    * ``scored_directly``: the cards scored directly, shown once the game is over;
+    * ``last``: the latest turn's cards (`LastTurn`), or None;
+    * ``direct``: once the game is over, what each seat's last card added per tracker.
     """
 
     seat: int
@@ -98,3 +122,5 @@ class View:
     out_of_play: tuple[int, ...]
     set_aside_count: int
     scored_directly: tuple[tuple[int, ...], ...]
+    last: LastTurn | None = None
+    direct: tuple[Points, ...] = ()

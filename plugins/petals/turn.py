@@ -24,7 +24,7 @@ from hedgerow.plugins.petals.scoring import (
     evaluate,
     score_at,
 )
-from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, Pending, State
+from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, LastTurn, Pending, State
 
 #: ``finish(trackers, remaining_hands) -> trackers``: the final direct scoring.
 Finish = Callable[[tuple[Points, ...], tuple[tuple[int, ...], ...]], tuple[Points, ...]]
@@ -96,26 +96,27 @@ def _place(state: State, seat: int, action: Action, finish: Finish) -> State | R
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1:]
     points, effect, cells = evaluate(garden, cell)
+    last = LastTurn(seat, cell)
     if effect == NO_SYMBOLS:
         trackers = _credit(state.trackers, seat, points)
-        return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
+        return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
     triggers = (cell, *cells)
     movable = has_move(garden, fringe, triggers)
     if effect == IDENTICAL:
         trackers = _credit(state.trackers, seat, points)
         if not movable:
-            return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
+            return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
         pending = Pending("identical", cell, triggers)
     else:
         if not movable:
             trackers = _credit(state.trackers, seat, points)
-            return _end_turn(state, seat, garden, fringe, hand, trackers, finish)
+            return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
         trackers = state.trackers
         pending = Pending("different", cell, triggers)
     hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
     return State(state.players, garden, fringe, hands, state.pile, trackers, seat,
                  pending, state.phase, state.final_left, state.out_of_play, state.set_aside,
-                 state.scored_directly)
+                 state.scored_directly, last)
 
 
 def _move(state: State, seat: int, pending: Pending, action: Action, finish: Finish,
@@ -134,15 +135,21 @@ def _move(state: State, seat: int, pending: Pending, action: Action, finish: Fin
     card = garden.pop(src) >> 2
     garden[dst] = placed(card, rot)
     trackers = _credit(state.trackers, seat, score_at(garden, dst))
-    return _end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish)
+    last = LastTurn(seat, pending.played, (src, dst))
+    return _end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish,
+                     last)
 
 
 def _end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
-              hand: tuple[int, ...], trackers: tuple[Points, ...], finish: Finish) -> State:
+              hand: tuple[int, ...], trackers: tuple[Points, ...], finish: Finish,
+              last: LastTurn | None = None) -> State:
     """Draw (outside the final round) and pass the turn, or end the game.
 
-    ``hand`` is the seat's hand after its play; the other hands are unchanged.
+    ``hand`` is the seat's hand after its play; the other hands are unchanged.  ``last`` is
+    the turn's `LastTurn` (the state's own when the turn began earlier: an effect choice).
     """
+    if last is None:
+        last = state.last
     players = state.players
     nxt = seat + 1 if seat + 1 < players else 0
     pile = state.pile
@@ -154,13 +161,15 @@ def _end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
     if state.phase == PLAY:
         if pile:
             return State(players, garden, fringe, hands, pile, trackers, nxt, None, PLAY, 0,
-                         state.out_of_play, state.set_aside, state.scored_directly)
+                         state.out_of_play, state.set_aside, state.scored_directly, last)
         return State(players, garden, fringe, hands, pile, trackers, nxt, None, FINAL,
-                     players, state.out_of_play, state.set_aside, state.scored_directly)
+                     players, state.out_of_play, state.set_aside, state.scored_directly, last)
     left = state.final_left - 1
     if left > 0:
         return State(players, garden, fringe, hands, pile, trackers, nxt, None, FINAL,
-                     left, state.out_of_play, state.set_aside, state.scored_directly)
+                     left, state.out_of_play, state.set_aside, state.scored_directly, last)
     final = finish(trackers, hands)
+    direct = tuple((a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+                   for a, b in zip(final, trackers, strict=True))
     return State(players, garden, fringe, ((),) * players, pile, final, -1, None, OVER,
-                 0, state.out_of_play, state.set_aside, hands)
+                 0, state.out_of_play, state.set_aside, hands, last, direct)

@@ -3,24 +3,28 @@
 A built-in plugin of its own (``petals-ui`` in the host's list) with one hook,
 ``hedgerow_game_ui``, answering `PetalsUI` for ``"petals"``.  The object declares:
 
-* the parts: the garden (board area), the hand (hand area), the cards scored directly
-  (results area), all drawn by `hedgerow.plugins.petals.render`;
+* the parts: the garden (board area), the hand (hand area), and at the end the chart of
+  where each player's points came from and the cards scored directly (results area), all
+  drawn by `hedgerow.plugins.petals.render`;
 * the roles: ``"card"`` (a hand card, by id) and ``"cell"`` (a garden cell, ``(x, y)``);
 * the forms: ``place`` = a card (free: number keys at any time), then a cell, the rotation
   cycled with ``r``; ``move`` = the cell of the card to move, then where it goes, the
   rotation cycled; ``score`` and ``decline`` take no argument;
 * the words: a move in words with its points, a line on symbol effects and the final
-  round, how to play, and the trackers with the score so far as the players table.
+  round, how to play, and the trackers with the figure so far as the players table.
 
-It reads only the seat's `View` and never imports the client.
+The figure players are ranked by is the table's `ScoreRule`, asked once from the variants in
+force (the ``petals_score_rule`` extension hook through ``ruleset.ext``): the help, the
+players table and the results chart all show the same rule (Harmony: the spread).  It
+reads only the seat's `View` and never imports the client.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-from hedgerow.core import Action, hookimpl
+from hedgerow.core import Action, Ranked, hookimpl
 from hedgerow.core.ui import (
     BOARD,
     HAND,
@@ -38,28 +42,36 @@ from hedgerow.core.ui import (
 from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.choices import MOVE_ARGS, PLACE_ARGS, int_args
 from hedgerow.plugins.petals.describe import points_text
-from hedgerow.plugins.petals.ranking import two_lowest
+from hedgerow.plugins.petals.ranking import standard_outcome
 from hedgerow.plugins.petals.render import (
     CARD,
     CELL,
     ELEMENT_STYLES,
+    draw_chart,
     draw_garden,
     draw_hand,
     draw_scored,
     garden_after,
 )
-from hedgerow.plugins.petals.scoring import DIFFERENT, IDENTICAL, score_at, symbol_pairs
-from hedgerow.plugins.petals.state import FINAL, View
+from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
+from hedgerow.plugins.petals.scoring import DIFFERENT, IDENTICAL, Points, score_at, symbol_pairs
+from hedgerow.plugins.petals.state import FINAL, OVER, View
 
 GAME = "petals"
 
-HELP = ("On your turn, play a card from your hand onto an empty cell that shares a side with "
-        "the garden, turned as you like. Facing flowers score for you: the same element "
-        "scores both numbers for that element; different elements with equal numbers score "
-        "each number for its own element. Two symbols (shown reversed) facing each other let "
-        "you move a card. Each element has a tracker per player. At the end only players who "
-        "lead at least one tracker can win, and your score is your two LOWEST trackers "
-        "added: keep all four in balance.")
+PLAY_HELP = ("Play a card from your hand next to the garden (sharing a side), turned as you "
+             "like. Facing flowers score on your trackers (one per element): the same "
+             "element scores both numbers; equal numbers score each for its element. Two "
+             "symbols (shown reversed) facing let you move a card. Your last card is not "
+             "played: its numbers score at the end.")
+
+
+def help_for(rule: ScoreRule) -> str:
+    """How to play, ending with how ``rule`` decides the winner."""
+    return f"{PLAY_HELP} {rule.help}"
+
+
+HELP = help_for(DEFAULT)
 
 ROTATE = Cycle("rot", "rotate")
 
@@ -113,7 +125,8 @@ class PetalsUI(GameUI):
     """Petals' face in the seat client (see the module docstring)."""
 
     game = GAME
-    parts = (Part("garden", BOARD), Part("hand", HAND), Part("scored", RESULTS))
+    parts = (Part("garden", BOARD), Part("hand", HAND), Part("chart", RESULTS),
+             Part("scored", RESULTS))
     forms = {
         "place": Form((Choose(CARD, ("card",), "a card", free=True),
                        Choose(CELL, ("x", "y"), "a cell"), ROTATE), "play a card"),
@@ -124,22 +137,34 @@ class PetalsUI(GameUI):
     }
     help = HELP
 
+    def __init__(self, rule: ScoreRule = DEFAULT,
+                 winner: Callable[[tuple[Points, ...]], Ranked] = standard_outcome) -> None:
+        super().__init__()
+        self.rule = rule
+        self.winner = winner
+        self.help = help_for(rule)
+
     def draw(self, part: str, ctx: DrawContext) -> Drawing | None:
-        """The garden, the hand or the cards scored directly (`render`)."""
+        """The garden, the hand, the results chart or the cards scored directly (`render`)."""
         view: View = ctx.view
         if part == "garden":
             return draw_garden(view, ctx.width, ctx.preview)
         if part == "hand":
-            return draw_hand(view, ctx.preview)
+            return draw_hand(view, ctx.preview, ctx.partial)
+        if part == "chart":
+            ranking = self.winner(view.trackers).ranking if view.phase == OVER else None
+            return draw_chart(view, ctx.width, self.rule, ranking)
         if part == "scored":
-            return draw_scored(view, ctx.seat)
+            return draw_scored(view)
         return None
 
     def score_columns(self, view: Any) -> Sequence[Column]:
-        """The four trackers of every seat, then the score so far (the two lowest)."""
+        """The four trackers of every seat, then the figure so far under the table's rule
+        (the two lowest added; Harmony: the spread)."""
         columns = [Column(ELEMENTS[e][0], tuple(t[e] for t in view.trackers), ELEMENT_STYLES[e])
                    for e in range(4)]
-        columns.append(Column("Score", tuple(two_lowest(t) for t in view.trackers), "bold"))
+        columns.append(Column(self.rule.label, tuple(self.rule.figure(t) for t in view.trackers),
+                              "bold"))
         return columns
 
     def preview(self, view: Any, seat: int, action: Action) -> str | None:
@@ -156,14 +181,34 @@ class PetalsUI(GameUI):
             return f"#{target.value:02d}"
         if target.role == CELL and isinstance(target.value, tuple):
             x, y = target.value
-            return f"({x},{y})"
+            return f"({x!s},{y!s})"
         return super().target_text(target)
 
 
 UI = PetalsUI()
 
 
+def score_rule(ruleset: Any) -> ScoreRule:
+    """The score rule of the variants in force at ``ruleset``'s table (`DEFAULT` without a
+    table, or when no variant answers)."""
+    ext = getattr(ruleset, "ext", None)
+    if ext is None:
+        return DEFAULT
+    found = ext.petals_score_rule()
+    return found if isinstance(found, ScoreRule) else DEFAULT
+
+
 @hookimpl
-def hedgerow_game_ui(game: str) -> GameUI | None:
-    """Petals' UI object; None for other games."""
-    return UI if game == GAME else None
+def hedgerow_game_ui(game: str, ruleset: Any) -> GameUI | None:
+    """Petals' UI object for the table's rules (its score rule, and its winner for the
+    order of the results chart); None for other games."""
+    if game != GAME:
+        return None
+    ext = getattr(ruleset, "ext", None)
+    if ext is None:
+        return UI
+
+    def winner(trackers: tuple[Points, ...]) -> Ranked:
+        return cast(Ranked, ext.petals_winner(trackers=trackers))
+
+    return PetalsUI(score_rule(ruleset), winner)

@@ -30,6 +30,8 @@ def view(state: State, seat: int) -> View:
         out_of_play=state.out_of_play,
         set_aside_count=len(state.set_aside),
         scored_directly=state.scored_directly,
+        last=state.last,
+        direct=state.direct,
     )
 
 
@@ -56,7 +58,8 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
 
 
 def hash_data(state: State) -> tuple[object, ...]:
-    """Plain tuples that name ``state`` exactly (the frontier is derived, so left out)."""
+    """Plain tuples that name ``state`` exactly (the frontier is derived, and ``last`` and
+    ``direct`` are for the screens only, so they are left out)."""
     pending = state.pending
     return (
         state.players,

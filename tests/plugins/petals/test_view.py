@@ -9,7 +9,7 @@ from hedgerow.core.canon import state_hash
 from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import DrawContext
+from hedgerow.core.ui import DrawContext, Target
 from hedgerow.plugins.petals.setup import deal, deal_chance, setup
 from hedgerow.plugins.petals.state import Pending, State, View
 from hedgerow.plugins.petals.ui import PetalsUI
@@ -98,7 +98,8 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
     for fragments in (garden, hand):
         assert all(isinstance(f[0], str) and isinstance(f[1], str) for f in fragments)
     text = _text(garden)
-    assert "Draw pile 28" in text and "Your" in _text(hand)
+    assert "Draw pile 28" in _text(hand) and "Your" in _text(hand)  # the pile never scrolls
+    assert "No card played yet" in text
     for *_, c, _ in seen.garden:
         assert f"{c:02d}" in text
     for c in seen.hand:
@@ -119,7 +120,7 @@ def test_the_ui_hook_answers_only_for_petals(host: PluginHost) -> None:
     assert isinstance(host.game_ui("petals"), PetalsUI)
     from hedgerow.plugins.petals import ui
 
-    assert ui.hedgerow_game_ui(game="other") is None
+    assert ui.hedgerow_game_ui(game="other", ruleset=None) is None
 
 
 def test_render_shows_a_pending_effect(board) -> None:
@@ -131,7 +132,11 @@ def test_render_shows_a_pending_effect(board) -> None:
 
 def test_the_results_part_shows_what_was_scored_directly(board) -> None:
     state = board({(0, 0): (1, 0)}, hands=((), ()))._replace(
-        phase="over", scored_directly=((7,), (25, 16)))
-    text = _text(_draw(view(state, 1), "scored", 80, seat=1))
-    assert "Seat 0" in text and "You" in text and "#07" in text and "#25" in text
+        phase="over", scored_directly=((7,), (25, 16)), direct=((1, 3, 2, 2), (3, 1, 3, 3)))
+    drawing = _draw(view(state, 1), "scored", 80, seat=1)
+    text = _text(drawing)
+    assert "Seat 0" in text and "Seat 1" in text and "#07" in text and "#25" in text
+    # The players are named by "seat" targets, which the client fills with their names.
+    assert [f[2] for f in drawing if "Seat" in f[1]] == [Target("seat", 0), Target("seat", 1)]
+    assert "→ F+1 W+3 E+2 A+2" in text  # what the last card added
     assert _draw(view(state._replace(phase="play"), 1), "scored", 80, seat=1) == []
