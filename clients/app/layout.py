@@ -8,11 +8,12 @@
     prompt: what to do now / preview of the move or a menu
     keys that work now
 
-Below `filters.NARROW` columns the players table goes under the board and the log is
-left out.  At the
-end of the game the board and the hand give way to the results (``b`` toggles).  Every
-pane's text comes from `render` through `_guard`, so an error while drawing shows one
-line in the pane and goes to the log file, never a traceback.
+Below `filters.NARROW` columns the players table goes under the board, beside the hand
+when both fit, and the log keeps its last two lines under them.  Below `MIN_COLUMNS` x
+`MIN_ROWS` the screen says so, with the size it needs, instead of drawing a table that
+does not fit.  At the end of the game the board and the hand give way to the results
+(``b`` toggles).  Every pane's text comes from `render` through `_guard`, so an error
+while drawing shows one line in the pane and goes to the log file, never a traceback.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import logging
 from collections.abc import Callable
 
 from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -34,13 +36,14 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 
 from hedgerow.clients.app import render
 from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import Filters
 from hedgerow.clients.app.state import SeatState
-from hedgerow.core.ui import Target
+from hedgerow.core.ui import HAND, Target
 
 log = logging.getLogger("hedgerow.client")
 
@@ -48,6 +51,10 @@ SIDEBAR = 32
 HELP_WIDTH = 72
 HAND_HEIGHT = 8  # at most; the hand pane is as tall as the game's hand parts
 PROMPT_HEIGHT = 3
+NARROW_LOG = 2  # the log's last lines, under the players when the screen is narrow
+#: The smallest terminal the table screen is drawn in (every pane then fits, at 60 x 20
+#: with five players).
+MIN_COLUMNS, MIN_ROWS = 60, 20
 
 
 def _guard(state: SeatState, what: str, fn: Callable[[], StyleAndTextTuples],
@@ -75,6 +82,27 @@ def board_width(filters: Filters) -> int:
     return columns if filters.narrow() else columns - SIDEBAR - 1
 
 
+def too_small_text(columns: int, rows: int) -> str:
+    """What the screen says when the terminal is smaller than the table needs."""
+    return (f"This terminal is {columns} x {rows}; the table needs at least "
+            f"{MIN_COLUMNS} x {MIN_ROWS}. Make the window larger: the game goes on meanwhile "
+            "(q then y leaves).")
+
+
+def big_enough() -> bool:
+    """Whether the terminal is at least `MIN_COLUMNS` x `MIN_ROWS`."""
+    size = get_app().output.get_size()
+    return size.columns >= MIN_COLUMNS and size.rows >= MIN_ROWS
+
+
+def hand_size(state: SeatState) -> tuple[int, int]:
+    """The columns and the lines the game's hand drawing takes now."""
+    if state.view is None:
+        return 0, 0
+    lines = "".join(f[1] for f in render.draw_area(state, HAND, columns())).split("\n")
+    return max(get_cwidth(line) for line in lines), len(lines)
+
+
 def _results(state: SeatState) -> StyleAndTextTuples:
     """The results screen, scrolled to ``state.results_top`` (its size noted in ``state``)."""
     size = get_app().output.get_size()
@@ -100,18 +128,37 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
     )
     players = Window(
         FormattedTextControl(_guard(state, "players", lambda: render.players(
-            state, SIDEBAR if not filters.narrow() else get_app().output.get_size().columns))),
+            state, SIDEBAR if not filters.narrow() else render.players_width(state)))),
         height=lambda: D.exact(1 + len(state.infos)), wrap_lines=False,
     )
     history = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
         state, SIDEBAR if not filters.narrow() else columns()))),
                      wrap_lines=True, always_hide_cursor=True)
+    last_lines = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
+        state, columns(), heading=False))), height=NARROW_LOG, wrap_lines=True,
+        always_hide_cursor=True)
     rule = Window(height=1, char="─", style="class:separator")
     sidebar = HSplit([players, rule, history], width=D.exact(SIDEBAR))
-    below = HSplit([rule, players])  # narrow: the players only, the board needs the room
+    beside = Condition(lambda: filters.has_hand() and hand_size(state)[0] + 1
+                       + render.players_width(state) <= columns())
+    # narrow: the hand and the players side by side when they fit, then the log's end
+    below = HSplit([
+        ConditionalContainer(VSplit([
+            hand,
+            Window(width=1, char="│", style="class:separator"),
+            Window(FormattedTextControl(_guard(state, "players", lambda: render.players(
+                state, render.players_width(state)))),
+                width=lambda: D.exact(render.players_width(state)), wrap_lines=False),
+        ], height=lambda: D.exact(min(HAND_HEIGHT, max(1 + len(state.infos),
+                                                        hand_size(state)[1])))),
+            filter=beside),
+        ConditionalContainer(HSplit([
+            ConditionalContainer(hand, filter=filters.has_hand), players]), filter=~beside),
+        rule, last_lines,
+    ])
     table = HSplit([
         VSplit([
-            HSplit([board, ConditionalContainer(hand, filter=filters.has_hand)]),
+            HSplit([board, ConditionalContainer(hand, filter=filters.has_hand & ~filters.narrow)]),
             ConditionalContainer(Window(width=1, char="│", style="class:separator"),
                                  filter=~filters.narrow),
             ConditionalContainer(sidebar, filter=~filters.narrow),
@@ -131,9 +178,13 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
         ConditionalContainer(Window(FormattedTextControl(_guard(
             state, "prompt", lambda: render.prompt(state, columns()))), height=PROMPT_HEIGHT,
             wrap_lines=True), filter=filters.show_prompt),
-        Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(state))),
-               height=1, style="class:status"),
+        Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(
+            state, columns()))), height=1, style="class:status"),
     ])
+    small = Window(FormattedTextControl(lambda: [("class:message", render.wrap(
+        too_small_text(columns(), get_app().output.get_size().rows), columns()))]),
+        wrap_lines=True)
+    fits = Condition(big_enough)
     help_box = Frame(Window(FormattedTextControl(_guard(state, "help", lambda: render.help_text(
         state, min(HELP_WIDTH, columns() - 4) - 2))), wrap_lines=True),
                      title="Help", style="class:overlay",
@@ -142,9 +193,10 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
                                                         lambda: render.quit_text(state))),
                             height=4), title="Leave?", style="class:overlay",
                      width=lambda: D.exact(min(46, columns() - 2)))
-    root = FloatContainer(body, floats=[
-        Float(ConditionalContainer(help_box, filter=filters.help_open)),
-        Float(ConditionalContainer(quit_box, filter=filters.quit_open)),
+    root = FloatContainer(HSplit([ConditionalContainer(body, filter=fits),
+                                  ConditionalContainer(small, filter=~fits)]), floats=[
+        Float(ConditionalContainer(help_box, filter=filters.help_open & fits)),
+        Float(ConditionalContainer(quit_box, filter=filters.quit_open & fits)),
     ])
     panes = {"board": board, "hand": hand, "players": players, "log": history}
     return Layout(root, focused_element=board), panes

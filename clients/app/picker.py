@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
+from math import gcd
 from typing import TypeAlias, cast
 
 from hedgerow.core.actions import Action, Value
@@ -80,16 +82,34 @@ def _as_cell(values: Values) -> tuple[int, int] | None:
     return None
 
 
+def _pitch(values: Iterable[int]) -> int:
+    """The grid step of drawn coordinates: the greatest common divisor of their gaps."""
+    found = sorted(set(values))
+    step = 0
+    for a, b in pairwise(found):
+        step = gcd(step, b - a)
+    return step or 1
+
+
 def _step_towards(here: Pos, options: dict[Values, Pos], direction: str) -> Values | None:
-    """The option nearest to ``here`` in ``direction`` (preferring straight lines)."""
+    """The option a step ``direction`` from ``here`` reaches, moving spatially.
+
+    Positions are first scaled by the grid they are drawn on (a Petals cell is 3 rows by
+    9 columns: one step each way), so that "up" weighs rows and columns alike.  Among the
+    options ahead, those within 45° of the direction come first, the nearest of them
+    (straight-line distance); only when none is, the nearest anywhere ahead.
+    """
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
+    rows = _pitch([p[0] for p in options.values()] + [here[0]])
+    cols = _pitch([p[1] for p in options.values()] + [here[1]])
     best, best_cost = None, None
     for value, (r, c) in options.items():
-        along = (r - here[0]) * dr + (c - here[1]) * dc
+        dy, dx = (r - here[0]) / rows, (c - here[1]) / cols
+        along = dy * dr + dx * dc
         if along <= 0:
             continue
-        across = abs((r - here[0]) * dc) + abs((c - here[1]) * dr)
-        cost = (along + 2 * across, across, r, c)
+        across = abs(dy * dc) + abs(dx * dr)
+        cost = (across > along, along * along + across * across, across, r, c)
         if best_cost is None or cost < best_cost:
             best, best_cost = value, cost
     return best

@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
+from hedgerow.clients.app.names import fill_name
 from hedgerow.clients.app.picker import Picker, step_label
 from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState
 from hedgerow.core.ui import (
@@ -111,7 +112,8 @@ def decorate(fragments: Drawing, drawn: Drawn, marks: Highlights, click: Click,
 
 
 def draw_area(state: SeatState, area: str, width: int) -> Drawing:
-    """The game's parts in ``area``, one under the other (a blank line between them)."""
+    """The game's parts in ``area``, one under the other (a blank line between them), with
+    the players' names where the game drew a ``"seat"`` target (`names.fill_name`)."""
     view, seat, picker = state.view, state.seat.seat, state.picker
     preview = picker.highlighted() if state.my_turn else None
     partial = picker.partial() if state.my_turn else {}
@@ -121,7 +123,7 @@ def draw_area(state: SeatState, area: str, width: int) -> Drawing:
         if drawing:
             if out:
                 out.append(("", "\n\n"))
-            out.extend(drawing)
+            out.extend(fill_name(f, state.names) for f in drawing)
     return out
 
 
@@ -167,7 +169,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     """The top bar: game, variants, seat, and whose turn (at the right)."""
     rules = state.seat.ruleset
     name = rules.game.title + "".join(f" + {v}" for v in rules.variant_names)
-    left = f" Hedgerow · {name} · {state.seat.players} players · you are seat {state.seat.seat} "
+    me = state.name_of(state.seat.seat)
+    left = f" Hedgerow · {name} · {state.seat.players} players · you are {me} "
     if state.phase == Phase.FINISHED or state.outcome is not None:
         right = ("class:title.over", " Game over ")
     elif state.phase == Phase.HALTED:
@@ -179,22 +182,28 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     else:
         right = ("class:title", f" {state.waiting_for()} to play ")
     if get_cwidth(left) + get_cwidth(right[1]) > width:
-        left = f" {name} · seat {state.seat.seat} "
+        left = f" {name} · {me} "
+    if get_cwidth(left) + get_cwidth(right[1]) > width:
+        left = f" {name} "
     pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 
 
 def players(state: SeatState, width: int) -> StyleAndTextTuples:
-    """Every seat: turn marker, name, link, and the game's running score columns."""
+    """Every seat: turn marker, name, and the game's running score columns; the link of
+    each seat too, once some seat's link is not plainly on (waiting, lost, left)."""
     columns = state.ui.score_columns(state.view) if state.view is not None else []
     cells = []
     for column in columns:
         label, values = column.label, column.values
-        size = max(len(label) if len(label) <= 5 else 2, 2, *(len(str(v)) for v in values)) + 1
+        size = max(len(label) if len(label) <= 6 else 2, 2, *(len(str(v)) for v in values)) + 1
         cells.append((label, values, column.style, size))
-    room = width - 2 - 5 - sum(c[3] for c in cells)
-    name_w = max(6, min(14, room))
-    out: StyleAndTextTuples = [("class:heading", "  " + "Players".ljust(name_w) + " link")]
+    show_link = any(i.link not in (Link.YOU, Link.CONNECTED) for i in state.infos)
+    link_w = 5 if show_link else 0
+    room = width - 2 - link_w - sum(c[3] for c in cells)
+    name_w = max(6, min(16, room))
+    head = "  " + "Players".ljust(name_w) + (" link" if show_link else "")
+    out: StyleAndTextTuples = [("class:heading", head)]
     for label, _, style, size in cells:
         out.append((style + " bold", label[: size - 1].rjust(size)))
     for info in state.infos:
@@ -205,24 +214,36 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         name = state.name_of(info.seat)
         if len(name) > name_w:
             name = name[: name_w - 1] + "…"
-        out.append(("bold" if mine else "", name.ljust(name_w)))
-        word = LINK_WORDS.get(info.link, info.link.value)
-        out.append((f"class:link.{info.link.value}", f" {word:<4}"))
+        out.append(("class:link.you bold" if mine else "", name.ljust(name_w)))
+        if show_link:
+            word = LINK_WORDS.get(info.link, info.link.value)
+            out.append((f"class:link.{info.link.value}", f" {word:<4}"))
         for _, values, _, size in cells:
             value = values[info.seat] if info.seat < len(values) else ""
             out.append(("", str(value).rjust(size)))
     return out
 
 
-def history(state: SeatState, width: int) -> StyleAndTextTuples:
+def players_width(state: SeatState) -> int:
+    """The columns the players table needs to show every name whole (up to 16 letters)."""
+    columns = state.ui.score_columns(state.view) if state.view is not None else []
+    sizes = sum(max(len(c.label) if len(c.label) <= 6 else 2, 2,
+                    *(len(str(v)) for v in c.values)) + 1 for c in columns)
+    names = max((len(state.name_of(i.seat)) for i in state.infos), default=6)
+    link = 5 if any(i.link not in (Link.YOU, Link.CONNECTED) for i in state.infos) else 0
+    return 2 + max(7, min(16, names)) + link + sizes
+
+
+def history(state: SeatState, width: int, *, heading: bool = True) -> StyleAndTextTuples:
     """The log of actions in plain words, newest last (the window follows the end)."""
-    out: StyleAndTextTuples = [("class:heading", "Log")]
+    out: StyleAndTextTuples = [("class:heading", "Log")] if heading else []
     if not state.lines:
-        out.append(("class:dim", "\nNo moves yet."))
-    for line in state.lines:
+        out.append(("class:dim", ("\n" if heading else "") + "No moves yet."))
+    for n, line in enumerate(state.lines):
         mine = line.seat == state.seat.seat
-        out.append(("", "\n"))
-        text = wrap(f"{line.index + 1}. {line.text}", width, "   ")
+        if heading or n:
+            out.append(("", "\n"))
+        text = wrap(f"{line.index + 1}. {state.named(line.text)}", width, "   ")
         out.append(("class:log.mine" if mine else "class:log", text))
     if state.problem:
         out.append(("class:error", "\n" + wrap(state.problem, width)))
@@ -235,7 +256,7 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
     view, seat, picker = state.view, state.seat.seat, state.picker
     first: StyleAndTextTuples
     if state.message:
-        first = [("class:message", wrap(state.message, width))]
+        first = [("class:message", wrap(state.named(state.message), width))]
     elif state.phase == Phase.HALTED:
         first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
     elif state.outcome is not None and state.screen == RESULTS:
@@ -244,14 +265,14 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
-    elif state.phase == Phase.SEATING and getattr(state.seat, "address", ""):
-        address = getattr(state.seat, "address", "")
+    elif state.phase == Phase.SEATING and str(getattr(state.seat, "address", "") or ""):
+        address = str(getattr(state.seat, "address", "") or "")
         first = [("class:prompt", wrap(f"Others join with: hedgerow join {address}", width))]
     elif not state.my_turn:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:
         text = state.ui.prompt(view, seat) or _generic_prompt(picker)
-        first = [("class:prompt", wrap(text, width))]
+        first = [("class:prompt", wrap(state.named(text), width))]
     second: StyleAndTextTuples = []
     if state.my_turn:
         menu = picker.menu()
@@ -276,8 +297,15 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
                 second.append(("class:dim", f"Choose {step_label(slot)}: Space (or a click) "
                                             "adds or removes, then press Enter."))
             elif slot is not None:
-                second.append(("class:dim", f"Choose {step_label(slot)} with the arrows "
-                                            "(or a click), then press Enter."))
+                cursor = picker.cursor_target()
+                if cursor is not None:
+                    second += [("class:preview.mark", "▶ "),
+                               ("class:preview", f"{step_label(slot).capitalize()}: "
+                                                 f"{state.ui.target_text(cursor)}"),
+                               ("class:dim", " — Enter takes it; the arrows choose another.")]
+                else:
+                    second.append(("class:dim", f"Choose {step_label(slot)} with the arrows "
+                                                "(or a click), then press Enter."))
     if state.my_turn and not any(line.seat == seat for line in state.lines):
         second += [("", "\n"), ("class:dim", "New to the game? Press ? to see how to play.")]
     return [*first, ("", "\n"), *second]
@@ -306,46 +334,65 @@ def _generic_prompt(picker: Picker) -> str:
     return "Your turn: pick " + ", ".join(parts) + f"; {then}."
 
 
-def keys_line(state: SeatState) -> StyleAndTextTuples:
-    """The status line: only the keys that do something now."""
+#: Shorter names for some keys, for a status line that would not fit otherwise.
+SHORT_KEYS = {"←↑↓→/hjkl": "←↑↓→", "↑↓/1-9": "↑↓"}
+
+
+def keys_line(state: SeatState, width: int = 200) -> StyleAndTextTuples:
+    """The status line: only the keys that do something now, fitted to ``width`` (shorter
+    key names, then less space, then the keys alone for help and quit)."""
+    keys = _keys_now(state)
+    fits: list[tuple[str, str]] = keys
+    for attempt in range(4):
+        fits = [(SHORT_KEYS.get(k, k) if attempt else k,
+                 "" if attempt >= 3 and k in ("?", "q") else what) for k, what in keys]
+        gap = "  " if attempt < 2 else " "
+        if sum(get_cwidth(k) + get_cwidth(w) + 3 + len(gap) for k, w in fits) <= width:
+            break
+    out: StyleAndTextTuples = []
+    for key, what in fits:
+        out += [("class:status.key", f" {key} "),
+                ("class:status", f" {what}{gap}" if what else gap)]
+    return out
+
+
+def _keys_now(state: SeatState) -> list[tuple[str, str]]:
+    """The keys that work now, each with what it does."""
     keys: list[tuple[str, str]] = []
     if state.overlay == QUIT:
-        keys = [("y", "leave"), ("n", "stay")]
-    elif state.overlay == HELP:
-        keys = [("Esc/?", "close help")]
-    elif state.screen == RESULTS:
+        return [("y", "leave"), ("n", "stay")]
+    if state.overlay == HELP:
+        return [("Esc/?", "close help")]
+    if state.screen == RESULTS:
         keys = [("b", "back to the board"), ("q", "quit")]
         if state.results_lines > state.results_room:
             keys.insert(0, ("↑↓", "scroll"))
-    else:
-        picker = state.picker
-        if state.my_turn:
-            if picker.menu():
-                keys += [("↑↓/1-9", "choose"), ("Enter", "confirm")]
-            else:
-                slot = picker.slot
-                if isinstance(slot, (Choose, ChooseMany)):
-                    keys.append(("←↑↓→/hjkl", "move"))
-                if isinstance(slot, ChooseMany):
-                    keys.append(("Space", "add/remove"))
-                frees = picker.free_options()
-                free = picker.free_step
-                if free is not None and len(frees) > 1:
-                    keys.append((f"1-{len(frees)}", free.role))
-                for cycle, _ in picker.cycle_keys():
-                    keys.append((cycle.key, step_label(cycle)))
-                if picker.can_clear():
-                    keys.append(("Bksp", "none"))
-                keys.append(("Enter", "play" if picker.last_step else "next"))
-            if picker.step > 0 or (picker.kind is not None and len(picker.kinds) > 1):
-                keys.append(("Esc", "back"))
-        if state.outcome is not None:
-            keys.append(("Enter", "results"))
-        keys += [("?", "help"), ("q", "quit")]
-    out: StyleAndTextTuples = []
-    for key, what in keys:
-        out += [("class:status.key", f" {key} "), ("class:status", f" {what}  ")]
-    return out
+        return keys
+    picker = state.picker
+    if state.my_turn:
+        if picker.menu():
+            keys += [("↑↓/1-9", "choose"), ("Enter", "confirm")]
+        else:
+            slot = picker.slot
+            if isinstance(slot, (Choose, ChooseMany)):
+                keys.append(("←↑↓→/hjkl", "move"))
+            if isinstance(slot, ChooseMany):
+                keys.append(("Space", "add/remove"))
+            frees = picker.free_options()
+            free = picker.free_step
+            if free is not None and len(frees) > 1:
+                keys.append((f"1-{len(frees)}", free.role))
+            for cycle, _ in picker.cycle_keys():
+                keys.append((cycle.key, step_label(cycle)))
+            if picker.can_clear():
+                keys.append(("Bksp", "none"))
+            keys.append(("Enter", "play" if picker.last_step else "next"))
+        if picker.step > 0 or (picker.kind is not None and len(picker.kinds) > 1):
+            keys.append(("Esc", "back"))
+    if state.outcome is not None:
+        keys.append(("Enter", "results"))
+    keys += [("?", "help"), ("q", "quit")]
+    return keys
 
 
 KEY_HELP = (

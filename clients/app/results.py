@@ -1,8 +1,10 @@
 """The results screen, for each kind of outcome, and the one line said after the screen closes.
 
-* `Ranked`: a bar chart, one row per seat by rank, one column per ``breakdown`` entry (the
-  scores when there is none); the best of each column starred, the winners starred, the
-  eliminated crossed out.
+* `Ranked`: a bar chart, one row per player by rank (named as everywhere else), one
+  column per ``breakdown`` entry (the scores when there is none); the winners starred, the
+  eliminated crossed out.  A column is not starred for its best value: whether more is
+  better is the game's to say (Harmony's spread, FLOWERS' groups removed), in its own
+  results parts.
 * `Cooperative`: the team total, the grades with their thresholds (which were reached, how
   far the next one was), and each seat's contribution as a bar chart.
 * `Solo`: the score, the grade, won or lost (where the game can be lost), the opponent's
@@ -10,9 +12,10 @@
 * `Match`: each game's points per seat (its winners starred) with the total, the running
   totals after each game, each game's headline, and the final winner.
 
-Then, for every kind: the explanation, where the log is saved, and the game's own results
-parts (`RESULTS` area of its UI object).  A screen taller than the terminal scrolls with
-the arrows (`scrolled`).
+Then, for every kind: the game's own results parts (`RESULTS` area of its UI object: Petals
+shows where each player's points came from), the explanation with the players named, and
+where the log is saved.  A screen taller than the terminal scrolls with the arrows
+(`scrolled`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from hedgerow.clients.app.names import fill_name, name_seats
 from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.state import SeatState
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo, headline
@@ -79,15 +83,15 @@ def farewell(outcome: Outcome | None, names: Sequence[str], me: int) -> str:
 
 def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], width: int,
               ) -> StyleAndTextTuples:
-    """Rows ``(seat, label, style)`` against ``columns``: a bar, the value, a star on the
-    best value of each column."""
+    """Rows ``(seat, label, style)`` against ``columns``: a bar and the value in each (a
+    negative value's bar in the "out" colour)."""
     out: StyleAndTextTuples = []
     if not rows or not columns:
         return out
     name_w = min(24, max(len(r[1]) for r in rows) + 1)
     num_w = max(len(str(v)) for _, col in columns for v in col)
-    per = max(num_w + 4, (width - name_w) // max(1, len(columns)))
-    bar_w = max(0, per - num_w - 4)  # bar, space, number, star (2), gap
+    per = max(num_w + 3, (width - name_w) // max(1, len(columns)))
+    bar_w = min(12, max(0, per - num_w - 2))  # bar, space, number, gap
     heads = [_two_lines(label, per - 1) for label, _ in columns]
     for line in (0, 1):
         if line and not any(h[1] for h in heads):
@@ -100,17 +104,20 @@ def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], w
         out.append(("", "\n"))
         out.append((style, label[:name_w - 1].ljust(name_w)))
         for _, col in columns:
-            top = max(col) if col else 0
+            top = max((abs(v) for v in col), default=0)
             value = col[seat] if seat < len(col) else 0
-            best = value == top and top > 0
-            out.append(("class:bar.best" if best else "class:bar", bar(value, top, bar_w)))
-            out.append(("bold" if best else "", f" {value:>{num_w}}"))
-            out.append(("class:bar.star", " ★" if best else "  "))
-            out.append(("", " " * max(1, per - bar_w - num_w - 3)))
+            bar_style = "class:results.out" if value < 0 else "class:bar"
+            out.append((bar_style, bar(abs(value), top, bar_w)))
+            out.append(("bold", f" {value:>{num_w}}"))
+            out.append(("", " " * max(1, per - bar_w - num_w - 1)))
     return out
 
 
-def _ranked(outcome: Ranked, names: Sequence[str], width: int) -> StyleAndTextTuples:
+def _label(names: Sequence[str], seat: int, me: int) -> str:
+    return f"{names[seat]} (you)" if seat == me else names[seat]
+
+
+def _ranked(outcome: Ranked, names: Sequence[str], me: int, width: int) -> StyleAndTextTuples:
     n = len(names)
     columns: list[Column] = list(outcome.breakdown) or [("Score", outcome.scores)]
     ranks = [outcome.ranking[s] if s < len(outcome.ranking) else n for s in range(n)]
@@ -119,10 +126,10 @@ def _ranked(outcome: Ranked, names: Sequence[str], width: int) -> StyleAndTextTu
         winner, out_ = s in outcome.winners, s in outcome.eliminated
         mark = "★ " if winner else ("✗ " if out_ else "  ")
         style = "class:results.winner" if winner else ("class:results.out" if out_ else "")
-        rows.append((s, f"{mark}{ranks[s]}. {names[s]} ({s})  ", style))
+        rows.append((s, f"{mark}{ranks[s]}. {_label(names, s, me)}  ", style))
     out = bar_chart(rows, columns, width)
-    out.append(("", "\n\n"))
-    out.append(("class:dim", "★ best in its column.  (n): seat number.  "))
+    out.append(("", "\n"))
+    out.append(("class:dim", "★ winner.  "))
     if outcome.eliminated:
         gone = ", ".join(names[s] for s in outcome.eliminated)
         out.append(("class:results.out", f"✗ eliminated: {gone}."))
@@ -154,7 +161,7 @@ def _cooperative(outcome: Cooperative, names: Sequence[str], width: int) -> Styl
         out.append(("", "\n"))
     out += [("", "\n"), ("class:heading", "Everyone's contribution"), ("", "\n")]
     columns: list[Column] = [("Points", outcome.scores), *outcome.breakdown]
-    rows = [(s, f"  {names[s]} ({s})  ", "") for s in range(len(names))]
+    rows = [(s, f"  {names[s]}  ", "") for s in range(len(names))]
     out += bar_chart(rows, columns, width)
     return out
 
@@ -199,7 +206,7 @@ def _match(outcome: Match, names: Sequence[str], me: int, width: int) -> StyleAn
     ranks = [outcome.final.ranking[s] if s < len(outcome.final.ranking) else n
              for s in range(n)]
     order = sorted(range(n), key=lambda s: (ranks[s], s))
-    labels = [f"{'★ ' if s in outcome.winners else '  '}{ranks[s]}. {names[s]} ({s})"
+    labels = [f"{'★ ' if s in outcome.winners else '  '}{ranks[s]}. {_label(names, s, me)}"
               for s in range(n)]
     name_w = min(24, max(len(x) for x in labels) + 2)
     extra = list(outcome.final.breakdown)
@@ -229,9 +236,9 @@ def _match(outcome: Match, names: Sequence[str], me: int, width: int) -> StyleAn
     for g, game in enumerate(games):
         line = f"Game {g + 1}: {_who_won(game, names, me)}"
         if game.explanation:
-            line += f" — {game.explanation}"
+            line += f" — {name_seats(game.explanation, names)}"
         out += [("", "\n"), ("class:dim", wrap(line, width))]
-    out += [("", "\n"), ("class:dim", "★ won that game.  (n): seat number.")]
+    out += [("", "\n"), ("class:dim", "★ won that game.")]
     return out
 
 
@@ -246,24 +253,24 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:results.title", f" {verdict(outcome, names, me)} "),
                                ("", "\n\n")]
     if isinstance(outcome, Ranked):
-        out += _ranked(outcome, names, width)
+        out += _ranked(outcome, names, me, width)
     elif isinstance(outcome, Cooperative):
         out += _cooperative(outcome, names, width)
     elif isinstance(outcome, Solo):
         out += _solo(outcome, names, width)
     else:
         out += _match(outcome, names, me, width)
-    if outcome.explanation:
-        out += [("", "\n\n"), ("", wrap(outcome.explanation, width))]
-    path = state.seat.log_path()
-    if path is not None:
-        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
     if state.view is not None:
         for part in state.ui.parts(RESULTS):
             drawing = state.ui.draw(part, state.view, me, width, None)
             if drawing:
                 out.append(("", "\n\n"))
-                out += [(f[0], f[1]) for f in drawing]
+                out += [(f[0], f[1]) for f in (fill_name(f, names) for f in drawing)]
+    if outcome.explanation:
+        out += [("", "\n\n"), ("", wrap(name_seats(outcome.explanation, names), width))]
+    path = state.seat.log_path()
+    if path is not None:
+        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
     return out
 
 

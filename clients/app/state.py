@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hedgerow.clients.app.gameui import ClientUI
+from hedgerow.clients.app.names import name_seats, seat_name, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.ui import HAND, Target
-from hedgerow.net.seat import HistoryLine, Link, Phase, Seat, SeatInfo
+from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo
 
 log = logging.getLogger("hedgerow.client")
 
@@ -29,12 +30,9 @@ HELP, QUIT = "help", "quit"
 
 
 def display_name(info: SeatInfo) -> str:
-    """How the client names a seat other than the player's own."""
-    if info.bot:
-        return f"Bot {info.seat}"
-    if not info.name and info.link == Link.WAITING:
-        return "(open seat)"
-    return info.name or f"Seat {info.seat}"
+    """How the client names a seat (`names.seat_name`: the name it has at the table), for
+    the commands that say something about the table once the screen has closed."""
+    return seat_name(info)
 
 
 @dataclass(slots=True)
@@ -65,6 +63,8 @@ class SeatState:
         self.phase: Phase = Phase.SEATING
         self.active: tuple[int, ...] = ()
         self.infos: Sequence[SeatInfo] = ()
+        #: Every seat's name (`names.table_names`), in seat order.
+        self.names: list[str] = [f"Seat {s}" for s in range(seat.players)]
         self.lines: Sequence[HistoryLine] = ()
         self.outcome: Outcome | None = None
         self.problem: str | None = None
@@ -97,6 +97,7 @@ class SeatState:
         self.view = seat.view()
         self.active = tuple(seat.active_seats()) if self.view is not None else ()
         self.infos = list(seat.seats())
+        self.names = table_names(self.infos, max(seat.players, len(self.infos)))
         self.lines = list(seat.history())
         self.outcome = seat.outcome()
         self.problem = seat.problem()
@@ -122,14 +123,15 @@ class SeatState:
         return not self.picker.empty and not self.busy
 
     def name_of(self, seat: int) -> str:
-        """The name shown for ``seat``: "You", a bot as "Bot N" (N its seat, as the log
-        counts), anyone else by the name they gave."""
-        if seat == self.seat.seat:
-            return "You"
-        for info in self.infos:
-            if info.seat == seat:
-                return display_name(info)
+        """The name shown for ``seat``, the player's own included: the name the seat has at
+        the table (the one its log records), the same in every pane."""
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
         return f"Seat {seat}"
+
+    def named(self, text: str) -> str:
+        """A rules text (a log line, an explanation, a refusal) with seats named."""
+        return name_seats(text, self.names)
 
     def waiting_for(self) -> str:
         """Who the table is waiting for, in words."""

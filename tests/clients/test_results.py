@@ -90,16 +90,19 @@ def test_ranked_shows_the_ranks_the_winners_and_the_eliminated() -> None:
                      breakdown=(FIRE, ("Water", (7, 5, 1))))
     screen = results_screen(outcome, 3)
     assert "You win!" in screen
-    assert "★ 1. You (0)" in screen and "2. Bot 1 (1)" in screen and "✗ 3. Bot 2 (2)" in screen
+    assert "★ 1. Ann (you)" in screen and "  2. Bot 1" in screen and "✗ 3. Bot 2" in screen
     assert "Fire" in screen and "Water" in screen
+    assert "★ winner" in screen and "best in its column" not in screen
     assert "✗ eliminated: Bot 2." in screen and "You led Fire and Water." in screen
-    assert screen.index("1. You") < screen.index("2. Bot 1") < screen.index("3. Bot 2")
+    assert screen.index("1. Ann") < screen.index("2. Bot 1") < screen.index("3. Bot 2")
+    # No column is starred for its largest value: only the winner's row is.
+    assert next(r for r in screen.splitlines() if "2. Bot 1" in r).count("★") == 0
 
 
 def test_ranked_shared_victory() -> None:
     outcome = Ranked(scores=(9, 9), ranking=(1, 1), winners=(0, 1), explanation="A tie.")
     screen = results_screen(outcome, 2)
-    assert "You, Bot 1 share the victory" in screen and "Score" in screen
+    assert "Ann, Bot 1 share the victory" in screen and "Score" in screen
 
 
 def test_cooperative_shows_the_total_the_grade_the_thresholds_and_everyone() -> None:
@@ -112,10 +115,9 @@ def test_cooperative_shows_the_total_the_grade_the_thresholds_and_everyone() -> 
     assert "✓ Bronze 255" in screen and "✓ Silver 285 (reached)" in screen
     assert "· Gold 315 (15 more)" in screen
     assert "Everyone's contribution" in screen
-    for name, points in (("You (0)", "100"), ("Bot 1 (1)", "110"), ("Bot 2 (2)", "90")):
-        line = next(r for r in screen.splitlines() if name in r)
+    for name, points in (("Ann", "100"), ("Bot 1", "110"), ("Bot 2", "90")):
+        line = next(r for r in screen.splitlines() if r.startswith(f"  {name}"))
         assert points in line
-    assert "★" in next(r for r in screen.splitlines() if "Bot 1 (1)" in r)  # the best
 
 
 def test_cooperative_loss_without_a_grade() -> None:
@@ -131,7 +133,7 @@ def test_solo_graded_only() -> None:
     outcome = Solo(score=23, grade="Expert", explanation="18-25 is Expert.",
                    breakdown=(("Colours", (20,)), ("Butterflies", (5,)), ("Removed", (-2,))))
     screen = results_screen(outcome, 1)
-    assert "You: 23 — Expert" in screen
+    assert "Ann: 23 — Expert" in screen
     assert "Score  23" in screen and "Grade  Expert" in screen
     assert "Result" not in screen and "Opponent" not in screen
     assert "Butterflies" in screen and "-2" in screen
@@ -141,7 +143,7 @@ def test_solo_against_an_opponent_lost() -> None:
     outcome = Solo(score=-6, grade="", explanation="McGregor scored more.", won=False,
                    opponent=41)
     screen = results_screen(outcome, 1)
-    assert "You: -6 (lost)" in screen
+    assert "Ann: -6 (lost)" in screen
     assert "Grade  none" in screen and "Result  lost" in screen
     assert "Opponent's score  41" in screen
 
@@ -157,7 +159,7 @@ def test_match_shows_each_game_the_running_totals_and_the_winner() -> None:
     lines = screen.splitlines()
     head = next(r for r in lines if "Game 1" in r and "Total" in r)
     assert "Game 2" in head and "Game 3" in head and "Ribbons" in head
-    mine = next(r for r in lines if "1. You (0)" in r)
+    mine = next(r for r in lines if "1. Ann (you)" in r)
     assert mine.split()[4:] == ["52", "★", "40", "61", "★", "153", "1"]
     assert "Running totals" in screen
     theirs = [r for r in lines if r.strip().startswith("Bot 1")]
@@ -184,15 +186,15 @@ def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
 
 def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
     outcome = Ranked(scores=(5, 4, 3, 2, 1), ranking=(1, 2, 3, 4, 5), winners=(0,),
-                     explanation="A long story. " * 40)
+                     explanation="A long story. " * 70)
     host = PluginHost(autoload=False)
     seat = FinishedSeat(host, outcome, 5)
 
     async def main() -> None:
-        async with running(seat, host, rows=16) as d:
+        async with running(seat, host, rows=20, columns=60) as d:
             first = await drawn(d, lambda rows: "scroll" in rows[-1], what="a scroll key")
             assert "You win!" in "\n".join(first) and "Log saved to" not in "\n".join(first)
-            d.press("\x1b[6~")  # Page Down
+            d.press("\x1b[6~", "\x1b[6~")  # Page Down, twice
             rows = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
                                what="the end of the screen")
             assert "You win!" not in "\n".join(rows)
