@@ -184,3 +184,38 @@ def hedgerow(*args: str, env: dict[str, str],
     """Run one ``hedgerow`` command to completion."""
     return subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
                           capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def hedgerow_each(runs: Sequence[tuple[Sequence[str], dict[str, str]]],
+                  timeout: float = WAIT) -> list[subprocess.CompletedProcess[str]]:
+    """Run several ``hedgerow`` commands (arguments, environment) at once, to completion;
+    their results in the same order."""
+    procs = [subprocess.Popen([sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for args, env in runs]
+    done = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=timeout)
+            done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return done
+
+
+def plain_data(value: Any) -> Any:
+    """A game's view (dataclasses, named tuples, tuples) as JSON data: dataclasses as
+    objects by field, every sequence as a list, numbers and strings as they are."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain_data(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    return value
