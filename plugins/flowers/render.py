@@ -95,16 +95,19 @@ def card_fragments(card: int, target: Target | None, extra: str = "", height: in
     (``R3²``, ``Y4g³``), padded."""
     colour = COLOUR[card]
     style = COLOUR_STYLES[colour] + extra
-    mark = height_mark(height, 4 - len(card_text(card)))
+    butterfly = BUTTERFLY[card]
     if colour == PURPLE:
-        pieces = [(style, "P"), ("", mark.ljust(3))]
+        pieces = [(style, "P   ")]
+    elif butterfly == NONE:  # the common case: one fragment, the height in the card's colour
+        name = f"{LETTERS[colour]}{VALUE[card]}"
+        pieces = [(style, (name + height_mark(height)).ljust(4))]
     else:
-        butterfly = BUTTERFLY[card]
-        pieces = [(style, f"{LETTERS[colour]}{VALUE[card]}")]
-        if butterfly != NONE:
-            pieces.append((COLOUR_STYLES[butterfly] + extra, LETTERS[butterfly].lower()))
-        pieces.append(("", mark.ljust(4 - len(card_text(card)))))
-    return [(s, t) if target is None else (s, t, target) for s, t in pieces if t]
+        pieces = [(style, f"{LETTERS[colour]}{VALUE[card]}"),
+                  (COLOUR_STYLES[butterfly] + extra, LETTERS[butterfly].lower()),
+                  (style, height_mark(height, 1).ljust(1))]
+    if target is None:
+        return list(pieces)
+    return [(s, t, target) for s, t in pieces]
 
 
 def open_cells(cells: GardenCells, coverable: Callable[[int], bool]) -> set[Cell]:
@@ -387,10 +390,17 @@ def draw_final(view: View, me: int, width: int) -> Drawing:
 
 
 def join(lines: list[list[Fragment]]) -> Drawing:
-    """Lines of fragments as one drawing, ``"\\n"`` between lines, empty texts left out."""
+    """Lines of fragments as one drawing, ``"\\n"`` between lines, empty texts left out,
+    neighbouring fragments of one style and no target made one."""
     out: Drawing = []
     for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(f for f in line if f[1])
+        for fragment in ((("", "\n"),) if i else ()) + tuple(line):
+            if not fragment[1]:
+                continue
+            last = out[-1] if out else None
+            if (len(fragment) == 2 and last is not None and len(last) == 2
+                    and last[0] == fragment[0]):
+                out[-1] = (last[0], last[1] + fragment[1])
+            else:
+                out.append(fragment)
     return out
