@@ -66,12 +66,12 @@ CARD = "card"  # a card of the seat's hand
 PLANTED = "planted"  # a card in a garden (read only)
 SEAT = "seat"  # a seat named in the drawing (a client may show the player's name there)
 
-PLAY = Choose(CARD, ("play",), "the card to plant")
-LEFT = Choose(CARD, ("left",), "the card to pass left")
-RIGHT = Choose(CARD, ("right",), "the card to pass right")
-PASSED = ChooseMany(CARD, "passed", "the two cards to pass")
-COMPOST = Choose(CARD, ("compost",), "a card to compost (Backspace: none)")
-THREE = ChooseMany(CARD, "play", "the three cards to plant")
+PLAY = Choose(CARD, ("play",), "card to plant")
+LEFT = Choose(CARD, ("left",), "card to pass left")
+RIGHT = Choose(CARD, ("right",), "card to pass right")
+PASSED = ChooseMany(CARD, "passed", "two cards to pass")
+COMPOST = Choose(CARD, ("compost",), "card to compost (Backspace: none)")
+THREE = ChooseMany(CARD, "play", "three cards to plant")
 TURN_LABEL = "plant and pass"
 #: A card in full fits the client's message lines: three lines of an 80-column terminal.
 DETAILS_WIDTH, DETAILS_LINES = 80, 3
@@ -171,15 +171,6 @@ def with_target(drawing: Drawing, target: Target, extra: str = "") -> Drawing:
 
 
 # -- the table ---------------------------------------------------------------------------------
-
-
-def neighbour_words(view: View) -> tuple[str, str]:
-    """Who the left and right passes go to: ``("seat 1", "seat 2")``; one neighbour:
-    both the same; solo: McGregor."""
-    if view.solo:
-        return "McGregor", "McGregor"
-    gardens = view.players
-    return f"seat {left_of(view.seat, gardens)}", f"seat {right_of(view.seat, gardens)}"
 
 
 def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
@@ -435,7 +426,7 @@ class FlourishUI(GameUI):
             return [(DIM, "Your hand is empty: the game is over.")]
         roles = card_roles(partial)
         came = arrivals(view)
-        tags = {c: roles.get(c) or "".join(f[1] for f in came.get(c, ())) for c in view.hand}
+        tags = {c: roles.get(c) or came.get(c, "") for c in view.hand}
         tag_w = max(7, *(len(t) for t in tags.values()))
         name_w = max(8, min(24, width - 2 - 7 - 1 - 1 - 15 - 1 - tag_w))
         out: Drawing = [(HEADING, "Your hand"), (DIM, f" ({len(view.hand)} cards)")]
@@ -447,10 +438,8 @@ class FlourishUI(GameUI):
                              ("", " " + fit(abilities_short(ident), 15))]
             out.append(("", "\n"))
             out += with_target(line, target, extra)
-            if ident in roles:
-                out.append((MINE, " " + roles[ident]))
-            elif ident in came:
-                out += [("", " "), *came[ident]]
+            if tags[ident]:
+                out.append((MINE if ident in roles else DIM, " " + tags[ident]))
         passed = passed_line(view, width)
         if passed:
             out += [("", "\n"), (DIM, passed)]
@@ -481,19 +470,18 @@ class FlourishUI(GameUI):
         if action.kind == "final":
             play = cards_of(args.get("play"))
             rest = [c for c in v.hand if c not in play]
-            return f"Plant {names(play)}; discard {names(rest)}"
+            return f"Plant {names(play)}, discard {names(rest)}"
         if action.kind != "turn":
             return None
-        left, right = neighbour_words(v)
         words = f"Plant {names(cards_of(args.get('play')))}"
         if "passed" in args:
-            to = "McGregor" if v.solo else left
-            words += f"; give {names(cards_of(args['passed']))} to {to}"
+            to = "McGregor" if v.solo else "your neighbour"
+            words += f", give {names(cards_of(args['passed']))} to {to}"
         else:
-            words += (f"; pass {names(cards_of(args.get('left')))} left ({left}), "
-                      f"{names(cards_of(args.get('right')))} right ({right})")
+            words += (f", pass {names(cards_of(args.get('left')))} left and "
+                      f"{names(cards_of(args.get('right')))} right")
         if "compost" in args:
-            words += f"; compost {names(cards_of(args['compost']))}"
+            words += f", compost {names(cards_of(args['compost']))}"
         return words
 
     def prompt(self, view: Any, seat: int) -> str | None:
@@ -546,7 +534,7 @@ def cards_of(value: object) -> tuple[int, ...]:
 
 def names(cards: Sequence[int]) -> str:
     """``"Oak, Skep and Statue"`` (long names cut)."""
-    words = [short_name(c, 16) for c in cards]
+    words = [short_name(c, 14) for c in cards]
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
@@ -571,14 +559,20 @@ def card_roles(partial: Any) -> dict[int, str]:
     return roles
 
 
-def arrivals(view: View) -> dict[int, Drawing]:
-    """The cards of your hand that arrived last turn: ``"← seat 1"``, ``"drawn"``."""
-    came: dict[int, Drawing] = {}
+def arrivals(view: View) -> dict[int, str]:
+    """The cards of your hand that arrived last turn and where from: ``"← left"`` (your
+    left neighbour), ``"← right"``, ``"← passed"`` (your only neighbour), ``"← McGregor"``
+    (his deck), ``"drawn"``."""
+    came: dict[int, str] = {}
     for ident, zone in view.last.received:
-        came[ident] = [(DIM, "← McGregor")] if zone == MCG else [(DIM, "← "),
-                                                                  seat_ref(zone, DIM)]
+        if zone == MCG:
+            came[ident] = "← McGregor"
+        elif view.players == 2:
+            came[ident] = "← passed"
+        else:
+            came[ident] = "← left" if zone == left_of(view.seat, view.players) else "← right"
     for ident in view.last.drawn:
-        came[ident] = [(DIM, "drawn")]
+        came[ident] = "drawn"
     return {c: w for c, w in came.items() if c in view.hand}
 
 
