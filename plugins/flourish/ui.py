@@ -515,7 +515,7 @@ class FlourishUI(GameUI):
         ident = target.value
         text = card_words(ident, one_neighbour=len(v.gardens) == 2)
         for where in (place_words(v, ident), place_words(v, ident, points=False)):
-            if where and len(textwrap.wrap(f"{text} {where}", DETAILS_WIDTH)) <= DETAILS_LINES:
+            if where and fits(f"{text} {where}"):
                 return f"{text} {where}"
         return text
 
@@ -628,6 +628,13 @@ def card_words(ident: int, *, one_neighbour: bool = False) -> str:
     if c.white:
         lines.append("W: one symbol of any colour, the best for each ability.")
     return " ".join(lines)
+
+
+def fits(text: str) -> bool:
+    """True when ``text`` wraps to at most `DETAILS_LINES` lines of `DETAILS_WIDTH`."""
+    if len(text) <= (DETAILS_WIDTH - 16) * DETAILS_LINES:  # no word is longer than 16
+        return True
+    return len(textwrap.wrap(text, DETAILS_WIDTH)) <= DETAILS_LINES
 
 
 def place_words(view: View, ident: int, *, points: bool = True) -> str:
