@@ -50,6 +50,7 @@ from hedgerow.plugins.flowers.setup import stack_name
 from hedgerow.plugins.flowers.state import OVER, PLANT, GardenCells, View
 
 CELL, PLOT, STACK = "cell", "plot", "stack"  # the roles of the targets drawn here
+SEAT = "seat"  # a player's name: the seat client puts the name in
 
 #: One style per colour (Yellow, Red, Blue, Green, Purple), for a card and a butterfly.
 COLOUR_STYLES: Mapping[int, str] = {
@@ -189,11 +190,19 @@ def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell]
     return lines
 
 
+def who(seat: int, me: int, mine: str, style: str = HEAD) -> Fragment:
+    """A player: ``mine`` for the seat's own, else ``Seat N`` as a ``"seat"`` target, which
+    the seat client fills in with the player's name."""
+    if seat == me:
+        return (style, mine)
+    return (style, f"Seat {seat}", Target(SEAT, seat))
+
+
 def garden_header(view: View, seat: int, me: int, score: GardenScore) -> list[Fragment]:
     """``Your garden · 12 cards · 5 pts now`` (the final score once the game is over)."""
-    who = "Your garden" if seat == me else f"Seat {seat}"
     cards = sum(len(stack) for _, _, stack in view.gardens[seat])
-    line: list[Fragment] = [(HEAD, who), (DIM, f" · {cards} card{'s' if cards != 1 else ''}")]
+    line: list[Fragment] = [who(seat, me, "Your garden"),
+                            (DIM, f" · {cards} card{'s' if cards != 1 else ''}")]
     if view.phase == OVER:
         line.append((HEAD, f" · final score {score.total}"))
     else:
@@ -273,8 +282,8 @@ def draw_stacks(view: View, me: int, reading: Target | None = None) -> Drawing:
             lines.append([(HEAD, "In your hand: "), *inline_card(view.holding),
                           ("", f" from {name}: plant it")])
         else:
-            lines.append([(DIM, f"Seat {view.active} took the top card of {name} and is "
-                                "planting it.")])
+            lines.append([who(view.active, me, "", DIM), (DIM, f" took the top card of {name} "
+                                                                "and is planting it.")])
     if solo and not over:
         lines.append([("fg:ansicyan", "After each turn, A's top card is discarded.")])
     if solo and view.discards:
@@ -317,9 +326,8 @@ def removed_text(group: NumberGroup) -> str:
 def final_lines(view: View, seat: int, me: int, score: GardenScore, width: int,
                 ) -> list[list[Fragment]]:
     """One seat's final score in detail (see `draw_final`)."""
-    who = "You" if seat == me else f"Seat {seat}"
     lines: list[list[Fragment]] = [[
-        (HEAD, f"{who}: {score.total}"),
+        who(seat, me, "You"), (HEAD, f": {score.total}"),
         ("", f" = colour groups {score.colour} + butterflies {score.butterfly}"
              f" {MINUS} cards removed {score.penalty}")]]
 

@@ -387,11 +387,13 @@ def test_a_three_player_summer_game_by_keys_in_the_seat_client(host: PluginHost)
 
     async def main() -> None:
         async with running(seat, host, rows=40, columns=100) as d:
-            rows = await drawn(d, lambda rows: any("Seat 2" in r for r in rows),
+            rows = await drawn(d, lambda rows: sum("score now" in r for r in rows) == 3,
                                what="every garden")
             screen = "\n".join(rows)
             assert "Summer: a colour group scores only if it touches" in screen
-            assert "Your garden" in screen and "Seat 1" in screen and "P   " in screen
+            assert "Your garden" in screen and "P   " in screen
+            for other in (1, 2):  # each garden under its player's name, as the table has it
+                assert any(r.startswith(d.state.name_of(other) + " · ") for r in rows)
             assert "Cards" in rows[1] and "Now" in rows[1]
             await d.until(lambda: d.state.my_turn, what="our turn")
             d.press("1")  # plant a face-up card: the stack is chosen with 1 and 2
