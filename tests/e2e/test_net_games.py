@@ -9,7 +9,8 @@ in-process engine reaches with the same seed and bots (so the log is the very ga
 ``hedgerow simulate`` plays); every peer's log is whole, holds the same entries with the
 same state hashes as every other (chance entries included: the deal, Mandala's reshuffles,
 Flourish's compost reshuffle) and passes ``hedgerow replay --verify``; every peer printed
-the same account of the game, one line per entry.
+the same account of the game, one line per entry (see `check_agreement` for the one known
+gap: a joiner at a table with a dictated seed may miss the first lines).
 
 The plain games agree on their seed by commit-reveal, so their outcomes are not fixed: the
 tests check agreement, not a result.  The variant games (FLOWERS with summer, Mandala with
@@ -21,7 +22,9 @@ Flourish's hidden information is checked where a networked peer shows it: its bo
 (``viewspy``, the random bot writing down each view it is handed) must be shown exactly the
 seat's view of the step's starting state, so a card passed to a neighbour shows up in the
 receiver's hand and exchange and in the passer's memory, and nowhere in any other seat's
-view; the account every peer prints names the cards played, never the cards passed.
+view; the account every peer prints names the cards played, never the cards passed.  Last,
+a Flourish peer that reveals another turn than the one it committed to is caught and named
+by both honest peers, and nothing of that turn reaches their logs.
 """
 
 from __future__ import annotations
