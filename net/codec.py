@@ -68,13 +68,20 @@ _I64 = 1 << 63
 class CodecError(Exception):
     """Bytes that are not a valid message, or a message that cannot be encoded.
 
-    ``code`` is the `ErrorCode` a peer answers with; ``message`` says what is wrong.
+    ``code`` is the `ErrorCode` a peer answers with; ``message`` says what is wrong.  From
+    `decode_envelope`, ``ref_seq`` and ``ref_index`` are what the refusal's ``Error`` carries
+    (docs/protocol.md §2.3): the envelope's ``seq`` whenever the bytes parse as an envelope
+    (None for 0, i.e. absent), and the body's log ``index`` when the body has one and parses
+    in this protocol version (an ``ActionMsg``, ``ActionCommit``, ``ActionReveal`` or
+    ``StateHash``); None when unknown.
     """
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code.name}: {message}")
         self.code = code
         self.message = message
+        self.ref_seq: int | None = None
+        self.ref_index: int | None = None
 
 
 def _bad(message: str) -> NoReturn:
@@ -400,13 +407,20 @@ def encode_envelope(envelope: Envelope) -> bytes:
 
 
 def decode_envelope(data: bytes) -> Envelope:
-    """The `Envelope` in ``data``; `CodecError` for anything else (never another exception)."""
+    """The `Envelope` in ``data``; `CodecError` for anything else (never another exception).
+
+    A `CodecError` for bytes that parse as an envelope names its ``seq`` (and the body's
+    ``index``, see `CodecError`), so that the refusal can point at the refused message.
+    """
+    refs: dict[str, int] = {}
 
     def run() -> Envelope:
         raw = _as_bytes(data)
         if len(raw) > MAX_ENVELOPE_SIZE:
             _bad(f"the envelope is larger than {MAX_ENVELOPE_SIZE} bytes")
         msg = pb.Envelope.FromString(raw)
+        if msg.seq:
+            refs["seq"] = msg.seq
         if msg.protocol_version == 0:
             _bad("not a Hedgerow envelope (no protocol version)")
         if msg.protocol_version != PROTOCOL_VERSION:
@@ -418,14 +432,22 @@ def decode_envelope(data: bytes) -> Envelope:
         field = msg.WhichOneof("body")
         if field is None:
             _bad("the envelope has no body (or one this version does not know)")
+        sub = getattr(msg, field)
+        if "index" in sub.DESCRIPTOR.fields_by_name:
+            refs["index"] = sub.index
         cls = _BODY_CLASS[field]
-        body = _from_pb(cls, getattr(msg, field))
+        body = _from_pb(cls, sub)
         _check(body)
         env = Envelope(msg.table_id, msg.sender, msg.seq, body)
         _check(env)
         return env
 
-    return typing.cast(Envelope, _guarded("cannot decode the envelope", run))
+    try:
+        return typing.cast(Envelope, _guarded("cannot decode the envelope", run))
+    except CodecError as exc:
+        exc.ref_seq = refs.get("seq")
+        exc.ref_index = refs.get("index")
+        raise
 
 
 def encode_action(action: Action) -> bytes:

@@ -422,7 +422,8 @@ class Peer(Lobby, Startup, Sync):
         try:
             env = decode_envelope(rx.data)
         except CodecError as exc:
-            self._refuse(rx, None, exc.code, exc.message)
+            self._refuse(rx, None, exc.code, exc.message, ref_seq=exc.ref_seq,
+                         ref_index=exc.ref_index)
             return
         self._accept(rx, env)
 
@@ -443,6 +444,9 @@ class Peer(Lobby, Startup, Sync):
         joining = self._joined is not None and not self._joined.done()
         if joining and len(self._held) < HELD_LIMIT:
             self._held.append((rx, env))  # from a peer seated before the host answered us
+            return
+        if joining:  # more than the hold takes: no table here yet, so nobody holds a seat
+            self._refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
             return
         if env.table_id != self.table_id:
             self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")

@@ -27,12 +27,16 @@ from hedgerow.net.keys import Identity, key_text
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Roster
 from hedgerow.net.messages import (
+    ActionCommit,
+    ActionMsg,
+    ActionReveal,
     Body,
     Envelope,
     ErrorCode,
     ErrorMsg,
     Hello,
     Start,
+    StateHash,
 )
 from hedgerow.net.seat import HistoryLine, Phase
 from hedgerow.net.seedround import SeedRound
@@ -54,6 +58,8 @@ CATCH_UP_BATCH = 256
 #: Refusals remembered for `Peer.refusals`.
 REFUSALS_KEPT = 256
 NO_TABLE = bytes(16)
+#: The bodies that name the log index they are for (an Error refusing one carries it).
+INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
 
 
 class JoinRefused(HedgerowError):
@@ -248,8 +254,18 @@ class PeerCore:
         return member.label() if member is not None else f"stranger {key_text(key)[:8]}"
 
     def _refuse(self, rx: Received, env: Envelope | None, code: ErrorCode, message: str, *,
-                ref_index: int | None = None, refusal: str = "") -> None:
-        """Log a refused message and answer its sender with an Error; nothing else changes."""
+                ref_index: int | None = None, ref_seq: int | None = None,
+                refusal: str = "") -> None:
+        """Log a refused message and answer its sender with an Error; nothing else changes.
+
+        The Error names the refused envelope's ``seq`` (``ref_seq`` when it did not decode)
+        and the log index concerned: ``ref_index``, else the body's own ``index`` (an action,
+        a step's commit or reveal, a state hash), as docs/protocol.md §2.3 says.
+        """
+        if ref_index is None and env is not None and isinstance(env.body, INDEXED):
+            ref_index = env.body.index
+        if env is not None:
+            ref_seq = env.seq
         member = self.roster.by_key(rx.sender) if self.roster is not None else None
         what = body_name(env)
         log.warning("refused %s from %s: %s: %s", what, self._who(rx.sender), code.name, message)
@@ -257,7 +273,7 @@ class PeerCore:
                                            code, message, ref_index))
         if env is not None and isinstance(env.body, ErrorMsg):
             return  # never answer an error with an error
-        error = ErrorMsg(code, message, env.seq if env is not None else None, ref_index,
+        error = ErrorMsg(code, message, ref_seq, ref_index,
                          str(refusal))  # a plain str: the codec takes no StrEnum
         data = self._encode(error)
         if rx.route is not None:

@@ -118,7 +118,14 @@ class Startup(PeerCore):
         return True
 
     def _late_seed_message(self, rx: Received, env: Envelope) -> bool:
-        """True (after refusing it) for a seed message once the seed is settled."""
+        """True (after refusing it) for a seed message once the seed is settled.
+
+        Once the table has halted (a share that broke its commitment, a desync) seed
+        messages are ignored without a reply, as actions are: the seed may never have been
+        agreed, and nothing more is (docs/protocol.md §3.2).
+        """
+        if self._phase == Phase.HALTED:
+            return True
         if self._phase in (Phase.SEATING, Phase.SEEDING) and self.table is None:
             return False
         if self.fixed_seed is None:  # with a dictated seed, joiners' commitments are moot

@@ -382,6 +382,24 @@ def test_other_protocol_versions_are_a_protocol_mismatch(version: int) -> None:
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
 
 
+@pytest.mark.parametrize("data, ref_seq, ref_index", [
+    (b"\xff" * 12, None, None),  # not protobuf: nothing to name
+    (raw_envelope(seq=0, heartbeat=pb.Heartbeat()).SerializeToString(), None, None),
+    (raw_envelope(seq=9, table_id=b"", heartbeat=pb.Heartbeat()).SerializeToString(), 9, None),
+    (raw_envelope(seq=9, action=pb.ActionMsg(index=4, prev=bytes(32), seat=1,
+                                             action=pb.Action())).SerializeToString(), 9, 4),
+    (raw_envelope(seq=9, state_hash=pb.StateHash(index=3, state_hash=b"x")
+                  ).SerializeToString(), 9, 3),
+    (raw_envelope(protocol_version=3, seq=9, action=pb.ActionMsg(index=4)
+                  ).SerializeToString(), 9, None),  # another version's body is not read
+])
+def test_a_decoding_failure_names_the_envelope_and_its_index(
+        data: bytes, ref_seq: int | None, ref_index: int | None) -> None:
+    with pytest.raises(CodecError) as info:
+        decode_envelope(data)
+    assert (info.value.ref_seq, info.value.ref_index) == (ref_seq, ref_index)
+
+
 def chance_reply(**entry: object) -> pb.Envelope:
     fields: dict[str, object] = {"index": 0, "prev": bytes(32), "digest": bytes(32),
                                  "state_hash": bytes(32), "chance": True}
