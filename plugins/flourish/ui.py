@@ -173,6 +173,15 @@ def with_target(drawing: Drawing, target: Target, extra: str = "") -> Drawing:
 # -- the table ---------------------------------------------------------------------------------
 
 
+def line_tail(drawing: Drawing) -> Drawing:
+    """The fragments of a drawing's last line (after its last new line)."""
+    for i in range(len(drawing) - 1, -1, -1):
+        text = drawing[i][1]
+        if "\n" in text:
+            return [("", text.rsplit("\n", 1)[1]), *drawing[i + 1:]]
+    return list(drawing)
+
+
 def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
     """A seat named in a drawing: ``"seat 1"``, carrying ``Target("seat", 1)`` so that a
     client that knows the players' names can show the name instead."""
@@ -326,37 +335,49 @@ class FlourishUI(GameUI):
         line = self.variant_line(view)
         if line:
             out += [("", "\n"), *line]
+        grades = self.medals(view)
+        if grades:
+            medals = [("", "Medals:"), *self.medal_words(self.goal(view), grades, " ")]
+            room = width - sum(len(f[1]) for f in line_tail(out))
+            if sum(len(f[1]) for f in medals) + 3 <= room:
+                out += [("", " · "), *medals]
+            else:
+                out += [("", "\n"), *medals]
         return out
 
     def variant_line(self, view: View) -> Drawing:
         """Cooperative: the team's total and the medals; solo: you, McGregor, the margin and
         the medals; Garden Show: the match totals."""
         totals = [sum(p) for p in view.points]
-        grades = self.medals(view)
         if view.solo:
             mine, his = totals[0], totals[-1]
             margin = mine - his
-            out: Drawing = [("", f"You {mine} - McGregor {his} = "),
-                            (HEADING, f"{margin:+d}")]
-            return out + self.medal_words(margin, grades)
+            return [("", f"You {mine} - McGregor {his} = "), (HEADING, f"{margin:+d}")]
         if self.cooperative:
-            team = sum(totals[:view.players])
-            return [("", "Team total "), (HEADING, str(team)), *self.medal_words(team, grades)]
+            return [("", "Team total "), (HEADING, str(sum(totals[:view.players])))]
         if view.games > 1:
-            out = [("", "Match totals:")]
+            out: Drawing = [("", "Match totals:")]
             for s, t in enumerate(match_totals(view)):
                 out += [("", " " if s == 0 else ", "),
                         ("", "you") if s == view.seat else seat_ref(s), ("", f" {t}")]
             return out
         return []
 
+    def goal(self, view: View) -> int:
+        """What the medals are won with: the team's total, or your margin over McGregor."""
+        totals = [sum(p) for p in view.points]
+        if view.solo:
+            return totals[0] - totals[-1]
+        return sum(totals[:view.players])
+
     @staticmethod
-    def medal_words(value: int, grades: Sequence[tuple[str, int]]) -> Drawing:
+    def medal_words(value: int, grades: Sequence[tuple[str, int]], sep: str = " · ",
+                    ) -> Drawing:
         """`` · Bronze 30 ✓ · Silver 40 · Gold 50``: each medal's threshold, ticked when
         reached."""
         out: Drawing = []
-        for label, at in grades:
-            out.append(("", " · "))
+        for n, (label, at) in enumerate(grades):
+            out.append(("", sep if n == 0 else " · "))
             out.append((MINE if value >= at else "", f"{label} {at}"
                         + (" ✓" if value >= at else "")))
         return out
@@ -488,18 +509,19 @@ class FlourishUI(GameUI):
         """What this turn asks of you, naming who your passes go to."""
         v: View = view
         if v.turn == FINAL:
-            return ("Final round: plant 3 of your 5 cards (Space marks them); "
-                    "the other 2 are discarded.")
+            return "Final round: Space marks the 3 cards to plant; the other 2 are discarded."
         if v.turn >= OVER:
             return None
-        head = f"Turn {v.turn % CARDS_PER_ROUND + 1} of round {v.round}: plant a card, "
+        head = f"Round {v.round}, turn {v.turn % CARDS_PER_ROUND + 1}: "
         if v.solo:
-            text = head + "give McGregor two (Space marks them)"
+            give, short = "give McGregor two (Space marks them)", "give McGregor two (Space)"
         elif v.players == 2:
-            text = head + "pass two to your neighbour (Space marks them)"
+            give, short = "give your neighbour two (Space marks them)", "pass two (Space)"
         else:
-            text = head + "pass one left and one right"
-        return text + ("; compost one if you like." if v.compost else ".")
+            give, short = "pass one left and one right", "pass left, pass right"
+        if v.compost:
+            return head + f"plant, {short}, then compost one or none."
+        return head + f"plant a card, {'then ' if v.players < 3 else ''}{give}."
 
     def target_text(self, target: Target) -> str:
         """A card by name."""

@@ -193,7 +193,12 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     action = Action.of("turn", play=10, left=65, right=83)
     assert ui.preview(v, 0, action) == ("Plant Rosa gallica, pass Poppy Hive left and "
                                         "Green Lawn right")
-    assert ui.prompt(v, 0) == "Turn 1 of round 2: plant a card, pass one left and one right."
+    assert ui.prompt(v, 0) == "Round 2, turn 1: plant a card, pass one left and one right."
+    composting = dataclasses.replace(v, compost=True)
+    assert ui.prompt(composting, 0) == ("Round 2, turn 1: plant, pass left, pass right, then "
+                                        "compost one or none.")
+    assert all(len(ui.prompt(dataclasses.replace(v, players=p, solo=p == 1, compost=c), 0)
+                   or "") <= 80 for p in (1, 2, 3) for c in (False, True))
     final = dataclasses.replace(v, turn=9, round=4)
     assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
         "Plant Buxus semperv…, Festuca glauca and Thymus vulgar…, discard ")
@@ -203,8 +208,10 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
 def test_cooperative_shows_the_team_total_and_the_medals(host: PluginHost) -> None:
     ui = ui_for(host, "cooperative")
     v = f1_view()
-    line = text(draw(ui, "gardens", v)).splitlines()[1]
-    assert line == "Team total 10 · Bronze 255 · Silver 285 · Gold 315"
+    lines = text(draw(ui, "gardens", v)).splitlines()
+    assert lines[1:3] == ["Team total 10", "Medals: Bronze 255 · Silver 285 · Gold 315"]
+    wide = text(draw(ui, "gardens", v, width=80)).splitlines()
+    assert wide[1] == "Team total 10 · Medals: Bronze 255 · Silver 285 · Gold 315"
     raised = ui_for(host, "cooperative", "compost")
     assert "Bronze 270 · Silver 300 · Gold 330" in text(draw(raised, "gardens", v))
     assert "Cooperative" in raised.help and "compost" in raised.help
@@ -217,7 +224,8 @@ def test_solo_shows_mcgregor_the_margin_and_the_medals(host: PluginHost) -> None
     ui = ui_for(host, players=1)
     lines = text(draw(ui, "gardens", v, width=80)).splitlines()
     mine, his = sum(v.points[0]), sum(v.points[1])
-    assert lines[1].startswith(f"You {mine} - McGregor {his} = {mine - his:+d} · Bronze 30")
+    assert lines[1].startswith(f"You {mine} - McGregor {his} = {mine - his:+d} · Medals: "
+                               "Bronze 30")
     assert lines[2].startswith("You · ") and any(x.startswith("McGregor · ") for x in lines)
     assert "Bronze 35" in text(draw(ui_for(host, "compost", players=1), "gardens", v))
     assert "give McGregor two" in (ui.prompt(Table(rules, 1, b"x").view(0), 0) or "")
