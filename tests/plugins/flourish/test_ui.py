@@ -202,7 +202,7 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     final = dataclasses.replace(v, turn=9, round=4)
     assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
         "Plant Buxus semperv…, Festuca glauca and Thymus vulgar…, discard ")
-    assert ui.prompt(final, 0).startswith("Final round: plant 3 of your 5 cards")
+    assert ui.prompt(final, 0).startswith("Final round: Space marks the 3 cards to plant")
 
 
 def test_cooperative_shows_the_team_total_and_the_medals(host: PluginHost) -> None:
