@@ -170,6 +170,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     rules = state.seat.ruleset
     name = rules.game.title + "".join(f" + {v}" for v in rules.variant_names)
     me = state.name_of(state.seat.seat)
+    if me.lower() == "you":  # a player who gave no name
+        me = f"seat {state.seat.seat}"
     left = f" Hedgerow · {name} · {state.seat.players} players · you are {me} "
     if state.phase == Phase.FINISHED or state.outcome is not None:
         right = ("class:title.over", " Game over ")

@@ -30,7 +30,7 @@ STYLE = Style.from_dict({
     # Targets in the game's drawing: what the step can select, the cursor, the free choice
     # (or a set being gathered), and what earlier steps chose.
     "target.option": "bg:#005f00",
-    "target.cursor": "reverse bold",
+    "target.cursor": "bg:ansiyellow fg:ansiblack bold",  # unmistakable, on a card or not
     "target.selected": "reverse bold",
     "target.chosen": "bg:#5f005f",
     "status": "bg:#303030 fg:#d0d0d0",

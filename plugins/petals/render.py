@@ -247,7 +247,7 @@ def draw_hand(view: View, preview: Action | None,
                     ("", " ", target), _flower(right, target), ("", "  ")]
         rows[3] += [("", "   ", target), _flower(bottom, target), ("", "   ", target),
                     ("", "  ")]
-    rows[0].append((DIM, status_text(view)))
+    rows.append([(DIM, status_text(view))])
     moving = _moving(view, preview, partial or {})
     if moving:
         rows.append(moving)

@@ -185,3 +185,64 @@ def test_before_play_the_table_screen_says_who_is_missing_and_how_to_join() -> N
             await peer.close()
 
     asyncio.run(main())
+
+
+def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
+    """Issue 10 (5, 8): the panel, the log and the results call a seat by one name."""
+    host = PluginHost(autoload=False)
+    seat = local_petals(host, seed=5)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            await drawn(d, lambda rows: any("Bot 1 plays" in r for r in rows),
+                        what="the bot's move in the log, by its name")
+            rows = await drawn(d, lambda rows: any("▶ Ann " in r or "  Ann " in r
+                                                   for r in rows), what="the players table")
+            assert not any("Seat 1" in r for r in rows)
+            await play_to_the_end(d)
+            seen: list[str] = []
+            rows = await drawn(d, lambda rows: any("Where the points" in r for r in rows),
+                               what="the results")
+            while True:
+                seen += rows
+                if any("Log saved to" in r for r in rows):
+                    break
+                before = d.state.results_top
+                d.press("\x1b[6~")
+                await d.until(lambda: d.state.results_top != before, what="a page down")
+                rows = await drawn(d, lambda rows: True)
+            text = "\n".join(seen)
+            assert "Seat 0" not in text and "Seat 1" not in text
+            outcome = seat.outcome()
+            winner = "Ann" if outcome.winners == (0,) else "Bot 1"
+            assert f"{winner} wins" in text or "You win!" in text
+            # The chart: per player, the trackers won and the figure as a sum.
+            chart = [r for r in seen if r.startswith(("Ann ", "Bot 1 "))]
+            assert len(chart) >= 2 and all(" = " in r for r in chart[:2])
+            assert "Last cards, scored directly at the end" in text
+        await seat.close()
+
+    asyncio.run(main())
+
+
+def test_at_60x20_the_pile_the_log_and_the_keys_are_whole() -> None:
+    host = PluginHost(autoload=False)
+    seat = local_petals(host, players=4, seed=1)
+
+    async def main() -> None:
+        async with running(seat, host, rows=20, columns=60) as d:
+            rows = await drawn(d, lambda rows: d.state.my_turn and any("Draw pile" in r
+                                                                     for r in rows),
+                               what="our turn with the pile count")
+            assert any("plays" in r and r.lstrip()[0].isdigit() for r in rows)  # the log's end
+            assert rows[-1].rstrip().endswith("q") and "Enter" in rows[-1]  # every key
+            assert any("Players" in r for r in rows) and any("[2]" in r for r in rows)
+            assert all(len(r) <= 60 for r in rows)
+            d.app.app.output.size = type(d.app.app.output.size)(rows=12, columns=40)
+            d.app.app.invalidate()
+            rows = await drawn(d, lambda rows: any("at least 60 x 20" in r for r in rows),
+                               what="the size the table needs")
+            assert "40 x 12" in "\n".join(rows)
+        await seat.close()
+
+    asyncio.run(main())

@@ -13,7 +13,7 @@ from hedgerow.core import Action
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ui import DrawContext, Target
 from hedgerow.core.uicheck import check_ui
-from hedgerow.plugins.petals.state import Pending, View
+from hedgerow.plugins.petals.state import LastTurn, Pending, View
 from hedgerow.plugins.petals.ui import PetalsUI
 
 
@@ -28,12 +28,12 @@ def ui(host):
 
 
 def view(garden, hand=(7, 25), pending=None, phase="play",
-         trackers=((0, 0, 0, 0), (3, 1, 0, 2))):
+         trackers=((0, 0, 0, 0), (3, 1, 0, 2)), last=None):
     return View(seat=0, players=2, hand=tuple(hand),
                 garden=tuple(sorted((x, y, c, r) for (x, y), (c, r) in garden.items())),
                 trackers=trackers, pile_count=20, hand_sizes=(2, 2), active=0,
                 pending=pending, phase=phase, final_left=0, out_of_play=(), set_aside_count=0,
-                scored_directly=())
+                scored_directly=(), last=last)
 
 
 EXAMPLE_9 = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}
@@ -94,6 +94,55 @@ def test_the_board_marks_every_cell_and_draws_the_preview(ui) -> None:
     assert draw(ui, "dice", v) is None
 
 
+def rows_of(fragments) -> list[str]:
+    return text(fragments).split("\n")
+
+
+def corners_at(fragments, cell) -> str:
+    """The corner characters drawn in ``cell``."""
+    return "".join(f[1] for f in fragments if len(f) > 2 and f[2] == Target("cell", cell)
+                   and f[1] in "┏┓┗┛╭╮╰╯")
+
+
+def test_the_last_turn_is_marked_and_the_ghost_is_not_a_placed_card(ui) -> None:
+    garden = {**EXAMPLE_9, (1, 0): (7, 3)}
+    v = view(garden, last=LastTurn(1, (1, 0)))
+    plain = draw(ui, "garden", v, width=100)
+    assert corners_at(plain, (1, 0)) == "┏┓┗┛"  # the other seat's last card
+    assert corners_at(plain, (0, 0)) == corners_at(plain, (1, 1)) == ""
+    assert rows_of(plain)[0] == "┏┓ the last turn's card: Seat 1"
+    assert [f[2] for f in plain if f[1] == "Seat 1"] == [Target("seat", 1)]  # named by client
+    ghost = draw(ui, "garden", v, width=100,
+                 preview=Action.of("place", card=25, x=2, y=1, rot=0))
+    assert corners_at(ghost, (2, 1)) == "╭╮╰╯" and corners_at(ghost, (1, 0)) == "┏┓┗┛"
+    # A move leaves "moved" where the card was, and marks where it went.
+    moved = view({(0, 0): (1, 0), (1, 1): (9, 0), (1, 0): (16, 1), (2, 0): (25, 2),
+                  (2, 1): (13, 1)}, last=LastTurn(0, (2, 0), ((2, 2), (2, 1))))
+    drawn = draw(ui, "garden", moved, width=100)
+    assert corners_at(drawn, (2, 0)) == corners_at(drawn, (2, 1)) == "┏┓┗┛"
+    assert any(f[1].strip() == "moved" and f[2] == Target("cell", (2, 2))
+               for f in drawn if len(f) > 2)
+    assert rows_of(drawn)[0].endswith(": yours")
+
+
+def test_narrow_cells_line_up(ui) -> None:
+    garden = {**EXAMPLE_9, (1, 0): (7, 3)}
+    rows = rows_of(draw(ui, "garden", view(garden, last=LastTurn(1, (1, 0))), width=30))
+    assert len({len(r) for r in rows[2:]}) == 1  # every row of cells as wide as the others
+
+
+def test_the_hand_names_the_card_to_move_and_shows_the_pile(ui) -> None:
+    garden = {**EXAMPLE_9, (1, 0): (16, 1), (2, 0): (25, 2)}
+    v = view(garden, pending=Pending("different", (2, 0), ((2, 0), (1, 0))))
+    hand = ui.draw("hand", DrawContext(v, 0, 80, None, {"from_x": 2, "from_y": 2}))
+    assert "Draw pile 20" in text(hand)
+    assert "Card to move: #13 at (2,2)" in text(hand)
+    later = ui.draw("hand", DrawContext(v, 0, 80, Action.of("move", from_x=2, from_y=2,
+                                                              to_x=2, to_y=1, rot=1),
+                                        {"from_x": 2, "from_y": 2, "to_x": 2, "to_y": 1}))
+    assert "Card to move" not in text(later)  # the preview line names it by then
+
+
 def test_the_hand_is_numbered_and_marked_in_order(ui) -> None:
     fragments = draw(ui, "hand", view(EXAMPLE_9))
     assert targets(fragments) == [Target("card", 7), Target("card", 25)]
@@ -108,6 +157,7 @@ def test_score_columns_are_the_trackers_and_the_score(ui) -> None:
 
 def test_help_text_says_how_to_play(ui) -> None:
     assert "LOWEST" in ui.help and len(ui.help) < 600
+    assert "trackers" in ui.help and "last card" in ui.help
 
 
 def test_targets_have_words(ui) -> None:

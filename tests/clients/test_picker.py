@@ -88,6 +88,27 @@ def test_arrows_follow_the_drawn_positions_when_given() -> None:
     assert picker.cursor == (5, 5)
 
 
+def petals_like(cell):
+    """Where a Petals cell is drawn in the wide garden: 3 rows by 9 columns (y grows up)."""
+    x, y = cell.value
+    return (3 * (6 - y), 4 + 9 * (x + 1))
+
+
+def test_arrows_move_spatially_not_to_a_far_cell_straight_ahead() -> None:
+    # Up from (1,-1): (1,6) is straight up but seven rows away; (0,0) is one up, one left.
+    picker = Picker(place_actions(cells=((1, -1), (1, 6), (0, 0), (3, -1))), UI)
+    picker.cursor = (1, -1)
+    assert picker.move("up", petals_like) and picker.cursor == (0, 0)
+    assert picker.move("up", petals_like) and picker.cursor == (1, 6)  # the only one above
+    assert picker.move("down", petals_like) and picker.cursor == (0, 0)
+    assert picker.move("right", petals_like) and picker.cursor == (1, -1)  # not (3,-1)
+    assert picker.move("right", petals_like) and picker.cursor == (3, -1)
+    assert not picker.move("right", petals_like)
+    # The same by the cells themselves when nothing is drawn.
+    picker.cursor = (1, -1)
+    assert picker.move("up", nowhere) and picker.cursor == (0, 0)
+
+
 def test_number_keys_follow_the_drawn_order() -> None:
     picker = Picker(place_actions(), UI)
     picker.set_orders({"card": [9, 7]})

@@ -1,11 +1,15 @@
-"""``hedgerow play petals --players 2`` in a real terminal (tmux, 80x24), played by keys.
+"""``hedgerow play petals`` in a real terminal (tmux), played by keys.
 
-The test starts the command in a detached tmux session of its own (its own tmux server
-socket, ``HEDGEROW_HOME`` in a temporary folder), checks the screen shows the garden, the
-hand and the trackers, plays the whole game by pressing Enter on each previewed move,
-checks the results screen, quits with ``q`` ``y``, and then checks that the command exited
-with status 0 and that no process of that ``HEDGEROW_HOME`` is left (the bot peers
-included).  Every wait polls the screen with a timeout.
+Each test starts the command in a detached tmux session of its own (its own tmux server
+socket, ``HEDGEROW_HOME`` in a temporary folder).  At 80x24 it checks the screen shows the
+garden, the hand and the trackers, plays the whole game by pressing Enter on each
+previewed move, checks the results screen (the chart of where the points came from, the
+players by the names the table knows), quits with ``q`` ``y``, and then checks that the
+command exited with status 0 and that no process of that ``HEDGEROW_HOME`` is left (the
+bot peers included).  At 60x20, with Harmony, it checks that the pile count, the log's
+last line and the whole key bar are on screen, that the players table and the help speak
+of the spread, and that at 40x12 the screen says the size it needs.  Every wait polls
+the screen with a timeout.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Terminal:
     """One detached tmux session on a private server."""
 
     def __init__(self, tmp: Path, command: str, *, width: int = 80, height: int = 24) -> None:
+        self.width, self.height = width, height
         self.socket = str(tmp / "tmux.sock")
         self.name = "hedgerow-e2e"
         self.exit_file = tmp / "exit-status"
@@ -50,6 +55,9 @@ class Terminal:
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.name, *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
 
     def alive(self) -> bool:
         return self.tmux("has-session", "-t", self.name).returncode == 0
@@ -102,7 +110,7 @@ def ready(screen: str) -> bool:
 def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
     home = tmp_path / "home"
     command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
-               "play petals --players 2 --seed 5 --bot-delay 0")
+               "play petals --players 2 --seed 5 --bot-delay 0 --name Ann")
     term = Terminal(tmp_path, command)
     try:
         screen = term.wait(lambda s: "Your" in s and "Players" in s, "the table screen")
@@ -112,9 +120,10 @@ def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
         assert "quit" in screen.splitlines()[-1], screen  # the keys that work now
         assert all(len(line) <= 80 for line in screen.splitlines())
         turns = 0
-        while "Log saved to" not in screen:
-            screen = term.wait(lambda s: ready(s) or "Log saved to" in s, "our turn or the results")
-            if "Log saved to" in screen:
+        over = "Where the points came from"
+        while over not in screen:
+            screen = term.wait(lambda s: ready(s) or over in s, "our turn or the results")
+            if over in screen:
                 break
             before = screen
             term.keys("Enter")
@@ -123,9 +132,17 @@ def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
                                "the move to show")
             assert turns < 60, "the game does not end"
         assert turns >= 15
-        screen = term.wait(lambda s: "Log saved to" in s, "the results screen")
+        screen = term.wait(lambda s: over in s, "the results screen")
         for label in ("Fire", "Water", "Earth", "Air"):
             assert label in screen, screen
+        assert "★ tracker won" in screen and " = " in screen, screen  # the figure, as a sum
+        assert "Ann" in screen and "random bot 1" in screen, screen  # the table's names
+        assert "Seat 0" not in screen and "Seat 1" not in screen, screen
+        assert "best in its column" not in screen, screen
+        term.keys("PageDown")
+        term.keys("PageDown")
+        screen = term.wait(lambda s: "Log saved to" in s, "the end of the results")
+        assert "Seat 0" not in screen and "Seat 1" not in screen, screen
         term.keys("q")
         term.wait(lambda s: "Leave the table?" in s, "the question")
         term.keys("y")
@@ -138,5 +155,40 @@ def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
         while processes_of(home) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert processes_of(home) == []
+    finally:
+        term.close()
+
+
+@pytest.mark.timeout(60)
+def test_harmony_at_60x20_then_40x12(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play petals --variant harmony --seed 1 --bot-delay 0 --name Ann")
+    term = Terminal(tmp_path, command, width=60, height=20)
+    try:
+        screen = term.wait(lambda s: ready(s) and "Draw pile" in s, "our turn")
+        lines = screen.splitlines()
+        assert "Spread" in screen and "Score" not in screen, screen  # Harmony's figure
+        assert any(line.lstrip()[:1].isdigit() and "plays" in line for line in lines), screen
+        assert lines[-1].rstrip().endswith("q") and "Enter" in lines[-1], screen  # every key
+        assert all(len(line) <= 60 for line in lines)
+        term.keys("?")
+        screen = term.wait(lambda s: "How to play" in s, "the help")
+        assert "spread" in screen and "SMALLEST" in screen, screen
+        assert "two LOWEST" not in screen, screen
+        term.keys("Escape")
+        term.wait(lambda s: "How to play" not in s, "the table again")
+        term.resize(40, 12)
+        screen = term.wait(lambda s: "at least 60 x 20" in s, "the size it needs")
+        assert "40 x 12" in screen, screen
+        term.resize(60, 20)
+        term.wait(lambda s: "Draw pile" in s, "the table at 60x20 again")
+        term.keys("q")
+        term.wait(lambda s: "Leave the table?" in s, "the question")
+        term.keys("y")
+        deadline = time.monotonic() + 15
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not term.alive(), term.screen()
     finally:
         term.close()

@@ -169,3 +169,23 @@ def test_final_card_is_scored_directly(standard: Ruleset) -> None:
     assert table.state.trackers == tuple(expected)
     assert table.state.hands == ((), (), ())
     assert table.outcome() is not None and table.active_seats() == ()
+
+
+def test_the_state_keeps_the_last_turn_and_the_direct_points_for_the_screens(
+        standard: Ruleset) -> None:
+    table, log = _random_game(standard, 2, seed=1)
+    moved = 0
+    for (seat, action, before), (_, _, after) in zip(log, log[1:], strict=False):
+        if action.kind == "place":
+            cell = (action["x"], action["y"])
+            assert after.last is not None and (after.last.seat, after.last.placed) == (seat,
+                                                                                       cell)
+        elif action.kind == "move":
+            moved += 1
+            src, dst = (action["from_x"], action["from_y"]), (action["to_x"], action["to_y"])
+            assert after.last is not None and after.last.moved == (src, dst)
+            assert after.last.placed == before.pending.played
+    state = table.state
+    assert state.direct == tuple(direct_points(c) for (c,) in state.scored_directly)
+    assert state.last is not None
+    assert moved  # the seed plays at least one move
