@@ -209,7 +209,8 @@ def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
                     break
                 before = d.state.results_top
                 d.press("\x1b[6~")
-                await d.until(lambda: d.state.results_top != before, what="a page down")
+                await d.until(lambda before=before: d.state.results_top != before,
+                              what="a page down")
                 rows = await drawn(d, lambda rows: True)
             text = "\n".join(seen)
             assert "Seat 0" not in text and "Seat 1" not in text

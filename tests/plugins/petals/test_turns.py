@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -175,7 +176,7 @@ def test_the_state_keeps_the_last_turn_and_the_direct_points_for_the_screens(
         standard: Ruleset) -> None:
     table, log = _random_game(standard, 2, seed=1)
     moved = 0
-    for (seat, action, before), (_, _, after) in zip(log, log[1:], strict=False):
+    for (seat, action, before), (_, _, after) in pairwise(log):
         if action.kind == "place":
             cell = (action["x"], action["y"])
             assert after.last is not None and (after.last.seat, after.last.placed) == (seat,
