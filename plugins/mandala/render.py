@@ -144,15 +144,20 @@ class Ghost:
             self.tile = tile if tile is not None else -1
 
     def after(self, view: View) -> tuple[tuple[int, ...], ...]:
-        """Every seat's tiles once the previewed tile choice is made."""
-        if self.tile < 0 or view.phase != CHOOSE:
-            return view.tiles
+        """Every seat's tiles once the previewed action is made: the tile choice, or a play
+        completing a mandala whose tiles then go without a choice (to the claim holder)."""
         tiles = list(view.tiles)
-        pair = view.mandalas[view.at].tiles
-        other = pair[1] if self.tile == pair[0] else pair[0]
-        tiles[view.seat] = (*tiles[view.seat], self.tile)
-        if view.second >= 0:
-            tiles[view.second] = (*tiles[view.second], other)
+        if self.tile >= 0 and view.phase == CHOOSE:
+            pair = view.mandalas[view.at].tiles
+            other = pair[1] if self.tile == pair[0] else pair[0]
+            tiles[view.seat] = (*tiles[view.seat], self.tile)
+            if view.second >= 0:
+                tiles[view.second] = (*tiles[view.second], other)
+        elif self.mandala >= 0:
+            mandala = view.mandalas[self.mandala]
+            done = preview(mandala, view.seat, self.colour, self.count)
+            if done.completes and done.second < 0 and done.claim >= 0:
+                tiles[done.claim] = (*tiles[done.claim], *mandala.tiles)
         return tuple(tiles)
 
 
@@ -277,6 +282,13 @@ def draw_mandalas(view: View, width: int, action: Action | None,
     return _marked(out, reading)
 
 
+def recent(view: View) -> bool:
+    """True while the last completed mandala has had fewer plays since than there are
+    players (about one round): then what its completion did is worth a line."""
+    last = view.last
+    return last is not None and len(view.mandalas[last.mandala].plays) < view.players
+
+
 def _notes(view: View) -> list[list[Fragment]]:
     """Lines on a tile choice under way, and on the last completed mandala (a player's name
     starts a line, so that a long name never needs wrapping)."""
@@ -290,7 +302,7 @@ def _notes(view: View) -> list[list[Fragment]]:
                           (BOLD, " chooses a tile;")])
         lines.append([name_of(view, view.second, 0, BOLD), (BOLD, " takes the other one.")])
     last = view.last
-    if last is not None:
+    if last is not None and view.phase != CHOOSE and recent(view):
         back = sum(last.returned[view.seat]) if view.seat < len(last.returned) else 0
         text = f"Last completed: M{last.mandala}"
         if last.closed:
@@ -301,9 +313,11 @@ def _notes(view: View) -> list[list[Fragment]]:
         names: dict[int, list[str]] = {}
         for seat, tile in last.taken:
             names.setdefault(seat, []).append(tile_short(tile))
+        line: list[Fragment] = []
         for seat, tiles in names.items():
-            lines.append([(DIM, "  "), name_of(view, seat, 0, DIM),
-                          (DIM, f" took {' and '.join(tiles)}.")])
+            line += [(DIM, "; " if line else "  "), name_of(view, seat, 0, DIM),
+                     (DIM, f" took {' and '.join(tiles)}")]
+        lines.append(line)
     return lines
 
 

@@ -24,8 +24,15 @@ from hedgerow.plugins.mandala.cards import (
 from hedgerow.plugins.mandala.choices import play_args, tile_arg
 from hedgerow.plugins.mandala.claims import is_present, preview, status
 from hedgerow.plugins.mandala.drawing import DrawRule
+from hedgerow.plugins.mandala.ranking import FLOWERS_TO_END
 from hedgerow.plugins.mandala.render import BOARD_TILE, COLOUR, HELD, MANDALA, SIDE, TILE, who
-from hedgerow.plugins.mandala.scoring import flower_points, gain, pair_up, single_points
+from hedgerow.plugins.mandala.scoring import (
+    complete_flowers,
+    flower_points,
+    gain,
+    pair_up,
+    single_points,
+)
 from hedgerow.plugins.mandala.state import CHOOSE, PLAY, View
 from hedgerow.plugins.mandala.view import side
 
@@ -43,46 +50,51 @@ def _others_best(totals: tuple[int, ...], ups: tuple[int, ...], seat: int) -> tu
     return best, at
 
 
+#: A preview longer than this leaves out why cards lie face-down (the needs row says it).
+PREVIEW_ROOM = 78
+
+
 def play_text(view: View, rule: DrawRule, mandala: int, colour: int, count: int) -> str:
     """A play in words: how the cards lie, what it does to the claim, what it draws."""
     seat = view.seat
     m = view.mandalas[mandala]
     after = preview(m, seat, colour, count)
-    face = "face-up" if after.face_up else f"face-down ({COLOURS[colour]} is there)"
-    head = f"{count} {COLOURS[colour]} on M{mandala} {face}"
+    name = COLOURS[colour]
     mine = after.totals[seat]
     best, rival = _others_best(after.totals, after.ups, seat)
-    if after.completes:
+    hand = sum(view.hand) - count
+    drawn = min(rule.wanted(count, hand), view.deck_count + sum(view.discard))
+    draw = f"draw {drawn}" if drawn else "no draw"
+    if after.completes:  # the sixth colour: always face-up
         holder, second = after.claim, after.second
         if holder == seat:
-            tiles = ("you choose a tile, " + who(view, second) + " gets the other"
+            tiles = (f"you choose a tile, {who(view, second)} gets the other"
                      if second >= 0 else "you take both tiles")
         elif second == seat:
             tiles = f"{who(view, holder)} chooses a tile, you get the other"
         else:
             tiles = f"{who(view, holder)} takes " + (
                 f"a tile, {who(view, second)} the other" if second >= 0 else "both tiles")
-        keep = seat in (holder, second)
-        cards = (f"your {_cards(mine)} there are discarded" if keep
-                 else f"your {_cards(mine)} there come back to your hand")
-        claim = f"completes it: {tiles}; {cards}"
-    elif after.claim == seat and m.claim != seat and rival < 0:
-        claim = "you take the claim (first face-up card)"
-    elif after.claim == seat and m.claim != seat:
-        claim = f"you take the claim, {mine} cards to {best}"
+        cards = (f"you discard your {mine} there" if seat in (holder, second)
+                 else f"your {mine} there come back to you")
+        return f"{count} {name} on M{mandala} completes it: {tiles}; {cards}; {draw}."
+    if after.claim == seat and m.claim != seat:
+        claim = "you take the claim" + (f", {mine} cards to {best}" if rival >= 0 else "")
     elif after.claim == seat:
-        claim = f"you keep the claim, {mine} cards to {best}"
+        claim = "you keep the claim" + (f", {mine} cards to {best}" if rival >= 0 else "")
     elif after.ups[seat] < 1:
-        claim = "no claim without a face-up card there"
+        claim = "no claim (no face-up card of yours)"
     elif m.claim >= 0:
-        need = best + 1 - mine
-        claim = f"{who(view, m.claim)} keeps the claim, {best} to your {mine} (+{need})"
+        claim = (f"{who(view, m.claim)} keeps the claim, {best} to your {mine} "
+                 f"(+{best + 1 - mine})")
     else:
         claim = f"no claim yet, {mine} to {who(view, rival)}'s {best}"
-    hand = sum(view.hand) - count
-    drawn = min(rule.wanted(count, hand), view.deck_count + sum(view.discard))
-    draw = f"draw {drawn}" if drawn else "no draw"
-    return f"{head}: {claim}; {draw}."
+    if after.face_up:
+        return f"{count} {name} on M{mandala} face-up: {claim}; {draw}."
+    text = f"{count} {name} on M{mandala} face-down ({name} shows): {claim}; {draw}."
+    if len(text) > PREVIEW_ROOM:
+        text = f"{count} {name} on M{mandala} face-down: {claim}; {draw}."
+    return text
 
 
 def take_text(view: View, tile: int) -> str:
@@ -103,10 +115,12 @@ def _gain_words(held: tuple[int, ...], tile: int) -> str:
     colour = tile_colour(tile)
     waiting = [t for t in pair_up(held).singles if tile_colour(t) == colour]
     sign = f"+{points}" if points >= 0 else str(points)
+    if waiting and complete_flowers((*held, tile)) >= FLOWERS_TO_END:
+        return f"{sign}, a third complete flower: the game ends"
     if waiting:
-        return f"{sign}, a complete {COLOURS[colour]} flower with your {tile_name(waiting[0])}"
+        return f"{sign}, a complete {COLOURS[colour]} flower"
     if is_x3(tile):
-        return f"{sign}: x3 counts only in a complete flower"
+        return f"{sign} (x3 scores in a flower only)"
     return sign
 
 
@@ -126,8 +140,8 @@ def action_text(view: View, rule: DrawRule, action: Action) -> str | None:
 def prompt_text(view: View) -> str | None:
     """The decision at hand, when it is not an ordinary play."""
     if view.phase == CHOOSE and view.mandalas[view.at].claim == view.seat:
-        return (f"M{view.at} is complete and you hold its claim: choose the tile you keep "
-                f"(1, 2 or arrows, then Enter); {who(view, view.second)} gets the other.")
+        return (f"M{view.at} is complete: keep one tile (1, 2, Enter); "
+                f"{who(view, view.second)} gets the other.")
     if view.phase == PLAY and view.turn == view.seat and sum(view.hand) <= 1 and not (
             view.deck_count or sum(view.discard)):
         return "You have one card and nothing is left to draw: you can only pass (Enter)."

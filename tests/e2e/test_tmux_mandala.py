@@ -35,7 +35,7 @@ pytestmark = [
 #: A deal in which seat 0, playing the previewed move each turn, holds a claim when its
 #: mandala completes with a runner-up: a real tile choice comes up.
 SEED = 5
-CHOICE = "you hold its claim: choose the tile"
+CHOICE = "keep one tile (1, 2, Enter)"
 KEEP = re.compile(r"▶ Keep (\S+):")
 
 

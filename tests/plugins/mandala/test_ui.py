@@ -162,26 +162,28 @@ def test_previews_say_how_cards_lie_the_claim_and_the_draw(ui: MandalaUI,
                                      C: hand(gray=3, green=1, yellow=2)},
                    mandalas=[(PURPLE2, ORANGE1)], deck=deck_of(*["orange"] * 20))
     say = lambda st, seat, a: ui.preview(view_of(st, seat), seat, a)  # noqa: E731
-    assert say(s, A, play(0, "red", 2)) == (
-        "2 red on M0 face-up: you take the claim (first face-up card); no draw.")
+    assert say(s, A, play(0, "red", 2)) == "2 red on M0 face-up: you take the claim; no draw."
     s = applied(standard, s, A, play(0, "red", 2))
-    assert say(s, B, play(0, "purple", 1)) == (
-        "1 purple on M0 face-down (purple is there): no claim without a face-up card "
-        "there; draw 2.")
+    assert say(s, A, play(0, "red", 1)) == (  # not A's turn: a preview all the same
+        "1 red on M0 face-down (red shows): you keep the claim; draw 2.")
+    assert say(s, B, play(0, "purple", 1)) == (  # too long to say why it is face-down
+        "1 purple on M0 face-down: no claim (no face-up card of yours); draw 2.")
     s = applied(standard, s, B, play(0, "purple", 1))
     assert say(s, C, play(0, "gray", 3)) == (
         "3 gray on M0 face-up: you take the claim, 3 cards to 2; no draw.")
     s = applied(standard, s, C, play(0, "gray", 3))
     assert say(s, A, play(0, "red", 1)) == (
-        "1 red on M0 face-down (red is there): seat 2 keeps the claim, 3 to your 3 (+1); "
-        "draw 2.")
+        "1 red on M0 face-down: seat 2 keeps the claim, 3 to your 3 (+1); draw 2.")
+    assert say(s, B, play(0, "yellow", 1)) == (
+        "1 yellow on M0 face-up: seat 2 keeps the claim, 3 to your 2 (+2); draw 2.")
 
 
 def test_completing_says_who_takes_the_tiles(ui: MandalaUI, standard: Ruleset) -> None:
     tied = example(standard)  # A and B level: C takes both
     words = ui.preview(view_of(tied, C), C, play(0, "green", 1))
-    assert words.startswith("1 green on M0 face-up: completes it: you take both tiles; "
-                            "your 4 cards there are discarded")
+    assert words == ("1 green on M0 completes it: you take both tiles; you discard your 4 "
+                     "there; draw 2.")
+    assert "You     pu2 or1" in text(draw(ui, "tiles", view_of(tied, C), play(0, "green", 1)))
     second = example(standard, b_yellow=1)  # A is second
     words = ui.preview(view_of(second, C), C, play(0, "green", 1))
     assert "you choose a tile, seat 0 gets the other" in words
@@ -195,7 +197,7 @@ def test_the_claim_holder_chooses_a_tile_on_the_board(ui: MandalaUI,
     s = applied(standard, example(standard, b_yellow=1), C, play(0, "green", 1))
     assert s.phase == CHOOSE and s.second == A
     v = view_of(s, C)
-    assert ui.prompt(v, C).startswith("M0 is complete and you hold its claim: choose the tile")
+    assert ui.prompt(v, C) == "M0 is complete: keep one tile (1, 2, Enter); seat 0 gets the other."
     drawing = draw(ui, "mandalas", v)
     choosable = [t for t in targets(drawing) if t.role == "tile"]
     assert choosable == [Target("tile", PURPLE2), Target("tile", ORANGE1)]  # keys 1 and 2
@@ -207,8 +209,32 @@ def test_the_claim_holder_chooses_a_tile_on_the_board(ui: MandalaUI,
     watcher = view_of(s, A)
     assert ui.prompt(watcher, A) is None
     assert "chooses a tile" in text(draw(ui, "mandalas", watcher))
+    assert "Last completed" not in text(drawing)
+    # once taken: what happened shows for about a round, then makes room
+    s = applied(standard, s, C, take("orange-1"))
+    words = text(draw(ui, "mandalas", view_of(s, B)))
+    assert "Last completed: M0; 2 cards came back to you." in words
+    assert "  Seat 2 took or1; Seat 0 took pu2" in words
+    for seat in (A, B, C):
+        s = applied(standard, s, seat, standard.gamedef.legal_actions(s, seat)[0])
+    assert "Last completed" not in text(draw(ui, "mandalas", view_of(s, B)))
     assert not [t for t in targets(draw(ui, "mandalas", view_of(s, B)))
                 if t.role == "tile" and t.value not in (PURPLE2, ORANGE1)]
+
+
+def test_a_tile_that_completes_a_flower_says_so(ui: MandalaUI, standard: Ruleset) -> None:
+    s = applied(standard, example(standard, b_yellow=1), C, play(0, "green", 1))
+    s = s._replace(tiles=(tiles("yellow-x3"), (), tiles("orange-3")))
+    v = view_of(s, C)
+    assert ui.preview(v, C, take("orange-1")) == (
+        "Keep orange-1: +2, a complete orange flower; seat 0 gets purple-2 (+2).")
+    assert ui.preview(view_of(s._replace(tiles=((), (), ())), C), C, take("purple-2")) == (
+        "Keep purple-2: +2; seat 0 gets orange-1 (+1).")
+    three = s._replace(tiles=(tiles("purple-3"), (), tiles("gray-1", "gray-2", "red-1", "red-2",
+                                                           "orange-3")))
+    assert ui.preview(view_of(three, C), C, take("orange-1")) == (
+        "Keep orange-1: +2, a third complete flower: the game ends; seat 0 gets purple-2 "
+        "(+4, a complete purple flower).")
 
 
 def test_a_complete_flower_is_marked_and_scored(ui: MandalaUI) -> None:
