@@ -220,8 +220,7 @@ def draw_gardens(view: View, me: int, score: Scorer, *, preview: Action | None =
     lines: list[list[Fragment]] = []
     over = view.phase == OVER
     if is_summer(view):
-        lines.append([("fg:ansimagenta", "Summer: a colour group scores only if it "
-                                         "touches the purple P.")])
+        lines.append([("fg:ansimagenta", "Summer: only colour groups touching P score.")])
     order = [me] + [s for s in range(view.players) if s != me] if me < view.players else \
         list(range(view.players))
     for seat in order:
@@ -319,7 +318,7 @@ def removed_text(group: NumberGroup) -> str:
     if covered:
         cards = _count(covered, "card" if covered == 1 else "cards")
         under = f" with {cards} under {'it' if n == 1 else 'them'}"
-    return f"-{group.cards}  {what} at {_cells_text(group.cells)}{under} " \
+    return f"{f'-{group.cards}':<4}{what} at {_cells_text(group.cells)}{under} " \
            f"({RULE[group.value]})"
 
 

@@ -277,7 +277,7 @@ def test_summer_reads_on_screen(summer_ui: FlowersUI, summer: Ruleset) -> None:
     view = view_of(summer, (reds,), stacks(("R2", "B1", "B2"), ("G3",), skip=("R4",) * 4),
                    coverable=SUMMER)
     board = draw(summer_ui, "gardens", view)
-    assert text(board).startswith("Summer: a colour group scores only if it touches")
+    assert text(board).startswith("Summer: only colour groups touching P score.")
     assert any(f[1].strip() == "P" and "magenta" in f[0] for f in board)
     assert summer_ui.score_columns(view)[0].values == (5,)
     assert summer_ui.preview(view, 0, plant_action(0, 0, -1)) == (
@@ -390,7 +390,7 @@ def test_a_three_player_summer_game_by_keys_in_the_seat_client(host: PluginHost)
             rows = await drawn(d, lambda rows: sum("score now" in r for r in rows) == 3,
                                what="every garden")
             screen = "\n".join(rows)
-            assert "Summer: a colour group scores only if it touches" in screen
+            assert "Summer: only colour groups touching P score." in screen
             assert "Your garden" in screen and "P   " in screen
             for other in (1, 2):  # each garden under its player's name, as the table has it
                 assert any(r.startswith(d.state.name_of(other) + " · ") for r in rows)
