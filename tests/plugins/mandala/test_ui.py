@@ -430,3 +430,24 @@ def test_the_count_turns_with_plus_and_minus(host: PluginHost) -> None:
 
 #: A seed whose game, played by Enter (and 2 on a tile choice), gives seat 0 a tile choice.
 SEED_WITH_A_CHOICE = 1
+
+
+def test_a_closed_mandala_takes_no_play_and_says_so(ui: MandalaUI, standard: Ruleset) -> None:
+    s = make_state(players=2, mandalas=[()], hands={A: hand(red=2)})
+    v = view_of(s, A)
+    table = rows(ui, v)
+    assert table["tiles"].split()[0] == "—" and table["needs"].split()[0] == "closed"
+    assert ui.details(v, A, Target("mandala", 0)).startswith("M0 is closed")
+    legal = standard.gamedef.legal_actions(s, A)
+    assert {a.get("mandala") for a in legal} == {1, 2}
+    assert problems(ui, legal) == []
+
+
+def test_a_seat_that_can_only_pass_is_told_why(ui: MandalaUI, standard: Ruleset) -> None:
+    s = make_state(players=2, hands={A: hand(red=1)})  # one card, nothing left to draw
+    legal = standard.gamedef.legal_actions(s, A)
+    assert [a.kind for a in legal] == ["pass"] and problems(ui, legal) == []
+    v = view_of(s, A)
+    assert ui.prompt(v, A) == ("You have one card and nothing is left to draw: you can only "
+                               "pass (Enter).")
+    assert ui.preview(v, A, legal[0]).startswith("Pass: you hold one card")
