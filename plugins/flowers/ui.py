@@ -72,15 +72,14 @@ from hedgerow.plugins.flowers.words import (
 
 GAME = "flowers"
 
-HELP = ("Each turn, take the top card of a stack and plant it in your own garden: on an "
-        "empty spot sharing a side with one of your cards, or on top of any of your cards "
-        "(only top cards count). A face-up card is planted at once; the face-down one is "
-        "seen first. When a stack runs out, the game ends. Then each group of touching "
-        "equal numbers must hold exactly that many cards (a 1 alone, two 2s, three 3s, "
-        "four 4s), else it is removed with the cards under it, -1 a card. Each colour "
-        "group of 5+ scores 1 a card; a butterfly touching a card of its colour scores 1. "
-        "Alone: after each turn the top of A is discarded; your score earns a rank. "
-        "Summer: only colour groups touching the purple card score.")
+HELP = ("Each turn, take a stack's top card and plant it in your garden: on an empty spot "
+        "beside one of your cards, or on top of any of them (only top cards count). A face-up "
+        "card is planted at once, a face-down one seen first. A stack running out ends the "
+        "game. Then touching equal numbers must form exact groups (a 1 alone, two 2s, three "
+        "3s, four 4s) or go, with the cards under them, at -1 a card. Colour groups of 5+ "
+        "score 1 a card; a butterfly beside its colour scores 1. Alone, A's top card is "
+        "discarded after each turn and your score earns a rank.")
+SUMMER_HELP = " Summer: only colour groups touching the purple card score."
 
 STACK_STEP = Choose(STACK, ("stack",), "the stack", free=True)
 
@@ -101,7 +100,8 @@ class FlowersUI(GameUI):
     """FLOWERS' face in the seat client (see the module docstring).
 
     ``colour_points`` is the table's colour rule (None: read the view, Summer's rule when a
-    purple card is in play); ``coverable`` says which cards may be covered.
+    purple card is in play); ``coverable`` says which cards may be covered; ``summer``
+    whether the help explains Summer.
     """
 
     game = GAME
@@ -115,8 +115,9 @@ class FlowersUI(GameUI):
     help = HELP
 
     def __init__(self, colour_points: ColourPoints | None = None,
-                 coverable: Callable[[int], bool] | None = None) -> None:
+                 coverable: Callable[[int], bool] | None = None, summer: bool = True) -> None:
         super().__init__()
+        self.help = HELP + (SUMMER_HELP if summer else "")
         self._points = colour_points
         self._coverable = coverable
         #: The scores so far of the last view scored (every redraw asks several times).
@@ -242,5 +243,6 @@ def flowers_ui(ruleset: Ruleset | None) -> FlowersUI:
     rules = bind(ext)
     coverable = rules.coverable
     return FlowersUI(rules.colour_points,
-                     lambda card: coverable[card] if 0 <= card < len(coverable) else False)
+                     lambda card: coverable[card] if 0 <= card < len(coverable) else False,
+                     summer="summer" in getattr(ruleset, "variant_names", ()))
 

@@ -7,7 +7,7 @@ scored as if the game ended now); `hedgerow.plugins.flowers.ui` calls them.
   score it leaves with the change, then what it does to the planted card's number group
   (``3s: 2 of 3``), its colour group when that is getting near 5, the butterflies, and
   whether it ends the game (`ending_text`).
-* `cell_text`: a garden cell in full (the ``i`` key): the pile top first, the number
+* `cell_text`: a garden card in full (the ``i`` key): the pile top first, the number
   group and whether it would be removed now, the butterfly and whether it scores.
 * `take_text`: a take of the face-down card, and whether the game ends after it.
 * `stack_text`: a stack in full.
@@ -150,19 +150,21 @@ def stack_text(view: View, index: int) -> str | None:
     return text
 
 
-def cell_text(view: View, seat: int, owner: int, cell: Cell, score: GardenScore) -> str:
-    """A cell of ``owner``'s garden in full, as ``seat`` reads it (``score``: that garden
-    scored as if the game ended now, or its final score)."""
+def cell_text(view: View, seat: int, owner: int, cell: Cell, score: GardenScore,
+              ) -> str | None:
+    """A card of ``owner``'s garden in full, as ``seat`` reads it (``score``: that garden
+    scored as if the game ended now, or its final score); None for an empty cell (the dot
+    says it all)."""
     whose = "Your garden" if owner == seat else f"Seat {owner}'s garden"
     stack = {(x, y): pile for x, y, pile in view.gardens[owner]}.get(cell)
     if stack is None:
-        return f"{whose} {where(cell)}: empty; a card may be planted here."
+        return None
     top = stack[-1]
+    if top in PURPLES:
+        return (f"{whose} {where(cell)}: the purple start card. It is never covered nor "
+                "removed, and only colour groups touching it score.")
     text = f"{whose} {where(cell)}: {pile_text(stack)}"
     text += f" ({len(stack)} cards)." if len(stack) > 1 else "."
-    if top in PURPLES:
-        return text + (" The purple card is never covered nor removed; only colour groups "
-                       "touching it score.")
     over = view.phase == OVER
     group = next((g for g in score.numbers if cell in g.cells), None)
     if group is not None:
