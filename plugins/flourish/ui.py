@@ -173,13 +173,22 @@ def with_target(drawing: Drawing, target: Target, extra: str = "") -> Drawing:
 # -- the table ---------------------------------------------------------------------------------
 
 
-def line_tail(drawing: Drawing) -> Drawing:
-    """The fragments of a drawing's last line (after its last new line)."""
-    for i in range(len(drawing) - 1, -1, -1):
-        text = drawing[i][1]
-        if "\n" in text:
-            return [("", text.rsplit("\n", 1)[1]), *drawing[i + 1:]]
-    return list(drawing)
+def flow(pieces: Sequence[Drawing], width: int, sep: str = " · ") -> Drawing:
+    """One-line drawings joined by ``sep``, a new line started where the next would not
+    fit in ``width`` columns."""
+    out: Drawing = []
+    used = 0
+    for piece in pieces:
+        size = sum(len(f[1]) for f in piece)
+        if used and used + len(sep) + size > width:
+            out.append(("", "\n"))
+            used = 0
+        elif used:
+            out.append((DIM, sep))
+            used += len(sep)
+        out += piece
+        used += size
+    return out
 
 
 def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
@@ -247,7 +256,7 @@ def turn_words(view: View) -> str:
     if view.turn >= OVER:
         return "Game over"
     if view.turn == FINAL:
-        return "Round 4 of 4 (final round)"
+        return "Final round"
     return f"Round {view.round} of 4, turn {view.turn % CARDS_PER_ROUND + 1} of 3"
 
 
@@ -324,43 +333,41 @@ class FlourishUI(GameUI):
         return None
 
     def draw_table(self, view: View, width: int) -> Drawing:
-        """Round and turn, the piles, and the variant's line."""
-        words = turn_words(view)
+        """Where the game stands (the match's game, round and turn, the piles), then how
+        the variant stands (`variant_pieces`), each flowed into ``width`` columns."""
+        head: list[Drawing] = []
         if view.games > 1:
-            words = f"Game {view.game + 1} of {view.games} · " + words
-        piles = [f"deck {view.deck_count}"]
+            head.append([(HEADING, f"Game {view.game + 1} of {view.games}")])
+        head.append([(HEADING, turn_words(view))])
+        head.append([(DIM, f"deck {view.deck_count}")])
         if view.compost:
-            piles.append(f"compost {view.compost_count}")
-        out: Drawing = [(HEADING, words), (DIM, " · " + " · ".join(piles))]
-        line = self.variant_line(view)
-        if line:
-            out += [("", "\n"), *line]
-        grades = self.medals(view)
-        if grades:
-            medals = [("", "Medals:"), *self.medal_words(self.goal(view), grades, " ")]
-            room = width - sum(len(f[1]) for f in line_tail(out))
-            if sum(len(f[1]) for f in medals) + 3 <= room:
-                out += [("", " · "), *medals]
-            else:
-                out += [("", "\n"), *medals]
+            head.append([(DIM, f"compost {view.compost_count}")])
+        out = flow(head, width)
+        more = self.variant_pieces(view)
+        if more:
+            out += [("", "\n"), *flow(more, width)]
         return out
 
-    def variant_line(self, view: View) -> Drawing:
+    def variant_pieces(self, view: View) -> list[Drawing]:
         """Cooperative: the team's total and the medals; solo: you, McGregor, the margin and
-        the medals; Garden Show: the match totals."""
+        the medals; Garden Show: every seat's match total."""
         totals = [sum(p) for p in view.points]
+        grades = self.medals(view)
+        medals = [[("", "Medals:"), *self.medal_words(self.goal(view), grades, " ")]]
         if view.solo:
             mine, his = totals[0], totals[-1]
-            margin = mine - his
-            return [("", f"You {mine} - McGregor {his} = "), (HEADING, f"{margin:+d}")]
+            return [[("", f"You {mine} - McGregor {his} = "), (HEADING, f"{mine - his:+d}")],
+                    *(medals if grades else [])]
         if self.cooperative:
-            return [("", "Team total "), (HEADING, str(sum(totals[:view.players])))]
+            return [[("", "Team total "), (HEADING, str(sum(totals[:view.players])))],
+                    *(medals if grades else [])]
         if view.games > 1:
-            out: Drawing = [("", "Match totals:")]
+            pieces: list[Drawing] = []
             for s, t in enumerate(match_totals(view)):
-                out += [("", " " if s == 0 else ", "),
-                        ("", "you") if s == view.seat else seat_ref(s), ("", f" {t}")]
-            return out
+                who: Fragment = ("", "you") if s == view.seat else seat_ref(s, capital=True)
+                piece: Drawing = [("", "Match: ")] if s == 0 else []
+                pieces.append([*piece, who, ("", f" {t}")])
+            return pieces
         return []
 
     def goal(self, view: View) -> int:
@@ -410,7 +417,7 @@ class FlourishUI(GameUI):
                         ("", f" · {total} point{'' if total == 1 else 's'}")]
         if view.turn >= OVER:
             out.append((DIM, f" (end of game {points[ROUNDS]})"))
-        if view.solo and garden == view.players:
+        if view.solo and garden == view.players and view.turn < OVER:
             out.append((DIM, f" · his deck {view.mcg_count}"))
         if self.garden_show and garden < len(view.extras):
             held = view.extras[garden]
@@ -427,8 +434,8 @@ class FlourishUI(GameUI):
         top: Drawing = [("", "\n"), (DIM, f"R{rnd} ")]
         bottom: Drawing = [("", "\n")]
         points = view.points[garden][rnd - 1]
-        bottom.append((MINE if points else DIM, f"{'+' + str(points):<3}" if scored(view, rnd)
-                       else "   "))
+        shown = (f"+{points}" if points < 10 else str(points)) if scored(view, rnd) else ""
+        bottom.append((MINE if points else DIM, f"{shown:<2} "))
         for i, ident in enumerate(row):
             target = Target(PLANTED, ident)
             extra = READING if target == reading else ""
