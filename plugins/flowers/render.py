@@ -8,9 +8,10 @@ fragments; nothing here imports prompt_toolkit.
   the butterfly's colour), in its colour, and the height of a pile of two or more as a
   small raised digit (``R3²``).  The seat's own garden shows with a dim dot every empty
   spot a card may go; its cells carry ``Target("cell", (x, y))``, the other gardens'
-  cells ``Target("plot", (seat, x, y))`` (read with ``i``, never chosen).  A planting
+  cells ``Target("plot", (seat, x, y))`` (read with ``i``, never chosen), and the other
+  players' names ``Target("seat", seat)`` (the client writes the name in).  A planting
   being composed is drawn where it would go, underlined.  Once the game is over, the
-  cells removed at scoring are marked with a cross (and struck through) and the header gives the
+  cells removed at scoring are crossed (and struck through), and each header gives the
   final score.
 * `draw_stacks` (hand area): each stack with its face-up top (or ``░░░`` when face down)
   and its size, ``Target("stack", i)``; the face-up ones labelled ``[1]``, ``[2]`` for the

@@ -9,12 +9,13 @@ declares:
   ``gardens`` (board area: every garden, yours first) and ``final`` (results area: each
   garden's score in detail), all drawn by `hedgerow.plugins.flowers.render`;
 * the roles: ``"stack"`` (a stack index), ``"cell"`` (a cell ``(x, y)`` of your own
-  garden) and ``"plot"`` (a cell of another garden, ``(seat, x, y)``: only read, with
-  ``i``);
+  garden), ``"plot"`` (a cell of another garden, ``(seat, x, y)``: only read, with
+  ``i``) and ``"seat"`` (another player's name, which the client fills in);
 * the forms: ``plant`` = the stack (free: number keys 1, 2 at any time), then the cell;
   ``take`` = the face-down stack (one choice: Enter takes it);
-* the words: a planting with the score it leaves, a line while you hold a face-down card,
-  a cell or a stack in full, how to play, the cards and score so far (alone: the rank).
+* the words (`hedgerow.plugins.flowers.words`): a planting with the score it leaves and
+  what it does to its groups, a line while you hold a face-down card, a card or a stack
+  in full, how to play, the cards and score so far (alone: the rank).
 
 It reads only the seat's `View` and never imports the client.
 """
