@@ -91,6 +91,8 @@ def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], w
     name_w = min(24, max(len(r[1]) for r in rows) + 1)
     num_w = max(len(str(v)) for _, col in columns for v in col)
     per = max(num_w + 3, (width - name_w) // max(1, len(columns)))
+    if per < 9 and len(rows) * 8 + 14 <= width:  # too narrow for bars: turn the table
+        return number_table(rows, columns, width)
     bar_w = min(12, max(0, per - num_w - 2))  # bar, space, number, gap
     heads = [_two_lines(label, per - 1) for label, _ in columns]
     for line in (0, 1):
@@ -110,6 +112,26 @@ def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], w
             out.append((bar_style, bar(abs(value), top, bar_w)))
             out.append(("bold", f" {value:>{num_w}}"))
             out.append(("", " " * max(1, per - bar_w - num_w - 1)))
+    return out
+
+
+def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], width: int,
+                 ) -> StyleAndTextTuples:
+    """The chart turned for a narrow screen: one line per column, one column per row (its
+    label's name part on top), numbers only."""
+    label_w = min(16, max(len(label) for label, _ in columns) + 1)
+    cell = max(6, (width - label_w) // max(1, len(rows)))
+    out: StyleAndTextTuples = [("", " " * label_w)]
+    for _, label, style in rows:
+        head = label.strip()
+        if len(head) > cell - 1:
+            head = head.replace(" (you)", "")
+        out.append((style or "class:heading", head[: cell - 1].rjust(cell - 1) + " "))
+    for label, col in columns:
+        out += [("", "\n"), ("class:heading", label[: label_w - 1].ljust(label_w))]
+        for seat, _, _ in rows:
+            value = col[seat] if seat < len(col) else 0
+            out.append(("bold" if value < 0 else "", f"{value:>{cell - 1}} "))
     return out
 
 

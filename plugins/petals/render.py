@@ -12,7 +12,8 @@ This module never imports prompt_toolkit.
 
 The garden is drawn as the move being composed would leave it: the card at its new cell
 with rounded corners (its id in italics), and the facing flowers that would score or meet
-as symbols underlined on both cards.  The latest turn's card has heavy corners (and a card
+as symbols underlined on both cards.  Every card is drawn on a dark tile, so that cards
+side by side read apart.  The latest turn's card has heavy corners (and a card
 it moved leaves "moved" where it was).  Empty cells where a card may go show a dim dot.  A
 garden too wide for the width drops the card ids (5 columns a cell instead of 8); wider
 still, the client scrolls.
@@ -51,6 +52,7 @@ CELL, CARD, SEAT = "cell", "card", "seat"  # the roles of the targets drawn here
 LAST = "fg:ansicyan bold"  # the corners of the latest turn's card
 GHOST = "fg:ansibrightblack italic"  # the corners of the card being placed or moved
 CORNERS = {"last": ("┏", "┓", "┗", "┛"), "ghost": ("╭", "╮", "╰", "╯")}
+TILE = "bg:#303030"  # every card's background, so that side by side cards read apart
 
 
 def seat_name(seat: int, width: int = 0) -> Fragment:
@@ -140,11 +142,12 @@ def _cell_rows(garden: dict[Cell, int], cell: Cell, wide: bool, open_cells: set[
         style = ID + " italic" if cell == ghost else ID
         middle += [(style, f"{value >> 2:02d}", target), ("", " ", target)]
     middle.append(_flower(right, target, (cell, 1) in marks))
-    return [[(corner, tl, target), inner, _flower(top, target, (cell, 0) in marks), tail,
+    rows = [[(corner, tl, target), inner, _flower(top, target, (cell, 0) in marks), tail,
              (corner, tr, target)],
             middle,
             [(corner, bl, target), inner, _flower(bottom, target, (cell, 2) in marks), tail,
              (corner, br, target)]]
+    return [[(f"{f[0]} {TILE}".strip(), f[1], target) for f in row] for row in rows]
 
 
 def status_text(view: View) -> str:
@@ -273,13 +276,14 @@ def _moving(view: View, preview: Action | None, partial: Mapping[str, Value],
 
 
 def _chart_bar(points: int, direct: int, top: int, size: int, style: str) -> list[Fragment]:
-    """A tracker's bar: what play scored (solid) then the last card's share (shaded)."""
+    """A tracker's bar: what play scored (solid) then the last card's share (shaded); any
+    points at all show at least one cell."""
     if top <= 0 or size <= 0:
         return [("", " " * max(size, 0))]
-    solid = round(size * max(points - direct, 0) / top)
-    shaded = round(size * points / top) - solid
-    return [(style, "█" * solid), (style, "▒" * max(shaded, 0)),
-            ("", " " * max(size - solid - max(shaded, 0), 0))]
+    total = max(round(size * points / top), 1 if points > 0 else 0)
+    shaded = min(total, max(round(size * direct / top), 1 if direct > 0 else 0))
+    solid = total - shaded
+    return [(style, "█" * solid), (style, "▒" * shaded), ("", " " * (size - total))]
 
 
 def draw_chart(view: View, width: int, rule: ScoreRule,

@@ -203,3 +203,25 @@ def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
                           - d.state.results_room - 1, what="one line up")
 
     asyncio.run(main())
+
+
+def test_a_narrow_results_screen_turns_the_table_rather_than_cut_its_heads() -> None:
+    columns = (("Fire", (6, 6, 5, 1)), ("Water", (9, 6, 2, 8)), ("Earth", (11, 12, 7, 3)),
+               ("Air", (14, 3, 5, 6)), ("Trackers won", (3, 2, 0, 0)),
+               ("Spread", (8, 9, 5, 7)), ("Two lowest", (15, 9, 7, 4)))
+    outcome = Ranked(scores=(-8, -9, -5, -7), ranking=(1, 2, 3, 4), winners=(0,),
+                     explanation="", eliminated=(2, 3), breakdown=columns)
+    host = PluginHost(autoload=False)
+    seat = FinishedSeat(host, outcome, 4)
+
+    async def main() -> None:
+        async with running(seat, host, rows=20, columns=60) as d:
+            rows = await drawn(d, lambda rows: any("Two lowest" in r for r in rows),
+                               what="the results")
+            assert all(len(r) <= 60 for r in rows)
+            head = next(r for r in rows if "1. Ann" in r)
+            assert "2. Bot 1" in head and "✗ 3. Bot 2" in head
+            assert next(r for r in rows if r.startswith("Spread")).split() == ["Spread", "8",
+                                                                              "9", "5", "7"]
+
+    asyncio.run(main())
