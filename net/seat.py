@@ -64,9 +64,17 @@ class HistoryLine:
 class Seat(Protocol):
     """A seat at a table.  All methods are called from the event loop's thread."""
 
-    seat: int  #: this seat's number
-    ruleset: Ruleset  #: the rules the table runs
-    players: int  #: number of seats
+    @property
+    def seat(self) -> int:
+        """This seat's number."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules the table runs."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
 
     def phase(self) -> Phase:
         """Where the table is now."""
