@@ -28,10 +28,15 @@ Everything that comes in is checked before it changes anything; a refused messag
 ``Error`` reply with its code and a log line, and changes nothing.  All methods run on the
 event loop's thread.
 
-The phases live in mixins over one shared state (`hedgerow.net.peercore.PeerCore`):
-`hedgerow.net.lobby` (1, and returning peers), `hedgerow.net.startup` (2) and
-`hedgerow.net.sync` (3 and catch-up); this module adds the sockets, the heartbeats (4)
-and the `Seat` interface.
+The phases are objects composed here, each with its own state and a narrow constructor:
+`hedgerow.net.seating.Seating` (1, and returning peers), `hedgerow.net.startup.Startup`
+(2) and `hedgerow.net.sync.Sync` (3 and catch-up).  What they share — the seating, the
+table, the log, and how to send, refuse and halt — is one `hedgerow.net.context.PeerContext`;
+whatever one phase needs of another is a callable (or a small protocol) passed to its
+constructor in `Peer.__init__`, so that is the one place that shows how they connect.  A
+new phase (a spectator, a seat taken over) is another such object, registered for the
+bodies it handles in the dispatch table.  This module adds the intake (decode, who sent
+it, hold or dispatch), the sockets, the heartbeats (4) and the `Seat` interface.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -47,15 +53,23 @@ from typing import Any, cast
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
 from hedgerow.core.game import Outcome
+from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
 from hedgerow.net import rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.codec import CodecError, decode_envelope
-from hedgerow.net.keys import key_text
-from hedgerow.net.lobby import Lobby
+from hedgerow.net.context import (
+    HEARTBEAT_S,
+    LOST_AFTER_S,
+    JoinRefused,
+    PeerContext,
+    RefusalRecord,
+    body_name,
+)
+from hedgerow.net.keys import Identity, key_text
 from hedgerow.net.logfile import LogWriter
-from hedgerow.net.members import Member
+from hedgerow.net.members import Member, Roster
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -77,27 +91,150 @@ from hedgerow.net.messages import (
     Start,
     StateHash,
 )
-from hedgerow.net.peercore import (  # noqa: F401 - JoinRefused and RefusalRecord are public here
-    HELD_LIMIT,
-    JoinRefused,
-    RefusalRecord,
-    body_name,
-)
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
-from hedgerow.net.startup import Startup, setup_hash
+from hedgerow.net.seating import Seating
+from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
-from hedgerow.net.transport import Received
+from hedgerow.net.transport import Node, Received
 
 log = logging.getLogger(__name__)
 
 
-class Peer(Lobby, Startup, Sync):
+Handler = Callable[[Received, Envelope, Member], None]
+
+
+class Peer:
     """One seat at a networked table; see the module docstring for the protocol."""
 
-    # The shared state (`PeerCore`) read here beyond the obvious.
-    bot: str | None
-    _closed: bool
-    _index_at_tick: int
+    def __init__(self, identity: Identity, *, seat_name: str = "", bot: str | None = None,
+                 plugins: PluginHost | None = None, log_dir: Path | None = None,
+                 heartbeat: float = HEARTBEAT_S, lost_after: float = LOST_AFTER_S) -> None:
+        self.plugins = plugins
+        self.heartbeat = heartbeat
+        self.lost_after = lost_after
+        self.endpoint = ""
+        self.address = ""
+        self.ctx = PeerContext(identity, Node(identity, self._on_frame), seat_name=seat_name,
+                               bot=bot, log_dir=log_dir)
+        self.sync = Sync(self.ctx, redeliver=self._dispatch)
+        self.startup = Startup(self.ctx, self.sync)
+        self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
+                               redeliver=self._accept, peer_back=self.sync.peer_back)
+        # Who handles each body once its sender is known to hold a seat.
+        self._handlers: dict[type, Handler] = {
+            SeatAssignment: self.seating.on_seat_assignment,
+            SeedCommit: self.startup.on_seed_commit,
+            SeedReveal: self.startup.on_seed_reveal,
+            Start: self.startup.on_start,
+            ActionMsg: self.sync.on_action,
+            StateHash: self.sync.on_state_hash,
+            ActionCommit: self.sync.on_action_commit,
+            ActionReveal: self.sync.on_action_reveal,
+            CatchUpRequest: self.sync.on_catch_up_request,
+            CatchUpReply: self.sync.on_catch_up_reply,
+            Heartbeat: self._on_heartbeat,
+            Leave: self._on_leave,
+            ErrorMsg: self._on_error,
+        }
+        self._index_at_tick = -1
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._closed = False
+
+    # -- the shared state, as callers know it --------------------------------------------
+
+    @property
+    def identity(self) -> Identity:
+        """This peer's key pair (its public key is its identity at the table)."""
+        return self.ctx.identity
+
+    @property
+    def node(self) -> Node:
+        """This peer's sockets."""
+        return self.ctx.node
+
+    @property
+    def seat_name(self) -> str:
+        """The player's name at the table."""
+        return self.ctx.seat_name
+
+    @property
+    def bot(self) -> str | None:
+        """The strategy playing this seat, if a bot does."""
+        return self.ctx.bot
+
+    @property
+    def key_file(self) -> str | None:
+        """The key file this seat was played with (saved in the table file)."""
+        return self.ctx.key_file
+
+    @key_file.setter
+    def key_file(self, value: str | None) -> None:
+        self.ctx.key_file = value
+
+    @property
+    def seat(self) -> int:
+        """This peer's seat (-1 before it is seated)."""
+        return self.ctx.seat
+
+    @property
+    def players(self) -> int:
+        """The table's seat count (0 before seated)."""
+        return self.ctx.players
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The table's rules (once seated)."""
+        return self.ctx.ruleset
+
+    @property
+    def table_id(self) -> bytes:
+        """The table's 16-byte id (empty before seated)."""
+        return self.ctx.table_id
+
+    @property
+    def table(self) -> Table | None:
+        """The table being played (None before the seed is agreed)."""
+        return self.ctx.table
+
+    @property
+    def is_host(self) -> bool:
+        """True for the peer that opened the table."""
+        return self.ctx.is_host
+
+    @property
+    def roster(self) -> Roster | None:
+        """Who sits where, as this peer knows it."""
+        return self.ctx.roster
+
+    @property
+    def refusals(self) -> deque[RefusalRecord]:
+        """The latest messages this peer refused."""
+        return self.ctx.refusals
+
+    @property
+    def syncing(self) -> bool:
+        """True while a returning seat catches up before it may act."""
+        return self.sync.syncing
+
+    @property
+    def ready(self) -> bool:
+        """True once every other seat's Start matched ours: this seat may act."""
+        return self.startup.ready
+
+    @property
+    def fixed_seed(self) -> bytes | None:
+        """The seed the host dictates (None: agreed by commit-reveal)."""
+        return self.startup.fixed_seed
+
+    @property
+    def accept_host_seed(self) -> bool:
+        """A joiner that accepts a seed its host dictates."""
+        return self.startup.accept_host_seed
+
+    @accept_host_seed.setter
+    def accept_host_seed(self, value: bool) -> None:
+        self.startup.accept_host_seed = value
 
     # ==================================================================================
     # Starting: open, join, resume
@@ -117,17 +254,18 @@ class Peer(Lobby, Startup, Sync):
         only joiners that accept a dictated seed (``accept_host_seed``) will play it.
         """
         ruleset.check_players(players)
-        self.fixed_seed = seed
+        self.startup.fixed_seed = seed
         await self._listen(bind, port)
-        self.is_host = True
-        self.host_key = self.identity.public
-        self.table_id = secrets.token_bytes(16)
-        self._seated(ruleset, players, 0)
+        ctx = self.ctx
+        ctx.is_host = True
+        ctx.host_key = self.identity.public
+        ctx.table_id = secrets.token_bytes(16)
+        ctx.seated(ruleset, players, 0)
         self._seat_self()
         log.info("table open at %s", self.address)
-        if self.roster is not None and self.roster.full:
-            self._begin_seeding()
-        self._notify()
+        if ctx.roster is not None and ctx.roster.full:
+            self.startup.begin()
+        self.ctx.notify()
 
     async def join(self, address: TableAddress, *, bind: str = "127.0.0.1",
                    fingerprint: str = rulesmatch.ANY_RULES, wanted_seat: int | None = None,
@@ -140,14 +278,14 @@ class Peer(Lobby, Startup, Sync):
         if self.plugins is None:
             raise ValueError("a joining peer needs the plugin host to bind the table's rules")
         await self._listen(bind, 0, toward=address.host)
-        self.host_key = address.key
-        self._joined = asyncio.get_running_loop().create_future()
+        self.ctx.host_key = address.key
+        joined = self.seating.joined = asyncio.get_running_loop().create_future()
         self.node.connect(address.key, address.endpoint)
         hello = Hello(fingerprint, rulesmatch.installed(self.plugins), self.seat_name[:64],
                       wanted_seat, self.bot is not None, self.endpoint)
-        self.node.send(address.key, self._encode(hello, table_id=b""))
+        self.node.send(address.key, self.ctx.encode(hello, table_id=b""))
         try:
-            await asyncio.wait_for(asyncio.shield(self._joined), timeout)
+            await asyncio.wait_for(asyncio.shield(joined), timeout)
         except TimeoutError:
             raise JoinRefused(
                 f"no answer from the table at {address.host}:{address.port} within {timeout:g} s "
@@ -178,7 +316,7 @@ class Peer(Lobby, Startup, Sync):
         def describe(table: Table, applied: Applied) -> None:
             entry = applied.entry
             text = table.describe_entry(entry, applied.before)
-            self._history.append(HistoryLine(entry.index, entry.seat, text))
+            self.sync.history.append(HistoryLine(entry.index, entry.seat, text))
 
         report = replay_log(ruleset, header, result.entries, on_step=describe)
         if report.mismatch is not None or report.table is None:
@@ -188,57 +326,58 @@ class Peer(Lobby, Startup, Sync):
             await self._listen(bind or host, port)  # same address: others reconnect by themselves
         except OSError:
             await self._listen(bind or host, 0)
-        self.table_id = header.table_id
-        self.host_key = next((p.public_key for p in saved.peers if p.seat == 0), None)
-        self.is_host = self.host_key == self.identity.public
-        self.bot = self.bot or saved.bot
-        self._seated(ruleset, header.players, saved.own_seat)
-        assert self.roster is not None and self._hashes is not None
-        now = self._now()
+        ctx = self.ctx
+        ctx.table_id = header.table_id
+        ctx.host_key = next((p.public_key for p in saved.peers if p.seat == 0), None)
+        ctx.is_host = ctx.host_key == self.identity.public
+        ctx.bot = ctx.bot or saved.bot
+        ctx.seated(ruleset, header.players, saved.own_seat)
+        assert ctx.roster is not None and ctx.hashes is not None
+        now = ctx.now()
         for info in saved.peers:
-            if info.seat == self.seat:
+            if info.seat == ctx.seat:
                 info = PeerInfo(info.seat, info.public_key, self.endpoint, info.display_name,
                                 info.bot)
-            member = self.roster.add(info, now, "bot" if info.bot else None)
+            member = ctx.roster.add(info, now, "bot" if info.bot else None)
             if member.key != self.identity.public:
                 member.link = Link.WAITING
-        self.table = report.table
+        table = ctx.table = report.table
         for item in result.entries:
-            self._hashes.record_own(item.index, item.state_hash)
-        self._setup_hash = setup_hash(Table(ruleset, header.players, header.seed))
-        self._writer = LogWriter.resume(log_path, sync=False)
-        self._log_path = Path(log_path)
-        self._save_table_file()
-        self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
-        self.syncing = True
-        self._resumed = True
+            ctx.hashes.record_own(item.index, item.state_hash)
+        self.startup.resumed(table)
+        ctx.writer = LogWriter.resume(log_path, sync=False)
+        ctx.log_path = Path(log_path)
+        ctx.save_table_file()
+        ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED
+        self.sync.syncing = True
         # Chance the rules resolved after the last logged entry (the process died before
         # sealing it): sealed now, like any entry.
-        self._applied(report.unlogged)
+        self.sync.applied(report.unlogged)
         hello = Hello(ruleset.fingerprint, rulesmatch.installed(self.plugins),
-                      self.seat_name[:64] or me.display_name, self.seat, self.bot is not None,
+                      self.seat_name[:64] or me.display_name, ctx.seat, ctx.bot is not None,
                       self.endpoint)
-        for m in self.roster.others():
+        for m in ctx.roster.others():
             self.node.connect(m.key, m.info.address)
-        self._broadcast(hello)
+        ctx.broadcast(hello)
         # Our Start again: it may never have reached the others before we went away.
-        self._broadcast(Start(self.table.header, self._setup_hash))
-        self._request_catch_up(None)
-        log.info("resumed seat %d at action #%d; catching up", self.seat, self.table.index)
-        self._notify()
+        assert self.startup.setup_hash is not None
+        ctx.broadcast(Start(table.header, self.startup.setup_hash))
+        self.sync.request_catch_up(None)
+        log.info("resumed seat %d at action #%d; catching up", ctx.seat, table.index)
+        ctx.notify()
 
     def _seat_self(self) -> None:
         assert self.roster is not None
         info = PeerInfo(self.seat, self.identity.public, self.endpoint,
                         self.seat_name[:64], self.bot is not None)
-        self.roster.add(info, self._now(), self.bot)
+        self.roster.add(info, self.ctx.now(), self.bot)
 
     # ==================================================================================
     # The Seat interface
 
     def phase(self) -> Phase:
         """Where the table is now."""
-        return self._phase
+        return self.ctx.phase
 
     def view(self) -> Any:
         """This seat's view of the current state (None before play)."""
@@ -250,13 +389,12 @@ class Peer(Lobby, Startup, Sync):
 
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (empty when it is not its turn, or it already chose)."""
-        if self.table is None or self._phase != Phase.PLAYING or self.syncing or not self.ready:
+        if self.table is None or self.ctx.phase != Phase.PLAYING or self.syncing or not self.ready:
             return []
         active = self.table.active_seats()
         if self.seat not in active:
             return []
-        step = self._step
-        if len(active) > 1 and step is not None and step.index == self.table.index and step.own:
+        if len(active) > 1 and self.sync.chose():
             return []
         # The game's own (possibly lazy) sequence, as `hedgerow simulate` uses it: listing a
         # Petals placement turn in full costs far more than picking one action from it.
@@ -274,26 +412,26 @@ class Peer(Lobby, Startup, Sync):
 
     def history(self) -> Sequence[HistoryLine]:
         """Every accepted action so far, in plain words."""
-        self._seal()
-        return list(self._history)
+        self.sync.seal()
+        return list(self.sync.history)
 
     def problem(self) -> str | None:
         """Why the table halted, or None."""
-        return self._problem
+        return self.ctx.problem
 
     def log_path(self) -> Path | None:
         """Where this seat's copy of the table log is saved."""
-        return self._log_path
+        return self.ctx.log_path
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change."""
-        self._subscribers.append(callback)
+        self.ctx.subscribers.append(callback)
 
     async def submit(self, action: Action) -> Refusal | None:
         """Play ``action`` for this seat: None once accepted locally and sent, or why not."""
         table = self.table
-        if table is None or self._phase != Phase.PLAYING:
-            return Refusal("wrong_phase", f"the table is {self._phase.value}, not playing")
+        if table is None or self.ctx.phase != Phase.PLAYING:
+            return Refusal("wrong_phase", f"the table is {self.ctx.phase.value}, not playing")
         if self.syncing:
             return Refusal("syncing", "this seat is still catching up with the table")
         if not self.ready:
@@ -304,17 +442,17 @@ class Peer(Lobby, Startup, Sync):
             return Refusal(Code.NOT_YOUR_TURN, f"seat {self.seat} may not act now "
                                                f"(waiting for seat {who})")
         if len(active) > 1:
-            return self._commit_step(action)
+            return self.sync.commit_step(action)
         try:
             result = table.submit(self.seat, action, index=table.index, prev=table.head)
         except RulesError as exc:
-            self._rules_failed(exc)
+            self.ctx.rules_failed(exc)
             return Refusal("rules_failed", str(exc))
         if isinstance(result, Refusal):
             return result
         own = result[0].entry
-        self._applied(result, announce=ActionMsg(own.index, own.prev, self.seat, action))
-        self._drain()
+        self.sync.applied(result, announce=ActionMsg(own.index, own.prev, self.seat, action))
+        self.sync.drain()
         return None
 
     async def close(self, reason: str = "left the table", why: LeaveReason | None = None) -> None:
@@ -327,14 +465,14 @@ class Peer(Lobby, Startup, Sync):
             return
         if why is None:
             why = {Phase.FINISHED: LeaveReason.GAME_OVER,
-                   Phase.HALTED: LeaveReason.HALTED}.get(self._phase, LeaveReason.QUIT)
-        self._seal()
+                   Phase.HALTED: LeaveReason.HALTED}.get(self.ctx.phase, LeaveReason.QUIT)
+        self.sync.seal()
         self._closed = True
         if self.roster is not None and self.table_id:
             for m in self.roster.others():
                 if m.link in (Link.LEFT, Link.LOST):
                     self.node.disconnect(m.key)  # nothing to deliver there: no lingering
-            self._broadcast(Leave(reason[:200], why))
+            self.ctx.broadcast(Leave(reason[:200], why))
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -346,9 +484,9 @@ class Peer(Lobby, Startup, Sync):
             except Exception:
                 log.exception("closing %r failed", closer)
         await self.node.close()
-        if self._writer is not None:
-            self._writer.close()
-        self._notify()
+        if self.ctx.writer is not None:
+            self.ctx.writer.close()
+        self.ctx.notify()
 
     # ==================================================================================
     # Extras beyond the Seat interface (bot runner, launch, tests)
@@ -373,15 +511,15 @@ class Peer(Lobby, Startup, Sync):
 
     def confirmed_end(self) -> bool:
         """True when every other seat has confirmed the final state (or left)."""
-        if self.table is None or self._hashes is None or self.roster is None:
+        if self.table is None or self.ctx.hashes is None or self.roster is None:
             return False
         last = self.table.index - 1
-        return all(m.link == Link.LEFT or self._hashes.reported(m.seat, last)
+        return all(m.link == Link.LEFT or self.ctx.hashes.reported(m.seat, last)
                    for m in self.roster.others())
 
     def desync_settled(self) -> bool:
         """False while a desync's naming may still change (reports for it are on the way)."""
-        divergence = self._hashes.divergence if self._hashes is not None else None
+        divergence = self.ctx.hashes.divergence if self.ctx.hashes is not None else None
         if divergence is None or self.roster is None:
             return True
         return all(m.seat in divergence.hashes or m.link != Link.CONNECTED for m in self.roster)
@@ -399,7 +537,7 @@ class Peer(Lobby, Startup, Sync):
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
                 return False
-            tick = self._tick
+            tick = self.ctx.tick
             try:
                 await asyncio.wait_for(tick.wait(), remaining)
             except TimeoutError:
@@ -408,7 +546,7 @@ class Peer(Lobby, Startup, Sync):
 
     def changed(self) -> Awaitable[bool]:
         """An awaitable for the next change (bound now, so no change slips in between)."""
-        return self._tick.wait()
+        return self.ctx.tick.wait()
 
     # ==================================================================================
     # Receiving
@@ -417,12 +555,12 @@ class Peer(Lobby, Startup, Sync):
         if self._closed:
             return
         if rx.data is None:
-            self._refuse(rx, None, ErrorCode.MALFORMED, "a message must be exactly one frame")
+            self.ctx.refuse(rx, None, ErrorCode.MALFORMED, "a message must be exactly one frame")
             return
         try:
             env = decode_envelope(rx.data)
         except CodecError as exc:
-            self._refuse(rx, None, exc.code, exc.message, ref_seq=exc.ref_seq,
+            self.ctx.refuse(rx, None, exc.code, exc.message, ref_seq=exc.ref_seq,
                          ref_index=exc.ref_index)
             return
         self._accept(rx, env)
@@ -430,54 +568,53 @@ class Peer(Lobby, Startup, Sync):
     def _accept(self, rx: Received, env: Envelope) -> None:
         """Check who sent ``env`` and whether it belongs to this table, then handle it."""
         if env.sender != rx.sender:
-            self._refuse(rx, env, ErrorCode.STRANGER,
+            self.ctx.refuse(rx, env, ErrorCode.STRANGER,
                          "the envelope names a sender other than the link's CURVE key")
             return
         body = env.body
         if isinstance(body, Hello):
-            self._on_hello(rx, env)
+            self.seating.on_hello(rx, env)
             return
-        if (isinstance(body, (SeatAssignment, ErrorMsg)) and rx.sender == self.host_key
-                and self._joined is not None and not self._joined.done()):
-            self._on_join_answer(rx, env)
+        joining = self.seating.joining
+        if (joining and isinstance(body, (SeatAssignment, ErrorMsg))
+                and rx.sender == self.ctx.host_key):
+            self.seating.on_join_answer(rx, env)
             return
-        joining = self._joined is not None and not self._joined.done()
-        if joining and len(self._held) < HELD_LIMIT:
-            self._held.append((rx, env))  # from a peer seated before the host answered us
-            return
+        if joining and self.seating.hold(rx, env):
+            return  # from a peer seated before the host answered us
         if joining:  # more than the hold takes: no table here yet, so nobody holds a seat
-            self._refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
+            self.ctx.refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
             return
         if env.table_id != self.table_id:
-            self._refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
             return
         member = self.roster.by_key(rx.sender) if self.roster is not None else None
         if member is None:
-            if (self._phase == Phase.SEATING and not self.is_host
-                    and len(self._held) < HELD_LIMIT):
-                self._held.append((rx, env))  # maybe a peer seated after us: see the roster
-                return
-            self._refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
+            if (self.ctx.phase == Phase.SEATING and not self.is_host
+                    and self.seating.hold(rx, env)):
+                return  # maybe a peer seated after us: see the roster
+            self.ctx.refuse(rx, env, ErrorCode.STRANGER, "the sender holds no seat at this table")
             return
         self._alive(member, body)
         self._dispatch(rx, env, member)
 
     def _alive(self, member: Member, body: Body) -> None:
-        member.last_seen = self._now()
+        member.last_seen = self.ctx.now()
         if isinstance(body, Leave) or member.link in (Link.CONNECTED, Link.LEFT):
             return
         if member.link == Link.LOST:
             log.info("%s is back", member.label())
         member.link = Link.CONNECTED
-        self._notify()
+        self.ctx.notify()
 
     def _dispatch(self, rx: Received, env: Envelope, member: Member) -> None:
         body = env.body
         handler = self._handlers.get(type(body))
         if handler is None:
-            self._refuse(rx, env, ErrorCode.WRONG_PHASE, f"{body_name(env)} is not expected here")
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE,
+                            f"{body_name(env)} is not expected here")
             return
-        handler(self, rx, env, member)
+        handler(rx, env, member)
 
     # -- links --------------------------------------------------------------------------
 
@@ -493,9 +630,9 @@ class Peer(Lobby, Startup, Sync):
         member.left_why = body.why
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
                  body.reason or "no reason given")
-        if self.is_host and self._phase == Phase.SEATING:
-            self._free_seat(member)
-        self._notify()
+        if self.is_host and self.ctx.phase == Phase.SEATING:
+            self.seating.free_seat(member)
+        self.ctx.notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(ErrorMsg, env.body)
@@ -517,40 +654,24 @@ class Peer(Lobby, Startup, Sync):
         if self.roster is None or not self.table_id:
             return
         index = self.table.index if self.table is not None else 0
-        self._broadcast(Heartbeat(index))
-        now = self._now()
+        self.ctx.broadcast(Heartbeat(index))
+        now = self.ctx.now()
         changed = False
         for m in self.roster.others():
             if m.link == Link.CONNECTED and now - m.last_seen > self.lost_after:
                 m.link = Link.LOST
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
-                if self.is_host and self._phase == Phase.SEATING:
-                    self._free_seat(m)
+                if self.is_host and self.ctx.phase == Phase.SEATING:
+                    self.seating.free_seat(m)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
-        if self.table is not None and self._phase == Phase.PLAYING:
+        if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()
                      if m.next_index > index and m.link == Link.CONNECTED]
-            stale = self._catch_up_at is None or now - self._catch_up_at > self.heartbeat * 2
+            asked = self.sync.catch_up_at
+            stale = asked is None or now - asked > self.heartbeat * 2
             if ahead and index == self._index_at_tick and stale:
-                self._request_catch_up(max(ahead, key=lambda m: m.next_index))
+                self.sync.request_catch_up(max(ahead, key=lambda m: m.next_index))
         self._index_at_tick = index
         if changed:
-            self._notify()
-
-    _handlers: dict[type, Callable[[Peer, Received, Envelope, Member], None]] = {
-        SeatAssignment: Lobby._on_seat_assignment,
-        SeedCommit: Startup._on_seed_commit,
-        SeedReveal: Startup._on_seed_reveal,
-        Start: Startup._on_start,
-        ActionMsg: Sync._on_action,
-        StateHash: Sync._on_state_hash,
-        ActionCommit: Sync._on_action_commit,
-        ActionReveal: Sync._on_action_reveal,
-        CatchUpRequest: Sync._on_catch_up_request,
-        CatchUpReply: Sync._on_catch_up_reply,
-        Heartbeat: _on_heartbeat,
-        Leave: _on_leave,
-        ErrorMsg: _on_error,
-    }
-
+            self.ctx.notify()

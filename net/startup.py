@@ -1,23 +1,27 @@
-"""From a full table to play: seed commit-reveal, the log file, and the Start barrier.
+"""`Startup`: from a full table to play — seed commit-reveal, the log file, the Start barrier.
 
 Each seat commits to a share, reveals once every commitment is in, and the seed comes
 from all shares (`hedgerow.net.seedround`).  Each peer then opens its log and table file
 and sends ``Start``; it acts only once every other seat's ``Start`` matched its own
 (docs/protocol.md §3.2), so no action can reach a peer that does not know the seed yet.
 A host may dictate the seed instead (``hedgerow play --seed``), for joiners that accept it.
+
+This phase reads and writes the shared `PeerContext` (it builds ``table``, opens the log);
+of play it needs only a `Play`: somewhere to put the opening chance entries and a nudge to
+handle actions that came early.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
-from hedgerow.core.table import Table
-from hedgerow.net import tablefile
+from hedgerow.core.table import Applied, Table
+from hedgerow.net.context import PeerContext
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -28,7 +32,6 @@ from hedgerow.net.messages import (
     SeedReveal,
     Start,
 )
-from hedgerow.net.peercore import PeerCore
 from hedgerow.net.seat import Phase
 from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.transport import Received
@@ -42,53 +45,90 @@ def setup_hash(table: Table) -> bytes:
     return table.hash_of(table.opening[0].before) if table.opening else table.state_hash()
 
 
-class Startup(PeerCore):
-    """Seed agreement and the start of play (a mixin of `hedgerow.net.peer.Peer`)."""
+class Play(Protocol):
+    """What `Startup` needs of the play phase (`hedgerow.net.sync.Sync`)."""
 
-    # The shared state (`PeerCore`) this phase reads and writes beyond the obvious.
-    _phase: Phase
-    fixed_seed: bytes | None
-    _held: list[tuple[Received, Envelope]]
-    _revealed: bool
-    _starts: dict[int, Start]
+    def applied(self, applied: Sequence[Applied]) -> None:
+        """Entries the table added: show them and seal them."""
 
-    def _begin_seeding(self) -> None:
-        if self._phase != Phase.SEATING:
+    def drain(self) -> None:
+        """Handle the early messages whose turn has come."""
+
+
+class Startup:
+    """Seed agreement and the start of play.
+
+    ``fixed_seed`` is the seed a host dictates (None: commit-reveal); ``accept_host_seed``
+    lets a joiner play a seed its host dictates.
+    """
+
+    def __init__(self, ctx: PeerContext, play: Play) -> None:
+        self.ctx = ctx
+        self.play = play
+        self.fixed_seed: bytes | None = None
+        self.accept_host_seed = False
+        self.setup_hash: bytes | None = None
+        self._round: SeedRound | None = None
+        self._revealed = False
+        self._starts: dict[int, Start] = {}  # Starts that came before our own seed
+        self._started: set[int] = set()  # seats whose Start matched ours
+        self._resumed = False
+
+    @property
+    def round(self) -> SeedRound:
+        """This seat's commit-reveal round (its share is drawn when first needed)."""
+        if self._round is None:
+            self._round = SeedRound(self.ctx.players, self.ctx.seat)
+        return self._round
+
+    @property
+    def ready(self) -> bool:
+        """True once every other seat's Start matched ours: this seat may act (§3.2)."""
+        return self.ctx.table is not None and (
+            self._resumed or len(self._started) >= self.ctx.players - 1)
+
+    def resumed(self, table: Table) -> None:
+        """This seat came back with ``table`` rebuilt from its log: it does not wait for the
+        others' Start again."""
+        header = table.header
+        self.setup_hash = setup_hash(Table(table.ruleset, header.players, header.seed))
+        self._resumed = True
+
+    # -- seeding ------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Every seat is taken: commit to a share (or start with the dictated seed)."""
+        ctx = self.ctx
+        if ctx.phase != Phase.SEATING:
             return
-        assert self.roster is not None and self._seed is not None
-        self._phase = Phase.SEEDING
-        for m in self.roster.others():
-            self.node.connect(m.key, m.info.address)
+        assert ctx.roster is not None
+        ctx.phase = Phase.SEEDING
+        for m in ctx.roster.others():
+            ctx.node.connect(m.key, m.info.address)
         if self.fixed_seed is not None:
             log.info("every seat is taken; the seed is dictated by this host")
             self._start_play(self.fixed_seed)
-        else:
-            self._broadcast(SeedCommit(self.seat, self._seed.own_commitment))
-            log.info("every seat is taken; agreeing on the seed")
-        held, self._held = self._held, []
-        for rx, env in held:  # the roster is complete: a sender still unknown is a stranger
-            self._accept(rx, env)
-        if self.fixed_seed is not None:
             return
+        ctx.broadcast(SeedCommit(ctx.seat, self.round.own_commitment))
+        log.info("every seat is taken; agreeing on the seed")
         self._maybe_reveal()
-        self._notify()
+        ctx.notify()
 
-    def _on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(SeedCommit, env.body)
         if self._seed_message(rx, env, member, body.seat,
                               lambda seed: seed.commit(body.seat, body.commitment)):
             self._maybe_reveal()
 
     def _maybe_reveal(self) -> None:
-        seed = self._seed
-        if (self._phase == Phase.SEEDING and seed is not None and seed.all_committed
-                and not self._revealed):
+        seed = self.round
+        if self.ctx.phase == Phase.SEEDING and seed.all_committed and not self._revealed:
             self._revealed = True
-            self._broadcast(SeedReveal(self.seat, seed.share))
-            seed.reveal(self.seat, seed.share)
+            self.ctx.broadcast(SeedReveal(self.ctx.seat, seed.share))
+            seed.reveal(self.ctx.seat, seed.share)
         self._maybe_start()
 
-    def _on_seed_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_seed_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(SeedReveal, env.body)
         if self._seed_message(rx, env, member, body.seat,
                               lambda seed: seed.reveal(body.seat, body.share)):
@@ -101,19 +141,19 @@ class Startup(PeerCore):
         A share that does not match its commitment halts the table (no seed can be
         agreed); a second, different commitment or share is refused and the first stands.
         """
+        ctx = self.ctx
         if seat != member.seat:
-            self._refuse(rx, env, ErrorCode.WRONG_SEAT,
-                         f"{member.label()} cannot speak for seat {seat}")
+            ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                       f"{member.label()} cannot speak for seat {seat}")
             return False
         if self._late_seed_message(rx, env):
             return False
-        assert self._seed is not None
         try:
-            record(self._seed)
+            record(self.round)
         except SeedRoundError as exc:
-            self._refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message)
+            ctx.refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message)
             if exc.fatal:
-                self._halt(f"cannot agree on the seed: {exc.message}")
+                ctx.halt(f"cannot agree on the seed: {exc.message}")
             return False
         return True
 
@@ -124,80 +164,80 @@ class Startup(PeerCore):
         messages are ignored without a reply, as actions are: the seed may never have been
         agreed, and nothing more is (docs/protocol.md §3.2).
         """
-        if self._phase == Phase.HALTED:
+        ctx = self.ctx
+        if ctx.phase == Phase.HALTED:
             return True
-        if self._phase in (Phase.SEATING, Phase.SEEDING) and self.table is None:
+        if ctx.phase in (Phase.SEATING, Phase.SEEDING) and ctx.table is None:
             return False
         if self.fixed_seed is None:  # with a dictated seed, joiners' commitments are moot
-            self._refuse(rx, env, ErrorCode.WRONG_PHASE, "the seed is already agreed")
+            ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "the seed is already agreed")
         return True
 
+    # -- the start ----------------------------------------------------------------------
+
     def _maybe_start(self) -> None:
-        if self._phase != Phase.SEEDING or self._seed is None:
+        if self.ctx.phase != Phase.SEEDING:
             return
-        seed = self._seed.seed()
+        seed = self.round.seed()
         if seed is None:
             return
         self._start_play(seed)
 
     def _start_play(self, seed: bytes) -> None:
-        assert self.roster is not None
+        ctx = self.ctx
+        assert ctx.roster is not None
         try:
-            self.table = Table(self.ruleset, self.players, seed)
+            ctx.table = Table(ctx.ruleset, ctx.players, seed)
         except RulesError as exc:
-            self._rules_failed(exc)
+            ctx.rules_failed(exc)
             return
-        self._setup_hash = setup_hash(self.table)
+        self.setup_hash = setup_hash(ctx.table)
         self._open_log()
-        self._phase = Phase.PLAYING if self.table.active_seats() else Phase.FINISHED
+        ctx.phase = Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED
         log.info("seed %s; play starts", seed.hex())
-        self._broadcast(Start(self.table.header, self._setup_hash))
+        ctx.broadcast(Start(ctx.table.header, self.setup_hash))
         # The chance entries the rules asked for at setup (the deal) are the first entries:
         # every peer resolved them from the seed; each seals them like any entry.
-        self._applied(self.table.opening)
+        self.play.applied(ctx.table.opening)
         starts, self._starts = self._starts, {}
         for seat, start in starts.items():
             self._check_start(seat, start)
-        self._notify()
-        self._drain()
+        ctx.notify()
+        self.play.drain()
 
     def _open_log(self) -> None:
-        assert self.table is not None and self.roster is not None
-        folder = self.log_dir or logs_dir()
+        ctx = self.ctx
+        assert ctx.table is not None and ctx.roster is not None
+        folder = ctx.log_dir or logs_dir()
         folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{self.ruleset.game.name}-{stamp}-{self.table_id.hex()[:8]}-seat{self.seat}.hlog"
-        self._log_path = folder / name
-        names = tuple(self._names().get(s, "") for s in range(self.players))
-        header = LogHeader.for_table(self.ruleset, self.players, self.table.header.seed,
-                                     table_id=self.table_id, own_seat=self.seat,
+        name = f"{ctx.ruleset.game.name}-{stamp}-{ctx.table_id.hex()[:8]}-seat{ctx.seat}.hlog"
+        ctx.log_path = folder / name
+        names = tuple(ctx.names().get(s, "") for s in range(ctx.players))
+        header = LogHeader.for_table(ctx.ruleset, ctx.players, ctx.table.header.seed,
+                                     table_id=ctx.table_id, own_seat=ctx.seat,
                                      seat_names=names)
         # Flushed after every entry (survives a crash of this process); not fsynced, so a
         # power cut may lose the last entries, which catch-up fetches again from the others.
-        self._writer = LogWriter(self._log_path, header, sync=False)
-        self._save_table_file()
+        ctx.writer = LogWriter(ctx.log_path, header, sync=False)
+        ctx.save_table_file()
 
-    def _save_table_file(self) -> None:
-        if self._log_path is None or self.roster is None:
-            return
-        tablefile.save(self._log_path, tablefile.TableFile(
-            self.table_id, self.seat, self.roster.peer_infos(), self.key_file, self.bot))
-
-    def _on_start(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_start(self, rx: Received, env: Envelope, member: Member) -> None:
+        ctx = self.ctx
         body = cast(Start, env.body)
-        if self.table is not None:
+        if ctx.table is not None:
             self._check_start(member.seat, body)
             return
-        host_committed = self._seed is not None and 0 in self._seed.commits
-        if rx.sender == self.host_key and self._phase == Phase.SEEDING and not host_committed:
+        host_committed = 0 in self.round.commits
+        if rx.sender == ctx.host_key and ctx.phase == Phase.SEEDING and not host_committed:
             # The host skipped the commit-reveal: it dictates the seed (hedgerow play --seed).
             if not self.accept_host_seed:
-                self._halt("the host dictated the table seed instead of agreeing on it; "
-                           "join with --accept-host-seed to play such a table")
+                ctx.halt("the host dictated the table seed instead of agreeing on it; "
+                         "join with --accept-host-seed to play such a table")
                 return
-            if (body.header.fingerprint, body.header.players) != (self.ruleset.fingerprint,
-                                                                  self.players):
-                self._halt("the host started the table with other rules")
+            if (body.header.fingerprint, body.header.players) != (ctx.ruleset.fingerprint,
+                                                                  ctx.players):
+                ctx.halt("the host started the table with other rules")
                 return
             self.fixed_seed = body.header.seed
             self._starts[member.seat] = body
@@ -206,20 +246,14 @@ class Startup(PeerCore):
         self._starts[member.seat] = body
 
     def _check_start(self, seat: int, start: Start) -> None:
-        assert self.table is not None
-        if start.header != self.table.header or start.setup_hash != self._setup_hash:
-            self._halt(f"seat {seat} started the table with another seed or other rules "
-                       f"({start.header.fingerprint}, seed {start.header.seed.hex()[:12]}; "
-                       f"here {self.table.header.fingerprint}, seed "
-                       f"{self.table.header.seed.hex()[:12]})", tell=True)
+        ctx = self.ctx
+        assert ctx.table is not None
+        if start.header != ctx.table.header or start.setup_hash != self.setup_hash:
+            ctx.halt(f"seat {seat} started the table with another seed or other rules "
+                     f"({start.header.fingerprint}, seed {start.header.seed.hex()[:12]}; "
+                     f"here {ctx.table.header.fingerprint}, seed "
+                     f"{ctx.table.header.seed.hex()[:12]})", tell=True)
             return
         self._started.add(seat)
         if self.ready:
-            self._notify()
-
-    @property
-    def ready(self) -> bool:
-        """True once every other seat's Start matched ours: this seat may act (§3.2)."""
-        return self.table is not None and (
-            self._resumed or len(self._started) >= self.players - 1)
-
+            ctx.notify()

@@ -223,8 +223,8 @@ def crash(peer: Peer) -> Awaitable[None]:
     peer._closed = True
     for task in peer._tasks:
         task.cancel()
-    if peer._writer is not None:
-        peer._writer.close()
+    if peer.ctx.writer is not None:
+        peer.ctx.writer.close()
     return peer.node.close()
 
 
@@ -402,11 +402,11 @@ def cheat_at_steps(peer: Peer, change: str) -> list[Any]:
     ``"illegal"``: it commits to, and reveals, an action the rules refuse (``pick(n=9)``).
     Returns the list of the messages it rewrote, as sent.
     """
-    send = peer._broadcast
+    send = peer.ctx.broadcast
     rewrote: list[Any] = []
 
     def rewritten(body: Any) -> None:
-        step = peer._step
+        step = peer.sync.step
         if isinstance(body, (ActionCommit, ActionReveal)) and step is not None and step.own:
             seat, action, salt = step.own
             other = next(a for a in peer.table.legal_actions(seat) if a != action)
@@ -421,7 +421,7 @@ def cheat_at_steps(peer: Peer, change: str) -> list[Any]:
             rewrote.append(body)
         send(body)
 
-    peer._broadcast = rewritten  # type: ignore[method-assign]
+    peer.ctx.broadcast = rewritten  # type: ignore[method-assign]
     return rewrote
 
 
@@ -503,16 +503,16 @@ def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
         honest = [asyncio.ensure_future(play_bot(p, spec)) for p in peers[:2]]
         # Wait for the others' commitments, then commit last and die right after revealing.
         assert await victim.wait_until(
-            lambda: victim._step is not None and set(victim._step.commits) == {0, 1}, WAIT)
-        send = victim._broadcast
+            lambda: victim.sync.step is not None and set(victim.sync.step.commits) == {0, 1}, WAIT)
+        send = victim.ctx.broadcast
 
         def reveal_then_die(body: Any) -> None:
             send(body)
             if isinstance(body, ActionReveal):
-                victim._writer.close()  # nothing of the step reaches its log
-                victim._broadcast = lambda body: None  # type: ignore[method-assign]
+                victim.ctx.writer.close()  # nothing of the step reaches its log
+                victim.ctx.broadcast = lambda body: None  # type: ignore[method-assign]
 
-        victim._broadcast = reveal_then_die  # type: ignore[method-assign]
+        victim.ctx.broadcast = reveal_then_die  # type: ignore[method-assign]
         choice = make_bot(victim, spec).choose(victim.view(), victim.legal_actions())
         assert await victim.submit(choice) is None  # what its bot would play
         await crash(victim)
@@ -544,7 +544,7 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
         host, liar = peers[0], peers[2]
         try:
             assert await host.wait_until(lambda: host.ready, WAIT)
-            host._seal()
+            host.sync.seal()
             ours = host.table.entries[0]
             assert ours.is_chance
             order, first = ours.action.args[0][1]
@@ -553,7 +553,7 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
             reply = CatchUpReply(host.table.header, 0, (LoggedEntry(entry, bytes(32)),), 1)
             env = Envelope(host.table_id, liar.identity.public, 99, reply)
             member = host.roster.by_key(liar.identity.public)
-            host._on_catch_up_reply(Received(liar.identity.public, None, None), env, member)
+            host.sync.on_catch_up_reply(Received(liar.identity.public, None, None), env, member)
             assert host.phase() == Phase.HALTED
             problem = host.problem()
             assert problem.startswith("desync after entry #0: "), problem
@@ -586,7 +586,7 @@ def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up() -> None:
             assert await p.submit(p.legal_actions()[0]) is None
         for p in peers:  # three bids and the next prize: entries #1-#4
             assert await p.wait_until(lambda p=p: p.table.index == 5, WAIT)
-        victim._seal()
+        victim.sync.seal()
         log_path: Path = victim.log_path()
         await crash(victim)
         assert read_log(log_path).next_index == 5

@@ -1,0 +1,236 @@
+"""`PeerContext`: what every phase of one table peer shares, and how each sends, refuses and
+halts.
+
+`hedgerow.net.peer.Peer` runs the table protocol (docs/protocol.md) as phase objects:
+`hedgerow.net.seating.Seating`, `hedgerow.net.startup.Startup` and `hedgerow.net.sync.Sync`.
+Each keeps its own state; what they share is this one object, passed to each constructor:
+
+* who this peer is and where it sits: its key and sockets (``identity``, ``node``), the
+  seating (``seat``, ``players``, ``ruleset``, ``table_id``, ``is_host``, ``host_key``,
+  ``roster``), set once by `seated`;
+* the table as far as it goes: ``table`` (None before the seed), ``phase`` and ``problem``,
+  the state-hash book (``hashes``);
+* the log file and the table file beside it (``writer``, ``log_path``, `save_table_file`);
+* the sender (`send`, `broadcast`), the refuser (`refuse`, which answers with an ``Error``
+  and remembers the refusal in ``refusals``), `halt`, and `notify` for the seat's watchers.
+
+Anything else a phase needs from another is a callable or a small protocol in its
+constructor, so each phase's reach is visible where it is built (`Peer.__init__`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from hedgerow.core.errors import HedgerowError, RulesError
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import Table
+from hedgerow.net import tablefile
+from hedgerow.net.codec import encode_envelope
+from hedgerow.net.hashbook import HashBook
+from hedgerow.net.keys import Identity, key_text
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.members import Member, Roster
+from hedgerow.net.messages import (
+    ActionCommit,
+    ActionMsg,
+    ActionReveal,
+    Body,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Hello,
+    StateHash,
+)
+from hedgerow.net.seat import Phase
+from hedgerow.net.transport import Node, Received
+
+log = logging.getLogger(__name__)
+
+#: Seconds between heartbeats, and of silence after which a seat is lost.
+HEARTBEAT_S = 1.0
+LOST_AFTER_S = 5.0
+#: Messages for later log indices kept until their turn comes (more are dropped and
+#: fetched again by catch-up).
+AHEAD_LIMIT = 256
+#: Messages from peers not yet in the roster kept while seats fill.
+HELD_LIMIT = 64
+#: Entries per CatchUpReply.
+CATCH_UP_BATCH = 256
+#: Refusals remembered for `Peer.refusals`.
+REFUSALS_KEPT = 256
+NO_TABLE = bytes(16)
+#: The bodies that name the log index they are for (an Error refusing one carries it).
+INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
+
+
+class JoinRefused(HedgerowError):
+    """The table would not seat this peer (the message says why)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="join_refused")
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalRecord:
+    """A message this peer refused: from whom, what, and why (also logged)."""
+
+    sender: bytes
+    seat: int | None
+    what: str
+    code: ErrorCode
+    message: str
+    ref_index: int | None = None
+
+
+def body_name(env: Envelope | None) -> str:
+    """The name of an envelope's body, for log lines ("a message" when it did not decode)."""
+    return "a message" if env is None else type(env.body).__name__
+
+
+class PeerContext:
+    """The state every phase of a peer shares and the helpers they act through."""
+
+    def __init__(self, identity: Identity, node: Node, *, seat_name: str = "",
+                 bot: str | None = None, log_dir: Path | None = None) -> None:
+        self.identity = identity
+        self.node = node
+        self.seat_name = seat_name
+        self.bot = bot  # the strategy playing this seat, if a bot does
+        self.log_dir = log_dir
+        self.key_file: str | None = None  # saved in the table file for `hedgerow resume`
+        # The seating (set by `seated`).
+        self.seat = -1
+        self.players = 0
+        self.ruleset = cast(Ruleset, None)
+        self.table_id = b""
+        self.is_host = False
+        self.host_key: bytes | None = None
+        self.roster: Roster | None = None
+        self.hashes: HashBook | None = None
+        # The table.
+        self.table: Table | None = None
+        self.phase = Phase.SEATING
+        self.problem: str | None = None
+        self.writer: LogWriter | None = None
+        self.log_path: Path | None = None
+        self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
+        self.subscribers: list[Callable[[], None]] = []
+        self.tick = asyncio.Event()
+        self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
+
+    def seated(self, ruleset: Ruleset, players: int, seat: int) -> None:
+        """This peer holds ``seat`` at a ``players``-seat table of ``ruleset``."""
+        self.ruleset = ruleset
+        self.players = players
+        self.seat = seat
+        self.roster = Roster(players, self.identity.public)
+        self.hashes = HashBook(players, seat)
+
+    def now(self) -> float:
+        """The event loop's clock."""
+        return asyncio.get_running_loop().time()
+
+    # -- sending ------------------------------------------------------------------------
+
+    def encode(self, body: Body, *, table_id: bytes | None = None) -> bytes:
+        """``body`` in a new envelope from this peer (the next ``seq``)."""
+        self._seq += 1
+        tid = self.table_id if table_id is None else table_id
+        if not tid and not isinstance(body, Hello):
+            tid = NO_TABLE
+        return encode_envelope(Envelope(tid, self.identity.public, self._seq, body))
+
+    def broadcast(self, body: Body) -> None:
+        """Send ``body`` to every other seated peer (one envelope)."""
+        if self.roster is None:
+            return
+        data = self.encode(body)
+        for m in self.roster.others():
+            self.node.send(m.key, data)
+
+    def send(self, member: Member, body: Body) -> None:
+        """Send ``body`` to one seated peer."""
+        self.node.send(member.key, self.encode(body))
+
+    def notify(self) -> None:
+        """Tell every watcher of the seat that something changed."""
+        tick, self.tick = self.tick, asyncio.Event()
+        tick.set()
+        for callback in list(self.subscribers):
+            try:
+                callback()
+            except Exception:
+                log.exception("a subscriber failed")
+
+    # -- naming -------------------------------------------------------------------------
+
+    def names(self) -> dict[int, str]:
+        """Each seat's display name."""
+        return {} if self.roster is None else {m.seat: m.info.display_name for m in self.roster}
+
+    def who(self, key: bytes) -> str:
+        """A seat's label, or a stranger's key, for log lines."""
+        member = self.roster.by_key(key) if self.roster is not None else None
+        return member.label() if member is not None else f"stranger {key_text(key)[:8]}"
+
+    # -- refusing and halting -----------------------------------------------------------
+
+    def refuse(self, rx: Received, env: Envelope | None, code: ErrorCode, message: str, *,
+               ref_index: int | None = None, ref_seq: int | None = None,
+               refusal: str = "") -> None:
+        """Log a refused message and answer its sender with an Error; nothing else changes.
+
+        The Error names the refused envelope's ``seq`` (``ref_seq`` when it did not decode)
+        and the log index concerned: ``ref_index``, else the body's own ``index`` (an action,
+        a step's commit or reveal, a state hash), as docs/protocol.md §2.3 says.
+        """
+        if ref_index is None and env is not None and isinstance(env.body, INDEXED):
+            ref_index = env.body.index
+        if env is not None:
+            ref_seq = env.seq
+        member = self.roster.by_key(rx.sender) if self.roster is not None else None
+        what = body_name(env)
+        log.warning("refused %s from %s: %s: %s", what, self.who(rx.sender), code.name, message)
+        self.refusals.append(RefusalRecord(rx.sender, member.seat if member else None, what,
+                                           code, message, ref_index))
+        if env is not None and isinstance(env.body, ErrorMsg):
+            return  # never answer an error with an error
+        error = ErrorMsg(code, message, ref_seq, ref_index,
+                         str(refusal))  # a plain str: the codec takes no StrEnum
+        data = self.encode(error)
+        if rx.route is not None:
+            self.node.reply(rx.route, data)
+        else:
+            self.node.send(rx.sender, data)
+
+    def halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None:
+        """Stop the table; ``tell`` sends every seated peer Error(DESYNC) saying why."""
+        first = self.phase != Phase.HALTED
+        self.phase = Phase.HALTED
+        self.problem = message
+        if first:
+            log.error("table halted: %s", message)
+            if tell:
+                self.broadcast(ErrorMsg(ErrorCode.DESYNC, message, None, index))
+        self.notify()
+
+    def rules_failed(self, exc: RulesError) -> None:
+        """The game broke its contract (a bug in the rules, `RulesError`): every peer running
+        those rules stops at the same entry."""
+        self.halt(f"the rules of {self.ruleset.fingerprint} failed: {exc}")
+
+    # -- files --------------------------------------------------------------------------
+
+    def save_table_file(self) -> None:
+        """Save the seating beside the log (once there is a log), for `hedgerow resume`."""
+        if self.log_path is None or self.roster is None:
+            return
+        tablefile.save(self.log_path, tablefile.TableFile(
+            self.table_id, self.seat, self.roster.peer_infos(), self.key_file, self.bot))

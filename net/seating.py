@@ -1,0 +1,278 @@
+"""`Seating`: who sits where — the host's answer to a `Hello`, the roster, returning peers.
+
+The host checks a joiner's rules and seat in the order of docs/protocol.md §3.1 and sends
+every seated peer the roster (``SeatAssignment``); a joiner binds the table's rules from
+the fingerprint and keeps a DEALER to every peer it learns of.  Envelopes from keys not
+seated yet are held while seats fill (§3.1 step 6) and handed back once the roster names
+their sender.  A seated key that says ``Hello`` again is a returning peer (§5.7): its new
+address is taken, and the host answers with the current seating.
+
+This phase reads and writes the shared `PeerContext` (the seating, the roster, the table
+file); from the other phases it needs only what its constructor takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import cast
+
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net import rulesmatch
+from hedgerow.net.address import endpoint, split_endpoint
+from hedgerow.net.context import HELD_LIMIT, JoinRefused, PeerContext
+from hedgerow.net.keys import key_text
+from hedgerow.net.members import Member
+from hedgerow.net.messages import (
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Hello,
+    PeerInfo,
+    SeatAssignment,
+)
+from hedgerow.net.seat import Link, Phase
+from hedgerow.net.transport import Received
+
+log = logging.getLogger(__name__)
+
+
+class Seating:
+    """Seating and returning peers.
+
+    ``plugins`` binds the table's rules from a host's fingerprint (a joiner needs it);
+    ``begin_seeding()`` is called once every seat is taken; ``redeliver(rx, env)`` hands a
+    held envelope back to the peer's intake; ``peer_back(member)`` tells play that a seated
+    peer returned (§5.7).
+    """
+
+    def __init__(self, ctx: PeerContext, *, plugins: PluginHost | None,
+                 begin_seeding: Callable[[], None],
+                 redeliver: Callable[[Received, Envelope], None],
+                 peer_back: Callable[[Member], None]) -> None:
+        self.ctx = ctx
+        self.plugins = plugins
+        self._begin_seeding = begin_seeding
+        self._redeliver = redeliver
+        self._peer_back = peer_back
+        self.held: list[tuple[Received, Envelope]] = []
+        self.joined: asyncio.Future[None] | None = None  # a joiner's wait for its seat
+
+    @property
+    def joining(self) -> bool:
+        """True while this joiner waits for the host's answer."""
+        return self.joined is not None and not self.joined.done()
+
+    def hold(self, rx: Received, env: Envelope) -> bool:
+        """Keep ``env`` until the roster names its sender; False when the hold is full."""
+        if len(self.held) >= HELD_LIMIT:
+            return False
+        self.held.append((rx, env))
+        return True
+
+    def _release(self) -> None:
+        held, self.held = self.held, []
+        for rx, env in held:
+            self._redeliver(rx, env)  # held again while the sender is still unknown
+
+    def _full(self) -> None:
+        """Every seat is taken: seeding begins, and a sender still unknown is a stranger."""
+        self._begin_seeding()
+        self._release()
+
+    # -- the host -----------------------------------------------------------------------
+
+    def on_hello(self, rx: Received, env: Envelope) -> None:
+        """A joiner's ``Hello`` (the host seats it) or a seated peer's return."""
+        ctx = self.ctx
+        hello = cast(Hello, env.body)
+        if env.table_id not in (b"", ctx.table_id):
+            ctx.refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
+            return
+        member = ctx.roster.by_key(rx.sender) if ctx.roster is not None else None
+        if member is not None:
+            self._on_rejoin(rx, env, member)
+            return
+        if not ctx.is_host:
+            ctx.refuse(rx, env, ErrorCode.STRANGER, "this peer does not seat anyone")
+            return
+        # The host's checks, in the order of docs/protocol.md §3.1.
+        assert ctx.roster is not None
+        name = hello.display_name or f"peer {key_text(rx.sender)[:8]}"
+        problem = rulesmatch.mismatch(ctx.ruleset, hello.fingerprint, hello.plugins, name)
+        if problem is not None:
+            ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH, problem)
+            return
+        if ctx.phase != Phase.SEATING or hello.spectator:
+            ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "this table takes no spectators"
+                       if hello.spectator else "the table has started; no seat is free")
+            return
+        wanted = hello.wanted_seat
+        if wanted is not None and wanted >= ctx.players:
+            ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                       f"seat {wanted} does not exist at a {ctx.players}-seat table")
+            return
+        seat = ctx.roster.free_seat(wanted)
+        if seat is None:
+            code = ErrorCode.SEAT_TAKEN if wanted is not None else ErrorCode.TABLE_FULL
+            ctx.refuse(rx, env, code, f"seat {wanted} is taken" if wanted is not None
+                       else "every seat is taken")
+            return
+        address = self._hello_address(rx, env)
+        if address is None:
+            return
+        info = PeerInfo(seat, rx.sender, address, hello.display_name, hello.bot)
+        ctx.roster.add(info, ctx.now(), "bot" if hello.bot else None)
+        ctx.node.connect(rx.sender, info.address)
+        log.info("%s took seat %d", name, seat)
+        self.send_roster()
+        if ctx.roster.full:
+            self._full()
+        ctx.notify()
+
+    def _hello_address(self, rx: Received, env: Envelope) -> str | None:
+        """Where the sender of ``env`` (a Hello) listens; None after refusing a bad one.
+
+        A wildcard host (a peer that listens on every interface) is replaced by the
+        address its connection came from.
+        """
+        hello = cast(Hello, env.body)
+        try:
+            host, port = split_endpoint(hello.address)
+        except ValueError:
+            self.ctx.refuse(rx, env, ErrorCode.MALFORMED, f"bad address {hello.address!r}")
+            return None
+        if host in ("0.0.0.0", "::") and rx.peer_ip:
+            host = rx.peer_ip
+        return endpoint(host, port)
+
+    def send_roster(self) -> None:
+        """Send every other seated peer the seating, each with its own seat."""
+        ctx = self.ctx
+        assert ctx.roster is not None
+        peers = ctx.roster.peer_infos()
+        for m in ctx.roster.others():
+            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint, peers))
+
+    def free_seat(self, member: Member) -> None:
+        """The host frees the seat of a peer that left or was lost while seating."""
+        ctx = self.ctx
+        assert ctx.roster is not None
+        ctx.roster.remove(member.seat)
+        ctx.node.disconnect(member.key)
+        self.send_roster()
+
+    # -- a joiner -----------------------------------------------------------------------
+
+    def on_join_answer(self, rx: Received, env: Envelope) -> None:
+        """The host's answer to our ``Hello``: a seat, or why not."""
+        ctx = self.ctx
+        assert self.joined is not None
+        body = env.body
+        if isinstance(body, ErrorMsg):
+            self.joined.set_exception(JoinRefused(f"the table refused: {body.message}"))
+            return
+        assert isinstance(body, SeatAssignment)
+        if body.seat is None:
+            self.joined.set_exception(JoinRefused("the table offered no seat"))
+            return
+        assert self.plugins is not None
+        try:
+            ruleset = rulesmatch.ruleset_for(self.plugins, body.fingerprint, body.players)
+        except HedgerowError as exc:
+            self.joined.set_exception(JoinRefused(exc.message))
+            return
+        ctx.table_id = env.table_id
+        ctx.seated(ruleset, body.players, body.seat)
+        self.joined.set_result(None)
+        self._apply_roster(body)
+
+    def on_seat_assignment(self, rx: Received, env: Envelope, member: Member) -> None:
+        """A ``SeatAssignment`` after our first: the seating as it fills, or new addresses."""
+        ctx = self.ctx
+        body = cast(SeatAssignment, env.body)
+        if rx.sender != ctx.host_key or ctx.is_host:
+            ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host assigns seats")
+            return
+        if (body.seat != ctx.seat or body.players != ctx.players
+                or body.fingerprint != ctx.ruleset.fingerprint):
+            ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
+            return
+        if ctx.phase != Phase.SEATING:
+            self._refresh_addresses(rx, env, body)
+            return
+        self._apply_roster(body)
+
+    def _refresh_addresses(self, rx: Received, env: Envelope, body: SeatAssignment) -> None:
+        """The host's answer to our return (§5.7): the same seats, perhaps new addresses."""
+        ctx = self.ctx
+        assert ctx.roster is not None
+        keys = {m.seat: m.key for m in ctx.roster}
+        if {p.seat: p.public_key for p in body.peers} != keys:
+            ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "the seats are already settled")
+            return
+        for info in body.peers:
+            member = ctx.roster.by_seat(info.seat)
+            if member is not None and member.key != ctx.identity.public \
+                    and info.address != member.info.address:
+                ctx.roster.set_address(member, info.address)
+                ctx.node.connect(member.key, info.address)
+                ctx.save_table_file()
+
+    def _apply_roster(self, body: SeatAssignment) -> None:
+        ctx = self.ctx
+        assert ctx.roster is not None
+        mine = next((p for p in body.peers if p.seat == ctx.seat), None)
+        if mine is None or mine.public_key != ctx.identity.public:
+            log.warning("the host's roster does not seat this peer at seat %d", ctx.seat)
+            return
+        before = {m.seat: m.key for m in ctx.roster}
+        changed, freed = ctx.roster.update(body.peers, ctx.now())
+        for seat in freed:
+            if before[seat] != ctx.identity.public:
+                ctx.node.disconnect(before[seat])
+        for m in changed:
+            if m.key != ctx.identity.public:
+                ctx.node.connect(m.key, m.info.address)
+                log.info("%s is at the table", m.label())
+        me = ctx.roster.by_seat(ctx.seat)
+        if me is not None:
+            me.bot_name = ctx.bot
+        self._release()
+        if ctx.roster.full:
+            self._full()
+        ctx.notify()
+
+    # -- returning peers ----------------------------------------------------------------
+
+    def _on_rejoin(self, rx: Received, env: Envelope, member: Member) -> None:
+        ctx = self.ctx
+        hello = cast(Hello, env.body)
+        if hello.fingerprint != ctx.ruleset.fingerprint:
+            ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH,
+                       f"{member.label()} now runs {hello.fingerprint}, the table runs "
+                       f"{ctx.ruleset.fingerprint}")
+            return
+        address = self._hello_address(rx, env)
+        if address is None:
+            return
+        assert ctx.roster is not None
+        if address != member.info.address:
+            ctx.roster.set_address(member, address)
+            ctx.save_table_file()
+        ctx.node.connect(member.key, address)  # a no-op when unchanged
+        was = member.link
+        member.link = Link.CONNECTED
+        member.last_seen = ctx.now()
+        log.info("%s is back at %s (was %s)", member.label(), address, was.value)
+        self._peer_back(member)
+        if ctx.is_host:  # the current seating, and everyone's address (§5.7)
+            if ctx.phase == Phase.SEATING:
+                self.send_roster()
+            else:
+                peers = ctx.roster.peer_infos()
+                ctx.send(member, SeatAssignment(member.seat, ctx.players,
+                                                ctx.ruleset.fingerprint, peers))
+        ctx.notify()
