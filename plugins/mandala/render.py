@@ -16,9 +16,9 @@ it.  It knows no client and no key; `ui` says which parts exist and what the for
 
 A side shows its number of cards, then one ``■`` per face-up card in its colour and one
 ``□`` per face-down card (yours in their colour; another seat's only as a count, as the
-view has them).  A long side is shortened to counts (``3■ 6□``).  ``needs`` lists the
-colours still missing: a card of one of them goes face-up.  Tiles and colours are written
-with two letters (`ABBR`) and drawn in their colour.
+view has them).  A long side is shortened to counts (``■ ■ 3□ 5□``, then ``2■ 8□``).
+``needs`` lists the colours still missing: a card of one of them goes face-up.  Tiles and
+colours are written with two letters (`ABBR`) and drawn in their colour.
 
 **Roles** (`Target`): ``"mandala"`` (a column's heading, for the play form), ``"tile"``
 (the two tiles of the mandala whose claim holder is choosing, for the take form),
@@ -180,15 +180,22 @@ def _side_glyphs(view: View, mandala: MandalaView, seat: int, ghost: Ghost,
         return [(DIM, "·")]
     runs = [(st, UP, n) for st, n in up] + [(st, DOWN, n) for st, n in down] + extra
     head = f"{total} "
-    glyphs = sum(n for _, _, n in runs)
-    total_style = BOLD if extra else ""
-    out: list[Fragment] = [(total_style, head)]
-    if len(head) + glyphs <= room:
-        out += [(st, g * n) for st, g, n in runs]
-    else:  # shortened: a count before each run's glyph
-        for st, g, n in runs:
-            out.append((st, f"{n}{g}" if n > 1 else g))
-    return out
+    out: list[Fragment] = [(BOLD if extra else "", head)]
+    if len(head) + sum(n for _, _, n in runs) <= room:
+        return out + [(st, g * n) for st, g, n in runs]
+    counted: list[Fragment] = []  # shortened: a count before each run's glyph
+    for st, g, n in runs:
+        counted += [("", " ")] if counted else []
+        counted.append((st, f"{n}{g}" if n > 1 else g))
+    if len(head) + _width(counted) <= room:
+        return out + counted
+    up_n = sum(n for _, g, n in runs if g == UP)  # shorter still: face-up, face-down
+    down_n = total - up_n
+    tail: list[Fragment] = [("", f"{up_n}{UP}")] if up_n else []
+    if down_n:
+        tail += [("", " ")] if up_n else []
+        tail.append((DIM, f"{down_n}{DOWN}"))
+    return out + tail
 
 
 def _needs(mandala: MandalaView, ghost: Ghost) -> list[Fragment]:

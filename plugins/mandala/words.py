@@ -116,7 +116,7 @@ def _gain_words(held: tuple[int, ...], tile: int) -> str:
     waiting = [t for t in pair_up(held).singles if tile_colour(t) == colour]
     sign = f"+{points}" if points >= 0 else str(points)
     if waiting and complete_flowers((*held, tile)) >= FLOWERS_TO_END:
-        return f"{sign}, a third complete flower: the game ends"
+        return f"{sign}, a third flower: game over"
     if waiting:
         return f"{sign}, a complete {COLOURS[colour]} flower"
     if is_x3(tile):
