@@ -1,0 +1,305 @@
+"""The Flourish screen's drawings, from a seat's `View`: fragments with their targets.
+
+* `draw_table`: the match's game, the round and turn, the piles, and how the variant
+  stands (`variant_pieces`: the team's total or your margin over McGregor with the medals,
+  every seat's match total), flowed into the width (`flow`);
+* `draw_gardens`: every garden in rows by round (`garden_row`): each card's symbols
+  (`symbols_of`, coloured) and name on one line, its abilities in short form under it, the
+  round's points at the left; a heading per garden (`garden_heading`) with its points and
+  ribbons.  Yours first, then your left and right neighbours', then the others; the garden
+  a pass being chosen goes to comes first (`passing_to`);
+* `draw_hand`: your cards numbered, each with its part in the turn being composed or where
+  it came from, and what you passed last turn.
+
+Cards in gardens carry ``Target("planted", id)``, cards in the hand ``Target("card", id)``
+and a seat named in a drawing ``Target("seat", n)`` (`seat_ref`); the card being read
+(``i``) is drawn reversed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hedgerow.core.ui import Drawing, Fragment, Target
+from hedgerow.plugins.flourish.abilities import left_of, right_of
+from hedgerow.plugins.flourish.cards import PLANT, SYMBOL_CODES, card
+from hedgerow.plugins.flourish.garden_show import KINDS
+from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS
+from hedgerow.plugins.flourish.state import OVER, View
+from hedgerow.plugins.flourish.uiwords import (
+    abilities_short,
+    arrivals,
+    card_roles,
+    fit,
+    match_totals,
+    passed_line,
+    scored,
+    turn_words,
+)
+
+CARD = "card"  # a card of the seat's hand
+PLANTED = "planted"  # a card in a garden (read only)
+SEAT = "seat"  # a seat named in the drawing (a client may show the player's name there)
+
+COLOUR_STYLES = ("fg:ansigreen", "fg:ansired", "fg:ansiblue", "fg:ansiyellow",
+                 "fg:ansimagenta")
+WHITE_STYLE = "fg:ansiwhite bold"
+STONE_STYLE = "fg:ansicyan"
+READING = "reverse"
+HEADING = "bold"
+DIM = "fg:ansibrightblack"
+MINE = "bold fg:ansigreen"
+
+
+def symbols_of(ident: int) -> Drawing:
+    """A card's symbols, coloured: its stone (``Tree``), then its plants (``G3``, ``W1``)."""
+    c = card(ident)
+    out: Drawing = []
+    if c.kind != PLANT:
+        out.append((STONE_STYLE, SYMBOL_CODES[c.kind]))
+    for colour, n in enumerate(c.plants):
+        if n:
+            out += [("", " ")] if out else []
+            out.append((COLOUR_STYLES[colour], f"{SYMBOL_CODES[colour]}{n}"))
+    if c.white:
+        out += [("", " ")] if out else []
+        out.append((WHITE_STYLE, f"W{c.white}"))
+    return out
+
+
+def fit_drawing(drawing: Drawing, width: int) -> Drawing:
+    """A one-line drawing cut to ``width`` columns and padded to it."""
+    out: Drawing = []
+    room = width
+    for fragment in drawing:
+        if room <= 0:
+            break
+        text = fragment[1]
+        if len(text) > room:
+            text = text[: room - 1] + "…"
+        out.append((fragment[0], text))
+        room -= len(text)
+    if room > 0:
+        out.append(("", " " * room))
+    return out
+
+
+def with_target(drawing: Drawing, target: Target, extra: str = "") -> Drawing:
+    """Every fragment of ``drawing`` given ``target`` (and ``extra`` style)."""
+    return [((f[0] + " " + extra).strip(), f[1], target) for f in drawing]
+
+
+def flow(pieces: Sequence[Drawing], width: int, sep: str = " · ") -> Drawing:
+    """One-line drawings joined by ``sep``, a new line started where the next would not
+    fit in ``width`` columns."""
+    out: Drawing = []
+    used = 0
+    for piece in pieces:
+        size = sum(len(f[1]) for f in piece)
+        if used and used + len(sep) + size > width:
+            out.append(("", "\n"))
+            used = 0
+        elif used:
+            out.append((DIM, sep))
+            used += len(sep)
+        out += piece
+        used += size
+    return out
+
+
+def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
+    """A seat named in a drawing: ``"seat 1"``, carrying ``Target("seat", 1)`` so that a
+    client that knows the players' names can show the name instead."""
+    return (style, f"{'S' if capital else 's'}eat {seat}", Target(SEAT, seat))
+
+
+def garden_name(view: View, garden: int, style: str = "") -> Drawing:
+    """``You``, ``Seat 1 (your left)``, ``Seat 1 (your neighbour)``, ``McGregor``."""
+    if view.solo and garden == view.players:
+        return [(style, "McGregor")]
+    if garden == view.seat:
+        return [(style, "You")]
+    gardens = view.players
+    where = []
+    if gardens == 2:
+        where.append("your neighbour")
+    else:
+        if garden == left_of(view.seat, gardens):
+            where.append("your left")
+        if garden == right_of(view.seat, gardens):
+            where.append("your right")
+    out = [seat_ref(garden, style, capital=True)]
+    return out + ([(style, f" ({' and '.join(where)})")] if where else [])
+
+
+def passing_to(view: View, partial: Any) -> int | None:
+    """The garden of the neighbour that the card being chosen goes to, if a pass is being
+    chosen (the last argument filled so far is ``left``, ``right`` or ``passed``)."""
+    args = list(dict(partial or {}))
+    if not args or view.solo:
+        return None
+    last = args[-1] if args[-1] != "compost" else None
+    if last == "left" or last == "passed":
+        return left_of(view.seat, view.players)
+    if last == "right":
+        return right_of(view.seat, view.players)
+    return None
+
+
+def garden_order(view: View, first: int | None = None) -> list[int]:
+    """The gardens in the order drawn: ``first`` if given, yours, your left, your right,
+    then the others clockwise from your left; McGregor's after yours."""
+    count = len(view.gardens)
+    if view.solo:
+        return [view.seat, *range(view.players, count)]
+    order = [first] if first is not None else []
+    order.append(view.seat)
+    if view.players > 1:
+        order.append(left_of(view.seat, view.players))
+        order.append(right_of(view.seat, view.players))
+    for step in range(1, view.players):
+        order.append((view.seat + step) % view.players)
+    return list(dict.fromkeys(order))
+
+
+def draw_table(view: View, width: int, cooperative: bool = False,
+               grades: Sequence[tuple[str, int]] = ()) -> Drawing:
+    """Where the game stands (the match's game, round and turn, the piles), then how the
+    variant stands (`variant_pieces`), each flowed into ``width`` columns."""
+    head: list[Drawing] = []
+    if view.games > 1:
+        head.append([(HEADING, f"Game {view.game + 1} of {view.games}")])
+    head.append([(HEADING, turn_words(view))])
+    head.append([(DIM, f"deck {view.deck_count}")])
+    if view.compost:
+        head.append([(DIM, f"compost {view.compost_count}")])
+    out = flow(head, width)
+    more = variant_pieces(view, cooperative, grades)
+    if more:
+        out += [("", "\n"), *flow(more, width)]
+    return out
+
+def variant_pieces(view: View, cooperative: bool, grades: Sequence[tuple[str, int]],
+                   ) -> list[Drawing]:
+    """Cooperative: the team's total and the medals (``grades``); solo: you, McGregor, the
+    margin and the medals; Garden Show: every seat's match total."""
+    totals = [sum(p) for p in view.points]
+    medals = [[("", "Medals:"), *medal_words(goal(view), grades, " ")]]
+    if view.solo:
+        mine, his = totals[0], totals[-1]
+        return [[("", f"You {mine} - McGregor {his} = "), (HEADING, f"{mine - his:+d}")],
+                *(medals if grades else [])]
+    if cooperative:
+        return [[("", "Team total "), (HEADING, str(sum(totals[:view.players])))],
+                *(medals if grades else [])]
+    if view.games > 1:
+        pieces: list[Drawing] = []
+        for s, t in enumerate(match_totals(view)):
+            who: Fragment = ("", "you") if s == view.seat else seat_ref(s, capital=True)
+            piece: Drawing = [("", "Match: ")] if s == 0 else []
+            pieces.append([*piece, who, ("", f" {t}")])
+        return pieces
+    return []
+
+def goal(view: View) -> int:
+    """What the medals are won with: the team's total, or your margin over McGregor."""
+    totals = [sum(p) for p in view.points]
+    if view.solo:
+        return totals[0] - totals[-1]
+    return sum(totals[:view.players])
+
+def medal_words(value: int, grades: Sequence[tuple[str, int]], sep: str = " · ",
+                ) -> Drawing:
+    """`` · Bronze 30 ✓ · Silver 40 · Gold 50``: each medal's threshold, ticked when
+    reached."""
+    out: Drawing = []
+    for n, (label, at) in enumerate(grades):
+        out.append(("", sep if n == 0 else " · "))
+        out.append((MINE if value >= at else "", f"{label} {at}"
+                    + (" ✓" if value >= at else "")))
+    return out
+
+def draw_gardens(view: View, width: int, reading: Target | None = None,
+                 partial: Any = None, ribbons: bool = False) -> Drawing:
+    """Every garden: a heading with its points, then a row of cards per round; the
+    garden you are passing a card to comes first while you choose that card."""
+    out: Drawing = []
+    cell = max(12, min(26, (width - 3 - 2) // 3))
+    for n, garden in enumerate(garden_order(view, passing_to(view, partial))):
+        if n:
+            out.append(("", "\n"))
+        out += garden_heading(view, garden, ribbons)
+        cards = view.gardens[garden]
+        if not cards:
+            out.append((DIM, "\n   (nothing planted yet)"))
+        for rnd in range(1, ROUNDS + 1):
+            row = cards[(rnd - 1) * CARDS_PER_ROUND: rnd * CARDS_PER_ROUND]
+            if row:
+                out += garden_row(view, garden, rnd, row, cell, reading)
+    return out
+
+def garden_heading(view: View, garden: int, ribbons: bool = False) -> Drawing:
+    """``You · 23 points (end of game 9)``, and with ``ribbons`` the Garden Show's."""
+    points = view.points[garden]
+    total = sum(points)
+    style = MINE if garden == view.seat else HEADING
+    out: Drawing = [*garden_name(view, garden, style),
+                    ("", f" · {total} point{'' if total == 1 else 's'}")]
+    if view.turn >= OVER:
+        out.append((DIM, f" (end of game {points[ROUNDS]})"))
+    if view.solo and garden == view.players and view.turn < OVER:
+        out.append((DIM, f" · his deck {view.mcg_count}"))
+    if ribbons and garden < len(view.extras):
+        held = view.extras[garden]
+        if isinstance(held, tuple) and held:
+            words = [KINDS[k].capitalize() + (" (won)" if won else "")
+                     for k, won in held]
+            out.append((DIM, "\n  ribbons: " + ", ".join(words)))
+    return out
+
+def garden_row(view: View, garden: int, rnd: int, row: Sequence[int], cell: int,
+               reading: Target | None) -> Drawing:
+    """One round's cards: names and symbols on one line, abilities under them; the
+    round's points at the left once scored."""
+    top: Drawing = [("", "\n"), (DIM, f"R{rnd} ")]
+    bottom: Drawing = [("", "\n")]
+    points = view.points[garden][rnd - 1]
+    shown = (f"+{points}" if points < 10 else str(points)) if scored(view, rnd) else ""
+    bottom.append((MINE if points else DIM, f"{shown:<2} "))
+    for i, ident in enumerate(row):
+        target = Target(PLANTED, ident)
+        extra = READING if target == reading else ""
+        gap: Drawing = [("", " ")] if i else []
+        head = [*symbols_of(ident), ("", " " + card(ident).name)]
+        top += gap + with_target(fit_drawing(head, cell), target, extra)
+        bottom += gap + with_target([("", fit(abilities_short(ident), cell))], target,
+                                    extra)
+    return top + bottom
+
+def draw_hand(view: View, width: int, partial: Any = None, reading: Target | None = None,
+              ) -> Drawing:
+    """Your cards, numbered for the keys, each with its part in the turn being composed
+    (or where it came from); then what you passed last turn."""
+    if view.turn >= OVER:
+        return [(DIM, "Your hand is empty: the game is over.")]
+    roles = card_roles(partial)
+    came = arrivals(view)
+    tags = {c: roles.get(c) or came.get(c, "") for c in view.hand}
+    tag_w = max(7, *(len(t) for t in tags.values()))
+    name_w = max(8, min(24, width - 2 - 7 - 1 - 1 - 15 - 1 - tag_w))
+    out: Drawing = [(HEADING, "Your hand"), (DIM, f" ({len(view.hand)} cards)")]
+    for n, ident in enumerate(view.hand, 1):
+        target = Target(CARD, ident)
+        extra = READING if target == reading else ""
+        line: Drawing = [("", f"{n} "), *fit_drawing(symbols_of(ident), 7),
+                         ("", " " + fit(card(ident).name, name_w)),
+                         ("", " " + fit(abilities_short(ident), 15))]
+        out.append(("", "\n"))
+        out += with_target(line, target, extra)
+        if tags[ident]:
+            out.append((MINE if ident in roles else DIM, " " + tags[ident]))
+    passed = passed_line(view, width)
+    if passed:
+        out += [("", "\n"), (DIM, passed)]
+    return out
