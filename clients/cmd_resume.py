@@ -49,7 +49,8 @@ def choose(plugins: Any) -> Path | None:
     print("Your unfinished tables, newest first:")
     terminal = sys.stdin.isatty()
     for number, table in enumerate(tables, start=1):
-        print(f"  {number}. {describe(table)}")
+        what, progress = describe(table)
+        print(f"{number:>3}. {what}\n     {progress}")
         if not terminal:
             print(f"     {table.log}")
     if not terminal:

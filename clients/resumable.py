@@ -123,10 +123,10 @@ def when(seconds: float, now: float | None = None) -> str:
     return day
 
 
-def describe(table: SavedTable, now: float | None = None) -> str:
-    """One line: game, players (you marked), when, how far."""
+def describe(table: SavedTable, now: float | None = None) -> tuple[str, str]:
+    """Two short lines: the game and its players (you marked); when, and how far."""
     players = ", ".join(f"{n} (you)" if s == table.own_seat else n
                         for s, n in enumerate(table.names))
     turn = "; your turn" if table.my_turn else ""
-    return (f"{table.game}, {table.players} players: {players} · {when(table.modified, now)} · "
-            f"after {table.actions} actions{turn}")
+    return (f"{table.game}, {table.players} players: {players}",
+            f"{when(table.modified, now)}, after {table.actions} actions{turn}")

@@ -74,9 +74,9 @@ def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> N
     (table,) = offered
     assert table.players == 2 and table.own_seat == 0 and not table.finished
     assert table.actions == 4  # the deal and three moves
-    line = describe(table)
-    assert line.startswith("petals@") and "ann (you), random bot 1" in line
-    assert "today" in line and "after 4 actions" in line
+    what, progress = describe(table)
+    assert what.startswith("petals@") and what.endswith("2 players: ann (you), random bot 1")
+    assert progress.startswith("today ") and progress.endswith("after 4 actions; your turn")
     assert bots_of(table, tables) == [(1, bot_seat)]
 
 
