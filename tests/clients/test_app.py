@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from appdriver import click, drawn, play_to_the_end, running
+from appdriver import click, drawn, play_to_the_end, running, screen_text
 
 from hedgerow.clients.app.local import LocalSeat
+from hedgerow.clients.app.results import results
 from hedgerow.clients.app.state import QUIT, RESULTS
 from hedgerow.core import hookimpl
 from hedgerow.core.pluginhost import PluginHost
@@ -113,7 +114,16 @@ def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
             played = len(seat.history())
             # the cursor has moved on screen too: the card is drawn there as a ghost, with
             # rounded corners (a placed card has none)
-            await drawn(d, lambda rows: any("╭" in r for r in rows), what="the ghost card")
+
+            def ghost_there(rows: list[str]) -> bool:
+                row, col = d.state.board.positions[cell]
+                pane = d.app.panes["board"]
+                info = pane.render_info
+                y = info._y_offset + row - info.vertical_scroll
+                x = info._x_offset + col - pane.horizontal_scroll
+                return 0 <= y < len(rows) and rows[y][x:x + 1] == "╭"
+
+            await drawn(d, ghost_there, what="the ghost card under the cursor")
             click(d, "board", cell)  # the cell under the cursor again: play
             await d.until(lambda: len(seat.history()) > played, what="the move")
             mine = seat.history()[played]
@@ -200,18 +210,12 @@ def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
                                                    for r in rows), what="the players table")
             assert not any("Seat 1" in r for r in rows)
             await play_to_the_end(d)
-            seen: list[str] = []
             rows = await drawn(d, lambda rows: any("Where the points" in r for r in rows),
                                what="the results")
-            while True:
-                seen += rows
-                if any("Log saved to" in r for r in rows):
-                    break
-                before = d.state.results_top
-                d.press("\x1b[6~")
-                await d.until(lambda before=before: d.state.results_top != before,
-                              what="a page down")
-                rows = await drawn(d, lambda rows: True)
+            d.press("\x1b[6~", "\x1b[6~", "\x1b[6~")  # Page Down to the end
+            rows += await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
+                                what="the end of the results")
+            seen = rows + screen_text(results(d.state, 78)).split("\n")  # all of it
             text = "\n".join(seen)
             assert "Seat 0" not in text and "Seat 1" not in text
             outcome = seat.outcome()
