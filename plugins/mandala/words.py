@@ -118,7 +118,7 @@ def _gain_words(held: tuple[int, ...], tile: int) -> str:
     if waiting and complete_flowers((*held, tile)) >= FLOWERS_TO_END:
         return f"{sign}, a third flower: game over"
     if waiting:
-        return f"{sign}, a complete {COLOURS[colour]} flower"
+        return f"{sign}, a flower"
     if is_x3(tile):
         return f"{sign} (x3 scores in a flower only)"
     return sign

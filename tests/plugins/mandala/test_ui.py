@@ -228,14 +228,13 @@ def test_a_tile_that_completes_a_flower_says_so(ui: MandalaUI, standard: Ruleset
     s = s._replace(tiles=(tiles("yellow-x3"), (), tiles("orange-3")))
     v = view_of(s, C)
     assert ui.preview(v, C, take("orange-1")) == (
-        "Keep orange-1: +2, a complete orange flower; seat 0 gets purple-2 (+2).")
+        "Keep orange-1: +2, a flower; seat 0 gets purple-2 (+2).")
     assert ui.preview(view_of(s._replace(tiles=((), (), ())), C), C, take("purple-2")) == (
         "Keep purple-2: +2; seat 0 gets orange-1 (+1).")
     three = s._replace(tiles=(tiles("purple-3"), (), tiles("gray-1", "gray-2", "red-1", "red-2",
                                                            "orange-3")))
     assert ui.preview(view_of(three, C), C, take("orange-1")) == (
-        "Keep orange-1: +2, a third flower: game over; seat 0 gets purple-2 (+4, a complete "
-        "purple flower).")
+        "Keep orange-1: +2, a third flower: game over; seat 0 gets purple-2 (+4, a flower).")
 
 
 def test_a_complete_flower_is_marked_and_scored(ui: MandalaUI) -> None:
