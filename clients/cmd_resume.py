@@ -15,6 +15,7 @@ A game that is already over is not resumed: its result is printed and the comman
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                             "(--key-file, or --as NAME)")
     table = read_table(path, plugins)
     if table.finished:
-        _over(table)
+        _over(table, as_json=args.json)
         return 0
     args.bot = args.bot or saved.bot
     spec = check_seat_player(args, plugins)
@@ -122,10 +123,16 @@ def run(args: argparse.Namespace) -> int:
         stop_processes(procs)
 
 
-def _over(table: Any) -> None:
+def _over(table: Any, *, as_json: bool = False) -> None:
     """A finished game: its result, from the log alone (nobody needs to be reached)."""
     from hedgerow.clients.app.results import farewell
+    from hedgerow.core.outcome import outcome_data
 
-    print(farewell(table.outcome, list(table.names), table.own_seat))
+    result = farewell(table.outcome, list(table.names), table.own_seat)
+    if as_json:
+        print(json.dumps({"event": "over", "text": result, "seat": table.own_seat,
+                          "outcome": outcome_data(table.outcome), "log": str(table.log)}))
+        return
+    print(result)
     print(f"This game is already over, so there is nothing to resume; watch it again with: "
           f"hedgerow replay {table.log}")

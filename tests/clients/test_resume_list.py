@@ -7,6 +7,7 @@ table's own bot logs are found for it.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -103,3 +104,9 @@ def test_resume_of_a_finished_game_prints_the_result_and_ends(host: PluginHost) 
     assert done.returncode == 0, done.stderr
     assert "already over" in done.stdout and "hedgerow replay" in done.stdout
     assert done.stdout.splitlines()[0].startswith("Game over")
+    as_json = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume", str(path),
+                              "--json"], capture_output=True, text=True, env=dict(os.environ),
+                             timeout=60, stdin=subprocess.DEVNULL)
+    assert as_json.returncode == 0, as_json.stderr
+    record = json.loads(as_json.stdout)
+    assert record["event"] == "over" and record["outcome"] and record["seat"] == 1
