@@ -229,7 +229,7 @@ def draw_gardens(view: View, width: int, reading: Target | None = None,
     for n, garden in enumerate(garden_order(view, passing_to(view, partial))):
         if n:
             out.append(("", "\n"))
-        out += garden_heading(view, garden, ribbons)
+        out += garden_heading(view, garden, width, ribbons)
         cards = view.gardens[garden]
         if not cards:
             out.append((DIM, "\n   (nothing planted yet)"))
@@ -239,24 +239,29 @@ def draw_gardens(view: View, width: int, reading: Target | None = None,
                 out += garden_row(view, garden, rnd, row, cell, reading)
     return out
 
-def garden_heading(view: View, garden: int, ribbons: bool = False) -> Drawing:
-    """``You · 23 points (end of game 9)``, and with ``ribbons`` the Garden Show's."""
+def garden_heading(view: View, garden: int, width: int = 80, ribbons: bool = False,
+                   ) -> Drawing:
+    """``You · 23 points · 9 at game end`` (flowed into ``width``), and with ``ribbons``
+    the Garden Show's ribbons under it."""
     points = view.points[garden]
     total = sum(points)
     style = MINE if garden == view.seat else HEADING
-    out: Drawing = [*garden_name(view, garden, style),
-                    ("", f" · {total} point{'' if total == 1 else 's'}")]
+    pieces: list[Drawing] = [garden_name(view, garden, style),
+                             [("", f"{total} point{'' if total == 1 else 's'}")]]
     if view.turn >= OVER:
-        out.append((DIM, f" (end of game {points[ROUNDS]})"))
+        pieces.append([(DIM, f"{points[ROUNDS]} at game end")])
     if view.solo and garden == view.players and view.turn < OVER:
-        out.append((DIM, f" · his deck {view.mcg_count}"))
+        pieces.append([(DIM, f"his deck {view.mcg_count}")])
+    out = flow(pieces, width)
     if ribbons and garden < len(view.extras):
         held = view.extras[garden]
         if isinstance(held, tuple) and held:
-            words = [KINDS[k].capitalize() + (" (won)" if won else "")
-                     for k, won in held]
-            out.append((DIM, "\n  ribbons: " + ", ".join(words)))
+            words: list[Drawing] = [[(DIM, KINDS[k].capitalize() + (" (won)" if won else ""))]
+                                    for k, won in held]
+            words[0].insert(0, (DIM, "  ribbons: "))
+            out += [("", "\n"), *flow(words, width, ", ")]
     return out
+
 
 def garden_row(view: View, garden: int, rnd: int, row: Sequence[int], cell: int,
                reading: Target | None) -> Drawing:

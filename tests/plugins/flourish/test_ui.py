@@ -85,6 +85,11 @@ def test_check_ui_finds_nothing_in_whole_random_games(host: PluginHost, players,
     assert check_ui(ui, rules, players=players, seeds=range(2), width=47) == []
     if players in (1, 7):
         assert check_ui(ui, rules, players=players, seeds=range(1), width=120) == []
+    table = play(rules, players, seed_from_int(players), [host.bot("random")])
+    for seat in range(players):  # the final screen of every seat fits the 47 columns
+        for part in ("gardens", "hand"):
+            lines = text(draw(ui, part, table.view(seat))).splitlines()
+            assert all(len(line) <= 47 for line in lines), lines
 
 
 def f1_view(players: int = 3):
