@@ -561,7 +561,7 @@ class Peer:
             env = decode_envelope(rx.data)
         except CodecError as exc:
             self.ctx.refuse(rx, None, exc.code, exc.message, ref_seq=exc.ref_seq,
-                         ref_index=exc.ref_index)
+                            ref_index=exc.ref_index)
             return
         self._accept(rx, env)
 
@@ -569,7 +569,7 @@ class Peer:
         """Check who sent ``env`` and whether it belongs to this table, then handle it."""
         if env.sender != rx.sender:
             self.ctx.refuse(rx, env, ErrorCode.STRANGER,
-                         "the envelope names a sender other than the link's CURVE key")
+                            "the envelope names a sender other than the link's CURVE key")
             return
         body = env.body
         if isinstance(body, Hello):

@@ -144,7 +144,7 @@ class Sync:
         msg = cast(ActionMsg, env.body)
         if msg.seat != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
-                         f"{member.label()} cannot act for seat {msg.seat}", ref_index=msg.index)
+                            f"{member.label()} cannot act for seat {msg.seat}", ref_index=msg.index)
             return
         table = self.table
         if table is None or msg.index > table.index:
@@ -157,7 +157,7 @@ class Sync:
             return
         if len(table.active_seats()) > 1:
             self.ctx.refuse(rx, env, ErrorCode.OUT_OF_TURN, f"action #{msg.index} is a "
-                         "simultaneous step: commit first (ActionCommit)", ref_index=msg.index)
+                            "simultaneous step: commit first (ActionCommit)", ref_index=msg.index)
             return
         try:
             result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
@@ -169,7 +169,7 @@ class Sync:
             if result.code == Code.NOT_YOUR_TURN and table.active_seats():
                 text = _out_of_turn(msg, table.active_seats()[0])
             self.ctx.refuse(rx, env, error_code_for_refusal(result.code), text,
-                         ref_index=msg.index, refusal=result.code)
+                            ref_index=msg.index, refusal=result.code)
             return
         self.applied(result)
         self.drain()
@@ -188,15 +188,15 @@ class Sync:
         else:
             why = Refusal(Code.BAD_INDEX, f"seat {msg.seat} already played action #{msg.index}")
         self.ctx.refuse(rx, env, error_code_for_refusal(why.code), why.message,
-                     ref_index=msg.index, refusal=why.code)
+                        ref_index=msg.index, refusal=why.code)
 
     def applied(self, applied: Sequence[Applied], *, announce: ActionMsg | None = None
-                 ) -> None:
+                ) -> None:
         """``applied`` entries are in the table: tell the author's peers (``announce``), show
         them, and seal them (hash, log, report) right after, off the path of the next action.
 
         What the seat client and a waiting bot see changes at once; the state hashes (the
-        dearest step) follow in `_seal`, scheduled on the loop.  A peer that dies between
+        dearest step) follow in `seal`, scheduled on the loop.  A peer that dies between
         the two has not reported the entries and fetches them again when it returns.
         """
         table = self.table
@@ -237,7 +237,7 @@ class Sync:
                 if entry.index < len(self.ctx.hashes.own):
                     if self.ctx.hashes.own[entry.index] != state_hash:
                         self.ctx.halt(f"entry #{entry.index} replays to another state than this "
-                                   f"peer's own log says")
+                                      f"peer's own log says")
                     continue
                 if self.ctx.writer is not None and not self.ctx.writer.closed:
                     self.ctx.writer.append(entry, state_hash)
@@ -245,7 +245,7 @@ class Sync:
                 divergence = self.ctx.hashes.record_own(entry.index, state_hash)
                 if divergence is not None:
                     self.ctx.halt(divergence.describe(self.ctx.names()), tell=True,
-                               index=divergence.index)
+                                  index=divergence.index)
         finally:
             self._sealing = False
 
@@ -318,7 +318,8 @@ class Sync:
         assert isinstance(body, (ActionCommit, ActionReveal))
         if body.seat != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
-                         f"{member.label()} cannot act for seat {body.seat}", ref_index=body.index)
+                            f"{member.label()} cannot act for seat {body.seat}",
+                            ref_index=body.index)
             return None
         table = self.table
         if table is None or body.index > table.index:
@@ -328,13 +329,13 @@ class Sync:
             return None
         if body.index < table.index:
             self.ctx.refuse(rx, env, ErrorCode.BAD_INDEX, f"the step at #{body.index} is over",
-                         ref_index=body.index)
+                            ref_index=body.index)
             return None
         active = table.active_seats()
         if len(active) < 2 or body.seat not in active:
             self.ctx.refuse(rx, env, ErrorCode.OUT_OF_TURN,
-                         f"seat {body.seat} has no simultaneous choice at #{body.index}",
-                         ref_index=body.index)
+                            f"seat {body.seat} has no simultaneous choice at #{body.index}",
+                            ref_index=body.index)
             return None
         return self._open_step()
 
@@ -371,10 +372,10 @@ class Sync:
                 self.ctx.refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message, ref_index=body.index)
             else:
                 self.ctx.refuse(rx, env, error_code_for_refusal(refusal.code), exc.message,
-                             ref_index=body.index, refusal=refusal.code)
+                                ref_index=body.index, refusal=refusal.code)
             if exc.fatal:
                 self.ctx.halt(f"{member.label()} cheated at the simultaneous step #{body.index}: "
-                           f"{exc.message}", index=body.index)
+                              f"{exc.message}", index=body.index)
             return
         self._maybe_apply_step()
 
@@ -435,8 +436,8 @@ class Sync:
         entry = item.entry
         if entry.digest != LogEntry.chain(entry.prev, entry.index, entry.seat, entry.action):
             self.ctx.refuse(rx, env, ErrorCode.BROKEN_CHAIN,
-                         f"catch-up entry #{entry.index} has a wrong digest",
-                         ref_index=entry.index)
+                            f"catch-up entry #{entry.index} has a wrong digest",
+                            ref_index=entry.index)
             return False
         if table.index <= entry.index < table.index + table.following:
             return True  # held already: a simultaneous step cut short by an earlier reply
@@ -455,8 +456,8 @@ class Sync:
             return False
         if isinstance(result, Refusal):
             self.ctx.refuse(rx, env, error_code_for_refusal(result.code),
-                         f"catch-up entry #{entry.index}: {result.message}",
-                         ref_index=entry.index, refusal=result.code)
+                            f"catch-up entry #{entry.index}: {result.message}",
+                            ref_index=entry.index, refusal=result.code)
             return False
         if result:
             self.applied(result)
