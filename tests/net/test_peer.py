@@ -70,12 +70,13 @@ def run(coro: Awaitable[Any]) -> Any:
 
 async def table(game: str, players: int, *, host_plugins: PluginHost | None = None,
                 joiner_plugins: list[PluginHost] | None = None, variants: tuple[str, ...] = (),
-                **peer_kwargs: Any) -> list[Peer]:
-    """A host and ``players - 1`` joiners, seated (not yet done seeding)."""
+                host_bot: str | None = None, **peer_kwargs: Any) -> list[Peer]:
+    """A host (a person's seat, or ``host_bot``'s) and ``players - 1`` joiners, seated (not
+    yet done seeding)."""
     hp = host_plugins or plugins()
     ruleset = hp.ruleset(game, variants, players)
     host = await host_table(ruleset, players, identity=generate(), seat_name="host",
-                            announce=False)
+                            bot=host_bot, announce=False)
     for key, value in peer_kwargs.items():
         setattr(host, key, value)
     peers = [host]
@@ -358,7 +359,7 @@ def test_close_tells_the_others_the_seat_left() -> None:
 
 def test_a_bot_that_gives_up_says_so_in_its_leave() -> None:
     async def main() -> None:
-        peers = await table("posy", 2)
+        peers = await table("posy", 2, host_bot="random")  # headless: nobody to wait for
         try:
             # Nobody plays seat 0's turn... unless it is seat 1's: then seat 0 just watches.
             code = await play_bot(peers[1], None, give_up=0.5)
