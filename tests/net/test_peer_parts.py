@@ -211,3 +211,19 @@ def test_table_file_round_trips_and_reports_damage(tmp_path: Path) -> None:
         tablefile.load(log)
     with pytest.raises(HedgerowError, match="missing"):
         tablefile.load(tmp_path / "other.hlog")
+
+
+def test_the_peer_phases_do_not_import_each_other() -> None:
+    """Seating, Startup and Sync see each other only through what `Peer` passes to their
+    constructors, so a new phase can be added by reading the context and the wiring."""
+    import ast
+
+    net = Path(__file__).resolve().parents[2] / "net"
+    phases = {"seating", "startup", "sync"}
+    for name in phases:
+        tree = ast.parse((net / f"{name}.py").read_text())
+        imported = {node.module.rsplit(".", 1)[-1] for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and node.module}
+        imported |= {alias.name.rsplit(".", 1)[-1] for node in ast.walk(tree)
+                     if isinstance(node, ast.Import) for alias in node.names}
+        assert not imported & (phases | {"peer"}) - {name}, (name, imported)
