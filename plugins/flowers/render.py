@@ -10,9 +10,10 @@ fragments; nothing here imports prompt_toolkit.
   spot a card may go; its cells carry ``Target("cell", (x, y))``, the other gardens'
   cells ``Target("plot", (seat, x, y))`` (read with ``i``, never chosen), and the other
   players' names ``Target("seat", seat)`` (the client writes the name in).  A planting
-  being composed is drawn where it would go, underlined.  Once the game is over, the
-  cells removed at scoring are crossed (and struck through), and each header gives the
-  final score.
+  being composed is drawn where it would go, underlined.  While the game goes on, the
+  other gardens leave out their x labels, to save rows (``i`` names any card's cell).
+  Once the game is over, the cells removed at scoring are crossed (and struck through),
+  and each header gives the final score.
 * `draw_stacks` (hand area): each stack with its face-up top (or ``░░░`` when face down)
   and its size, ``Target("stack", i)``; the face-up ones labelled ``[1]``, ``[2]`` for the
   number keys; the card held after a face-down take; alone, the discards.
@@ -143,8 +144,10 @@ def _target(seat: int, me: int, cell: Cell) -> Target:
 
 def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell] = (),
                 ghost: tuple[Cell, int] | None = None, gone: Iterable[Cell] = (),
-                reading: Target | None = None, targets: bool = True) -> list[list[Fragment]]:
-    """One garden as lines: the x labels, then a row of cells per y from the top.
+                reading: Target | None = None, targets: bool = True, axis: bool = True,
+                ) -> list[list[Fragment]]:
+    """One garden as lines: the x labels (unless ``axis`` is False), then a row of cells
+    per y from the top, each labelled with its y.
 
     ``spots`` are the empty cells drawn as dots (where a card may go); ``ghost`` a card
     drawn where a planting would put it; ``gone`` the cells removed at scoring (struck
@@ -163,7 +166,7 @@ def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell]
     low_y, high_y = min(y for _, y in shown), max(y for _, y in shown)
     header: list[Fragment] = [("", " " * ROW_LABEL)]
     header += [(DIM, f"{x:>2}".ljust(CELL_WIDTH)) for x in range(low_x, high_x + 1)]
-    lines = [header]
+    lines = [header] if axis else []
     for y in range(high_y, low_y - 1, -1):
         row: list[Fragment] = [(DIM, f"{y:>{ROW_LABEL - 1}} ")]
         for x in range(low_x, high_x + 1):
@@ -238,7 +241,7 @@ def draw_gardens(view: View, me: int, score: Scorer, *, preview: Action | None =
                 ghost = planted(view, preview)
         gone = [c for g in final.removed for c in g.cells] if final else []
         lines += garden_grid(cells, seat, me, spots=spots, ghost=ghost, gone=gone,
-                             reading=reading)
+                             reading=reading, axis=seat == me or over)
     return join(lines)
 
 
