@@ -107,7 +107,8 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     """The results screen, scrolled to ``state.results_top`` (its size noted in ``state``)."""
     size = get_app().output.get_size()
     fragments = results_screen.results(state, size.columns - 2)
-    state.results_room = size.rows - 3 - (PROMPT_HEIGHT if state.message else 0)
+    saved = 1 if state.seat.log_path() is not None else 0
+    state.results_room = size.rows - 3 - saved - (PROMPT_HEIGHT if state.message else 0)
     shown, state.results_lines = results_screen.scrolled(fragments, state.results_top)
     return shown
 
@@ -174,7 +175,12 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
             state, get_app().output.get_size().columns))),
                height=1, style="class:title.fill"),
         ConditionalContainer(table, filter=filters.on_table),
-        ConditionalContainer(HSplit([Window(height=1), results]), filter=filters.on_results),
+        ConditionalContainer(HSplit([
+            Window(height=1), results,
+            Window(FormattedTextControl(_guard(state, "log path", lambda: results_screen.saved_line(
+                state, columns()))), height=lambda: D.exact(
+                    1 if state.seat.log_path() is not None else 0)),
+        ]), filter=filters.on_results),
         ConditionalContainer(Window(FormattedTextControl(_guard(
             state, "prompt", lambda: render.prompt(state, columns()))), height=PROMPT_HEIGHT,
             wrap_lines=True), filter=filters.show_prompt),

@@ -13,9 +13,9 @@
   totals after each game, each game's headline, and the final winner.
 
 Then, for every kind: the game's own results parts (`RESULTS` area of its UI object: Petals
-shows where each player's points came from), the explanation with the players named, and
-where the log is saved.  A screen taller than the terminal scrolls with the arrows
-(`scrolled`).
+shows where each player's points came from) and the explanation with the players named.
+A screen taller than the terminal scrolls with the arrows (`scrolled`); where the log is
+saved stays on the line under it (`saved_line`).
 """
 
 from __future__ import annotations
@@ -290,10 +290,16 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
                 out += [(f[0], f[1]) for f in (fill_name(f, names) for f in drawing)]
     if outcome.explanation:
         out += [("", "\n\n"), ("", wrap(name_seats(outcome.explanation, names), width))]
-    path = state.seat.log_path()
-    if path is not None:
-        out += [("", "\n\n"), ("class:dim", "Log saved to "), ("", str(path))]
     return out
+
+
+def saved_line(state: SeatState, width: int) -> StyleAndTextTuples:
+    """Where the table's log is saved: one line under the results, which stays in view
+    while they scroll."""
+    path = state.seat.log_path()
+    if path is None:
+        return []
+    return [("class:dim", "Log saved to "), ("", str(path))]
 
 
 def scrolled(fragments: StyleAndTextTuples, top: int) -> tuple[StyleAndTextTuples, int]:
