@@ -170,3 +170,22 @@ def test_the_ui_object_fits_whole_games(host, ui, players) -> None:
     """Every legal action's arguments have a role, every choice is drawn, nothing raises."""
     ruleset = host.ruleset("petals", players=players)
     assert check_ui(ui, ruleset, players=players, seeds=range(4)) == []
+
+
+def test_the_cursor_is_a_block_of_its_own_not_a_reversed_card() -> None:
+    """Symbols are drawn reversed, and the options have a green background: the cursor
+    (a card to move among highlighted ones, or the ghost) must look like neither."""
+    from hedgerow.clients.app.render import Highlights, decorate
+    from hedgerow.clients.app.state import Drawn
+    from hedgerow.clients.app.style import STYLE
+
+    here, there = Target("cell", (0, 0)), Target("cell", (1, 0))
+    marks = Highlights(options={here, there}, cursor=here)
+    out = decorate([("fg:ansired", "F3", here), ("fg:ansiblue", "W1", there)], Drawn(), marks,
+                   lambda target: None)
+    styles = [f[0] for f in out if f[1] in ("F3", "W1")]
+    assert styles[0].endswith("class:target.cursor") and "target.option" not in styles[0]
+    assert styles[1].endswith("class:target.option")
+    rules = dict(STYLE.style_rules)
+    assert "reverse" not in rules["target.cursor"] and "bg:" in rules["target.cursor"]
+    assert rules["target.cursor"] != rules["target.option"]
