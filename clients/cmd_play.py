@@ -3,7 +3,9 @@
 The table is real: this process hosts it on 127.0.0.1 (a port the system picks), every
 other seat is a bot peer in its own process talking the real protocol, and the seat
 client opens in the terminal.  When you leave, the table closes and the bot processes are
-stopped and reaped: nothing is left running.
+stopped and reaped: nothing is left running.  A game left before its end is taken up again
+with ``hedgerow resume`` (its bots come back with it).  The bots wait for you however long
+you think: their give-up only counts while no person at the table is connected.
 
 ``--seed S`` fixes the deal for a reproducible game; ``--local`` plays without the network
 at all (the table and the bots inside this process), for when sockets are not an option.
