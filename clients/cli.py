@@ -25,7 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("hedgerow.clients.cmd_host", "open a table on this machine for players on the LAN"),
     "join": ("hedgerow.clients.cmd_join", "join a table by address or by name"),
     "tables": ("hedgerow.clients.cmd_tables", "list the open tables seen on the LAN"),
-    "resume": ("hedgerow.clients.cmd_resume", "rejoin a table from its saved log"),
+    "resume": ("hedgerow.clients.cmd_resume",
+               "come back to an unfinished table (lists them without LOGFILE)"),
     "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
     "leaderboard": (
         "hedgerow.clients.cmd_leaderboard",

@@ -125,7 +125,6 @@ def _assign(cards: list[tuple[int, int]], caps: dict[int, int], rng: Rng,
 def determinize(state: State, seat: int, rng: Rng) -> State:
     """A state ``seat`` cannot tell from ``state``: everything hidden from it re-dealt
     within what its memory allows (see the module docstring)."""
-    players = state.cfg.players
     piles = {DECK: state.deck, COMPOST: state.compost, DISCARD: state.discard,
              MCG: state.mcg + state.aside}
     held = {j: state.hands[j] + (() if choice is None else chosen_cards(choice))
