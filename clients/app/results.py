@@ -118,15 +118,23 @@ def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], w
 def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], width: int,
                  ) -> StyleAndTextTuples:
     """The chart turned for a narrow screen: one line per column, one column per row (its
-    label's name part on top), numbers only."""
+    label on two lines: the mark and rank, then the name), numbers only."""
     label_w = min(16, max(len(label) for label, _ in columns) + 1)
     cell = max(6, (width - label_w) // max(1, len(rows)))
-    out: StyleAndTextTuples = [("", " " * label_w)]
+    heads = []
     for _, label, style in rows:
-        head = label.strip()
-        if len(head) > cell - 1:
-            head = head.replace(" (you)", "")
-        out.append((style or "class:heading", head[: cell - 1].rjust(cell - 1) + " "))
+        rank, _, name = label.strip().partition(". ")
+        if not name:
+            rank, name = "", rank
+        name = name.replace(" (you)", "") if len(name) > cell - 1 else name
+        name = name if len(name) <= cell - 1 else name[: cell - 2] + "…"
+        heads.append((rank, name, style))
+    out: StyleAndTextTuples = [("", " " * label_w)]
+    for rank, _, style in heads:
+        out.append((style or "class:heading", (rank + "." if rank else "").rjust(cell - 1) + " "))
+    out.append(("", "\n" + " " * label_w))
+    for _, name, style in heads:
+        out.append((style or "class:heading", name.rjust(cell - 1) + " "))
     for label, col in columns:
         out += [("", "\n"), ("class:heading", label[: label_w - 1].ljust(label_w))]
         for seat, _, _ in rows:

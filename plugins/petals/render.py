@@ -305,8 +305,7 @@ def draw_chart(view: View, width: int, rule: ScoreRule,
     top = max((max(t) for t in trackers), default=0)
     lines: list[list[Fragment]] = [
         [("bold underline", "Where the points came from")],
-        [(DIM, f"★ tracker won · ▒ from the last card · underlined: makes the "
-               f"{rule.label.lower()}")],
+        [(DIM, f"★ tracker won · ▒ last card · underlined: in the {rule.label.lower()}")],
         [("", " " * name_w),
          *((ELEMENT_STYLES[e], ELEMENTS[e].ljust(cell)) for e in range(4)),
          ("bold", rule.label)],

@@ -186,18 +186,19 @@ def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
 
 def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
     outcome = Ranked(scores=(5, 4, 3, 2, 1), ranking=(1, 2, 3, 4, 5), winners=(0,),
-                     explanation="A long story. " * 70)
+                     explanation="A long story. " * 70 + "The end.")
     host = PluginHost(autoload=False)
     seat = FinishedSeat(host, outcome, 5)
 
     async def main() -> None:
         async with running(seat, host, rows=20, columns=60) as d:
             first = await drawn(d, lambda rows: "scroll" in rows[-1], what="a scroll key")
-            assert "You win!" in "\n".join(first) and "Log saved to" not in "\n".join(first)
+            assert "You win!" in "\n".join(first) and "The end." not in "\n".join(first)
+            assert "Log saved to" in first[-2]  # it stays in view under the results
             d.press("\x1b[6~", "\x1b[6~")  # Page Down, twice
-            rows = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
+            rows = await drawn(d, lambda rows: any("The end." in r for r in rows),
                                what="the end of the screen")
-            assert "You win!" not in "\n".join(rows)
+            assert "You win!" not in "\n".join(rows) and "Log saved to" in rows[-2]
             d.press("up")
             await d.until(lambda: d.state.results_top == d.state.results_lines
                           - d.state.results_room - 1, what="one line up")
@@ -219,8 +220,10 @@ def test_a_narrow_results_screen_turns_the_table_rather_than_cut_its_heads() -> 
             rows = await drawn(d, lambda rows: any("Two lowest" in r for r in rows),
                                what="the results")
             assert all(len(r) <= 60 for r in rows)
-            head = next(r for r in rows if "1. Ann" in r)
-            assert "2. Bot 1" in head and "✗ 3. Bot 2" in head
+            ranks = next(r for r in rows if "★ 1." in r)
+            assert ranks.split() == ["★", "1.", "2.", "✗", "3.", "✗", "4."]
+            names = rows[rows.index(ranks) + 1]
+            assert names.split() == ["Ann", "(you)", "Bot", "1", "Bot", "2", "Bot", "3"]
             assert next(r for r in rows if r.startswith("Spread")).split() == ["Spread", "8",
                                                                               "9", "5", "7"]
 

@@ -69,7 +69,7 @@ def test_the_results_chart_explains_each_figure(host: PluginHost, standard: Rule
     assert [r.count("★") for r in rows[3:]] == [2, 1, 2]
     assert "▒" in rows[3]  # the last card's share of each bar
     rows = chart_rows(host.game_ui("petals", harmony), over(EX17))
-    assert "Spread" in rows[2] and "makes the spread" in rows[1]
+    assert "Spread" in rows[2] and "in the spread" in rows[1]
     assert rows[3].endswith("11 - 8 = 3") and rows[4].endswith("15 - 7 = 8")
     assert rows[5].endswith("20 - 4 = 16")
 
