@@ -90,7 +90,7 @@ class MandalaUI(GameUI):
     def draw(self, part: str, ctx: DrawContext) -> Drawing | None:
         """The mandalas, the tiles taken or the hand (`render`)."""
         view: View = ctx.view
-        reading = getattr(ctx, "reading", None)
+        reading = ctx.reading
         if part == "mandalas":
             return draw_mandalas(view, ctx.width, ctx.preview, reading)
         if part in ("tiles", "gardens"):

@@ -475,3 +475,12 @@ def test_a_seat_that_can_only_pass_is_told_why(ui: MandalaUI, standard: Ruleset)
     assert ui.prompt(v, A) == ("You have one card and nothing is left to draw: you can only "
                                "pass (Enter).")
     assert ui.preview(v, A, legal[0]).startswith("Pass: you hold one card")
+
+
+def test_the_piece_read_with_i_is_underlined(ui: MandalaUI, standard: Ruleset) -> None:
+    v = view_of(example(standard), A)
+    side = Target("side", (0, C))
+    drawing = ui.draw("mandalas", DrawContext(v, A, 47, reading=side))
+    marked = [f for f in drawing if len(f) > 2 and f[2] == side]
+    assert marked and all("underline" in f[0] for f in marked)
+    assert not any("underline" in f[0] for f in drawing if len(f) < 3 or f[2] != side)
