@@ -152,8 +152,7 @@ class ClientUI:
         return text or str(target.value)
 
 
-READ_HELP = ("Press i to read in full what is under the cursor (a card, say); press i "
-             "again for the next thing drawn, on the board and then in your hand.")
+READ_HELP = "Press i to read what is under the cursor in full, and again for the next."
 
 
 def scrolled_to(drawing: Drawing, target: Target) -> Drawing:

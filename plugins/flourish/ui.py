@@ -79,16 +79,15 @@ COMPOST = Choose(CARD, ("compost",), "card to compost (Backspace: none)")
 THREE = ChooseMany(CARD, "play", "three cards to plant")
 TURN_LABEL = "plant and pass"
 
-HELP = ("Everyone chooses at once. Each turn: plant a card of your hand in your garden "
-        "and pass one card to each neighbour (one neighbour, or McGregor: pass two); then "
-        "you get the cards passed to you and draw back to six. Every third turn ends a "
-        "round: the cards planted in it score their round ability (r). In round 4 plant "
-        "three of your last five; then every game ability (e) scores. Symbols: G R B Y P "
-        "plants, W Rosa alba (any colour), and each other card's stone (Tree Path Wall "
-        "Hive Lawn Feat). 1/G: 1 point per green symbol; nb: a neighbour's garden; >=: at "
-        "least as many as.")
+HELP = ("Everyone chooses at once. Each turn, plant a card from your hand and pass one to "
+        "each neighbour (with one neighbour or McGregor, pass two); then take the cards "
+        "passed to you and draw back to six. Every third turn ends a round: the cards "
+        "planted in it score their round ability (r). In round 4, plant three of your last "
+        "five; then every game ability (e) scores. Symbols: plants G R B Y P, W (Rosa alba, "
+        "any colour), stones Tree Path Wall Hive Lawn Feat. 1/G: 1 point per green; nb: a "
+        "neighbour's garden; >=: at least as many as.")
 COOPERATIVE_HELP = " Cooperative: the team adds its scores and aims for a medal."
-SHOW_HELP = (" Garden Show: three games, scores carry over; a ribbon of yours is worth "
+SHOW_HELP = (" Garden Show: three games in a row; a ribbon of yours scores "
              f"{RIBBON_POINTS} if your garden has strictly the most of its symbol.")
 COMPOST_HELP = (" Compost: each turn you may also compost a card and draw one more.")
 
