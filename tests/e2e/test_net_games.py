@@ -22,7 +22,9 @@ Flourish's hidden information is checked where a networked peer shows it: its bo
 (``viewspy``, the random bot writing down each view it is handed) must be shown exactly the
 seat's view of the step's starting state, so a card passed to a neighbour shows up in the
 receiver's hand and exchange and in the passer's memory, and nowhere in any other seat's
-view; the account every peer prints names the cards played, never the cards passed.  Last,
+view; the account every peer prints names the cards played, never the cards passed.
+Mandala's bots are ``viewspy`` too: no seat was shown the colour of another seat's
+face-down cards.  Last,
 a Flourish peer that reveals another turn than the one it committed to is caught and named
 by both honest peers, and nothing of that turn reaches their logs.
 """
@@ -191,10 +193,26 @@ def test_three_peers_play_flowers_summer_from_a_dictated_seed(table: Table,
 # -- Flowers: A Mandala Game -------------------------------------------------------------------
 
 
-def test_four_peers_play_mandala_and_agree(table: Table, tmp_path: Path) -> None:
-    net = play_over_the_network(table, tmp_path, "mandala", 4)
-    check_agreement(net)
+def test_four_peers_play_mandala_and_keep_face_down_colours_hidden(table: Table,
+                                                                  tmp_path: Path) -> None:
+    from hedgerow.plugins.mandala.state import HIDDEN
+
+    net = play_over_the_network(table, tmp_path, "mandala", 4, bot="viewspy", plugins="viewspy")
+    finished = check_agreement(net)
     assert net.results[0]["outcome"]["kind"] == "ranked"
+    # Each seat was shown its own view (views_as_shown), in which the colour of another
+    # seat's face-down cards on a mandala is hidden; its own and face-up ones are shown.
+    hidden = 0
+    for seat, records in views_as_shown(net, finished).items():
+        for record in records:
+            for mandala in record["view"]["mandalas"]:
+                for who, colour, _cards, up in mandala["plays"]:
+                    if up or who == seat:
+                        assert colour != HIDDEN
+                    else:
+                        assert colour == HIDDEN
+                        hidden += 1
+    assert hidden  # the check saw face-down plays of other seats
 
 
 def test_four_peers_play_mandala_draw_four_with_reshuffles(table: Table,
@@ -245,35 +263,45 @@ def test_five_peers_play_flourish_cooperative_with_compost(table: Table,
     assert [[e.seat for e in step] for step in steps(finished)] == [list(range(5))] * 10
 
 
-def check_flourish_views(net: NetGame, finished: Any, played: list[list[Any]]) -> None:
-    """What each networked seat was shown (see the module docstring)."""
+def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]]]:
+    """What each networked seat's ``viewspy`` bot was shown, by seat, one record per
+    decision; each checked to be exactly the seat's view where it decided (in a
+    simultaneous step, the step's starting state: nothing of the other seats' choices), with
+    the choice it made being the one every log holds."""
     from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.table import Table as Engine
-    from hedgerow.plugins.flourish.abilities import left_of, right_of
-    from hedgerow.plugins.flourish.words import card_name
 
-    players = net.players
-    # The views each peer's bot was handed, by seat: one per step.
     shown: dict[int, list[dict[str, Any]]] = {}
     for peer, result in zip(net.peers, net.results, strict=True):
         lines = (peer.home / "views.jsonl").read_text(encoding="utf-8").splitlines()
         records = [json.loads(line) for line in lines]
         assert {r["seat"] for r in records} == {result["seat"]}
         shown[result["seat"]] = records
-    assert all(len(shown[s]) == len(played) for s in range(players))
-    # Each is exactly the seat's view of the step's starting state (nothing of the other
-    # seats' choices in this step), and the choice it made is the one every log holds.
     host = PluginHost()
-    ruleset = host.ruleset(net.game, net.variants, players)
-    engine = Engine(ruleset, players, bytes.fromhex(net.results[0]["seed"]))
-    for k, step in enumerate(played):
-        for entry in step:
-            record = shown[entry.seat][k]
+    ruleset = host.ruleset(net.game, net.variants, net.players)
+    engine = Engine(ruleset, net.players, bytes.fromhex(net.results[0]["seed"]))
+    decisions = dict.fromkeys(range(net.players), 0)
+    for entry in finished.entries:
+        if not entry.is_chance:
+            record = shown[entry.seat][decisions[entry.seat]]
+            decisions[entry.seat] += 1
             assert record["view"] == json.loads(json.dumps(plain_data(engine.view(entry.seat))))
-            assert record["view"]["choice"] is None
             assert record["action"] == [entry.action.kind, plain_data(entry.action.args)]
-        assert engine.play_step({e.seat: e.action for e in step}) is None
+        assert isinstance(engine.follow(entry.index, entry.seat, entry.action), tuple)
     assert engine.state_hash().hex() == net.results[0]["state_hash"]
+    assert decisions == {s: len(shown[s]) for s in range(net.players)}
+    return shown
+
+
+def check_flourish_views(net: NetGame, finished: Any, played: list[list[Any]]) -> None:
+    """What each networked seat was shown (see the module docstring)."""
+    from hedgerow.plugins.flourish.abilities import left_of, right_of
+    from hedgerow.plugins.flourish.words import card_name
+
+    players = net.players
+    shown = views_as_shown(net, finished)  # one view per step and seat
+    assert all(len(shown[s]) == len(played) for s in range(players))
+    assert all(r["view"]["choice"] is None for s in range(players) for r in shown[s])
     # A passed card shows, at the next step, in the receiver's hand and in what it
     # received, and in the passer's memory of where its cards went, in no one else's view.
     for k, step in enumerate(played[:-1]):
