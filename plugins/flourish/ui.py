@@ -65,6 +65,7 @@ from hedgerow.plugins.flourish.uiwords import (
     names,
     place_words,
     ribbon_points,
+    round_points_now,
     short_name,
 )
 
@@ -80,12 +81,13 @@ THREE = ChooseMany(CARD, "play", "three cards to plant")
 TURN_LABEL = "plant and pass"
 
 HELP = ("Everyone chooses at once. Each turn, plant a card from your hand and pass one to "
-        "each neighbour (with one neighbour or McGregor, pass two); then take the cards "
-        "passed to you and draw back to six. Every third turn ends a round: the cards "
+        "each neighbour (with one neighbour or McGregor, pass two); then take what was "
+        "passed to you and draw. Every third turn ends a round: the cards "
         "planted in it score their round ability (r). In round 4, plant three of your last "
         "five; then every game ability (e) scores. Symbols: plants G R B Y P, W (Rosa alba, "
         "any colour), stones Tree Path Wall Hive Lawn Feat. 1/G: 1 point per green; nb: a "
-        "neighbour's garden; >=: at least as many as.")
+        "neighbour's garden; >=: at least as many as. +5 now: what a card would score if the "
+        "round ended now.")
 COOPERATIVE_HELP = " Cooperative: the team adds its scores and aims for a medal."
 SHOW_HELP = (" Garden Show: three games in a row; a ribbon of yours scores "
              f"{RIBBON_POINTS} if your garden has strictly the most of its symbol.")
@@ -186,16 +188,19 @@ class FlourishUI(GameUI):
         return columns
 
     def preview(self, view: Any, seat: int, action: Action) -> str | None:
-        """The turn in words: what is planted, passed to whom, composted or discarded."""
+        """The turn in words: what is planted (with what its round ability would score if
+        the round ended now), passed to whom, composted or discarded."""
         v: View = view
         args = dict(action.args)
+        plant = cards_of(args.get("play"))
+        now = round_points_now(v, plant)
+        gain = "" if now is None else f" (+{now} now)"
         if action.kind == "final":
-            play = cards_of(args.get("play"))
-            rest = [c for c in v.hand if c not in play]
-            return f"Plant {names(play)}, discard {names(rest)}"
+            rest = [c for c in v.hand if c not in plant]
+            return f"Plant {names(plant)}{gain}, discard {names(rest)}"
         if action.kind != "turn":
             return None
-        words = f"Plant {names(cards_of(args.get('play')))}"
+        words = f"Plant {names(plant)}{gain}"
         if "passed" in args:
             to = "McGregor" if v.solo else "your neighbour"
             words += f", give {names(cards_of(args['passed']))} to {to}"

@@ -5,7 +5,8 @@
   full) and `place_words` (where it is, what it has scored), `fits` (three lines of 80);
 * the turn: `turn_words`, `card_roles` (each hand card's part in the turn being composed),
   `arrivals` (where last turn's new cards came from), `passed_line`, `names`, `cards_of`;
-* the scores: `scored` (is a round scored yet), `ribbon_points` and `match_totals` (the
+* the scores: `scored` (is a round scored yet), `round_points_now` (what planting cards
+  would score at the round's end as things stand), `ribbon_points` and `match_totals` (the
   Garden Show).
 
 The words of the abilities themselves are `hedgerow.plugins.flourish.words`'.
@@ -17,11 +18,11 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from hedgerow.plugins.flourish.abilities import left_of
+from hedgerow.plugins.flourish.abilities import left_of, score
 from hedgerow.plugins.flourish.cards import BOTH_NB, ONE_NB, PATH, PLANT, SYMBOL_CODES, card
 from hedgerow.plugins.flourish.knowledge import MCG
 from hedgerow.plugins.flourish.ranking import game_totals
-from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS, card_points
+from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS, card_points, tallies
 from hedgerow.plugins.flourish.state import FINAL, OVER, View
 from hedgerow.plugins.flourish.words import (
     ability_short,
@@ -77,6 +78,19 @@ def turn_words(view: View) -> str:
     if view.turn == FINAL:
         return "Final round"
     return f"Round {view.round} of 4, turn {view.turn % CARDS_PER_ROUND + 1} of 3"
+
+
+def round_points_now(view: View, plant: Sequence[int]) -> int | None:
+    """What the end-of-round abilities of ``plant`` would score if they were planted in
+    your garden and the round ended now (the other gardens as they stand); None when none
+    of them has such an ability."""
+    cards = [card(c) for c in plant]
+    if all(c.eor is None for c in cards):
+        return None
+    gardens = list(view.gardens)
+    gardens[view.seat] = (*gardens[view.seat], *plant)
+    counts = tallies(gardens)
+    return sum(score(c.eor, c.kind, view.seat, counts) for c in cards if c.eor is not None)
 
 
 def cards_of(value: object) -> tuple[int, ...]:

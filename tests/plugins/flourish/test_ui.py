@@ -196,8 +196,11 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     ui = ui_for(host)
     v = f1_view()
     action = Action.of("turn", play=10, left=65, right=83)
-    assert ui.preview(v, 0, action) == ("Plant Rosa gallica, pass Poppy Hive left and "
+    # Rosa gallica 1/G+1/R in your garden with Moss Path G2 and Oak G3: 5 + 1
+    assert ui.preview(v, 0, action) == ("Plant Rosa gallica (+6 now), pass Poppy Hive left and "
                                         "Green Lawn right")
+    assert ui.preview(v, 0, Action.of("turn", play=5, left=65, right=83)).startswith(
+        "Plant Buxus semperv…, pass")  # an end-of-game ability only: nothing now
     assert ui.prompt(v, 0) == "Round 2, turn 1: plant a card, pass one left and one right."
     composting = dataclasses.replace(v, compost=True)
     assert ui.prompt(composting, 0) == ("Round 2, turn 1: plant, pass left, pass right, then "
@@ -207,6 +210,8 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     final = dataclasses.replace(v, turn=9, round=4)
     assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
         "Plant Buxus semperv…, Festuca glauca and Thymus vulgar…, discard ")
+    assert ui.preview(final, 0, Action.of("final", play=(10, 65, 83))).startswith(
+        "Plant Rosa gallica, Poppy Hive and Green Lawn (+18 now), discard ")  # spec F2
     assert ui.prompt(final, 0).startswith("Final round: Space marks the 3 cards to plant")
 
 
