@@ -194,8 +194,10 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
         if spec is not None and not spec.plays(peer.ruleset.game.name):
             raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.game.name}")
         if spec is not None:
+            resumed = getattr(args, "command", None) == "resume"
             status = await play_bot(peer, spec, emit=printer, delay=args.delay,
-                                    give_up=args.give_up, verbose=args.verbose, stop=stop)
+                                    give_up=args.give_up, verbose=args.verbose, stop=stop,
+                                    reported=len(peer.history()) if resumed else 0)
         elif lobby:
             from hedgerow.clients.app import run_lobby
 

@@ -68,13 +68,14 @@ def person_alive(peer: Peer) -> bool:
 class _Watcher:
     """Turns changes of the seat into progress events, each reported once."""
 
-    def __init__(self, peer: Peer, emit: Emit, verbose: bool) -> None:
+    def __init__(self, peer: Peer, emit: Emit, verbose: bool, reported: int = 0) -> None:
         self.peer = peer
         self.emit = emit
         self.verbose = verbose
         self.phase: Phase | None = None
         self.links: dict[int, Link] = {}
-        self.history = peer.table.index if peer.table is not None else 0
+        #: Lines of ``peer.history()`` already reported (by an earlier run of a resumed seat).
+        self.history = reported
         self.waiting: tuple[int, int] | None = None
 
     def update(self) -> None:
@@ -139,16 +140,20 @@ class _Watcher:
 
 async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
                    delay: float = 0.0, give_up: float = 120.0, verbose: bool = False,
-                   stop: Callable[[], bool] | None = None) -> int:
+                   stop: Callable[[], bool] | None = None, reported: int = 0) -> int:
     """Play ``peer``'s seat with ``spec`` (None: only watch) until the table is done.
 
     ``delay`` pauses before each of the bot's moves (to watch a game); ``give_up`` is how
     long to wait with nothing happening (a lost seat that never returns) before giving up,
     counted only while no person at the table is connected;
     ``stop()`` is polled every second and ends the loop when true (the parent is gone).
+    With ``verbose`` every entry of the table's history is reported once, from the first,
+    however many of them the peer already holds when this starts (a joiner may have the
+    deal before it is watched); ``reported`` skips the first entries of a resumed seat,
+    whose earlier run reported them.
     """
     loop = asyncio.get_running_loop()
-    watcher = _Watcher(peer, emit, verbose)
+    watcher = _Watcher(peer, emit, verbose, reported)
     bot: Bot | None = None
     rested = False
     last_change = loop.time()
