@@ -48,6 +48,7 @@ from hedgerow.net.messages import (
     ErrorCode,
     LoggedEntry,
     LogHeader,
+    SeatEvent,
 )
 from hedgerow.proto import hedgerow_pb2 as pb
 
@@ -468,8 +469,9 @@ def decode_action(data: bytes) -> Action:
         lambda: _action_from_pb(pb.Action.FromString(_as_bytes(data)))))
 
 
-def encode_log_record(record: LogHeader | LoggedEntry) -> bytes:
-    """The ``LogRecord`` bytes of a log header or a log entry; `CodecError` if invalid."""
+def encode_log_record(record: LogHeader | LoggedEntry | SeatEvent) -> bytes:
+    """The ``LogRecord`` bytes of a log header, a log entry or a seat event; `CodecError` if
+    invalid."""
 
     def run() -> bytes:
         msg = pb.LogRecord()
@@ -481,25 +483,35 @@ def encode_log_record(record: LogHeader | LoggedEntry) -> bytes:
             _check(record)
             msg.entry.SetInParent()
             _to_pb(record, LoggedEntry, msg.entry)
+        elif isinstance(record, SeatEvent):
+            _check(record)
+            msg.seat_event.SetInParent()
+            _to_pb(record, SeatEvent, msg.seat_event)
         else:
-            _bad(f"a log record is a LogHeader or a LoggedEntry, not {type(record).__name__}")
+            _bad(f"a log record is a LogHeader, a LoggedEntry or a SeatEvent, "
+                 f"not {type(record).__name__}")
         return msg.SerializeToString(deterministic=True)
 
     return typing.cast(bytes, _guarded("cannot encode the log record", run))
 
 
-def decode_log_record(data: bytes) -> LogHeader | LoggedEntry:
-    """The `LogHeader` or `LoggedEntry` in ``LogRecord`` bytes; `CodecError` for anything else."""
+def decode_log_record(data: bytes) -> LogHeader | LoggedEntry | SeatEvent:
+    """The `LogHeader`, `LoggedEntry` or `SeatEvent` in ``LogRecord`` bytes; `CodecError` for
+    anything else."""
 
-    def run() -> LogHeader | LoggedEntry:
+    def run() -> LogHeader | LoggedEntry | SeatEvent:
         msg = pb.LogRecord.FromString(_as_bytes(data))
         which = msg.WhichOneof("record")
         if which == "entry":
             entry: LoggedEntry = _from_pb(LoggedEntry, msg.entry)
             _check(entry)
             return entry
+        if which == "seat_event":
+            event: SeatEvent = _from_pb(SeatEvent, msg.seat_event)
+            _check(event)
+            return event
         if which != "header":
-            _bad("the log record is neither a header nor an entry")
+            _bad("the log record is neither a header, an entry nor a seat event")
         h = msg.header
         if h.format_version == 0:
             _bad("the log header has no format version")
@@ -514,4 +526,5 @@ def decode_log_record(data: bytes) -> LogHeader | LoggedEntry:
         _check(header)
         return header
 
-    return typing.cast(LogHeader | LoggedEntry, _guarded("cannot decode the log record", run))
+    return typing.cast(LogHeader | LoggedEntry | SeatEvent,
+                       _guarded("cannot decode the log record", run))

@@ -41,7 +41,7 @@ from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
-from hedgerow.net.messages import LoggedEntry, LogHeader
+from hedgerow.net.messages import LoggedEntry, LogHeader, SeatEvent
 
 __all__ = [
     "MAGIC",
@@ -114,6 +114,9 @@ class LogReadResult:
     problem: LogProblem | None
     end: int
     salvaged: tuple[LoggedEntry, ...] = ()
+    #: The seat events (takeover, reclaim, agreed end) read before any problem, in file
+    #: order: records outside the hash chain (docs/protocol.md §6).
+    events: tuple[SeatEvent, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -133,7 +136,7 @@ class LogReadResult:
         return self.header.table_header.genesis if self.header is not None else None
 
 
-def _frame(record: LogHeader | LoggedEntry) -> bytes:
+def _frame(record: LogHeader | LoggedEntry | SeatEvent) -> bytes:
     payload = encode_log_record(record)
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
@@ -154,6 +157,7 @@ def parse_log(data: bytes) -> LogReadResult:
 
     header: LogHeader | None = None
     entries: list[LoggedEntry] = []
+    events: list[SeatEvent] = []
     head = b""
     pos = len(MAGIC)
 
@@ -170,7 +174,7 @@ def parse_log(data: bytes) -> LogReadResult:
         # power cut leaves).
         tail = not salvaged and (at_tail or not data[pos:].strip(b"\0") or kind in _TAIL_KINDS)
         return LogReadResult(header, tuple(entries), LogProblem(kind, pos, index, message, tail),
-                             pos, salvaged)
+                             pos, salvaged, tuple(events))
 
     while pos < len(data):
         if len(data) - pos < _FRAME.size:
@@ -199,6 +203,8 @@ def parse_log(data: bytes) -> LogReadResult:
             head = header.table_header.genesis
         elif isinstance(record, LogHeader):
             return stop("extra_header", "a second log header")
+        elif isinstance(record, SeatEvent):
+            events.append(record)  # outside the chain: it changes no entry and no state
         else:
             problem = _chain_problem(record, len(entries), head)
             if problem is not None:
@@ -209,7 +215,7 @@ def parse_log(data: bytes) -> LogReadResult:
 
     if header is None:
         return stop("truncated", "the file ends before the log header", at_tail=True)
-    return LogReadResult(header, tuple(entries), None, pos)
+    return LogReadResult(header, tuple(entries), None, pos, (), tuple(events))
 
 
 #: Damage that is a torn tail when no intact entry follows it (see `LogProblem.at_tail`).
@@ -386,6 +392,15 @@ class LogWriter:
         self._sync()
         self._next_index += 1
         self._head = entry.digest
+
+    def append_event(self, event: SeatEvent) -> None:
+        """Write a seat event (a record outside the hash chain) and flush it to disk."""
+        try:
+            frame = _frame(event)
+        except CodecError as exc:
+            raise LogFileError(f"{self.path}: cannot log the seat event: {exc.message}") from exc
+        self._file.write(frame)
+        self._sync()
 
     def _sync(self) -> None:
         self._file.flush()

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 #: The protocol version this implementation speaks (``Envelope.protocol_version``).  Version 2
 #: added chance entries (``LogEntry.chance``) and whole simultaneous steps.
 PROTOCOL_VERSION = 2
-#: The log-file format version written (``LogHeader.format_version``).
-LOG_FORMAT_VERSION = 2
-#: Every log-file format version read: format 1 files predate chance entries and hold none.
-LOG_FORMATS_READ = (1, 2)
+#: The log-file format version written (``LogHeader.format_version``).  Format 3 added seat
+#: events (`SeatEvent`: a takeover, a reclaim, an agreed end), records outside the hash chain.
+LOG_FORMAT_VERSION = 3
+#: Every log-file format version read: format 1 files predate chance entries and hold none;
+#: format 2 files hold no seat events.
+LOG_FORMATS_READ = (1, 2, 3)
 # The limits live with the rules (hedgerow.net.wirerules); the same values, by their old names.
 DIGEST_SIZE = W.DIGEST_SIZE
 MAX_ADDRESS_LENGTH = W.MAX_ADDRESS_LENGTH
@@ -293,10 +295,117 @@ class ErrorMsg:
     refusal: Annotated[str, W.TEXT] = ""
 
 
+# --------------------------------------------------------------------------------------
+# Departures: seat takeover, reclaim and an agreed end (docs/protocol.md §5.9)
+
+#: A vote's reason is at most this many characters.
+MAX_REASON_LENGTH = 200
+
+
+class MotionKind(IntEnum):
+    """What a `SeatMotion` proposes (``MotionKind`` of hedgerow.proto, without MOTION_)."""
+
+    UNSPECIFIED = 0  # a kind this version does not know: refused
+    TAKEOVER = 1  # a bot run by the runner's peer plays the departed seat
+    END = 2  # the game ends here by agreement, with no winner
+
+
+def _seats_problem(name: str, seats: tuple[int, ...]) -> str | None:
+    if list(seats) != sorted(set(seats)):
+        return f"{name} must be unique and ascending"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMotion:
+    """A remaining seated peer proposes what the table does about a departed ``seat``.
+
+    ``voters`` (ascending) are every seat whose acceptance the motion needs, the proposer's
+    included; for a takeover ``runner`` is the lowest of them and ``bot`` the strategy.
+    """
+
+    number: Annotated[int, W.uint(low=1)]
+    kind: Annotated[MotionKind, W.enum(MotionKind)]
+    seat: Annotated[int, W.SEAT]
+    runner: Annotated[int, W.SEAT] = 0
+    bot: Annotated[str, W.NAME] = ""
+    index: Annotated[int, W.INDEX] = 0
+    voters: Annotated[tuple[int, ...], W.items(int, W.SEAT)] = ()
+
+    def problem(self) -> str | None:
+        """A known kind; a takeover names its bot; voters ascending, without the seat."""
+        if self.kind == MotionKind.UNSPECIFIED:
+            return "the motion's kind is not one this version knows"
+        if self.kind == MotionKind.TAKEOVER and not self.bot:
+            return "a takeover names its bot"
+        if not self.voters:
+            return "a motion names its voters"
+        if self.seat in self.voters:
+            return "the departed seat cannot vote"
+        return _seats_problem("voters", self.voters)
+
+
+@dataclass(frozen=True, slots=True)
+class MotionVote:
+    """A voter's answer to the motion ``number`` of seat ``proposer``."""
+
+    proposer: Annotated[int, W.SEAT]
+    number: Annotated[int, W.uint(low=1)]
+    accept: Annotated[bool, W.flag] = False
+    reason: Annotated[str, W.text(MAX_REASON_LENGTH)] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """To a returning peer: its ``seat`` is run by ``runner``'s bot since entry ``index``."""
+
+    seat: Annotated[int, W.SEAT]
+    runner: Annotated[int, W.SEAT]
+    bot: Annotated[str, W.NAME]
+    index: Annotated[int, W.INDEX]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandback:
+    """The runner's bot stopped: from entry ``index`` on, ``seat``'s own peer authors it."""
+
+    seat: Annotated[int, W.SEAT]
+    index: Annotated[int, W.INDEX]
+
+
+class SeatEventKind(IntEnum):
+    """What a `SeatEvent` log record says (``SeatEventKind``, without SEAT_EVENT_)."""
+
+    UNSPECIFIED = 0
+    TAKEOVER = 1
+    RECLAIM = 2
+    END = 3
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEvent:
+    """A log record outside the hash chain: who authors ``seat`` from entry ``index`` on, or
+    the agreed end before entry ``index``."""
+
+    kind: Annotated[SeatEventKind, W.enum(SeatEventKind)]
+    seat: Annotated[int, W.SEAT]
+    runner: Annotated[int, W.SEAT] = 0
+    bot: Annotated[str, W.NAME] = ""
+    index: Annotated[int, W.INDEX] = 0
+    voters: Annotated[tuple[int, ...], W.items(int, W.SEAT)] = ()
+
+    def problem(self) -> str | None:
+        """A known kind; voters ascending."""
+        if self.kind == SeatEventKind.UNSPECIFIED:
+            return "the seat event's kind is not one this version knows"
+        return _seats_problem("voters", self.voters)
+
+
 #: Any message body an `Envelope` can carry.
 Body = (
     Hello | SeatAssignment | SeedCommit | SeedReveal | Start | ActionMsg | StateHash
     | ActionCommit | ActionReveal | CatchUpRequest | CatchUpReply | Heartbeat | Leave | ErrorMsg
+    | SeatMotion | MotionVote | SeatTaken | SeatHandback
 )
 
 

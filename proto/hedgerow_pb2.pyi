@@ -15,6 +15,12 @@ class LeaveReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEAVE_HALTED: _ClassVar[LeaveReason]
     LEAVE_GAVE_UP: _ClassVar[LeaveReason]
 
+class MotionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOTION_UNSPECIFIED: _ClassVar[MotionKind]
+    MOTION_TAKEOVER: _ClassVar[MotionKind]
+    MOTION_END: _ClassVar[MotionKind]
+
 class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     UNKNOWN: _ClassVar[ErrorCode]
@@ -34,11 +40,21 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BAD_REVEAL: _ClassVar[ErrorCode]
     WRONG_PHASE: _ClassVar[ErrorCode]
     SEAT_TAKEN: _ClassVar[ErrorCode]
+
+class SeatEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_EVENT_UNSPECIFIED: _ClassVar[SeatEventKind]
+    SEAT_EVENT_TAKEOVER: _ClassVar[SeatEventKind]
+    SEAT_EVENT_RECLAIM: _ClassVar[SeatEventKind]
+    SEAT_EVENT_END: _ClassVar[SeatEventKind]
 LEAVE_UNSPECIFIED: LeaveReason
 LEAVE_QUIT: LeaveReason
 LEAVE_GAME_OVER: LeaveReason
 LEAVE_HALTED: LeaveReason
 LEAVE_GAVE_UP: LeaveReason
+MOTION_UNSPECIFIED: MotionKind
+MOTION_TAKEOVER: MotionKind
+MOTION_END: MotionKind
 UNKNOWN: ErrorCode
 MALFORMED: ErrorCode
 STRANGER: ErrorCode
@@ -56,6 +72,10 @@ WRONG_TABLE: ErrorCode
 BAD_REVEAL: ErrorCode
 WRONG_PHASE: ErrorCode
 SEAT_TAKEN: ErrorCode
+SEAT_EVENT_UNSPECIFIED: SeatEventKind
+SEAT_EVENT_TAKEOVER: SeatEventKind
+SEAT_EVENT_RECLAIM: SeatEventKind
+SEAT_EVENT_END: SeatEventKind
 
 class Action(_message.Message):
     __slots__ = ("kind", "args")
@@ -122,7 +142,7 @@ class LogEntry(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ...) -> None: ...
 
 class Envelope(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal")
+    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SENDER_FIELD_NUMBER: _ClassVar[int]
@@ -141,6 +161,10 @@ class Envelope(_message.Message):
     ERROR_FIELD_NUMBER: _ClassVar[int]
     ACTION_COMMIT_FIELD_NUMBER: _ClassVar[int]
     ACTION_REVEAL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_MOTION_FIELD_NUMBER: _ClassVar[int]
+    MOTION_VOTE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_HANDBACK_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     table_id: bytes
     sender: bytes
@@ -159,7 +183,11 @@ class Envelope(_message.Message):
     error: Error
     action_commit: ActionCommit
     action_reveal: ActionReveal
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ...) -> None: ...
+    seat_motion: SeatMotion
+    motion_vote: MotionVote
+    seat_taken: SeatTaken
+    seat_handback: SeatHandback
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ...) -> None: ...
 
 class PluginVersion(_message.Message):
     __slots__ = ("name", "version")
@@ -311,6 +339,56 @@ class Leave(_message.Message):
     why: LeaveReason
     def __init__(self, reason: _Optional[str] = ..., why: _Optional[_Union[LeaveReason, str]] = ...) -> None: ...
 
+class SeatMotion(_message.Message):
+    __slots__ = ("number", "kind", "seat", "runner", "bot", "index", "voters")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RUNNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    VOTERS_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    kind: MotionKind
+    seat: int
+    runner: int
+    bot: str
+    index: int
+    voters: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, number: _Optional[int] = ..., kind: _Optional[_Union[MotionKind, str]] = ..., seat: _Optional[int] = ..., runner: _Optional[int] = ..., bot: _Optional[str] = ..., index: _Optional[int] = ..., voters: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class MotionVote(_message.Message):
+    __slots__ = ("proposer", "number", "accept", "reason")
+    PROPOSER_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    proposer: int
+    number: int
+    accept: bool
+    reason: str
+    def __init__(self, proposer: _Optional[int] = ..., number: _Optional[int] = ..., accept: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SeatTaken(_message.Message):
+    __slots__ = ("seat", "runner", "bot", "index")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RUNNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    runner: int
+    bot: str
+    index: int
+    def __init__(self, seat: _Optional[int] = ..., runner: _Optional[int] = ..., bot: _Optional[str] = ..., index: _Optional[int] = ...) -> None: ...
+
+class SeatHandback(_message.Message):
+    __slots__ = ("seat", "index")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    index: int
+    def __init__(self, seat: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
+
 class Error(_message.Message):
     __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")
     CODE_FIELD_NUMBER: _ClassVar[int]
@@ -347,10 +425,28 @@ class LogHeader(_message.Message):
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, format_version: _Optional[int] = ..., game: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ..., fingerprint: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[bytes] = ..., table_id: _Optional[bytes] = ..., own_seat: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class SeatEvent(_message.Message):
+    __slots__ = ("kind", "seat", "runner", "bot", "index", "voters")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RUNNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    VOTERS_FIELD_NUMBER: _ClassVar[int]
+    kind: SeatEventKind
+    seat: int
+    runner: int
+    bot: str
+    index: int
+    voters: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, kind: _Optional[_Union[SeatEventKind, str]] = ..., seat: _Optional[int] = ..., runner: _Optional[int] = ..., bot: _Optional[str] = ..., index: _Optional[int] = ..., voters: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class LogRecord(_message.Message):
-    __slots__ = ("header", "entry")
+    __slots__ = ("header", "entry", "seat_event")
     HEADER_FIELD_NUMBER: _ClassVar[int]
     ENTRY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_EVENT_FIELD_NUMBER: _ClassVar[int]
     header: LogHeader
     entry: LogEntry
-    def __init__(self, header: _Optional[_Union[LogHeader, _Mapping]] = ..., entry: _Optional[_Union[LogEntry, _Mapping]] = ...) -> None: ...
+    seat_event: SeatEvent
+    def __init__(self, header: _Optional[_Union[LogHeader, _Mapping]] = ..., entry: _Optional[_Union[LogEntry, _Mapping]] = ..., seat_event: _Optional[_Union[SeatEvent, _Mapping]] = ...) -> None: ...

@@ -43,8 +43,14 @@ from hedgerow.net.messages import (
     Leave,
     LoggedEntry,
     LogHeader,
+    MotionVote,
     PeerInfo,
     SeatAssignment,
+    SeatEvent,
+    SeatEventKind,
+    SeatHandback,
+    SeatMotion,
+    SeatTaken,
     SeedCommit,
     SeedReveal,
     Start,
@@ -193,7 +199,8 @@ def test_log_entry_round_trip(item: LoggedEntry) -> None:
 def test_every_body_type_is_covered() -> None:
     assert set(codec._BODY_FIELD) == {Hello, SeatAssignment, SeedCommit, SeedReveal, Start,
                                       ActionMsg, StateHash, ActionCommit, ActionReveal,
-                                      CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg}
+                                      CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg,
+                                      SeatMotion, MotionVote, SeatTaken, SeatHandback}
     fields = {f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields}
     assert fields == set(codec._BODY_FIELD.values())
 
@@ -591,20 +598,27 @@ def test_log_records() -> None:
             encode_log_record(bad)
     with pytest.raises(CodecError, match="neither"):
         decode_log_record(b"")
-    future = pb.LogRecord(header=pb.LogHeader(format_version=3, game="g", fingerprint="f",
+    future = pb.LogRecord(header=pb.LogHeader(format_version=4, game="g", fingerprint="f",
                                               players=2, seed=b"s"))
-    with pytest.raises(CodecError, match="format version 3 is not supported "
-                                         r"\(this version reads formats 1, 2\)") as info:
+    with pytest.raises(CodecError, match="format version 4 is not supported "
+                                         r"\(this version reads formats 1, 2, 3\)") as info:
         decode_log_record(future.SerializeToString())
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
-    # Format 1 (before chance entries) reads the same; format 2 is what is written.
+    # Format 1 (before chance entries) reads the same; format 3 is what is written.
     older = pb.LogRecord(header=pb.LogHeader(format_version=1, game="g", fingerprint="f",
                                              players=2, seed=b"s"))
     assert decode_log_record(older.SerializeToString()) == LogHeader("g", (), "f", 2, b"s")
     written = pb.LogRecord.FromString(encode_log_record(LogHeader("g", (), "f", 2, b"s")))
-    assert written.header.format_version == 2
+    assert written.header.format_version == 3
     with pytest.raises(CodecError):
         encode_log_record("nope")  # type: ignore[arg-type]
+    # A seat event (format 3) round-trips; one with an unknown kind or unsorted voters does not.
+    event = SeatEvent(SeatEventKind.TAKEOVER, 2, 0, "random", 7, (0, 1))
+    assert decode_log_record(encode_log_record(event)) == event
+    for bad_event in (SeatEvent(SeatEventKind.UNSPECIFIED, 2),
+                      SeatEvent(SeatEventKind.END, 2, voters=(1, 0))):
+        with pytest.raises(CodecError):
+            encode_log_record(bad_event)
 
 
 # --------------------------------------------------------------------------------------
