@@ -52,7 +52,7 @@ from typing import Any, cast
 
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
-from hedgerow.core.game import Outcome
+from hedgerow.core.game import BotSpec, Outcome
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
@@ -67,6 +67,7 @@ from hedgerow.net.context import (
     RefusalRecord,
     body_name,
 )
+from hedgerow.net.departures import Departures
 from hedgerow.net.keys import Identity, key_text
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Roster
@@ -84,8 +85,12 @@ from hedgerow.net.messages import (
     Hello,
     Leave,
     LeaveReason,
+    MotionVote,
     PeerInfo,
     SeatAssignment,
+    SeatHandback,
+    SeatMotion,
+    SeatTaken,
     SeedCommit,
     SeedReveal,
     Start,
@@ -117,9 +122,11 @@ class Peer:
         self.ctx = PeerContext(identity, Node(identity, self._on_frame), seat_name=seat_name,
                                bot=bot, log_dir=log_dir)
         self.sync = Sync(self.ctx, redeliver=self._dispatch)
+        self.departures = Departures(self.ctx, self.sync, find_bot=self._find_bot)
+        self.sync.author_of = self.departures.author_of
         self.startup = Startup(self.ctx, self.sync)
         self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
-                               redeliver=self._accept, peer_back=self.sync.peer_back)
+                               redeliver=self._accept, peer_back=self._peer_back)
         # Who handles each body once its sender is known to hold a seat.
         self._handlers: dict[type, Handler] = {
             SeatAssignment: self.seating.on_seat_assignment,
@@ -132,6 +139,10 @@ class Peer:
             ActionReveal: self.sync.on_action_reveal,
             CatchUpRequest: self.sync.on_catch_up_request,
             CatchUpReply: self.sync.on_catch_up_reply,
+            SeatMotion: self.departures.on_motion,
+            MotionVote: self.departures.on_vote,
+            SeatTaken: self.departures.on_taken,
+            SeatHandback: self.departures.on_handback,
             Heartbeat: self._on_heartbeat,
             Leave: self._on_leave,
             ErrorMsg: self._on_error,
@@ -391,6 +402,8 @@ class Peer:
         """What this seat may do now (empty when it is not its turn, or it already chose)."""
         if self.table is None or self.ctx.phase != Phase.PLAYING or self.syncing or not self.ready:
             return []
+        if not self.departures.may_act():
+            return []
         active = self.table.active_seats()
         if self.seat not in active:
             return []
@@ -436,6 +449,8 @@ class Peer:
             return Refusal("syncing", "this seat is still catching up with the table")
         if not self.ready:
             return Refusal("starting", "waiting for every peer to start the table")
+        if not self.departures.may_act():
+            return Refusal("taken_over", "a bot plays this seat until it hands it back")
         active = table.active_seats()
         if self.seat not in active:
             who = ", ".join(str(s) for s in active)
@@ -473,6 +488,7 @@ class Peer:
                 if m.link in (Link.LEFT, Link.LOST):
                     self.node.disconnect(m.key)  # nothing to deliver there: no lingering
             self.ctx.broadcast(Leave(reason[:200], why))
+        await self.departures.close()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -514,7 +530,12 @@ class Peer:
         if self.table is None or self.ctx.hashes is None or self.roster is None:
             return False
         last = self.table.index - 1
+        ended = self.departures.ended is not None
+        # A seat a bot plays (its runner reports), or one the table ended without, confirms
+        # nothing itself.
         return all(m.link == Link.LEFT or self.ctx.hashes.reported(m.seat, last)
+                   or m.seat in self.departures.runs
+                   or (ended and m.link != Link.CONNECTED)
                    for m in self.roster.others())
 
     def desync_settled(self) -> bool:
@@ -605,6 +626,8 @@ class Peer:
         if member.link == Link.LOST:
             log.info("%s is back", member.label())
         member.link = Link.CONNECTED
+        if member.seat in self.departures.runs and not isinstance(body, Hello):
+            self._peer_back(member)  # back without a resume: its seat is handed back too
         self.ctx.notify()
 
     def _dispatch(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -617,6 +640,22 @@ class Peer:
         handler(rx, env, member)
 
     # -- links --------------------------------------------------------------------------
+
+    def _peer_back(self, member: Member) -> None:
+        """A seated peer returned (§5.7): play re-sends our step messages; a bot that runs
+        its seat hands it back (§5.9)."""
+        self.sync.peer_back(member)
+        self.departures.peer_back(member)
+
+    def _find_bot(self, name: str) -> BotSpec | None:
+        """The bot strategy ``name`` if this process can run it at this table."""
+        if self.plugins is None or not name or self.ctx.ruleset is None:
+            return None
+        try:
+            spec = self.plugins.bot(name, self.ctx.ruleset.game.name)
+        except HedgerowError:
+            return None
+        return spec if spec.plays(self.ctx.ruleset.game.name) else None
 
     def _on_heartbeat(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(Heartbeat, env.body)

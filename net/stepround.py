@@ -59,6 +59,9 @@ class StepRound:
         self.commits: dict[int, bytes] = {}
         self.reveals: dict[int, Action] = {}
         self.own: tuple[int, Action, bytes] | None = None  # (seat, action, salt)
+        #: Seats this peer's process chooses for besides its own (a bot that took over a
+        #: departed seat, docs/protocol.md §5.9): seat -> (action, salt).
+        self.hosted: dict[int, tuple[Action, bytes]] = {}
 
     def choose(self, seat: int, action: Action) -> bytes:
         """This peer's seat commits to ``action``; the commitment to send."""

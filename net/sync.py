@@ -83,6 +83,9 @@ class Sync:
         self._step: StepRound | None = None  # the simultaneous step being collected
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
+        #: Who authors a seat's actions now (the seat itself unless a bot took it over, set
+        #: by the peer from `hedgerow.net.departures.Departures.author_of`).
+        self.author_of: Callable[[int], int] = lambda seat: seat
 
     @property
     def table(self) -> Table | None:
@@ -109,8 +112,10 @@ class Sync:
             return
         if member.seat not in step.reveals:
             step.commits.pop(member.seat, None)  # it lost its salt: it commits afresh
-        if step.own is not None:
-            seat, action, salt = step.own
+        mine = [] if step.own is None else [step.own]
+        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()
+                 if seat != member.seat]
+        for seat, action, salt in mine:
             self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
             if step.all_committed:
                 self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
@@ -142,7 +147,7 @@ class Sync:
 
     def on_action(self, rx: Received, env: Envelope, member: Member) -> None:
         msg = cast(ActionMsg, env.body)
-        if msg.seat != member.seat:
+        if self.author_of(msg.seat) != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"{member.label()} cannot act for seat {msg.seat}", ref_index=msg.index)
             return
@@ -261,6 +266,15 @@ class Sync:
 
     # -- simultaneous steps -------------------------------------------------------------
 
+    def open_step(self) -> StepRound:
+        """The simultaneous step at the table's index (opened now if need be)."""
+        return self._open_step()
+
+    def reveal_when_ready(self) -> None:
+        """Reveal this process's choices (its own and hosted seats') once every commitment
+        of the step is in, and apply the step once complete."""
+        self._maybe_reveal_step()
+
     def _open_step(self) -> StepRound:
         assert self.table is not None
         step = self._step
@@ -286,12 +300,16 @@ class Sync:
 
     def _maybe_reveal_step(self) -> None:
         step = self._step
-        if step is None or step.own is None or not step.all_committed:
+        if step is None or not step.all_committed:
             return
-        seat, action, salt = step.own
-        if seat not in step.reveals:
-            step.reveals[seat] = action
-            self.ctx.broadcast(ActionReveal(step.index, seat, action, salt))
+        mine = [] if step.own is None else [step.own]
+        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()]
+        if not mine:
+            return
+        for seat, action, salt in mine:
+            if seat not in step.reveals:
+                step.reveals[seat] = action
+                self.ctx.broadcast(ActionReveal(step.index, seat, action, salt))
         self._maybe_apply_step()
 
     def _maybe_apply_step(self) -> None:
@@ -316,7 +334,7 @@ class Sync:
     def _step_message(self, rx: Received, env: Envelope, member: Member) -> StepRound | None:
         body = env.body
         assert isinstance(body, (ActionCommit, ActionReveal))
-        if body.seat != member.seat:
+        if self.author_of(body.seat) != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"{member.label()} cannot act for seat {body.seat}",
                             ref_index=body.index)

@@ -1,0 +1,491 @@
+"""`Departures`: what a table does about a seat whose peer left or was lost (protocol §5.9).
+
+A seat is *departed* while play is on and its link is lost or left (and no bot runs it).
+Every remaining peer learns it from its own heartbeats and ``Leave`` (`Departures.departed`
+lists them for the clients, which say who left and what the table can do now):
+
+* **wait** for the player to come back with ``hedgerow resume`` (the default: nothing is
+  sent);
+* **seat a bot**: a remaining peer proposes ``SeatMotion(TAKEOVER, seat, runner, bot,
+  index, voters)``; ``voters`` are the seats the proposer sees connected (itself included),
+  ``runner`` is the lowest of them: its process runs the bot, which sees only that seat's
+  view and authors that seat's actions from its own key.  Every voter checks the motion
+  against its own view (`check`) and sends ``MotionVote`` to every other seated peer; the
+  motion is in force at a peer once it holds an accepting vote from every voter (the
+  proposer's motion is its vote), and fails at the first refusal;
+* **end the game**: ``SeatMotion(END, ...)``, agreed the same way; the table is over with
+  no winner.
+
+Either agreement is written to the log as a `SeatEvent` record outside the hash chain: who
+authors a seat is table metadata, not rules state, so the entries, their digests and every
+state hash are those of an ordinary game, and ``replay --verify`` checks them unchanged.
+
+**Reclaim.**  The departed player's peer comes back with ``hedgerow resume`` and says
+``Hello`` with its key (§5.7).  Every peer that holds the takeover answers ``SeatTaken``
+before anything else, so the returning peer waits (it may not act for its seat); the
+runner stops its bot at once (between two of its decisions: everything runs on one event
+loop), and sends ``SeatHandback(seat, index)`` to everyone: from entry ``index`` on, the
+seat's own key authors it again.  The returning peer acts once it holds the handback and
+has caught up to ``index``.  The handback is logged as a ``RECLAIM`` seat event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from hedgerow.core.errors import Refusal, RulesError
+from hedgerow.core.game import Bot, BotSpec
+from hedgerow.core.playout import make_bots
+from hedgerow.net.context import PeerContext
+from hedgerow.net.members import Member
+from hedgerow.net.messages import (
+    SHARE_SIZE,
+    ActionCommit,
+    ActionMsg,
+    Envelope,
+    ErrorCode,
+    MotionKind,
+    MotionVote,
+    SeatEvent,
+    SeatEventKind,
+    SeatHandback,
+    SeatMotion,
+    SeatTaken,
+    action_commitment,
+)
+from hedgerow.net.seat import Link, Phase
+from hedgerow.net.sync import Sync
+from hedgerow.net.transport import Received
+
+log = logging.getLogger(__name__)
+
+#: Open motions and early votes kept at once (more are dropped: propose again).
+MOTIONS_KEPT = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """A takeover in force: ``runner``'s peer runs ``bot`` for the seat since entry ``index``."""
+
+    seat: int
+    runner: int
+    bot: str
+    index: int
+
+
+@dataclass(slots=True)
+class Motion:
+    """A motion this peer holds, and the votes it has seen for it."""
+
+    proposer: int
+    body: SeatMotion
+    votes: dict[int, bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Departed:
+    """A seat the table is without: its link (lost or left) and why it left, if it said."""
+
+    seat: int
+    name: str
+    link: Link
+    why: str = ""
+
+
+class Departures:
+    """Departed seats, motions about them, takeovers in force, bots hosted and reclaims.
+
+    ``find_bot(name)`` gives the `BotSpec` of a strategy this process can run (None when it
+    cannot); ``accept(motion)`` decides a vote this peer casts by itself (a headless bot
+    peer accepts; None: the seat's client asks its player, then calls `vote`).
+    """
+
+    def __init__(self, ctx: PeerContext, sync: Sync, *,
+                 find_bot: Callable[[str], BotSpec | None]) -> None:
+        self.ctx = ctx
+        self.sync = sync
+        self._find_bot = find_bot
+        self.accept: Callable[[SeatMotion], bool] | None = None
+        self.runs: dict[int, Takeover] = {}  # seat -> takeover in force
+        self.motions: dict[tuple[int, int], Motion] = {}  # (proposer, number) -> open motion
+        self.early: dict[tuple[int, int], dict[int, bool]] = {}  # votes before their motion
+        self.asked: list[Motion] = []  # motions waiting for this peer's player to vote
+        self.held: Takeover | None = None  # our own seat, run by another peer's bot
+        self.handed_back: int | None = None  # our seat came back at this entry
+        self.ended: SeatEvent | None = None  # the agreed end
+        self.events: list[SeatEvent] = []  # every seat event this peer logged
+        self._number = 0
+        self._bots: dict[int, asyncio.Task[None]] = {}
+
+    # -- what the clients read ----------------------------------------------------------
+
+    def departed(self) -> list[Departed]:
+        """Seats whose peer is lost or left while play is on and that no bot runs."""
+        roster = self.ctx.roster
+        if roster is None or self.ctx.phase != Phase.PLAYING:
+            return []
+        return [Departed(m.seat, m.info.display_name, m.link,
+                         "" if m.left_why is None else m.left_why.name.lower())
+                for m in roster.others()
+                if m.link in (Link.LOST, Link.LEFT) and m.seat not in self.runs]
+
+    def voters(self, seat: int) -> tuple[int, ...]:
+        """The seats that must agree on a motion about ``seat``: every seat this peer sees
+        connected, itself included, without the seats bots run for departed players."""
+        roster = self.ctx.roster
+        if roster is None:
+            return ()
+        return tuple(m.seat for m in roster
+                     if m.seat != seat and m.seat not in self.runs
+                     and (m.key == roster.own_key or m.link == Link.CONNECTED))
+
+    def may_act(self) -> bool:
+        """False while our own seat is run by another peer's bot, or has been handed back to
+        us at an entry we have not caught up to yet."""
+        if self.held is not None:
+            return False
+        table = self.ctx.table
+        return self.handed_back is None or (table is not None
+                                            and table.index >= self.handed_back)
+
+    def author_of(self, seat: int) -> int:
+        """The seat whose peer authors ``seat``'s actions now (its own, unless taken over)."""
+        takeover = self.runs.get(seat)
+        return seat if takeover is None else takeover.runner
+
+    # -- proposing and voting -----------------------------------------------------------
+
+    def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
+        """Propose a takeover of departed ``seat`` by ``bot``, or the end of the game; the
+        motion is sent to every other seated peer (or why it cannot be proposed)."""
+        table = self.ctx.table
+        if table is None or self.ctx.phase != Phase.PLAYING:
+            return Refusal("wrong_phase", "the table is not playing")
+        if seat not in {d.seat for d in self.departed()}:
+            return Refusal("not_departed", f"seat {seat} has not left the table")
+        voters = self.voters(seat)
+        if kind == MotionKind.TAKEOVER and self._find_bot(bot) is None and \
+                min(voters) == self.ctx.seat:
+            return Refusal("unknown_bot", f"this peer has no bot {bot!r} for this game")
+        self._number += 1
+        motion = SeatMotion(self._number, kind, seat,
+                            min(voters) if kind == MotionKind.TAKEOVER else 0,
+                            bot if kind == MotionKind.TAKEOVER else "", table.index, voters)
+        problem = self.check(motion, self.ctx.seat)
+        if problem is not None:
+            return Refusal("bad_motion", problem)
+        held = self._keep(Motion(self.ctx.seat, motion))
+        held.votes[self.ctx.seat] = True
+        self.ctx.broadcast(motion)
+        log.info("proposed %s", describe(motion))
+        self._maybe_pass(held)
+        self.ctx.notify()
+        return motion
+
+    def check(self, motion: SeatMotion, proposer: int) -> str | None:
+        """Why this peer cannot accept ``motion`` (docs/protocol.md §5.9), or None."""
+        ctx, table = self.ctx, self.ctx.table
+        if table is None or ctx.phase != Phase.PLAYING:
+            return "the table is not playing here"
+        if motion.seat >= ctx.players:
+            return f"seat {motion.seat} does not exist"
+        if motion.seat in self.runs:
+            return f"a bot already plays seat {motion.seat}"
+        member = ctx.roster.by_seat(motion.seat) if ctx.roster is not None else None
+        if member is None or member.key == ctx.identity.public or \
+                member.link not in (Link.LOST, Link.LEFT):
+            return f"seat {motion.seat} has not left the table here"
+        if motion.index != table.index:
+            return f"the motion is for entry #{motion.index}, this peer is at #{table.index}"
+        mine = self.voters(motion.seat)
+        if motion.voters != mine:
+            return (f"the voters differ: this peer sees seats "
+                    f"{', '.join(str(s) for s in mine)} at the table")
+        if motion.kind == MotionKind.TAKEOVER:
+            if motion.runner != min(motion.voters):
+                return f"the runner must be the lowest voting seat, {min(motion.voters)}"
+            if motion.runner == ctx.seat and self._find_bot(motion.bot) is None:
+                return f"this peer has no bot {motion.bot!r} for this game"
+        for other in self.motions.values():
+            if other.body.seat == motion.seat and other.body.kind != motion.kind and \
+                    other.votes.get(ctx.seat):
+                return "this peer agreed to another motion for that seat"
+        return None
+
+    def on_motion(self, rx: Received, env: Envelope, member: Member) -> None:
+        """A proposal from a seated peer: checked, then answered with a vote to everyone."""
+        body = cast(SeatMotion, env.body)
+        if member.seat not in body.voters or member.seat in self.runs:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"{member.label()} is not a voter of its own motion")
+            return
+        key = (member.seat, body.number)
+        if key in self.motions:
+            return  # a repeat
+        motion = self._keep(Motion(member.seat, body))
+        motion.votes.update(self.early.pop(key, {}))
+        motion.votes[member.seat] = True
+        log.info("%s proposes %s", member.label(), describe(body))
+        problem = self.check(body, member.seat)
+        if self.ctx.seat not in body.voters:
+            problem = problem or "this peer is not among the voters"
+        if problem is not None:
+            self.vote(motion, False, problem)
+        elif self.accept is not None:
+            self.vote(motion, self.accept(body))
+        else:
+            self.asked.append(motion)  # the player decides (`vote`)
+        self.ctx.notify()
+
+    def vote(self, motion: Motion, accept: bool, reason: str = "") -> None:
+        """Cast this peer's vote on ``motion`` and send it to every other seated peer."""
+        if motion in self.asked:
+            self.asked.remove(motion)
+        if self.ctx.seat in motion.votes:
+            return
+        if accept:
+            problem = self.check(motion.body, motion.proposer)
+            if problem is not None:
+                accept, reason = False, problem
+        if not accept and not reason:
+            reason = "the player declined"
+        motion.votes[self.ctx.seat] = accept
+        self.ctx.broadcast(MotionVote(motion.proposer, motion.body.number, accept,
+                                      reason[:200]))
+        log.info("voted %s on %s%s", "yes" if accept else "no", describe(motion.body),
+                 "" if accept else f": {reason}")
+        self._maybe_pass(motion)
+        self.ctx.notify()
+
+    def on_vote(self, rx: Received, env: Envelope, member: Member) -> None:
+        """A voter's answer: counted; the motion passes once every voter accepted."""
+        body = cast(MotionVote, env.body)
+        key = (body.proposer, body.number)
+        motion = self.motions.get(key)
+        if motion is None:
+            if len(self.early) < MOTIONS_KEPT:  # the motion itself may still be on its way
+                self.early.setdefault(key, {})[member.seat] = body.accept
+            return
+        if member.seat not in motion.body.voters:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"{member.label()} is not a voter of that motion")
+            return
+        motion.votes.setdefault(member.seat, body.accept)
+        if not body.accept:
+            log.info("%s refused %s: %s", member.label(), describe(motion.body),
+                     body.reason or "no reason given")
+        self._maybe_pass(motion)
+        self.ctx.notify()
+
+    def _keep(self, motion: Motion) -> Motion:
+        while len(self.motions) >= MOTIONS_KEPT:
+            del self.motions[next(iter(self.motions))]
+        self.motions[(motion.proposer, motion.body.number)] = motion
+        return motion
+
+    def _maybe_pass(self, motion: Motion) -> None:
+        key = (motion.proposer, motion.body.number)
+        if any(v is False for v in motion.votes.values()):
+            self.motions.pop(key, None)
+            if motion in self.asked:
+                self.asked.remove(motion)
+            return
+        if not all(motion.votes.get(s) for s in motion.body.voters):
+            return
+        self.motions.pop(key, None)
+        body = motion.body
+        if self.ctx.phase != Phase.PLAYING or body.seat in self.runs:
+            return
+        self.sync.seal()
+        if body.kind == MotionKind.END:
+            event = SeatEvent(SeatEventKind.END, body.seat, 0, "", body.index, body.voters)
+            self.ended = event
+            self._log(event)
+            self.ctx.phase = Phase.FINISHED
+            log.info("the table agreed to end the game at entry #%d (no winner)", body.index)
+        else:
+            self._take_over(Takeover(body.seat, body.runner, body.bot, body.index),
+                            body.voters)
+        self.ctx.notify()
+
+    # -- takeovers in force -------------------------------------------------------------
+
+    def _take_over(self, takeover: Takeover, voters: tuple[int, ...] = ()) -> None:
+        self.runs[takeover.seat] = takeover
+        self._log(SeatEvent(SeatEventKind.TAKEOVER, takeover.seat, takeover.runner,
+                            takeover.bot, takeover.index, voters))
+        member = self.ctx.roster.by_seat(takeover.seat) if self.ctx.roster else None
+        if member is not None:
+            member.bot_name = takeover.bot
+        log.info("a %s bot run by seat %d plays seat %d from entry #%d", takeover.bot,
+                 takeover.runner, takeover.seat, takeover.index)
+        if takeover.runner == self.ctx.seat:
+            spec = self._find_bot(takeover.bot)
+            assert spec is not None  # checked before this peer accepted
+            self._bots[takeover.seat] = asyncio.get_running_loop().create_task(
+                self._run_bot(takeover.seat, spec))
+
+    def _log(self, event: SeatEvent) -> None:
+        self.events.append(event)
+        writer = self.ctx.writer
+        if writer is not None and not writer.closed:
+            writer.append_event(event)
+
+    def peer_back(self, member: Member) -> None:
+        """A seated peer said Hello again: if a bot runs its seat, tell it (`SeatTaken`), and
+        the runner stops its bot and hands the seat back."""
+        takeover = self.runs.get(member.seat)
+        if takeover is None:
+            return
+        self.ctx.send(member, SeatTaken(takeover.seat, takeover.runner, takeover.bot,
+                                        takeover.index))
+        if takeover.runner != self.ctx.seat:
+            return
+        self._stop_bot(member.seat)
+        self.sync.seal()
+        table = self.ctx.table
+        index = table.index if table is not None else 0
+        self.ctx.broadcast(SeatHandback(member.seat, index))
+        self._handed_back(member.seat, index)
+
+    def _handed_back(self, seat: int, index: int) -> None:
+        self.runs.pop(seat, None)
+        self._log(SeatEvent(SeatEventKind.RECLAIM, seat, 0, "", index))
+        member = self.ctx.roster.by_seat(seat) if self.ctx.roster else None
+        if member is not None:
+            member.bot_name = "bot" if member.info.bot else None
+        log.info("seat %d is its player's again from entry #%d", seat, index)
+        self.ctx.notify()
+
+    def on_taken(self, rx: Received, env: Envelope, member: Member) -> None:
+        """To a returning peer: a bot runs our seat; wait for the runner's handback."""
+        body = cast(SeatTaken, env.body)
+        if body.seat != self.ctx.seat:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
+            return
+        if self.handed_back is not None and self.handed_back >= body.index:
+            return  # the handback came first
+        if self.held is None:
+            self.held = Takeover(body.seat, body.runner, body.bot, body.index)
+            self.runs[body.seat] = self.held
+            self._log(SeatEvent(SeatEventKind.TAKEOVER, body.seat, body.runner, body.bot,
+                                body.index))
+            log.info("a %s bot run by seat %d played our seat from entry #%d; waiting for it "
+                     "to hand the seat back", body.bot, body.runner, body.index)
+            self.ctx.notify()
+
+    def on_handback(self, rx: Received, env: Envelope, member: Member) -> None:
+        """The runner's bot stopped: the seat is its own peer's again from ``index``."""
+        body = cast(SeatHandback, env.body)
+        takeover = self.runs.get(body.seat)
+        if body.seat == self.ctx.seat:
+            if takeover is not None and takeover.runner != member.seat:
+                self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                                f"{member.label()} does not run seat {body.seat}")
+                return
+            self.held = None
+            self.handed_back = body.index
+            if takeover is None:  # the handback came before any SeatTaken
+                self._log(SeatEvent(SeatEventKind.TAKEOVER, body.seat, member.seat, "",
+                                    body.index))
+            self._handed_back(body.seat, body.index)
+            table = self.ctx.table
+            if table is not None and table.index < body.index:
+                self.sync.request_catch_up(member)
+            return
+        if takeover is None or takeover.runner != member.seat:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"{member.label()} does not run seat {body.seat}")
+            return
+        self._handed_back(body.seat, body.index)
+
+    # -- the hosted bot -----------------------------------------------------------------
+
+    def _stop_bot(self, seat: int) -> None:
+        task = self._bots.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        step = self.sync.step
+        if step is not None:
+            step.hosted.pop(seat, None)
+
+    async def close(self) -> None:
+        """Stop every hosted bot."""
+        for seat in list(self._bots):
+            task = self._bots[seat]
+            self._stop_bot(seat)
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run_bot(self, seat: int, spec: BotSpec) -> None:
+        """Play ``seat`` with ``spec`` from its own view until the game ends or it is handed
+        back; every decision is taken at once, between two events of the loop."""
+        bot: Bot | None = None
+        while True:
+            ctx, table = self.ctx, self.ctx.table
+            if table is None or ctx.phase != Phase.PLAYING or seat not in self.runs:
+                return
+            active = table.active_seats()
+            if seat in active and not self.sync.syncing:
+                if bot is None:
+                    bot = make_bots(ctx.ruleset, ctx.players, table.header.seed, [spec])[seat]
+                if self._act(bot, seat, active):
+                    continue
+            changed = ctx.tick.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed, 1.0)
+
+    def _act(self, bot: Bot, seat: int, active: tuple[int, ...]) -> bool:
+        """One decision for ``seat``; True when it acted (look again at once)."""
+        table = self.ctx.table
+        assert table is not None
+        legal = self.ctx.ruleset.gamedef.legal_actions(table.state, seat)
+        if len(active) > 1:
+            return self._commit_hosted(bot, seat, legal)
+        action = bot.choose(table.view(seat), legal)
+        try:
+            result = table.submit(seat, action, index=table.index, prev=table.head)
+        except RulesError as exc:
+            self.ctx.rules_failed(exc)
+            return False
+        if isinstance(result, Refusal):
+            log.error("the bot for seat %d chose a refused action: %s", seat, result)
+            self._stop_bot(seat)
+            return False
+        entry = result[0].entry
+        self.sync.applied(result, announce=ActionMsg(entry.index, entry.prev, seat, action))
+        self.sync.drain()
+        return True
+
+    def _commit_hosted(self, bot: Bot, seat: int, legal: Any) -> bool:
+        """A simultaneous step: commit for the hosted seat (Sync reveals it with ours)."""
+        table = self.ctx.table
+        assert table is not None
+        step = self.sync.open_step()
+        if seat in step.commits or seat in step.hosted:
+            return False
+        action = bot.choose(table.view(seat), legal)
+        salt = secrets.token_bytes(SHARE_SIZE)
+        commitment = action_commitment(step.index, seat, action, salt)
+        step.hosted[seat] = (action, salt)
+        step.commit(seat, commitment)
+        self.ctx.broadcast(ActionCommit(step.index, seat, commitment))
+        self.sync.reveal_when_ready()
+        self.ctx.notify()
+        return True
+
+
+def describe(motion: SeatMotion) -> str:
+    """A motion in words, for log lines and screens."""
+    if motion.kind == MotionKind.END:
+        return f"ending the game without seat {motion.seat} (at entry #{motion.index})"
+    return (f"a {motion.bot} bot run by seat {motion.runner} for seat {motion.seat} "
+            f"(at entry #{motion.index})")
+
+
