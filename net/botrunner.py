@@ -27,7 +27,7 @@ from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Table
-from hedgerow.net.messages import LeaveReason
+from hedgerow.net.messages import LeaveReason, MotionKind, SeatEvent, SeatEventKind
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
 
@@ -77,11 +77,32 @@ class _Watcher:
         #: Lines of ``peer.history()`` already reported (by an earlier run of a resumed seat).
         self.history = reported
         self.waiting: tuple[int, int] | None = None
+        self.departed: set[int] = set()  # departures announced (and not settled since)
+        self.events = 0  # seat events reported
+
+    def departures(self) -> None:
+        """Announce each departed seat once, with what the table can do, and every seat
+        event (a takeover, a reclaim, an agreed end) as it comes into force."""
+        dep = self.peer.departures
+        now = {d.seat: d for d in dep.departed()}
+        for seat, d in now.items():
+            if seat in self.departed:
+                continue
+            who = f"seat {seat}" + (f" ({d.name})" if d.name else "")
+            self.emit("departed", f"{who} {d.link.value}: the table can wait for them to "
+                      f"return (hedgerow resume), seat a bot in their place, or end the game",
+                      seat=seat, link=d.link.value)
+        self.departed = set(now)
+        for event in dep.events[self.events:]:
+            self.emit("seat_event", seat_event_text(event), kind=event.kind.name.lower(),
+                      seat=event.seat, runner=event.runner, bot=event.bot, index=event.index)
+        self.events = len(dep.events)
 
     def update(self) -> None:
         peer = self.peer
         phase = peer.phase()
         seats = peer.seats()
+        self.departures()
         if phase != self.phase:
             self._phase(phase)
         for info in seats:
@@ -138,9 +159,45 @@ class _Watcher:
                       f"state {state.hex() if state else '?'}")
 
 
+def seat_event_text(event: SeatEvent) -> str:
+    """A seat event in words."""
+    if event.kind == SeatEventKind.TAKEOVER:
+        return (f"a {event.bot or 'bot'} bot run by seat {event.runner} plays seat "
+                f"{event.seat} from entry #{event.index}")
+    if event.kind == SeatEventKind.RECLAIM:
+        return f"seat {event.seat} is its player's again from entry #{event.index}"
+    return f"the table agreed to end the game at entry #{event.index}, with no winner"
+
+
+class _Proposer:
+    """A headless bot peer's policy for departed seats: once a seat has been gone for
+    ``after`` seconds, the lowest remaining seat proposes that a bot of ``bot``'s strategy
+    takes it over (every remaining bot peer accepts), and proposes again as long as it is
+    still gone."""
+
+    def __init__(self, peer: Peer, bot: str, after: float) -> None:
+        self.peer = peer
+        self.bot = bot
+        self.after = after
+        self.since: dict[int, float] = {}
+
+    def tick(self, now: float) -> None:
+        dep = self.peer.departures
+        gone = {d.seat for d in dep.departed()}
+        self.since = {s: t for s, t in self.since.items() if s in gone}
+        for seat in sorted(gone):
+            first = self.since.setdefault(seat, now)
+            voters = dep.voters(seat)
+            if now - first < self.after or not voters or min(voters) != self.peer.seat:
+                continue
+            self.since[seat] = now  # again after another ``after`` if this one fails
+            dep.propose(MotionKind.TAKEOVER, seat, self.bot)
+
+
 async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
                    delay: float = 0.0, give_up: float = 120.0, verbose: bool = False,
-                   stop: Callable[[], bool] | None = None, reported: int = 0) -> int:
+                   stop: Callable[[], bool] | None = None, reported: int = 0,
+                   take_over: float | None = None) -> int:
     """Play ``peer``'s seat with ``spec`` (None: only watch) until the table is done.
 
     ``delay`` pauses before each of the bot's moves (to watch a game); ``give_up`` is how
@@ -150,13 +207,20 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
     With ``verbose`` every entry of the table's history is reported once, from the first,
     however many of them the peer already holds when this starts (a joiner may have the
     deal before it is watched); ``reported`` skips the first entries of a resumed seat,
-    whose earlier run reported them.
+    whose earlier run reported them.  A bot peer accepts every motion about a departed seat
+    that its checks pass (docs/protocol.md §5.9); with ``take_over`` it also proposes, as the
+    lowest remaining seat, that a bot of its own strategy takes over a seat gone that many
+    seconds (without it, a seat that left ends the bot's run).
     """
     loop = asyncio.get_running_loop()
     watcher = _Watcher(peer, emit, verbose, reported)
     bot: Bot | None = None
     rested = False
     last_change = loop.time()
+    if peer.departures.accept is None:
+        peer.departures.accept = lambda motion: True
+    proposer = (_Proposer(peer, spec.name, take_over)
+                if take_over is not None and spec is not None else None)
     if peer.phase() == Phase.FINISHED:  # resumed from the log of a finished game
         watcher.update()
         return 0
@@ -173,8 +237,12 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
         if phase == Phase.FINISHED:
             if peer.confirmed_end():
                 return 0
-        elif any(s.link == Link.LEFT for s in peer.seats()) and phase != Phase.SEATING:
-            left = next(s for s in peer.seats() if s.link == Link.LEFT)
+        elif proposer is not None and phase == Phase.PLAYING:
+            proposer.tick(loop.time())
+        elif any(s.link == Link.LEFT and s.seat not in peer.departures.runs
+                 for s in peer.seats()) and phase != Phase.SEATING:
+            left = next(s for s in peer.seats()
+                        if s.link == Link.LEFT and s.seat not in peer.departures.runs)
             emit("abandoned", f"seat {left.seat} left before the end; the table cannot go on",
                  seat=left.seat, why=left.left_why)
             return 1

@@ -649,8 +649,10 @@ class Peer:
 
     def _find_bot(self, name: str) -> BotSpec | None:
         """The bot strategy ``name`` if this process can run it at this table."""
-        if self.plugins is None or not name or self.ctx.ruleset is None:
+        if not name or self.ctx.ruleset is None:
             return None
+        if self.plugins is None:  # a host is opened with its rules only: load the bots now
+            self.plugins = PluginHost()
         try:
             spec = self.plugins.bot(name, self.ctx.ruleset.game.name)
         except HedgerowError:

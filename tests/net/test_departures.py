@@ -1,0 +1,206 @@
+"""Departed seats (docs/protocol.md §5.9): told to every remaining peer, taken over by a bot
+by agreement, reclaimed by the returning player, or the game ended by agreement.
+
+Peers in one process over real CURVE sockets (toy games, fast); the multi-process version
+is tests/e2e/test_net_takeover.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import goofspiel
+import pytest
+import toygames
+
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net.botrunner import play_bot
+from hedgerow.net.keys import generate
+from hedgerow.net.launch import host_table, join_table, resume_table
+from hedgerow.net.logfile import read_log, verify_log
+from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
+from hedgerow.net.peer import Peer
+from hedgerow.net.seat import Link, Phase
+
+WAIT = 20.0
+
+
+def plugins() -> PluginHost:
+    """Toy games, Goofspiel and the random bot."""
+    return PluginHost(builtins=(("random-bot", "hedgerow.plugins.bots.random_bot"),),
+                      autoload=False, extra=(*toygames.PLUGINS, goofspiel))
+
+
+def run(coro: Awaitable[Any]) -> Any:
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coro, WAIT * 3)
+
+    return asyncio.run(bounded())
+
+
+async def table(game: str, players: int) -> list[Peer]:
+    """A host and ``players - 1`` joiners, seated."""
+    ruleset = plugins().ruleset(game, (), players)
+    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
+                            announce=False)
+    host.plugins = plugins()
+    peers = [host]
+    for i in range(players - 1):
+        peers.append(await join_table(host.address, identity=generate(), plugins=plugins(),
+                                      seat_name=f"joiner{i + 1}"))
+    return peers
+
+
+def crash(peer: Peer) -> Awaitable[None]:
+    """Stop ``peer`` at once without a word to anyone, as a killed process would."""
+    peer._closed = True
+    for task in peer._tasks:
+        task.cancel()
+    if peer.ctx.writer is not None:
+        peer.ctx.writer.close()
+    return peer.node.close()
+
+
+async def close_all(peers: list[Peer]) -> None:
+    for peer in peers:
+        await peer.close()
+
+
+def fast(peers: list[Peer]) -> None:
+    for p in peers:  # (the first beat still comes after a second)
+        p.heartbeat, p.lost_after = 0.1, 1.0
+
+
+def events_of(path: Path) -> list[tuple[SeatEventKind, int, int]]:
+    return [(e.kind, e.seat, e.runner) for e in read_log(path).events]
+
+
+def verified(peer: Peer, path: Path) -> None:
+    """The log reads whole (seat events included) and replays to its own hashes."""
+    result = read_log(path)
+    assert result.ok, result.problem
+    assert verify_log(lambda h: peer.ruleset, result) is None
+
+
+@pytest.mark.parametrize("game", ["posy", "goofspiel"])
+def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: str) -> None:
+    async def main() -> None:
+        peers = await table(game, 3)
+        fast(peers)
+        victim = peers[2]
+        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        log_path: Path = victim.log_path()
+        await crash(victim)
+        spec = plugins().bot("random")
+        told: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+
+        def emitter(seat: int) -> Any:
+            def emit(event: str, text: str, **fields: Any) -> None:
+                told[seat].append({"event": event, "text": text, **fields})
+            return emit
+
+        honest = [asyncio.ensure_future(play_bot(p, spec, emit=emitter(p.seat), delay=0.02,
+                                                 take_over=0.3))
+                  for p in peers[:2]]
+        host, other = peers[:2]
+        # Both remaining seats are told who left and what the table can do; then the lowest
+        # (seat 0) proposes, seat 1 agrees, and seat 0's process plays seat 2 with a bot.
+        assert await host.wait_until(lambda: 2 in host.departures.runs, WAIT), "takeover"
+        assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
+        for seat in (0, 1):
+            departed = [e for e in told[seat] if e["event"] == "departed"]
+            assert departed and departed[0]["seat"] == 2 and "hedgerow resume" in \
+                departed[0]["text"]
+        assert host.departures.runs[2].runner == 0 and other.departures.runs[2].runner == 0
+        assert host.seats()[2].bot == "random"
+        # The bot plays: the table moves on past seat 2's turns.
+        start = host.table.index
+        assert await host.wait_until(
+            lambda: any(e.seat == 2 and e.index >= start for e in host.table.entries)
+            or host.phase() == Phase.FINISHED, WAIT)
+        # The player comes back while the game is on and reclaims the seat.
+        assert host.phase() == Phase.PLAYING
+        back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
+        back.heartbeat, back.lost_after = 0.1, 1.0
+        try:
+            assert await back.wait_until(lambda: back.departures.may_act(), WAIT)
+            assert await host.wait_until(lambda: 2 not in host.departures.runs, WAIT)
+            assert await other.wait_until(lambda: 2 not in other.departures.runs, WAIT)
+            codes = await asyncio.gather(play_bot(back, spec), *honest)
+            assert codes == [0, 0, 0]
+            assert len({p.state_hash() for p in (back, host, other)}) == 1
+            kinds = [k for k, _, _ in events_of(log_path)]
+            assert kinds == [SeatEventKind.TAKEOVER, SeatEventKind.RECLAIM]
+            verified(back, log_path)
+        finally:
+            await close_all([back])
+        try:
+            assert host.state_hash() == other.state_hash()
+            for p in (host, other):
+                assert events_of(p.log_path()) == [(SeatEventKind.TAKEOVER, 2, 0),
+                                                   (SeatEventKind.RECLAIM, 2, 0)]
+                verified(p, p.log_path())
+        finally:
+            await close_all(peers[:2])
+
+    run(main())
+
+
+def test_every_peer_checks_a_motion_and_a_refusal_stops_it() -> None:
+    async def main() -> None:
+        peers = await table("posy", 4)
+        fast(peers)
+        host, one, two, victim = peers
+        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        for p in peers:
+            assert await p.wait_until(lambda p=p: p.ready, WAIT)
+        # Nobody has left: a motion about a connected seat cannot even be proposed.
+        refusal = host.departures.propose(MotionKind.TAKEOVER, 3, "random")
+        assert not isinstance(refusal, SeatMotion) and refusal.code == "not_departed"
+        await crash(victim)
+        try:
+            for p in (host, one, two):
+                assert await p.wait_until(lambda p=p: p.seats()[3].link == Link.LOST, WAIT)
+            # Seat 2's player declines: the motion fails everywhere and changes nothing.
+            one.departures.accept = lambda m: True
+            two.departures.accept = lambda m: False
+            motion = host.departures.propose(MotionKind.TAKEOVER, 3, "random")
+            assert isinstance(motion, SeatMotion) and motion.voters == (0, 1, 2)
+            assert await host.wait_until(lambda: not host.departures.motions, WAIT)
+            assert await one.wait_until(lambda: not one.departures.motions, WAIT)
+            assert all(3 not in p.departures.runs for p in (host, one, two))
+            # The checks every voter makes, on the motion as it arrives.
+            table_index = host.table.index
+            wrong = [
+                SeatMotion(9, MotionKind.TAKEOVER, 3, 0, "random", table_index + 1, (0, 1, 2)),
+                SeatMotion(9, MotionKind.TAKEOVER, 3, 0, "random", table_index, (0, 1)),
+                SeatMotion(9, MotionKind.TAKEOVER, 3, 1, "random", table_index, (0, 1, 2)),
+                SeatMotion(9, MotionKind.TAKEOVER, 2, 0, "random", table_index, (0, 1, 3)),
+            ]
+            problems = [one.departures.check(m, 0) for m in wrong]
+            assert "is at #" in problems[0]
+            assert "voters differ" in problems[1]
+            assert "lowest voting seat" in problems[2]
+            assert "has not left" in problems[3]
+            # A person's seat (no policy) is asked, and the motion waits for its answer; all
+            # accept: an agreed end; the game is over with no winner, and logged.
+            two.departures.accept = lambda m: True
+            motion = one.departures.propose(MotionKind.END, 3)
+            assert isinstance(motion, SeatMotion)
+            assert await host.wait_until(lambda: bool(host.departures.asked), WAIT)
+            assert one.phase() == Phase.PLAYING
+            host.departures.vote(host.departures.asked[0], True)
+            for p in (host, one, two):
+                assert await p.wait_until(lambda p=p: p.phase() == Phase.FINISHED, WAIT)
+                assert p.departures.ended is not None
+                p.sync.seal()
+                assert events_of(p.log_path()) == [(SeatEventKind.END, 3, 0)]
+                assert await p.wait_until(p.confirmed_end, WAIT)
+            assert len({p.state_hash() for p in (host, one, two)}) == 1
+        finally:
+            await close_all([host, one, two])
+
+    run(main())
