@@ -47,6 +47,11 @@ def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> No
                         help="a headless bot leaves after this long with nothing happening, "
                              "counted only while no person at the table is connected "
                              "(default: 120)")
+    parser.add_argument("--take-over-after", type=float, default=None, metavar="SECONDS",
+                        help="a headless bot that is the lowest remaining seat proposes that a "
+                             "bot takes over a seat whose player has been gone this long "
+                             "(the others agree; the player can reclaim it with hedgerow "
+                             "resume)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="a progress line for every action, and info logging")
 
@@ -131,6 +136,9 @@ def result_record(peer: Any) -> dict[str, Any]:
         "state_hash": state.hex() if state else None,
         "log": str(peer.log_path()) if peer.log_path() else None,
         "problem": peer.problem(),
+        "seat_events": [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner,
+                         "bot": e.bot, "index": e.index}
+                        for e in getattr(getattr(peer, "departures", None), "events", ())],
     }
 
 
@@ -197,7 +205,8 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
             resumed = getattr(args, "command", None) == "resume"
             status = await play_bot(peer, spec, emit=printer, delay=args.delay,
                                     give_up=args.give_up, verbose=args.verbose, stop=stop,
-                                    reported=len(peer.history()) if resumed else 0)
+                                    reported=len(peer.history()) if resumed else 0,
+                                    take_over=getattr(args, "take_over_after", None))
         elif lobby:
             from hedgerow.clients.app import run_lobby
 

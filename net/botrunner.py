@@ -219,6 +219,7 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
     last_change = loop.time()
     if peer.departures.accept is None:
         peer.departures.accept = lambda motion: True
+    peer.departures.delay = delay  # a bot this peer hosts for a departed seat pauses alike
     proposer = (_Proposer(peer, spec.name, take_over)
                 if take_over is not None and spec is not None else None)
     if peer.phase() == Phase.FINISHED:  # resumed from the log of a finished game

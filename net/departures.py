@@ -112,6 +112,7 @@ class Departures:
         self.sync = sync
         self._find_bot = find_bot
         self.accept: Callable[[SeatMotion], bool] | None = None
+        self.delay = 0.0  # a hosted bot pauses this long before each move (as its runner's)
         self.runs: dict[int, Takeover] = {}  # seat -> takeover in force
         self.motions: dict[tuple[int, int], Motion] = {}  # (proposer, number) -> open motion
         self.early: dict[tuple[int, int], dict[int, bool]] = {}  # votes before their motion
@@ -427,12 +428,18 @@ class Departures:
         """Play ``seat`` with ``spec`` from its own view until the game ends or it is handed
         back; every decision is taken at once, between two events of the loop."""
         bot: Bot | None = None
+        rested = False
         while True:
             ctx, table = self.ctx, self.ctx.table
             if table is None or ctx.phase != Phase.PLAYING or seat not in self.runs:
                 return
             active = table.active_seats()
             if seat in active and not self.sync.syncing:
+                if self.delay and not rested:
+                    await asyncio.sleep(self.delay)
+                    rested = True
+                    continue  # things may have changed meanwhile: look again
+                rested = False
                 if bot is None:
                     bot = make_bots(ctx.ruleset, ctx.players, table.header.seed, [spec])[seat]
                 if self._act(bot, seat, active):
