@@ -456,3 +456,120 @@ def test_the_host_takes_a_seated_peers_envelopes_over_any_of_its_connections() -
             await closing(second, raw, host)
 
     run(main())
+
+
+# -- §5.9: a departed seat taken over by agreement, then reclaimed --------------------------
+
+
+def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the_seat() -> None:
+    from hedgerow.core.table import Table
+    from hedgerow.net.botrunner import play_bot
+    from hedgerow.net.messages import (
+        MotionKind,
+        MotionVote,
+        SeatHandback,
+        SeatMotion,
+        SeatTaken,
+    )
+    from hedgerow.net.startup import setup_hash
+
+    async def main() -> None:
+        ps = plugins()
+        ruleset = ps.ruleset("posy", (), 3)
+        host = await host_table(ruleset, 3, seed=7, identity=generate(), announce=False)
+        host.lost_after = 600.0  # the raw peer sends no heartbeats
+        victim = await join_table(host.address, identity=generate(), plugins=ps,
+                                  seat_name="vic", accept_host_seed=True)
+        victim.lost_after = 600.0
+        raw = await RawPeer().start()
+        returning: RawPeer | None = None
+        bot: asyncio.Future[int] | None = None
+        try:
+            key = host.identity.public
+            seating = await raw.join(host)
+            assert seating.seat == 2 and victim.seat == 1
+            final = seating if len(seating.peers) == 3 else await raw.seating(3)
+            vic = next(p for p in final.peers if p.seat == 1)
+            raw.node.connect(vic.public_key, vic.address)
+            _, env = await raw.next(is_body(Start))
+            assert isinstance(env.body, Start)
+            header = env.body.header
+            mine = Start(header, setup_hash(Table(ruleset, 3, header.seed)))
+            for peer_key in (key, vic.public_key):
+                raw.send(peer_key, mine)
+            assert await host.wait_until(lambda: host.ready, WAIT)
+            assert await victim.wait_until(lambda: victim.ready, WAIT)
+            index = host.table.index
+            assert host.active_seats() == (1,)
+            # A motion about a seat still at the table is refused by a vote, with the reason.
+            raw.send(key, SeatMotion(1, MotionKind.TAKEOVER, 1, 0, "random", index, (0, 2)))
+            _, env = await raw.next(is_body(MotionVote))
+            assert isinstance(env.body, MotionVote)
+            assert (env.body.proposer, env.body.number, env.body.accept) == (2, 1, False)
+            assert env.body.reason == "seat 1 has not left the table here"
+            await victim.close()  # seat 1 leaves (Leave: QUIT)
+            assert await host.wait_until(lambda: host.departures.departed() != [], WAIT)
+            host.departures.accept = lambda motion: True
+            # Every voter checks the motion against its own view (§5.9).
+            wrong = {
+                2: (SeatMotion(2, MotionKind.TAKEOVER, 1, 2, "random", index, (0, 2)),
+                    "the runner must be the lowest voting seat, 0"),
+                3: (SeatMotion(3, MotionKind.TAKEOVER, 1, 0, "random", index + 1, (0, 2)),
+                    f"the motion is for entry #{index + 1}, this peer is at #{index}"),
+                4: (SeatMotion(4, MotionKind.TAKEOVER, 1, 0, "random", index, (2,)),
+                    "the voters differ: this peer sees seats 0, 2 at the table"),
+            }
+            for number, (motion, reason) in wrong.items():
+                raw.send(key, motion)
+                _, env = await raw.next(is_body(MotionVote))
+                assert isinstance(env.body, MotionVote)
+                assert (env.body.number, env.body.accept, env.body.reason) == (
+                    number, False, reason)
+            # A motion of a kind this version does not know does not decode.
+            bad = pb.Envelope(protocol_version=2, table_id=raw.table_id, sender=raw.key,
+                              seq=99, seat_motion=pb.SeatMotion(number=5, kind=0, seat=1,
+                                                                 voters=[0, 2]))
+            raw.send_raw(key, bad.SerializeToString())
+            _, error = await raw.error(key)
+            assert (error.code, error.ref_seq) == (ErrorCode.MALFORMED, 99)
+            # The good motion: the host accepts and tells every seated peer; with both votes
+            # in, seat 0's process runs the bot for seat 1 and authors its actions.
+            raw.send(key, SeatMotion(6, MotionKind.TAKEOVER, 1, 0, "random", index, (0, 2)))
+            _, env = await raw.next(is_body(MotionVote))
+            assert env.body == MotionVote(2, 6, True, "")
+            assert await host.wait_until(lambda: 1 in host.departures.runs, WAIT)
+            _, env = await raw.next(lambda rx, env: isinstance(env.body, ActionMsg)
+                                    and env.body.seat == 1)
+            assert env.sender == key  # seat 1's action, from seat 0's key
+            # The departed player's own key may no longer act for the seat.
+            returning = await RawPeer(victim.identity).start()
+            returning.table_id = raw.table_id
+            returning.node.connect(key, host.endpoint)
+            seq = returning.send(key, ActionMsg(host.table.index, host.table.head, 1,
+                                                toygames_play()))
+            _, error = await returning.error(key)
+            assert (error.code, error.ref_seq) == (ErrorCode.WRONG_SEAT, seq)
+            assert error.message == "seat 1 (vic) cannot act for seat 1"
+            # It comes back (§5.7 Hello with its key): the host tells it who runs the seat,
+            # the runner hands the seat back to every seated peer, then the seating follows.
+            returning.send(key, Hello(ruleset.fingerprint, rulesmatch.installed(ps), "vic", 1,
+                                      False, returning.endpoint), table_id=raw.table_id)
+            order = []
+            while len(order) < 3:
+                _, env = await returning.next(lambda rx, env: not isinstance(
+                    env.body, (Heartbeat, ErrorMsg, ActionMsg, Start)) and rx.sender == key)
+                order.append(env.body)
+            assert isinstance(order[0], SeatTaken)
+            assert (order[0].seat, order[0].runner, order[0].bot) == (1, 0, "random")
+            assert isinstance(order[1], SeatHandback) and order[1].seat == 1
+            assert isinstance(order[2], SeatAssignment)
+            _, env = await raw.next(is_body(SeatHandback))
+            assert env.body == order[1]
+            assert 1 not in host.departures.runs
+            bot = asyncio.ensure_future(play_bot(host, ps.bot("random"), take_over=600.0))
+        finally:
+            if bot is not None:
+                bot.cancel()
+            await closing(*(p for p in (returning, raw, victim, host) if p is not None))
+
+    run(main())
