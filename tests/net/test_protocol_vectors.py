@@ -39,6 +39,12 @@ from hedgerow.net.messages import (
     Heartbeat,
     LoggedEntry,
     LogHeader,
+    MotionKind,
+    MotionVote,
+    SeatEvent,
+    SeatEventKind,
+    SeatHandback,
+    SeatMotion,
     action_commitment,
 )
 
@@ -245,6 +251,27 @@ def envelopes() -> str:
     )
 
 
+def departures() -> str:
+    def env(seq: int, body: object) -> str:
+        return hexlines(encode_envelope(Envelope(bytes(range(16)), bytes([0xAB]) * 32, seq,
+                                                 body)))  # type: ignore[arg-type]
+
+    event = encode_log_record(SeatEvent(SeatEventKind.TAKEOVER, 2, 0, "random", 9, (0, 1)))
+    return (
+        "table_id = 000102030405060708090a0b0c0d0e0f, sender = ab * 32\n"
+        "seq 3, SeatMotion(number 1, TAKEOVER, seat 2, runner 0, bot random, index 9, "
+        "voters (0, 1)):\n"
+        f"{env(3, SeatMotion(1, MotionKind.TAKEOVER, 2, 0, 'random', 9, (0, 1)))}\n"
+        "seq 4, MotionVote(proposer 0, number 1, accept):\n"
+        f"{env(4, MotionVote(0, 1, True))}\n"
+        "seq 5, SeatHandback(seat 2, index 14):\n"
+        f"{env(5, SeatHandback(2, 14))}\n"
+        "LogRecord payload, SeatEvent(TAKEOVER, seat 2, runner 0, bot random, index 9, "
+        "voters (0, 1)):\n"
+        f"{hexlines(event)}\n"
+    )
+
+
 def log_file() -> str:
     header = LogHeader("petals", ("harmony",), FINGERPRINT, 3, SEED, bytes(range(16)), 0,
                        ("Ann", "Bob", "Cy"))
@@ -282,6 +309,7 @@ VECTORS: dict[str, Callable[[], str]] = {
     "seeding": seeding,
     "envelopes": envelopes,
     "log-file": log_file,
+    "departures": departures,
 }
 
 
