@@ -19,8 +19,10 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
 
+from hedgerow.clients.app.departure import DeparturePrompt
 from hedgerow.clients.app.filters import build_filters
 from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.keys import build_key_bindings
@@ -94,9 +96,14 @@ class SeatApp:
         self.state = SeatState(seat, self.ui, invalidate=self._invalidate)
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)
+        # Who left the table and what it can do now (a box over the table, its own keys).
+        self.departure = DeparturePrompt(self.state)
+        layout.container.floats.append(self.departure.float())  # type: ignore[attr-defined]
         self.app: Application[int] = Application(
             layout=layout,
-            key_bindings=build_key_bindings(self.state, self.filters, self.leave),
+            key_bindings=merge_key_bindings([
+                build_key_bindings(self.state, self.filters, self.leave),
+                self.departure.key_bindings()]),
             style=STYLE,
             full_screen=True,
             mouse_support=True,

@@ -1,0 +1,173 @@
+"""The departure prompt: who left the table, and what the table can do now (protocol §5.9).
+
+When a seat's player is lost or leaves while play is on, every remaining seat sees a box
+over the table naming them and the choices, each on a key:
+
+    w  wait for them to come back (they run hedgerow resume)
+    b  seat a bot in their place (every seat at the table must agree)
+    e  end the game here, with no winner (every seat must agree)
+
+``w`` only closes the box (waiting is what the table does anyway; it opens again if another
+seat leaves).  ``b`` and ``e`` propose a motion to the table.  When another seat proposes
+one, the box asks this player: ``y`` agrees, ``n`` declines.  A seat that is not a network
+peer (no ``departures``) never shows the box.  It fits an 80x24 screen (at most 9 lines).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, Float, FormattedTextControl, Window
+from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.widgets import Frame
+
+from hedgerow.clients.app.state import SeatState
+from hedgerow.net.departures import describe
+from hedgerow.net.messages import MotionKind
+
+log = logging.getLogger(__name__)
+
+#: The bot a player seats in a departed player's place (every game has it).
+TAKEOVER_BOT = "random"
+WIDTH = 62
+
+
+class DeparturePrompt:
+    """The box and its keys for one seat's screen."""
+
+    def __init__(self, state: SeatState, *, columns: Any = None) -> None:
+        self.state = state
+        self.waited: set[tuple[int, str]] = set()  # departures this player chose to wait for
+        self._columns = columns
+
+    @property
+    def departures(self) -> Any:
+        """The seat's `hedgerow.net.departures.Departures`, or None (not a network seat)."""
+        return getattr(self.state.seat, "departures", None)
+
+    def asked(self) -> Any:
+        """The first motion waiting for this player's vote, or None."""
+        dep = self.departures
+        return dep.asked[0] if dep is not None and dep.asked else None
+
+    def departed(self) -> Any:
+        """The first departed seat this player has not chosen to wait for, or None."""
+        dep = self.departures
+        if dep is None:
+            return None
+        return next((d for d in dep.departed() if (d.seat, d.link.value) not in self.waited),
+                    None)
+
+    def showing(self) -> bool:
+        """True while the box is up."""
+        return self.state.overlay is None and (self.asked() is not None
+                                               or self.departed() is not None)
+
+    def _name(self, seat: int) -> str:
+        info = next((i for i in self.state.seat.seats() if i.seat == seat), None)
+        return f"seat {seat} ({info.name})" if info is not None and info.name else \
+            f"seat {seat}"
+
+    def text(self) -> StyleAndTextTuples:
+        """The box's lines."""
+        motion = self.asked()
+        if motion is not None:
+            who = self._name(motion.proposer).capitalize()
+            return [("class:message", f"{who} proposes {describe(motion.body)}.\n\n"),
+                    ("bold", "  y"), ("", "  agree\n"), ("bold", "  n"), ("", "  decline")]
+        gone = self.departed()
+        if gone is None:
+            return []
+        how = "left the table" if gone.link.value == "left" else \
+            "is lost (no word from them for a while)"
+        return [
+            ("class:message", f"{self._name(gone.seat).capitalize()} {how}.\n"),
+            ("", "The table can:\n"),
+            ("bold", "  w"), ("", "  wait for them to come back (hedgerow resume)\n"),
+            ("bold", "  b"), ("", "  seat a bot in their place (all seats agree)\n"),
+            ("bold", "  e"), ("", "  end the game here, no winner (all agree)"),
+        ]
+
+    def float(self, fits: Filter | None = None) -> Float:
+        """The box, floating over the table while it is up."""
+        box = Frame(Window(FormattedTextControl(self.text), wrap_lines=True),
+                    title="A seat is empty", style="class:overlay",
+                    width=lambda: D.exact(min(WIDTH, self._width() - 2)))
+        showing: Filter = Condition(self.showing)
+        return Float(ConditionalContainer(box, filter=showing if fits is None
+                                          else showing & fits))
+
+    def _width(self) -> int:
+        if self._columns is not None:
+            return int(self._columns())
+        from prompt_toolkit.application.current import get_app
+
+        return get_app().output.get_size().columns
+
+    # -- keys ---------------------------------------------------------------------------
+
+    def key_bindings(self) -> KeyBindings:
+        """``w``/``b``/``e`` for a departure, ``y``/``n`` for a motion, while the box is up
+        (they take precedence over the table's own keys)."""
+        kb = KeyBindings()
+        asked = Condition(lambda: self.showing() and self.asked() is not None)
+        departed = Condition(lambda: self.showing() and self.asked() is None)
+
+        @kb.add("y", filter=asked, eager=True)
+        def _agree(event: KeyPressEvent) -> None:
+            self.vote(True)
+
+        @kb.add("n", filter=asked, eager=True)
+        def _decline(event: KeyPressEvent) -> None:
+            self.vote(False)
+
+        @kb.add("w", filter=departed, eager=True)
+        def _wait(event: KeyPressEvent) -> None:
+            self.wait()
+
+        @kb.add("b", filter=departed, eager=True)
+        def _bot(event: KeyPressEvent) -> None:
+            self.propose(end=False)
+
+        @kb.add("e", filter=departed, eager=True)
+        def _end(event: KeyPressEvent) -> None:
+            self.propose(end=True)
+
+        return kb
+
+    def vote(self, accept: bool) -> None:
+        """This player's answer to the motion shown."""
+        motion, dep = self.asked(), self.departures
+        if motion is None or dep is None:
+            return
+        dep.vote(motion, accept)
+        self.state.say("You agreed; the table waits for every seat's answer." if accept
+                       else "You declined; the table goes on waiting.")
+
+    def wait(self) -> None:
+        """Close the box: the table waits for the player to come back."""
+        gone = self.departed()
+        if gone is not None:
+            self.waited.add((gone.seat, gone.link.value))
+            self.state.say(f"Waiting for {self._name(gone.seat)} to come back "
+                           f"(hedgerow resume).")
+
+    def propose(self, *, end: bool) -> None:
+        """Ask the table to seat a bot for the departed seat, or to end the game."""
+        gone, dep = self.departed(), self.departures
+        if gone is None or dep is None:
+            return
+        if end:
+            result = dep.propose(MotionKind.END, gone.seat)
+        else:
+            result = dep.propose(MotionKind.TAKEOVER, gone.seat, TAKEOVER_BOT)
+        if hasattr(result, "message"):  # a Refusal
+            self.state.say(f"Cannot propose that: {result.message}")
+            return
+        self.waited.add((gone.seat, gone.link.value))
+        self.state.say("Proposed to the table; every seat must agree." if not end
+                       else "Proposed ending the game; every seat must agree.")

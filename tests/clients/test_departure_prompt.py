@@ -1,0 +1,71 @@
+"""The departure prompt on the real seat client at 80x24: who left, and the table's choices
+(wait, seat a bot, end the game) on keys; a motion from another seat asked with y/n."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from appdriver import drawn, running
+
+from hedgerow.clients.app.local import LocalSeat
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.seeding import seed_from_int
+from hedgerow.net.departures import Departed, Motion
+from hedgerow.net.messages import MotionKind, SeatMotion
+from hedgerow.net.seat import Link
+
+
+class FakeDepartures:
+    """What `hedgerow.net.departures.Departures` shows a client, and what it was asked."""
+
+    def __init__(self) -> None:
+        self.gone = [Departed(1, "Bob", Link.LOST)]
+        self.asked: list[Motion] = []
+        self.proposed: list[tuple[Any, ...]] = []
+        self.votes: list[bool] = []
+
+    def departed(self) -> list[Departed]:
+        return list(self.gone)
+
+    def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion:
+        self.proposed.append((kind, seat, bot))
+        self.gone = []  # (the seat is taken over once everyone agrees)
+        return SeatMotion(1, kind, seat, 0, bot, 3, (0,))
+
+    def vote(self, motion: Motion, accept: bool, reason: str = "") -> None:
+        self.votes.append(accept)
+        self.asked.remove(motion)
+
+
+def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
+    host = PluginHost(autoload=False)
+    seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
+                     bots=[host.bot("random", "petals")], name="Ann")
+    fake = FakeDepartures()
+    seat.departures = fake  # type: ignore[attr-defined]
+
+    async def main() -> None:
+        async with running(seat, host, rows=24, columns=80) as d:
+            rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
+                               what="the departure box")
+            text = "\n".join(rows)
+            for line in ("wait for them to come back (hedgerow resume)",
+                         "seat a bot in their place", "end the game here, no winner"):
+                assert line in text
+            assert all(len(r) <= 80 for r in rows) and len(rows) == 24
+            d.press("b")
+            await d.until(lambda: fake.proposed != [], what="the proposal")
+            assert fake.proposed == [(MotionKind.TAKEOVER, 1, "random")]
+            await drawn(d, lambda rows: not any("is lost" in r for r in rows),
+                        what="the box to close")
+            # Another seat proposes: this player is asked, and answers with y.
+            fake.asked.append(Motion(2, SeatMotion(4, MotionKind.END, 1, 0, "", 3, (0, 2))))
+            d.app._invalidate()
+            rows = await drawn(d, lambda rows: any("proposes" in r for r in rows),
+                               what="the question")
+            assert "ending the game without seat 1" in "\n".join(rows)
+            d.press("y")
+            await d.until(lambda: fake.votes == [True], what="the vote")
+
+    asyncio.run(main())
