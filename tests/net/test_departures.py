@@ -85,17 +85,23 @@ def verified(peer: Peer, path: Path) -> None:
     assert verify_log(lambda h: peer.ruleset, result) is None
 
 
-@pytest.mark.parametrize("game", ["posy", "goofspiel"])
-def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: str) -> None:
+@pytest.mark.parametrize("game, gone", [("posy", 2), ("goofspiel", 2), ("posy", 0)])
+def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: str,
+                                                                       gone: int) -> None:
+    """Seat ``gone`` (2: a joiner; 0: the host) is killed; the lowest remaining seat runs
+    its bot; the player resumes and reclaims it."""
+
     async def main() -> None:
         peers = await table(game, 3)
         fast(peers)
-        victim = peers[2]
+        victim = peers[gone]
         assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
         log_path: Path = victim.log_path()
         await crash(victim)
         spec = plugins().bot("random")
-        told: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+        rest = [p for p in peers if p is not victim]
+        runner = rest[0].seat
+        told: dict[int, list[dict[str, Any]]] = {p.seat: [] for p in rest}
 
         def emitter(seat: int) -> Any:
             def emit(event: str, text: str, **fields: Any) -> None:
@@ -104,47 +110,46 @@ def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: st
 
         honest = [asyncio.ensure_future(play_bot(p, spec, emit=emitter(p.seat), delay=0.02,
                                                  take_over=0.3))
-                  for p in peers[:2]]
-        host, other = peers[:2]
+                  for p in rest]
+        first = rest[0]
         # Both remaining seats are told who left and what the table can do; then the lowest
-        # (seat 0) proposes, seat 1 agrees, and seat 0's process plays seat 2 with a bot.
-        assert await host.wait_until(lambda: 2 in host.departures.runs, WAIT), "takeover"
-        assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
-        for seat in (0, 1):
+        # proposes, the other agrees, and the lowest's process plays the seat with a bot.
+        for p in rest:
+            assert await p.wait_until(lambda p=p: gone in p.departures.runs, WAIT), "takeover"
+        for seat in told:
             departed = [e for e in told[seat] if e["event"] == "departed"]
-            assert departed and departed[0]["seat"] == 2 and "hedgerow resume" in \
+            assert departed and departed[0]["seat"] == gone and "hedgerow resume" in \
                 departed[0]["text"]
-        assert host.departures.runs[2].runner == 0 and other.departures.runs[2].runner == 0
-        assert host.seats()[2].bot == "random"
-        # The bot plays: the table moves on past seat 2's turns.
-        start = host.table.index
-        assert await host.wait_until(
-            lambda: any(e.seat == 2 and e.index >= start for e in host.table.entries)
-            or host.phase() == Phase.FINISHED, WAIT)
+        assert all(p.departures.runs[gone].runner == runner for p in rest)
+        assert first.seats()[gone].bot == "random"
+        # The bot plays: the table moves on past the seat's turns.
+        start = first.table.index
+        assert await first.wait_until(
+            lambda: any(e.seat == gone and e.index >= start for e in first.table.entries)
+            or first.phase() == Phase.FINISHED, WAIT)
         # The player comes back while the game is on and reclaims the seat.
-        assert host.phase() == Phase.PLAYING
+        assert first.phase() == Phase.PLAYING
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
         back.heartbeat, back.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: back.departures.may_act(), WAIT)
-            assert await host.wait_until(lambda: 2 not in host.departures.runs, WAIT)
-            assert await other.wait_until(lambda: 2 not in other.departures.runs, WAIT)
+            for p in rest:
+                assert await p.wait_until(lambda p=p: gone not in p.departures.runs, WAIT)
             codes = await asyncio.gather(play_bot(back, spec), *honest)
             assert codes == [0, 0, 0]
-            assert len({p.state_hash() for p in (back, host, other)}) == 1
+            assert len({p.state_hash() for p in (back, *rest)}) == 1
             kinds = [k for k, _, _ in events_of(log_path)]
             assert kinds == [SeatEventKind.TAKEOVER, SeatEventKind.RECLAIM]
             verified(back, log_path)
         finally:
             await close_all([back])
         try:
-            assert host.state_hash() == other.state_hash()
-            for p in (host, other):
-                assert events_of(p.log_path()) == [(SeatEventKind.TAKEOVER, 2, 0),
-                                                   (SeatEventKind.RECLAIM, 2, 0)]
+            for p in rest:
+                assert events_of(p.log_path()) == [(SeatEventKind.TAKEOVER, gone, runner),
+                                                   (SeatEventKind.RECLAIM, gone, 0)]
                 verified(p, p.log_path())
         finally:
-            await close_all(peers[:2])
+            await close_all(rest)
 
     run(main())
 
