@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay (or verify) the log; 0 when every entry checks out."""
     from hedgerow.core.errors import HedgerowError
     from hedgerow.core.outcome import outcome_data
+    from hedgerow.net.botrunner import seat_event_text
     from hedgerow.net.logfile import read_log, replay_log
 
     try:
@@ -41,10 +42,18 @@ def run(args: argparse.Namespace) -> int:
     ruleset = plugins.ruleset(header.game, header.variants, header.players)
     names = dict(enumerate(header.seat_names))
     show = not args.verify and not args.json
+    # Seat events (a takeover, a reclaim, an agreed end) are outside the hash chain: shown
+    # before the entry they came into force at, never replayed.
+    events = list(result.events)
+
+    def show_events(before: int | None) -> None:
+        while events and (before is None or events[0].index <= before):
+            print(f"-- {seat_event_text(events.pop(0))}")
 
     def step(table: Any, applied: Any) -> None:
         if show:
             entry = applied.entry
+            show_events(entry.index)
             text = table.describe_entry(entry, applied.before)
             if entry.is_chance:  # "chance: deal the cards"
                 print(f"#{entry.index} {text}")
@@ -56,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     if show:
         print(f"{header.fingerprint}, {header.players} seats, seed {header.seed.hex()}")
     report = replay_log(ruleset, header, result.entries, on_step=step)
+    if show:
+        show_events(None)
     record: dict[str, Any] = {
         "log": args.log,
         "fingerprint": header.fingerprint,
@@ -63,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         "entries": len(result.entries),
         "verified": report.applied,
         "ok": report.mismatch is None and result.problem is None,
+        "seat_events": [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner,
+                         "bot": e.bot, "index": e.index} for e in result.events],
     }
     if report.mismatch is not None:
         record["problem"] = f"mismatch at {report.mismatch}"
@@ -83,6 +96,8 @@ def _verdict(args: argparse.Namespace, record: dict[str, Any]) -> int:
         print(json.dumps(record))
     elif record["ok"]:
         over = "" if record.get("outcome") else " (the game is not over)"
+        if any(e["kind"] == "end" for e in record.get("seat_events", ())):
+            over = " (ended by agreement, with no winner)"
         print(f"ok: {record['verified']} entries replayed, every hash matches; "
               f"state {record['state_hash']}{over}")
     else:

@@ -330,7 +330,7 @@ class Departures:
             spec = self._find_bot(takeover.bot)
             assert spec is not None  # checked before this peer accepted
             self._bots[takeover.seat] = asyncio.get_running_loop().create_task(
-                self._run_bot(takeover.seat, spec))
+                self._guarded_bot(takeover.seat, spec))
 
     def _log(self, event: SeatEvent) -> None:
         self.events.append(event)
@@ -421,8 +421,17 @@ class Departures:
         for seat in list(self._bots):
             task = self._bots[seat]
             self._stop_bot(seat)
-            with contextlib.suppress(asyncio.CancelledError):
+            # (a failure was logged where it happened: closing goes on)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def _guarded_bot(self, seat: int, spec: BotSpec) -> None:
+        try:
+            await self._run_bot(seat, spec)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot playing seat %d failed; the table waits for the seat", seat)
 
     async def _run_bot(self, seat: int, spec: BotSpec) -> None:
         """Play ``seat`` with ``spec`` from its own view until the game ends or it is handed

@@ -83,6 +83,11 @@ def test_a_killed_peers_seat_is_taken_over_by_agreement_and_the_game_finishes(
     entries = read_log(results[0]["log"]).entries
     taken_at = read_log(results[0]["log"]).events[0].index
     assert any(e.entry.seat == seat and e.entry.index >= taken_at for e in entries)
+    # A replay shows the takeover beside the entries.
+    shown = hedgerow("replay", results[0]["log"], env=others[0].env)
+    assert shown.returncode == 0, shown.stderr
+    assert f"-- a random bot run by seat 0 plays seat {seat} from entry #{taken_at}" in \
+        shown.stdout
 
 
 def test_the_killed_player_resumes_and_reclaims_the_seat(table: Table) -> None:
