@@ -129,7 +129,8 @@ class _Watcher:
         if phase == Phase.PLAYING:
             index = peer.table.index if peer.table is not None else 0
             lost = [s.seat for s in seats
-                    if s.seat in peer.active_seats() and s.link in (Link.LOST, Link.WAITING)]
+                    if s.seat in peer.active_seats() and s.link in (Link.LOST, Link.WAITING)
+                    and s.seat not in peer.departures.runs]  # (a bot plays a taken seat)
             if lost and self.waiting != (lost[0], index):
                 self.waiting = (lost[0], index)
                 link = next(s.link for s in seats if s.seat == lost[0])

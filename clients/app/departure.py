@@ -36,6 +36,10 @@ TAKEOVER_BOT = "random"
 WIDTH = 62
 
 
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class DeparturePrompt:
     """The box and its keys for one seat's screen."""
 
@@ -76,7 +80,7 @@ class DeparturePrompt:
         """The box's lines."""
         motion = self.asked()
         if motion is not None:
-            who = self._name(motion.proposer).capitalize()
+            who = _upper_first(self._name(motion.proposer))
             return [("class:message", f"{who} proposes {describe(motion.body)}.\n\n"),
                     ("bold", "  y"), ("", "  agree\n"), ("bold", "  n"), ("", "  decline")]
         gone = self.departed()
@@ -85,7 +89,7 @@ class DeparturePrompt:
         how = "left the table" if gone.link.value == "left" else \
             "is lost (no word from them for a while)"
         return [
-            ("class:message", f"{self._name(gone.seat).capitalize()} {how}.\n"),
+            ("class:message", f"{_upper_first(self._name(gone.seat))} {how}.\n"),
             ("", "The table can:\n"),
             ("bold", "  w"), ("", "  wait for them to come back (hedgerow resume)\n"),
             ("bold", "  b"), ("", "  seat a bot in their place (all seats agree)\n"),
