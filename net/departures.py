@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -331,6 +331,31 @@ class Departures:
             assert spec is not None  # checked before this peer accepted
             self._bots[takeover.seat] = asyncio.get_running_loop().create_task(
                 self._guarded_bot(takeover.seat, spec))
+
+    def restore(self, events: Sequence[SeatEvent]) -> None:
+        """A resumed peer: the seat events of its own log, in order (takeovers still in
+        force, an agreed end).  A bot this peer ran for a departed seat plays again once the
+        peer has caught up; our own seat, if a bot runs it, waits for the handback."""
+        self.events = list(events)
+        for event in events:
+            if event.kind == SeatEventKind.TAKEOVER:
+                self.runs[event.seat] = Takeover(event.seat, event.runner, event.bot,
+                                                 event.index)
+            elif event.kind == SeatEventKind.RECLAIM:
+                self.runs.pop(event.seat, None)
+            elif event.kind == SeatEventKind.END:
+                self.ended = event
+        if self.ended is not None:
+            self.ctx.phase = Phase.FINISHED
+        self.held = self.runs.get(self.ctx.seat)
+        for takeover in list(self.runs.values()):
+            member = self.ctx.roster.by_seat(takeover.seat) if self.ctx.roster else None
+            if member is not None:
+                member.bot_name = takeover.bot or "bot"
+            spec = self._find_bot(takeover.bot)
+            if takeover.runner == self.ctx.seat and takeover.seat != self.ctx.seat and spec:
+                self._bots[takeover.seat] = asyncio.get_running_loop().create_task(
+                    self._guarded_bot(takeover.seat, spec))
 
     def _log(self, event: SeatEvent) -> None:
         self.events.append(event)

@@ -360,6 +360,7 @@ class Peer:
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
         ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED
+        self.departures.restore(result.events)  # takeovers in force, an agreed end (§5.9)
         self.sync.syncing = True
         # Chance the rules resolved after the last logged entry (the process died before
         # sealing it): sealed now, like any entry.

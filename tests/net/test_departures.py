@@ -209,3 +209,40 @@ def test_every_peer_checks_a_motion_and_a_refusal_stops_it() -> None:
             await close_all([host, one, two])
 
     run(main())
+
+
+def test_a_runner_that_resumes_runs_the_bot_again_from_its_log() -> None:
+    async def main() -> None:
+        peers = await table("posy", 3)
+        fast(peers)
+        runner, other, victim = peers
+        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        await crash(victim)
+        spec = plugins().bot("random")
+        bots = [asyncio.ensure_future(play_bot(runner, spec, delay=0.05, take_over=0.3)),
+                asyncio.ensure_future(play_bot(other, spec, delay=0.05))]
+        assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT), "takeover"
+        start = other.table.index
+        assert await other.wait_until(
+            lambda: any(e.seat == 2 and e.index >= start for e in other.table.entries), WAIT)
+        # The runner's process dies too; it comes back from its own log and plays on.
+        bots[0].cancel()
+        for task in list(runner.departures._bots.values()):
+            task.cancel()
+        await crash(runner)
+        log_path: Path = runner.log_path()
+        back = await resume_table(log_path, identity=runner.identity, plugins=plugins())
+        back.heartbeat, back.lost_after = 0.1, 1.0
+        try:
+            assert 2 in back.departures.runs and back.departures.runs[2].runner == 0
+            resumed_at = back.table.index
+            codes = await asyncio.gather(play_bot(back, spec, delay=0.02), bots[1])
+            assert codes == [0, 0]
+            assert back.state_hash() == other.state_hash()
+            assert any(e.seat == 2 and e.index >= resumed_at for e in back.table.entries)
+            assert events_of(log_path) == [(SeatEventKind.TAKEOVER, 2, 0)]
+            verified(back, log_path)
+        finally:
+            await close_all([back, other])
+
+    run(main())
