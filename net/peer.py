@@ -345,7 +345,13 @@ class Peer:
         for item in result.entries:
             ctx.hashes.record_own(item.index, item.state_hash)
         self.startup.resumed(table)
-        ctx.writer = LogWriter.resume(log_path, sync=False)
+        # Damage in the middle: the intact prefix goes on, the damaged file is kept aside,
+        # and catch-up refills the rest from the other peers, entry by checked entry.
+        ctx.writer, aside = LogWriter.recover(log_path, sync=False)
+        if aside is not None:
+            log.warning("%s is damaged (%s); kept as %s, continuing from entry #%d and "
+                        "fetching the rest from the table", log_path, result.problem, aside.name,
+                        len(result.entries))
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
         ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED

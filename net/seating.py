@@ -38,6 +38,10 @@ from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
 
+#: The refusal of a Hello signed with this peer's own key: another program of the same user.
+OWN_IDENTITY = ("that is this table's own identity (the same user data folder): join as "
+                "another local player, `hedgerow join ADDRESS --as NAME`")
+
 
 class Seating:
     """Seating and returning peers.
@@ -90,6 +94,9 @@ class Seating:
         hello = cast(Hello, env.body)
         if env.table_id not in (b"", ctx.table_id):
             ctx.refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
+            return
+        if rx.sender == ctx.identity.public:  # another process with this very key (§3.1)
+            ctx.refuse(rx, env, ErrorCode.STRANGER, OWN_IDENTITY)
             return
         member = ctx.roster.by_key(rx.sender) if ctx.roster is not None else None
         if member is not None:
