@@ -103,8 +103,10 @@ class SeatState:
         self.problem = seat.problem()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         # Legal actions change with the log, and with the seat's own readiness (a peer may
-        # hold them back while it syncs): compose afresh when any of that changed.
-        turn_key = (len(self.lines), self.active, self.phase, len(legal))
+        # hold them back while it syncs): compose afresh when any of that changed.  Only
+        # whether this seat is active counts, not who else is: in a simultaneous step the
+        # others choosing must not throw away a half-composed choice.
+        turn_key = (len(self.lines), seat.seat in self.active, self.phase, len(legal))
         if turn_key != self._turn_key:
             self._turn_key = turn_key
             self.ui.check(legal)
