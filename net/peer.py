@@ -516,11 +516,19 @@ class Peer:
         return None if self.table is None else self.table.state_hash()
 
     def confirmed_end(self) -> bool:
-        """True when every other seat has confirmed the final state (or left)."""
+        """True when the game is over here and no connected seat still owes its final hash.
+
+        A seat that confirmed the final state, left, is lost (its last StateHash and Leave
+        may have died with its process) or never came back (a resumed finished game) is not
+        waited for: a finished game ends for everyone who holds its final hash, at once
+        (docs/protocol.md §5.8).
+        """
         if self.table is None or self.ctx.hashes is None or self.roster is None:
             return False
+        if self.ctx.phase != Phase.FINISHED:
+            return False
         last = self.table.index - 1
-        return all(m.link == Link.LEFT or self.ctx.hashes.reported(m.seat, last)
+        return all(m.link != Link.CONNECTED or self.ctx.hashes.reported(m.seat, last)
                    for m in self.roster.others())
 
     def desync_settled(self) -> bool:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import signal
 import struct
 from pathlib import Path
 
@@ -76,3 +77,62 @@ def test_a_byte_flipped_in_a_live_peers_log_is_refilled_from_the_table(table: Ta
     assert (log.parent / (log.name + ".damaged")).read_bytes() == bytes(data)
     done = hedgerow("replay", str(log), "--verify", env=victim.env)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def last_moves(game: str, players: int, seed: int) -> tuple[int, dict[int, int]]:
+    """The final entry's index of the game random bots play from ``seed``, and each seat's
+    last entry."""
+    from hedgerow.core.playout import play
+    from hedgerow.core.pluginhost import PluginHost
+    from hedgerow.core.seeding import seed_from_int
+
+    host = PluginHost()
+    finished = play(host.ruleset(game, (), players), players, seed_from_int(seed),
+                    [host.bot("random")])
+    last = {e.seat: e.index for e in finished.entries}
+    return len(finished.entries) - 1, last
+
+
+def test_a_peer_gone_as_the_game_ends_does_not_hold_the_others(table: Table) -> None:
+    """A peer whose last StateHash and Leave never go out is lost, not left: the others
+    still end within seconds of the last move, not after the give-up (120 s)."""
+    final, last = last_moves("petals", 3, 1)
+    victim_seat = next(s for s in (1, 2) if last[s] < final)
+    slow = ("--bot", "random", "--delay", "0.2")
+    host, address = table.host("petals", 3, "--seed", "1", *slow, env=peer_env())
+    others = [host]
+    victim = None
+    for seat in (1, 2):
+        extra = ("--seat", str(seat), "--accept-host-seed")
+        if seat == victim_seat:
+            victim = table.join(address, *extra, "--bot", "random", "-v", env=peer_env())
+        else:
+            others.append(table.join(address, *extra, *slow, env=peer_env()))
+    assert victim is not None
+    # Frozen right after its own last move: it sends nothing more, ever.
+    victim.wait_event(lambda e: e.get("event") == "action" and e["index"] == last[victim_seat],
+                      timeout=60)
+    victim.proc.send_signal(signal.SIGSTOP)
+    try:
+        for peer in others:
+            code, result = peer.finish(timeout=20)
+            assert code == 0, peer.stderr
+            assert result is not None and result["phase"] == "finished"
+            assert result["actions"] == final + 1
+    finally:
+        victim.kill()
+
+
+def test_a_peer_killed_as_it_prints_the_result_does_not_hold_the_others(table: Table) -> None:
+    host, address = table.host("petals", 3, "--bot", "random", env=peer_env())
+    joiners = [table.join(address, "--bot", "random", env=peer_env()) for _ in range(2)]
+    victim = joiners[1]
+    victim.wait_event("over", timeout=60)
+    victim.kill()
+    # The give-up is 120 s; the others end once the victim is seen as lost (5 s), or at
+    # once if its final StateHash got out.
+    for peer in [host, joiners[0]]:
+        code, result = peer.finish(timeout=15)
+        assert code == 0, peer.stderr
+        assert result is not None and result["phase"] == "finished"
+    assert "did not confirm" not in host.stderr + "".join(host.lines)
