@@ -47,6 +47,11 @@ def _join(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def mentions_seats(text: str) -> bool:
+    """True when ``text`` speaks of a seat by number (what `name_seats` replaces)."""
+    return _SEATS.search(text) is not None
+
+
 def name_seats(text: str, names: Sequence[str]) -> str:
     """``text`` with every ``Seat 1`` / ``seats 0 and 2`` replaced by the seats' names
     (numbers with no seat are left as they are)."""
