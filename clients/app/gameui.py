@@ -134,11 +134,15 @@ class ClientUI:
         text = self._call("preview", lambda: self.ui.preview(view, seat, action))
         return text or describe_plainly(action)
 
+    def has_details(self) -> bool:
+        """True when the game gives details of what it draws (the ``i`` key reads them)."""
+        return type(self.ui).details is not GameUI.details
+
     def help(self, spec: Any) -> str | None:
         """How to play (`GameUI.help`), else the game's summary; when the game gives details
         of what it draws, a sentence on the ``i`` key after it."""
         text = self.ui.help or getattr(spec, "summary", None) or None
-        if type(self.ui).details is GameUI.details:
+        if not self.has_details():
             return text
         return ((text + " ") if text else "") + READ_HELP
 
