@@ -100,6 +100,14 @@ class Sync:
         return (table is not None and step is not None and step.index == table.index
                 and step.own is not None)
 
+    def committed(self) -> tuple[int, ...]:
+        """The seats whose choice for the open simultaneous step is in (committed, not yet
+        applied), in seat order; empty when no such step is open."""
+        step, table = self._step, self.ctx.table
+        if table is None or step is None or step.index != table.index:
+            return ()
+        return tuple(sorted(step.commits))
+
     def peer_back(self, member: Member) -> None:
         """A seated peer returned (§5.7): it lost any commitment it had not revealed, so it
         may commit afresh, and it gets ours again (and our reveal, if every commitment is in).

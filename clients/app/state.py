@@ -21,7 +21,7 @@ from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.ui import HAND, Target
-from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo
+from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
 
@@ -100,7 +100,8 @@ class SeatState:
         seat = self.seat
         self.phase = seat.phase()
         self.view = seat.view()
-        self.active = tuple(seat.active_seats()) if self.view is not None else ()
+        # who the table waits for: a seat whose choice for a simultaneous step is in is not
+        self.active = still_to_act(seat) if self.view is not None else ()
         self.infos = list(seat.seats())
         self.names = table_names(self.infos, max(seat.players, len(self.infos)))
         self.lines = list(seat.history())
