@@ -93,6 +93,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
 from hedgerow.net.seating import Seating
+from hedgerow.net.shown import shown
 from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Node, Received
@@ -643,7 +644,7 @@ class Peer:
         member.link = Link.LEFT
         member.left_why = body.why
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
-                 body.reason or "no reason given")
+                 shown(body.reason) or "no reason given")
         if self.is_host and self.ctx.phase == Phase.SEATING:
             self.seating.free_seat(member)
         self.ctx.notify()
@@ -651,10 +652,10 @@ class Peer:
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(ErrorMsg, env.body)
         if body.code == ErrorCode.DESYNC:
-            log.warning("%s halted the table: %s", member.label(), body.message)
+            log.warning("%s halted the table: %s", member.label(), shown(body.message))
             return
         log.warning("%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
-                    body.code.name, body.message)
+                    body.code.name, shown(body.message))
 
     async def _heartbeat_loop(self) -> None:
         while True:

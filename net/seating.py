@@ -34,6 +34,7 @@ from hedgerow.net.messages import (
     SeatAssignment,
 )
 from hedgerow.net.seat import Link, Phase
+from hedgerow.net.shown import shown
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,8 @@ class Seating:
         assert self.joined is not None
         body = env.body
         if isinstance(body, ErrorMsg):
-            self.joined.set_exception(JoinRefused(f"the table refused: {body.message}"))
+            self.joined.set_exception(JoinRefused(f"the table refused: "
+                                                  f"{shown(body.message, None)}"))
             return
         assert isinstance(body, SeatAssignment)
         if body.seat is None:

@@ -136,3 +136,34 @@ def test_a_peer_killed_as_it_prints_the_result_does_not_hold_the_others(table: T
         assert code == 0, peer.stderr
         assert result is not None and result["phase"] == "finished"
     assert "did not confirm" not in host.stderr + "".join(host.lines)
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory, in MB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_strangers_flood_of_huge_hellos_leaves_the_host_bounded(table: Table) -> None:
+    import asyncio
+
+    from e2e.stranger import flood
+
+    host, address = table.host("petals", 2, "--bot", "random", env=peer_env())
+    before = rss_mb(host.proc.pid)
+    answered = asyncio.run(flood(address, 60, 2 * 1024 * 1024))
+    assert answered == 60  # each one refused, and told so
+    assert rss_mb(host.proc.pid) < before + 100
+    # The table still plays.
+    joiner = table.join(address, "--bot", "random", env=peer_env())
+    for peer in (host, joiner):
+        code, result = peer.finish()
+        assert code == 0, peer.stderr[-2000:]
+        assert result is not None and result["phase"] == "finished"
+    terminal = host.stderr + "".join(host.lines)
+    assert len(host.stderr.encode()) < 1024 * 1024
+    assert not any(c in terminal for c in "\x1b\x00\x07"), repr(terminal[:500])
+    assert "refused Hello" in host.stderr or "refused a message" in host.stderr

@@ -55,3 +55,75 @@ def test_a_hello_with_the_hosts_own_key_is_refused_saying_so() -> None:
             await host.close()
 
     run(main())
+
+
+def test_a_peers_text_is_shown_escaped_and_cut() -> None:
+    from hedgerow.net.shown import shown
+
+    assert shown("ann\x1b[2J\x00\x07") == "ann\\x1b[2J\\x00\\x07"
+    assert shown("rtl\u202eevil") == "rtl\\u202eevil"
+    assert shown("family 👨\u200d👩\u200d👧") == "family 👨\u200d👩\u200d👧"  # emoji stay whole
+    cut = shown("x" * 500)
+    assert len(cut) == 200 and cut.endswith("…")
+    assert shown("x" * 500, None) == "x" * 500
+
+
+def test_refusal_lines_are_rate_limited_per_sender_and_in_all() -> None:
+    from hedgerow.net.throttle import Throttle
+
+    throttle = Throttle()
+    allowed = [throttle.allow(b"a", 0.0) for _ in range(8)]
+    assert allowed == [True] * 5 + [False] * 3
+    assert throttle.allow(b"b", 0.0)  # another sender has its own share
+    assert not throttle.allow(b"a", 5.0)
+    assert throttle.allow(b"a", 10.5)  # one more per 10 s
+    assert throttle.take_suppressed() == 4 and throttle.take_suppressed() == 0
+    # Many senders (fresh keys are free): 50 lines at once in all, then 2 per second.
+    fresh = [throttle.allow(bytes([i, j]), 20.0) for i in range(10) for j in range(10)]
+    assert 45 <= sum(fresh) <= 50
+    assert sum(throttle.allow(bytes([9, 9, k]), 21.0) for k in range(10)) == 2
+
+
+def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -> None:
+    from hedgerow.net.address import parse_address
+    from hedgerow.net.transport import Node, Received
+    from hedgerow.proto import hedgerow_pb2 as pb
+
+    async def main() -> None:
+        host = await host_table(plugins().ruleset("posy", (), 2), 2, identity=generate(),
+                                seat_name="ann\x1b[31m", announce=False)
+        answers: list[Received] = []
+        stranger = generate()
+        node = Node(stranger, answers.append)
+        await node.start("127.0.0.1", 0)
+        try:
+            address = parse_address(host.address)
+            node.connect(address.key, address.endpoint)
+            for seq, hello in enumerate([
+                    pb.Hello(fingerprint="posy@9" + "\x1b[2J" * 100_000),
+                    pb.Hello(fingerprint="posy@9", display_name="\x00\x1b]0;owned\x07"),
+                    pb.Hello(fingerprint="nope@1" * 40, display_name="eve")], start=1):
+                env = pb.Envelope(protocol_version=2, sender=stranger.public, seq=seq,
+                                  hello=hello)
+                node.send(address.key, env.SerializeToString())
+            for _ in range(200):  # refusals change nothing, so nothing to wait on but time
+                if len(answers) >= 3 and len(host.refusals) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(answers) == 3  # every one answered, with a short Error
+            assert all(a.data is not None and len(a.data) < 2000 for a in answers)
+            assert [r.code for r in host.refusals] == [ErrorCode.MALFORMED] * 2 + [
+                ErrorCode.RULES_MISMATCH]
+            assert all(len(r.message) <= 1024 and "\x1b" not in r.message
+                       for r in host.refusals)
+            # The host's own name went out plain (it cannot break the wire rules).
+            joiner = await join_table(host.address, identity=generate(), plugins=plugins())
+            try:
+                assert joiner.seats()[0].name == "ann\\x1b[31m"
+            finally:
+                await joiner.close()
+        finally:
+            await node.close()
+            await host.close()
+
+    run(main())
