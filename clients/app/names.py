@@ -75,6 +75,9 @@ def cut(name: str, width: int, *, middle: bool = False) -> str:
     if not middle:
         return name[: width - 1] + "…"
     tail = (width - 1) // 2
+    last = name.rsplit(" ", 1)[-1]
+    if last != name and len(last) + 1 <= tail:  # a short last word: kept whole ("bot… 12")
+        tail = len(last) + 1
     head = width - 1 - tail
     return name[:head] + "…" + name[len(name) - tail:]
 
