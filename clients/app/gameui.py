@@ -21,7 +21,17 @@ from typing import Any, TypeVar
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import Column, DrawContext, Drawing, Form, GameUI, Part, Target, problems
+from hedgerow.core.ui import (
+    Choose,
+    Column,
+    DrawContext,
+    Drawing,
+    Form,
+    GameUI,
+    Part,
+    Target,
+    problems,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
@@ -112,6 +122,11 @@ class ClientUI:
             target = readable[0]
         self.reading, self._read_view, self._read_cursor = target, view, cursor
         return self.details(view, seat, target)
+
+    def start(self, view: Any, seat: int, step: Choose, options: list[Target]) -> Target | None:
+        """Where the game wants ``step``'s cursor to start (`GameUI.start`), or None."""
+        found = self._call("start", lambda: self.ui.start(view, seat, step, options))
+        return found if isinstance(found, Target) and found in options else None
 
     def form(self, kind: str, names: Any) -> Form:
         """The form of ``kind`` (menus for what the game leaves out, or when it fails)."""

@@ -35,6 +35,9 @@ Pos = tuple[int, int]
 Values = tuple[Value | None, ...]
 Sequential: TypeAlias = Choose | ChooseMany | Menu
 FormOf = Callable[[str, Iterable[str]], Form]
+#: Where a `Choose` step's cursor starts, among its legal targets in drawn order (None: the
+#: picker's own choice); the game's `GameUI.start`, with the view bound.
+StartOf = Callable[[Choose, list[Target]], Target | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +134,8 @@ class Picker:
     """
 
     def __init__(self, legal: Sequence[Action], form_of: FormOf | GameUI | None = None, *,
-                 previous: Picker | None = None) -> None:
+                 previous: Picker | None = None, orders: dict[str, list[Value]] | None = None,
+                 start: StartOf | None = None) -> None:
         if form_of is None:
             form_of = GameUI().form
         elif isinstance(form_of, GameUI):
@@ -157,7 +161,8 @@ class Picker:
         self._free_picked = False  # until the player picks, the first option is the one
         self.cycles: dict[str, Value] = {}
         #: The drawn order of each role's targets (number keys follow it).
-        self.orders: dict[str, list[Value]] = {}
+        self.orders: dict[str, list[Value]] = dict(orders or {})
+        self._start = start
         #: The last value chosen per role, kept from turn to turn (the cursor starts near it).
         self.last: dict[str, Values] = dict(previous.last) if previous else {}
         self._enter_step()
@@ -433,8 +438,19 @@ class Picker:
             if any(_absent(v) for v in options):
                 self.cursor = tuple(None for _ in slot.args)  # optional: start on nothing
             else:
-                self.cursor = self.last.get(slot.role)
+                self.cursor = self._started(slot, options) or self.last.get(slot.role)
         self._settle()
+
+    def _started(self, slot: Choose, options: list[Values]) -> Values | None:
+        """Where the game wants the cursor of ``slot`` to start (`GameUI.start`), if it
+        names one of the options."""
+        if self._start is None:
+            return None
+        drawn = self._in_order(slot.role, options)
+        targets = [t for v in drawn if (t := slot.target(v)) is not None]
+        found = self._start(slot, targets)
+        values = slot.values(found) if isinstance(found, Target) else None
+        return values if values in options else None
 
     def _settle(self) -> None:
         """Snap the free value, the cursor and the cycles to values that are still legal."""

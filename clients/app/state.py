@@ -20,7 +20,7 @@ from hedgerow.clients.app.names import name_seats, seat_name, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.outcome import Outcome
-from hedgerow.core.ui import HAND, Target
+from hedgerow.core.ui import HAND, Choose, Target
 from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
@@ -118,8 +118,8 @@ class SeatState:
                 self.board_top = None  # this seat's turn begins: show its cursor
             self._turn_key = turn_key
             self.ui.check(legal)
-            self.picker = Picker(list(legal), self.ui.form, previous=self.picker)
-            self.picker.set_orders(self._orders())
+            self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
+                                 orders=self._orders(), start=self._start)
         if self.outcome is not None and not self._shown_results:
             self._shown_results = True
             self.screen = RESULTS
@@ -163,6 +163,10 @@ class SeatState:
             if target.value not in values:
                 values.append(target.value)
         return orders
+
+    def _start(self, step: Choose, options: list[Target]) -> Target | None:
+        """Where the game wants a step's cursor to start (`ClientUI.start`)."""
+        return self.ui.start(self.view, self.seat.seat, step, options)
 
     def drawn(self) -> None:
         """A pane was drawn: number keys follow the drawn order from now on (and if that

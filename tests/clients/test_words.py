@@ -133,3 +133,29 @@ def test_a_long_label_wraps_and_abbreviates() -> None:
     assert label_lines("Butterflies", 8) == ["Butterf."]
     assert label_lines("unique plant symbols", 9) == ["unique", "plant", "symbols"]
     assert len(label_lines("cards with an end-of-round ability", 6)) == 3
+
+
+def test_flowers_starts_where_to_plant_on_an_empty_cell_not_the_card_just_planted() -> None:
+    host = PluginHost(autoload=False)
+    seat = LocalSeat(host.ruleset("flowers", players=2), 2, seed_from_int(4),
+                     bots=[host.bot("random", "flowers")], name="Ann")
+
+    async def main() -> None:
+        state = SeatState(seat, ClientUI(FlowersUI()))
+        for _turn in range(3):
+            await _my_turn(state)
+            picker = state.picker
+            if picker.kind is None:
+                picker.pick_number(picker.kinds.index("plant") + 1)
+            cursor = picker.cursor_target()
+            assert cursor is not None and cursor.role == "cell"
+            taken = {(x, y) for x, y, _ in state.view.gardens[0]}
+            assert cursor.value not in taken, (cursor, taken)
+            state.confirm()  # plant there
+            for _ in range(2000):
+                if not state.busy:
+                    break
+                await asyncio.sleep(0.005)
+        await seat.close()
+
+    asyncio.run(main())
