@@ -672,8 +672,19 @@ class Picker:
 
         Clicking the free step's target picks it; clicking a legal target of the current
         step moves the cursor there (toggles it in a `ChooseMany`); clicking the target under
-        the cursor again means confirm (the caller then calls `confirm`).
+        the cursor again means confirm (the caller then calls `confirm`).  In the menu of
+        kinds, a target that only one kind's form can select enters that kind with the
+        target chosen (``"kind"`` if the kind has no step for it after all); nothing is
+        played before another Enter or click.
         """
+        if self.kind is None:  # the kind menu: the kind whose form selects the target
+            kind = self._kind_selecting(target)
+            if kind is None:
+                return None
+            self.kind, self.step = kind, 0
+            self._enter_step()
+            found = self.point_at(target)
+            return "cursor" if found == "confirm" else found or "kind"  # never played at once
         free = self.free_step
         if free is not None:
             values = free.values(target)
@@ -695,6 +706,26 @@ class Picker:
             self.cursor = (target.value,)
             return "toggle" if self.toggle() else None
         return None
+
+    def _kind_selecting(self, target: Target) -> str | None:
+        """The one legal kind whose free step or first step can select ``target`` (None
+        when none can, or several: the menu decides then)."""
+        found: list[str] = []
+        for name, k in self._kinds.items():
+            first = k.steps[0] if k.steps else None
+            for step in (k.free, first):
+                if isinstance(step, Choose):
+                    values = step.values(target)
+                    if values is not None and any(
+                            tuple(a.get(n) for n in step.args) == values for a in k.args):
+                        found.append(name)
+                        break
+                elif isinstance(step, ChooseMany) and target.role == step.role and any(
+                        isinstance(a.get(step.arg), tuple)
+                        and target.value in cast(tuple, a.get(step.arg)) for a in k.args):
+                    found.append(name)
+                    break
+        return found[0] if len(found) == 1 else None
 
     def confirm(self) -> Action | None:
         """Enter: finish the current step; the complete action once there is one to play."""
