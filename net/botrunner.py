@@ -173,7 +173,8 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
         if phase == Phase.FINISHED:
             if peer.confirmed_end():
                 return 0
-        elif any(s.link == Link.LEFT for s in peer.seats()) and phase != Phase.SEATING:
+        elif any(s.link == Link.LEFT for s in peer.seats()) and peer.ready:
+            # (Before play began the host seats the table again without the leaver.)
             left = next(s for s in peer.seats() if s.link == Link.LEFT)
             emit("abandoned", f"seat {left.seat} left before the end; the table cannot go on",
                  seat=left.seat, why=left.left_why)

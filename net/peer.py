@@ -120,7 +120,9 @@ class Peer:
         self.sync = Sync(self.ctx, redeliver=self._dispatch)
         self.startup = Startup(self.ctx, self.sync)
         self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
-                               redeliver=self._accept, peer_back=self.sync.peer_back)
+                               redeliver=self._accept, peer_back=self.sync.peer_back,
+                               restartable=self.startup.restartable,
+                               restart=self.startup.restart)
         # Who handles each body once its sender is known to hold a seat.
         self._handlers: dict[type, Handler] = {
             SeatAssignment: self.seating.on_seat_assignment,
@@ -645,8 +647,7 @@ class Peer:
         member.left_why = body.why
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
                  shown(body.reason) or "no reason given")
-        if self.is_host and self.ctx.phase == Phase.SEATING:
-            self.seating.free_seat(member)
+        self.seating.seat_gone(member)
         self.ctx.notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -677,8 +678,7 @@ class Peer:
                 m.link = Link.LOST
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
-                if self.is_host and self.ctx.phase == Phase.SEATING:
-                    self.seating.free_seat(m)
+                self.seating.seat_gone(m)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()

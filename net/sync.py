@@ -84,6 +84,14 @@ class Sync:
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
 
+    def reset(self) -> None:
+        """Forget every entry and early message (the seed agreement starts over)."""
+        self.history.clear()
+        self._ahead.clear()
+        self._ahead_count = 0
+        self._step = None
+        self._unsealed.clear()
+
     @property
     def table(self) -> Table | None:
         """The table being played (the shared one), None before the seed."""

@@ -167,3 +167,29 @@ def test_a_strangers_flood_of_huge_hellos_leaves_the_host_bounded(table: Table) 
     assert len(host.stderr.encode()) < 1024 * 1024
     assert not any(c in terminal for c in "\x1b\x00\x07"), repr(terminal[:500])
     assert "refused Hello" in host.stderr or "refused a message" in host.stderr
+
+
+def test_a_peer_killed_during_seed_agreement_rejoins_and_the_game_starts(table: Table) -> None:
+    host, address = table.host("petals", 3, "--bot", "random", env=peer_env())
+    doomed = peer_env()
+    k = table.join(address, "--bot", "random", env=doomed)
+    k.wait_event("joined")
+    k.proc.send_signal(signal.SIGSTOP)  # frozen before it can commit to a share...
+    a = table.join(address, "--bot", "random", env=peer_env())
+    a.wait_event("joined")
+    host.wait_event("seeding")  # ...so the seed cannot be agreed without it
+    k.kill()  # and it dies: no log, no share
+    # Seen lost (5 s of silence): the table goes back to seating, waiting for one more.
+    host.wait_event(lambda e: e.get("event") == "seated" and "1 more" in e["text"])
+    # The same player joins again, and the game starts.
+    again = table.join(address, "--bot", "random", env=doomed)
+    assert again.wait_event("joined")["seat"] == 1
+    results = []
+    for peer in (host, a, again):
+        code, result = peer.finish(timeout=60)
+        assert code == 0, peer.stderr
+        assert result is not None and result["phase"] == "finished"
+        results.append(result)
+    assert len({r["state_hash"] for r in results}) == 1
+    seating = [e["event"] for e in host.events if e.get("event") in ("seated", "seeding")]
+    assert seating == ["seated", "seeding", "seated", "seeding"]

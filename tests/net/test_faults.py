@@ -127,3 +127,48 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
             await host.close()
 
     run(main())
+
+
+@pytest.mark.parametrize("back", ["once_lost", "at_once"])
+def test_a_peer_lost_during_seed_agreement_rejoins_and_the_game_starts(back: str) -> None:
+    """Its share died with it: the table goes back to seating, it joins again with the same
+    key (before or after the host saw it lost), a new seed is agreed and the game plays."""
+    from hedgerow.net.botrunner import play_bot
+    from hedgerow.net.seat import Phase
+
+    async def main() -> None:
+        host = await host_table(plugins().ruleset("posy", (), 3), 3, identity=generate(),
+                                announce=False)
+        doomed = generate()
+        k = await join_table(host.address, identity=doomed, plugins=plugins(), seat_name="kay")
+        k.seating._begin_seeding = lambda: None  # it dies before it commits to a share
+        a = await join_table(host.address, identity=generate(), plugins=plugins())
+        peers = [host, a]
+        for p in (host, a, k):
+            p.heartbeat, p.lost_after = 0.1, 1.0
+        try:
+            assert await host.wait_until(lambda: host.phase() == Phase.SEEDING, WAIT)
+            assert await a.wait_until(lambda: a.phase() == Phase.SEEDING, WAIT)
+            k._closed = True  # killed: no Leave, no heartbeat, nothing more
+            for task in k._tasks:
+                task.cancel()
+            await k.node.close()
+            if back == "once_lost":
+                assert await host.wait_until(lambda: host.phase() == Phase.SEATING, WAIT)
+                assert await a.wait_until(lambda: a.phase() == Phase.SEATING, WAIT)
+                assert [m.seat for m in host.members()] == [0, 2]
+            again = await join_table(host.address, identity=doomed, plugins=plugins(),
+                                     seat_name="kay")
+            again.heartbeat, again.lost_after = 0.1, 1.0
+            peers.append(again)
+            assert again.seat == 1
+            spec = plugins().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0, 0, 0]
+            assert len({p.state_hash() for p in peers}) == 1
+            assert len({p.seed for p in peers}) == 1
+            assert all(p.log_path() is not None and p.log_path().exists() for p in peers)
+        finally:
+            await close_all(peers)
+
+    run(main())
