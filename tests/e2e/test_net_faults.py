@@ -43,7 +43,9 @@ def record_offsets(data: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def test_a_byte_flipped_in_a_live_peers_log_is_refilled_from_the_table(table: Table) -> None:
+@pytest.mark.parametrize("damage", ["payload byte", "length past the end"])
+def test_a_byte_flipped_in_a_live_peers_log_is_refilled_from_the_table(table: Table,
+                                                                       damage: str) -> None:
     from hedgerow.net.logfile import read_log
 
     host, address = table.host("petals", 3, *SLOW, env=peer_env())
@@ -57,7 +59,10 @@ def test_a_byte_flipped_in_a_live_peers_log_is_refilled_from_the_table(table: Ta
     records = record_offsets(bytes(data))  # the header, then entries #0, #1, ...
     assert len(records) >= 8
     payload, length = records[3]  # entry #2: damage with intact entries after it
-    data[payload + length // 2] ^= 0x55
+    if damage == "payload byte":
+        data[payload + length // 2] ^= 0x55
+    else:  # a length field that points past the end of the file: not a torn tail
+        struct.pack_into("<I", data, payload - 8, len(data) - payload + 100)
     log.write_bytes(bytes(data))
     assert not read_log(log).problem.at_tail
     back = table.start(["resume", str(log), "--bot", "random", "--json"], victim.env)
