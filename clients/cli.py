@@ -8,7 +8,9 @@ no plugin and no network code).  Every set-up mistake surfaces as one line on st
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -107,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("hedgerow: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``hedgerow replay LOG | head``)
+        with contextlib.suppress(OSError):  # no flush of what it will not read
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def make_plugin_host(args: argparse.Namespace):

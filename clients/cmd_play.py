@@ -48,9 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _player_name(args: argparse.Namespace) -> str:
-    if args.name:
-        return args.name
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "You"
+    from hedgerow.clients.netseat import player_name
+
+    return player_name(args)  # the same name as at a networked table ("player" by default)
 
 
 def run(args: argparse.Namespace) -> int:

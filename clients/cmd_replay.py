@@ -40,7 +40,11 @@ def run(args: argparse.Namespace) -> int:
         return _verdict(args, {"ok": False, "problem": f"not a table log: {result.problem}"})
     plugins = make_plugin_host(args)
     ruleset = plugins.ruleset(header.game, header.variants, header.players)
-    names = dict(enumerate(header.seat_names))
+    from hedgerow.clients.app.names import mentions_seats, name_seats
+
+    # The seats' names as the table knew them, the ones its screens showed.
+    names = [(header.seat_names[s] if s < len(header.seat_names) else "") or f"Seat {s}"
+             for s in range(header.players)]
     show = not args.verify and not args.json
     # Seat events (a takeover, a reclaim, an agreed end) are outside the hash chain: shown
     # before the entry they came into force at, never replayed.
@@ -58,9 +62,10 @@ def run(args: argparse.Namespace) -> int:
             if entry.is_chance:  # "chance: deal the cards"
                 print(f"#{entry.index} {text}")
                 return
-            who = f"seat {entry.seat}" + (f" ({names[entry.seat]})" if names.get(entry.seat)
-                                          else "")
-            print(f"#{entry.index} {who}: {text}")
+            if mentions_seats(text):  # "Seat 1 plays ..." -> "Bot Aster plays ..."
+                print(f"#{entry.index} {name_seats(text, names)}")
+            else:  # a game whose words do not name the seat
+                print(f"#{entry.index} {names[entry.seat]}: {text}")
 
     if show:
         print(f"{header.fingerprint}, {header.players} seats, seed {header.seed.hex()}")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from hedgerow.clients.botnames import bot_name
 from hedgerow.core.datadir import keys_dir, logs_dir
 
 
@@ -35,7 +36,7 @@ def spawn_bot_peers(address: str, strategies: Sequence[str], *,
     """
     procs = []
     for number, strategy in enumerate(strategies, start=first):
-        cmd = ["join", address, "--bot", strategy, "--name", f"{strategy} bot {number}",
+        cmd = ["join", address, "--bot", strategy, "--name", bot_name(number),
                "--key-file", str(bot_key_file(number)), "--accept-host-seed", *extra_args]
         procs.append(_start(number, cmd, env=env, delay=delay, give_up=give_up, mode="wb"))
     return procs

@@ -15,6 +15,8 @@ through the host hook ``hedgerow_game_ui`` (`hedgerow.core.hookspecs`).  The obj
 * **how an action is composed** — `GameUI.forms` maps each action kind to a `Form`: the
   steps that fill its arguments, each naming the role it selects (`Choose`, `ChooseMany`),
   a value cycled with a key (`Cycle`) or a menu (`Menu`).
+* **where the cursor starts** — `GameUI.start` may name the target a step's cursor starts
+  on (else the client starts near the last target of that role).
 * **words and numbers** — running score columns, a preview of an action in words, a line
   explaining an unusual decision, how to play, how to name a target, and a target in full
   (`GameUI.details`: what the client shows when the player reads a card with ``i``).
@@ -217,8 +219,9 @@ class GameUI:
     """A game's face in the seat client.  Subclass it, or use it as is for the fallback.
 
     Class attributes to set: ``parts``, ``forms``, ``help``; methods to override: `draw`,
-    `score_columns`, `preview`, `prompt`, `target_text`, `details`, and `declared` when a
-    kind's arguments differ from table to table.  Every method is pure (it must not
+    `score_columns`, `preview`, `prompt`, `target_text`, `details`, `start` when the
+    cursor should not start where it was last, and `declared` when a kind's arguments
+    differ from table to table.  Every method is pure (it must not
     change the view), may return None where documented, and must not import the client.
     The client calls them on every redraw, guarded: a method that raises is logged and
     treated as having no answer.
@@ -277,6 +280,17 @@ class GameUI:
         Give the pieces worth reading a target even when no action selects them (another
         player's garden), with a role of their own so that they do not take the number keys.
         """
+        return None
+
+    def start(self, view: Any, seat: int, step: Choose, options: Sequence[Target],
+              ) -> Target | None:
+        """Where the cursor of ``step`` (a `Choose` being entered) starts: one of ``options``
+        (its legal targets, in the order they are drawn), or None to leave it to the client,
+        which starts near where the cursor last was for the role, else on the first option.
+
+        Override it when the last target stays legal but is rarely what the player wants
+        next (FLOWERS: the card just planted can be covered; an empty cell is the usual
+        aim).  The base class always answers None."""
         return None
 
     def declared(self, kind: str, names: Collection[str]) -> Form | None:

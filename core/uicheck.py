@@ -4,7 +4,8 @@
 and at every step, for every seat, draws every part of the seat's view, asks for the
 details of every target drawn (`GameUI.details`, the ``i`` key) and draws the parts again
 with one of them being read, and for every active seat checks the UI object's forms
-against its legal actions (`ui.problems`) and that each value a `Choose` or `ChooseMany`
+against its legal actions (`ui.problems`), that a cursor starts on a legal target
+(`GameUI.start`), and that each value a `Choose` or `ChooseMany`
 step offers is drawn as a target somewhere, so that the seat client can point at it.  It
 returns what it found, in plain words; a game's test suite asserts the list is empty.
 """
@@ -102,6 +103,32 @@ def undrawn(ui: GameUI, legal: Sequence[Action], targets: set[Target]) -> list[s
     return found
 
 
+def start_problems(ui: GameUI, view: Any, seat: int, legal: Sequence[Action]) -> list[str]:
+    """What is wrong with where ``ui`` starts each `Choose` step's cursor (`GameUI.start`):
+    an answer that is neither None nor one of the step's legal targets, or an error."""
+    found: list[str] = []
+    names: dict[str, set[str]] = {}
+    for action in legal:
+        names.setdefault(action.kind, set()).update(n for n, _ in action.args)
+    for kind, args in names.items():
+        form = ui.declared(kind, frozenset(args))
+        for step in form.steps if form is not None else ():
+            if not isinstance(step, Choose):
+                continue
+            options = list(dict.fromkeys(
+                t for a in legal if a.kind == kind
+                and (t := step.target(tuple(a.get(n) for n in step.args))) is not None))
+            try:
+                start = ui.start(view, seat, step, options)
+            except Exception as exc:  # reported, not raised: the client shrugs it off too
+                found.append(f"{kind}: start raised {type(exc).__name__}: {exc}")
+                continue
+            if start is not None and start not in options:
+                found.append(f"{kind}: the cursor would start on {start}, which is not a "
+                             f"legal target of the step")
+    return found
+
+
 def check_ui(ui: GameUI, ruleset: Ruleset, *, players: int, seeds: Iterable[int],
              max_actions: int = 5_000, width: int = WIDTH) -> list[str]:
     """Play a game per seed and report every problem of ``ui`` met on the way (each once)."""
@@ -128,6 +155,7 @@ def check_ui(ui: GameUI, ruleset: Ruleset, *, players: int, seeds: Iterable[int]
                     legal = table.legal_actions(seat)
                     note(problems(ui, legal))
                     note(undrawn(ui, legal, targets))
+                    note(start_problems(ui, view, seat, legal))
                     if legal:
                         note(drawn_targets(ui, view, seat, width, legal[0])[1])
             if not active or table.index >= max_actions:

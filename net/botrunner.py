@@ -242,7 +242,8 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
         elif proposer is not None and phase == Phase.PLAYING:
             proposer.tick(loop.time())
         elif any(s.link == Link.LEFT and s.seat not in peer.departures.runs
-                 for s in peer.seats()) and phase != Phase.SEATING:
+                 for s in peer.seats()) and peer.ready:
+            # (Before play began the host seats the table again without the leaver.)
             left = next(s for s in peer.seats()
                         if s.link == Link.LEFT and s.seat not in peer.departures.runs)
             emit("abandoned", f"seat {left.seat} left before the end; the table cannot go on",

@@ -49,7 +49,10 @@ from hedgerow.net.messages import (
     StateHash,
 )
 from hedgerow.net.seat import Phase
+from hedgerow.net.shown import shown
+from hedgerow.net.throttle import Throttle
 from hedgerow.net.transport import Node, Received
+from hedgerow.net.wirerules import MAX_MESSAGE_LENGTH, MAX_REFUSAL_LENGTH
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +66,7 @@ AHEAD_LIMIT = 256
 HELD_LIMIT = 64
 #: Entries per CatchUpReply.
 CATCH_UP_BATCH = 256
-#: Refusals remembered for `Peer.refusals`.
+#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters).
 REFUSALS_KEPT = 256
 NO_TABLE = bytes(16)
 #: The bodies that name the log index they are for (an Error refusing one carries it).
@@ -101,7 +104,7 @@ class PeerContext:
                  bot: str | None = None, log_dir: Path | None = None) -> None:
         self.identity = identity
         self.node = node
-        self.seat_name = seat_name
+        self.seat_name = shown(seat_name, None)  # sent to the others: plain text only
         self.bot = bot  # the strategy playing this seat, if a bot does
         self.log_dir = log_dir
         self.key_file: str | None = None  # saved in the table file for `hedgerow resume`
@@ -121,6 +124,7 @@ class PeerContext:
         self.writer: LogWriter | None = None
         self.log_path: Path | None = None
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
+        self.throttle = Throttle()  # how many refusals are written to the log
         self.subscribers: list[Callable[[], None]] = []
         self.tick = asyncio.Event()
         self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
@@ -197,13 +201,19 @@ class PeerContext:
             ref_seq = env.seq
         member = self.roster.by_key(rx.sender) if self.roster is not None else None
         what = body_name(env)
-        log.warning("refused %s from %s: %s: %s", what, self.who(rx.sender), code.name, message)
+        # The message may echo what was refused: bounded and escaped before it goes anywhere.
+        message = shown(message, MAX_MESSAGE_LENGTH)
+        if self.throttle.allow(rx.sender + bytes([code]), self.now()):
+            hidden = self.throttle.take_suppressed()
+            log.warning("refused %s from %s: %s: %s%s", what, self.who(rx.sender), code.name,
+                        shown(message), f" ({hidden} more refusals not logged)" if hidden
+                        else "")
         self.refusals.append(RefusalRecord(rx.sender, member.seat if member else None, what,
                                            code, message, ref_index))
         if env is not None and isinstance(env.body, ErrorMsg):
             return  # never answer an error with an error
-        error = ErrorMsg(code, message, ref_seq, ref_index,
-                         str(refusal))  # a plain str: the codec takes no StrEnum
+        error = ErrorMsg(code, message, ref_seq, ref_index,  # a plain str: no StrEnum
+                         shown(str(refusal), MAX_REFUSAL_LENGTH))
         data = self.encode(error)
         if rx.route is not None:
             self.node.reply(rx.route, data)
@@ -216,9 +226,10 @@ class PeerContext:
         self.phase = Phase.HALTED
         self.problem = message
         if first:
-            log.error("table halted: %s", message)
+            log.error("table halted: %s", shown(message, None))
             if tell:
-                self.broadcast(ErrorMsg(ErrorCode.DESYNC, message, None, index))
+                self.broadcast(ErrorMsg(ErrorCode.DESYNC, shown(message, MAX_MESSAGE_LENGTH),
+                                        None, index))
         self.notify()
 
     def rules_failed(self, exc: RulesError) -> None:

@@ -60,6 +60,7 @@ from hedgerow.net.messages import (
     action_commitment,
 )
 from hedgerow.net.seat import Link, Phase
+from hedgerow.net.shown import shown
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Received
 
@@ -280,7 +281,7 @@ class Departures:
         motion.votes.setdefault(member.seat, body.accept)
         if not body.accept:
             log.info("%s refused %s: %s", member.label(), describe(motion.body),
-                     body.reason or "no reason given")
+                     shown(body.reason) or "no reason given")
         self._maybe_pass(motion)
         self.ctx.notify()
 

@@ -107,9 +107,9 @@ class Hello:
     ``plugins`` is ``((name, version), ...)`` sorted by name, names unique.
     """
 
-    fingerprint: Annotated[str, W.REQUIRED_TEXT]
+    fingerprint: Annotated[str, W.FINGERPRINT]
     plugins: Annotated[tuple[tuple[str, str], ...], W.items(tuple)] = ()
-    display_name: Annotated[str, W.NAME] = ""
+    display_name: Annotated[str, W.PEER_NAME] = ""
     wanted_seat: Annotated[int | None, W.optional(W.SEAT)] = None
     bot: Annotated[bool, W.flag] = False
     address: Annotated[str, W.ADDRESS] = ""
@@ -119,7 +119,12 @@ class Hello:
         """The plugin list's rule: (name, version) string pairs, names unique and sorted."""
         if not all(len(p) == 2 and all(type(x) is str for x in p) for p in self.plugins):
             return "plugins must be (name, version) pairs of strings"
+        if len(self.plugins) > W.MAX_PLUGINS:
+            return f"plugins lists more than {W.MAX_PLUGINS} plugins"
         try:
+            for name, version in self.plugins:
+                W.PLUGIN_TEXT("a plugin name", name)
+                W.PLUGIN_VERSION("a plugin version", version)
             W.sorted_unique("plugin names", [name for name, _ in self.plugins])
         except W.Malformed as exc:
             return str(exc)
@@ -133,7 +138,7 @@ class PeerInfo:
     seat: Annotated[int, W.SEAT]
     public_key: Annotated[bytes, W.blob(PUBLIC_KEY_SIZE)]
     address: Annotated[str, W.ADDRESS]
-    display_name: Annotated[str, W.NAME] = ""
+    display_name: Annotated[str, W.PEER_NAME] = ""
     bot: Annotated[bool, W.flag] = False
 
 
@@ -146,7 +151,7 @@ class SeatAssignment:
 
     seat: Annotated[int | None, W.optional(W.SEAT)]
     players: Annotated[int, W.PLAYERS]
-    fingerprint: Annotated[str, W.REQUIRED_TEXT]
+    fingerprint: Annotated[str, W.FINGERPRINT]
     peers: Annotated[tuple[PeerInfo, ...], W.items(PeerInfo)] = ()
 
     def problem(self) -> str | None:
@@ -276,7 +281,7 @@ class Heartbeat:
 class Leave:
     """I am leaving the table: ``why`` for the program, ``reason`` for a person."""
 
-    reason: Annotated[str, W.TEXT] = ""
+    reason: Annotated[str, W.REASON] = ""
     why: Annotated[LeaveReason, W.enum(LeaveReason)] = LeaveReason.UNSPECIFIED
 
 
@@ -289,10 +294,10 @@ class ErrorMsg:
     """
 
     code: Annotated[ErrorCode, W.enum(ErrorCode)]
-    message: Annotated[str, W.TEXT]
+    message: Annotated[str, W.MESSAGE]
     ref_seq: Annotated[int | None, W.optional(W.INDEX)] = None
     ref_index: Annotated[int | None, W.optional(W.INDEX)] = None
-    refusal: Annotated[str, W.TEXT] = ""
+    refusal: Annotated[str, W.REFUSAL] = ""
 
 
 # --------------------------------------------------------------------------------------

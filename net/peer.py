@@ -98,6 +98,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
 from hedgerow.net.seating import Seating
+from hedgerow.net.shown import shown
 from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Node, Received
@@ -126,7 +127,9 @@ class Peer:
         self.sync.author_of = self.departures.author_of
         self.startup = Startup(self.ctx, self.sync)
         self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
-                               redeliver=self._accept, peer_back=self._peer_back)
+                               redeliver=self._accept, peer_back=self._peer_back,
+                               restartable=self.startup.restartable,
+                               restart=self.startup.restart)
         # Who handles each body once its sender is known to hold a seat.
         self._handlers: dict[type, Handler] = {
             SeatAssignment: self.seating.on_seat_assignment,
@@ -356,7 +359,13 @@ class Peer:
         for item in result.entries:
             ctx.hashes.record_own(item.index, item.state_hash)
         self.startup.resumed(table)
-        ctx.writer = LogWriter.resume(log_path, sync=False)
+        # Damage in the middle: the intact prefix goes on, the damaged file is kept aside,
+        # and catch-up refills the rest from the other peers, entry by checked entry.
+        ctx.writer, aside = LogWriter.recover(log_path, sync=False)
+        if aside is not None:
+            log.warning("%s is damaged (%s); kept as %s, continuing from entry #%d and "
+                        "fetching the rest from the table", log_path, result.problem, aside.name,
+                        len(result.entries))
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
         ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED
@@ -527,16 +536,21 @@ class Peer:
         return None if self.table is None else self.table.state_hash()
 
     def confirmed_end(self) -> bool:
-        """True when every other seat has confirmed the final state (or left)."""
+        """True when the game is over here and no connected seat still owes its final hash.
+
+        A seat that confirmed the final state, left, is lost (its last StateHash and Leave
+        may have died with its process) or never came back (a resumed finished game) is not
+        waited for: a finished game ends for everyone who holds its final hash, at once
+        (docs/protocol.md §5.8).
+        """
         if self.table is None or self.ctx.hashes is None or self.roster is None:
             return False
+        if self.ctx.phase != Phase.FINISHED:
+            return False
         last = self.table.index - 1
-        ended = self.departures.ended is not None
-        # A seat a bot plays (its runner reports), or one the table ended without, confirms
-        # nothing itself.
-        return all(m.link == Link.LEFT or self.ctx.hashes.reported(m.seat, last)
-                   or m.seat in self.departures.runs
-                   or (ended and m.link != Link.CONNECTED)
+        # (A seat a bot plays for a departed player, or one an agreed end left out, is not
+        # connected: not waited for either, §5.9.)
+        return all(m.link != Link.CONNECTED or self.ctx.hashes.reported(m.seat, last)
                    for m in self.roster.others())
 
     def desync_settled(self) -> bool:
@@ -671,18 +685,17 @@ class Peer:
         member.link = Link.LEFT
         member.left_why = body.why
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
-                 body.reason or "no reason given")
-        if self.is_host and self.ctx.phase == Phase.SEATING:
-            self.seating.free_seat(member)
+                 shown(body.reason) or "no reason given")
+        self.seating.seat_gone(member)
         self.ctx.notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(ErrorMsg, env.body)
         if body.code == ErrorCode.DESYNC:
-            log.warning("%s halted the table: %s", member.label(), body.message)
+            log.warning("%s halted the table: %s", member.label(), shown(body.message))
             return
         log.warning("%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
-                    body.code.name, body.message)
+                    body.code.name, shown(body.message))
 
     async def _heartbeat_loop(self) -> None:
         while True:
@@ -704,8 +717,7 @@ class Peer:
                 m.link = Link.LOST
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
-                if self.is_host and self.ctx.phase == Phase.SEATING:
-                    self.seating.free_seat(m)
+                self.seating.seat_gone(m)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()

@@ -61,6 +61,24 @@ class HistoryLine:
     text: str
 
 
+def still_to_act(seat: Seat) -> tuple[int, ...]:
+    """The seats the table still waits for: `Seat.active_seats`, less those whose choice for
+    a simultaneous step is already in.
+
+    A seat that knows it says so with a ``chosen_seats()`` method (seats whose choice is
+    in); a network peer is asked through its step round (``sync.committed()``: §4.5's
+    commitments).  `LocalSeat` already leaves chosen seats out of `Seat.active_seats`.
+    """
+    active = tuple(seat.active_seats())
+    chosen = getattr(seat, "chosen_seats", None)
+    if chosen is None:
+        chosen = getattr(getattr(seat, "sync", None), "committed", None)
+    if chosen is None or len(active) < 2:
+        return active
+    done = set(chosen())
+    return tuple(s for s in active if s not in done)
+
+
 class Seat(Protocol):
     """A seat at a table.  All methods are called from the event loop's thread."""
 

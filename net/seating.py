@@ -34,9 +34,14 @@ from hedgerow.net.messages import (
     SeatAssignment,
 )
 from hedgerow.net.seat import Link, Phase
+from hedgerow.net.shown import shown
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+#: The refusal of a Hello signed with this peer's own key: another program of the same user.
+OWN_IDENTITY = ("that is this table's own identity (the same user data folder): join as "
+                "another local player, `hedgerow join ADDRESS --as NAME`")
 
 
 class Seating:
@@ -45,15 +50,20 @@ class Seating:
     ``plugins`` binds the table's rules from a host's fingerprint (a joiner needs it);
     ``begin_seeding()`` is called once every seat is taken; ``redeliver(rx, env)`` hands a
     held envelope back to the peer's intake; ``peer_back(member)`` tells play that a seated
-    peer returned (§5.7).
+    peer returned (§5.7); ``restartable(seat)`` says whether the seed agreement may still
+    start over without that seat, and ``restart()`` goes back to seating (§3.2).
     """
 
     def __init__(self, ctx: PeerContext, *, plugins: PluginHost | None,
                  begin_seeding: Callable[[], None],
                  redeliver: Callable[[Received, Envelope], None],
-                 peer_back: Callable[[Member], None]) -> None:
+                 peer_back: Callable[[Member], None],
+                 restartable: Callable[[int | None], bool],
+                 restart: Callable[[], None]) -> None:
         self.ctx = ctx
         self.plugins = plugins
+        self._restartable = restartable
+        self._restart = restart
         self._begin_seeding = begin_seeding
         self._redeliver = redeliver
         self._peer_back = peer_back
@@ -91,7 +101,15 @@ class Seating:
         if env.table_id not in (b"", ctx.table_id):
             ctx.refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
             return
+        if rx.sender == ctx.identity.public:  # another process with this very key (§3.1)
+            ctx.refuse(rx, env, ErrorCode.STRANGER, OWN_IDENTITY)
+            return
         member = ctx.roster.by_key(rx.sender) if ctx.roster is not None else None
+        if member is not None and ctx.is_host and self._restartable(member.seat):
+            # A seat back before play began: its share died with its process, so the seed
+            # agreement starts over, and it is seated like any joiner (§3.2).
+            self.lost_before_play(member)
+            member = None
         if member is not None:
             self._on_rejoin(rx, env, member)
             return
@@ -164,6 +182,24 @@ class Seating:
         ctx.node.disconnect(member.key)
         self.send_roster()
 
+    def seat_gone(self, member: Member) -> None:
+        """The host hears that ``member`` left or was lost: while seating its seat is
+        freed; during the seed agreement (before anyone can have acted) the table goes
+        back to seating without it (§3.2); later the table waits for it."""
+        if not self.ctx.is_host:
+            return
+        if self.ctx.phase == Phase.SEATING:
+            self.free_seat(member)
+        elif self._restartable(member.seat):
+            self.lost_before_play(member)
+
+    def lost_before_play(self, member: Member) -> None:
+        """The host takes the table back to seating without ``member`` (§3.2)."""
+        log.warning("%s is gone before play began", member.label())
+        self._restart()
+        self.free_seat(member)
+        self.ctx.notify()
+
     # -- a joiner -----------------------------------------------------------------------
 
     def on_join_answer(self, rx: Received, env: Envelope) -> None:
@@ -172,7 +208,8 @@ class Seating:
         assert self.joined is not None
         body = env.body
         if isinstance(body, ErrorMsg):
-            self.joined.set_exception(JoinRefused(f"the table refused: {body.message}"))
+            self.joined.set_exception(JoinRefused(f"the table refused: "
+                                                  f"{shown(body.message, None)}"))
             return
         assert isinstance(body, SeatAssignment)
         if body.seat is None:
@@ -200,6 +237,9 @@ class Seating:
                 or body.fingerprint != ctx.ruleset.fingerprint):
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
             return
+        if ctx.phase != Phase.SEATING and len(body.peers) < body.players \
+                and self._restartable(None):
+            self._restart()  # the host went back to seating: a seat was lost (§3.2)
         if ctx.phase != Phase.SEATING:
             self._refresh_addresses(rx, env, body)
             return

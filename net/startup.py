@@ -5,10 +5,12 @@ from all shares (`hedgerow.net.seedround`).  Each peer then opens its log and ta
 and sends ``Start``; it acts only once every other seat's ``Start`` matched its own
 (docs/protocol.md §3.2), so no action can reach a peer that does not know the seed yet.
 A host may dictate the seed instead (``hedgerow play --seed``), for joiners that accept it.
+A seat lost before anyone can have acted takes its share with it: `restart` goes back to
+seating, and the agreement starts over once every seat is taken again.
 
 This phase reads and writes the shared `PeerContext` (it builds ``table``, opens the log);
-of play it needs only a `Play`: somewhere to put the opening chance entries and a nudge to
-handle actions that came early.
+of play it needs only a `Play`: somewhere to put the opening chance entries, a nudge to
+handle actions that came early, and a reset when the agreement starts over.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from typing import Protocol, cast
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
 from hedgerow.core.table import Applied, Table
+from hedgerow.net import tablefile
 from hedgerow.net.context import PeerContext
+from hedgerow.net.hashbook import HashBook
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -53,6 +57,9 @@ class Play(Protocol):
 
     def drain(self) -> None:
         """Handle the early messages whose turn has come."""
+
+    def reset(self) -> None:
+        """Forget every entry and early message: the seed agreement starts over."""
 
 
 class Startup:
@@ -93,6 +100,48 @@ class Startup:
         header = table.header
         self.setup_hash = setup_hash(Table(table.ruleset, header.players, header.seed))
         self._resumed = True
+
+    # -- a seat lost before play --------------------------------------------------------
+
+    def restartable(self, seat: int | None = None) -> bool:
+        """True while nobody can have acted yet, so the seed agreement may start over
+        (docs/protocol.md §3.2, "A seat lost before play"): seeding, or started here
+        without every Start (``seat``'s not among them) and no entry beyond the opening."""
+        ctx = self.ctx
+        if self._resumed or ctx.phase == Phase.SEATING:
+            return False
+        if ctx.phase == Phase.SEEDING:
+            return True
+        table = ctx.table
+        return (ctx.phase in (Phase.PLAYING, Phase.FINISHED) and table is not None
+                and not self.ready and (seat is None or seat not in self._started)
+                and table.index == len(table.opening))
+
+    def restart(self) -> None:
+        """Back to seating: the seed agreement of a seat that is gone is abandoned (its
+        share died with it).  The table and its log (the opening entries of a seed nobody
+        played) are dropped; a new round with fresh shares begins once every seat is
+        taken again."""
+        ctx = self.ctx
+        if ctx.writer is not None:
+            ctx.writer.close()
+            ctx.writer = None
+        if ctx.log_path is not None:
+            for path in (ctx.log_path, tablefile.path_for(ctx.log_path)):
+                path.unlink(missing_ok=True)
+            ctx.log_path = None
+        ctx.table = None
+        ctx.hashes = HashBook(ctx.players, ctx.seat)
+        self.play.reset()
+        self.setup_hash = None
+        self._round = None
+        self._revealed = False
+        self._starts = {}
+        self._started = set()
+        ctx.phase = Phase.SEATING
+        log.warning("a seat was lost before play began: back to seating, the seed will be "
+                    "agreed again")
+        ctx.notify()
 
     # -- seeding ------------------------------------------------------------------------
 

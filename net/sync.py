@@ -87,6 +87,14 @@ class Sync:
         #: by the peer from `hedgerow.net.departures.Departures.author_of`).
         self.author_of: Callable[[int], int] = lambda seat: seat
 
+    def reset(self) -> None:
+        """Forget every entry and early message (the seed agreement starts over)."""
+        self.history.clear()
+        self._ahead.clear()
+        self._ahead_count = 0
+        self._step = None
+        self._unsealed.clear()
+
     @property
     def table(self) -> Table | None:
         """The table being played (the shared one), None before the seed."""
@@ -102,6 +110,14 @@ class Sync:
         step, table = self._step, self.ctx.table
         return (table is not None and step is not None and step.index == table.index
                 and step.own is not None)
+
+    def committed(self) -> tuple[int, ...]:
+        """The seats whose choice for the open simultaneous step is in (committed, not yet
+        applied), in seat order; empty when no such step is open."""
+        step, table = self._step, self.ctx.table
+        if table is None or step is None or step.index != table.index:
+            return ()
+        return tuple(sorted(step.commits))
 
     def peer_back(self, member: Member) -> None:
         """A seated peer returned (§5.7): it lost any commitment it had not revealed, so it

@@ -9,6 +9,7 @@ with a sentence naming the field.  A message may add rules across its fields wit
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from enum import IntEnum
 from typing import NoReturn
@@ -36,6 +37,18 @@ MAX_VALUE_DEPTH = 16
 MAX_NAME_LENGTH = 64
 #: An address (``tcp://host:port``) has at most this many characters.
 MAX_ADDRESS_LENGTH = 256
+#: A fingerprint (``game@version+variant@version...``) has at most this many characters.
+MAX_FINGERPRINT_LENGTH = 256
+#: A plugin's name, and its version, in ``Hello.plugins``: at most this many characters each.
+MAX_PLUGIN_TEXT_LENGTH = 64
+#: At most this many plugins in ``Hello.plugins``.
+MAX_PLUGINS = 256
+#: ``Leave.reason`` has at most this many characters.
+MAX_REASON_LENGTH = 256
+#: ``Error.message`` has at most this many characters.
+MAX_MESSAGE_LENGTH = 1024
+#: ``Error.refusal`` (a rules refusal code) has at most this many characters.
+MAX_REFUSAL_LENGTH = 128
 #: The largest envelope the codec encodes or decodes, in bytes.
 MAX_ENVELOPE_SIZE = 4 * 1024 * 1024
 
@@ -74,8 +87,20 @@ def blob(size: int) -> Rule:
     return rule
 
 
-def text(max_length: int | None = None, *, required: bool = False) -> Rule:
-    """A string, non-empty when ``required``, at most ``max_length`` characters."""
+def control_free(value: str) -> bool:
+    """True when ``value`` holds no control character (Unicode Cc: C0, DEL, C1) and no line
+    or paragraph separator: text a terminal shows as it is."""
+    return value.isprintable() or all(
+        unicodedata.category(c) not in _CONTROL for c in value)
+
+
+_CONTROL = ("Cc", "Zl", "Zp")
+
+
+def text(max_length: int | None = None, *, required: bool = False,
+         plain: bool = False) -> Rule:
+    """A string, non-empty when ``required``, at most ``max_length`` characters; with
+    ``plain``, free of control characters (`control_free`)."""
 
     def rule(name: str, value: object) -> None:
         if type(value) is not str:
@@ -84,6 +109,8 @@ def text(max_length: int | None = None, *, required: bool = False) -> Rule:
             bad(f"{name} must not be empty")
         if max_length is not None and len(value) > max_length:
             bad(f"{name} is longer than {max_length} characters")
+        if plain and not control_free(value):
+            bad(f"{name} holds a control character")
 
     return rule
 
@@ -149,7 +176,15 @@ PLAYERS = uint(MAX_PLAYERS + 1, 1)
 DIGEST = blob(DIGEST_SIZE)
 SHARE = blob(SHARE_SIZE)
 NAME = text(MAX_NAME_LENGTH)
-ADDRESS = text(MAX_ADDRESS_LENGTH)
+#: A name a peer sends (``Hello``, ``SeatAssignment``): shown to people, so plain text.
+PEER_NAME = text(MAX_NAME_LENGTH, plain=True)
+ADDRESS = text(MAX_ADDRESS_LENGTH, plain=True)
+FINGERPRINT = text(MAX_FINGERPRINT_LENGTH, required=True, plain=True)
+PLUGIN_TEXT = text(MAX_PLUGIN_TEXT_LENGTH, required=True, plain=True)
+PLUGIN_VERSION = text(MAX_PLUGIN_TEXT_LENGTH, plain=True)
+REASON = text(MAX_REASON_LENGTH)
+MESSAGE = text(MAX_MESSAGE_LENGTH)
+REFUSAL = text(MAX_REFUSAL_LENGTH)
 TEXT = text()
 REQUIRED_TEXT = text(required=True)
 
@@ -181,7 +216,7 @@ def table_header(name: str, value: object) -> None:
 
     if not isinstance(value, TableHeader):
         bad("a table header must be a TableHeader")
-    REQUIRED_TEXT("fingerprint", value.fingerprint)
+    FINGERPRINT("fingerprint", value.fingerprint)
     PLAYERS("players", value.players)
     seed("seed", value.seed)
 

@@ -122,6 +122,7 @@ class SeatApp:
         if not self.filters.choosing():
             return
         self.state.message = None
+        self.state.follow_cursor()
         if self.state.picker.point_at(target) == "confirm":
             self.state.confirm()
         self._invalidate()

@@ -21,7 +21,17 @@ from typing import Any, TypeVar
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import Column, DrawContext, Drawing, Form, GameUI, Part, Target, problems
+from hedgerow.core.ui import (
+    Choose,
+    Column,
+    DrawContext,
+    Drawing,
+    Form,
+    GameUI,
+    Part,
+    Target,
+    problems,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
@@ -113,6 +123,11 @@ class ClientUI:
         self.reading, self._read_view, self._read_cursor = target, view, cursor
         return self.details(view, seat, target)
 
+    def start(self, view: Any, seat: int, step: Choose, options: list[Target]) -> Target | None:
+        """Where the game wants ``step``'s cursor to start (`GameUI.start`), or None."""
+        found = self._call("start", lambda: self.ui.start(view, seat, step, options))
+        return found if isinstance(found, Target) and found in options else None
+
     def form(self, kind: str, names: Any) -> Form:
         """The form of ``kind`` (menus for what the game leaves out, or when it fails)."""
         found = self._call("form", lambda: self.ui.form(kind, names))
@@ -134,11 +149,15 @@ class ClientUI:
         text = self._call("preview", lambda: self.ui.preview(view, seat, action))
         return text or describe_plainly(action)
 
+    def has_details(self) -> bool:
+        """True when the game gives details of what it draws (the ``i`` key reads them)."""
+        return type(self.ui).details is not GameUI.details
+
     def help(self, spec: Any) -> str | None:
         """How to play (`GameUI.help`), else the game's summary; when the game gives details
         of what it draws, a sentence on the ``i`` key after it."""
         text = self.ui.help or getattr(spec, "summary", None) or None
-        if type(self.ui).details is GameUI.details:
+        if not self.has_details():
             return text
         return ((text + " ") if text else "") + READ_HELP
 

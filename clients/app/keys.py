@@ -42,10 +42,12 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
     """Every key, with the filter that says when it works."""
     kb = KeyBindings()
 
-    def _guarded(fn: Handler) -> Handler:
+    def _guarded(fn: Handler, follow: bool = True) -> Handler:
         @functools.wraps(fn)
         def handler(event: KeyPressEvent) -> None:
             state.message = None
+            if follow:  # a key that moves or reads the cursor shows it again
+                state.follow_cursor()
             try:
                 fn(event)
             except Exception:
@@ -53,10 +55,10 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
                 state.say("Something went wrong with that key; the details are in the log file.")
         return handler
 
-    def add(*keys: str, filter=filters.no_overlay, eager: bool = False,
+    def add(*keys: str, filter=filters.no_overlay, eager: bool = False, follow: bool = True,
             ) -> Callable[[Handler], Handler]:
         def register(fn: Handler) -> Handler:
-            kb.add(*keys, filter=filter, eager=eager)(_guarded(fn))
+            kb.add(*keys, filter=filter, eager=eager)(_guarded(fn, follow))
             return fn
         return register
 
@@ -110,6 +112,12 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
             def _scroll(event: KeyPressEvent, step: int = step) -> None:
                 state.scroll_results(step)
 
+    board = filters.on_table & filters.no_overlay
+    for key, sign in (("pageup", -1), ("pagedown", 1)):
+        @add(key, filter=board, follow=False)
+        def _scroll_board(event: KeyPressEvent, sign: int = sign) -> None:
+            state.scroll_board(sign * state.board_page())
+
     @add("b", filter=filters.finished & filters.no_overlay)
     def _toggle_results(event: KeyPressEvent) -> None:
         state.screen = TABLE if state.screen == RESULTS else RESULTS
@@ -119,20 +127,20 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
         cursor = state.picker.cursor_target() if state.my_turn else None
         drawn = [*state.board.order, *state.hand.order]
         text = state.ui.read(state.view, state.seat.seat, drawn, cursor)
-        state.say(text or "There is nothing to read in full here.")
+        state.say(text or "There is nothing to read in full here.")  # named when drawn
 
-    @add("?", filter=filters.no_overlay)
+    @add("?", filter=filters.no_overlay, follow=False)
     def _help(event: KeyPressEvent) -> None:
         state.overlay = HELP
 
-    @add("?", filter=filters.help_open)
-    @add("escape", filter=filters.help_open, eager=True)
-    @add("q", filter=filters.help_open)
+    @add("?", filter=filters.help_open, follow=False)
+    @add("escape", filter=filters.help_open, eager=True, follow=False)
+    @add("q", filter=filters.help_open, follow=False)
     def _close_help(event: KeyPressEvent) -> None:
         state.overlay = None
 
-    @add("q", filter=filters.no_overlay)
-    @add("c-c", filter=filters.no_overlay)
+    @add("q", filter=filters.no_overlay, follow=False)
+    @add("c-c", filter=filters.no_overlay, follow=False)
     def _ask_to_leave(event: KeyPressEvent) -> None:
         state.overlay = QUIT
 
@@ -142,8 +150,8 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
     def _leave(event: KeyPressEvent) -> None:
         leave()
 
-    @add("n", filter=filters.quit_open)
-    @add("escape", filter=filters.quit_open, eager=True)
+    @add("n", filter=filters.quit_open, follow=False)
+    @add("escape", filter=filters.quit_open, eager=True, follow=False)
     def _stay(event: KeyPressEvent) -> None:
         state.overlay = None
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
@@ -113,14 +114,49 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     return shown
 
 
+class BoardWindow(Window):
+    """The board's pane: it follows the cursor (the drawing's ``[SetCursorPosition]``),
+    except while the player scrolls it (``SeatState.board_top``: PageUp/PageDown, the mouse
+    wheel), and it notes its scroll and size in the state for the keys that scroll it."""
+
+    WHEEL = 3  # lines a turn of the mouse wheel scrolls
+
+    def __init__(self, state: SeatState, content: FormattedTextControl, **kwargs: Any) -> None:
+        self.state = state
+        super().__init__(content, get_vertical_scroll=self._preferred, **kwargs)
+
+    def _preferred(self, window: Window) -> int:
+        return self.state.board_top if self.state.board_top is not None else \
+            self.vertical_scroll
+
+    def write_to_screen(self, *args: Any, **kwargs: Any) -> None:
+        super().write_to_screen(*args, **kwargs)
+        info = self.render_info
+        if info is not None:
+            self.state.board_shown = (self.vertical_scroll, info.window_height,
+                                      info.content_height)
+            if self.state.board_top is not None:
+                self.state.board_top = self.vertical_scroll  # as far as it could go
+
+    def _scroll_down(self) -> None:
+        self.state.scroll_board(self.WHEEL)
+
+    def _scroll_up(self) -> None:
+        self.state.scroll_board(-self.WHEEL)
+
+
 def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], None],
                  ) -> tuple[Layout, dict[str, Window]]:
     """The whole screen for ``state``, and its panes by name (``board``, ``hand``, ...)."""
-    board = Window(
+    def margin(lines: int) -> Callable[[], int]:
+        return lambda: 0 if state.board_top is not None else lines
+
+    board = BoardWindow(
+        state,
         FormattedTextControl(_guard(state, "board", lambda: render.board(
             state, board_width(filters), click)), focusable=True, show_cursor=False),
         wrap_lines=False, always_hide_cursor=True,
-        scroll_offsets=ScrollOffsets(top=2, bottom=3, left=4, right=10),
+        scroll_offsets=ScrollOffsets(top=margin(2), bottom=margin(3), left=4, right=10),
     )
     hand = Window(
         FormattedTextControl(_guard(state, "hand", lambda: render.hand(

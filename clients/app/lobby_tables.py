@@ -2,6 +2,14 @@
 
 Owns the selection in the list and its drawing: name, game, variants, free seats and host
 of each open table.  Enter asks the lobby to join the selected table (one with a free seat).
+
+Why the list is drawn here rather than with prompt_toolkit's ``RadioList``: the list is
+whatever discovery saw a moment ago, so it is empty at first and changes under the cursor
+while the player reads it, and Enter must act (join), not mark a choice.  ``RadioList``
+(prompt_toolkit 3.0.53) asserts that its values are never empty, keeps its own index over a
+list it does not expect to change, and binds Enter and Space to selecting; wrapping it would
+take more code than the one selection index and the drawing below.  The text fields of the
+lobby are prompt_toolkit's ``TextArea`` (lobby_address, lobby_create).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from hedgerow.clients.botnames import bot_name
 from hedgerow.core.actions import Action
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import Refusal
@@ -58,10 +59,12 @@ class LocalSeat:
         self._problem: str | None = None
         self._log = _new_log_path(log_name or f"local-{ruleset.game.name}-"
                                   f"{time.strftime('%Y%m%d-%H%M%S')}-{seed.hex()[:8]}.hlog")
-        names = tuple(name if s == seat else f"{self._bot_names[s]} bot {s}"
-                      for s in range(players))
+        numbers = iter(range(1, players))
+        #: Every seat's name, the same on screen and in the log (`hedgerow.clients.botnames`).
+        self._names = tuple(name if s == seat else bot_name(next(numbers)) for s in range(players))
         self._writer = LogWriter(self._log, LogHeader.for_table(ruleset, players, seed,
-                                                                seat_names=names), sync=False)
+                                                                seat_names=self._names),
+                                 sync=False)
         self._step: dict[int, Action] = {}  # choices held in a simultaneous step
         self._record(self.table.opening)
 
@@ -92,8 +95,8 @@ class LocalSeat:
     def seats(self) -> Sequence[SeatInfo]:
         """You, then a bot in every other seat (all connected: they live in this process)."""
         return [
-            SeatInfo(s, self._name, Link.YOU) if s == self.seat
-            else SeatInfo(s, f"Bot {s}", Link.CONNECTED, bot=self._bot_names[s])
+            SeatInfo(s, self._names[s], Link.YOU) if s == self.seat
+            else SeatInfo(s, self._names[s], Link.CONNECTED, bot=self._bot_names[s])
             for s in range(self.players)
         ]
 

@@ -47,6 +47,11 @@ def _join(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def mentions_seats(text: str) -> bool:
+    """True when ``text`` speaks of a seat by number (what `name_seats` replaces)."""
+    return _SEATS.search(text) is not None
+
+
 def name_seats(text: str, names: Sequence[str]) -> str:
     """``text`` with every ``Seat 1`` / ``seats 0 and 2`` replaced by the seats' names
     (numbers with no seat are left as they are)."""
@@ -59,11 +64,40 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return _SEATS.sub(named, text)
 
 
+def cut(name: str, width: int, *, middle: bool = False) -> str:
+    """``name`` in at most ``width`` columns: whole when it fits, else cut at the end with
+    "…" (``middle``: the "…" in the middle, keeping the end, which tells ``random bot 1``
+    from ``random bot 2``)."""
+    if len(name) <= width:
+        return name
+    if width <= 1:
+        return name[:width]
+    if not middle:
+        return name[: width - 1] + "…"
+    tail = (width - 1) // 2
+    last = name.rsplit(" ", 1)[-1]
+    if last != name and len(last) + 1 <= tail:  # a short last word: kept whole ("bot… 12")
+        tail = len(last) + 1
+    head = width - 1 - tail
+    return name[:head] + "…" + name[len(name) - tail:]
+
+
+def fit_names(names: Sequence[str], width: int) -> list[str]:
+    """Every name in at most ``width`` columns, each still told apart from the others where
+    possible: cut at the end, or in the middle when cutting at the end would make two
+    different names read the same."""
+    ends = [cut(n, width) for n in names]
+    clash = {e for e in ends if sum(x == e for x in ends) > 1}
+    return [cut(n, width, middle=True) if e in clash and len(n) > width else e
+            for n, e in zip(names, ends, strict=True)]
+
+
 def fill_name(fragment: Fragment, names: Sequence[str]) -> Fragment:
     """A drawn fragment, with a player's name where the game drew a `SEAT` target.
 
     When the game padded its text with spaces (a column), the name is fitted to that width
-    (cut with "…" if longer), so the column stays aligned; else the name is used as is.
+    (`fit_names`: cut where the names still differ), so the column stays aligned; else the
+    name is used as is.
     """
     if len(fragment) < 3:
         return fragment
@@ -76,6 +110,5 @@ def fill_name(fragment: Fragment, names: Sequence[str]) -> Fragment:
     text, name = fragment[1], names[seat]
     width = len(text)
     if text != text.rstrip(" "):
-        name = name if len(name) <= width else name[: max(width - 1, 0)] + "…"
-        name = name.ljust(width)
+        name = fit_names(names, width)[seat].ljust(width)
     return (fragment[0], name, target)

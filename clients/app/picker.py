@@ -35,6 +35,9 @@ Pos = tuple[int, int]
 Values = tuple[Value | None, ...]
 Sequential: TypeAlias = Choose | ChooseMany | Menu
 FormOf = Callable[[str, Iterable[str]], Form]
+#: Where a `Choose` step's cursor starts, among its legal targets in drawn order (None: the
+#: picker's own choice); the game's `GameUI.start`, with the view bound.
+StartOf = Callable[[Choose, list[Target]], Target | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +134,8 @@ class Picker:
     """
 
     def __init__(self, legal: Sequence[Action], form_of: FormOf | GameUI | None = None, *,
-                 previous: Picker | None = None) -> None:
+                 previous: Picker | None = None, orders: dict[str, list[Value]] | None = None,
+                 start: StartOf | None = None) -> None:
         if form_of is None:
             form_of = GameUI().form
         elif isinstance(form_of, GameUI):
@@ -157,7 +161,8 @@ class Picker:
         self._free_picked = False  # until the player picks, the first option is the one
         self.cycles: dict[str, Value] = {}
         #: The drawn order of each role's targets (number keys follow it).
-        self.orders: dict[str, list[Value]] = {}
+        self.orders: dict[str, list[Value]] = dict(orders or {})
+        self._start = start
         #: The last value chosen per role, kept from turn to turn (the cursor starts near it).
         self.last: dict[str, Values] = dict(previous.last) if previous else {}
         self._enter_step()
@@ -433,8 +438,19 @@ class Picker:
             if any(_absent(v) for v in options):
                 self.cursor = tuple(None for _ in slot.args)  # optional: start on nothing
             else:
-                self.cursor = self.last.get(slot.role)
+                self.cursor = self._started(slot, options) or self.last.get(slot.role)
         self._settle()
+
+    def _started(self, slot: Choose, options: list[Values]) -> Values | None:
+        """Where the game wants the cursor of ``slot`` to start (`GameUI.start`), if it
+        names one of the options."""
+        if self._start is None:
+            return None
+        drawn = self._in_order(slot.role, options)
+        targets = [t for v in drawn if (t := slot.target(v)) is not None]
+        found = self._start(slot, targets)
+        values = slot.values(found) if isinstance(found, Target) else None
+        return values if values in options else None
 
     def _settle(self) -> None:
         """Snap the free value, the cursor and the cycles to values that are still legal."""
@@ -656,8 +672,19 @@ class Picker:
 
         Clicking the free step's target picks it; clicking a legal target of the current
         step moves the cursor there (toggles it in a `ChooseMany`); clicking the target under
-        the cursor again means confirm (the caller then calls `confirm`).
+        the cursor again means confirm (the caller then calls `confirm`).  In the menu of
+        kinds, a target that only one kind's form can select enters that kind with the
+        target chosen (``"kind"`` if the kind has no step for it after all); nothing is
+        played before another Enter or click.
         """
+        if self.kind is None:  # the kind menu: the kind whose form selects the target
+            kind = self._kind_selecting(target)
+            if kind is None:
+                return None
+            self.kind, self.step = kind, 0
+            self._enter_step()
+            found = self.point_at(target)
+            return "cursor" if found == "confirm" else found or "kind"  # never played at once
         free = self.free_step
         if free is not None:
             values = free.values(target)
@@ -679,6 +706,26 @@ class Picker:
             self.cursor = (target.value,)
             return "toggle" if self.toggle() else None
         return None
+
+    def _kind_selecting(self, target: Target) -> str | None:
+        """The one legal kind whose free step or first step can select ``target`` (None
+        when none can, or several: the menu decides then)."""
+        found: list[str] = []
+        for name, k in self._kinds.items():
+            first = k.steps[0] if k.steps else None
+            for step in (k.free, first):
+                if isinstance(step, Choose):
+                    values = step.values(target)
+                    if values is not None and any(
+                            tuple(a.get(n) for n in step.args) == values for a in k.args):
+                        found.append(name)
+                        break
+                elif isinstance(step, ChooseMany) and target.role == step.role and any(
+                        isinstance(a.get(step.arg), tuple)
+                        and target.value in cast(tuple, a.get(step.arg)) for a in k.args):
+                    found.append(name)
+                    break
+        return found[0] if len(found) == 1 else None
 
     def confirm(self) -> Action | None:
         """Enter: finish the current step; the complete action once there is one to play."""

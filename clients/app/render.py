@@ -18,7 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from hedgerow.clients.app.names import fill_name
+from hedgerow.clients.app.names import cut, fill_name, fit_names
 from hedgerow.clients.app.picker import Picker, step_label
 from hedgerow.clients.app.state import HELP, QUIT, RESULTS, Drawn, SeatState
 from hedgerow.core.ui import (
@@ -140,6 +140,35 @@ def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
     marks = Highlights.of(state.picker) if state.my_turn else Highlights()
     out = decorate(fragments, state.board, marks, click)
     state.drawn()
+    if state.board_top is not None:
+        out = cursor_at_line(out, state.board_top)
+    return out
+
+
+def cursor_at_line(fragments: StyleAndTextTuples, line: int) -> StyleAndTextTuples:
+    """``fragments`` with the pane's cursor at the start of ``line`` (or the last line)
+    instead of wherever it was: the board scrolled by the player shows that line first
+    (the layout gives the pane no scroll margin meanwhile)."""
+    out: StyleAndTextTuples = []
+    row, placed = 0, False
+    for fragment in fragments:
+        if fragment[0] == "[SetCursorPosition]":
+            continue
+        if placed or ("\n" not in fragment[1] and row < line):
+            out.append(fragment)
+            continue
+        pieces = fragment[1].split("\n")
+        for i, piece in enumerate(pieces):
+            if i:
+                row += 1
+                out.append((fragment[0], "\n", *fragment[2:]))
+            if row == line and not placed:
+                out.append(("[SetCursorPosition]", ""))
+                placed = True
+            if piece:
+                out.append((fragment[0], piece, *fragment[2:]))
+    if not placed:
+        out.append(("[SetCursorPosition]", ""))
     return out
 
 
@@ -172,7 +201,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     me = state.name_of(state.seat.seat)
     if me.lower() == "you":  # a player who gave no name
         me = f"seat {state.seat.seat}"
-    left = f" Hedgerow · {name} · {state.seat.players} players · you are {me} "
+    count = f"{state.seat.players} player{'s' if state.seat.players != 1 else ''}"
+    left = f" Hedgerow · {name} · {count} · you are {me} "
     if state.phase == Phase.FINISHED or state.outcome is not None:
         right = ("class:title.over", " Game over ")
     elif state.phase == Phase.HALTED:
@@ -206,6 +236,7 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
     name_w = max(6, min(16, room))
     head = "  " + "Players".ljust(name_w) + (" link" if show_link else "")
     out: StyleAndTextTuples = [("class:heading", head)]
+    shown = fit_names([state.name_of(s) for s in range(len(state.names))], name_w)
     for label, _, style, size in cells:
         out.append((style + " bold", label[: size - 1].rjust(size)))
     for info in state.infos:
@@ -213,9 +244,8 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         turn = info.seat in state.active and state.phase == Phase.PLAYING
         out.append(("class:turn" if turn else "", "▶ " if turn else "  "))
         mine = info.seat == state.seat.seat
-        name = state.name_of(info.seat)
-        if len(name) > name_w:
-            name = name[: name_w - 1] + "…"
+        name = shown[info.seat] if info.seat < len(shown) else cut(state.name_of(info.seat),
+                                                                     name_w)
         out.append(("class:link.you bold" if mine else "", name.ljust(name_w)))
         if show_link:
             word = LINK_WORDS.get(info.link, info.link.value)
@@ -278,15 +308,16 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
     second: StyleAndTextTuples = []
     if state.my_turn:
         menu = picker.menu()
-        so_far = "; ".join(
+        so_far = state.named("; ".join(
             f"{label}: {state.ui.target_text(value) if isinstance(value, Target) else value}"
-            for label, value in picker.choices_so_far())
+            for label, value in picker.choices_so_far()))
         if so_far:
             second.append(("class:dim", so_far + " · "))
         if menu:
             for i, entry in enumerate(menu):
-                label = state.ui.preview(view, seat, entry.action) if entry.action else \
-                    f"{entry.label[:1].upper()}{entry.label[1:]}…"
+                label = state.named(state.ui.preview(view, seat, entry.action)
+                                    if entry.action else
+                                    f"{entry.label[:1].upper()}{entry.label[1:]}…")
                 style = "class:menu.current" if i == picker.menu_index else "class:menu"
                 second += [("", "  " if i else ""), (style, f" {i + 1} {label} ")]
         else:
@@ -294,7 +325,7 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
             slot = picker.slot
             if action is not None:
                 second += [("class:preview.mark", "▶ "),
-                           ("class:preview", state.ui.preview(view, seat, action))]
+                           ("class:preview", state.named(state.ui.preview(view, seat, action)))]
             elif isinstance(slot, ChooseMany):
                 second.append(("class:dim", f"Choose {step_label(slot)}: Space (or a click) "
                                             "adds or removes, then press Enter."))
@@ -302,9 +333,14 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
                 cursor = picker.cursor_target()
                 if cursor is not None:
                     second += [("class:preview.mark", "▶ "),
-                               ("class:preview", f"{step_label(slot).capitalize()}: "
-                                                 f"{state.ui.target_text(cursor)}"),
-                               ("class:dim", " — Enter takes it; the arrows choose another.")]
+                               ("class:preview", state.named(
+                                   f"{step_label(slot).capitalize()}: "
+                                   f"{state.ui.target_text(cursor)}"))]
+                    if len(picker.step_options()) > 1:
+                        second.append(("class:dim", " — Enter takes it; the arrows choose "
+                                                    "another."))
+                    else:
+                        second.append(("class:dim", " — Enter takes it."))
                 else:
                     second.append(("class:dim", f"Choose {step_label(slot)} with the arrows "
                                                 "(or a click), then press Enter."))
@@ -323,7 +359,8 @@ def _generic_prompt(picker: Picker) -> str:
         parts.append(f"{free.label or free.role} (1-{len(frees)})")
     slot = picker.slot
     if isinstance(slot, Choose):
-        parts.append(f"{step_label(slot)} (arrows)")
+        several = len([v for v in picker.step_options() if any(x is not None for x in v)]) > 1
+        parts.append(f"{step_label(slot)} (arrows)" if several else step_label(slot))
     elif isinstance(slot, ChooseMany):
         parts.append(f"{step_label(slot)} (Space)")
     elif isinstance(slot, Menu):
@@ -336,18 +373,22 @@ def _generic_prompt(picker: Picker) -> str:
     return "Your turn: pick " + ", ".join(parts) + f"; {then}."
 
 
+#: Keys the status line leaves out when nothing else makes it fit (the help lists them).
+EXTRA_KEYS = ("PgUp/PgDn", "i")
 #: Shorter names for some keys, for a status line that would not fit otherwise.
-SHORT_KEYS = {"←↑↓→/hjkl": "←↑↓→", "↑↓/1-9": "↑↓"}
+SHORT_KEYS = {"←↑↓→/hjkl": "←↑↓→", "↑↓/1-9": "↑↓", "PgUp/PgDn": "PgUp/Dn"}
 
 
 def keys_line(state: SeatState, width: int = 200) -> StyleAndTextTuples:
     """The status line: only the keys that do something now, fitted to ``width`` (shorter
-    key names, then less space, then the keys alone for help and quit)."""
+    key names, then less space, then the scroll keys alone, then the keys alone for help
+    and quit, then without `EXTRA_KEYS`, which the help lists)."""
     keys = _keys_now(state)
     fits: list[tuple[str, str]] = keys
-    for attempt in range(4):
+    for attempt in range(6):
         fits = [(SHORT_KEYS.get(k, k) if attempt else k,
-                 "" if attempt >= 3 and k in ("?", "q") else what) for k, what in keys]
+                 "" if (attempt >= 3 and k == "PgUp/PgDn") or (attempt >= 4 and k in ("?", "q"))
+                 else what) for k, what in keys if attempt < 5 or k not in EXTRA_KEYS]
         gap = "  " if attempt < 2 else " "
         if sum(get_cwidth(k) + get_cwidth(w) + 3 + len(gap) for k, w in fits) <= width:
             break
@@ -376,7 +417,7 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
             keys += [("↑↓/1-9", "choose"), ("Enter", "confirm")]
         else:
             slot = picker.slot
-            if isinstance(slot, (Choose, ChooseMany)):
+            if isinstance(slot, (Choose, ChooseMany)) and len(picker.step_options()) > 1:
                 keys.append(("←↑↓→/hjkl", "move"))
             if isinstance(slot, ChooseMany):
                 keys.append(("Space", "add/remove"))
@@ -393,6 +434,10 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
             keys.append(("Esc", "back"))
     if state.outcome is not None:
         keys.append(("Enter", "results"))
+    if state.board_scrolls():
+        keys.append(("PgUp/PgDn", "scroll"))
+    if state.ui.has_details():
+        keys.append(("i", "read"))
     keys += [("?", "help"), ("q", "quit")]
     return keys
 
@@ -402,7 +447,9 @@ KEY_HELP = (
     ("1-9", "pick a card or a line"),
     ("Enter", "play / next step"),
     ("Esc", "go back one step"),
-    ("mouse", "click what to choose"),
+    ("i", "read a piece in full"),
+    ("PgUp PgDn", "scroll the board"),
+    ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
     ("q", "leave (asks first)"),
 )

@@ -20,11 +20,12 @@ saved stays on the line under it (`saved_line`).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from hedgerow.clients.app.names import fill_name, name_seats
+from hedgerow.clients.app.names import fill_name, fit_names, name_seats
 from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.state import SeatState
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo, headline
@@ -44,12 +45,19 @@ def bar(value: int, top: int, size: int) -> str:
     return text.ljust(size)[:size]
 
 
-def _two_lines(label: str, size: int) -> tuple[str, str]:
-    """A column label set on two lines of at most ``size`` characters."""
-    first, _, rest = label.partition(" ")
-    if len(label) <= size or not rest:
-        return label[:size], ""
-    return first[:size], rest[:size]
+def label_lines(label: str, size: int, most: int = 3) -> list[str]:
+    """A column label on at most ``most`` lines of at most ``size`` characters: broken
+    between words; a word longer than a line is abbreviated with a full stop
+    ("Butterflies" in 8: "Butterf."), and the last line ends with "…" when words are left
+    over."""
+    size = max(size, 2)
+    words = [w if len(w) <= size else w[: size - 1] + "." for w in label.split()]
+    lines = textwrap.wrap(" ".join(words), size, break_long_words=False,
+                          break_on_hyphens=False) or [""]
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1][: size - 1] + "…"
+    return lines
 
 
 def verdict(outcome: Outcome, names: Sequence[str], me: int) -> str:
@@ -94,13 +102,12 @@ def bar_chart(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column], w
     if per < 9 and len(rows) * 8 + 14 <= width:  # too narrow for bars: turn the table
         return number_table(rows, columns, width)
     bar_w = min(12, max(0, per - num_w - 2))  # bar, space, number, gap
-    heads = [_two_lines(label, per - 1) for label, _ in columns]
-    for line in (0, 1):
-        if line and not any(h[1] for h in heads):
-            break
-        out.append(("", "\n" * line + " " * name_w))
+    heads = [label_lines(label, per - 1) for label, _ in columns]
+    for line in range(max(len(h) for h in heads)):
+        out.append(("", "\n" * bool(line) + " " * name_w))
         for head in heads:
-            out.append(("class:heading" if head[line] else "", head[line].ljust(per - 1)))
+            text = head[line] if line < len(head) else ""
+            out.append(("class:heading" if text else "", text.ljust(per - 1)))
             out.append(("", " "))
     for seat, label, style in rows:
         out.append(("", "\n"))
@@ -119,7 +126,10 @@ def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column]
                  ) -> StyleAndTextTuples:
     """The chart turned for a narrow screen: one line per column, one column per row (its
     label on two lines: the mark and rank, then the name), numbers only."""
-    label_w = min(16, max(len(label) for label, _ in columns) + 1)
+    longest = max(len(label) for label, _ in columns) + 1
+    named = max(len(label.strip().partition(". ")[2] or label.strip()) for _, label, _ in rows)
+    want = max(9, min(16, named + 1))  # a name whole, up to 15 letters
+    label_w = min(longest, max(12, width * 2 // 5, width - want * len(rows)))  # longer: wrap
     cell = max(6, (width - label_w) // max(1, len(rows)))
     heads = []
     for _, label, style in rows:
@@ -127,8 +137,9 @@ def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column]
         if not name:
             rank, name = "", rank
         name = name.replace(" (you)", "") if len(name) > cell - 1 else name
-        name = name if len(name) <= cell - 1 else name[: cell - 2] + "…"
         heads.append((rank, name, style))
+    shown = fit_names([name for _, name, _ in heads], cell - 1)  # told apart when cut
+    heads = [(rank, name, style) for (rank, _, style), name in zip(heads, shown, strict=True)]
     out: StyleAndTextTuples = [("", " " * label_w)]
     for rank, _, style in heads:
         out.append((style or "class:heading", (rank + "." if rank else "").rjust(cell - 1) + " "))
@@ -136,10 +147,13 @@ def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column]
     for _, name, style in heads:
         out.append((style or "class:heading", name.rjust(cell - 1) + " "))
     for label, col in columns:
-        out += [("", "\n"), ("class:heading", label[: label_w - 1].ljust(label_w))]
+        lines = label_lines(label, label_w - 1)
+        out += [("", "\n"), ("class:heading", lines[0].ljust(label_w))]
         for seat, _, _ in rows:
             value = col[seat] if seat < len(col) else 0
             out.append(("bold" if value < 0 else "", f"{value:>{cell - 1}} "))
+        for more in lines[1:]:  # a long label goes on under its numbers
+            out += [("", "\n"), ("class:heading", more)]
     return out
 
 

@@ -20,8 +20,8 @@ from hedgerow.clients.app.names import name_seats, seat_name, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.outcome import Outcome
-from hedgerow.core.ui import HAND, Target
-from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo
+from hedgerow.core.ui import HAND, Choose, Target
+from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
 
@@ -71,12 +71,17 @@ class SeatState:
         self.picker = Picker((), ui.form)
         #: Whether the game draws anything in the hand area.
         self.has_hand = bool(ui.parts(HAND))
-        self._turn_key: object = None
+        self._turn_key: tuple[object, ...] | None = None
         self._shown_results = False
         #: The results screen's first shown line, its line count and the rows it has.
         self.results_top = 0
         self.results_lines = 0
         self.results_room = 0
+        #: The board's first shown line while the player scrolls it (PageUp/PageDown, the
+        #: wheel), or None while it follows the cursor; and, from the last redraw, the
+        #: board's scroll, the rows it had and the lines its drawing took.
+        self.board_top: int | None = None
+        self.board_shown: tuple[int, int, int] = (0, 0, 0)
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -95,7 +100,8 @@ class SeatState:
         seat = self.seat
         self.phase = seat.phase()
         self.view = seat.view()
-        self.active = tuple(seat.active_seats()) if self.view is not None else ()
+        # who the table waits for: a seat whose choice for a simultaneous step is in is not
+        self.active = still_to_act(seat) if self.view is not None else ()
         self.infos = list(seat.seats())
         self.names = table_names(self.infos, max(seat.players, len(self.infos)))
         self.lines = list(seat.history())
@@ -103,13 +109,17 @@ class SeatState:
         self.problem = seat.problem()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         # Legal actions change with the log, and with the seat's own readiness (a peer may
-        # hold them back while it syncs): compose afresh when any of that changed.
-        turn_key = (len(self.lines), self.active, self.phase, len(legal))
+        # hold them back while it syncs): compose afresh when any of that changed.  Only
+        # whether this seat is active counts, not who else is: in a simultaneous step the
+        # others choosing must not throw away a half-composed choice.
+        turn_key = (len(self.lines), seat.seat in self.active, self.phase, len(legal))
         if turn_key != self._turn_key:
+            if seat.seat in self.active and (self._turn_key is None or not self._turn_key[1]):
+                self.board_top = None  # this seat's turn begins: show its cursor
             self._turn_key = turn_key
             self.ui.check(legal)
-            self.picker = Picker(list(legal), self.ui.form, previous=self.picker)
-            self.picker.set_orders(self._orders())
+            self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
+                                 orders=self._orders(), start=self._start)
         if self.outcome is not None and not self._shown_results:
             self._shown_results = True
             self.screen = RESULTS
@@ -153,6 +163,10 @@ class SeatState:
             if target.value not in values:
                 values.append(target.value)
         return orders
+
+    def _start(self, step: Choose, options: list[Target]) -> Target | None:
+        """Where the game wants a step's cursor to start (`ClientUI.start`)."""
+        return self.ui.start(self.view, self.seat.seat, step, options)
 
     def drawn(self) -> None:
         """A pane was drawn: number keys follow the drawn order from now on (and if that
@@ -199,6 +213,29 @@ class SeatState:
         top = max(0, min(self.results_top + step, self.results_lines - self.results_room))
         moved, self.results_top = top != self.results_top, top
         return moved
+
+    def scroll_board(self, step: int) -> bool:
+        """Scroll the board ``step`` lines (down when positive), leaving the cursor where it
+        is until it moves; False when the board cannot move that way."""
+        top, rows, lines = self.board_shown
+        start = self.board_top if self.board_top is not None else top
+        new = max(0, min(start + step, lines - rows))
+        moved = new != start
+        if moved or self.board_top is not None:
+            self.board_top = new
+        return moved
+
+    def board_page(self) -> int:
+        """How far PageUp/PageDown scroll the board: its height less two lines of context."""
+        return max(1, self.board_shown[1] - 2)
+
+    def board_scrolls(self) -> bool:
+        """True when the board's drawing is taller than its pane."""
+        return self.board_shown[2] > self.board_shown[1] > 0
+
+    def follow_cursor(self) -> None:
+        """The board shows the cursor again (after a key that moves or reads it)."""
+        self.board_top = None
 
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""

@@ -94,7 +94,8 @@ def solo_outcome(score: GardenScore) -> Solo:
         score=score.total,
         grade=rank,
         won=None,
-        explanation=f"{score.total} points: {rank}{aim}. Colour groups {score.colour}, "
-                    f"butterflies {score.butterfly}, {score.penalty} cards removed.",
+        explanation=f"{score.total} point{'s' * (score.total != 1)}: {rank}{aim}. "
+                    f"Colour groups {score.colour}, butterflies {score.butterfly}, "
+                    f"{score.penalty} card{'s' * (score.penalty != 1)} removed.",
         breakdown=breakdown((score,)),
     )

@@ -11,7 +11,8 @@ declares:
 * the roles: ``"stack"`` (a stack index), ``"cell"`` (a cell ``(x, y)`` of your own
   garden), ``"plot"`` (a cell of another garden, ``(seat, x, y)``: only read, with
   ``i``) and ``"seat"`` (another player's name, which the client fills in);
-* the forms: ``plant`` = the stack (free: number keys 1, 2 at any time), then the cell;
+* the forms: ``plant`` = the stack (free: number keys 1, 2 at any time), then the cell
+  (its cursor starts on the first empty cell drawn, `FlowersUI.start`);
   ``take`` = the face-down stack (one choice: Enter takes it);
 * the words (`hedgerow.plugins.flowers.words`): a planting with the score it leaves and
   what it does to its groups, a line while you hold a face-down card, a card or a stack
@@ -165,6 +166,15 @@ class FlowersUI(GameUI):
         if part == "final":
             return draw_final(view, ctx.seat, ctx.width)
         return None
+
+    def start(self, view: Any, seat: int, step: Choose, options: Sequence[Target],
+              ) -> Target | None:
+        """Where to plant starts on the first empty cell as drawn (top left), not on the card
+        just planted: a card goes on an empty cell far more often than on another card."""
+        if step.role != CELL or not 0 <= seat < len(view.gardens):
+            return None
+        taken = {(x, y) for x, y, _ in view.gardens[seat]}
+        return next((t for t in options if t.value not in taken), None)
 
     def score_columns(self, view: Any) -> Sequence[Column]:
         """Cards planted and the score if the game ended now (alone: the rank it earns)."""

@@ -100,12 +100,14 @@ def planting_text(view: View, seat: int, stack: int, cell: Cell, card: int,
 
 def take_text(view: View, stack: int) -> str:
     """A take of the face-down ``stack`` in words, and whether it leads to the end."""
-    text = (f"Take the top card of {stack_name(stack)} ({view.sizes[stack]} cards, face "
-            "down): you see it, then choose where to plant it")
+    name, left = stack_name(stack), view.sizes[stack]
+    text = f"Take {name}'s face-down top card ({left} left): see it, then plant it"
     if view.sizes[stack] == 1:
         return text + f" · {stack_name(stack)} runs out: the game ends once it is planted"
     if view.players == 1 and view.sizes[0] <= 1:
         return text + " · then A's last card is discarded: the game ends"
+    if view.players == 1 and view.tops[0] >= 0:
+        return text + f" · then A's {card_text(view.tops[0])} is discarded"
     return text
 
 

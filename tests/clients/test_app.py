@@ -74,7 +74,7 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
             async with running(peer, host) as d:
                 await d.until(lambda: d.state.my_turn or d.state.active, timeout=30,
                               what="the bot to join and the game to start")
-                rows = await drawn(d, lambda rows: any("random bot 1" in r for r in rows),
+                rows = await drawn(d, lambda rows: any("Bot Aster" in r for r in rows),
                                    what="the bot's seat, by the name it has at the table")
                 # Every link is plainly on: the players table spends no column on it.
                 assert not any("link" in r for r in rows)
@@ -204,7 +204,7 @@ def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
 
     async def main() -> None:
         async with running(seat, host) as d:
-            await drawn(d, lambda rows: any("Bot 1 plays" in r for r in rows),
+            await drawn(d, lambda rows: any("Bot Aster plays" in r for r in rows),
                         what="the bot's move in the log, by its name")
             rows = await drawn(d, lambda rows: any("▶ Ann " in r or "  Ann " in r
                                                    for r in rows), what="the players table")
@@ -219,10 +219,10 @@ def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
             text = "\n".join(seen)
             assert "Seat 0" not in text and "Seat 1" not in text
             outcome = seat.outcome()
-            winner = "Ann" if outcome.winners == (0,) else "Bot 1"
+            winner = "Ann" if outcome.winners == (0,) else "Bot Aster"
             assert f"{winner} wins" in text or "You win!" in text
             # The chart: per player, the trackers won and the figure as a sum.
-            chart = [r for r in seen if r.startswith(("Ann ", "Bot 1 "))]
+            chart = [r for r in seen if r.startswith(("Ann ", "Bot Aster "))]
             assert len(chart) >= 2 and all(" = " in r for r in chart[:2])
             assert "Last cards, scored directly at the end" in text
         await seat.close()

@@ -53,7 +53,7 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             for line in ("wait for them to come back (hedgerow resume)",
                          "seat a bot in their place", "end the game here, no winner"):
                 assert line in text
-            assert "Seat 1 (Bot 1) is lost" in text
+            assert f"Seat 1 ({seat.seats()[1].name}) is lost" in text
             assert all(len(r) <= 80 for r in rows) and len(rows) == 24
             d.press("b")
             await d.until(lambda: fake.proposed != [], what="the proposal")

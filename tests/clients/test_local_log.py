@@ -43,7 +43,9 @@ def test_the_local_log_replays_to_the_same_state(tmp_path: Path) -> None:
     assert verdict["entries"] == seat.table.index
     shown = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "replay", str(path)],
                            capture_output=True, text=True, timeout=60, env=dict(os.environ))
-    assert "seat 0 (Ann):" in shown.stdout
+    # every seat by the name it had at the table, as the screen showed it
+    assert "\n#1 Ann " in shown.stdout and "Bot Aster " in shown.stdout
+    assert "Seat 0" not in shown.stdout and "Seat 1" not in shown.stdout
     # Another game with the same seed gets a log of its own (a log is never continued).
     again = LocalSeat(ruleset, 2, seed_from_int(3), bots=[host.bot("random", "petals")])
     assert again.log_path() != path

@@ -90,3 +90,84 @@ def test_play_flourish_against_two_bot_peers_in_tmux(tmp_path: Path) -> None:
         assert processes_of(home) == []
     finally:
         term.close()
+
+
+def play_two_pass_game(term: Terminal, games: int) -> str:
+    """Play every turn of ``games`` games where the passes go to one seat (solo, or two
+    players): card 1 planted, cards 2 and 3 marked and passed; ``1 2 3`` in the final
+    round.  Returns the results screen."""
+    turns = 0
+    screen = term.screen()
+    while "Log saved to" not in screen:
+        screen = term.wait(lambda s: ready(s) or "Log saved to" in s,
+                           "our turn or the results", timeout=30)
+        if "Log saved to" in screen:
+            break
+        stage = screen.splitlines()[1]  # the board's first line: game, round and turn
+        if "Final round" in screen:
+            term.keys("1", "2", "3", "Enter")
+        else:
+            term.keys("1", "Enter", "2", "3", "Enter")
+        turns += 1
+        screen = term.wait(lambda s, stage=stage: s.splitlines()[1:2] != [stage]
+                           or "Log saved to" in s, "the turn to be played")
+        assert turns <= 10 * games, "the game does not end"
+    assert turns == 10 * games, turns
+    return screen
+
+
+def leave(term: Terminal, home: Path) -> None:
+    """Quit from the results and check that nothing is left running."""
+    term.keys("q")
+    term.wait(lambda s: "Leave the table?" in s, "the question")
+    term.keys("y")
+    deadline = time.monotonic() + 15
+    while term.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not term.alive(), term.screen()
+    assert term.exit_file.read_text().strip() == "0"
+    deadline = time.monotonic() + 10
+    while processes_of(home) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_of(home) == []
+
+
+@pytest.mark.timeout(150)
+def test_play_flourish_solo_against_mcgregor_in_tmux(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play flourish --variant solo --seed 3 --name Ann")
+    term = Terminal(tmp_path, command)
+    try:
+        screen = term.wait(ready, "our first turn")
+        assert "Flourish + solo" in screen.splitlines()[0], screen
+        assert "You 0 - McGregor 0 = +0" in screen, screen
+        assert "Medals: Bronze 30 · Silver 40 · Gold 50" in screen, screen
+        assert "then give McGregor two (Space marks them)." in screen, screen
+        screen = play_two_pass_game(term, games=1)
+        assert "McGregor" in screen and "Total" in screen, screen
+        assert "You scored " in screen and "McGregor" in screen and "(Bronze 30, Silver 40, " \
+            "Gold 50)" in screen, screen
+        leave(term, home)
+    finally:
+        term.close()
+
+
+@pytest.mark.timeout(240)
+def test_play_a_garden_show_match_to_its_results_in_tmux(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play flourish --players 2 --variant garden-show --seed 5 --bot-delay 0 "
+               "--name Ann")
+    term = Terminal(tmp_path, command)
+    try:
+        screen = term.wait(ready, "our first turn")
+        assert "Flourish + garden-show" in screen.splitlines()[0], screen
+        assert "Game 1 of 3" in screen, screen
+        screen = play_two_pass_game(term, games=3)  # one match: three games, one log
+        assert "the match!" in screen, screen  # "You win the match!" or who won it
+        assert "Points per game" in screen and "Running totals" in screen, screen
+        assert "Game 1: " in screen and "Game 3: " in screen, screen
+        leave(term, home)
+    finally:
+        term.close()

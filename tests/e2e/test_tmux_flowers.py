@@ -47,7 +47,7 @@ def play_flowers(tmp_path: Path, players: int, seed: int) -> str:
         term.wait(lambda s: "How to play" not in s, "the help to close")
         down = "B" if players == 1 else "C"
         term.keys("2")  # the second kind: take the face-down card
-        term.wait(lambda s: f"Take the top card of {down}" in s, "the take previewed")
+        term.wait(lambda s: f"Take {down}'s face-down top card" in s, "the take previewed")
         term.keys("Enter")
         screen = term.wait(lambda s: "In your hand:" in s and ready(s), "the card taken")
         assert f"you took from {down}" in screen, screen

@@ -136,7 +136,7 @@ def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
         for label in ("Fire", "Water", "Earth", "Air"):
             assert label in screen, screen
         assert "★ tracker won" in screen and " = " in screen, screen  # the figure, as a sum
-        assert "Ann" in screen and "random bot 1" in screen, screen  # the table's names
+        assert "Ann" in screen and "Bot Aster" in screen, screen  # the table's names
         assert "Seat 0" not in screen and "Seat 1" not in screen, screen
         assert "best in its column" not in screen, screen
         term.keys("PageDown")

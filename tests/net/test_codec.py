@@ -68,7 +68,9 @@ ROOT = Path(__file__).resolve().parents[2]
 U64 = st.integers(0, 2**64 - 1)
 SEAT = st.integers(0, MAX_PLAYERS - 1)
 H32 = st.binary(min_size=32, max_size=32)
-NAME = st.text(max_size=64)
+#: Text a peer's names, addresses and fingerprints may hold: no control character.
+PLAIN = st.characters(blacklist_categories=("Cc", "Zl", "Zp", "Cs"))
+NAME = st.text(PLAIN, max_size=64)
 
 leaf = st.one_of(
     st.integers(-(2**63), 2**63 - 1),
@@ -82,7 +84,7 @@ actions = st.builds(
     st.text(min_size=1, max_size=16),
     st.dictionaries(st.text(min_size=1, max_size=8), values, max_size=5),
 )
-headers = st.builds(TableHeader, st.text(min_size=1, max_size=40),
+headers = st.builds(TableHeader, st.text(PLAIN, min_size=1, max_size=40),
                     st.integers(1, MAX_PLAYERS), st.binary(min_size=1, max_size=64))
 
 
@@ -103,10 +105,10 @@ def logged(index: int) -> st.SearchStrategy[LoggedEntry]:
 def seatings(draw: st.DrawFn) -> SeatAssignment:
     players = draw(st.integers(1, MAX_PLAYERS))
     seats = sorted(draw(st.sets(st.integers(0, players - 1), max_size=players)))
-    peers = tuple(PeerInfo(s, draw(H32), draw(st.text(max_size=40)), draw(NAME),
+    peers = tuple(PeerInfo(s, draw(H32), draw(st.text(PLAIN, max_size=40)), draw(NAME),
                            draw(st.booleans())) for s in seats)
     seat = draw(st.none() | st.integers(0, players - 1))
-    return SeatAssignment(seat, players, draw(st.text(min_size=1, max_size=40)), peers)
+    return SeatAssignment(seat, players, draw(st.text(PLAIN, min_size=1, max_size=40)), peers)
 
 
 @st.composite
@@ -118,12 +120,13 @@ def catch_up_replies(draw: st.DrawFn) -> CatchUpReply:
                         draw(st.integers(first + count, 2**63)))
 
 
-plugin_lists = st.dictionaries(st.text(min_size=1, max_size=12), st.text(max_size=8),
+plugin_lists = st.dictionaries(st.text(PLAIN, min_size=1, max_size=12),
+                               st.text(PLAIN, max_size=8),
                                max_size=4).map(lambda d: tuple(sorted(d.items())))
 
 bodies = st.one_of(
-    st.builds(Hello, st.text(min_size=1, max_size=40), plugin_lists, NAME,
-              st.none() | SEAT, st.booleans(), st.text(max_size=60), st.booleans()),
+    st.builds(Hello, st.text(PLAIN, min_size=1, max_size=40), plugin_lists, NAME,
+              st.none() | SEAT, st.booleans(), st.text(PLAIN, max_size=60), st.booleans()),
     seatings(),
     st.builds(SeedCommit, SEAT, H32),
     st.builds(SeedReveal, SEAT, H32),
@@ -354,6 +357,20 @@ def good_action_msg() -> pb.ActionMsg:
                                      setup_hash=bytes(32))), "seed"),
         (raw_envelope(hello=pb.Hello()), "fingerprint"),
         (raw_envelope(hello=pb.Hello(fingerprint="g@1", display_name="x" * 65)), "display_name"),
+        # Every text a peer sends is bounded, and names hold no control character.
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1" * 100)), "fingerprint is longer"),
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1", display_name="\x1b[2J")),
+         "display_name holds a control character"),
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1\x00")), "control character"),
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1", address="tcp://a:1\x07")),
+         "address holds a control character"),
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1", plugins=[
+            pb.PluginVersion(name="p" * 65, version="1")])), "plugin name is longer"),
+        (raw_envelope(hello=pb.Hello(fingerprint="g@1", plugins=[
+            pb.PluginVersion(name=f"p{i:03}", version="1") for i in range(257)])),
+         "more than 256 plugins"),
+        (raw_envelope(leave=pb.Leave(reason="x" * 257)), "reason is longer than 256"),
+        (raw_envelope(error=pb.Error(message="x" * 1025)), "message is longer than 1024"),
         (raw_envelope(hello=pb.Hello(fingerprint="g@1", plugins=[
             pb.PluginVersion(name="b"), pb.PluginVersion(name="a")])), "plugin"),
         (raw_envelope(seat_assignment=pb.SeatAssignment(seat=2, players=2, fingerprint="g")),
@@ -576,7 +593,8 @@ def test_invalid_envelope_fields_are_not_encoded() -> None:
 
 
 def test_size_limit() -> None:
-    big = envelope(Leave("x" * MAX_ENVELOPE_SIZE))
+    huge = Action("play", (("blob", b"x" * MAX_ENVELOPE_SIZE),))
+    big = envelope(ActionMsg(0, bytes(32), 0, huge))
     with pytest.raises(CodecError, match="larger"):
         encode_envelope(big)
     with pytest.raises(CodecError, match="larger"):

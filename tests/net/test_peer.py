@@ -341,6 +341,9 @@ def test_close_tells_the_others_the_seat_left() -> None:
     async def main() -> None:
         peers = await table("posy", 2)
         try:
+            # In play (a seat that leaves while the seed is agreed is re-seated instead).
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.ready, WAIT)
             await peers[1].close()
             assert await peers[0].wait_until(lambda: peers[0].seats()[1].link == Link.LEFT,
                                              WAIT)

@@ -295,6 +295,30 @@ def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(host: PluginH
     asyncio.run(main())
 
 
+def test_a_half_chosen_turn_survives_the_others_choosing(host: PluginHost) -> None:
+    from hedgerow.clients.app.local import LocalSeat
+    # the bots think for a while, so they choose while Ann is composing her turn
+    seat = LocalSeat(ruleset(host, players=3), 3, seed_from_int(11),
+                     bots=[host.bot("random", "flourish")], name="Ann", bot_delay=0.4)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            await d.until(lambda: d.state.view is not None and 0 in d.state.active,
+                          what="the first turn")
+            hand = d.state.view.hand
+            d.press("2", "enter")  # the card to plant: the form moves on to the left pass
+            await d.until(lambda: d.state.picker.step == 1, what="the plant chosen")
+            await d.until(lambda: d.state.active == (0,), what="both bots' choices")
+            assert d.state.picker.step == 1  # still composing, the plant still chosen
+            d.press("3", "enter", "5")
+            await d.until(lambda: d.state.picker.current() is not None, what="a whole turn")
+            assert d.state.picker.current() == Action.of("turn", play=hand[1], left=hand[2],
+                                                         right=hand[4])
+        await seat.close()
+
+    asyncio.run(main())
+
+
 def test_a_whole_game_by_keys_to_the_results(host: PluginHost) -> None:
     seat = local_flourish(host, "cooperative", players=2, seed=12)
 

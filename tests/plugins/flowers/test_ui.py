@@ -172,7 +172,8 @@ def test_a_planting_is_previewed_with_the_score_now_and_what_it_does(ui: Flowers
     assert pair.startswith("Plant Y3 from A at (1,-1)") and "3s: 3 of 3" in pair
     on_top = ui.preview(view, 0, plant_action(0, 0, -1))
     assert "on Y2 at (0,-1)" in on_top and "3s: 3 of 3" in on_top
-    assert ui.preview(view, 0, take_action(1)).startswith("Take the top card of B (1 cards")
+    assert ui.preview(view, 0, take_action(1)).startswith(
+        "Take B's face-down top card (1 left): see it, then plant it")
 
 
 def test_a_preview_names_the_butterflies_and_colour_groups(ui: FlowersUI,
@@ -198,7 +199,7 @@ def test_a_preview_says_when_the_planting_ends_the_game(ui: FlowersUI, standard:
     solo = view_of(standard, (start,), stacks(("R3", "R4"), ("B3", "B1")))
     assert ui.preview(solo, 0, plant_action(0, 1, 0)).endswith(
         "A's last card is discarded: the game ends")
-    assert ui.preview(solo, 0, take_action(1)).endswith("the game ends") is False
+    assert ui.preview(solo, 0, take_action(1)).endswith(" · then A's R3 is discarded")
 
 
 def test_a_cell_and_a_stack_read_in_full(ui: FlowersUI, standard: Ruleset) -> None:
@@ -347,7 +348,7 @@ def test_a_solo_game_by_keys_in_the_seat_client(host: PluginHost) -> None:
             assert "Rank" in rows[1] and "Beginner" in screen
             assert all(len(r) <= 80 for r in rows)
             d.press("2")  # the kinds: 1 plant a face-up card, 2 take the face-down card
-            rows = await drawn(d, lambda rows: any("▶ Take the top card of B" in r
+            rows = await drawn(d, lambda rows: any("▶ Take B's face-down top card" in r
                                                    for r in rows), what="the take previewed")
             d.press("enter")
             await d.until(lambda: d.state.view is not None and d.state.view.holding >= 0,

@@ -1,0 +1,91 @@
+"""Scrolling the board by hand (PageUp/PageDown, the mouse wheel) in the real client: the
+other gardens of a 4-player FLOWERS table can be read at 80x24, and moving the cursor
+brings the board back to it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from appdriver import drawn, running
+
+from hedgerow.clients.app.local import LocalSeat
+from hedgerow.clients.app.render import help_text, keys_line
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.seeding import seed_from_int
+
+PAGE_DOWN, PAGE_UP = "\x1b[6~", "\x1b[5~"
+
+
+def wheel(driver, down: bool) -> None:
+    """One turn of the mouse wheel over the board (SGR mouse codes 64 up, 65 down)."""
+    info = driver.app.panes["board"].render_info
+    x, y = info._x_offset + 5, info._y_offset + 2
+    driver.pipe.send_text(f"\x1b[<{65 if down else 64};{x + 1};{y + 1}M")
+
+
+def local_flowers(host: PluginHost, players: int = 4, seed: int = 3) -> LocalSeat:
+    ruleset = host.ruleset("flowers", players=players)
+    return LocalSeat(ruleset, players, seed_from_int(seed),
+                     bots=[host.bot("random", "flowers")], name="Ann")
+
+
+def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None:
+    host = PluginHost(autoload=False)
+    seat = local_flowers(host)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            s = d.state
+            await d.until(lambda: s.my_turn, what="our turn")
+            for _ in range(60):  # play on (Enter: the first choice) until the gardens grow
+                _, rows_, lines = s.board_shown
+                if lines - rows_ >= 3 and s.my_turn and s.picker.kind is None:
+                    break
+                before = d.progress()
+                d.press("enter")
+                await d.until(lambda before=before: d.progress() != before and (
+                    s.my_turn or s.outcome is not None), what="Enter to take effect")
+            last = s.name_of(3)
+            rows = await drawn(d, lambda rows: any("Your garden" in r for r in rows),
+                               what="the board")
+            assert s.board_scrolls(), "4 gardens must be taller than the board at 24 rows"
+            hidden = s.board_shown[2] - s.board_shown[1]
+            assert hidden >= 3  # the last garden's rows run off the bottom
+            keys = "".join(f[1] for f in keys_line(s, 80))
+            assert "PgUp" in keys and " i " in keys
+            d.press(PAGE_DOWN, PAGE_DOWN)
+            rows = await drawn(d, lambda rows: not any("Your garden" in r for r in rows),
+                               what="the board scrolled by Page Down")
+            assert any(last + " ·" in r for r in rows)
+            assert s.board_top == hidden  # as far as the drawing goes, no further
+            d.press(PAGE_UP, PAGE_UP)
+            await drawn(d, lambda rows: any("Your garden" in r for r in rows),
+                        what="the top again after Page Up")
+            assert s.board_top == 0
+            wheel(d, down=True)
+            await d.until(lambda: (s.board_top or 0) > 0, what="the wheel to scroll down")
+            wheel(d, down=False)
+            await d.until(lambda: s.board_top == 0, what="the wheel to scroll up")
+            # The cursor (here the kind menu's, then the board's) takes the board back.
+            d.press(PAGE_DOWN, PAGE_DOWN)
+            await d.until(lambda: (s.board_top or 0) > 0, what="scrolled down")
+            d.press("down")
+            await d.until(lambda: s.board_top is None, what="following the cursor again")
+            await drawn(d, lambda rows: any("Your garden" in r for r in rows),
+                        what="the board back at the cursor")
+
+    asyncio.run(main())
+
+
+def test_the_help_lists_scrolling_and_reading() -> None:
+    host = PluginHost(autoload=False)
+    seat = local_flowers(host, players=2)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            await d.until(lambda: d.state.my_turn, what="our turn")
+            text = "".join(f[1] for f in help_text(d.state, 68))
+            assert "PgUp PgDn" in text and "scroll the board" in text
+            assert "read a piece in full" in text and "wheel" in text
+
+    asyncio.run(main())
