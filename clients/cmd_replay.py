@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     def show_events(before: int | None) -> None:
         while events and (before is None or events[0].index <= before):
-            print(f"-- {seat_event_text(events.pop(0))}")
+            print(f"-- {seat_event_text(events.pop(0), lambda seat: names[seat])}")
 
     def step(table: Any, applied: Any) -> None:
         if show:

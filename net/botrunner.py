@@ -160,13 +160,14 @@ class _Watcher:
                       f"state {state.hex() if state else '?'}")
 
 
-def seat_event_text(event: SeatEvent) -> str:
-    """A seat event in words."""
+def seat_event_text(event: SeatEvent, name: Callable[[int], str] | None = None) -> str:
+    """A seat event in words, each seat as ``name(seat)`` gives it (default ``seat N``)."""
+    who = name or (lambda seat: f"seat {seat}")
     if event.kind == SeatEventKind.TAKEOVER:
-        return (f"a {event.bot or 'bot'} bot run by seat {event.runner} plays seat "
-                f"{event.seat} from entry #{event.index}")
+        return (f"a {event.bot or 'bot'} bot run by {who(event.runner)} plays for "
+                f"{who(event.seat)} from entry #{event.index}")
     if event.kind == SeatEventKind.RECLAIM:
-        return f"seat {event.seat} is its player's again from entry #{event.index}"
+        return f"{who(event.seat)} plays again from entry #{event.index}"
     return f"the table agreed to end the game at entry #{event.index}, with no winner"
 
 

@@ -231,7 +231,8 @@ class Departures:
         if key in self.motions:
             return  # a repeat
         motion = self._keep(Motion(member.seat, body))
-        motion.votes.update(self.early.pop(key, {}))
+        motion.votes.update({seat: vote for seat, vote in self.early.pop(key, {}).items()
+                             if seat in body.voters})  # (a non-voter's vote counts for nothing)
         motion.votes[member.seat] = True
         log.info("%s proposes %s", member.label(), describe(body))
         problem = self.check(body, member.seat)

@@ -86,8 +86,12 @@ def test_a_killed_peers_seat_is_taken_over_by_agreement_and_the_game_finishes(
     # A replay shows the takeover beside the entries.
     shown = hedgerow("replay", results[0]["log"], env=others[0].env)
     assert shown.returncode == 0, shown.stderr
-    assert f"-- a random bot run by seat 0 plays seat {seat} from entry #{taken_at}" in \
-        shown.stdout
+    header = read_log(results[0]["log"]).header
+    assert header is not None
+    names = [(header.seat_names[s] if s < len(header.seat_names) else "") or f"Seat {s}"
+             for s in range(3)]
+    assert (f"-- a random bot run by {names[0]} plays for {names[seat]} "
+            f"from entry #{taken_at}") in shown.stdout
 
 
 def test_the_killed_player_resumes_and_reclaims_the_seat(table: Table) -> None:
