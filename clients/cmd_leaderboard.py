@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, *, clock: Clock = utc_now) -> int:
     host = make_plugin_host(args)
     ruleset = host.ruleset(args.game, args.variant, 1)  # unknown or non-solo variants fail here
     variants = list(ruleset.variant_names)
-    title = ruleset.game.title + "".join(f" + {v}" for v in variants)
+    title = ruleset.spec.title + "".join(f" + {v}" for v in variants)
     if args.add is not None:
         if args.week is not None:
             raise HedgerowError("--add puts a game in the current week; leave out --week")

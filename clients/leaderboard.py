@@ -288,7 +288,7 @@ def record_played(seat: Any, *, clock: Clock | None = None,
     outcome = seat.outcome()
     if table is None or not isinstance(outcome, Solo) or table.players != 1:
         return None
-    game = table.ruleset.game.name
+    game = table.ruleset.spec.name
     if game not in GAMES:
         return None
     try:

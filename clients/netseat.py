@@ -124,7 +124,7 @@ def result_record(peer: Any) -> dict[str, Any]:
     ruleset = peer.ruleset
     return {
         "event": "result",
-        "game": ruleset.game.name if ruleset else None,
+        "game": ruleset.spec.name if ruleset else None,
         "variants": list(ruleset.variant_names) if ruleset else [],
         "fingerprint": ruleset.fingerprint if ruleset else None,
         "players": peer.players,
@@ -199,8 +199,8 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
         if opened is not None:
             # A person's screen opens at once: lines printed now would only be stale later.
             opened(peer, _quiet if person else printer)
-        if spec is not None and not spec.plays(peer.ruleset.game.name):
-            raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.game.name}")
+        if spec is not None and not spec.plays(peer.ruleset.spec.name):
+            raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.spec.name}")
         if spec is not None:
             resumed = getattr(args, "command", None) == "resume"
             status = await play_bot(peer, spec, emit=printer, delay=args.delay,

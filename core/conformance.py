@@ -88,8 +88,8 @@ class Report:
     kinds: tuple[str, ...] = ()
 
 
-def _hash(game: GameDef[Any, Any], state: Any) -> bytes:
-    return state_hash(game.hash_data(state) if game.hash_data else state)
+def _hash(gamedef: GameDef[Any, Any], state: Any) -> bytes:
+    return state_hash(gamedef.hash_data(state) if gamedef.hash_data else state)
 
 
 def _mutations(action: Action) -> Iterable[Action]:
@@ -161,20 +161,20 @@ class _ChanceGuard:
 
     ASKED = ("active_seats", "legal_actions", "apply", "view", "outcome", "describe")
 
-    def __init__(self, game: GameDef[Any, Any]) -> None:
-        self.game = game
+    def __init__(self, gamedef: GameDef[Any, Any]) -> None:
+        self.gamedef = gamedef
         self.problem: str | None = None
 
     def wrap(self) -> GameDef[Any, Any]:
-        game = self.game
-        if game.chance is None:
-            return game
-        wrapped: dict[str, Any] = {name: self._guard(name, getattr(game, name))
+        gamedef = self.gamedef
+        if gamedef.chance is None:
+            return gamedef
+        wrapped: dict[str, Any] = {name: self._guard(name, getattr(gamedef, name))
                                    for name in self.ASKED}
-        return replace(game, **wrapped)
+        return replace(gamedef, **wrapped)
 
     def _guard(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        chance = self.game.chance
+        chance = self.gamedef.chance
         assert chance is not None
 
         def guarded(state: Any, *args: Any) -> Any:
@@ -209,7 +209,7 @@ class _Run:
         self.rng = Rng(self.seed, "conformance")
         self.where = f"{ruleset.fingerprint}, {players} players, seed {seed_number}"
         self.guard = guard
-        self.game = ruleset.gamedef  # the unguarded rules, for the kit's own questions
+        self.gamedef = ruleset.gamedef  # the unguarded rules, for the kit's own questions
         self.chances = 0  # chance entries checked
         self.chances_seen = 0  # log entries looked at by `check_chance`
         self.state_before: dict[int, Any] = {}  # entry index -> the state it applied to
@@ -225,7 +225,7 @@ class _Run:
 
     def check_chance(self, upto: int) -> None:
         """Every chance entry so far is the seeded outcome, and other outcomes resolve too."""
-        table, game = self.table, self.game
+        table, gamedef = self.table, self.gamedef
         source = SeededChance(self.seed)
         entries = table.entries
         for entry in entries[self.chances_seen:upto]:
@@ -237,13 +237,13 @@ class _Run:
             before = self.state_before.get(entry.index)
             if outcome is None or before is None:
                 raise ConformanceError(f"{self.where}: chance entry #{entry.index} is malformed")
-            chance = game.pending_chance(before)
-            assert chance is not None and game.resolve is not None
+            chance = gamedef.pending_chance(before)
+            assert chance is not None and gamedef.resolve is not None
             if source.resolve(entry.index, chance) != outcome:
                 raise ConformanceError(f"{self.where}: chance entry #{entry.index} is not the "
                                        "seeded outcome")
             try:
-                game.resolve(before, _other_outcome(chance, outcome))
+                gamedef.resolve(before, _other_outcome(chance, outcome))
             except Exception as exc:
                 raise ConformanceError(
                     f"{self.where}: resolving {chance.label!r} with another possible outcome "
@@ -263,11 +263,11 @@ def check_game(
     max_actions: int = 10_000,
 ) -> Report:
     """Play one seeded random game per seed and check the contract (see the module doc)."""
-    game = ruleset.gamedef
+    gamedef = ruleset.gamedef
     games = actions = checked = refusals = chances = steps = 0
     kinds: set[str] = set()
     for seed_number in seeds:
-        guard = _ChanceGuard(game)
+        guard = _ChanceGuard(gamedef)
         run = _Run(ruleset, players, seed_number, guard)
         table, rng, where = run.table, run.rng, run.where
         run.state_before = {a.entry.index: a.before for a in table.opening}
@@ -282,9 +282,9 @@ def check_game(
             if table.index >= max_actions:
                 raise ConformanceError(f"{where}: the game did not end in {max_actions} actions")
             state = table.state
-            before = _hash(game, state)
-            listed = [list(game.legal_actions(state, seat)) for seat in range(players)]
-            _check_views(game, state, listed, rng, step, redeal_checks)
+            before = _hash(gamedef, state)
+            listed = [list(gamedef.legal_actions(state, seat)) for seat in range(players)]
+            _check_views(gamedef, state, listed, rng, step, redeal_checks)
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
@@ -295,14 +295,14 @@ def check_game(
                     raise ConformanceError(f"{step}: active seat {seat} has no legal action")
                 if len(set(legal)) != len(legal):
                     raise ConformanceError(f"{step}: legal_actions lists an action twice")
-                checked += _check_legal(game, state, seat, legal, before, step, rng,
+                checked += _check_legal(gamedef, state, seat, legal, before, step, rng,
                                         exhaustive=table.index < exhaustive_steps, sample=sample)
                 legal_set = set(legal)
                 for action in _mutations(legal[0]):
                     if action not in legal_set:
                         refusals += _expect_refused(table, seat, action, before, step)
                 choices[seat] = legal[rng.randbelow(len(legal))]
-                describe = game.describe(state, seat, choices[seat])
+                describe = gamedef.describe(state, seat, choices[seat])
                 if not isinstance(describe, str) or not describe:
                     raise ConformanceError(
                         f"{step}: describe({choices[seat]}) must be a non-empty string")
@@ -348,16 +348,16 @@ def check_game(
     return Report(games, actions, checked, refusals, chances, steps, tuple(sorted(kinds)))
 
 
-def _check_legal(game: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],
+def _check_legal(gamedef: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],
                  before: bytes, step: str, rng: Rng, *, exhaustive: bool, sample: int) -> int:
     """Apply every legal action (or a sample) to ``state``: none refused, none mutating it."""
     tries = (legal if exhaustive
              else [legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))])
     for action in tries:
-        result = game.apply(state, seat, action)
+        result = gamedef.apply(state, seat, action)
         if isinstance(result, Refusal):
             raise ConformanceError(f"{step}: legal action {action} is refused: {result}")
-        if _hash(game, state) != before:
+        if _hash(gamedef, state) != before:
             raise ConformanceError(f"{step}: apply({action}) mutated the state it was given")
     return len(tries)
 
@@ -416,18 +416,18 @@ def _expect_refused(
     return 1
 
 
-def _check_views(game: GameDef[Any, Any], state: Any, listed: list[list[Action]], rng: Rng,
+def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Action]], rng: Rng,
                  step: str, redeal_checks: Sequence[RedealCheck] = ()) -> None:
     """Each seat's view is a View, and neither it nor the seat's legal actions (``listed``,
     one list per seat) change when what the seat cannot know is re-dealt."""
     for seat, legal in enumerate(listed):
-        view = game.view(state, seat)
+        view = gamedef.view(state, seat)
         if type(view) is type(state):
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
-        if game.determinize is None:
+        if gamedef.determinize is None:
             continue
-        other = game.determinize(state, seat, rng.fork(f"det{seat}"))
-        if game.view(other, seat) != view:
+        other = gamedef.determinize(state, seat, rng.fork(f"det{seat}"))
+        if gamedef.view(other, seat) != view:
             raise ConformanceError(
                 f"{step}: seat {seat}'s view changes when hidden cards are re-dealt: "
                 "the view leaks hidden information, or determinize re-deals a card the "
@@ -439,13 +439,13 @@ def _check_views(game: GameDef[Any, Any], state: Any, listed: list[list[Action]]
             except AssertionError as exc:
                 raise ConformanceError(f"{step}: re-dealt for seat {seat}: "
                                        f"{getattr(redeal, '__name__', redeal)}: {exc}") from exc
-        again = game.determinize(other, seat, rng.fork(f"det{seat}/again"))
-        if game.view(again, seat) != view:
+        again = gamedef.determinize(other, seat, rng.fork(f"det{seat}/again"))
+        if gamedef.view(again, seat) != view:
             raise ConformanceError(
                 f"{step}: seat {seat}'s view changes when re-dealt twice: determinize "
                 "re-deals a card the seat has seen, or hands it knowledge it could not have"
             )
-        if list(game.legal_actions(other, seat)) != legal:
+        if list(gamedef.legal_actions(other, seat)) != legal:
             raise ConformanceError(
                 f"{step}: seat {seat}'s legal actions change when hidden cards are re-dealt: "
                 "they depend on something the seat cannot see"

@@ -169,7 +169,7 @@ class VariantSpec:
 class BotContext:
     """What a bot is made with: the table's rules, its seat, the player count, its own rng."""
 
-    game: GameDef[Any, Any]
+    gamedef: GameDef[Any, Any]
     seat: int
     players: int
     rng: Rng

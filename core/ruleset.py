@@ -46,7 +46,7 @@ class ExtensionRelay:
 class Ruleset:
     """The rules one table runs: the game, its chosen variants, and the bound `GameDef`."""
 
-    game: GameSpec
+    spec: GameSpec
     variants: tuple[VariantSpec, ...]
     gamedef: GameDef[Any, Any]
     #: The table's relay to the game's extension hooks (the ``ext`` its rules were built
@@ -62,7 +62,7 @@ class Ruleset:
     @property
     def fingerprint(self) -> str:
         """``game@version`` then ``+variant@version`` for each variant by name."""
-        parts = [f"{self.game.name}@{self.game.version}"]
+        parts = [f"{self.spec.name}@{self.spec.version}"]
         parts += [f"+{v.name}@{v.version}" for v in self.variants]
         return "".join(parts)
 
@@ -75,7 +75,7 @@ class Ruleset:
     @property
     def player_range(self) -> tuple[int, int]:
         """The seat counts the game and every chosen variant allow: ``(low, high)``."""
-        low, high = self.game.min_players, self.game.max_players
+        low, high = self.spec.min_players, self.spec.max_players
         for v in self.variants:
             if v.players is not None:
                 low, high = max(low, v.players[0]), min(high, v.players[1])
@@ -86,13 +86,13 @@ class Ruleset:
         """The seat count used when none is given: the game's default, moved into the
         range the chosen variants allow (Flourish's cooperative variant starts at 2)."""
         low, high = self.player_range
-        return min(max(self.game.players_default, low), high)
+        return min(max(self.spec.players_default, low), high)
 
     def check_players(self, players: int) -> None:
         """Raise `HedgerowError` unless the game and every variant allow ``players`` seats."""
         low, high = self.player_range
         if not low <= players <= high:
-            what = self.game.name + "".join(f" + {v.name}" for v in self.variants)
+            what = self.spec.name + "".join(f" + {v.name}" for v in self.variants)
             raise HedgerowError(
                 f"{what} is for {low} to {high} players, not {players}", code="bad_players"
             )

@@ -103,10 +103,10 @@ class Table:
                  chance: ChanceSource | None = None) -> None:
         ruleset.check_players(players)
         self.ruleset = ruleset
-        self.game = ruleset.gamedef
+        self.gamedef = ruleset.gamedef
         self.header = TableHeader(ruleset.fingerprint, players, seed)
         self.chance_source: ChanceSource = chance if chance is not None else SeededChance(seed)
-        self.state: Any = self.game.setup(SetupContext(players))
+        self.state: Any = self.gamedef.setup(SetupContext(players))
         self._entries: list[LogEntry] = []
         self._unchained: list[tuple[int, Action]] = []  # applied by `play`, not chained yet
         self._head: bytes = self.header.genesis
@@ -153,7 +153,7 @@ class Table:
         """The seats that must act now; () once the game is over (asked once per state)."""
         state = self.state
         if self._active_of is not state:
-            self._active = self.game.active_seats(state)
+            self._active = self.gamedef.active_seats(state)
             self._active_of = state
         return self._active
 
@@ -163,26 +163,26 @@ class Table:
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may take now (the game's own sequence, which may be lazy)."""
-        return self.game.legal_actions(self.state, seat)
+        return self.gamedef.legal_actions(self.state, seat)
 
     def view(self, seat: int) -> Any:
         """What ``seat`` may see now."""
-        return self.game.view(self.state, seat)
+        return self.gamedef.view(self.state, seat)
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else None."""
-        return self.game.outcome(self.state)
+        return self.gamedef.outcome(self.state)
 
     def describe(self, seat: int, action: Action) -> str:
         """``action`` by ``seat`` in plain words, against the current state."""
-        return self.game.describe(self.state, seat, action)
+        return self.gamedef.describe(self.state, seat, action)
 
     def describe_entry(self, entry: LogEntry, before: Any) -> str:
         """A logged entry in plain words, given the state it applied to."""
         if entry.is_chance:
-            chance = self.game.pending_chance(before)
+            chance = self.gamedef.pending_chance(before)
             return f"chance: {chance.label}" if chance is not None else "chance"
-        return self.game.describe(before, entry.seat, entry.action)
+        return self.gamedef.describe(before, entry.seat, entry.action)
 
     def state_hash(self) -> bytes:
         """The canonical hash of the current state (computed once per state)."""
@@ -192,8 +192,8 @@ class Table:
 
     def hash_of(self, state: Any) -> bytes:
         """The canonical hash of any state of this table's game."""
-        game = self.game
-        return state_hash(game.hash_data(state) if game.hash_data else state)
+        gamedef = self.gamedef
+        return state_hash(gamedef.hash_data(state) if gamedef.hash_data else state)
 
     # -- checking -----------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ class Table:
         refusal = self._gate(seat, action, index, prev)
         if refusal is not None:
             return refusal
-        return self.game.apply(self.state, seat, action)
+        return self.gamedef.apply(self.state, seat, action)
 
     # -- turns --------------------------------------------------------------------------
 
@@ -325,24 +325,24 @@ class Table:
         """Apply checked choices in seat order, holding the game to the step contract."""
         remaining = sorted(choices)
         applied: list[Applied] = []
-        game = self.game
+        gamedef = self.gamedef
         for seat in list(remaining):
             state = self.state
-            if remaining != list(game.active_seats(state)):
+            if remaining != list(gamedef.active_seats(state)):
                 raise RulesError(
-                    f"{game.name}: inside a simultaneous step the active seats should be "
-                    f"{remaining}, the rules say {list(game.active_seats(state))}")
-            result = game.apply(state, seat, choices[seat])
+                    f"{gamedef.name}: inside a simultaneous step the active seats should be "
+                    f"{remaining}, the rules say {list(gamedef.active_seats(state))}")
+            result = gamedef.apply(state, seat, choices[seat])
             if isinstance(result, Refusal):
                 raise RulesError(
-                    f"{game.name}: seat {seat}'s choice {choices[seat]} was legal at the start "
+                    f"{gamedef.name}: seat {seat}'s choice {choices[seat]} was legal at the start "
                     f"of the step but is refused inside it: {result}")
             entry = self._append(seat, choices[seat], result, lazy=lazy)
             if entry is not None:
                 applied.append(Applied(entry, state, result))
             remaining.remove(seat)
-            if remaining and game.pending_chance(result) is not None:
-                raise RulesError(f"{game.name}: chance inside a simultaneous step (seats "
+            if remaining and gamedef.pending_chance(result) is not None:
+                raise RulesError(f"{gamedef.name}: chance inside a simultaneous step (seats "
                                  f"{remaining} still to apply); ask for it after the step")
         return applied
 
@@ -350,23 +350,23 @@ class Table:
 
     def _settle(self, *, lazy: bool) -> list[Applied]:
         """Resolve every chance the current state waits for, logging each."""
-        game = self.game
+        gamedef = self.gamedef
         applied: list[Applied] = []
         for _ in range(CHANCE_RUN_LIMIT):
-            chance = game.pending_chance(self.state)
+            chance = gamedef.pending_chance(self.state)
             if chance is None:
                 return applied
             outcome = self.chance_source.resolve(self.index, chance)
             wrong = problem(chance, outcome)
             if wrong is not None:
                 raise RulesError(f"the chance source answered {chance.label!r} wrongly: {wrong}")
-            assert game.resolve is not None  # GameDef checks chance and resolve come together
+            assert gamedef.resolve is not None  # GameDef checks chance and resolve come together
             before = self.state
-            after = game.resolve(before, outcome)
+            after = gamedef.resolve(before, outcome)
             entry = self._append(CHANCE_SEAT, chance_action(outcome), after, lazy=lazy)
             if entry is not None:
                 applied.append(Applied(entry, before, after))
-        raise RulesError(f"{game.name}: more than {CHANCE_RUN_LIMIT} chance nodes in a row")
+        raise RulesError(f"{gamedef.name}: more than {CHANCE_RUN_LIMIT} chance nodes in a row")
 
     def _append(self, seat: int, action: Action, after: Any, *, lazy: bool) -> Any:
         """Make ``after`` the state and log (seat, action); the entry, or None when lazy."""
@@ -427,7 +427,7 @@ class Table:
         refusal = self._gate(seat, action, None, None)
         if refusal is not None:
             return refusal
-        result = self.game.apply(self.state, seat, action)
+        result = self.gamedef.apply(self.state, seat, action)
         if isinstance(result, Refusal):
             return result
         held.append(LogEntry.after(head, index, seat, action))

@@ -66,8 +66,10 @@ AHEAD_LIMIT = 256
 HELD_LIMIT = 64
 #: Entries per CatchUpReply.
 CATCH_UP_BATCH = 256
-#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters).
+#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
+#: most this many of them from one stranger.
 REFUSALS_KEPT = 256
+STRANGER_REFUSALS_KEPT = 16
 NO_TABLE = bytes(16)
 #: The bodies that name the log index they are for (an Error refusing one carries it).
 INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
@@ -124,6 +126,7 @@ class PeerContext:
         self.writer: LogWriter | None = None
         self.log_path: Path | None = None
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
+        self._kept: dict[bytes, int] = {}  # refusals kept per sender
         self.throttle = Throttle()  # how many refusals are written to the log
         self.subscribers: list[Callable[[], None]] = []
         self.tick = asyncio.Event()
@@ -208,8 +211,8 @@ class PeerContext:
             log.warning("refused %s from %s: %s: %s%s", what, self.who(rx.sender), code.name,
                         shown(message), f" ({hidden} more refusals not logged)" if hidden
                         else "")
-        self.refusals.append(RefusalRecord(rx.sender, member.seat if member else None, what,
-                                           code, message, ref_index))
+        self._keep(RefusalRecord(rx.sender, member.seat if member else None, what, code,
+                                 message, ref_index))
         if env is not None and isinstance(env.body, ErrorMsg):
             return  # never answer an error with an error
         error = ErrorMsg(code, message, ref_seq, ref_index,  # a plain str: no StrEnum
@@ -219,6 +222,19 @@ class PeerContext:
             self.node.reply(rx.route, data)
         else:
             self.node.send(rx.sender, data)
+
+    def _keep(self, record: RefusalRecord) -> None:
+        """Remember ``record`` among the latest refusals; a stranger (no seat) fills at most
+        `STRANGER_REFUSALS_KEPT` of them, so it cannot push everyone else's out."""
+        if record.seat is None and self._kept.get(record.sender, 0) >= STRANGER_REFUSALS_KEPT:
+            return
+        if len(self.refusals) == self.refusals.maxlen:
+            oldest = self.refusals[0].sender
+            self._kept[oldest] -= 1
+            if not self._kept[oldest]:
+                del self._kept[oldest]
+        self.refusals.append(record)
+        self._kept[record.sender] = self._kept.get(record.sender, 0) + 1
 
     def halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None:
         """Stop the table; ``tell`` sends every seated peer Error(DESYNC) saying why."""

@@ -69,7 +69,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
     await peer.open(ruleset, players, bind=bind, port=port, seed=fixed)
     if announce:
-        await _announce(peer, name or f"{seat_name or 'hedgerow'}'s {ruleset.game.name}", bind)
+        await _announce(peer, name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}", bind)
     return peer
 
 
@@ -90,7 +90,7 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
 
     def ad() -> TableAd:
         free = sum(1 for s in peer.seats() if s.link == Link.WAITING)
-        return TableAd(name[:40], peer.ruleset.game.name, peer.ruleset.variant_names, free,
+        return TableAd(name[:40], peer.ruleset.spec.name, peer.ruleset.variant_names, free,
                        peer.players, PROTOCOL_VERSION, key_text(peer.identity.public),
                        bind if bind in ("0.0.0.0", "::") else host, port)
 

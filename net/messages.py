@@ -478,7 +478,7 @@ class LogHeader:
     def for_table(cls, ruleset: Ruleset, players: int, seed: bytes, *, table_id: bytes = b"",
                   own_seat: int | None = None, seat_names: tuple[str, ...] = ()) -> LogHeader:
         """The header for a table of ``ruleset`` (game, variants and fingerprint from it)."""
-        return cls(ruleset.game.name, ruleset.variant_names, ruleset.fingerprint, players, seed,
+        return cls(ruleset.spec.name, ruleset.variant_names, ruleset.fingerprint, players, seed,
                    table_id, own_seat, seat_names)
 
 

@@ -32,7 +32,7 @@ def installed(host: PluginHost) -> tuple[tuple[str, str], ...]:
 
 def required(ruleset: Ruleset) -> tuple[tuple[str, str, str], ...]:
     """What a table needs from a peer: (kind, plugin key, version) for its game and variants."""
-    game = ruleset.game
+    game = ruleset.spec
     out = [("game", game.name, game.version)]
     out += [("variant", f"{game.name}+{v.name}", v.version) for v in ruleset.variants]
     return tuple(out)

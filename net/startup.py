@@ -260,7 +260,7 @@ class Startup:
         folder = ctx.log_dir or logs_dir()
         folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{ctx.ruleset.game.name}-{stamp}-{ctx.table_id.hex()[:8]}-seat{ctx.seat}.hlog"
+        name = f"{ctx.ruleset.spec.name}-{stamp}-{ctx.table_id.hex()[:8]}-seat{ctx.seat}.hlog"
         ctx.log_path = folder / name
         names = tuple(ctx.names().get(s, "") for s in range(ctx.players))
         header = LogHeader.for_table(ctx.ruleset, ctx.players, ctx.table.header.seed,

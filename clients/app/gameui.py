@@ -39,7 +39,7 @@ log = logging.getLogger("hedgerow.client")
 
 def load_ui(host: PluginHost, ruleset: Ruleset) -> GameUI:
     """The UI object of the table's game, or the plain fallback (also when asking fails)."""
-    game = ruleset.game.name
+    game = ruleset.spec.name
     try:
         found = host.game_ui(game, ruleset)
     except Exception:

@@ -32,7 +32,7 @@ class Form:
     """The create-a-table form's values (the table's name is in the name field)."""
 
     games: list[str]
-    game: int = 0
+    game_index: int = 0  # the game chosen, an index into games
     chosen: dict[str, set[str]] = field(default_factory=dict)  # variants chosen, per game
     variant: int = 0  # the variant under the cursor
     players: int = 2
@@ -58,7 +58,7 @@ class CreateScreen:
         self.name_field.buffer.on_text_changed += self._name_changed
         if game is not None:
             host.game(game)  # a clear error for an unknown game
-            self.form.game = games.index(game)
+            self.form.game_index = games.index(game)
             self.form.chosen[game] = set(variants)
         self._reset_players(players)
         self.rows_window = Window(FormattedTextControl(self.draw, focusable=True),
@@ -75,7 +75,7 @@ class CreateScreen:
     @property
     def game(self) -> str:
         """The game chosen in the form."""
-        return self.form.games[self.form.game]
+        return self.form.games[self.form.game_index]
 
     @property
     def name(self) -> str:
@@ -126,7 +126,7 @@ class CreateScreen:
         f = self.form
         row = self.rows()[f.row]
         if row == "game":
-            f.game = (f.game + step) % len(f.games)
+            f.game_index = (f.game_index + step) % len(f.games)
             self._reset_players()
         elif row == "variants":
             names = self.variants()

@@ -42,7 +42,7 @@ class SeatingScreen:
             lobby.message = "Only the host can add bots."
             return
         free = sum(1 for i in seat.seats() if i.link == Link.WAITING)
-        bots = lobby.bots(seat.ruleset.game.name)
+        bots = lobby.bots(seat.ruleset.spec.name)
         if free <= 0 or not bots:
             lobby.message = "There is no open seat to fill."
             return
@@ -56,7 +56,7 @@ class SeatingScreen:
             return []
         out: StyleAndTextTuples = [("class:heading", "Seating"), ("", "\n\n")]
         rules = seat.ruleset
-        out.append(("", f"{rules.game.title}{''.join(' + ' + v for v in rules.variant_names)}"
+        out.append(("", f"{rules.spec.title}{''.join(' + ' + v for v in rules.variant_names)}"
                         f", {seat.players} players.  "))
         address = getattr(seat, "address", "")
         if address:

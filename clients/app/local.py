@@ -57,7 +57,7 @@ class LocalSeat:
         self._phase = Phase.PLAYING
         self._task: asyncio.Task[None] | None = None
         self._problem: str | None = None
-        self._log = _new_log_path(log_name or f"local-{ruleset.game.name}-"
+        self._log = _new_log_path(log_name or f"local-{ruleset.spec.name}-"
                                   f"{time.strftime('%Y%m%d-%H%M%S')}-{seed.hex()[:8]}.hlog")
         numbers = iter(range(1, players))
         #: Every seat's name, the same on screen and in the log (`hedgerow.clients.botnames`).
@@ -86,7 +86,7 @@ class LocalSeat:
         """What this seat may do now (nothing once it has chosen in a simultaneous step)."""
         if self._phase != Phase.PLAYING or self.seat in self._step:
             return ()
-        return self.table.game.legal_actions(self.table.state, self.seat)
+        return self.table.gamedef.legal_actions(self.table.state, self.seat)
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over."""
@@ -185,7 +185,7 @@ class LocalSeat:
                 return
             await asyncio.sleep(self._delay)
             seat = waiting[0]
-            game, state = self.table.game, self.table.state
+            game, state = self.table.gamedef, self.table.state
             legal = game.legal_actions(state, seat)
             action = self._bots[seat].choose(game.view(state, seat), legal)
             refusal = self._apply(seat, action)

@@ -197,7 +197,7 @@ def hand(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
 def title(state: SeatState, width: int) -> StyleAndTextTuples:
     """The top bar: game, variants, seat, and whose turn (at the right)."""
     rules = state.seat.ruleset
-    name = rules.game.title + "".join(f" + {v}" for v in rules.variant_names)
+    name = rules.spec.title + "".join(f" + {v}" for v in rules.variant_names)
     me = state.name_of(state.seat.seat)
     if me.lower() == "you":  # a player who gave no name
         me = f"seat {state.seat.seat}"
@@ -470,9 +470,9 @@ def _game_keys(state: SeatState) -> list[tuple[str, str]]:
 def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
     """The help overlay: how to play (from the game), then every key."""
     out: StyleAndTextTuples = []
-    rules = state.ui.help(state.seat.ruleset.game)
+    rules = state.ui.help(state.seat.ruleset.spec)
     if rules:
-        out += [("class:heading", f"How to play {state.seat.ruleset.game.title}"), ("", "\n"),
+        out += [("class:heading", f"How to play {state.seat.ruleset.spec.title}"), ("", "\n"),
                 ("", wrap(rules, width)), ("", "\n\n")]
     out += [("class:heading", "Keys"), ("", "\n")]
     pairs = [*KEY_HELP, *_game_keys(state)]

@@ -33,7 +33,7 @@ def test_toy_games_conform(toy_host, game: str, variants: list[str], players: in
 
 def _broken(toy_host, **changes) -> Ruleset:
     r = toy_host.ruleset("posy", players=2)
-    return Ruleset(r.game, r.variants, replace(r.gamedef, **changes))
+    return Ruleset(r.spec, r.variants, replace(r.gamedef, **changes))
 
 
 def test_catches_a_leaky_view(toy_host) -> None:
@@ -161,7 +161,7 @@ def test_catches_a_step_that_cannot_be_applied_whole(toy_host) -> None:
     def one_at_a_time(state):  # claims every seat stays active inside the step
         return (0, 1, 2) if state.round < 3 else ()
 
-    broken = Ruleset(r.game, r.variants, replace(r.gamedef, active_seats=one_at_a_time))
+    broken = Ruleset(r.spec, r.variants, replace(r.gamedef, active_seats=one_at_a_time))
     with pytest.raises(ConformanceError, match="inside a simultaneous step"):
         check_game(broken, players=3, seeds=[1])
 
@@ -221,7 +221,7 @@ def test_catches_a_determinize_that_forgets_what_the_seat_passed(toy_host) -> No
         return replace(state, hands=tuple(hands))
 
     assert r.gamedef.determinize is not None
-    broken = Ruleset(r.game, r.variants, replace(r.gamedef, determinize=forgetful))
+    broken = Ruleset(r.spec, r.variants, replace(r.gamedef, determinize=forgetful))
     with pytest.raises(ConformanceError, match="re-deals a card the seat has seen"):
         check_game(broken, players=3, seeds=range(5))
 

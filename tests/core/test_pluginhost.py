@@ -253,5 +253,5 @@ def test_a_variant_narrows_the_default_player_count(toy_host) -> None:
     assert plain.player_range == (2, 4) and plain.players_default == 2
     bonus = toy_host.ruleset("posy", ["bonus"])
     assert bonus.player_range == (2, 3)
-    four = dataclasses.replace(bonus, game=dataclasses.replace(bonus.game, default_players=4))
-    assert four.game.players_default == 4 and four.players_default == 3  # moved into range
+    four = dataclasses.replace(bonus, spec=dataclasses.replace(bonus.spec, default_players=4))
+    assert four.spec.players_default == 4 and four.players_default == 3  # moved into range

@@ -66,7 +66,7 @@ def test_the_deal_is_entry_zero_resolved_from_the_seed(table: Table) -> None:
     assert deal.seat == CHANCE_SEAT and deal.is_chance and deal.index == 0
     assert deal.prev == genesis and deal.digest == LogEntry.chain(genesis, 0, -1, deal.action)
     assert table.opening[0].entry == deal
-    chance = table.game.chance(table.opening[0].before)
+    chance = table.gamedef.chance(table.opening[0].before)
     assert deal.action == chance_action(SeededChance(SEED).resolve(0, chance))
     assert table.describe_entry(deal, table.opening[0].before) == "chance: deal"
 
@@ -172,7 +172,7 @@ def test_a_game_that_cannot_apply_a_step_whole_is_a_rules_error(toy_host) -> Non
     def greedy_active(state):  # claims every seat stays active inside the step
         return (0, 1) if state.round < 3 else ()
 
-    broken = Ruleset(r.game, r.variants, replace(r.gamedef, active_seats=greedy_active))
+    broken = Ruleset(r.spec, r.variants, replace(r.gamedef, active_seats=greedy_active))
     t = Table(broken, 2, SEED)
     with pytest.raises(RulesError, match="inside a simultaneous step"):
         t.submit_step({0: _pick(1), 1: _pick(2)})

@@ -58,7 +58,9 @@ def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
     # Petals 2.0.0 deals through a chance node: the deal is entry #0, the first turn #1.
     assert lines[0] == f"petals@2.0.0, 3 seats, seed {seed_from_int(5).hex()}"
     assert lines[1].startswith("#0 chance: ")
-    assert lines[2].startswith("#1 seat ") and "(ann)" in shown.stdout
+    # each seat by its name at the table, where the rules' words say "Seat N"
+    assert lines[2].split(" ")[1] in ("ann", "bob", "cy"), lines[2]
+    assert not any("Seat " in line or "seat " in line for line in lines[1:-1]), shown.stdout
 
 
 def test_replay_names_the_entry_of_a_forged_state_hash(tmp_path: Path) -> None:

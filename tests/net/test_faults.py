@@ -111,8 +111,18 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
                     break
                 await asyncio.sleep(0.05)
             assert len(answers) == 3  # every one answered, with a short Error
+            # Kept: at most 16 refusals of one stranger (a flood cannot push out the rest).
+            for seq in range(4, 40):
+                env = pb.Envelope(protocol_version=2, sender=stranger.public, seq=seq,
+                                  hello=pb.Hello(fingerprint="nope@1"))
+                node.send(address.key, env.SerializeToString())
+            for _ in range(200):
+                if len(answers) >= 39:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(answers) == 39 and len(host.refusals) == 16
             assert all(a.data is not None and len(a.data) < 2000 for a in answers)
-            assert [r.code for r in host.refusals] == [ErrorCode.MALFORMED] * 2 + [
+            assert [r.code for r in host.refusals][:3] == [ErrorCode.MALFORMED] * 2 + [
                 ErrorCode.RULES_MISMATCH]
             assert all(len(r.message) <= 1024 and "\x1b" not in r.message
                        for r in host.refusals)
