@@ -669,10 +669,10 @@ class Peer:
         if self.plugins is None:  # a host is opened with its rules only: load the bots now
             self.plugins = PluginHost()
         try:
-            spec = self.plugins.bot(name, self.ctx.ruleset.game.name)
+            spec = self.plugins.bot(name, self.ctx.ruleset.spec.name)
         except HedgerowError:
             return None
-        return spec if spec.plays(self.ctx.ruleset.game.name) else None
+        return spec if spec.plays(self.ctx.ruleset.spec.name) else None
 
     def _on_heartbeat(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(Heartbeat, env.body)
