@@ -463,7 +463,6 @@ def test_the_host_takes_a_seated_peers_envelopes_over_any_of_its_connections() -
 
 def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the_seat() -> None:
     from hedgerow.core.table import Table
-    from hedgerow.net.botrunner import play_bot
     from hedgerow.net.messages import (
         MotionKind,
         MotionVote,
@@ -483,7 +482,6 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
         victim.lost_after = 600.0
         raw = await RawPeer().start()
         returning: RawPeer | None = None
-        bot: asyncio.Future[int] | None = None
         try:
             key = host.identity.public
             seating = await raw.join(host)
@@ -566,10 +564,7 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
             _, env = await raw.next(is_body(SeatHandback))
             assert env.body == order[1]
             assert 1 not in host.departures.runs
-            bot = asyncio.ensure_future(play_bot(host, ps.bot("random"), take_over=600.0))
         finally:
-            if bot is not None:
-                bot.cancel()
             await closing(*(p for p in (returning, raw, victim, host) if p is not None))
 
     run(main())
