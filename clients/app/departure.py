@@ -9,7 +9,8 @@ over the table naming them and the choices, each on a key:
 
 ``w`` only closes the box (waiting is what the table does anyway; it opens again if another
 seat leaves).  ``b`` and ``e`` propose a motion to the table.  When another seat proposes
-one, the box asks this player: ``y`` agrees, ``n`` declines.  A seat that is not a network
+one, the box asks this player: ``y`` agrees, ``n`` declines.  Once the table agreed to end
+the game, the box says so (no winner) until the player leaves.  A seat that is not a network
 peer (no ``departures``) never shows the box.  It fits an 80x24 screen (at most 9 lines).
 """
 
@@ -66,9 +67,14 @@ class DeparturePrompt:
         return next((d for d in dep.departed() if (d.seat, d.link.value) not in self.waited),
                     None)
 
+    def ended(self) -> bool:
+        """True once the table agreed to end the game (no winner)."""
+        dep = self.departures
+        return dep is not None and getattr(dep, "ended", None) is not None
+
     def showing(self) -> bool:
         """True while the box is up."""
-        return self.state.overlay is None and (self.asked() is not None
+        return self.state.overlay is None and (self.ended() or self.asked() is not None
                                                or self.departed() is not None)
 
     def _name(self, seat: int) -> str:
@@ -78,6 +84,10 @@ class DeparturePrompt:
 
     def text(self) -> StyleAndTextTuples:
         """The box's lines."""
+        if self.ended():
+            return [("class:message", "The table agreed to end the game here: there is no "
+                     "winner, and the log says how it ended.\n\n"),
+                    ("bold", "  q"), ("", "  leave the table")]
         motion = self.asked()
         if motion is not None:
             who = _upper_first(self._name(motion.proposer))
@@ -118,8 +128,10 @@ class DeparturePrompt:
         """``w``/``b``/``e`` for a departure, ``y``/``n`` for a motion, while the box is up
         (they take precedence over the table's own keys)."""
         kb = KeyBindings()
-        asked = Condition(lambda: self.showing() and self.asked() is not None)
-        departed = Condition(lambda: self.showing() and self.asked() is None)
+        asked = Condition(lambda: self.showing() and not self.ended()
+                          and self.asked() is not None)
+        departed = Condition(lambda: self.showing() and not self.ended()
+                             and self.asked() is None)
 
         @kb.add("y", filter=asked, eager=True)
         def _agree(event: KeyPressEvent) -> None:

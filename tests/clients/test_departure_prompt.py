@@ -24,6 +24,7 @@ class FakeDepartures:
         self.asked: list[Motion] = []
         self.proposed: list[tuple[Any, ...]] = []
         self.votes: list[bool] = []
+        self.ended: Any = None
 
     def departed(self) -> list[Departed]:
         return list(self.gone)
@@ -68,5 +69,11 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             assert "ending the game without seat 1" in "\n".join(rows)
             d.press("y")
             await d.until(lambda: fake.votes == [True], what="the vote")
+            # The end passes: the box says so, and there is no winner.
+            fake.ended = object()
+            d.app._invalidate()
+            rows = await drawn(d, lambda rows: any("agreed to end" in r for r in rows),
+                               what="the agreed end")
+            assert "no winner" in "\n".join(rows)
 
     asyncio.run(main())
