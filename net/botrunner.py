@@ -119,13 +119,7 @@ class _Watcher:
             elif info.link in (Link.LOST, Link.LEFT):
                 self.emit("link", f"{who} {info.link.value}", seat=info.seat,
                           link=info.link.value)
-        if self.verbose and peer.table is not None and peer.table.index > self.history:
-            history = peer.history()
-            for line in history[self.history:]:
-                who = "" if line.seat == CHANCE_SEAT else f" seat {line.seat}:"
-                self.emit("action", f"#{line.index}{who} {line.text}",  # "#0 chance: deal"
-                          index=line.index, seat=line.seat)
-            self.history = len(history)
+        self._history()
         if phase == Phase.PLAYING:
             index = peer.table.index if peer.table is not None else 0
             lost = [s.seat for s in seats
@@ -136,6 +130,17 @@ class _Watcher:
                 link = next(s.link for s in seats if s.seat == lost[0])
                 self.emit("waiting", f"waiting for seat {lost[0]} ({link.value})",
                           seat=lost[0], index=index)
+
+    def _history(self) -> None:
+        """With ``verbose``, one "action" event per history line not reported yet."""
+        peer = self.peer
+        if self.verbose and peer.table is not None and peer.table.index > self.history:
+            history = peer.history()
+            for line in history[self.history:]:
+                who = "" if line.seat == CHANCE_SEAT else f" seat {line.seat}:"
+                self.emit("action", f"#{line.index}{who} {line.text}",  # "#0 chance: deal"
+                          index=line.index, seat=line.seat)
+            self.history = len(history)
 
     def _phase(self, phase: Phase) -> None:
         peer = self.peer
@@ -152,6 +157,7 @@ class _Watcher:
             self.emit("start", f"seed {seed}; play starts; log {peer.log_path()}",
                       seed=seed, log=str(peer.log_path()))
         elif phase == Phase.FINISHED:
+            self._history()  # the whole account, then the result
             outcome = peer.outcome()
             state = peer.state_hash()
             winners = ", ".join(f"seat {w}" for w in outcome.winners) if outcome else "?"

@@ -130,13 +130,21 @@ def test_a_peer_gone_as_the_game_ends_does_not_hold_the_others(table: Table) -> 
 
 def test_a_peer_killed_as_it_prints_the_result_does_not_hold_the_others(table: Table) -> None:
     host, address = table.host("petals", 3, "--bot", "random", env=peer_env())
-    joiners = [table.join(address, "--bot", "random", env=peer_env()) for _ in range(2)]
-    victim = joiners[1]
-    victim.wait_event("over", timeout=60)
+    joiners = [table.join(address, "--bot", "random", "-v", env=peer_env()) for _ in range(2)]
+    seats = [j.wait_event("joined")["seat"] for j in joiners]
+    # The victim is killed as it prints the result, and it must be a peer that did not make
+    # the last move: a peer killed with its own last action still unsent leaves a game that
+    # is not over for the others (they wait for the seat, or seat a bot in it).
+    first = joiners[0]
+    first.wait_event("over", timeout=60)
+    last = [e for e in first.events if e.get("event") == "action"][-1]
+    victim = joiners[1] if last["seat"] == seats[0] else first
+    if victim is not first:
+        victim.wait_event("over", timeout=30)
     victim.kill()
     # The give-up is 120 s; the others end once the victim is seen as lost (5 s), or at
     # once if its final StateHash got out.
-    for peer in [host, joiners[0]]:
+    for peer in [p for p in [host, *joiners] if p is not victim]:
         code, result = peer.finish(timeout=15)
         assert code == 0, peer.stderr
         assert result is not None and result["phase"] == "finished"
