@@ -7,9 +7,12 @@ own ``HEDGEROW_HOME`` (so its own identity and logs) unless one is given.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,13 +29,20 @@ EXAMPLES = TESTS.parent / "docs" / "examples"  # the documented example game, go
 WAIT = 30.0  # the longest any single wait may take (a stuck test fails, it never hangs)
 
 
+def _new_home() -> str:
+    """A fresh peer home, removed when the test process exits."""
+    home = tempfile.mkdtemp(prefix="hedgerow-peer-")
+    atexit.register(functools.partial(shutil.rmtree, home, ignore_errors=True))
+    return home
+
+
 def peer_env(home: Path | None = None, *, plugins: str = "", block: str = "",
              **extra: str) -> dict[str, str]:
     """The environment of one peer process: its own home, discovery off, optional plugins
     (importable from tests/, tests/e2e/ and docs/examples/, e.g. ``toygames``,
     ``cheatplugin``, ``goofspiel``)."""
     env = dict(os.environ)
-    env["HEDGEROW_HOME"] = str(home or tempfile.mkdtemp(prefix="hedgerow-peer-"))
+    env["HEDGEROW_HOME"] = str(home or _new_home())
     env["HEDGEROW_NO_DISCOVERY"] = "1"
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(E2E), str(EXAMPLES),
                                          env.get("PYTHONPATH", "")])
