@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import overload
 
 from hedgerow.core import Action
+from hedgerow.core.lazyactions import LazyActions
 from hedgerow.plugins.petals.geometry import Cell
 from hedgerow.plugins.petals.legality import move_options
 from hedgerow.plugins.petals.state import State
@@ -68,43 +68,7 @@ def place_args(action: Action) -> tuple[int, int, int, int] | None:
     return None
 
 
-class _Choices(Sequence[Action]):
-    """Shared behaviour of the lazy action sequences."""
-
-    __slots__ = ()
-    __hash__ = None  # type: ignore[assignment]
-
-    def _at(self, index: int) -> Action:
-        raise NotImplementedError
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
-            return [self._at(i) for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("action index out of range")
-        return self._at(index)
-
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self)):
-            yield self._at(i)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} of {len(self)} actions>"
-
-
-class PlaceChoices(_Choices):
+class PlaceChoices(LazyActions):
     """Every ``place`` action: card (hand order) x cell (frontier order) x rotation 0-3."""
 
     __slots__ = ("_cards", "_cells", "_span")
@@ -138,7 +102,7 @@ class PlaceChoices(_Choices):
         return card in self._cards and 0 <= rot <= 3 and (x, y) in self._cells
 
 
-class MoveChoices(_Choices):
+class MoveChoices(LazyActions):
     """The choices of a symbol effect: ``first`` actions, then every move, then ``last``."""
 
     __slots__ = ("_ends", "_first", "_last", "_options", "_size")
