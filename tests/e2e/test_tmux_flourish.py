@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 _tmux = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_tmux)
-Terminal, processes_of, title = _tmux.Terminal, _tmux.processes_of, _tmux.title
+Terminal, leave_table, title = _tmux.Terminal, _tmux.leave_table, _tmux.title
 
 pytestmark = [
     pytest.mark.e2e,
@@ -76,18 +75,7 @@ def test_play_flourish_against_two_bot_peers_in_tmux(tmp_path: Path) -> None:
         term.keys("b")
         screen = term.wait(lambda s: "Game over" in s and " at game end" in s,
                            "the final gardens")
-        term.keys("q")
-        term.wait(lambda s: "Leave the table?" in s, "the question")
-        term.keys("y")
-        deadline = time.monotonic() + 15
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not term.alive(), term.screen()
-        assert term.exit_file.read_text().strip() == "0"
-        deadline = time.monotonic() + 10
-        while processes_of(home) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_of(home) == []
+        leave_table(term, home)
     finally:
         term.close()
 
@@ -116,22 +104,6 @@ def play_two_pass_game(term: Terminal, games: int) -> str:
     return screen
 
 
-def leave(term: Terminal, home: Path) -> None:
-    """Quit from the results and check that nothing is left running."""
-    term.keys("q")
-    term.wait(lambda s: "Leave the table?" in s, "the question")
-    term.keys("y")
-    deadline = time.monotonic() + 15
-    while term.alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not term.alive(), term.screen()
-    assert term.exit_file.read_text().strip() == "0"
-    deadline = time.monotonic() + 10
-    while processes_of(home) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert processes_of(home) == []
-
-
 @pytest.mark.timeout(150)
 def test_play_flourish_solo_against_mcgregor_in_tmux(tmp_path: Path) -> None:
     home = tmp_path / "home"
@@ -148,7 +120,7 @@ def test_play_flourish_solo_against_mcgregor_in_tmux(tmp_path: Path) -> None:
         assert "McGregor" in screen and "Total" in screen, screen
         assert "You scored " in screen and "McGregor" in screen and "(Bronze 30, Silver 40, " \
             "Gold 50)" in screen, screen
-        leave(term, home)
+        leave_table(term, home)
     finally:
         term.close()
 
@@ -168,6 +140,6 @@ def test_play_a_garden_show_match_to_its_results_in_tmux(tmp_path: Path) -> None
         assert "the match!" in screen, screen  # "You win the match!" or who won it
         assert "Points per game" in screen and "Running totals" in screen, screen
         assert "Game 1: " in screen and "Game 3: " in screen, screen
-        leave(term, home)
+        leave_table(term, home)
     finally:
         term.close()

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e.test_tmux_play import TMUX, Terminal, processes_of, ready, title
+from e2e.test_tmux_play import TMUX, Terminal, leave_table, ready, title
 
 pytestmark = [
     pytest.mark.e2e,
@@ -77,18 +77,7 @@ def play_flowers(tmp_path: Path, players: int, seed: int) -> str:
                 break
         results = "\n".join(seen)
         assert "How each garden scored" in results and "Log saved to" in results, results
-        term.keys("q")
-        term.wait(lambda s: "Leave the table?" in s, "the question")
-        term.keys("y")
-        deadline = time.monotonic() + 15
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not term.alive(), term.screen()
-        assert term.exit_file.read_text().strip() == "0"
-        deadline = time.monotonic() + 10
-        while processes_of(home) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_of(home) == []
+        leave_table(term, home)
         return results
     finally:
         term.close()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e.test_tmux_play import TMUX, Terminal, processes_of, ready, title
+from e2e.test_tmux_play import TMUX, Terminal, no_process_left, ready, title
 
 pytestmark = [
     pytest.mark.e2e,
@@ -115,10 +115,7 @@ def test_leave_a_bot_game_and_come_back_with_resume_without_a_path(tmp_path: Pat
         assert "Come back to this game with: hedgerow resume" in screen, screen
     finally:
         term.close()
-    deadline = time.monotonic() + 10
-    while processes_of(home) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert processes_of(home) == []
+    no_process_left(home)
 
     second = tmp_path / "second"
     second.mkdir()
@@ -139,7 +136,4 @@ def test_leave_a_bot_game_and_come_back_with_resume_without_a_path(tmp_path: Pat
         assert "Game over" in screen and "catching up" not in screen, screen
     finally:
         term.close()
-    deadline = time.monotonic() + 10
-    while processes_of(home) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert processes_of(home) == []
+    no_process_left(home)

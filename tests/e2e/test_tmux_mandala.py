@@ -15,7 +15,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 _tmux = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_tmux)
-Terminal, processes_of, title = _tmux.Terminal, _tmux.processes_of, _tmux.title
+Terminal, leave_table, title = _tmux.Terminal, _tmux.leave_table, _tmux.title
 
 pytestmark = [
     pytest.mark.e2e,
@@ -103,17 +102,6 @@ def test_play_mandala_with_a_tile_choice_against_a_bot_peer_in_tmux(tmp_path: Pa
         screen = term.wait(over, "the results screen")
         for label in ("Flower points", "Complete", "Tiles taken", "wins"):
             assert label in screen, (label, screen)
-        term.keys("q")
-        term.wait(lambda s: "Leave the table?" in s, "the question")
-        term.keys("y")
-        deadline = time.monotonic() + 15
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not term.alive(), term.screen()
-        assert term.exit_file.read_text().strip() == "0"
-        deadline = time.monotonic() + 10
-        while processes_of(home) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_of(home) == []
+        leave_table(term, home)
     finally:
         term.close()

@@ -97,6 +97,28 @@ def processes_of(home: Path) -> list[str]:
     return found
 
 
+def no_process_left(home: Path) -> None:
+    """Wait (up to 10 s) until no process of ``home`` runs any more, then check it."""
+    deadline = time.monotonic() + 10
+    while processes_of(home) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_of(home) == []
+
+
+def leave_table(term: Terminal, home: Path) -> None:
+    """``q``, the question, ``y``: the command ends with status 0 and every process of
+    ``home`` (its bot peers too) is gone."""
+    term.keys("q")
+    term.wait(lambda s: "Leave the table?" in s, "the question")
+    term.keys("y")
+    deadline = time.monotonic() + 15
+    while term.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not term.alive(), term.screen()
+    assert term.exit_file.read_text().strip() == "0"
+    no_process_left(home)
+
+
 def title(screen: str) -> str:
     return screen.splitlines()[0] if screen.strip() else ""
 
@@ -143,18 +165,7 @@ def test_play_petals_against_a_bot_peer_in_tmux(tmp_path: Path) -> None:
         term.keys("PageDown")
         screen = term.wait(lambda s: "Log saved to" in s, "the end of the results")
         assert "Seat 0" not in screen and "Seat 1" not in screen, screen
-        term.keys("q")
-        term.wait(lambda s: "Leave the table?" in s, "the question")
-        term.keys("y")
-        deadline = time.monotonic() + 15
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not term.alive(), term.screen()
-        assert term.exit_file.read_text().strip() == "0"
-        deadline = time.monotonic() + 10
-        while processes_of(home) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_of(home) == []
+        leave_table(term, home)
     finally:
         term.close()
 
