@@ -54,22 +54,8 @@ def test_play_flourish_against_two_bot_peers_in_tmux(tmp_path: Path) -> None:
         screen = term.wait(lambda s: "In your hand." in s, "the card under the cursor in full")
         assert "End of " in screen, screen
         term.keys("Escape")  # any key puts the prompt back
-        turns = 0
-        while "Log saved to" not in screen:
-            screen = term.wait(lambda s: ready(s) or "Log saved to" in s,
-                               "our turn or the results", timeout=30)
-            if "Log saved to" in screen:
-                break
-            stage = screen.splitlines()[1]  # the board's first line: round and turn
-            if "Final round" in screen:
-                term.keys("1", "2", "3", "Enter")
-            else:
-                term.keys("Enter", "Enter", "Enter")
-            turns += 1
-            screen = term.wait(lambda s, stage=stage: s.splitlines()[1:2] != [stage]
-                               or "Log saved to" in s, "the turn to be played")
-            assert turns <= 10, "the game does not end"
-        assert turns == 10, turns
+        # rounds 1-3: Enter three times (plant, pass left, pass right: the cursor's cards)
+        play_game(term, ("Enter", "Enter", "Enter"), games=1)
         screen = term.wait(lambda s: "Log saved to" in s, "the results screen")
         assert "Round" in screen and "Total" in screen and "wins" in screen, screen
         term.keys("b")
@@ -80,10 +66,9 @@ def test_play_flourish_against_two_bot_peers_in_tmux(tmp_path: Path) -> None:
         term.close()
 
 
-def play_two_pass_game(term: Terminal, games: int) -> str:
-    """Play every turn of ``games`` games where the passes go to one seat (solo, or two
-    players): card 1 planted, cards 2 and 3 marked and passed; ``1 2 3`` in the final
-    round.  Returns the results screen."""
+def play_game(term: Terminal, turn: tuple[str, ...], games: int) -> str:
+    """Play every turn of ``games`` games by keys: ``turn`` in rounds 1-3, ``1 2 3`` then
+    Enter in the final round; returns the results screen."""
     turns = 0
     screen = term.screen()
     while "Log saved to" not in screen:
@@ -95,13 +80,17 @@ def play_two_pass_game(term: Terminal, games: int) -> str:
         if "Final round" in screen:
             term.keys("1", "2", "3", "Enter")
         else:
-            term.keys("1", "Enter", "2", "3", "Enter")
+            term.keys(*turn)
         turns += 1
         screen = term.wait(lambda s, stage=stage: s.splitlines()[1:2] != [stage]
                            or "Log saved to" in s, "the turn to be played")
         assert turns <= 10 * games, "the game does not end"
     assert turns == 10 * games, turns
     return screen
+
+
+#: The passes go to one seat (solo, or two players): card 1 planted, 2 and 3 marked.
+TWO_PASS = ("1", "Enter", "2", "3", "Enter")
 
 
 @pytest.mark.timeout(150)
@@ -116,7 +105,7 @@ def test_play_flourish_solo_against_mcgregor_in_tmux(tmp_path: Path) -> None:
         assert "You 0 - McGregor 0 = +0" in screen, screen
         assert "Medals: Bronze 30 · Silver 40 · Gold 50" in screen, screen
         assert "then give McGregor two (Space marks them)." in screen, screen
-        screen = play_two_pass_game(term, games=1)
+        screen = play_game(term, TWO_PASS, games=1)
         assert "McGregor" in screen and "Total" in screen, screen
         assert "You scored " in screen and "McGregor" in screen and "(Bronze 30, Silver 40, " \
             "Gold 50)" in screen, screen
@@ -136,7 +125,7 @@ def test_play_a_garden_show_match_to_its_results_in_tmux(tmp_path: Path) -> None
         screen = term.wait(ready, "our first turn")
         assert "Flourish + garden-show" in screen.splitlines()[0], screen
         assert "Game 1 of 3" in screen, screen
-        screen = play_two_pass_game(term, games=3)  # one match: three games, one log
+        screen = play_game(term, TWO_PASS, games=3)  # one match: three games, one log
         assert "the match!" in screen, screen  # "You win the match!" or who won it
         assert "Points per game" in screen and "Running totals" in screen, screen
         assert "Game 1: " in screen and "Game 3: " in screen, screen
