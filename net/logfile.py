@@ -222,6 +222,12 @@ def parse_log(data: bytes) -> LogReadResult:
 _TAIL_KINDS = ("truncated", "too_large", "bad_crc", "undecodable")
 
 
+def _continuable(problem: LogProblem | None) -> bool:
+    """True when a writer may continue a log read with ``problem``: none, or a torn tail
+    (which it cuts off)."""
+    return problem is None or (problem.at_tail and problem.kind in _TAIL_KINDS)
+
+
 def _salvage(data: bytes, pos: int, index: int) -> tuple[LoggedEntry, ...]:
     """The records after damaged bytes at ``pos`` that verify on their own, in file order.
 
@@ -302,7 +308,7 @@ class LogWriter:
                 raise LogFileError(f"{self.path} is the log of another table "
                                    f"({result.header.fingerprint}, {result.header.players} seats)")
             problem = result.problem
-            if problem is not None and not (problem.at_tail and problem.kind in _TAIL_KINDS):
+            if not _continuable(problem):
                 raise LogFileError(f"{self.path}: cannot continue a damaged log: {problem}")
             self._file: BinaryIO = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
             self._file.truncate(result.end)
@@ -345,14 +351,14 @@ class LogWriter:
         without a readable header raises `LogFileError`.
         """
         path = Path(path)
-        result = read_log(path)
+        data = path.read_bytes()
+        result = parse_log(data)
         header, problem = result.header, result.problem
         if header is None:
             raise LogFileError(f"{path}: cannot continue this log: {problem}")
-        if problem is None or (problem.at_tail and problem.kind in _TAIL_KINDS):
+        if _continuable(problem):
             return cls(path, header, sync=sync), None
         aside = _free_name(path.with_name(path.name + ".damaged"))
-        data = path.read_bytes()
         aside.write_bytes(data)
         fresh = path.with_name(path.name + ".recovering")
         fresh.write_bytes(data[:result.end])
