@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
+from hedgerow.clients.netseat import player_name
 
 BOT_DELAY = 0.35  # seconds a local bot waits before it moves, so you can follow the game
 
@@ -45,12 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # How long the bot peers wait with nothing happening once no person is connected (their
     # --give-up); tests shorten it to show the bots wait for a person who thinks longer.
     parser.add_argument("--bot-give-up", type=float, default=None, help=argparse.SUPPRESS)
-
-
-def _player_name(args: argparse.Namespace) -> str:
-    from hedgerow.clients.netseat import player_name
-
-    return player_name(args)  # the same name as at a networked table ("player" by default)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +82,7 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
     from hedgerow.core.seeding import seed_from_int
 
     seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(4)))
-    seat = LocalSeat(ruleset, players, seed, bots=bots, name=_player_name(args),
+    seat = LocalSeat(ruleset, players, seed, bots=bots, name=player_name(args),
                      bot_delay=args.bot_delay)
     try:
         status = await run_seat(seat, host=host)
@@ -104,7 +99,7 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     from hedgerow.net.launch import host_table
 
     # Not announced on the LAN: every other seat is one of our bots.
-    peer = await host_table(ruleset, players, seat_name=_player_name(args), seed=args.seed,
+    peer = await host_table(ruleset, players, seat_name=player_name(args), seed=args.seed,
                             announce=False)
     strategies = [names[i % len(names)] for i in range(players - 1)]
     procs: list[Any] = []

@@ -50,7 +50,6 @@ class LocalSeat:
         specs = list(bots)
         self._bots: list[Bot] = make_bots(ruleset, players, seed, specs) if specs else []
         self._bot_names = [specs[s % len(specs)].name if specs else None for s in range(players)]
-        self._name = name
         self._delay = bot_delay
         self._callbacks: list[Callable[[], None]] = []
         self._history: list[HistoryLine] = []
