@@ -81,6 +81,14 @@ class GameDef(Generic[S, V]):
       ``state``: everything hidden from ``seat`` (and only that: not what it has seen) is
       re-dealt at random.  Bots that search use it, and the conformance kit checks with it
       that a view leaks nothing.
+    * ``sample(view, seat, rng) -> S`` (optional): a complete state consistent with ``view``,
+      what ``seat`` sees: ``view(sample(v, seat, rng), seat) == v``, and everything the view
+      does not fix (other hands, the deck's order, another seat's secret choice inside a
+      step) dealt at random from what ``v`` says could be there.  Search bots build every
+      state they think about with it, so a bot never needs, or gets, the real state.
+    * ``score(state, seat) -> float`` (optional): ``seat``'s points as the game's own scoring
+      would count them if it were scored now (in a cooperative game, the team's).  The
+      ``greedy`` bot maximises it and search bots use it to judge a position they stop at.
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
     * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
@@ -103,6 +111,8 @@ class GameDef(Generic[S, V]):
     hash_data: Callable[[S], object] | None = None
     chance: Callable[[S], Chance | None] | None = None
     resolve: Callable[[S, ChanceOutcome], S] | None = None
+    sample: Callable[[V, int, Rng], S] | None = None
+    score: Callable[[S, int], float] | None = None
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
