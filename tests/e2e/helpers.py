@@ -59,12 +59,13 @@ def peer_env(home: Path | None = None, *, plugins: str = "", block: str = "",
 class PeerProcess:
     """One ``python -m hedgerow.clients.cli ...`` process and its output."""
 
-    def __init__(self, args: Sequence[str], env: dict[str, str]) -> None:
+    def __init__(self, args: Sequence[str], env: dict[str, str],
+                 prefix: Sequence[str] = ()) -> None:
         self.args = list(args)
         self.env = env
         self.home = Path(env["HEDGEROW_HOME"])
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
+        self.proc = subprocess.Popen(  # ``prefix``: e.g. ``ip netns exec NS`` (tests/reliability)
+            [*prefix, sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         self.events: list[dict[str, Any]] = []
