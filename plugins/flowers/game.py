@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from hedgerow.core import Action, GameDef, GameSpec, Outcome, SetupContext
+from hedgerow.core import Action, GameDef, GameSpec, Outcome, Rng, SetupContext
 from hedgerow.core.chance import ChanceOutcome
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.flowers import choices, describe, ranking, setup, turn, view
 from hedgerow.plugins.flowers.cards import ALL_CARDS
 from hedgerow.plugins.flowers.garden import Garden
+from hedgerow.plugins.flowers.sample import make_sample
 from hedgerow.plugins.flowers.scoring import ColourGroup, GardenScore, Visible, score_garden
 from hedgerow.plugins.flowers.setup import Layout
 from hedgerow.plugins.flowers.state import OVER, State, View
@@ -102,6 +103,14 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def describe_action(state: State, seat: int, action: Action) -> str:
         return describe.describe(state, seat, action, apply)
 
+    sample = make_sample(coverable, rules.layout)
+
+    def determinize(state: State, seat: int, rng: Rng) -> State:
+        return sample(view.view(state, seat), seat, rng)
+
+    def score(state: State, seat: int) -> float:
+        return rules.score(state.gardens[seat], detail=False).total
+
     return GameDef(
         name="flowers",
         setup=setup_table,
@@ -111,10 +120,12 @@ def build(ext: Extensions) -> GameDef[State, View]:
         view=seat_view,
         outcome=outcome,
         describe=describe_action,
-        determinize=view.determinize,
+        determinize=determinize,
         hash_data=view.hash_data,
         chance=setup.deal_chance,
         resolve=resolve,
+        sample=sample,
+        score=score,
     )
 
 
