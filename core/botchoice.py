@@ -48,13 +48,18 @@ def resolve(host: BotFinder, text: str, game: str | None = None) -> BotSpec:
     (what is wrong with the parameters and what the bot accepts).
     """
     name, params = parse(text)
-    spec = host.bot(name, game)
+    return bind(host.bot(name, game), params)
+
+
+def bind(spec: BotSpec, params: str) -> BotSpec:
+    """``spec`` with ``params`` chosen, once its ``check`` accepts them; `HedgerowError`
+    (code ``bad_bot``) saying what is wrong and what the bot accepts otherwise."""
     try:
         spec.check(params)
     except ValueError as exc:
         accepts = f" (it accepts: {spec.params_help})" if spec.params_help else ""
-        raise HedgerowError(f"bot {name!r}: {exc}{accepts}", code="bad_bot") from None
-    return replace(spec, params=params) if params else spec
+        raise HedgerowError(f"bot {spec.name!r}: {exc}{accepts}", code="bad_bot") from None
+    return replace(spec, params=params) if params != spec.params else spec
 
 
 def resolve_list(host: BotFinder, text: str, game: str | None = None,

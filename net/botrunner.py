@@ -265,7 +265,12 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
                 rested = True
                 continue  # things may have changed meanwhile: look again
             rested = False
-            refusal = await peer.submit(bot.choose(peer.view(), legal))
+            # The bot thinks in a worker thread: heartbeats and replies go on meanwhile.
+            index = peer.table.index if peer.table is not None else -1
+            action = await asyncio.to_thread(bot.choose, peer.view(), legal)
+            if peer.table is None or peer.table.index != index or peer.phase() != phase:
+                continue  # the table moved on while the bot thought: look again
+            refusal = await peer.submit(action)
             if refusal is not None:
                 emit("refused", f"the bot's action was refused: {refusal}")
                 return 1
