@@ -8,19 +8,17 @@ set aside face down at 3 players.  Everything else is public.
 from __future__ import annotations
 
 from hedgerow.core import Rng
-from hedgerow.plugins.petals.geometry import placed_card, placed_rot
 from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.state import State, View
 
 
 def view(state: State, seat: int) -> View:
-    """``seat``'s view of ``state``."""
+    """``seat``'s view of ``state`` (a garden value is ``card * 4 + rotation``, `geometry`)."""
     return View(
         seat=seat,
         players=state.players,
         hand=state.hands[seat],
-        garden=tuple((x, y, placed_card(v), placed_rot(v))
-                     for (x, y), v in sorted(state.garden.items())),
+        garden=tuple([(x, y, v >> 2, v & 3) for (x, y), v in sorted(state.garden.items())]),
         trackers=state.trackers,
         pile_count=len(state.pile),
         hand_sizes=tuple(len(h) for h in state.hands),
