@@ -26,6 +26,10 @@ seat's hand) and its last exchange holds only the passes between the two.  That 
 The memory keeps each card's possible places on its own, not what ties cards together (see
 ``hedgerow.plugins.flourish.knowledge``), and so does the sampler.
 
+What the view fixes is worked out once per view object (`plan`) and kept for the next call:
+a search samples the same view at every iteration, and then only the dealing (`deal`) is
+done again.  Shuffles draw several swap positions from one ``randbelow`` (`shuffle`).
+
 A view taken while the table waits for chance (no seat ever decides then) is refused, as
 is a view whose counts do not add up: `ValueError`, with the reason.
 """
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress
+from typing import NamedTuple
 
 from hedgerow.core import Rng
 from hedgerow.plugins.flourish.cards import SIZE
@@ -88,9 +93,51 @@ def shuffle(items: list[int], rng: Rng) -> None:
             items[i], items[j] = items[j], items[i]
 
 
+class Plan(NamedTuple):
+    """What a view fixes, worked out once per view: the table's `Config`, who has chosen,
+    the seat's own cards, the room each zone has once the cards known to be there are in
+    (`fixed`), the remembered cards with several possible zones (card, zones, slots), the
+    mask of each of those, the cards nobody remembers (ascending), and every seat's memory
+    and last exchange."""
+
+    cfg: Config
+    chosen: tuple[bool, ...]
+    room: tuple[int, ...]
+    fixed: tuple[tuple[int, ...], ...]
+    spread: tuple[tuple[int, tuple[int, ...], int], ...]
+    masks: tuple[tuple[int, int], ...]
+    free: tuple[int, ...]
+    memory: tuple[tuple[tuple[int, int], ...], ...]
+    last: tuple[Exchange, ...]
+
+
+class _LastPlan:
+    """The plan of the view sampled last: a search samples the same view object at every
+    iteration, so the plan is made once (a plan depends on nothing but its view)."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: tuple[View, int, Plan] | None = None
+
+
+_LAST = _LastPlan()
+
+
 def sample(v: View, seat: int, rng: Rng) -> State:
     """A complete state whose view for ``seat`` is ``v``, everything else dealt at random
     (see the module docstring)."""
+    entry = _LAST.entry
+    if entry is not None and entry[0] is v and entry[1] == seat:
+        p = entry[2]
+    else:
+        p = plan(v, seat)
+        _LAST.entry = (v, seat, p)
+    return deal(v, seat, p, rng)
+
+
+def plan(v: View, seat: int) -> Plan:
+    """Work out what ``v`` fixes (see `Plan`); `ValueError` when it is not a whole view."""
     players = v.players
     cfg = Config(players=players, solo=v.solo, compost=v.compost, games=v.games)
     chosen = _check(v, seat, cfg)
@@ -107,27 +154,44 @@ def sample(v: View, seat: int, rng: Rng) -> State:
             room[j] = v.hand_sizes[j]
     room[DECK], room[COMPOST] = v.deck_count, v.compost_count
     room[DISCARD], room[MCG] = v.discard_count, v.mcg_count
-    contents: list[list[int]] = [[] for _ in range(ZONES)]
+    fixed: list[list[int]] = [[] for _ in range(ZONES)]
     entries = sorted([*((c, 1 << z) for c, z in v.known), *v.unsure])
-    spread: list[tuple[int, int]] = []
+    masks: list[tuple[int, int]] = []
     for card, mask in entries:
         if not 1 <= card <= SIZE or not free_at[card]:
             raise ValueError(f"seat {seat} remembers card {card}, which it sees or is no card")
         free_at[card] = 0
         if mask & (mask - 1):
-            spread.append((card, mask))
+            masks.append((card, mask))
             continue
         zone = mask.bit_length() - 1
         if not 0 <= zone < ZONES or room[zone] <= 0:
             raise ValueError(f"card {card} is known to be where there is no room for it")
-        contents[zone].append(card)
+        fixed[zone].append(card)
         room[zone] -= 1
-    free = list(compress(range(SIZE + 1), free_at))
-    if len(free) + len(spread) != sum(room):
+    free = tuple(compress(range(SIZE + 1), free_at))
+    if len(free) + len(masks) != sum(room):
         raise ValueError(f"the view's hand sizes and piles hold "
-                         f"{sum(room) + len(entries) - len(spread)} cards out of seat {seat}'s "
+                         f"{sum(room) + len(entries) - len(masks)} cards out of seat {seat}'s "
                          f"sight, but {len(free) + len(entries)} cards are out of its sight")
-    _spread(spread, room, contents, rng)
+    spread = []
+    for card, mask in masks:
+        zones = tuple(z for z in zones_of(mask) if room[z] > 0)
+        slots = sum(room[z] for z in zones)
+        if not slots:
+            raise ValueError(f"no room for card {card} in the zones its memory allows")
+        spread.append((card, zones, slots))
+    memory, last = _others_knowledge(v, seat, own, entries)
+    return Plan(cfg, chosen, tuple(room), tuple(tuple(f) for f in fixed), tuple(spread),
+                tuple(masks), free, memory, last)
+
+
+def deal(v: View, seat: int, p: Plan, rng: Rng) -> State:
+    """A state dealt at random from the view ``v`` and its plan ``p``."""
+    room = list(p.room)
+    contents = [list(f) for f in p.fixed]
+    _spread(p, room, contents, rng)
+    free = list(p.free)
     shuffle(free, rng)
     at = 0
     for zone in range(ZONES):
@@ -138,20 +202,22 @@ def sample(v: View, seat: int, rng: Rng) -> State:
             for c in fixed:
                 part.insert(rng.randbelow(len(part) + 1), c)
             contents[zone] = part
-        else:
+        elif fixed:
             contents[zone] = sorted(fixed + part)
+        else:
+            contents[zone] = sorted(part)
+    players = p.cfg.players
     hands = [v.hand if j == seat else tuple(contents[j]) for j in range(players)]
     choices: list[Choice | None] = [None] * players
     choices[seat] = v.choice
     for j in range(players):
-        if j != seat and chosen[j]:
-            choices[j], hands[j] = _random_choice(hands[j], cfg, v.turn, rng)
-    memory, last = _others_knowledge(v, seat, own, entries)
+        if j != seat and p.chosen[j]:
+            choices[j], hands[j] = _random_choice(hands[j], p.cfg, v.turn, rng)
     return State(
-        cfg=cfg, luck=NO_LUCK, game=v.game, turn=v.turn, hands=tuple(hands),
+        cfg=p.cfg, luck=NO_LUCK, game=v.game, turn=v.turn, hands=tuple(hands),
         gardens=v.gardens, deck=tuple(contents[DECK]), compost=tuple(contents[COMPOST]),
         discard=tuple(contents[DISCARD]), mcg=tuple(contents[MCG]), aside=(),
-        choices=tuple(choices), points=v.points, memory=memory, last=last,
+        choices=tuple(choices), points=v.points, memory=p.memory, last=p.last,
         draws=(0,) * players, extras=v.extras, extra_luck=None, history=v.history)
 
 
@@ -176,25 +242,17 @@ def _check(v: View, seat: int, cfg: Config) -> tuple[bool, ...]:
     return chosen
 
 
-def _spread(cards: list[tuple[int, int]], room: list[int], contents: list[list[int]],
-            rng: Rng) -> None:
-    """Place the cards that may be in several zones (card, zone mask): each picks a slot
-    uniformly among the free slots of its zones, all over again when two pick the same
-    slot; `TRIES` failures in a row hand over to `_assign`."""
-    if not cards:
+def _spread(p: Plan, room: list[int], contents: list[list[int]], rng: Rng) -> None:
+    """Place the cards that may be in several zones: each picks a slot uniformly among the
+    free slots of its zones, all over again when two pick the same slot; `TRIES` failures
+    in a row hand over to `_assign`."""
+    if not p.spread:
         return
-    options = []
-    for card, mask in cards:
-        zones = tuple(z for z in zones_of(mask) if room[z] > 0)
-        total = sum(room[z] for z in zones)
-        if not total:
-            raise ValueError(f"no room for card {card} in the zones its memory allows")
-        options.append((card, zones, total))
     for _ in range(TRIES):
         taken: set[int] = set()
         picks: list[tuple[int, int]] = []
-        for card, zones, total in options:
-            r = rng.randbelow(total)
+        for card, zones, slots in p.spread:
+            r = rng.randbelow(slots)
             for zone in zones:
                 if r < room[zone]:
                     break
@@ -208,7 +266,7 @@ def _spread(cards: list[tuple[int, int]], room: list[int], contents: list[list[i
             break
     else:
         caps = {z: room[z] for z in range(ZONES) if room[z]}
-        load = _assign(cards, caps, rng)
+        load = _assign(list(p.masks), caps, rng)
         picks = [(c, z) for z in caps for c in load[z]]
     for card, zone in picks:
         contents[zone].append(card)

@@ -20,6 +20,7 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
+from hedgerow.plugins.flourish import sample as sampling
 from hedgerow.plugins.flourish.knowledge import COMPOST, DECK
 from hedgerow.plugins.flourish.sample import sample, shuffle
 from hedgerow.plugins.flourish.state import RESHUFFLE, Config, State
@@ -152,6 +153,31 @@ def test_a_card_unsure_between_two_hands_goes_to_each_as_often(host: PluginHost)
     runs = 400
     in_one = sum(2 in sample(seen, 0, Rng(b"unsure", str(n))).hands[1] for n in range(runs))
     assert 0.4 * runs < in_one < 0.6 * runs  # both hands hold six cards
+
+
+def test_the_placement_by_augmenting_paths_fits_too(host: PluginHost,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sampling, "TRIES", 0)  # no rejection round: straight to _assign
+    rules = ruleset(host, "compost", players=5)
+    game = rules.gamedef
+    table = Table(rules, 5, seed_from_int(2))
+    rng = Rng(b"fallback")
+    unsure = 0
+    while table.active_seats():
+        state = table.state
+        for seat in range(5):
+            seen = view(state, seat)
+            unsure += len(seen.unsure)
+            other = sample(seen, seat, rng.fork(f"{table.index}/{seat}"))
+            every_card_once(other)
+            memory_is_true(other)
+            assert view(other, seat) == seen
+        choices = {}
+        for s in table.active_seats():
+            legal = game.legal_actions(state, s)
+            choices[s] = legal[rng.randbelow(len(legal))]
+        table.submit_step(choices)
+    assert unsure > 20  # cards with several possible places were placed that way
 
 
 def test_cards_known_in_the_deck_go_anywhere_in_it(host: PluginHost) -> None:
