@@ -13,8 +13,8 @@ Once the table is over the score is read from the real result, so it is exactly 
 final scoring gave.
 
 The result depends only on the turn, the gardens, the points, the variant's data and the
-match so far (never on hands or decks), so the answers are remembered by those: a search asks the
-hooks once per set of gardens, and the many leaves that share them are a look-up.
+match so far (never on hands or decks), so the answers are remembered by those: a search
+asks the hooks once per set of gardens, and the many leaves that share them are a look-up.
 """
 
 from __future__ import annotations
@@ -81,6 +81,10 @@ class ScoreNow:
         self._outcome_of = outcome_of
         self._raise = medal_raise
         self._memo: dict[object, tuple[float, ...]] = {}
+
+    def forget(self) -> None:
+        """Drop every remembered answer (for measuring the work an answer takes)."""
+        self._memo.clear()
 
     def scores_now(self, state: State) -> tuple[float, ...]:
         """Every seat's score (`seat_score`) if the game were scored now."""
