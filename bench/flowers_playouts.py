@@ -25,7 +25,8 @@ a baseline measured in the same run, so that figures from different machines com
   face-up stack, or ``take`` of the face-down one) and the planting after a take.
 * **what search bots call**, on the same states, against one ``apply`` (a planting):
   ``sample`` of a view it has already sampled (a search iteration), ``determinize`` (a
-  view read afresh, then sampled) and ``score`` of the seat to act (a search leaf).
+  view read afresh, then sampled) and ``score`` of the seat to act (a search leaf), on a
+  garden it has not scored yet and on one it has just scored.
 * **through Table** (with ``--table``): the same games through the table engine, as a ratio
   against the bare `GameDef` games.
 * **against Petals** (with ``--petals``): 4-player Petals playouts drawn the same way, in
@@ -214,13 +215,18 @@ def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
     depends on the view alone is done once per view object), and on a new view each time
     (what ``determinize`` costs, the view made inside it included).  Every decision state
     of the games is sampled from the view of the seat to act and of the next seat (which
-    cannot see a card taken face down); ``score`` is timed for the seat to act.
+    cannot see a card taken face down).  ``score`` of the seat to act is timed on gardens it
+    has not scored (each round gets its own copies: a search leaf's new garden) and on a
+    garden it has just scored (the gardens an action left alone, which it remembers).
     """
     players = states[0].players
     seen = [(state, seat) for state in states
             for seat in sorted({state.active, (state.active + 1) % players})]
     views = [(game.view(state, seat), seat) for state, seat in seen]
     again = 10
+    few = states[::7]
+    fresh = [[st._replace(gardens=tuple([g.copy() for g in st.gardens])) for st in few]
+             for _ in range(rounds)]
 
     def same_view() -> None:
         rng = Rng(b"bench-sample")
@@ -234,20 +240,29 @@ def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
         for state, seat in seen:
             game.determinize(state, seat, rng)
 
-    def scored() -> None:
+    def scored_new() -> None:
         score = game.score
-        for state in states:
+        for state in fresh.pop():
             score(state, state.active)
 
-    t = race(rounds, {"same": same_view, "new": new_view, "score": scored})
+    def scored_again() -> None:
+        score = game.score
+        state = few[-1]
+        for _ in few:
+            score(state, state.active)
+
+    t = race(rounds, {"same": same_view, "new": new_view, "score": scored_new,
+                      "again": scored_again})
     t_same, t_new = t["same"] / (again * len(views)), t["new"] / len(seen)
-    t_score = t["score"] / len(states)
+    t_score, t_again = t["score"] / len(few), t["again"] / len(few)
     COLUMNS.step("   ... sample (the same view again)", t_same, t_same / t_apply,
                  "vs one planting: a search iteration's deal")
     COLUMNS.step("   ... determinize (a new view)", t_new, t_new / t_apply,
                  "vs one planting: view + sample, the view read afresh")
-    COLUMNS.step("   ... score (the seat to act)", t_score, t_score / t_apply,
-                 "vs one planting: a search leaf's judgement")
+    COLUMNS.step("   ... score (a new garden)", t_score, t_score / t_apply,
+                 "vs one planting: the garden an action changed")
+    COLUMNS.step("   ... score (a garden just scored)", t_again, t_again / t_apply,
+                 "vs one planting: the gardens an action left alone")
 
 
 def main(argv: list[str] | None = None) -> int:
