@@ -68,20 +68,50 @@ def lineup(game: int, bots: int, players: int) -> tuple[int, ...]:
     return tuple(chosen[s % len(chosen)] for s in range(players))
 
 
-def batch_size(games: int, workers: int, *, per_worker: int = 50, largest: int = 1000) -> int:
-    """Games per task: about ``per_worker`` tasks for each worker, at most ``largest`` games.
+class Batcher:
+    """Cuts a tournament's games into tasks as workers ask for them, sized by how long games take.
 
-    Many small tasks keep every worker busy to the end and the progress bar moving; a cap on
-    their size keeps a million short games from being a million tasks and keeps each
-    result message small.
+    A task's size does not change any result (each game depends only on its number), so it
+    is chosen for speed alone: the first tasks hold one game each; after that a task holds
+    about ``target`` seconds of play at the mean pace measured so far (the caller reports
+    each finished task with `observe`), at most ``largest`` games, and at most a share of
+    what is left so the last games spread over every worker.  Short games thus travel in
+    batches of hundreds (a million games are not a million tasks, and a scheduler's cost
+    per task vanishes), long ones one by one (the progress bar moves and no worker ends up
+    holding a long tail).
     """
-    if games < 1 or workers < 1:
-        raise ValueError(f"no batches for {games} games on {workers} workers")
-    return max(1, min(largest, math.ceil(games / (workers * per_worker))))
 
+    def __init__(self, games: int, workers: int, *, target: float = 1.0,
+                 largest: int = 1000) -> None:
+        if games < 1 or workers < 1:
+            raise ValueError(f"no tasks for {games} games on {workers} workers")
+        self.games = games
+        self.workers = workers
+        self.target = target
+        self.largest = largest
+        self.next_game = 0
+        self._played = 0
+        self._seconds = 0.0
 
-def batches(games: int, size: int) -> list[tuple[int, int]]:
-    """The tasks: ``(start, stop)`` ranges of game indices, in order, covering ``games``."""
-    if size < 1:
-        raise ValueError(f"a batch holds at least one game, not {size}")
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    def size(self) -> int:
+        """How many games the next task gets."""
+        left = self.games - self.next_game
+        if self._played == 0 or self._seconds <= 0:
+            wanted = 1
+        else:
+            wanted = int(self.target * self._played / self._seconds)
+        share = math.ceil(left / (2 * self.workers))
+        return max(1, min(wanted, self.largest, share, left))
+
+    def next(self) -> tuple[int, int] | None:
+        """The next task, ``(start, stop)`` game numbers, or None when every game is given out."""
+        if self.next_game >= self.games:
+            return None
+        start = self.next_game
+        self.next_game += self.size()
+        return start, self.next_game
+
+    def observe(self, games: int, seconds: float) -> None:
+        """A task finished: ``games`` games took ``seconds`` of a worker's time."""
+        self._played += games
+        self._seconds += max(0.0, seconds)

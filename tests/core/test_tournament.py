@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from hedgerow.core.tournament import (
-    batch_size,
-    batches,
+    Batcher,
     block_size,
     cycle_size,
     lineup,
@@ -67,16 +66,39 @@ def test_game_seeds_follow_simulate() -> None:
     assert [seed_number(100, g) for g in range(3)] == [100, 101, 102]
 
 
-@pytest.mark.parametrize(("games", "workers"), [(1, 1), (7, 2), (200, 2), (10**6, 2), (999, 64)])
-def test_batches_cover_every_game_once_and_stay_bounded(games: int, workers: int) -> None:
-    size = batch_size(games, workers)
-    assert 1 <= size <= 1000
-    tasks = batches(games, size)
-    covered = [g for start, stop in tasks for g in range(start, stop)]
-    assert covered == list(range(games))
-    assert len(tasks) <= max(games, workers * 50 + 1)
-    if games == 10**6:
-        assert size == 1000 and len(tasks) == 1000  # not a million tasks
+def test_batches_start_with_single_games_then_hold_about_a_second_of_play() -> None:
+    batcher = Batcher(10**6, 2)
+    assert [batcher.next() for _ in range(4)] == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    batcher.observe(4, 0.04)  # 10 ms a game
+    assert batcher.next() == (4, 104)
+    batcher.observe(100, 1.0)
+    assert batcher.size() == 100
+    batcher.observe(1000, 0.001)  # very short games: a task never holds more than 1000
+    assert batcher.size() == 1000
+
+
+def test_batches_cover_every_game_once_and_the_last_ones_spread_over_the_workers() -> None:
+    batcher = Batcher(1000, 4)
+    batcher.observe(1, 0.0001)
+    tasks = []
+    while (task := batcher.next()) is not None:
+        tasks.append(task)
+    assert [g for start, stop in tasks for g in range(start, stop)] == list(range(1000))
+    sizes = [stop - start for start, stop in tasks]
+    assert sizes[0] == 125  # an eighth of what is left: two tasks for each of 4 workers
+    assert sizes[-8:] == sorted(sizes[-8:], reverse=True) and sizes[-1] == 1
+    assert Batcher(1, 8).next() == (0, 1)
+    with pytest.raises(ValueError):
+        Batcher(0, 2)
+
+
+def test_a_million_short_games_are_about_a_thousand_tasks() -> None:
+    batcher = Batcher(10**6, 2)
+    count = 0
+    while (task := batcher.next()) is not None:
+        batcher.observe(task[1] - task[0], 0.0005 * (task[1] - task[0]))
+        count += 1
+    assert 1000 <= count < 1100
 
 
 # Newcombe (1998), "Two-sided confidence intervals for the single proportion", method 3.
