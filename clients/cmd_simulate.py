@@ -26,12 +26,19 @@ import sys
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.clients.progress import progress_bar
 from hedgerow.clients.tournament_play import play_record
+from hedgerow.core import botchoice
 from hedgerow.core.outcome import headline
 from hedgerow.core.tournament_stats import Tally
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow simulate``."""
+    parser.description = (
+        "Watch bots play single games in one process: the bots sit in the seats in the "
+        "order given, and every game gets a line (or a JSON object) with its result and "
+        "final state hash, so any game can be played again with --seed.  To compare bots "
+        "(seats rotated, games in parallel, confidence intervals), use hedgerow tournament."
+    )
     parser.add_argument("game", help="the game to play (see: hedgerow games)")
     parser.add_argument("--players", type=int, default=None, help="seats at the table")
     parser.add_argument(
@@ -64,9 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise HedgerowError(f"--games must be at least 1, not {args.games}")
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    bots = [host.bot(n, args.game) for n in names]
-    if not bots:
-        raise HedgerowError("--bots needs at least one bot name")
+    bots = botchoice.resolve_list(host, args.bots, args.game)
     seat_bots = [names[s % len(names)] for s in range(players)]
     seat_specs = [bots[s % len(bots)] for s in range(players)]
     tally = Tally(seat_bots)
