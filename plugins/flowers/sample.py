@@ -38,47 +38,51 @@ from functools import cache
 from typing import NamedTuple
 
 from hedgerow.core import Rng
-from hedgerow.plugins.flowers.cards import ALL_CARDS, DECK, PURPLES
-from hedgerow.plugins.flowers.garden import Garden, Stack, from_cells, inside, targets
+from hedgerow.plugins.flowers.cards import ALL_CARDS, DECK
+from hedgerow.plugins.flowers.garden import LIMIT, OFFSET, STRIDE, Garden, Stack, targets
 from hedgerow.plugins.flowers.setup import Layout
 from hedgerow.plugins.flowers.state import DEAL, NOBODY, OVER, PLANT, TAKE, State, View
 
 Sample = Callable[[View, int, Rng], State]
 
+CARDS = len(ALL_CARDS)  # card ids are 0 to CARDS - 1 (the deck, then the purple cards)
 _BATCH = 1 << 56  # the product of one word's bounds stays below this: few words redrawn
 _TWO64 = 1 << 64
 
 
 @cache
-def _plan(n: int, m: int) -> tuple[tuple[int, int, int, int], ...]:
+def _plan(n: int, m: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
     """How to draw the last ``m`` positions of a Fisher-Yates shuffle of ``n`` items.
 
-    Each batch ``(high, low, product, limit)`` covers the positions ``i`` from ``high``
-    down to ``low + 1``, whose bounds ``i + 1`` multiply to ``product``; one word below
-    ``limit`` (the largest multiple of ``product`` up to 2**64) draws them all.
+    Each batch ``(product, limit, steps)`` covers the ``steps`` ``(i, i + 1)``: position
+    ``i`` swaps with a uniform index below ``i + 1``, from ``n - 1`` down.  The bounds of a
+    batch multiply to ``product``, and one word below ``limit`` (the largest multiple of
+    ``product`` up to 2**64) draws them all, as mixed-radix digits (the lowest first).
     """
     last = max(n - m, 1)  # the lowest position drawn (position 0 has nothing to swap)
     out = []
     i = n - 1
     while i >= last:
-        high, product = i, 1
+        steps, product = [], 1
         while i >= last and product * (i + 1) <= _BATCH:
+            steps.append((i, i + 1))
             product *= i + 1
             i -= 1
-        out.append((high, i, product, _TWO64 - _TWO64 % product))
+        out.append((product, _TWO64 - _TWO64 % product, tuple(steps)))
     return tuple(out)
 
 
 def _shuffle_tail(items: list[int], m: int, rng: Rng) -> None:
     """Put a uniformly random ordered choice of ``m`` of ``items`` at its end, in place."""
     draw = rng.next_u64
-    for high, low, product, limit in _plan(len(items), m):
+    for product, limit, steps in _plan(len(items), m):
         word = draw()
         while word >= limit:
             word = draw()
         word %= product
-        for i in range(high, low, -1):
-            word, j = divmod(word, i + 1)
+        for i, bound in steps:
+            j = word % bound
+            word //= bound
             items[i], items[j] = items[j], items[i]
 
 
@@ -111,13 +115,15 @@ def _known(view: View, seat: int, coverable: Sequence[bool],
     shown: list[int] = []
     gardens: list[Garden] = []
     for cells in view.gardens:
-        for x, y, stack in cells:
-            if not inside(x, y) or not stack:
+        garden: Garden = {}
+        for x, y, stack in cells:  # garden.key, inline: a view has a hundred cells or so
+            if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT and stack):
                 raise _refuse(view, f"a garden has cell ({x}, {y}) holding {stack!r}")
+            garden[(x + OFFSET) * STRIDE + y + OFFSET] = stack
             shown += stack
-        gardens.append(from_cells(cells))
-    if any(len(g) != len(c) for g, c in zip(gardens, view.gardens, strict=True)):
-        raise _refuse(view, "a garden lists one cell twice")
+        if len(garden) != len(cells):
+            raise _refuse(view, "a garden lists one cell twice")
+        gardens.append(garden)
     phase = view.phase
     if phase == DEAL:
         sizes = layout(players).sizes
@@ -147,10 +153,9 @@ def _known(view: View, seat: int, coverable: Sequence[bool],
         raise _refuse(view, f"a card is held from stack {view.source}")
     if phase != OVER and not 0 <= view.active < players:
         raise _refuse(view, f"seat {view.active} is to act")
-    deck = [c for c in shown if c not in PURPLES]
-    if any(c not in ALL_CARDS for c in shown) or len(set(shown)) != len(shown):
+    gone = set(shown)
+    if len(gone) != len(shown) or min(gone, default=0) < 0 or max(gone, default=0) >= CARDS:
         raise _refuse(view, "a card is unknown or shown twice")
-    gone = set(deck)
     pool = tuple([c for c in DECK if c not in gone])
     ordered = sum(bodies) + held
     if view.box_count < 0 or ordered + view.box_count != len(pool):
