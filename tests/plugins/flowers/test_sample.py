@@ -24,7 +24,9 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.flowers.choices import take_action
+from hedgerow.plugins.flowers.game import SCORED_GARDENS
 from hedgerow.plugins.flowers.sample import _shuffle_tail
+from hedgerow.plugins.flowers.scoring import score_garden
 from hedgerow.plugins.flowers.state import DEAL, OVER, PLANT, TAKE, State
 from hedgerow.plugins.flowers.ui import flowers_ui
 
@@ -112,8 +114,8 @@ def test_a_sample_shows_the_seat_its_view_and_plays_on(host: PluginHost, players
             placed = sum(map(len, stacks)) + (held != -1)  # the cards dealt in order
             if perm(placed + len(box), placed) > 10**9:
                 assert _hidden(again, seat) != _hidden(dealt, seat)  # really re-dealt
-            if step % 7 == 0 or state.phase != TAKE:
-                _play_out(ruleset, dealt, rng.fork("play"))
+            if seat == step % players and (step % 5 == 0 or state.phase != TAKE):
+                _play_out(ruleset, dealt, rng.fork("play"))  # one seat's sample, often
             seen[state.phase] += 1
             if state.phase == PLANT and seat != state.active:
                 seen["held by another"] += 1
@@ -275,3 +277,15 @@ def test_score_under_summer_counts_only_groups_touching_the_purple_card(summer: 
     assert summer.gamedef.score is not None and standard.gamedef.score is not None
     assert (summer.gamedef.score(state, 0), summer.gamedef.score(state, 1)) == (5, 0)
     assert standard.gamedef.score(state, 1) == 5  # the same greens score without Summer
+
+
+def test_score_stays_right_past_the_gardens_it_remembers(standard: Ruleset) -> None:
+    """``score`` remembers recent gardens by identity; through many more than it keeps, and
+    with each garden asked again, every answer is the garden's own score."""
+    game = standard.gamedef
+    assert game.score is not None
+    states = [s for s in _games(standard, 2, 10) for _ in (0, 1)]  # each state twice in a row
+    assert len({id(g) for s in states for g in s.gardens}) > 2 * SCORED_GARDENS
+    for state in states:
+        for seat in range(2):
+            assert game.score(state, seat) == score_garden(state.gardens[seat]).total
