@@ -8,7 +8,7 @@ face down, that card.  Nothing a seat has seen ever goes back out of sight in FL
 (every card taken is planted in view), so those *hidden* cards are exactly the deck minus
 the cards the view shows, and every way of placing them is as likely as any other: the
 shuffle was uniform and no choice made so far depended on where they lie.  `make_sample`
-deals them uniformly at random into those places, the deal order is:
+deals them uniformly at random into those places, in this order:
 
 1. the pool: the hidden cards in id order;
 2. a partial Fisher-Yates shuffle of the pool from its end, one position for every card
@@ -24,7 +24,9 @@ again.  That draws about eight times fewer words than one ``randbelow`` per inde
 the same uniform shuffle; the words are the generator's, so a sample is reproducible
 from the rng.  A search bot samples the same view thousands of times, so the work that
 depends on the view alone (gardens, planting targets, the pool, the checks) is done once
-per view object and kept for the next call with that same object.
+per view object and kept for the next call with that same object; the states it deals
+share those gardens and targets, which is safe because no state's garden is ever changed
+(`state`).
 
 A view that no state could give (an unknown or repeated card, sizes that do not add up to
 the cards unaccounted for, another seat's view) is refused with a `ValueError` that says
