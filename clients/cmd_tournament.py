@@ -254,7 +254,8 @@ def _print_table(job: Job, games: int, results: _Results, backend: Backend | Non
     finished = results.bots.games
     where = backend.description if backend is not None else "nowhere"
     done = f"{finished} of {games} games (interrupted)" if interrupted else f"{games} games"
-    print(f"{job.fingerprint}, {job.players} players: {done}, seeds {job.seed}-"
+    seats = f"{job.players} player" + ("s" if job.players != 1 else "")
+    print(f"{job.fingerprint}, {seats}: {done}, seeds {job.seed}-"
           f"{job.seed + games - 1}")
     print(f"played {where} in {elapsed:.1f} s")
     block = block_size(len(job.bots))
@@ -267,7 +268,7 @@ def _print_table(job: Job, games: int, results: _Results, backend: Backend | Non
     for line in report(results.bots):
         print(line)
     seat_lines = results.seats.lines
-    if results.seats.decided:
+    if results.seats.decided and job.players > 1 and results.seats.kind != "cooperative":
         rates = "  ".join(
             f"{s}: {100 * line.wins / line.decided:.1f}%"
             for s, line in enumerate(seat_lines) if line.decided

@@ -45,7 +45,7 @@ class Backend(Protocol):
 
     #: how many games can run at the same time
     workers: int
-    #: a few words for the report: "2 worker processes", "the Dask scheduler at ..."
+    #: where the games run, in a few words after "played": "on 2 worker processes"
     description: str
 
     def results(self, job: Job, batcher: Batcher) -> Iterator[dict[str, Any]]:
@@ -91,7 +91,7 @@ class ProcessPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.description = f"{workers} worker processes"
+        self.description = f"on {workers} worker processes"
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -171,7 +171,7 @@ class DaskBackend:
                 silence_logs=logging.ERROR,
             )
             self._client = Client(self._cluster)
-            self.description = f"a local Dask cluster of {workers} worker processes"
+            self.description = f"on a local Dask cluster of {workers} worker processes"
         else:
             _, host, port = check_scheduler_address(address)
             try:
@@ -184,7 +184,7 @@ class DaskBackend:
                 self._client = Client(address, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:
                 raise HedgerowError(f"cannot use the Dask scheduler at {address}: {exc}") from None
-            self.description = f"the Dask scheduler at {address}"
+            self.description = f"on the Dask cluster at {address}"
         threads = sum(self._client.nthreads().values())
         self.workers = max(1, threads)
 

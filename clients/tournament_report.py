@@ -15,6 +15,7 @@ tournament``, one per seat for ``hedgerow simulate``) and draws plain text that 
 from __future__ import annotations
 
 import math
+import textwrap
 
 from hedgerow.core.tournament_stats import Line, Tally, wilson
 
@@ -71,19 +72,31 @@ def results_table(tally: Tally, heading: str = "bot", width: int = 80) -> list[s
 
 
 def grades_table(tally: Tally, heading: str = "bot", width: int = 80) -> list[str]:
-    """How often each line reached each grade (empty when the games grade nothing)."""
+    """How often each line reached each grade, best grade first (empty when nothing is
+    graded); a line of words per bot where a table would not fit ``width``."""
     order = tally.grade_order()
     if not order:
         return []
-    cell = max(8, *(len(g) + 1 for g in order))
-    label_width = max(8, min(24, width - cell * len(order) - 1))
-    rows = [f"{'grades, ' + heading:<{label_width}} " + "".join(f"{g:>{cell}}" for g in order)]
-    for line in tally.lines:
+
+    def shares(line: Line) -> list[str]:
         total = sum(line.grades.values())
-        shares = [_percent(line.grades[g] / total) if total else "-" for g in order]
+        return [_percent(line.grades[g] / total) if total else "-" for g in order]
+
+    cell = max(8, *(len(g) + 1 for g in order))
+    label_width = max(8, min(24, max(len(line.label) for line in tally.lines)))
+    if label_width + 1 + cell * len(order) > width:
+        return ["grades reached"] + [
+            row
+            for line in tally.lines
+            for row in textwrap.wrap(f"{line.label}: " + ", ".join(
+                f"{g} {s}" for g, s in zip(order, shares(line), strict=True)),
+                width, subsequent_indent="    ")
+        ]
+    rows = [f"{'grades':<{label_width}} " + "".join(f"{g:>{cell}}" for g in order)]
+    for line in tally.lines:
         rows.append(f"{_fit(line.label, label_width):<{label_width}} "
-                    + "".join(f"{s:>{cell}}" for s in shares))
-    return [_fit(r, width) for r in rows]
+                    + "".join(f"{s:>{cell}}" for s in shares(line)))
+    return rows
 
 
 def _bars(line: Line, low: int, bin_width: int, columns: int) -> str:

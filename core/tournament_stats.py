@@ -96,6 +96,7 @@ class Line:
     score_squares: int = 0
     scores: Counter[int] = field(default_factory=Counter)
     grades: Counter[str] = field(default_factory=Counter)
+    grade_scores: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     seconds: float = 0.0
 
@@ -110,6 +111,7 @@ class Line:
         self.scores[seat.score] += 1
         if seat.grade is not None:
             self.grades[seat.grade] += 1
+            self.grade_scores[seat.grade] += seat.score
         self.moves += seat.moves
         self.seconds += seat.seconds
 
@@ -192,13 +194,21 @@ class Tally:
         return any(line.decided for line in self.lines)
 
     def grade_order(self) -> list[str]:
-        """Every grade reached, best first (by threshold where known, else by name), "none"
-        last."""
-        reached = {grade for line in self.lines for grade in line.grades}
-        known = sorted((g for g in reached if g in self.thresholds),
+        """Every grade reached, best first, "none" last.
+
+        Best is the higher threshold where the games name thresholds (cooperative medals),
+        else the higher mean score of the seats that reached it (solo ranks), then the name.
+        """
+        seats: Counter[str] = Counter()
+        scores: Counter[str] = Counter()
+        for line in self.lines:
+            seats.update(line.grades)
+            scores.update(line.grade_scores)
+        known = sorted((g for g in seats if g in self.thresholds and g != "none"),
                        key=lambda g: (-self.thresholds[g], g))
-        rest = sorted(g for g in reached if g not in self.thresholds and g != "none")
-        return known + rest + (["none"] if "none" in reached else [])
+        rest = sorted((g for g in seats if g not in self.thresholds and g != "none"),
+                      key=lambda g: (-scores[g] / seats[g], g))
+        return known + rest + (["none"] if "none" in seats else [])
 
     def win_meaning(self) -> str:
         """What a win is in these games, in plain words."""

@@ -36,7 +36,7 @@ def test_an_existing_cluster_named_by_scheduler_plays_the_same_games(
     address = cluster.scheduler_address
     assert address.startswith("tcp://127.0.0.1:")
     on_cluster = run_json("--games", GAMES, "--scheduler", address)
-    assert on_cluster[0]["backend"] == f"the Dask scheduler at {address}"
+    assert on_cluster[0]["backend"] == f"on the Dask cluster at {address}"
     assert on_cluster[0]["workers"] == 2
     assert without_timing(on_cluster) == without_timing(alone)
     # the cluster is left running for whoever else uses it
@@ -45,5 +45,5 @@ def test_an_existing_cluster_named_by_scheduler_plays_the_same_games(
 
 def test_a_local_cluster_of_its_own_plays_the_same_games(alone: list[dict[str, Any]]) -> None:
     local = run_json("--games", GAMES, "--workers", "2")
-    assert local[0]["backend"] == "a local Dask cluster of 2 worker processes"
+    assert local[0]["backend"] == "on a local Dask cluster of 2 worker processes"
     assert without_timing(local) == without_timing(alone)
