@@ -597,3 +597,56 @@ def posy_rank(scores: tuple[int, ...]) -> tuple[int, ...]:
 @hookimpl
 def hedgerow_register_variants(register) -> None:
     PosyVariants.hedgerow_register_variants(None, register)
+
+
+# -- looking for hidden cards in what a bot holds ---------------------------------------------
+
+
+def reachable_strings(*roots: object, limit: int = 500_000) -> set[str]:
+    """Every ``str`` reachable from ``roots`` through ``gc.get_referents``, transitively.
+
+    The walk does not enter modules or classes, and follows a function only into its
+    closure cells and default values (not its globals): what a bot could reach from the
+    objects it was handed without importing anything.  It stops with an error after
+    ``limit`` objects, so that a walk that escaped into the whole program is noticed.
+    """
+    import gc
+    import types
+
+    seen: set[int] = set()
+    found: set[str] = set()
+    stack: list[object] = list(roots)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if len(seen) > limit:
+            raise AssertionError(f"the walk reached more than {limit} objects")
+        if isinstance(obj, str):
+            found.add(obj)
+            continue
+        if isinstance(obj, (types.ModuleType, type, int, float, bytes, bool)) or obj is None:
+            continue
+        if isinstance(obj, types.FunctionType):
+            stack.extend(c.cell_contents for c in (obj.__closure__ or ())
+                         if _filled(c))
+            stack.extend(obj.__defaults__ or ())
+            stack.extend((obj.__kwdefaults__ or {}).values())
+            continue
+        stack.extend(gc.get_referents(obj))
+    return found
+
+
+def _filled(cell: object) -> bool:
+    try:
+        cell.cell_contents  # type: ignore[attr-defined]
+    except ValueError:
+        return False
+    return True
+
+
+def hidden_tokens(state: TokenState, seat: int) -> set[str]:
+    """The tokens of every card hidden from ``seat`` in ``state``: other seats' hands."""
+    return {token for other, hand in enumerate(state.hands) if other != seat
+            for token, _ in hand}

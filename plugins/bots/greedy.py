@@ -9,7 +9,9 @@ with the bot's own random stream, so with the same table seed it makes the same 
 in any process.
 
 Where the game cannot sample a state or has no ``score`` it falls back to a uniform choice
-(``random``'s play).  It takes no parameters.
+(``random``'s play).  A decision with more than `WIDEST` legal actions (a Petals symbol
+effect lists over a thousand moves) weighs `WIDEST` of them drawn at random, so that no
+decision takes more than a few milliseconds.  It takes no parameters.
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ def after_step(model: BotModel, state: Sampled[Any], seat: int, action: Action,
     return after
 
 
+#: The most actions a decision weighs (drawn at random from longer legal lists).
+WIDEST = 256
+
+
 class GreedyBot:
     """Best immediate score for its seat; ties and fallbacks by its own seeded stream."""
 
@@ -60,13 +66,24 @@ class GreedyBot:
         state = model.sample(view, rng)
         best: list[int] = []
         top = float("-inf")
-        for index, action in enumerate(legal):
+        n = len(legal)
+        indices = range(n) if n <= WIDEST else sorted(_some(n, WIDEST, rng))
+        for index in indices:
+            action = legal[index]
             value = model.score(after_step(model, state, seat, action, rng), seat)
             if value > top:
                 top, best = value, [index]
             elif value == top:
                 best.append(index)
         return legal[best[rng.randbelow(len(best))]]
+
+
+def _some(n: int, k: int, rng: Rng) -> set[int]:
+    """``k`` distinct indices below ``n``, uniformly (``k < n``)."""
+    chosen: set[int] = set()
+    while len(chosen) < k:
+        chosen.add(rng.randbelow(n))
+    return chosen
 
 
 def spec() -> BotSpec:
