@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
+import platform
 import time
 import traceback
 from collections.abc import Sequence
@@ -161,7 +161,7 @@ def setup(job: Job) -> Setup:
     ruleset = host.ruleset(job.game, job.variants)
     if ruleset.fingerprint != job.fingerprint:
         raise HedgerowError(
-            f"this worker ({os.uname().nodename}) has the rules {ruleset.fingerprint}, "
+            f"this worker ({platform.node()}) has the rules {ruleset.fingerprint}, "
             f"the tournament was set up with {job.fingerprint}: install the same versions"
         )
     specs = tuple(resolve_bot(host, choice, job.game) for choice in job.bots)

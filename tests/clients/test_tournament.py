@@ -18,6 +18,7 @@ from tournament_helpers import ARGS, run_json, without_timing
 
 from hedgerow.clients import tournament_backends
 from hedgerow.clients.cli import main
+from hedgerow.clients.tournament_play import Job, run_batch
 
 
 @pytest.fixture
@@ -200,3 +201,11 @@ def test_help_says_what_tournament_is_for_next_to_simulate() -> None:
     assert out.returncode == 0
     assert "Compare bots" in out.stdout and "hedgerow simulate" in out.stdout
     assert "--scheduler" in out.stdout and "--workers" in out.stdout
+
+
+def test_a_worker_with_other_rules_refuses_to_play() -> None:
+    job = Job("petals", (), 2, 0, ("random", "random"), fingerprint="petals@0.0.1")
+    result = run_batch(job, 4, 6)
+    assert result["records"] == [] and result["error"]["index"] == 4
+    assert "has the rules petals@" in result["error"]["message"]
+    assert "the tournament was set up with petals@0.0.1" in result["error"]["message"]
