@@ -163,13 +163,19 @@ class DaskBackend:
 
         self._cluster: Any = None
         if address is None:
-            self._cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # any free port: 8787 may be taken
-                silence_logs=logging.ERROR,
-            )
+            try:
+                self._cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port: 8787 may be taken
+                    silence_logs=logging.ERROR,
+                )
+            except (OSError, RuntimeError, TimeoutError) as exc:
+                raise HedgerowError(
+                    f"could not start a local Dask cluster of {workers} workers: {exc} "
+                    "(--workers 1 plays in this process)"
+                ) from None
             self._client = Client(self._cluster)
             self.description = f"on a local Dask cluster of {workers} worker processes"
         else:
