@@ -73,13 +73,14 @@ class ScoreNow:
     """``score(state, seat)``: ``seat``'s points as the table's final scoring would count
     them now (see the module docstring), through the table's hooks."""
 
-    __slots__ = ("_game_end", "_memo", "_outcome_of", "_raise")
+    __slots__ = ("_game_end", "_memo", "_outcome_of", "_raise", "_raises")
 
     def __init__(self, game_end: GameEndHook, outcome_of: OutcomeHook,
                  medal_raise: RaiseHook) -> None:
         self._game_end = game_end
         self._outcome_of = outcome_of
         self._raise = medal_raise
+        self._raises: dict[int, int] = {}  # the medal raise by player count (never changes)
         self._memo: dict[object, tuple[float, ...]] = {}
 
     def forget(self) -> None:
@@ -102,7 +103,9 @@ class ScoreNow:
     def outcome_now(self, state: State) -> Outcome:
         """The table's result if the game were scored now (asked of the hooks each time)."""
         cfg = state.cfg
-        raise_ = self._raise(cfg.players)
+        raise_ = self._raises.get(cfg.players)
+        if raise_ is None:
+            raise_ = self._raises[cfg.players] = self._raise(cfg.players)
         if state.turn >= OVER:  # scored for real: the record is in the history
             return self._outcome_of(Result(cfg, state.history, state.extras, raise_))
         seats = cfg.players
