@@ -26,9 +26,9 @@ seat's hand) and its last exchange holds only the passes between the two.  That 
 The memory keeps each card's possible places on its own, not what ties cards together (see
 ``hedgerow.plugins.flourish.knowledge``), and so does the sampler.
 
-What the view fixes is worked out once per view object (`plan`) and kept for the next call:
-a search samples the same view at every iteration, and then only the dealing (`deal`) is
-done again.  Shuffles draw several swap positions from one ``randbelow`` (`shuffle`).
+What the view fixes is worked out once per view object (`plan`) and kept for the next
+calls: a search samples the same view at every iteration, and then only the dealing
+(`deal`) is done again.  Shuffles draw several swap positions from one ``randbelow`` (`shuffle`).
 
 A view taken while the table waits for chance (no seat ever decides then) is refused, as
 is a view whose counts do not add up: `ValueError`, with the reason.
@@ -111,28 +111,25 @@ class Plan(NamedTuple):
     last: tuple[Exchange, ...]
 
 
-class _LastPlan:
-    """The plan of the view sampled last: a search samples the same view object at every
-    iteration, so the plan is made once (a plan depends on nothing but its view)."""
-
-    __slots__ = ("entry",)
-
-    def __init__(self) -> None:
-        self.entry: tuple[View, int, Plan] | None = None
-
-
-_LAST = _LastPlan()
+#: The plans of the views sampled lately, by (view object, seat): a search samples the same
+#: view object at every iteration, so its plan is made once (a plan depends on nothing but
+#: its view).  A few are kept, for bots thinking side by side; cleared when full.
+_PLANS: dict[tuple[int, int], tuple[View, Plan]] = {}
+PLANS_KEPT = 8
 
 
 def sample(v: View, seat: int, rng: Rng) -> State:
     """A complete state whose view for ``seat`` is ``v``, everything else dealt at random
     (see the module docstring)."""
-    entry = _LAST.entry
-    if entry is not None and entry[0] is v and entry[1] == seat:
-        p = entry[2]
+    key = (id(v), seat)
+    kept = _PLANS.get(key)
+    if kept is not None and kept[0] is v:
+        p = kept[1]
     else:
         p = plan(v, seat)
-        _LAST.entry = (v, seat, p)
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = (v, p)
     return deal(v, seat, p, rng)
 
 
