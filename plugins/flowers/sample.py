@@ -24,7 +24,8 @@ again.  That draws about eight times fewer words than one ``randbelow`` per inde
 the same uniform shuffle; the words are the generator's, so a sample is reproducible
 from the rng.  A search bot samples the same view thousands of times, so the work that
 depends on the view alone (gardens, planting targets, the pool, the checks) is done once
-per view object and kept for the next call with that same object; the states it deals
+per view object and kept for the next calls with that same object (for the last few
+views, `KEPT_VIEWS`: several bots may think at once); the states it deals
 share those gardens and targets, which is safe because no state's garden is ever changed
 (`state`).
 
@@ -47,6 +48,9 @@ from hedgerow.plugins.flowers.state import DEAL, NOBODY, OVER, PLANT, TAKE, Stat
 
 Sample = Callable[[View, int, Rng], State]
 
+#: How many views `make_sample` keeps what it read of (bots thinking side by side each
+#: sample their own view: they do not undo each other's work).
+KEPT_VIEWS = 4
 CARDS = len(ALL_CARDS)  # card ids are 0 to CARDS - 1 (the deck, then the purple cards)
 _BATCH = 1 << 56  # the product of one word's bounds stays below this: few words redrawn
 _TWO64 = 1 << 64
@@ -171,19 +175,22 @@ def _known(view: View, seat: int, coverable: Sequence[bool],
 def make_sample(coverable: Sequence[bool], layout: Callable[[int], Layout]) -> Sample:
     """``sample(view, seat, rng)`` for a table whose coverable cards are ``coverable`` and
     whose deal is ``layout(players)`` (read only for a view taken before the deal)."""
-    last: list[tuple[View, _Known] | None] = [None]  # the latest view and what it fixes
+    #: The latest views and what they fix, newest first (replaced whole, never changed).
+    last: list[tuple[tuple[View, _Known], ...]] = [()]
 
     def sample(view: View, seat: int, rng: Rng) -> State:
         """A state that ``seat``, seeing ``view``, cannot tell from the real one, with
         everything ``view`` does not fix dealt at random with ``rng``."""
         memo = last[0]
-        if memo is not None and memo[0] is view:
-            known = memo[1]
-            if seat != known.seat:
-                raise _refuse(view, f"it is seat {view.seat}'s view, asked as seat {seat}'s")
+        for seen, known in memo:
+            if seen is view:
+                if seat != known.seat:
+                    raise _refuse(view, f"it is seat {view.seat}'s view, asked as seat "
+                                        f"{seat}'s")
+                break
         else:
             known = _known(view, seat, coverable, layout)
-            last[0] = (view, known)
+            last[0] = ((view, known), *memo[:KEPT_VIEWS - 1])
         if not known.bodies:  # before the deal
             return known.state
         items = list(known.pool)

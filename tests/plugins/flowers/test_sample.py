@@ -172,6 +172,11 @@ def test_the_same_rng_gives_the_same_sample(host: PluginHost) -> None:
     rng = Rng(b"r", "y")
     first, second = game.sample(view, 1, rng), game.sample(view, 1, rng)
     assert first != second
+    views = [game.view(state, seat) for seat in (0, 1)] * 2  # two bots thinking by turns
+    for i, each in enumerate(views * 3):
+        dealt = game.sample(each, each.seat, Rng(b"r", str(i % 4)))
+        assert game.view(dealt, each.seat) == each
+        assert dealt == game.sample(replace(each), each.seat, Rng(b"r", str(i % 4)))
 
 
 def test_a_view_before_the_deal_samples_the_table_before_the_deal(host: PluginHost) -> None:
