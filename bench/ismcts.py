@@ -88,52 +88,57 @@ def speed(args: argparse.Namespace) -> None:
     print(f"{'game':<10} {'iter/s':>8} {'us/iter':>8} {'apply us':>9} {'iter/apply':>10} "
           f"{'playout ms':>10} {'iter/s x playout':>16}")
     for game in args.games or GAMES:
-        ruleset = host.ruleset(game, players=2)
-        rules = ruleset.gamedef
-        spots = positions(host, game, args.positions)
-        spec = resolve(host, f"ismcts:{args.iterations}{args.extra}", game)
-        random_spec = resolve(host, "random", game)
+        _speed_one(host, game, args)
+
+
+def _speed_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
+    """One game's row of the speed table."""
+    ruleset = host.ruleset(game, players=2)
+    rules = ruleset.gamedef
+    spots = positions(host, game, args.positions)
+    spec = resolve(host, f"ismcts:{args.iterations}{args.extra}", game)
+    random_spec = resolve(host, "random", game)
+    iterations = 0
+
+    def search() -> None:
+        nonlocal iterations
         iterations = 0
+        for number, (table, seat) in enumerate(spots):
+            bot: Any = make_bot(ruleset, 2, seed_from_int(number), spec, seat)
+            bot.choose(table.view(seat), rules.legal_actions(table.state, seat))
+            iterations += bot.last_iterations
 
-        def search() -> None:
-            nonlocal iterations
-            iterations = 0
-            for number, (table, seat) in enumerate(spots):
-                bot: Any = make_bot(ruleset, 2, seed_from_int(number), spec, seat)
-                bot.choose(table.view(seat), rules.legal_actions(table.state, seat))
-                iterations += bot.last_iterations
+    def applies() -> None:
+        for table, seat in spots:
+            legal = rules.legal_actions(table.state, seat)
+            for k in range(0, len(legal), max(1, len(legal) // 10)):
+                rules.apply(table.state, seat, legal[k])
 
-        def applies() -> None:
-            for table, seat in spots:
-                legal = rules.legal_actions(table.state, seat)
-                for k in range(0, len(legal), max(1, len(legal) // 10)):
-                    rules.apply(table.state, seat, legal[k])
+    applied = sum(len(range(0, len(rules.legal_actions(t.state, s)),
+                            max(1, len(rules.legal_actions(t.state, s)) // 10)))
+                  for t, s in spots)
+    counter = [0]
 
-        applied = sum(len(range(0, len(rules.legal_actions(t.state, s)),
-                                max(1, len(rules.legal_actions(t.state, s)) // 10)))
-                      for t, s in spots)
-        counter = [0]
+    def playout() -> None:
+        counter[0] += 1
+        bots = make_bots(ruleset, 2, seed_from_int(counter[0]), [random_spec])
+        table = Table(ruleset, 2, seed_from_int(counter[0]))
+        while table.active_seats():
+            active = table.active_seats()
+            picks = {s: bots[s].choose(table.view(s), rules.legal_actions(table.state, s))
+                     for s in active}
+            if len(active) == 1:
+                table.play(active[0], picks[active[0]])
+            else:
+                table.play_step(picks)
 
-        def playout() -> None:
-            counter[0] += 1
-            bots = make_bots(ruleset, 2, seed_from_int(counter[0]), [random_spec])
-            table = Table(ruleset, 2, seed_from_int(counter[0]))
-            while table.active_seats():
-                active = table.active_seats()
-                picks = {s: bots[s].choose(table.view(s), rules.legal_actions(table.state, s))
-                         for s in active}
-                if len(active) == 1:
-                    table.play(active[0], picks[active[0]])
-                else:
-                    table.play_step(picks)
-
-        best = race(args.rounds, {"search": search, "apply": applies, "playout": playout})
-        per_iter = best["search"] / iterations
-        per_apply = best["apply"] / applied
-        print(f"{game:<10} {1 / per_iter:>8,.0f} {per_iter * 1e6:>8.1f} "
-              f"{per_apply * 1e6:>9.1f} {per_iter / per_apply:>10.1f} "
-              f"{best['playout'] * 1e3:>10.2f} {best['playout'] / per_iter:>16.1f}",
-              flush=True)
+    best = race(args.rounds, {"search": search, "apply": applies, "playout": playout})
+    per_iter = best["search"] / iterations
+    per_apply = best["apply"] / applied
+    print(f"{game:<10} {1 / per_iter:>8,.0f} {per_iter * 1e6:>8.1f} "
+          f"{per_apply * 1e6:>9.1f} {per_iter / per_apply:>10.1f} "
+          f"{best['playout'] * 1e3:>10.2f} {best['playout'] / per_iter:>16.1f}",
+          flush=True)
 
 
 # -- matches ---------------------------------------------------------------------------------

@@ -640,7 +640,7 @@ def reachable_strings(*roots: object, limit: int = 500_000) -> set[str]:
 
 def _filled(cell: object) -> bool:
     try:
-        cell.cell_contents  # type: ignore[attr-defined]
+        _ = cell.cell_contents  # type: ignore[attr-defined]
     except ValueError:
         return False
     return True

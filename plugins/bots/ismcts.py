@@ -15,7 +15,8 @@ information set (its view).  Each iteration:
    children) and its UCB only looks at the children it has.  At the root the legal actions
    are the ones the bot was given, the same in every sample: they are listed once and
    their UCB values kept in a list, refreshed as the visit count grows.
-3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions (``-1``:
+3. **Expand** one new child (a root action is first judged on its own, before any reply
+   is searched below it), then **roll out**: ``rollout`` uniform random actions (``-1``:
    to the end of the game), and judge where it stopped: the `Outcome` when the game is
    over (`BotModel.rewards`), otherwise every seat's ``score`` now (`BotModel.estimate`).
 4. **Back up** the reward of every seat: each node adds the reward of the seat that acted
@@ -24,7 +25,8 @@ information set (its view).  Each iteration:
 Chance is resolved at random inside iterations (`BotModel.settle`).  Simultaneous steps:
 the searching seat chooses against the step's starting state (its tree node), the other
 seats' choices in the step are drawn at random, and the step is applied whole in seat
-order.  The final choice is the most visited root action.
+order.  The final choice is the root action with the best mean reward among those visited
+at least half as often as the most visited one.
 
 Parameters (``--bot ismcts:PARAMS``), comma separated:
 
@@ -136,10 +138,12 @@ class Node:
     ``total`` (rewards of the seat that acted into it) and ``avail`` (times it could be
     chosen) are this node's statistics as its parent's child."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "states", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
+        #: The state at this node for each pool sample that reached it (see `_enter`).
+        self.states: dict[int, Sampled[Any]] | None = None
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -156,6 +160,7 @@ class IsmctsBot:
         #: Iterations run by the last `choose` (for benches and tests).
         self.last_iterations = 0
         self._nodes = 0
+        self._cached = 0
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The most visited root action after the budget's iterations."""
@@ -180,6 +185,7 @@ class IsmctsBot:
         untried = n
         c = params.c
         self._nodes = n
+        self._cached = 0
         pool: list[Sampled[Any]] = []
         size = params.samples
         limit = params.iterations
@@ -194,20 +200,26 @@ class IsmctsBot:
                     break
             elif done & 7 == 0 and deadline is not None and time.monotonic() >= deadline:
                 break
-            if size:
-                if len(pool) < size:
-                    state = model.sample(view, rng)
-                    pool.append(state)
-                else:
-                    state = pool[done % size]
-            else:
-                state = model.sample(view, rng)
             if untried:
                 untried -= 1
                 i = order[untried]
             else:
                 i = ucb.index(max(ucb))
-            rewards = self._descend(state, actions[i], subtrees[i])
+            if size:
+                # The j-th visit of a root action uses pool sample j mod size, so states
+                # kept on the tree for that sample are met again from the size-th visit on.
+                k = vis[i] % size
+                if k >= len(pool):
+                    pool.append(model.sample(view, rng))
+                    k = len(pool) - 1
+                state = pool[k]
+            else:
+                k = -1
+                state = model.sample(view, rng)
+            if vis[i]:
+                rewards = self._descend(state, actions[i], subtrees[i], k)
+            else:  # a root action's first visit judges the action itself
+                rewards = self._rollout(self._enter(subtrees[i], state, me, actions[i], k))
             done += 1
             r = rewards[me]
             vis[i] += 1
@@ -224,18 +236,20 @@ class IsmctsBot:
                 logn = log(done)
                 ucb = [tot[k] / vis[k] + c * sqrt(logn / vis[k]) for k in range(n)]
         self.last_iterations = done
-        top = max(vis)
-        best = [k for k in range(n) if vis[k] == top]
-        if len(best) > 1:
-            mean = max(tot[k] for k in best)
-            best = [k for k in best if tot[k] == mean]
+        # The best mean reward among the actions visited at least half as often as the most
+        # visited one (the most visited alone is noise while visits are few and even).
+        floor = max(vis) / 2
+        means = [tot[k] / vis[k] if vis[k] and vis[k] >= floor else -1.0 for k in range(n)]
+        top = max(means)
+        best = [k for k in range(n) if means[k] == top]
         return actions[best[rng.randbelow(len(best))] if len(best) > 1 else best[0]]
 
-    def _descend(self, state: Sampled[Any], first: Action, node: Node) -> tuple[float, ...]:
-        """One iteration below the root: ``first`` played in ``state``, then tree, rollout,
-        backup.  Returns the rewards of every seat."""
+    def _descend(self, state: Sampled[Any], first: Action, node: Node,
+                 k: int) -> tuple[float, ...]:
+        """One iteration below the root: ``first`` played in ``state`` (pool sample ``k``,
+        -1 for a fresh one), then tree, rollout, backup.  Returns every seat's reward."""
         model, rng, me, c = self.model, self.rng, self.seat, self.params.c
-        state = _play(model, state, me, first, rng)
+        state = self._enter(node, state, me, first, k)
         path: list[tuple[Node, int]] = []
         expanded = False
         while not expanded:
@@ -251,10 +265,10 @@ class IsmctsBot:
                 continue
             legal = model.legal_actions(state, seat)
             action, child, expanded = self._select(node, legal, c)
-            state = _play(model, state, seat, action, rng)
             if child is None:  # the tree is full: go on without growing it
-                expanded = True
+                state = _play(model, state, seat, action, rng)
                 break
+            state = self._enter(child, state, seat, action, k)
             path.append((child, seat))
             node = child
         rewards = self._rollout(state)
@@ -262,6 +276,26 @@ class IsmctsBot:
             child.visits += 1
             child.total += rewards[seat]
         return rewards
+
+    def _enter(self, node: Node, state: Sampled[Any], seat: int, action: Action,
+               k: int) -> Sampled[Any]:
+        """The state at ``node``: ``state`` after ``seat`` plays ``action``.  For pool sample
+        ``k`` it is computed once and kept on the node (chance it causes is then fixed for
+        that sample, as the hidden cards are); a simultaneous step, whose other choices are
+        drawn afresh each time, is never kept."""
+        states = node.states
+        if k >= 0 and states is not None:
+            known = states.get(k)
+            if known is not None:
+                return known
+        model = self.model
+        after = _play(model, state, seat, action, self.rng)
+        if k >= 0 and self._cached < self.params.nodes and len(model.active_seats(state)) == 1:
+            if states is None:
+                states = node.states = {}
+            states[k] = after
+            self._cached += 1
+        return after
 
     def _select(self, node: Node, legal: Sequence[Action],
                 c: float) -> tuple[Action, Node | None, bool]:

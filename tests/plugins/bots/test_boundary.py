@@ -59,7 +59,7 @@ def test_no_bot_can_reach_another_seats_hidden_card(host: PluginHost, bot: str) 
 def test_a_bot_cannot_make_a_sampled_state_from_a_real_one(host: PluginHost) -> None:
     ruleset = host.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"forge")
-    with pytest.raises(TypeError, match="BotModel.sample"):
+    with pytest.raises(TypeError, match=r"BotModel\.sample"):
         Sampled(table.state)
     model = BotModel(ruleset.gamedef, 0, 2)
     with pytest.raises(AttributeError):
