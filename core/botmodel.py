@@ -245,14 +245,17 @@ def estimate(scores: tuple[float, ...]) -> tuple[float, ...]:
 
     With one seat, or when every seat scores the same (a cooperative game scores the team),
     the score itself is squashed: ``0.5 + 0.5 * tanh(score / 50)``.  Otherwise each seat's
-    lead over the best other seat, on a scale of half the largest score (at least 5 points),
-    so that a seat far behind still sees which move loses less:
+    lead over the best other seat, on a scale of half the largest of the other seats' scores
+    (at least 5 points; never its own, so more points always judge better), so that a seat
+    far behind still sees which move loses less:
     ``0.5 + 0.5 * tanh(lead / scale)``.
     """
     if len(scores) == 1 or min(scores) == max(scores):
         return tuple(0.5 + 0.5 * math.tanh(s / 50.0) for s in scores)
-    scale = max(5.0, 0.5 * max(abs(s) for s in scores))
-    first = max(scores)
-    second = sorted(scores)[-2]
-    return tuple(0.5 + 0.5 * math.tanh((s - (second if s == first else first)) / scale)
-                 for s in scores)
+    out = []
+    for seat, mine in enumerate(scores):
+        others = scores[:seat] + scores[seat + 1:]
+        best = max(others)
+        scale = max(5.0, 0.5 * max(abs(s) for s in others))
+        out.append(0.5 + 0.5 * math.tanh((mine - best) / scale))
+    return tuple(out)
