@@ -33,7 +33,11 @@ The contract (version 2) in one place:
   its own hidden cards, public cards, counts of others' hidden cards, *and what it has seen
   and still knows* — cards it passed to a neighbour, cards it saw revealed and that went
   back into a hand.  ``determinize(state, seat, rng)`` re-deals only what ``seat`` cannot
-  know, so the seat's view of the re-dealt state is its view of ``state``.
+  know, so the seat's view of the re-dealt state is its view of ``state``; ``sample(view,
+  seat, rng)`` builds such a state from the view alone.
+* **Bots.**  A bot gets its seat's view, the legal actions and a `BotContext`, never the
+  state: its rules are a `hedgerow.core.botmodel.BotModel`, which works only on states it
+  sampled from the bot's view (``sample``) and played on from there.
 """
 
 from __future__ import annotations
