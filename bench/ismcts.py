@@ -4,8 +4,8 @@
 are collected from seeded random games (every third decision); at each, the ``ismcts`` bot
 runs a fixed number of iterations (``--iterations``).  Baselines in the same rounds: one
 random playout of the game from its start, and one ``apply`` of a legal action at the same
-positions.  The runs take turns within each round and the best round counts (`race`), so a
-burst of load elsewhere hits them alike.
+positions.  The runs take turns within each round and the best round counts (`race`, in
+CPU time of this process), so a burst of load elsewhere hits them alike.
 
 ``python bench/ismcts.py match GAME --games N [--budget 1s] [--against random]``: ``N``
 2-player games of ``ismcts:BUDGET`` against another bot, seats alternating (the game
@@ -23,10 +23,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
-
-from playouts import race
 
 from hedgerow.core import Rng
 from hedgerow.core.botchoice import resolve
@@ -36,6 +35,19 @@ from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 
 GAMES = ("petals", "flowers", "mandala", "flourish")
+
+
+def race(rounds: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """The least CPU time (seconds, this process) of each run over ``rounds`` rounds, the
+    runs taking turns within each round.  CPU time rather than wall time: on a shared
+    machine a process waits for a core, and that wait is not the bot's cost."""
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            start = time.process_time()
+            run()
+            best[name] = min(best[name], time.process_time() - start)
+    return best
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
