@@ -13,20 +13,29 @@ for every colouring.  `colour_plays` draws with these weights:
    cards).  Such a draw has probability ``W(c) / prod Z`` (``Z`` each step's total weight),
    so accepting it with probability ``prod (Z / Zmax)`` (``Zmax``: the step's total on the
    whole pool, a bound on ``Z``) leaves exactly ``W``.  A few tries are enough while the
-   hidden plays are few (about 85% are accepted with up to 4 plays, 35% with 5 to 9).
-2. **Close to exact, by a short Markov chain.**  With many hidden plays acceptance falls
-   fast (under 1% beyond 15), so the last complete draw (or, if every try ran out of cards,
-   a colouring found by a depth-first search) is improved by a few sweeps of a Gibbs
-   sampler whose stationary distribution is ``W``: each play in turn re-draws its colour
-   given all the others (weight ``L!/(L-k)!`` over what the others leave), then pairs of
-   plays try to exchange colours (Metropolis), which reaches colourings a single change
-   cannot when the pool is tight.  Its answer is not exactly ``W`` but close to it; it is
-   always a colouring the pool can supply.
+   hidden plays are few (about 85% are accepted with up to 4 plays, 35% with 5 to 9, on
+   views of random games).
+2. **Exact, by counting.**  When those tries fail, the weighted number of ways to colour
+   the plays still to come out of each pool left is counted (a dynamic programme over the
+   plays, remembered per view, since a search samples one view again and again), and the
+   plays take their colours one by one with exactly the right odds.  That count is small
+   when the pool is tight (few colourings fit), and it is given up beyond `COUNT_BUDGET`
+   entries, which happens when many plays meet a large pool.
+3. **Close to exact, by a short Markov chain**, in that last case (acceptance falls under
+   1% beyond 15 plays): the last complete sequential draw (or, if every try ran out of
+   cards, a colouring found by a depth-first search) is improved by a few sweeps of a
+   Gibbs sampler whose stationary distribution is ``W``: each play in turn re-draws its
+   colour given all the others (weight ``L!/(L-k)!`` over what the others leave), then
+   pairs of plays try to exchange colours (Metropolis).  A large pool is exactly where
+   such a chain mixes fast; its answer is not exactly ``W`` but close to it (measured:
+   see `SWEEPS`), and always a colouring the pool can supply.
 
 Every random draw comes from the given `Rng`; the order of everything is fixed.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from hedgerow.core import Rng
 
@@ -40,6 +49,8 @@ BATCH = 1 << 58
 #: plays, 2 up to 9, 1 beyond (acceptance falls under 10%: that draw mostly starts the
 #: chain).
 TRIES = ((4, 3), (9, 2))
+#: Entries the exact count of colourings may hold before the Markov chain is used instead.
+COUNT_BUDGET = 200
 #: Sweeps of the Markov chain: measured on real views of 5 to 7 hidden plays against exact
 #: enumeration, each play's colour frequencies are within sampling noise (about 0.01 in
 #: total variation) after 2 sweeps, and off by up to 0.13 with none.
@@ -188,6 +199,67 @@ def _exchange(groups: list[Group], chosen: list[int], left: list[int], g: int, h
     chosen[g], chosen[h] = ch, cg
 
 
+class _TooMany(Exception):
+    """The exact count needs more entries than `COUNT_BUDGET`."""
+
+
+Table = dict[tuple[int, tuple[int, ...]], int]
+
+
+@lru_cache(maxsize=64)
+def _counted(groups: tuple[Group, ...], pool: tuple[int, ...]) -> Table | None:
+    """The weighted number of ways to colour plays ``i`` onwards out of each pool left,
+    ``{(i, left): ways}`` over every reachable pair, or None beyond `COUNT_BUDGET` entries.
+    Remembered: a search samples the same view again and again."""
+    memo: Table = {}
+
+    def ways(i: int, left: tuple[int, ...]) -> int:
+        if i == len(groups):
+            return 1
+        key = (i, left)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= COUNT_BUDGET:
+                raise _TooMany
+            count, allowed = groups[i]
+            found = 0
+            for c in allowed:
+                if left[c] >= count:
+                    found += _FALLING[left[c]][count] * ways(i + 1, _less(left, c, count))
+            memo[key] = found
+        return found
+
+    try:
+        ways(0, pool)
+    except _TooMany:
+        return None
+    return memo
+
+
+def _less(left: tuple[int, ...], colour: int, count: int) -> tuple[int, ...]:
+    return (*left[:colour], left[colour] - count, *left[colour + 1:])
+
+
+def _from_table(groups: tuple[Group, ...], pool: tuple[int, ...], table: Table,
+                rng: Rng) -> list[int]:
+    """A colouring drawn exactly from the counts (module doc, 2)."""
+    if not table[(0, pool)]:
+        raise ValueError("no colouring of the face-down plays fits the unknown cards: "
+                         "not a view of a real Mandala table")
+    chosen: list[int] = []
+    left = pool
+    last = len(groups) - 1
+    for i, (count, allowed) in enumerate(groups):
+        options = [c for c in allowed if left[c] >= count]
+        weights = [_FALLING[left[c]][count]
+                   * (table[(i + 1, _less(left, c, count))] if i < last else 1)
+                   for c in options]
+        c = options[pick(weights, rng)]
+        chosen.append(c)
+        left = _less(left, c, count)
+    return chosen
+
+
 def colour_plays(groups: list[Group], pool: list[int], rng: Rng) -> list[int]:
     """A colour for each hidden play (module doc); ``pool`` loses the cards they lay.
     Raises ValueError when the pool cannot colour them all."""
@@ -204,9 +276,17 @@ def colour_plays(groups: list[Group], pool: list[int], rng: Rng) -> list[int]:
         if chosen is not None:
             start = chosen
     else:
-        if start is None:
-            start = _search(groups, order, pool, rng)
-        _chain(groups, start, pool, rng)
+        ordered = tuple(groups[g] for g in order)
+        table = _counted(ordered, tuple(pool))
+        if table is not None:
+            drawn = _from_table(ordered, tuple(pool), table, rng)
+            start = [-1] * len(groups)
+            for g, c in zip(order, drawn, strict=True):
+                start[g] = c
+        else:
+            if start is None:
+                start = _search(groups, order, pool, rng)
+            _chain(groups, start, pool, rng)
     assert start is not None
     for (count, _), c in zip(groups, start, strict=True):
         pool[c] -= count
