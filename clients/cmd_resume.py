@@ -10,6 +10,10 @@ entry checked against the hash chain.  The identity must be the one that played 
 The bot peers this user started for the table (``hedgerow play``, the lobby's bot seats)
 come back with a person's seat: each resumes from its own log, and stops with this process.
 A game that is already over is not resumed: its result is printed and the command ends.
+
+A host lost before its table's seed was agreed has no log yet: ``hedgerow resume`` takes its
+open-table file instead (``…-seat0.open.json`` in the logs folder; `hedgerow.net.openfile`)
+and re-opens the same table at the same address, where its joiners wait for it.
 """
 
 from __future__ import annotations
@@ -89,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.log)
     if not path.exists():
         raise HedgerowError(f"no such log file: {path}")
+    from hedgerow.net.openfile import is_open_file
+
+    if is_open_file(path):
+        return _reopen(args, plugins, path)
     saved = tablefile.load(path)
     key_file = key_file_of(args) or saved.key_file
     me = next((p for p in saved.peers if p.seat == saved.own_seat), None)
@@ -121,6 +129,29 @@ def run(args: argparse.Namespace) -> int:
         return run_seat(args, plugins, spec, open_peer, opened, stop)
     finally:
         stop_processes(procs)
+
+
+def _reopen(args: argparse.Namespace, plugins: Any, path: Path) -> int:
+    """Re-open the table of a host lost before its seed was agreed, and play its seat."""
+    from hedgerow.clients.netseat import check_seat_player, key_file_of, run_seat
+    from hedgerow.net import openfile
+    from hedgerow.net.launch import reopen_table
+
+    saved = openfile.load(path)
+    key_file = key_file_of(args) or saved.key_file
+    args.bot = args.bot or saved.bot
+    spec = check_seat_player(args, plugins)
+
+    async def open_peer() -> Any:
+        return await reopen_table(path, bot=args.bot, bind=args.bind, key_file=key_file,
+                                  plugins=plugins)
+
+    def opened(peer: Any, emit: Any) -> None:
+        emit("open", f"table re-opened at {peer.address}; the seed is agreed again",
+             address=peer.address, name=saved.name, players=peer.players,
+             fingerprint=saved.fingerprint)
+
+    return run_seat(args, plugins, spec, open_peer, opened, lobby=spec is None)
 
 
 def _over(table: Any, *, as_json: bool = False) -> None:
