@@ -712,6 +712,7 @@ class Peer:
         member.link = Link.CONNECTED
         if member.seat in self.departures.runs and not isinstance(body, Hello):
             self._peer_back(member)  # back without a resume: its seat is handed back too
+        self.departures.expire()  # a motion about its seat is moot now
         self.ctx.notify()
 
     def _dispatch(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -730,6 +731,7 @@ class Peer:
         its seat hands it back (§5.9)."""
         self.sync.peer_back(member)
         self.departures.peer_back(member)
+        self.departures.expire()
 
     def _find_bot(self, name: str) -> BotSpec | None:
         """The bot strategy ``name`` if this process can run it at this table."""
@@ -756,6 +758,7 @@ class Peer:
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
                  shown(body.reason) or "no reason given")
         self.seating.seat_gone(member)
+        self.departures.expire()
         self.ctx.notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -787,6 +790,7 @@ class Peer:
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
                 self.seating.seat_gone(m)
+        self.departures.expire()  # motions that can no longer pass (§5.9)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()
