@@ -23,6 +23,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
@@ -34,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from hedgerow.clients.netseat import add_seat_arguments
 
     parser.add_argument("log", metavar="LOGFILE", nargs="?", default=None,
-                        help="this seat's table log (default: choose among your unfinished "
-                             "tables)")
+                        help="this seat's table log, or the open-table file of a table you "
+                             "hosted that was lost before it began (default: choose among "
+                             "your unfinished tables)")
     parser.add_argument("--bind", default=None, metavar="HOST",
                         help="the address to listen on (default: the one used before)")
     parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
@@ -44,17 +46,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def choose(plugins: Any) -> Path | None:
     """List the unfinished tables and ask which one; None when there is none to resume."""
-    from hedgerow.clients.resumable import describe, find_tables, unfinished
+    from hedgerow.clients.resumable import (
+        describe,
+        describe_open,
+        find_open_tables,
+        find_tables,
+        unfinished,
+    )
     from hedgerow.core.datadir import logs_dir
 
-    tables = unfinished(find_tables(plugins))
+    # Games under way, and tables this user hosted that were lost before they began.
+    found = [(t.modified, t.log, describe(t)) for t in unfinished(find_tables(plugins))]
+    found += [(t.modified, t.log, describe_open(t)) for t in find_open_tables()]
+    found.sort(key=lambda item: item[0], reverse=True)
+    tables = [SimpleNamespace(log=log, lines=lines) for _, log, lines in found]
     if not tables:
         print(f"No unfinished table to resume (the logs are in {logs_dir()}).")
         return None
     print("Your unfinished tables, newest first:")
     terminal = sys.stdin.isatty()
     for number, table in enumerate(tables, start=1):
-        what, progress = describe(table)
+        what, progress = table.lines
         print(f"{number:>3}. {what}\n     {progress}")
         if not terminal:
             print(f"     {table.log}")
