@@ -143,3 +143,18 @@ def test_the_picker_falls_back_to_the_preference_order_and_random() -> None:
     assert bot_order(["random", "zeta", "greedy", "ismcts", "alpha"]) == [
         "ismcts", "greedy", "random", "alpha", "zeta"]
     assert installed_bots(object(), "petals") == []  # no bots known: the box uses random
+
+
+def test_the_waiting_room_says_when_the_host_is_gone_before_the_game_began() -> None:
+    from types import SimpleNamespace
+
+    from hedgerow.clients.app.render import waiting_room
+    from hedgerow.net.seat import Phase
+
+    for gone, expected in ((True, "The host is gone before the game began"),
+                           (False, "agreeing on the deal")):
+        state = SimpleNamespace(phase=Phase.SEEDING, problem=None, infos=[],
+                                seat=SimpleNamespace(host_gone=lambda gone=gone: gone))
+        text = "".join(t for _, t in waiting_room(state, 60))  # type: ignore[arg-type]
+        assert expected in text
+        assert ("hedgerow resume" in text) == gone
