@@ -54,14 +54,16 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
             text = "\n".join(rows)
+            best = installed_bots(host, "petals")[0]  # the box starts on the best one
             for line in ("wait for them to come back (hedgerow resume)",
-                         "seat the bot [random] in their place", "end the game here, no winner"):
+                         f"seat the bot [{best}] in their place",
+                         "end the game here, no winner"):
                 assert line in text
             assert f"Seat 1 ({seat.seats()[1].name}) is lost" in text
             assert all(len(r) <= 80 for r in rows) and len(rows) == 24
             d.press("b")
             await d.until(lambda: fake.proposed != [], what="the proposal")
-            assert fake.proposed == [(MotionKind.TAKEOVER, 1, "random")]
+            assert fake.proposed == [(MotionKind.TAKEOVER, 1, best)]
             await drawn(d, lambda rows: not any("is lost" in r for r in rows),
                         what="the box to close")
             # Another seat proposes: this player is asked, and answers with y.
@@ -82,14 +84,16 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
     asyncio.run(main())
 
 
-class TwoBots:
-    """A plugin with two more bots: ``greedy`` (any game) and ``petalsonly`` (Petals)."""
+class SomeBots:
+    """Bots in place of the built-in ones: ``random`` and ``greedy`` (any game),
+    ``petalsonly`` (Petals) and ``elsewhere`` (another game), all playing at random."""
 
     @staticmethod
     @hookimpl
     def hedgerow_register_bots(register: Any) -> None:
         from hedgerow.plugins.bots.random_bot import RandomBot
 
+        register(BotSpec(name="random", version="0.0.1", make=RandomBot))
         register(BotSpec(name="greedy", version="0.0.1", make=RandomBot))
         register(BotSpec(name="petalsonly", version="0.0.1", make=RandomBot, games=("petals",)))
         register(BotSpec(name="elsewhere", version="0.0.1", make=RandomBot, games=("posy",)))
@@ -98,7 +102,7 @@ class TwoBots:
 def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> None:
     """The picker starts on the best bot installed (greedy before random), lists only bots
     that play this game, ←/→ changes it, b sends it; a takeover in force is told by name."""
-    host = PluginHost(autoload=False, extra=[TwoBots])
+    host = PluginHost(autoload=False, block=("random-bot",), extra=[SomeBots])
     seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
                      bots=[host.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
