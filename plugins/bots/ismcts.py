@@ -34,7 +34,7 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   ``1s``;
 * ``c=0.7`` (UCB exploration constant), ``rollout=N`` (default 0: judge at once by the
   score), ``samples=N`` (pool size, default 32), ``nodes=N`` (memory bound: the tree stops
-  growing at N nodes, default 200000).
+  growing at N nodes and keeps at most N/4 states, default 200000).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -290,7 +290,8 @@ class IsmctsBot:
                 return known
         model = self.model
         after = _play(model, state, seat, action, self.rng)
-        if k >= 0 and self._cached < self.params.nodes and len(model.active_seats(state)) == 1:
+        if (k >= 0 and self._cached < self.params.nodes // 4
+                and len(model.active_seats(state)) == 1):
             if states is None:
                 states = node.states = {}
             states[k] = after
