@@ -23,9 +23,11 @@ a baseline measured in the same run, so that figures from different machines com
   (a state drawn from the active seat's view: what a searching bot calls once per
   iteration), ``determinize`` (``view`` then ``sample``) and ``score`` (a seat's points if
   scored now: what a search calls at every leaf), on states collected from random games.
-  ``sample`` is also reported for the views with at least 10 hidden face-down plays, where
-  it colours them with a short Markov chain (``hedgerow.plugins.mandala.colouring``);
-  random play lays far more face-down cards than a thoughtful player does.
+  ``sample`` is also reported for one view sampled again and again (a search's case: what
+  the view alone decides is worked out once per view) and for the views with at least 10
+  hidden face-down plays, which it colours with a short Markov chain
+  (``hedgerow.plugins.mandala.colouring``); random play lays far more face-down cards than
+  a thoughtful player does.
 """
 
 from __future__ import annotations
@@ -87,12 +89,19 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
                 game.sample(v, seat, rng)
         return run
 
+    def again() -> None:  # as a search does: one view, sampled at every iteration
+        rng = Rng(b"bench-again")
+        for v, seat in views[::10]:
+            for _ in range(10):
+                game.sample(v, seat, rng)
+
     def scored() -> None:
         for st, seat in plays:
             game.score(st, seat)
 
     t = race(rounds, {"apply": applied, "legal": listed, "view": viewed, "det": redealt,
                       "sample": sampler(views), "crowded": sampler(crowded or views[:1]),
+                      "again": again,
                       "score": scored})
     t_apply = t["apply"] / len(plays)
     sizes = [len(game.legal_actions(st, seat)) for st, seat in plays]
@@ -105,6 +114,9 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
                       ("determinize", "det")):
         per = t[key] / len(sample)
         COLUMNS.step(f"   ... {name}", per, per / t_apply, "vs one apply")
+    per = t["again"] / (10 * len(views[::10]))
+    COLUMNS.step("   ... sample, the same view again", per, per / t_apply,
+                 "vs one apply; ten samples of each view, as a search draws them")
     hidden = [_hidden_plays(v) for v, _ in views]
     per = t["crowded"] / max(1, len(crowded))
     COLUMNS.step("   ... sample, >= 10 hidden plays", per, per / t_apply,

@@ -15,7 +15,8 @@ for every colouring.  `colour_plays` draws with these weights:
    whole pool, a bound on ``Z``) leaves exactly ``W``.  A few tries are enough while the
    hidden plays are few (about 85% are accepted with up to 4 plays, 35% with 5 to 9, on
    views of random games).
-2. **Exact, by counting.**  When those tries fail, the weighted number of ways to colour
+2. **Exact, by counting.**  When those tries fail and one of them ran out of cards on the
+   way (the pool is tight: there a Markov chain would mix slowly), the weighted number of ways to colour
    the plays still to come out of each pool left is counted (a dynamic programme over the
    plays, remembered per view, since a search samples one view again and again), and the
    plays take their colours one by one with exactly the right odds.  That count is small
@@ -268,6 +269,7 @@ def colour_plays(groups: list[Group], pool: list[int], rng: Rng) -> list[int]:
     order = sorted(range(len(groups)), key=lambda g: -groups[g][0])  # big plays first
     start: list[int] | None = None
     tries = next((t for most, t in TRIES if len(groups) <= most), 1)
+    tight = False  # a draw ran out of cards on the way
     for _ in range(tries):
         chosen, accepted = _sequential(groups, order, pool, rng)
         if accepted and chosen is not None:
@@ -275,9 +277,11 @@ def colour_plays(groups: list[Group], pool: list[int], rng: Rng) -> list[int]:
             break
         if chosen is not None:
             start = chosen
+        else:
+            tight = True
     else:
         ordered = tuple(groups[g] for g in order)
-        table = _counted(ordered, tuple(pool))
+        table = _counted(ordered, tuple(pool)) if tight else None
         if table is not None:
             drawn = _from_table(ordered, tuple(pool), table, rng)
             start = [-1] * len(groups)
