@@ -130,6 +130,9 @@ class Departures:
         self.asked: list[Motion] = []  # motions waiting for this peer's player to vote
         self.held: Takeover | None = None  # our own seat, run by another peer's bot
         self.handed_back: int | None = None  # our seat came back at this entry
+        #: The log index of the last action this process authored for its own seat (-1:
+        #: none yet): no bot can have taken the seat over at or before it.
+        self.authored: int = -1
         self.ended: SeatEvent | None = None  # the agreed end
         self.events: list[SeatEvent] = []  # every seat event this peer logged
         self._number = 0
@@ -434,11 +437,30 @@ class Departures:
         log.info("seat %d is its player's again from entry #%d", seat, index)
         self.ctx.notify()
 
+    def authored_own(self, index: int) -> None:
+        """This process authored its seat's action at log ``index`` (or committed to the step
+        that starts there)."""
+        self.authored = max(self.authored, index)
+
     def on_taken(self, rx: Received, env: Envelope, member: Member) -> None:
-        """To a returning peer: a bot runs our seat; wait for the runner's handback."""
+        """To a returning peer: a bot runs our seat; wait for the runner's handback.
+
+        Believed only when it can be true (§5.9): it names our seat, the takeover began
+        after every action this process authored, and it comes from the runner itself or
+        reaches a process that has authored nothing yet (one that just resumed)."""
         body = cast(SeatTaken, env.body)
         if body.seat != self.ctx.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
+            return
+        if body.index <= self.authored:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"seat {body.seat} authored entry #{self.authored} itself, after "
+                            f"the takeover from #{body.index} that this names")
+            return
+        if self.authored >= 0 and member.seat != body.runner:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"only seat {body.runner}, the runner named, may say it plays "
+                            f"seat {body.seat}")
             return
         if self.handed_back is not None and self.handed_back >= body.index:
             return  # the handback came first

@@ -534,7 +534,10 @@ class Peer:
             return Refusal(Code.NOT_YOUR_TURN, f"seat {self.seat} may not act now "
                                                f"(waiting for seat {who})")
         if len(active) > 1:
-            return self.sync.commit_step(action)
+            refused = self.sync.commit_step(action)
+            if refused is None:
+                self.departures.authored_own(table.index)
+            return refused
         try:
             result = table.submit(self.seat, action, index=table.index, prev=table.head)
         except RulesError as exc:
@@ -543,6 +546,7 @@ class Peer:
         if isinstance(result, Refusal):
             return result
         own = result[0].entry
+        self.departures.authored_own(own.index)
         self.sync.applied(result, announce=ActionMsg(own.index, own.prev, self.seat, action))
         self.sync.drain()
         return None

@@ -296,3 +296,36 @@ def test_an_open_motion_expires_and_its_proposer_proposes_again(monkeypatch) -> 
             await close_all([host, one])
 
     run(main())
+
+
+def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
+    """A forged SeatTaken (found by fuzzing a live peer): a peer that is playing its own seat
+    does not believe another peer's word that a bot took the seat from before its own last
+    action, nor a takeover named by anyone but the runner itself; it goes on playing."""
+    from hedgerow.net.messages import ErrorCode, SeatTaken
+
+    async def main() -> None:
+        peers = await table("posy", 3)
+        host, one, two = peers
+        try:
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.ready, WAIT)
+            mover = next(p for p in peers if p.legal_actions())
+            forger, runner = [p for p in peers if p is not mover]
+            assert await mover.submit(mover.legal_actions()[0]) is None
+            assert mover.departures.authored == mover.table.index - 1 >= 1
+            to_mover = forger.ctx.roster.by_seat(mover.seat)
+            at = mover.table.index
+            # a takeover from before the mover's own move; one that names another runner
+            forger.ctx.send(to_mover, SeatTaken(mover.seat, forger.seat, "random", 0))
+            forger.ctx.send(to_mover, SeatTaken(mover.seat, runner.seat, "random", at))
+            assert await mover.wait_until(lambda: len(mover.refusals) >= 2, WAIT)
+            codes = [(r.code, r.message) for r in list(mover.refusals)[-2:]]
+            assert codes[0][0] == codes[1][0] == ErrorCode.WRONG_SEAT
+            assert "authored entry" in codes[0][1] and "runner named" in codes[1][1]
+            assert mover.departures.held is None and mover.departures.may_act()
+            assert mover.seat not in mover.departures.runs
+        finally:
+            await close_all(peers)
+
+    run(main())
