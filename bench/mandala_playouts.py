@@ -19,16 +19,25 @@ a baseline measured in the same run, so that figures from different machines com
 * **through Table**: the same games through the table engine (turn gate, chance entries,
   lazy hash chain), and the same with the canonical state hash after every entry, as a
   networked peer does; ratios against the bare `GameDef`.
-* **one step**: ``apply`` of a play, ``legal_actions`` of a play turn, ``view`` and
-  ``determinize`` (what a searching bot calls), on states collected from real games.
+* **one step**: ``apply`` of a play, ``legal_actions`` of a play turn, ``view``, ``sample``
+  (a state drawn from the active seat's view: what a searching bot calls once per
+  iteration), ``determinize`` (``view`` then ``sample``) and ``score`` (a seat's points if
+  scored now: what a search calls at every leaf), on states collected from random games.
+  ``sample`` is also reported for one view sampled again and again (a search's case: what
+  the view alone decides is worked out once per view) and for the views with at least 10
+  hidden face-down plays, which it colours with a short Markov chain
+  (``hedgerow.plugins.mandala.colouring``); random play lays far more face-down cards than
+  a thoughtful player does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playouts import Columns, count_draws, headline, parser, playout, race, start, table_playout
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.state import PLAY, State
+from hedgerow.plugins.mandala.state import HIDDEN, PLAY, State, View
 
 COLUMNS = Columns(label=34, rate=12, ms=3, us=2)
 
@@ -70,7 +79,30 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
         for st, seat in sample:
             game.determinize(st, seat, det)
 
-    t = race(rounds, {"apply": applied, "legal": listed, "view": viewed, "det": redealt})
+    views = [(game.view(st, seat), seat) for st, seat in sample]
+    crowded = [(v, seat) for v, seat in views if _hidden_plays(v) >= 10]
+
+    def sampler(pairs: list[tuple[View, int]]) -> Callable[[], None]:
+        def run() -> None:
+            rng = Rng(b"bench-sample")
+            for v, seat in pairs:
+                game.sample(v, seat, rng)
+        return run
+
+    def again() -> None:  # as a search does: one view, sampled at every iteration
+        rng = Rng(b"bench-again")
+        for v, seat in views[::10]:
+            for _ in range(10):
+                game.sample(v, seat, rng)
+
+    def scored() -> None:
+        for st, seat in plays:
+            game.score(st, seat)
+
+    t = race(rounds, {"apply": applied, "legal": listed, "view": viewed, "det": redealt,
+                      "sample": sampler(views), "crowded": sampler(crowded or views[:1]),
+                      "again": again,
+                      "score": scored})
     t_apply = t["apply"] / len(plays)
     sizes = [len(game.legal_actions(st, seat)) for st, seat in plays]
     COLUMNS.step("   ... one apply (a play)", t_apply)
@@ -78,10 +110,26 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
     COLUMNS.step("   ... legal_actions (a play turn)", t_legal, t_legal / t_apply,
                  f"vs one apply; {sum(sizes) / len(sizes):.0f} actions on average, "
                  f"{max(sizes)} at most")
-    for name, key in (("view", "view"), ("determinize", "det")):
+    for name, key in (("view", "view"), ("sample (from a view)", "sample"),
+                      ("determinize", "det")):
         per = t[key] / len(sample)
         COLUMNS.step(f"   ... {name}", per, per / t_apply, "vs one apply")
+    per = t["again"] / (10 * len(views[::10]))
+    COLUMNS.step("   ... sample, the same view again", per, per / t_apply,
+                 "vs one apply; ten samples of each view, as a search draws them")
+    hidden = [_hidden_plays(v) for v, _ in views]
+    per = t["crowded"] / max(1, len(crowded))
+    COLUMNS.step("   ... sample, >= 10 hidden plays", per, per / t_apply,
+                 f"vs one apply; {len(crowded)} of {len(views)} views, "
+                 f"{sum(hidden) / len(hidden):.1f} hidden plays on average")
+    per = t["score"] / len(plays)
+    COLUMNS.step("   ... score", per, per / t_apply, "vs one apply")
     print()
+
+
+def _hidden_plays(v: View) -> int:
+    """Face-down plays of other seats in a view (their colours are what sample guesses)."""
+    return sum(1 for m in v.mandalas for p in m.plays if p[1] == HIDDEN)
 
 
 def main(argv: list[str] | None = None) -> int:

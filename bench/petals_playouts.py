@@ -19,6 +19,9 @@ a baseline measured in the same run, so that figures from different machines com
   canonical state hash on every action), as a ratio against the bare `GameDef` games.
 * **legal actions per turn**: ``legal_actions`` (lazy) on states collected from real
   games, against materialising every action (``list(...)``) and against one ``apply``.
+* **what bots call**: ``sample`` (a state from the active seat's view: once with a view
+  it has not seen, and again with the same view object, as a search does once per
+  iteration), ``view`` and ``score``, on the same states, each against one ``apply``.
 """
 
 from __future__ import annotations
@@ -82,7 +85,43 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
                      f"vs one apply; {share:.1%} of decisions, {sum(sizes) / len(sizes):.0f} "
                      f"actions on average, {max(sizes)} at most")
         COLUMNS.step("   ... listing every action", t_list, t_list / t_lazy, "vs lazy", digits=1)
+    bots(game, label, states, t_apply, rounds)
     print()
+
+
+def bots(game, label: str, states: list[State], t_apply: float, rounds: int) -> None:
+    """The rows for what bots call: sample, view and score, each against one apply."""
+    views = [(game.view(st, st.active), st.active) for st in states]
+    again = 10
+
+    def fresh() -> None:
+        rng = Rng(b"bench-sample")
+        for v, seat in views:
+            game.sample(v, seat, rng)
+
+    def repeated() -> None:
+        rng = Rng(b"bench-sample")
+        for v, seat in views:
+            for _ in range(again):
+                game.sample(v, seat, rng)
+
+    def viewed() -> None:
+        for st in states:
+            game.view(st, st.active)
+
+    def scored() -> None:
+        for st in states:
+            game.score(st, st.active)
+
+    t = race(rounds, {"fresh": fresh, "repeated": repeated, "view": viewed, "score": scored})
+    n = len(states)
+    rows = (("sample, a new view", t["fresh"] / n, "vs one apply; once per view object"),
+            ("sample, the same view", t["repeated"] / (n * again),
+             "vs one apply; a search's every iteration"),
+            ("view", t["view"] / n, "vs one apply"),
+            ("score", t["score"] / n, "vs one apply; a search's every leaf"))
+    for what, seconds, note in rows:
+        COLUMNS.step(f"{label}, {what}", seconds, seconds / t_apply, note)
 
 
 def main(argv: list[str] | None = None) -> int:

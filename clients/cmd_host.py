@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the table and play this seat."""
     from hedgerow.clients.netseat import check_seat_player, key_file_of, player_name, run_seat
+    from hedgerow.core.botchoice import resolve
     from hedgerow.core.errors import HedgerowError
     from hedgerow.net.launch import host_table
 
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset.check_players(players)
     if not 0 <= args.port < 65536:
         raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
-    spec = check_seat_player(args, plugins, args.game)
+    spec = (resolve(plugins, args.bot, args.game) if args.bot  # name[:params], checked
+            else check_seat_player(args, plugins, args.game))
     me = player_name(args)
     key_file = key_file_of(args)
     table_name = args.table or f"{me}'s {args.game}"

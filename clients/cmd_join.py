@@ -59,10 +59,11 @@ def run(args: argparse.Namespace) -> int:
 
     from hedgerow.clients.joining import prepare_join
     from hedgerow.clients.netseat import check_seat_player, key_file_of, player_name, run_seat
+    from hedgerow.core.botchoice import resolve
     from hedgerow.net.launch import join_table
 
     plugins = make_plugin_host(args)
-    spec = check_seat_player(args, plugins)
+    spec = resolve(plugins, args.bot) if args.bot else check_seat_player(args, plugins)
     if args.table is None:
         if spec is not None:
             raise HedgerowError("a bot seat needs the table: hedgerow join ADDRESS_OR_NAME --bot "

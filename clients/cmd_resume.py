@@ -10,6 +10,10 @@ entry checked against the hash chain.  The identity must be the one that played 
 The bot peers this user started for the table (``hedgerow play``, the lobby's bot seats)
 come back with a person's seat: each resumes from its own log, and stops with this process.
 A game that is already over is not resumed: its result is printed and the command ends.
+
+A host lost before its table's seed was agreed has no log yet: ``hedgerow resume`` takes its
+open-table file instead (``…-seat0.open.json`` in the logs folder; `hedgerow.net.openfile`)
+and re-opens the same table at the same address, where its joiners wait for it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
@@ -30,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from hedgerow.clients.netseat import add_seat_arguments
 
     parser.add_argument("log", metavar="LOGFILE", nargs="?", default=None,
-                        help="this seat's table log (default: choose among your unfinished "
-                             "tables)")
+                        help="this seat's table log, or the open-table file of a table you "
+                             "hosted that was lost before it began (default: choose among "
+                             "your unfinished tables)")
     parser.add_argument("--bind", default=None, metavar="HOST",
                         help="the address to listen on (default: the one used before)")
     parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
@@ -40,17 +46,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def choose(plugins: Any) -> Path | None:
     """List the unfinished tables and ask which one; None when there is none to resume."""
-    from hedgerow.clients.resumable import describe, find_tables, unfinished
+    from hedgerow.clients.resumable import (
+        describe,
+        describe_open,
+        find_open_tables,
+        find_tables,
+        unfinished,
+    )
     from hedgerow.core.datadir import logs_dir
 
-    tables = unfinished(find_tables(plugins))
+    # Games under way, and tables this user hosted that were lost before they began.
+    found = [(t.modified, t.log, describe(t)) for t in unfinished(find_tables(plugins))]
+    found += [(t.modified, t.log, describe_open(t)) for t in find_open_tables()]
+    found.sort(key=lambda item: item[0], reverse=True)
+    tables = [SimpleNamespace(log=log, lines=lines) for _, log, lines in found]
     if not tables:
         print(f"No unfinished table to resume (the logs are in {logs_dir()}).")
         return None
     print("Your unfinished tables, newest first:")
     terminal = sys.stdin.isatty()
     for number, table in enumerate(tables, start=1):
-        what, progress = describe(table)
+        what, progress = table.lines
         print(f"{number:>3}. {what}\n     {progress}")
         if not terminal:
             print(f"     {table.log}")
@@ -89,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.log)
     if not path.exists():
         raise HedgerowError(f"no such log file: {path}")
+    from hedgerow.net.openfile import is_open_file
+
+    if is_open_file(path):
+        return _reopen(args, plugins, path)
     saved = tablefile.load(path)
     key_file = key_file_of(args) or saved.key_file
     me = next((p for p in saved.peers if p.seat == saved.own_seat), None)
@@ -121,6 +141,29 @@ def run(args: argparse.Namespace) -> int:
         return run_seat(args, plugins, spec, open_peer, opened, stop)
     finally:
         stop_processes(procs)
+
+
+def _reopen(args: argparse.Namespace, plugins: Any, path: Path) -> int:
+    """Re-open the table of a host lost before its seed was agreed, and play its seat."""
+    from hedgerow.clients.netseat import check_seat_player, key_file_of, run_seat
+    from hedgerow.net import openfile
+    from hedgerow.net.launch import reopen_table
+
+    saved = openfile.load(path)
+    key_file = key_file_of(args) or saved.key_file
+    args.bot = args.bot or saved.bot
+    spec = check_seat_player(args, plugins)
+
+    async def open_peer() -> Any:
+        return await reopen_table(path, bot=args.bot, bind=args.bind, key_file=key_file,
+                                  plugins=plugins)
+
+    def opened(peer: Any, emit: Any) -> None:
+        emit("open", f"table re-opened at {peer.address}; the seed is agreed again",
+             address=peer.address, name=saved.name, players=peer.players,
+             fingerprint=saved.fingerprint)
+
+    return run_seat(args, plugins, spec, open_peer, opened, lobby=spec is None)
 
 
 def _over(table: Any, *, as_json: bool = False) -> None:

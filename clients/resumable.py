@@ -5,7 +5,9 @@ directory's ``logs/`` folder.  `find_tables` reads them (newest first) and repla
 to tell a finished game from one still under way; `unfinished` keeps the tables a person
 played (a bot seat's log is not offered); `bots_of` finds, for a table, the unfinished logs
 of the bot peers this user started for it (``hedgerow play``, the lobby), so that resuming
-the person's seat brings those bots back too.
+the person's seat brings those bots back too.  `find_open_tables` finds the tables this
+user hosted that were lost before their seed was agreed (no log yet, only the host's
+open-table file, `hedgerow.net.openfile`), which ``hedgerow resume`` re-opens.
 """
 
 from __future__ import annotations
@@ -130,3 +132,42 @@ def describe(table: SavedTable, now: float | None = None) -> tuple[str, str]:
     turn = "; your turn" if table.my_turn else ""
     return (f"{table.game}, {table.players} players: {players}",
             f"{when(table.modified, now)}, after {table.actions} actions{turn}")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSaved:
+    """A table this user hosted that was lost before its seed was agreed."""
+
+    log: Path  # the open-table file (what ``hedgerow resume`` takes)
+    game: str  # the rules' fingerprint
+    players: int
+    names: tuple[str, ...]  # the seats taken, in seat order
+    modified: float
+
+
+def find_open_tables(folder: Path | None = None) -> list[OpenSaved]:
+    """The open-table files of ``folder`` (default: the user's logs), newest first; damaged
+    ones are left out."""
+    from hedgerow.net import openfile
+
+    folder = folder or logs_dir()
+    paths = sorted(folder.glob(f"*{openfile.SUFFIX}"), key=lambda p: p.stat().st_mtime,
+                   reverse=True)
+    found = []
+    for path in paths[:NEWEST]:
+        try:
+            saved = openfile.load(path)
+            modified = path.stat().st_mtime
+        except (HedgerowError, OSError):
+            continue
+        names = tuple(p.display_name or f"seat {p.seat}" for p in saved.peers)
+        found.append(OpenSaved(path, saved.fingerprint, saved.players, names, modified))
+    return found
+
+
+def describe_open(table: OpenSaved, now: float | None = None) -> tuple[str, str]:
+    """Two short lines, as `describe`: the game and who sat; when, and that it never began."""
+    players = ", ".join(f"{n} (you)" if i == 0 else n for i, n in enumerate(table.names))
+    return (f"{table.game}, {table.players} players: {players}",
+            f"{when(table.modified, now)}, hosted by you and lost before the game began; "
+            "re-open it")

@@ -29,6 +29,10 @@ step:
   ``determinize``, a seat's view and its legal actions are the same for a state re-dealt
   from its point of view, re-dealt twice included (the view leaks nothing hidden, and
   re-dealing never hands the seat knowledge it could not have);
+* when the game provides ``sample``: a state sampled from a seat's view shows the seat that
+  same view and the same legal actions, and (twice a game, for every seat) plays on with
+  random actions and chance to a well-formed outcome; when it provides ``score``: every
+  seat's score is a finite number, in the state and in the sampled one;
 * your ``invariants(before, after)`` hold (see `Invariant`), and your
   ``redeal_checks(state, seat, redealt)`` hold for every re-deal (what a seat remembers
   beyond its view: see `RedealCheck`);
@@ -43,13 +47,14 @@ reproduced.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.canon import state_hash
-from hedgerow.core.chance import Chance, ChanceOutcome, Pick, SeededChance, outcome_of
+from hedgerow.core.chance import Chance, ChanceOutcome, Pick, SeededChance, draw_all, outcome_of
 from hedgerow.core.errors import Code, Refusal, RulesError
 from hedgerow.core.game import GameDef
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
@@ -285,6 +290,10 @@ def check_game(
             before = _hash(gamedef, state)
             listed = [list(gamedef.legal_actions(state, seat)) for seat in range(players)]
             _check_views(gamedef, state, listed, rng, step, redeal_checks)
+            if table.index in (exhaustive_steps, 4 * exhaustive_steps + 1):
+                for seat in range(players):
+                    check_sample_plays_on(gamedef, state, seat, players, rng, step,
+                                          max_actions)
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
@@ -425,6 +434,7 @@ def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Actio
         if type(view) is type(state):
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
         if gamedef.determinize is None:
+            _check_sample(gamedef, state, seat, view, legal, rng, step)
             continue
         other = gamedef.determinize(state, seat, rng.fork(f"det{seat}"))
         if gamedef.view(other, seat) != view:
@@ -450,3 +460,69 @@ def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Actio
                 f"{step}: seat {seat}'s legal actions change when hidden cards are re-dealt: "
                 "they depend on something the seat cannot see"
             )
+        _check_sample(gamedef, state, seat, view, legal, rng, step)
+
+
+def _check_sample(gamedef: GameDef[Any, Any], state: Any, seat: int, view: Any,
+                  legal: list[Action], rng: Rng, step: str) -> None:
+    """``sample(view)`` agrees with the view and the seat's legal actions; ``score`` is a
+    finite number for every seat, in the real state and in the sampled one."""
+    sampled = None
+    if gamedef.sample is not None:
+        sampled = gamedef.sample(view, seat, rng.fork(f"sample{seat}"))
+        if gamedef.view(sampled, seat) != view:
+            raise ConformanceError(
+                f"{step}: seat {seat}'s view of a state sampled from its view differs from "
+                "the view: sample() must keep everything the view shows"
+            )
+        if list(gamedef.legal_actions(sampled, seat)) != legal:
+            raise ConformanceError(
+                f"{step}: seat {seat}'s legal actions differ in a state sampled from its view"
+            )
+    if gamedef.score is not None:
+        for where, some in (("state", state), ("sampled state", sampled)):
+            if some is None:
+                continue
+            value = gamedef.score(some, seat)
+            if not isinstance(value, int | float) or isinstance(value, bool) \
+                    or not math.isfinite(value):
+                raise ConformanceError(f"{step}: score() of seat {seat} in the {where} is "
+                                       f"{value!r}, not a finite number")
+
+
+def check_sample_plays_on(gamedef: GameDef[Any, Any], state: Any, seat: int, players: int,
+                          rng: Rng, step: str, max_actions: int) -> None:
+    """A state sampled from ``seat``'s view of ``state`` plays on, with random legal actions
+    and chance drawn at random, to a well-formed outcome within ``max_actions``."""
+    if gamedef.sample is None:
+        return
+    some = gamedef.sample(gamedef.view(state, seat), seat, rng.fork("plays-on"))
+    for _ in range(max_actions):
+        pending = gamedef.pending_chance(some)
+        if pending is not None:
+            assert gamedef.resolve is not None
+            some = gamedef.resolve(some, draw_all(rng, pending))
+            continue
+        active = gamedef.active_seats(some)
+        if not active:
+            try:
+                check_outcome(gamedef.outcome(some), players)
+            except ConformanceError as exc:
+                raise ConformanceError(f"{step}: a state sampled for seat {seat} ended "
+                                       f"badly: {exc}") from exc
+            return
+        for who in active:  # a simultaneous step: every choice against the same state
+            legal = gamedef.legal_actions(some, who)
+            if not legal:
+                raise ConformanceError(f"{step}: in a state sampled for seat {seat}, active "
+                                       f"seat {who} has no legal action")
+        choices = [(who, (lambda lg: lg[rng.randbelow(len(lg))])(
+            gamedef.legal_actions(some, who))) for who in active]
+        for who, action in choices:
+            result = gamedef.apply(some, who, action)
+            if isinstance(result, Refusal):
+                raise ConformanceError(f"{step}: in a state sampled for seat {seat}, "
+                                       f"{action} by seat {who} was refused: {result}")
+            some = result
+    raise ConformanceError(f"{step}: a state sampled for seat {seat} did not end in "
+                           f"{max_actions} actions")

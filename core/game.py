@@ -33,20 +33,27 @@ The contract (version 2) in one place:
   its own hidden cards, public cards, counts of others' hidden cards, *and what it has seen
   and still knows* — cards it passed to a neighbour, cards it saw revealed and that went
   back into a hand.  ``determinize(state, seat, rng)`` re-deals only what ``seat`` cannot
-  know, so the seat's view of the re-dealt state is its view of ``state``.
+  know, so the seat's view of the re-dealt state is its view of ``state``; ``sample(view,
+  seat, rng)`` builds such a state from the view alone.
+* **Bots.**  A bot gets its seat's view, the legal actions and a `BotContext`, never the
+  state: its rules are a `hedgerow.core.botmodel.BotModel`, which works only on states it
+  sampled from the bot's view (``sample``) and played on from there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import Chance, ChanceOutcome
 from hedgerow.core.errors import Refusal
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.rng import Rng
+
+if TYPE_CHECKING:
+    from hedgerow.core.botmodel import BotModel
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -177,25 +184,55 @@ class VariantSpec:
 
 @dataclass(frozen=True, slots=True)
 class BotContext:
-    """What a bot is made with: the table's rules, its seat, the player count, its own rng."""
+    """What a bot is made with, and all it ever gets besides its views and legal actions.
 
-    gamedef: GameDef[Any, Any]
+    * ``model``: the bot's only door to the rules (`hedgerow.core.botmodel.BotModel`): it
+      samples complete states from a view and plays them forward.  It never holds, and
+      cannot be handed, the table's real state.
+    * ``seat``, ``players``: where the bot sits, at a table of how many.
+    * ``rng``: the bot's own random stream (``bot/<seat>`` of the table seed); a bot that
+      uses no other randomness plays the same game in any process.
+    * ``game``: the game's name (``"petals"``), for bots with game-specific knowledge.
+    * ``params``: the parameters chosen with the bot, as written after its name
+      (``"1s"`` for ``ismcts:1s``; ``""`` when none): see `hedgerow.core.botchoice`.
+    """
+
+    model: BotModel
     seat: int
     players: int
     rng: Rng
+    game: str = ""
+    params: str = ""
 
 
 class Bot(Protocol):
-    """A seat player.  It sees only its seat's view and the legal actions."""
+    """A seat player.  It sees only its seat's view and the legal actions.
+
+    ``choose`` may take its time (a search bot thinks for a second): callers run it off
+    their event loop, so it must not touch anything but its own objects.
+    """
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+def _no_params(params: str) -> None:
+    if params:
+        raise ValueError(f"takes no parameters (got {params!r})")
 
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     """What a bot plugin registers through ``hedgerow_register_bots``.
 
-    ``games`` lists the games it can play; empty means any game (it uses only the `GameDef`).
+    * ``make(ctx) -> Bot``: a bot for one seat (`BotContext`).
+    * ``games``: the games it can play; empty means any game (it uses only the `BotModel`).
+    * ``check(params)``: raises ``ValueError`` with a plain message when ``params`` (the text
+      after ``name:``) is not something this bot understands; by default a bot takes none.
+    * ``params_help``: one line on the parameters it takes (``hedgerow games`` and errors
+      show it).
+    * ``params``: the parameters *chosen* for a seat.  A plugin registers its spec with none;
+      `hedgerow.core.botchoice.resolve` returns a copy with the checked parameters, and the
+      bot receives them as ``BotContext.params``.
     """
 
     name: str
@@ -203,7 +240,15 @@ class BotSpec:
     make: Callable[[BotContext], Bot]
     summary: str = ""
     games: tuple[str, ...] = field(default=())
+    check: Callable[[str], None] = _no_params
+    params_help: str = ""
+    params: str = ""
 
     def plays(self, game: str) -> bool:
         """True when this bot can sit at a table of ``game``."""
         return not self.games or game in self.games
+
+    @property
+    def label(self) -> str:
+        """``name`` or ``name:params``: how the choice is written on a command line."""
+        return f"{self.name}:{self.params}" if self.params else self.name

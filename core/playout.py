@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hedgerow.core.botmodel import BotModel
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import Bot, BotContext, BotSpec
 from hedgerow.core.rng import Rng
@@ -18,16 +19,24 @@ from hedgerow.core.table import Table
 
 
 def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSpec]) -> list[Bot]:
-    """One bot per seat; ``specs`` are used in turn when there are fewer than seats."""
+    """One bot per seat; ``specs`` are used in turn when there are fewer than seats.
+
+    Each bot gets a `BotContext`: a `BotModel` of the table's rules for its seat (never the
+    state), its own stream ``bot/<seat>`` of ``seed``, the game's name and the parameters
+    its spec was chosen with (``BotSpec.params``, see `hedgerow.core.botchoice`).
+    """
     if not specs:
         raise HedgerowError("at least one bot is needed")
-    root = Rng(seed, "bot")
-    return [
-        specs[seat % len(specs)].make(
-            BotContext(ruleset.gamedef, seat, players, root.fork(str(seat)))
-        )
-        for seat in range(players)
-    ]
+    return [make_bot(ruleset, players, seed, specs[seat % len(specs)], seat)
+            for seat in range(players)]
+
+
+def make_bot(ruleset: Ruleset, players: int, seed: bytes, spec: BotSpec, seat: int) -> Bot:
+    """The bot ``spec`` makes for ``seat`` (exactly as `make_bots` makes it)."""
+    ctx = BotContext(BotModel(ruleset.gamedef, seat, players), seat, players,
+                     Rng(seed, "bot").fork(str(seat)), game=ruleset.spec.name,
+                     params=spec.params)
+    return spec.make(ctx)
 
 
 def play(

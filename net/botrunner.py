@@ -79,6 +79,7 @@ class _Watcher:
         self.waiting: tuple[int, int] | None = None
         self.departed: set[int] = set()  # departures announced (and not settled since)
         self.events = 0  # seat events reported
+        self.host_gone = False  # the host was lost before play began (reported once)
 
     def departures(self) -> None:
         """Announce each departed seat once, with what the table can do, and every seat
@@ -103,6 +104,11 @@ class _Watcher:
         phase = peer.phase()
         seats = peer.seats()
         self.departures()
+        if peer.host_gone() != self.host_gone:
+            self.host_gone = not self.host_gone
+            if self.host_gone:
+                self.emit("host_gone", "the host is gone before play began; waiting for it to "
+                          "re-open the table (hedgerow resume on the host's machine)")
         if phase != self.phase:
             self._phase(phase)
         for info in seats:
@@ -265,7 +271,12 @@ async def play_bot(peer: Peer, spec: BotSpec | None, *, emit: Emit = quiet,
                 rested = True
                 continue  # things may have changed meanwhile: look again
             rested = False
-            refusal = await peer.submit(bot.choose(peer.view(), legal))
+            # The bot thinks in a worker thread: heartbeats and replies go on meanwhile.
+            index = peer.table.index if peer.table is not None else -1
+            action = await asyncio.to_thread(bot.choose, peer.view(), legal)
+            if peer.table is None or peer.table.index != index or peer.phase() != phase:
+                continue  # the table moved on while the bot thought: look again
+            refusal = await peer.submit(action)
             if refusal is not None:
                 emit("refused", f"the bot's action was refused: {refusal}")
                 return 1

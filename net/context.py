@@ -7,10 +7,13 @@ Each keeps its own state; what they share is this one object, passed to each con
 
 * who this peer is and where it sits: its key and sockets (``identity``, ``node``), the
   seating (``seat``, ``players``, ``ruleset``, ``table_id``, ``is_host``, ``host_key``,
-  ``roster``), set once by `seated`;
+  ``roster``), set once by `seated`; the seed round (``round``: counts the seed agreements
+  begun, from 1; the host sets it, docs/protocol.md §3.2);
 * the table as far as it goes: ``table`` (None before the seed), ``phase`` and ``problem``,
   the state-hash book (``hashes``);
 * the log file and the table file beside it (``writer``, ``log_path``, `save_table_file`);
+  at the host, before there is a log, the open-table file (``open_path``,
+  `save_open_table`, `hedgerow.net.openfile`);
 * the sender (`send`, `broadcast`), the refuser (`refuse`, which answers with an ``Error``
   and remembers the refusal in ``refusals``), `halt`, and `notify` for the seat's watchers.
 
@@ -31,7 +34,7 @@ from typing import cast
 from hedgerow.core.errors import HedgerowError, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Table
-from hedgerow.net import tablefile
+from hedgerow.net import openfile, tablefile
 from hedgerow.net.codec import encode_envelope
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import Identity, key_text
@@ -119,12 +122,15 @@ class PeerContext:
         self.host_key: bytes | None = None
         self.roster: Roster | None = None
         self.hashes: HashBook | None = None
+        self.round = 1  # the seed round (§3.2): one more each time the table starts over
         # The table.
         self.table: Table | None = None
         self.phase = Phase.SEATING
         self.problem: str | None = None
         self.writer: LogWriter | None = None
         self.log_path: Path | None = None
+        self.open_path: Path | None = None  # the host's open-table file, before the log
+        self.table_name = ""  # the table's name on the LAN (kept in the open-table file)
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
         self._kept: dict[bytes, int] = {}  # refusals kept per sender
         self.throttle = Throttle()  # how many refusals are written to the log
@@ -260,4 +266,23 @@ class PeerContext:
         if self.log_path is None or self.roster is None:
             return
         tablefile.save(self.log_path, tablefile.TableFile(
-            self.table_id, self.seat, self.roster.peer_infos(), self.key_file, self.bot))
+            self.table_id, self.seat, self.roster.peer_infos(), self.key_file, self.bot,
+            self.round))
+
+    def save_open_table(self) -> None:
+        """The host, before its log exists: save the seating and the seed round in the
+        open-table file, so a crashed host can re-open the table (`hedgerow.net.openfile`)."""
+        if not self.is_host or self.open_path is None or self.log_path is not None \
+                or self.roster is None:
+            return
+        try:
+            openfile.save(self.open_path, openfile.OpenTable(
+                self.table_id, self.ruleset.fingerprint, self.players, self.table_name,
+                self.round, self.roster.peer_infos(), self.key_file, self.bot))
+        except OSError as exc:
+            log.warning("cannot save %s: %s", self.open_path, exc)
+
+    def drop_open_table(self) -> None:
+        """The open-table file is no longer needed: the log took over, or the host left."""
+        if self.open_path is not None:
+            self.open_path.unlink(missing_ok=True)

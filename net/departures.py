@@ -12,7 +12,10 @@ lists them for the clients, which say who left and what the table can do now):
   view and authors that seat's actions from its own key.  Every voter checks the motion
   against its own view (`check`) and sends ``MotionVote`` to every other seated peer; the
   motion is in force at a peer once it holds an accepting vote from every voter (the
-  proposer's motion is its vote), and fails at the first refusal;
+  proposer's motion is its vote), and fails at the first refusal.  A motion that does not
+  gather its votes *expires* (`expire`): after `MOTION_EXPIRY_S` seconds open, at once when
+  one of its voters departs, or when its seat is no longer departed; then the proposer may
+  propose again;
 * **end the game**: ``SeatMotion(END, ...)``, agreed the same way; the table is over with
   no winner.
 
@@ -68,6 +71,11 @@ log = logging.getLogger(__name__)
 
 #: Open motions and early votes kept at once (more are dropped: propose again).
 MOTIONS_KEPT = 32
+#: An open motion expires this many seconds after a peer first held it (docs/protocol.md
+#: §5.9): long enough for a person to read the box and answer.
+MOTION_EXPIRY_S = 60.0
+#: Expired motions remembered, so that their late votes and repeats count for nothing.
+EXPIRED_KEPT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +95,7 @@ class Motion:
     proposer: int
     body: SeatMotion
     votes: dict[int, bool] = field(default_factory=dict)
+    since: float = 0.0  # when this peer first held it (the event loop's clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +126,13 @@ class Departures:
         self.runs: dict[int, Takeover] = {}  # seat -> takeover in force
         self.motions: dict[tuple[int, int], Motion] = {}  # (proposer, number) -> open motion
         self.early: dict[tuple[int, int], dict[int, bool]] = {}  # votes before their motion
+        self.expired: dict[tuple[int, int], str] = {}  # expired motions -> why (the newest)
         self.asked: list[Motion] = []  # motions waiting for this peer's player to vote
         self.held: Takeover | None = None  # our own seat, run by another peer's bot
         self.handed_back: int | None = None  # our seat came back at this entry
+        #: The log index of the last action this process authored for its own seat (-1:
+        #: none yet): no bot can have taken the seat over at or before it.
+        self.authored: int = -1
         self.ended: SeatEvent | None = None  # the agreed end
         self.events: list[SeatEvent] = []  # every seat event this peer logged
         self._number = 0
@@ -228,8 +241,8 @@ class Departures:
                             f"{member.label()} is not a voter of its own motion")
             return
         key = (member.seat, body.number)
-        if key in self.motions:
-            return  # a repeat
+        if key in self.motions or key in self.expired:
+            return  # a repeat (of an open motion, or of one that expired here)
         motion = self._keep(Motion(member.seat, body))
         motion.votes.update({seat: vote for seat, vote in self.early.pop(key, {}).items()
                              if seat in body.voters})  # (a non-voter's vote counts for nothing)
@@ -272,6 +285,8 @@ class Departures:
         key = (body.proposer, body.number)
         motion = self.motions.get(key)
         if motion is None:
+            if key in self.expired:
+                return  # too late: it expired here
             if len(self.early) < MOTIONS_KEPT:  # the motion itself may still be on its way
                 self.early.setdefault(key, {})[member.seat] = body.accept
             return
@@ -286,7 +301,38 @@ class Departures:
         self._maybe_pass(motion)
         self.ctx.notify()
 
+    def expire(self) -> None:
+        """Drop the open motions that can no longer gather their votes here (docs/protocol.md
+        §5.9): open for `MOTION_EXPIRY_S`, a voter departed, or the seat no longer departed.
+        Their late votes and repeats count for nothing; the proposer may propose again."""
+        if not self.motions:
+            return
+        roster, now = self.ctx.roster, self.ctx.now()
+        gone = {d.seat for d in self.departed()}
+        for key, motion in list(self.motions.items()):
+            body = motion.body
+            lost = [s for s in body.voters
+                    if (m := roster.by_seat(s) if roster else None) is not None
+                    and m.key != self.ctx.identity.public and m.link in (Link.LOST, Link.LEFT)]
+            if lost:
+                why = f"voter seat {lost[0]} is gone"
+            elif body.seat not in gone:
+                why = f"seat {body.seat} is no longer empty"
+            elif now - motion.since >= MOTION_EXPIRY_S:
+                why = f"no answer from every voter within {MOTION_EXPIRY_S:g} s"
+            else:
+                continue
+            del self.motions[key]
+            if motion in self.asked:
+                self.asked.remove(motion)
+            self.expired[key] = why
+            while len(self.expired) > EXPIRED_KEPT:
+                del self.expired[next(iter(self.expired))]
+            log.info("%s expired: %s", describe(body), why)
+            self.ctx.notify()
+
     def _keep(self, motion: Motion) -> Motion:
+        motion.since = self.ctx.now()
         while len(self.motions) >= MOTIONS_KEPT:
             del self.motions[next(iter(self.motions))]
         self.motions[(motion.proposer, motion.body.number)] = motion
@@ -391,11 +437,30 @@ class Departures:
         log.info("seat %d is its player's again from entry #%d", seat, index)
         self.ctx.notify()
 
+    def authored_own(self, index: int) -> None:
+        """This process authored its seat's action at log ``index`` (or committed to the step
+        that starts there)."""
+        self.authored = max(self.authored, index)
+
     def on_taken(self, rx: Received, env: Envelope, member: Member) -> None:
-        """To a returning peer: a bot runs our seat; wait for the runner's handback."""
+        """To a returning peer: a bot runs our seat; wait for the runner's handback.
+
+        Believed only when it can be true (§5.9): it names our seat, the takeover began
+        after every action this process authored, and it comes from the runner itself or
+        reaches a process that has authored nothing yet (one that just resumed)."""
         body = cast(SeatTaken, env.body)
         if body.seat != self.ctx.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
+            return
+        if body.index <= self.authored:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"seat {body.seat} authored entry #{self.authored} itself, after "
+                            f"the takeover from #{body.index} that this names")
+            return
+        if self.authored >= 0 and member.seat != body.runner:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"only seat {body.runner}, the runner named, may say it plays "
+                            f"seat {body.seat}")
             return
         if self.handed_back is not None and self.handed_back >= body.index:
             return  # the handback came first

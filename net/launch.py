@@ -8,7 +8,8 @@ or `hedgerow.net.botrunner.play_bot`) and closes.
   announced on the LAN (`hedgerow.net.discovery.Announcer`) until play starts.
 * `join_table` takes a table address (``HOST:PORT/KEY``), a bare ``HOST:PORT`` (its key is
   then looked up on the LAN) or a table name (LAN discovery), and returns once seated.
-* `resume_table` comes back to a table from this seat's log file.
+* `resume_table` comes back to a table from this seat's log file; `reopen_table` brings
+  back a host lost before its seed was agreed, from its open-table file.
 
 Starting bot peers as processes (``hedgerow join ADDRESS --bot S``) is the client's job:
 `hedgerow.clients.spawn` (net/ never starts a ``hedgerow.clients`` process).
@@ -67,9 +68,32 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     """
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot)
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
-    await peer.open(ruleset, players, bind=bind, port=port, seed=fixed)
+    name = name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}"
+    await peer.open(ruleset, players, bind=bind, port=port, seed=fixed, name=name)
     if announce:
-        await _announce(peer, name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}", bind)
+        await _announce(peer, name, bind)
+    return peer
+
+
+async def reopen_table(path: str | Path, *, bot: str | None = None, bind: str | None = None,
+                       seat_name: str = "", identity: Identity | None = None,
+                       key_file: str | Path | None = None, plugins: PluginHost | None = None,
+                       announce: bool = True) -> Peer:
+    """Re-open, as its host, the table of an open-table file (`hedgerow.net.openfile`):
+    the host was lost before the seed was agreed, and its joiners wait for it."""
+    from hedgerow.net import openfile
+
+    saved = openfile.load(Path(path))
+    key_file = key_file if key_file is not None else saved.key_file
+    peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot,
+                     plugins=plugins or PluginHost())
+    try:
+        await peer.reopen(Path(path), bind=bind)
+    except BaseException:
+        await peer.close()
+        raise
+    if announce:
+        await _announce(peer, saved.name, bind or split_endpoint(peer.endpoint)[0])
     return peer
 
 

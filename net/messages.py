@@ -153,6 +153,7 @@ class SeatAssignment:
     players: Annotated[int, W.PLAYERS]
     fingerprint: Annotated[str, W.FINGERPRINT]
     peers: Annotated[tuple[PeerInfo, ...], W.items(PeerInfo)] = ()
+    round: Annotated[int, W.ROUND] = 1  # the seed round this seating leads to (§3.2)
 
     def problem(self) -> str | None:
         """Seats below ``players``; peers sorted by seat, each seat at most once."""
@@ -172,6 +173,7 @@ class SeedCommit:
 
     seat: Annotated[int, W.SEAT]
     commitment: Annotated[bytes, W.DIGEST]
+    round: Annotated[int, W.ROUND] = 1  # the seed round it belongs to
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +182,7 @@ class SeedReveal:
 
     seat: Annotated[int, W.SEAT]
     share: Annotated[bytes, W.SHARE]
+    round: Annotated[int, W.ROUND] = 1  # the seed round it belongs to
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +191,7 @@ class Start:
 
     header: Annotated[TableHeader, W.table_header]
     setup_hash: Annotated[bytes, W.DIGEST]
+    round: Annotated[int, W.ROUND] = 1  # the seed round that gave the header's seed
 
 
 @dataclass(frozen=True, slots=True)

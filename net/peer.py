@@ -45,18 +45,20 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from hedgerow.core.actions import Action
+from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
 from hedgerow.core.game import BotSpec, Outcome
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
-from hedgerow.net import rulesmatch, tablefile
+from hedgerow.net import openfile, rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.codec import CodecError, decode_envelope
 from hedgerow.net.context import (
@@ -129,7 +131,8 @@ class Peer:
         self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
                                redeliver=self._accept, peer_back=self._peer_back,
                                restartable=self.startup.restartable,
-                               restart=self.startup.restart)
+                               restart=self.startup.restart,
+                               enter_round=self.startup.enter_round)
         # Who handles each body once its sender is known to hold a seat.
         self._handlers: dict[type, Handler] = {
             SeatAssignment: self.seating.on_seat_assignment,
@@ -261,11 +264,14 @@ class Peer:
         self._tasks.append(asyncio.create_task(self._heartbeat_loop()))
 
     async def open(self, ruleset: Ruleset, players: int, *, bind: str = "127.0.0.1",
-                   port: int = 0, seed: bytes | None = None) -> None:
+                   port: int = 0, seed: bytes | None = None, name: str = "") -> None:
         """Open a table of ``ruleset`` for ``players`` seats and take seat 0 (the host).
 
         ``seed`` dictates the table seed instead of the commit-reveal (a reproducible deal);
         only joiners that accept a dictated seed (``accept_host_seed``) will play it.
+        ``name`` is the table's name on the LAN.  Until the seed is agreed the table is
+        saved in an open-table file (``open_path``), from which `reopen` brings it back
+        after a crash.
         """
         ruleset.check_players(players)
         self.startup.fixed_seed = seed
@@ -274,12 +280,72 @@ class Peer:
         ctx.is_host = True
         ctx.host_key = self.identity.public
         ctx.table_id = secrets.token_bytes(16)
+        ctx.table_name = name
         ctx.seated(ruleset, players, 0)
         self._seat_self()
+        if seed is None:  # (a dictated seed is for tables one user runs: nothing to re-open)
+            ctx.open_path = openfile.path_for(ctx.log_dir or logs_dir(), ruleset.spec.name,
+                                              time.strftime("%Y%m%d-%H%M%S"), ctx.table_id)
+            ctx.save_open_table()
         log.info("table open at %s", self.address)
         if ctx.roster is not None and ctx.roster.full:
             self.startup.begin()
         self.ctx.notify()
+
+    async def reopen(self, path: Path, *, bind: str | None = None) -> None:
+        """Re-open, as its host, the table of the open-table file ``path`` after this host
+        was lost before the seed was agreed (docs/protocol.md §3.2, "A host lost before
+        play"): the same table id, key and address; the seats as they were, each sent the
+        seating of the next seed round.  A seat that does not answer within the lost time
+        is freed, as while seating."""
+        if self.plugins is None:
+            raise ValueError("a re-opening host needs the plugin host to bind the table's rules")
+        saved = openfile.load(path)
+        me = next(p for p in saved.peers if p.seat == 0)
+        if me.public_key != self.identity.public:
+            raise HedgerowError(f"{path} is the table of another identity (key "
+                                f"{key_text(me.public_key)[:8]}…); use its key file "
+                                "(--key-file, or --as NAME)")
+        ruleset = rulesmatch.ruleset_for(self.plugins, saved.fingerprint, saved.players)
+        host, port = split_endpoint(me.address)
+        try:
+            await self._listen(bind or host, port)  # the joiners dial this very endpoint
+        except OSError as exc:
+            raise HedgerowError(f"cannot listen at {me.address} again ({exc}): the joiners "
+                                "only know the table there") from None
+        ctx = self.ctx
+        ctx.is_host = True
+        ctx.host_key = self.identity.public
+        ctx.table_id = saved.table_id
+        ctx.table_name = saved.name
+        ctx.bot = ctx.bot or saved.bot
+        ctx.seated(ruleset, saved.players, 0)
+        ctx.round = saved.round + 1  # the round the crash abandoned is over for everyone
+        ctx.open_path = Path(path)
+        ctx.seat_name = ctx.seat_name or me.display_name
+        assert ctx.roster is not None
+        now = ctx.now()
+        for info in saved.peers:
+            if info.seat == 0:
+                info = PeerInfo(0, info.public_key, self.endpoint, ctx.seat_name[:64],
+                                ctx.bot is not None)
+                ctx.roster.add(info, now, ctx.bot)
+                continue
+            ctx.roster.add(info, now, "bot" if info.bot else None)  # silent for the lost
+            self.node.connect(info.public_key, info.address)  # time: freed, as in seating
+        log.info("table re-opened at %s (seed round %d)", self.address, ctx.round)
+        self.seating.send_roster()
+        if ctx.roster.full:
+            self.startup.begin()
+        ctx.notify()
+
+    def host_gone(self) -> bool:
+        """True for a joiner whose host is lost or left before play began: it waits for the
+        host to re-open the table (docs/protocol.md §3.2)."""
+        ctx = self.ctx
+        host = ctx.roster.by_key(ctx.host_key) if ctx.roster and ctx.host_key else None
+        return (not ctx.is_host and host is not None and host.link in (Link.LOST, Link.LEFT)
+                and not self.startup.ready)
 
     async def join(self, address: TableAddress, *, bind: str = "127.0.0.1",
                    fingerprint: str = rulesmatch.ANY_RULES, wanted_seat: int | None = None,
@@ -346,6 +412,7 @@ class Peer:
         ctx.is_host = ctx.host_key == self.identity.public
         ctx.bot = ctx.bot or saved.bot
         ctx.seated(ruleset, header.players, saved.own_seat)
+        ctx.round = saved.round  # the seed round of the log's seed (its Start says so)
         assert ctx.roster is not None and ctx.hashes is not None
         now = ctx.now()
         for info in saved.peers:
@@ -467,7 +534,10 @@ class Peer:
             return Refusal(Code.NOT_YOUR_TURN, f"seat {self.seat} may not act now "
                                                f"(waiting for seat {who})")
         if len(active) > 1:
-            return self.sync.commit_step(action)
+            refused = self.sync.commit_step(action)
+            if refused is None:
+                self.departures.authored_own(table.index)
+            return refused
         try:
             result = table.submit(self.seat, action, index=table.index, prev=table.head)
         except RulesError as exc:
@@ -476,6 +546,7 @@ class Peer:
         if isinstance(result, Refusal):
             return result
         own = result[0].entry
+        self.departures.authored_own(own.index)
         self.sync.applied(result, announce=ActionMsg(own.index, own.prev, self.seat, action))
         self.sync.drain()
         return None
@@ -512,6 +583,8 @@ class Peer:
         await self.node.close()
         if self.ctx.writer is not None:
             self.ctx.writer.close()
+        if self.ctx.log_path is None:
+            self.ctx.drop_open_table()  # a host that leaves on purpose: nothing to re-open
         self.ctx.notify()
 
     # ==================================================================================
@@ -643,6 +716,7 @@ class Peer:
         member.link = Link.CONNECTED
         if member.seat in self.departures.runs and not isinstance(body, Hello):
             self._peer_back(member)  # back without a resume: its seat is handed back too
+        self.departures.expire()  # a motion about its seat is moot now
         self.ctx.notify()
 
     def _dispatch(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -661,6 +735,7 @@ class Peer:
         its seat hands it back (§5.9)."""
         self.sync.peer_back(member)
         self.departures.peer_back(member)
+        self.departures.expire()
 
     def _find_bot(self, name: str) -> BotSpec | None:
         """The bot strategy ``name`` if this process can run it at this table."""
@@ -687,6 +762,7 @@ class Peer:
         log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
                  shown(body.reason) or "no reason given")
         self.seating.seat_gone(member)
+        self.departures.expire()
         self.ctx.notify()
 
     def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
@@ -718,6 +794,7 @@ class Peer:
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
                 self.seating.seat_gone(m)
+        self.departures.expire()  # motions that can no longer pass (§5.9)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()

@@ -48,7 +48,8 @@ class Seating:
     """Seating and returning peers.
 
     ``plugins`` binds the table's rules from a host's fingerprint (a joiner needs it);
-    ``begin_seeding()`` is called once every seat is taken; ``redeliver(rx, env)`` hands a
+    ``begin_seeding()`` is called once every seat is taken; ``enter_round(n)`` follows the
+    host's seed round (§3.2); ``redeliver(rx, env)`` hands a
     held envelope back to the peer's intake; ``peer_back(member)`` tells play that a seated
     peer returned (§5.7); ``restartable(seat)`` says whether the seed agreement may still
     start over without that seat, and ``restart()`` goes back to seating (§3.2).
@@ -59,8 +60,10 @@ class Seating:
                  redeliver: Callable[[Received, Envelope], None],
                  peer_back: Callable[[Member], None],
                  restartable: Callable[[int | None], bool],
-                 restart: Callable[[], None]) -> None:
+                 restart: Callable[[int | None], None],
+                 enter_round: Callable[[int], None]) -> None:
         self.ctx = ctx
+        self._enter_round = enter_round
         self.plugins = plugins
         self._restartable = restartable
         self._restart = restart
@@ -172,7 +175,9 @@ class Seating:
         assert ctx.roster is not None
         peers = ctx.roster.peer_infos()
         for m in ctx.roster.others():
-            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint, peers))
+            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint, peers,
+                                       ctx.round))
+        ctx.save_open_table()  # a host that crashes now can re-open the table as it is
 
     def free_seat(self, member: Member) -> None:
         """The host frees the seat of a peer that left or was lost while seating."""
@@ -185,8 +190,13 @@ class Seating:
     def seat_gone(self, member: Member) -> None:
         """The host hears that ``member`` left or was lost: while seating its seat is
         freed; during the seed agreement (before anyone can have acted) the table goes
-        back to seating without it (§3.2); later the table waits for it."""
+        back to seating without it (§3.2); later the table waits for it.  A joiner that
+        loses the host before play waits for it to re-open the table (§3.2)."""
         if not self.ctx.is_host:
+            if member.key == self.ctx.host_key and self.ctx.phase in (Phase.SEATING,
+                                                                       Phase.SEEDING):
+                log.warning("the host is gone before play began; waiting for it to re-open "
+                            "the table (hedgerow resume on the host's machine)")
             return
         if self.ctx.phase == Phase.SEATING:
             self.free_seat(member)
@@ -196,7 +206,7 @@ class Seating:
     def lost_before_play(self, member: Member) -> None:
         """The host takes the table back to seating without ``member`` (§3.2)."""
         log.warning("%s is gone before play began", member.label())
-        self._restart()
+        self._restart(None)
         self.free_seat(member)
         self.ctx.notify()
 
@@ -223,6 +233,7 @@ class Seating:
             return
         ctx.table_id = env.table_id
         ctx.seated(ruleset, body.players, body.seat)
+        self._enter_round(body.round)
         self.joined.set_result(None)
         self._apply_roster(body)
 
@@ -237,9 +248,12 @@ class Seating:
                 or body.fingerprint != ctx.ruleset.fingerprint):
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
             return
-        if ctx.phase != Phase.SEATING and len(body.peers) < body.players \
+        if ctx.phase != Phase.SEATING and (len(body.peers) < body.players
+                                            or body.round > ctx.round) \
                 and self._restartable(None):
-            self._restart()  # the host went back to seating: a seat was lost (§3.2)
+            # The host went back to seating (a seat was lost), or re-opened the table after
+            # it was lost itself: this round is abandoned, the next one begins (§3.2).
+            self._restart(body.round)
         if ctx.phase != Phase.SEATING:
             self._refresh_addresses(rx, env, body)
             return
@@ -268,6 +282,7 @@ class Seating:
         if mine is None or mine.public_key != ctx.identity.public:
             log.warning("the host's roster does not seat this peer at seat %d", ctx.seat)
             return
+        self._enter_round(body.round)
         before = {m.seat: m.key for m in ctx.roster}
         changed, freed = ctx.roster.update(body.peers, ctx.now())
         for seat in freed:
@@ -314,5 +329,5 @@ class Seating:
             else:
                 peers = ctx.roster.peer_infos()
                 ctx.send(member, SeatAssignment(member.seat, ctx.players,
-                                                ctx.ruleset.fingerprint, peers))
+                                                ctx.ruleset.fingerprint, peers, ctx.round))
         ctx.notify()

@@ -6,7 +6,10 @@ and sends ``Start``; it acts only once every other seat's ``Start`` matched its 
 (docs/protocol.md §3.2), so no action can reach a peer that does not know the seed yet.
 A host may dictate the seed instead (``hedgerow play --seed``), for joiners that accept it.
 A seat lost before anyone can have acted takes its share with it: `restart` goes back to
-seating, and the agreement starts over once every seat is taken again.
+seating, and the agreement starts over once every seat is taken again, as the next *round*.
+Every SeedCommit, SeedReveal and Start names its round (``ctx.round``, which the host sets
+and sends in every SeatAssignment): one from an abandoned round is ignored (logged once per
+seat and round), one from a round this peer has not reached yet is kept until it does.
 
 This phase reads and writes the shared `PeerContext` (it builds ``table``, opens the log);
 of play it needs only a `Play`: somewhere to put the opening chance entries, a nudge to
@@ -41,6 +44,9 @@ from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+#: Seed messages of a round this peer has not reached yet, kept until it does.
+LATER_LIMIT = 64
 
 
 def setup_hash(table: Table) -> bytes:
@@ -80,6 +86,8 @@ class Startup:
         self._starts: dict[int, Start] = {}  # Starts that came before our own seed
         self._started: set[int] = set()  # seats whose Start matched ours
         self._resumed = False
+        self._later: list[tuple[Received, Envelope, Member]] = []  # of a round not reached
+        self._stale_logged: set[tuple[int, int]] = set()  # (seat, round) ignored and logged
 
     @property
     def round(self) -> SeedRound:
@@ -117,12 +125,14 @@ class Startup:
                 and not self.ready and (seat is None or seat not in self._started)
                 and table.index == len(table.opening))
 
-    def restart(self) -> None:
+    def restart(self, next_round: int | None = None) -> None:
         """Back to seating: the seed agreement of a seat that is gone is abandoned (its
         share died with it).  The table and its log (the opening entries of a seed nobody
         played) are dropped; a new round with fresh shares begins once every seat is
-        taken again."""
+        taken again.  ``next_round`` is that round (the host's SeatAssignment says it; the
+        host itself counts one up when None)."""
         ctx = self.ctx
+        abandoned = ctx.round
         if ctx.writer is not None:
             ctx.writer.close()
             ctx.writer = None
@@ -139,9 +149,24 @@ class Startup:
         self._starts = {}
         self._started = set()
         ctx.phase = Phase.SEATING
-        log.warning("a seat was lost before play began: back to seating, the seed will be "
-                    "agreed again")
+        log.warning("seed round %d abandoned before play began: back to seating, the seed "
+                    "will be agreed again", abandoned)
+        self.enter_round(abandoned + 1 if next_round is None else next_round)
         ctx.notify()
+
+    def enter_round(self, number: int) -> None:
+        """The table's seed round is now ``number`` (the host's SeatAssignment says so):
+        seed messages of earlier rounds are stale from now on, and those kept for this one
+        count now."""
+        ctx = self.ctx
+        if number <= ctx.round:
+            return
+        ctx.round = number
+        later, self._later = self._later, []
+        handlers = {SeedCommit: self.on_seed_commit, SeedReveal: self.on_seed_reveal,
+                    Start: self.on_start}
+        for rx, env, member in later:
+            handlers[type(env.body)](rx, env, member)  # stale now, kept again, or counted
 
     # -- seeding ------------------------------------------------------------------------
 
@@ -158,7 +183,7 @@ class Startup:
             log.info("every seat is taken; the seed is dictated by this host")
             self._start_play(self.fixed_seed)
             return
-        ctx.broadcast(SeedCommit(ctx.seat, self.round.own_commitment))
+        ctx.broadcast(SeedCommit(ctx.seat, self.round.own_commitment, ctx.round))
         log.info("every seat is taken; agreeing on the seed")
         self._maybe_reveal()
         ctx.notify()
@@ -173,7 +198,7 @@ class Startup:
         seed = self.round
         if self.ctx.phase == Phase.SEEDING and seed.all_committed and not self._revealed:
             self._revealed = True
-            self.ctx.broadcast(SeedReveal(self.ctx.seat, seed.share))
+            self.ctx.broadcast(SeedReveal(self.ctx.seat, seed.share, self.ctx.round))
             seed.reveal(self.ctx.seat, seed.share)
         self._maybe_start()
 
@@ -195,6 +220,8 @@ class Startup:
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                        f"{member.label()} cannot speak for seat {seat}")
             return False
+        if ctx.phase != Phase.HALTED and not self._this_round(rx, env, member):
+            return False
         if self._late_seed_message(rx, env):
             return False
         try:
@@ -205,6 +232,24 @@ class Startup:
                 ctx.halt(f"cannot agree on the seed: {exc.message}")
             return False
         return True
+
+    def _this_round(self, rx: Received, env: Envelope, member: Member) -> bool:
+        """True when ``env`` (a SeedCommit, SeedReveal or Start) belongs to this peer's
+        current seed round.  One of an abandoned round is ignored without reply (logged once
+        per seat and round): its shares are not this round's.  One of a later round (its
+        sender already has the host's next seating) is kept until this peer gets there."""
+        number = cast(SeedCommit | SeedReveal | Start, env.body).round
+        if number == self.ctx.round:
+            return True
+        if number > self.ctx.round:
+            if len(self._later) < LATER_LIMIT:
+                self._later.append((rx, env, member))
+            return False
+        if (member.seat, number) not in self._stale_logged and len(self._stale_logged) < 256:
+            self._stale_logged.add((member.seat, number))
+            log.info("ignored %s from %s: seed round %d was abandoned (this table is at round "
+                     "%d)", type(env.body).__name__, member.label(), number, self.ctx.round)
+        return False
 
     def _late_seed_message(self, rx: Received, env: Envelope) -> bool:
         """True (after refusing it) for a seed message once the seed is settled.
@@ -244,7 +289,7 @@ class Startup:
         self._open_log()
         ctx.phase = Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED
         log.info("seed %s; play starts", seed.hex())
-        ctx.broadcast(Start(ctx.table.header, self.setup_hash))
+        ctx.broadcast(Start(ctx.table.header, self.setup_hash, ctx.round))
         # The chance entries the rules asked for at setup (the deal) are the first entries:
         # every peer resolved them from the seed; each seals them like any entry.
         self.play.applied(ctx.table.opening)
@@ -270,10 +315,14 @@ class Startup:
         # power cut may lose the last entries, which catch-up fetches again from the others.
         ctx.writer = LogWriter(ctx.log_path, header, sync=False)
         ctx.save_table_file()
+        ctx.drop_open_table()  # (the host's) the log and its table file take over
 
     def on_start(self, rx: Received, env: Envelope, member: Member) -> None:
         ctx = self.ctx
         body = cast(Start, env.body)
+        if ctx.phase != Phase.HALTED and not self._resumed \
+                and not self._this_round(rx, env, member):
+            return
         if ctx.table is not None:
             self._check_start(member.seat, body)
             return

@@ -30,6 +30,7 @@ class TableFile:
     peers: tuple[PeerInfo, ...]
     key_file: str | None = None  # the identity used, when not the default one
     bot: str | None = None  # the bot strategy that played this seat, if any
+    round: int = 1  # the seed round that gave the log's seed (docs/protocol.md §3.2)
 
 
 def path_for(log_path: Path) -> Path:
@@ -45,6 +46,7 @@ def save(log_path: Path, table: TableFile) -> None:
         "own_seat": table.own_seat,
         "key_file": table.key_file,
         "bot": table.bot,
+        "round": table.round,
         "peers": [
             {"seat": p.seat, "key": key_text(p.public_key), "address": p.address,
              "name": p.display_name, "bot": p.bot}
@@ -70,7 +72,7 @@ def load(log_path: Path) -> TableFile:
             for p in data["peers"]
         )
         return TableFile(bytes.fromhex(data["table_id"]), int(data["own_seat"]), peers,
-                         data.get("key_file"), data.get("bot"))
+                         data.get("key_file"), data.get("bot"), int(data.get("round", 1)))
     except FileNotFoundError:
         raise HedgerowError(f"{target} is missing: it holds the addresses of the other peers, "
                             "without which this table cannot be rejoined") from None

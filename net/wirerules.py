@@ -49,6 +49,9 @@ MAX_REASON_LENGTH = 256
 MAX_MESSAGE_LENGTH = 1024
 #: ``Error.refusal`` (a rules refusal code) has at most this many characters.
 MAX_REFUSAL_LENGTH = 128
+#: Seed rounds (``round`` of SeedCommit, SeedReveal, Start, SeatAssignment) count from 1; a
+#: table starts over at most this many times (each loss of a seat before play is one).
+MAX_ROUND = 1 << 20
 #: The largest envelope the codec encodes or decodes, in bytes.
 MAX_ENVELOPE_SIZE = 4 * 1024 * 1024
 
@@ -173,6 +176,7 @@ def enum(kind: type[IntEnum]) -> Rule:
 SEAT = uint(MAX_PLAYERS)
 INDEX = uint()
 PLAYERS = uint(MAX_PLAYERS + 1, 1)
+ROUND = uint(MAX_ROUND + 1, 1)
 DIGEST = blob(DIGEST_SIZE)
 SHARE = blob(SHARE_SIZE)
 NAME = text(MAX_NAME_LENGTH)

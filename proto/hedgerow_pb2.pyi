@@ -230,40 +230,48 @@ class Peer(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., address: _Optional[str] = ..., display_name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
 
 class SeatAssignment(_message.Message):
-    __slots__ = ("seat", "players", "fingerprint", "peers")
+    __slots__ = ("seat", "players", "fingerprint", "peers", "round")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     PEERS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     fingerprint: str
     peers: _containers.RepeatedCompositeFieldContainer[Peer]
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., fingerprint: _Optional[str] = ..., peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ...) -> None: ...
+    round: int
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., fingerprint: _Optional[str] = ..., peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ..., round: _Optional[int] = ...) -> None: ...
 
 class SeedCommit(_message.Message):
-    __slots__ = ("seat", "commitment")
+    __slots__ = ("seat", "commitment", "round")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     commitment: bytes
-    def __init__(self, seat: _Optional[int] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+    round: int
+    def __init__(self, seat: _Optional[int] = ..., commitment: _Optional[bytes] = ..., round: _Optional[int] = ...) -> None: ...
 
 class SeedReveal(_message.Message):
-    __slots__ = ("seat", "share")
+    __slots__ = ("seat", "share", "round")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SHARE_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     share: bytes
-    def __init__(self, seat: _Optional[int] = ..., share: _Optional[bytes] = ...) -> None: ...
+    round: int
+    def __init__(self, seat: _Optional[int] = ..., share: _Optional[bytes] = ..., round: _Optional[int] = ...) -> None: ...
 
 class Start(_message.Message):
-    __slots__ = ("header", "setup_hash")
+    __slots__ = ("header", "setup_hash", "round")
     HEADER_FIELD_NUMBER: _ClassVar[int]
     SETUP_HASH_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     header: TableHeader
     setup_hash: bytes
-    def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., setup_hash: _Optional[bytes] = ...) -> None: ...
+    round: int
+    def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., setup_hash: _Optional[bytes] = ..., round: _Optional[int] = ...) -> None: ...
 
 class ActionMsg(_message.Message):
     __slots__ = ("index", "prev", "seat", "action")

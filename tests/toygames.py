@@ -1,4 +1,4 @@
-"""Two small test-only games that prove the core contract without any real game.
+"""Small test-only games that prove the core contract without any real game.
 
 * ``posy``: a shuffled deck of cards 1..12; each seat holds 2 hidden cards, plays one per
   turn for its face value and draws; the game ends when every hand is empty.  It offers one
@@ -8,6 +8,9 @@
   for 2-3 players only.
 * ``duel``: three simultaneous rounds: every seat picks 1-3 at once; the highest unique
   pick scores its value.  Picks stay hidden until the round is complete.
+* ``tokens``: every hidden card is a unique token dealt by chance; a seat plays its cards
+  face up for their values and draws again.  A bot that could reach another seat's hidden
+  card would find its token (the information-boundary tests look for exactly that).
 * ``relay``: hidden hands passed around: each seat is dealt 3 cards (a chance node) and, in
   turn, passes two of its *own* dealt cards to its left neighbour; then the lowest hand
   wins.  A seat's view holds the cards it passed and where they are: what it has seen and
@@ -156,8 +159,26 @@ def build_posy(ext) -> GameDef:
                 k += len(h)
         return replace(s, hands=tuple(hands), pile=tuple(hidden[k:]))
 
+    def sample(v: PosyView, seat: int, rng: Rng) -> PosyState:
+        # The view does not say which cards were played: any card not in the seat's hand
+        # may be anywhere hidden.
+        pool = [c for c in range(1, 13) if c not in v.hand]
+        rng.shuffle(pool)
+        hands, k = [], 0
+        for i, size in enumerate(v.hand_sizes):
+            if i == seat:
+                hands.append(v.hand)
+            else:
+                hands.append(tuple(pool[k:k + size]))
+                k += size
+        played = 12 - v.pile_size - sum(v.hand_sizes)
+        return PosyState(tuple(pool[k:k + v.pile_size]), tuple(hands), v.scores, v.turn, played)
+
+    def score(s: PosyState, seat: int) -> float:
+        return float(s.scores[seat])
+
     return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize,
-                   chance=chance, resolve=resolve)
+                   chance=chance, resolve=resolve, sample=sample, score=score)
 
 
 class PosyPlugin:
@@ -293,7 +314,16 @@ def build_duel(ext) -> GameDef:
         )
         return replace(s, picks=picks)
 
-    return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize)
+    def sample(v: DuelView, seat: int, rng: Rng) -> DuelState:
+        picks = tuple(v.my_pick if i == seat else (1 + rng.randbelow(3) if chose else 0)
+                      for i, chose in enumerate(v.picked))
+        return DuelState(v.round, picks, v.scores)
+
+    def score(s: DuelState, seat: int) -> float:
+        return float(s.scores[seat])
+
+    return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize,
+                   sample=sample, score=score)
 
 
 class DuelPlugin:
@@ -411,7 +441,129 @@ class RelayPlugin:
         register(GameSpec("relay", "Relay", "1.0.0", 2, 4, build_relay, summary="passing test"))
 
 
-PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin())
+# -- tokens (every hidden card a unique token, for information-boundary tests) ---------------
+
+
+TOKEN_ROUNDS = 4
+TOKEN_HAND = 3
+TOKEN_SPACE = 1 << 30
+
+
+def token_card(number: int) -> tuple[str, int]:
+    """The card a chance draw of ``number`` makes: a token no other card shares (with
+    overwhelming probability), and a value 1-5."""
+    return (f"tok{number:09d}", number % 5 + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenState:
+    hands: tuple[tuple[tuple[str, int], ...], ...]  # hidden: (token, value) per card
+    played: tuple[tuple[tuple[str, int], ...], ...]  # face up
+    turn: int
+    plays: int
+    drawer: int = -1  # the seat that draws next (chance), -1 for none
+    dealt: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TokenView:
+    seat: int
+    hand: tuple[tuple[str, int], ...]
+    hand_sizes: tuple[int, ...]
+    played: tuple[tuple[tuple[str, int], ...], ...]
+    turn: int
+    plays: int
+
+
+def build_tokens(ext) -> GameDef:
+    """``tokens``: each seat holds 3 hidden cards, each a unique token with a value 1-5
+    (dealt by chance).  In turn each seat plays a card face up, scoring its value, and draws
+    a new one (chance); after 4 turns each the highest total wins.  Playing the best card is
+    clearly better than playing any card."""
+
+    def setup(ctx: SetupContext) -> TokenState:
+        n = ctx.players
+        return TokenState(((),) * n, ((),) * n, 0, 0, dealt=False)
+
+    def over(s: TokenState) -> bool:
+        return s.dealt and s.drawer < 0 and s.plays >= TOKEN_ROUNDS * len(s.hands)
+
+    def chance(s: TokenState) -> Chance | None:
+        if not s.dealt:
+            return Chance((Pick(TOKEN_SPACE),) * (TOKEN_HAND * len(s.hands)), "deal")
+        return Chance((Pick(TOKEN_SPACE),), "draw") if s.drawer >= 0 else None
+
+    def resolve(s: TokenState, outcome) -> TokenState:
+        cards = [token_card(n) for n in outcome]
+        if not s.dealt:
+            hands = tuple(tuple(cards[TOKEN_HAND * i:TOKEN_HAND * (i + 1)])
+                          for i in range(len(s.hands)))
+            return replace(s, hands=hands, dealt=True)
+        hands = list(s.hands)
+        hands[s.drawer] = (*hands[s.drawer], cards[0])
+        return replace(s, hands=tuple(hands), drawer=-1)
+
+    def active(s: TokenState) -> tuple[int, ...]:
+        return () if not s.dealt or s.drawer >= 0 or over(s) else (s.turn,)
+
+    def legal(s: TokenState, seat: int) -> list[Action]:
+        if seat not in active(s):
+            return []
+        return [Action.of("play", card=token) for token, _ in sorted(s.hands[seat])]
+
+    def apply(s: TokenState, seat: int, a: Action) -> TokenState | Refusal:
+        if seat not in active(s):
+            return Refusal("tokens.not_your_turn", f"it is not seat {seat}'s turn")
+        card = next((c for c in s.hands[seat] if Action.of("play", card=c[0]) == a), None)
+        if card is None:
+            return Refusal("tokens.not_in_hand", f"seat {seat} cannot play {a}")
+        hands, played = list(s.hands), list(s.played)
+        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        played[seat] = (*played[seat], card)
+        plays = s.plays + 1
+        drawer = seat if plays <= TOKEN_ROUNDS * len(s.hands) - len(s.hands) else -1
+        return TokenState(tuple(hands), tuple(played), (seat + 1) % len(s.hands), plays,
+                          drawer)
+
+    def view(s: TokenState, seat: int) -> TokenView:
+        return TokenView(seat, s.hands[seat], tuple(len(h) for h in s.hands), s.played,
+                         s.turn, s.plays)
+
+    def points(s: TokenState) -> tuple[int, ...]:
+        return tuple(sum(v for _, v in p) for p in s.played)
+
+    def outcome(s: TokenState) -> Outcome | None:
+        if not over(s):
+            return None
+        scores = points(s)
+        ranking = _rank_high(scores)
+        return Ranked(scores, ranking, tuple(i for i, r in enumerate(ranking) if r == 1),
+                      "the highest total wins")
+
+    def describe(s: TokenState, seat: int, a: Action) -> str:
+        return f"seat {seat} plays {a.get('card')}"
+
+    def sample(v: TokenView, seat: int, rng: Rng) -> TokenState:
+        hands = tuple(v.hand if i == seat else
+                      tuple(token_card(rng.randbelow(TOKEN_SPACE)) for _ in range(size))
+                      for i, size in enumerate(v.hand_sizes))
+        return TokenState(hands, v.played, v.turn, v.plays)
+
+    def score(s: TokenState, seat: int) -> float:
+        return float(points(s)[seat])
+
+    return GameDef("tokens", setup, active, legal, apply, view, outcome, describe,
+                   chance=chance, resolve=resolve, sample=sample, score=score)
+
+
+class TokensPlugin:
+    @hookimpl
+    def hedgerow_register_games(self, register) -> None:
+        register(GameSpec("tokens", "Tokens", "1.0.0", 2, 4, build_tokens,
+                          summary="unique hidden tokens (information-boundary tests)"))
+
+
+PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin(), TokensPlugin())
 
 
 def toy_host(**kwargs):
@@ -445,3 +597,56 @@ def posy_rank(scores: tuple[int, ...]) -> tuple[int, ...]:
 @hookimpl
 def hedgerow_register_variants(register) -> None:
     PosyVariants.hedgerow_register_variants(None, register)
+
+
+# -- looking for hidden cards in what a bot holds ---------------------------------------------
+
+
+def reachable_strings(*roots: object, limit: int = 500_000) -> set[str]:
+    """Every ``str`` reachable from ``roots`` through ``gc.get_referents``, transitively.
+
+    The walk does not enter modules or classes, and follows a function only into its
+    closure cells and default values (not its globals): what a bot could reach from the
+    objects it was handed without importing anything.  It stops with an error after
+    ``limit`` objects, so that a walk that escaped into the whole program is noticed.
+    """
+    import gc
+    import types
+
+    seen: set[int] = set()
+    found: set[str] = set()
+    stack: list[object] = list(roots)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if len(seen) > limit:
+            raise AssertionError(f"the walk reached more than {limit} objects")
+        if isinstance(obj, str):
+            found.add(obj)
+            continue
+        if isinstance(obj, (types.ModuleType, type, int, float, bytes, bool)) or obj is None:
+            continue
+        if isinstance(obj, types.FunctionType):
+            stack.extend(c.cell_contents for c in (obj.__closure__ or ())
+                         if _filled(c))
+            stack.extend(obj.__defaults__ or ())
+            stack.extend((obj.__kwdefaults__ or {}).values())
+            continue
+        stack.extend(gc.get_referents(obj))
+    return found
+
+
+def _filled(cell: object) -> bool:
+    try:
+        _ = cell.cell_contents  # type: ignore[attr-defined]
+    except ValueError:
+        return False
+    return True
+
+
+def hidden_tokens(state: TokenState, seat: int) -> set[str]:
+    """The tokens of every card hidden from ``seat`` in ``state``: other seats' hands."""
+    return {token for other, hand in enumerate(state.hands) if other != seat
+            for token, _ in hand}

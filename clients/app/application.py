@@ -22,7 +22,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
 
-from hedgerow.clients.app.departure import DeparturePrompt
+from hedgerow.clients.app.departure import DeparturePrompt, installed_bots
 from hedgerow.clients.app.filters import build_filters
 from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.keys import build_key_bindings
@@ -97,7 +97,8 @@ class SeatApp:
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)
         # Who left the table and what it can do now (a box over the table, its own keys).
-        self.departure = DeparturePrompt(self.state)
+        self.departure = DeparturePrompt(self.state, bots=installed_bots(
+            host or PluginHost(), seat.ruleset.spec.name))
         layout.container.floats.append(self.departure.float())  # type: ignore[attr-defined]
         self.app: Application[int] = Application(
             layout=layout,

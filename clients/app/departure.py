@@ -8,9 +8,17 @@ over the table naming them and the choices, each on a key:
     e  end the game here, with no winner (every seat must agree)
 
 ``w`` only closes the box (waiting is what the table does anyway; it opens again if another
-seat leaves).  ``b`` and ``e`` propose a motion to the table.  When another seat proposes
-one, the box asks this player: ``y`` agrees, ``n`` declines.  Once the table agreed to end
-the game, the box says so (no winner) until the player leaves.  A seat that is not a network
+seat leaves).  ``b`` and ``e`` propose a motion to the table.  The bot ``b`` seats is picked
+in the box with ``←``/``→`` among the installed bots that play this game; it starts on the
+best one installed, by `BOT_PREFERENCE` (``ismcts``, then ``greedy``, then ``random``; a bot
+outside that list comes after them, by name).  The table's runner (its lowest remaining
+seat) must have that bot too, or the motion is refused and the box says why.  While our
+motion is open the box stays closed; if it fails or expires (docs/protocol.md §5.9) and the
+seat is still empty, the box opens again.  When another seat proposes one, the box asks
+this player: ``y`` agrees, ``n`` declines.  When a takeover passes the screen says who plays
+the seat now, e.g. "Bot Aster (greedy) plays Ana's seat": the bot gets the first bot name
+(`hedgerow.clients.botnames`) no seat at the table has.  Once the table agreed to end the
+game, the box says so (no winner) until the player leaves.  A seat that is not a network
 peer (no ``departures``) never shows the box.  It fits an 80x24 screen (at most 9 lines).
 """
 
@@ -32,9 +40,25 @@ from hedgerow.net.messages import MotionKind
 
 log = logging.getLogger(__name__)
 
-#: The bot a player seats in a departed player's place (every game has it).
-TAKEOVER_BOT = "random"
+#: The bots a player may seat in a departed player's place, best first: the box starts on
+#: the first one installed that plays the game.  ``random`` plays every game.
+BOT_PREFERENCE = ("ismcts", "greedy", "random")
+#: The bot when the box knows of no installed bot (it is built in).
+FALLBACK_BOT = "random"
 WIDTH = 62
+
+
+def bot_order(names: Any) -> list[str]:
+    """``names`` (installed bots that play the game) best first: `BOT_PREFERENCE`, then
+    the others by name."""
+    rank = {name: i for i, name in enumerate(BOT_PREFERENCE)}
+    return sorted(set(names), key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def installed_bots(plugins: Any, game: str) -> list[str]:
+    """The bots ``plugins`` (a `PluginHost`) can run for ``game``, best first."""
+    bots = getattr(plugins, "bots", None) or {}
+    return bot_order(name for name, spec in bots.items() if spec.plays(game))
 
 
 def _upper_first(text: str) -> str:
@@ -44,10 +68,18 @@ def _upper_first(text: str) -> str:
 class DeparturePrompt:
     """The box and its keys for one seat's screen."""
 
-    def __init__(self, state: SeatState, *, columns: Any = None) -> None:
+    def __init__(self, state: SeatState, *, columns: Any = None,
+                 bots: list[str] | None = None) -> None:
         self.state = state
         self.waited: set[tuple[int, str]] = set()  # departures this player chose to wait for
         self._columns = columns
+        self.bots = bots or [FALLBACK_BOT]  # the picker's choices, best first
+        self.bot = self.bots[0]  # the picker's choice
+        self.proposed: dict[int, tuple[int, int]] = {}  # seat -> our open motion about it
+        self._events = 0  # the seat events already told
+        subscribe = getattr(state.seat, "subscribe", None)
+        if subscribe is not None:
+            subscribe(self._changed)
 
     @property
     def departures(self) -> Any:
@@ -64,8 +96,15 @@ class DeparturePrompt:
         dep = self.departures
         if dep is None:
             return None
-        return next((d for d in dep.departed() if (d.seat, d.link.value) not in self.waited),
-                    None)
+        return next((d for d in dep.departed() if (d.seat, d.link.value) not in self.waited
+                     and not self._pending(d.seat)), None)
+
+    def _pending(self, seat: int) -> bool:
+        """True while our motion about ``seat`` is open (it has neither passed, failed nor
+        expired)."""
+        key = self.proposed.get(seat)
+        motions = getattr(self.departures, "motions", None)
+        return key is not None and motions is not None and key in motions
 
     def ended(self) -> bool:
         """True once the table agreed to end the game (no winner)."""
@@ -98,11 +137,14 @@ class DeparturePrompt:
             return []
         how = "left the table" if gone.link.value == "left" else \
             "is lost (no word from them for a while)"
+        others = len(self.bots) - 1
         return [
             ("class:message", f"{_upper_first(self._name(gone.seat))} {how}.\n"),
             ("", "The table can:\n"),
             ("bold", "  w"), ("", "  wait for them to come back (hedgerow resume)\n"),
-            ("bold", "  b"), ("", "  seat a bot in their place (all seats agree)\n"),
+            ("bold", "  b"), ("", "  seat the bot "), ("bold", f"[{self.bot}]"),
+            ("", " in their place (all seats agree)\n"),
+            ("", f"     ←/→ another bot ({', '.join(self.bots)})\n" if others else ""),
             ("bold", "  e"), ("", "  end the game here, no winner (all agree)"),
         ]
 
@@ -153,7 +195,20 @@ class DeparturePrompt:
         def _end(event: KeyPressEvent) -> None:
             self.propose(end=True)
 
+        @kb.add("left", filter=departed, eager=True)
+        def _previous_bot(event: KeyPressEvent) -> None:
+            self.pick(-1)
+
+        @kb.add("right", filter=departed, eager=True)
+        def _next_bot(event: KeyPressEvent) -> None:
+            self.pick(+1)
+
         return kb
+
+    def pick(self, step: int) -> None:
+        """Move the bot picker ``step`` places (wrapping around)."""
+        at = self.bots.index(self.bot) if self.bot in self.bots else 0
+        self.bot = self.bots[(at + step) % len(self.bots)]
 
     def vote(self, accept: bool) -> None:
         """This player's answer to the motion shown."""
@@ -180,10 +235,37 @@ class DeparturePrompt:
         if end:
             result = dep.propose(MotionKind.END, gone.seat)
         else:
-            result = dep.propose(MotionKind.TAKEOVER, gone.seat, TAKEOVER_BOT)
+            result = dep.propose(MotionKind.TAKEOVER, gone.seat, self.bot)
         if hasattr(result, "message"):  # a Refusal
             self.state.say(f"Cannot propose that: {result.message}")
             return
-        self.waited.add((gone.seat, gone.link.value))
-        self.state.say("Proposed to the table; every seat must agree." if not end
-                       else "Proposed ending the game; every seat must agree.")
+        self.proposed[gone.seat] = (self.state.seat.seat, result.number)
+        if not self._pending(gone.seat):  # (a client that keeps no motions: closed for good)
+            self.waited.add((gone.seat, gone.link.value))
+        self.state.say(f"Proposed a {self.bot} bot for the seat; every seat must agree."
+                       if not end else "Proposed ending the game; every seat must agree.")
+
+    # -- who took a seat ----------------------------------------------------------------
+
+    def takeover_text(self, seat: int, bot: str) -> str:
+        """``Bot Aster (greedy) plays Ana's seat``: the bot's name is the first bot name
+        no seat at the table has."""
+        from hedgerow.clients.botnames import bot_name
+
+        taken = {i.name for i in self.state.seat.seats()}
+        number = 1
+        while bot_name(number) in taken:
+            number += 1
+        info = next((i for i in self.state.seat.seats() if i.seat == seat), None)
+        owner = f"{info.name}'s seat" if info is not None and info.name else f"seat {seat}"
+        return f"{bot_name(number)} ({bot or 'bot'}) plays {owner}"
+
+    def _changed(self) -> None:
+        """Tell the player about each takeover once it is in force here."""
+        events = getattr(self.departures, "events", None)
+        if not events or len(events) <= self._events:
+            return
+        for event in events[self._events:]:
+            if getattr(event.kind, "name", "") == "TAKEOVER":
+                self.state.say(self.takeover_text(event.seat, event.bot) + ".")
+        self._events = len(events)

@@ -74,7 +74,11 @@ class SeatingScreen:
                     (f"class:link.{info.link.value}", word), ("", "\n")]
         phase = seat.phase()
         out.append(("", "\n"))
-        if phase == Phase.SEEDING:
+        host_gone = getattr(seat, "host_gone", None)
+        if host_gone is not None and host_gone():
+            out.append(("class:prompt", "The host is gone before the game began: waiting for "
+                                        "them to re-open the table (hedgerow resume)."))
+        elif phase == Phase.SEEDING:
             out.append(("class:prompt", "Every seat is taken: agreeing on the deal…"))
         elif phase == Phase.HALTED:
             out.append(("class:error", f"The table stopped: {seat.problem()}"))

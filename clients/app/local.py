@@ -4,14 +4,15 @@ No network at all: the table, the bots and the client share one process and one 
 loop.  It serves the client's offline tests and ``hedgerow play --local``; a real table is
 the network peer (`hedgerow.net`), which implements the same `Seat` protocol.
 
-Bots move on the event loop, one action per iteration (after ``bot_delay`` seconds), so
-the client redraws between moves.  In a simultaneous step every active seat chooses against
-the step's starting state; the choices are held until all are in, then the table applies
-the whole step (`Table.submit_step`).  Every log entry (chance entries such as the deal
-included) goes, in plain words, to the history, and as it is to a table log under the data
-directory's ``logs/`` folder (`log_path`): the same format a network peer writes
-(`hedgerow.net.logfile`), so ``hedgerow replay`` plays it back; it names no table id and
-no seat of its own, since there is no table to come back to.
+Bots move one action at a time (after ``bot_delay`` seconds), each decision thought out in
+a worker thread (``asyncio.to_thread``) so that a bot that searches for a second never
+freezes the screen; the action is then applied on the loop. In a simultaneous step every
+active seat chooses against the step's starting state; the choices are held until all are
+in, then the table applies the whole step (`Table.submit_step`). Every log entry (chance
+entries such as the deal included) goes, in plain words, to the history, and as it is to a
+table log under the data directory's ``logs/`` folder (`log_path`): the same format a
+network peer writes (`hedgerow.net.logfile`), so ``hedgerow replay`` plays it back; it
+names no table id and no seat of its own, since there is no table to come back to.
 """
 
 from __future__ import annotations
@@ -186,7 +187,12 @@ class LocalSeat:
             seat = waiting[0]
             game, state = self.table.gamedef, self.table.state
             legal = game.legal_actions(state, seat)
-            action = self._bots[seat].choose(game.view(state, seat), legal)
+            # A bot may think for a second or more: it thinks in a worker thread, so the
+            # loop keeps drawing the screen and taking keys meanwhile.
+            action = await asyncio.to_thread(self._bots[seat].choose, game.view(state, seat),
+                                             legal)
+            if self._phase != Phase.PLAYING or self.table.state is not state:
+                continue  # the table moved on while the bot thought: look again
             refusal = self._apply(seat, action)
             if refusal is not None:
                 self._phase = Phase.HALTED

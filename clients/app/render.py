@@ -176,6 +176,10 @@ def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
     """Before play: how many seats are open, and how others join."""
     if state.phase == Phase.HALTED:
         return [("class:error", wrap(f"The table stopped: {state.problem}", width))]
+    host_gone = getattr(state.seat, "host_gone", None)
+    if host_gone is not None and host_gone():
+        return [("class:prompt", wrap("The host is gone before the game began: waiting for "
+                                      "them to re-open the table (hedgerow resume).", width))]
     if state.phase == Phase.SEEDING:
         return [("class:prompt", "Every seat is taken: agreeing on the deal…")]
     open_seats = sum(1 for i in state.infos if i.link == Link.WAITING)

@@ -6,7 +6,7 @@ seed it makes the same choices in any process.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
@@ -24,7 +24,14 @@ class RandomBot:
 
 
 @hookimpl
-def hedgerow_register_bots(register) -> None:
+def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
+    """The generic bots: ``random``, ``greedy`` and ``ismcts``.
+
+    (They come from this one built-in plugin, ``random-bot`` in the host's list, so that
+    the list needs no new entries; blocking it blocks all three.)
+    """
+    from hedgerow.plugins.bots import greedy, ismcts
+
     register(
         BotSpec(
             name="random",
@@ -33,3 +40,5 @@ def hedgerow_register_bots(register) -> None:
             summary="picks a legal action uniformly at random (seeded)",
         )
     )
+    register(greedy.spec())
+    register(ismcts.spec())

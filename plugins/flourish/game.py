@@ -3,7 +3,8 @@
 The `GameDef` functions are the pure rules of the sibling modules; ``build`` adds the
 table's extension relay ``ext``, called only at setup (compost allowed? how many games?),
 around the variant's own luck, at the end of each game and for the outcome — never per
-move.  One seat plays solo against McGregor: that is the rules for one player, not a
+move (``score`` asks the end-of-game hooks too, once per set of gardens it is asked
+about).  One seat plays solo against McGregor: that is the rules for one player, not a
 variant.
 """
 
@@ -22,8 +23,9 @@ from hedgerow.core import (
     SetupContext,
 )
 from hedgerow.core.game import Extensions
-from hedgerow.plugins.flourish import describe, setup, turn, view
+from hedgerow.plugins.flourish import describe, sample, setup, turn, view
 from hedgerow.plugins.flourish.choices import legal_actions
+from hedgerow.plugins.flourish.scorenow import ScoreNow
 from hedgerow.plugins.flourish.state import (
     DEAL,
     EXTRA,
@@ -104,14 +106,18 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def apply(state: State, seat: int, action: Action) -> State | Refusal:
         return turn.apply(state, seat, action, hooks)
 
+    def medal_raise(players: int) -> int:
+        return sum(r for r in ext.flourish_medal_raise(players=players) if r)
+
+    def outcome_of(result: Result) -> Outcome:
+        answer: Outcome = ext.flourish_outcome(result=result)
+        return answer
+
     def outcome(state: State) -> Outcome | None:
         if state.luck or state.turn < OVER:
             return None
-        players = state.cfg.players
-        raise_ = sum(r for r in ext.flourish_medal_raise(players=players) if r)
-        result = Result(state.cfg, state.history, state.extras, raise_)
-        answer: Outcome = ext.flourish_outcome(result=result)
-        return answer
+        return outcome_of(Result(state.cfg, state.history, state.extras,
+                                 medal_raise(state.cfg.players)))
 
     def legal(state: State, seat: int) -> Sequence[Action]:
         return legal_actions(state, seat)
@@ -129,6 +135,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         hash_data=view.hash_data,
         chance=chance,
         resolve=resolve,
+        sample=sample.sample,
+        score=ScoreNow(game_end, outcome_of, medal_raise),
     )
 
 

@@ -139,7 +139,10 @@ class View:
     * ``unsure``: (card, zone mask) for the cards it has seen that could be in several
       places now (see ``hedgerow.plugins.flourish.knowledge``);
     * ``extras``: the variant's public data (Garden Show ribbons);
-    * ``history``: the finished games of the match.
+    * ``history``: the finished games of the match;
+    * ``chosen``: per seat, whether it has already committed its choice inside the step
+      (public: everyone sees who still has to choose, not what was chosen);
+    * ``luck``: the chance the table waits for (`NO_LUCK` when none; public).
     """
 
     seat: int
@@ -164,6 +167,8 @@ class View:
     unsure: tuple[tuple[int, int], ...]
     extras: tuple[object, ...]
     history: tuple[GameRecord, ...]
+    chosen: tuple[bool, ...] = ()
+    luck: str = NO_LUCK
 
 
 class GameEnd(NamedTuple):

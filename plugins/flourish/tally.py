@@ -9,7 +9,8 @@ positions:
 * ``12-16``: PATH cards showing at least one symbol of each colour (Rosa Alba qualifies);
 * ``17`` (`EOR_CARDS`): cards with an end-of-round ability (the third tie-break).
 
-Only cards in gardens are ever counted (spec §4).
+Only cards in gardens are ever counted (spec §4).  `tally` remembers the gardens it counted
+lately: a garden is counted again at every scoring, result and searching bot's ``score``.
 """
 
 from __future__ import annotations
@@ -48,12 +49,24 @@ def _vector(card: Card) -> Tally:
 VECTORS: tuple[Tally, ...] = tuple(_vector(c) for c in CARDS)
 
 
+#: Gardens counted lately (a garden grows by one card a turn, so scoring, the results and a
+#: searching bot's ``score`` count the same gardens again and again); cleared when full.
+_COUNTED: dict[tuple[int, ...], Tally] = {}
+REMEMBERED = 1 << 14
+
+
 def tally(cards: Iterable[int]) -> Tally:
     """The tally of a garden holding ``cards`` (ids)."""
-    vectors = [VECTORS[ident] for ident in cards]
-    if not vectors:
-        return EMPTY
-    return tuple(map(sum, zip(*vectors, strict=True)))
+    key = cards if type(cards) is tuple else tuple(cards)
+    found = _COUNTED.get(key)
+    if found is not None:
+        return found
+    vectors = [VECTORS[ident] for ident in key]
+    counted = tuple(map(sum, zip(*vectors, strict=True))) if vectors else EMPTY
+    if len(_COUNTED) >= REMEMBERED:
+        _COUNTED.clear()
+    _COUNTED[key] = counted
+    return counted
 
 
 def plus(a: Tally, b: Tally) -> Tally:

@@ -6,8 +6,11 @@ move: ``ext.flowers_coverable`` is asked once per card here, and the answers bec
 table the planting check reads; ``ext.flowers_setup`` is asked by the first ``setup`` for
 each player count (the answer is kept: a table's variants never change);
 ``ext.flowers_colour_points`` once per garden when the game is over (``outcome``, and the
-final scores a view shows).  `Rules` is that binding, with `Rules.score` the full scoring
-detail of a garden under the table's variants.
+final scores a view shows), and by ``score`` (a seat's total if the game were scored now,
+for bots) for each garden it has not just scored.
+`Rules` is that binding, with `Rules.score` the full scoring detail of a garden under the
+table's variants.  ``sample`` is `sample.make_sample` bound to the table's covering rule
+and deal, and ``determinize`` is ``sample`` of the seat's view.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from hedgerow.core import Action, GameDef, GameSpec, Outcome, SetupContext
+from hedgerow.core import Action, GameDef, GameSpec, Outcome, Rng, SetupContext
 from hedgerow.core.chance import ChanceOutcome
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.flowers import choices, describe, ranking, setup, turn, view
 from hedgerow.plugins.flowers.cards import ALL_CARDS
 from hedgerow.plugins.flowers.garden import Garden
+from hedgerow.plugins.flowers.sample import make_sample
 from hedgerow.plugins.flowers.scoring import ColourGroup, GardenScore, Visible, score_garden
 from hedgerow.plugins.flowers.setup import Layout
 from hedgerow.plugins.flowers.state import OVER, State, View
@@ -66,6 +70,9 @@ def bind(ext: Extensions) -> Rules:
     return Rules(layout, coverable, colour_points)
 
 
+#: How many gardens ``score`` remembers (then it forgets them all and starts again).
+SCORED_GARDENS = 256
+
 #: ``active_seats`` by ``state.active + 1``: nobody (-1: before the deal, once over), or one seat.
 _ACTIVE: tuple[tuple[int, ...], ...] = ((), *((seat,) for seat in range(setup.MAX_PLAYERS)))
 
@@ -102,6 +109,31 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def describe_action(state: State, seat: int, action: Action) -> str:
         return describe.describe(state, seat, action, apply)
 
+    sample = make_sample(coverable, rules.layout)
+
+    def determinize(state: State, seat: int, rng: Rng) -> State:
+        return sample(view.view(state, seat), seat, rng)
+
+    scored: dict[int, tuple[Garden, int]] = {}  # id(garden) -> (garden, total): see score
+
+    def score(state: State, seat: int) -> float:
+        """``seat``'s total if the game were scored now (its final score once over).
+
+        A garden dict is never changed once a state holds it, and a search's states share
+        most of theirs (an action changes one garden; every sample of one view shares the
+        view's), so the last gardens scored are remembered by identity: the cache holds the
+        garden itself, so an id is never mistaken for a later object's.
+        """
+        garden = state.gardens[seat]
+        found = scored.get(id(garden))
+        if found is not None and found[0] is garden:
+            return found[1]
+        total = rules.score(garden, detail=False).total
+        if len(scored) >= SCORED_GARDENS:
+            scored.clear()
+        scored[id(garden)] = (garden, total)
+        return total
+
     return GameDef(
         name="flowers",
         setup=setup_table,
@@ -111,10 +143,12 @@ def build(ext: Extensions) -> GameDef[State, View]:
         view=seat_view,
         outcome=outcome,
         describe=describe_action,
-        determinize=view.determinize,
+        determinize=determinize,
         hash_data=view.hash_data,
         chance=setup.deal_chance,
         resolve=resolve,
+        sample=sample,
+        score=score,
     )
 
 

@@ -65,9 +65,11 @@ def from_cells(cells: Iterable[tuple[int, int, Stack]] | Mapping[Cell, Stack]) -
 def targets(garden: Garden, coverable: Sequence[bool]) -> tuple[int, ...]:
     """Every cell where a card may be planted, sorted: the empty cells next to the garden
     and the occupied cells whose visible card ``coverable[card]`` allows covering."""
-    out = {k for k in garden if coverable[garden[k][-1]]}
-    for k in garden:
-        out.update(n for n in side_neighbours(k) if n not in garden)
+    out: set[int] = set()
+    for step in (1, STRIDE, -1, -STRIDE):  # every side neighbour of a card...
+        out.update([k + step for k in garden])
+    out.difference_update(garden)  # ...that is empty, and every card that may be covered
+    out.update([k for k, stack in garden.items() if coverable[stack[-1]]])
     return tuple(sorted(out))
 
 

@@ -1,5 +1,6 @@
-"""What a seat may see (``view``), a state it cannot tell apart (``determinize``), and the
-plain data that names a state for its canonical hash (``hash_data``).
+"""What a seat may see (``view``) and the plain data that names a state for its canonical
+hash (``hash_data``).  The other way, a state dealt from a view, is `sample`; the game's
+``determinize`` is ``sample`` of ``view``.
 
 Hidden from everyone: the face-down stack, every card of a face-up stack below its top (the
 order of every stack), and the box.  Hidden from the other seats: the card the active seat
@@ -11,7 +12,6 @@ stack sizes and the solo discards.
 
 from __future__ import annotations
 
-from hedgerow.core import Rng
 from hedgerow.plugins.flowers.garden import OFFSET, STRIDE, Garden
 from hedgerow.plugins.flowers.scoring import GardenScore
 from hedgerow.plugins.flowers.state import NOBODY, GardenCells, State, View
@@ -49,37 +49,6 @@ def view(state: State, seat: int, final: tuple[GardenScore, ...] = ()) -> View:
         box_count=len(state.box),
         final=final,
     )
-
-
-def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A state ``seat`` cannot tell from ``state``: every card hidden from it re-dealt.
-
-    The face-down stack, the face-up stacks under their tops, the box and (for another
-    seat) a card held from the face-down stack are pooled, shuffled with ``rng`` and dealt
-    back in the same places and sizes; the face-up tops stay.
-    """
-    stacks = state.stacks
-    down = len(stacks) - 1
-    hidden = holds_hidden(state, seat)
-    pool: list[int] = []
-    for i, s in enumerate(stacks):
-        pool += s if i == down else s[:-1]
-    pool += state.box
-    if hidden:
-        pool.append(state.holding)
-    rng.shuffle(pool)
-    k = 0
-    dealt = []
-    for i, s in enumerate(stacks):
-        n = len(s) if i == down else max(len(s) - 1, 0)
-        dealt.append(tuple(pool[k:k + n]) + (() if i == down or not s else (s[-1],)))
-        k += n
-    holding = state.holding
-    if hidden:
-        holding = pool[-1]
-        pool = pool[:-1]
-    box = tuple(sorted(pool[k:]))
-    return state._replace(stacks=tuple(dealt), box=box, holding=holding)
 
 
 def garden_bytes(garden: Garden) -> bytes:

@@ -3,7 +3,9 @@
 The `GameDef` functions are the pure rules of the other modules; ``build`` adds the table's
 extension relay ``ext``: it asks ``ext.mandala_draw_rule`` once for the table's `DrawRule`,
 and binds ``ext.mandala_game_end`` (called after each resolution and each pass) and
-``ext.mandala_winner`` (the outcome).  No hook is called per move.
+``ext.mandala_winner`` (the outcome, and ``score``: a seat's points if scored now, see
+`scorenow`).  No hook is called per move.  ``sample`` (a state drawn from a seat's view)
+is `sample.sample`; ``determinize`` is ``sample`` of the seat's view.
 
 Chance: the deal after setup, and a reshuffle of the discard pile whenever a draw finds
 the deck empty (``"deal"`` and ``"reshuffle"`` phases).
@@ -11,11 +13,22 @@ the deck empty (``"deal"`` and ``"reshuffle"`` phases).
 
 from __future__ import annotations
 
-from hedgerow.core import Action, Chance, ChanceOutcome, GameDef, GameSpec, Outcome, Refusal
+from hedgerow.core import (
+    Action,
+    Chance,
+    ChanceOutcome,
+    GameDef,
+    GameSpec,
+    Outcome,
+    Ranked,
+    Refusal,
+)
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.mandala import choices, describe, setup, turn, view
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
+from hedgerow.plugins.mandala.sample import sample
+from hedgerow.plugins.mandala.scorenow import ScoreNow
 from hedgerow.plugins.mandala.state import DEAL, OVER, RESHUFFLE, State, View
 
 
@@ -45,11 +58,14 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         return choices.legal_actions(state, seat, rule)
 
+    def rank(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked:
+        found = ext.mandala_winner(tiles=tiles, ended=ended)
+        return found if found is not None else standard_outcome(tiles, ended)
+
     def outcome(state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
-        found = ext.mandala_winner(tiles=state.tiles, ended=state.ended)
-        return found if found is not None else standard_outcome(state.tiles, state.ended)
+        return rank(state.tiles, state.ended)
 
     def resolve(state: State, drawn: ChanceOutcome) -> State:
         if state.phase == DEAL:
@@ -69,6 +85,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         hash_data=view.hash_data,
         chance=chance,
         resolve=resolve,
+        sample=sample,
+        score=ScoreNow(rank),
     )
 
 

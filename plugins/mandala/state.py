@@ -152,7 +152,8 @@ class View:
     * ``mandalas``: the three `MandalaView`;
     * ``tiles``: each seat's tiles in the order taken; ``scores``: each seat's points now;
     * ``at`` / ``second``: in ``"choose"``, the mandala resolved and the seat that takes the
-      tile left; ``passes``, ``ended`` and ``last`` as in `State`.
+      tile left; ``owed``, ``passes``, ``ended`` and ``last`` as in `State` (``owed``:
+      cards the turn's draw still takes once the discard pile is reshuffled, a public count).
     """
 
     seat: int
@@ -172,6 +173,7 @@ class View:
     scores: tuple[int, ...]
     at: int
     second: int
+    owed: int
     passes: int
     ended: str
     last: Resolution | None

@@ -15,26 +15,19 @@ Everything else is public: tiles, face-up cards, claims, hand sizes, the discard
 card in it was seen), the tiles in front of each player.  `side` reads one seat's cards on a
 mandala out of a view, as a client draws them.
 
-``determinize`` keeps what the seat knows and re-deals the rest: the unknown cards (other
-hands' unknown part, others' face-down plays, the deck) are pooled; each hidden face-down
-play gets one colour at random among those present when it was played, weighted by what
-the pool holds and such that the pool can supply it (an exact backtracking search); the
-rest is shuffled into the other hands and the deck; both tile stacks are shuffled.  The
-result is a state consistent with everything in the seat's view, though not drawn
-uniformly from all of them, and it ignores what only a perfect card counter could still
-deduce from the history: that a seat which laid 3 cards face down held 3 of one present
-colour at that moment, or that right after a reshuffle the new deck is exactly the old
-discard pile (re-dealing pools it with the other unknown cards).
+``determinize`` is `sample` (``hedgerow.plugins.mandala.sample``) of the seat's view: it keeps
+what the view shows and deals the rest at random, so a seat's view of the re-dealt state is
+its view of ``state``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.cards import NCOLOURS, Counts, colours_in, sub_counts
+from hedgerow.plugins.mandala.cards import NCOLOURS, Counts
 from hedgerow.plugins.mandala.choices import active_seats
+from hedgerow.plugins.mandala.sample import sample
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, State, View
 
@@ -72,6 +65,7 @@ def view(state: State, seat: int) -> View:
         scores=tuple(points(t) for t in state.tiles),
         at=state.at,
         second=state.second,
+        owed=state.owed,
         passes=state.passes,
         ended=state.ended,
         last=state.last,
@@ -104,97 +98,10 @@ def side(mandala: MandalaView, seat: int) -> Side:
     return Side(tuple(up), down, tuple(known))
 
 
-def _weighted_order(options: list[int], supply: list[int], rng: Rng) -> Iterator[int]:
-    """``options`` in a random order, each next one drawn with weight ``supply[colour]``
-    (lazily: the search usually needs only the first)."""
-    left = list(options)
-    while left:
-        pick = rng.randbelow(sum(supply[c] for c in left))
-        for i, c in enumerate(left):
-            pick -= supply[c]
-            if pick < 0:
-                yield left.pop(i)
-                break
-
-
-def _colour_hidden(groups: list[tuple[int, int]], supply: list[int], rng: Rng) -> list[int]:
-    """A colour for each ``(count, allowed colour set)`` group that ``supply`` can cover
-    (``supply`` is reduced accordingly).
-
-    A depth-first search, colours tried in a random order weighted by supply; dead ends are
-    remembered by (position, supply left), so the search is exact and visits each such
-    state once.  A solution always exists: the true colours are one.
-    """
-    chosen = [-1] * len(groups)
-    order = sorted(range(len(groups)), key=lambda g: -groups[g][0])  # big plays first
-    dead: set[tuple[int, tuple[int, ...]]] = set()  # membership only: order never matters
-
-    def search(i: int) -> bool:
-        if i == len(order):
-            return True
-        key = (i, tuple(supply))
-        if key in dead:
-            return False
-        g = order[i]
-        count, allowed = groups[g]
-        options = [c for c in colours_in(allowed) if supply[c] >= count]
-        for c in _weighted_order(options, supply, rng):
-            supply[c] -= count
-            chosen[g] = c
-            if search(i + 1):
-                return True
-            supply[c] += count
-        dead.add(key)
-        return False
-
-    if not search(0):
-        raise ValueError("no colouring of the face-down plays fits the unknown cards")
-    return chosen
-
-
 def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A state ``seat`` cannot tell from ``state``: what it cannot know re-dealt (module doc)."""
-    players = state.players
-    supply = [0] * NCOLOURS
-    unknown: list[int] = []  # per seat: how many of its cards are unknown to `seat`
-    for o in range(players):
-        if o == seat:
-            unknown.append(0)
-            continue
-        part = sub_counts(state.hands[o], state.known[o])
-        unknown.append(sum(part))
-        for c in range(NCOLOURS):
-            supply[c] += part[c]
-    where: list[tuple[int, int]] = []  # (mandala, play index) of each hidden face-down play
-    groups: list[tuple[int, int]] = []
-    for m, mandala in enumerate(state.mandalas):
-        for j, play in enumerate(mandala.plays):
-            if not play.up and play.seat != seat:
-                supply[play.colour] += play.cards
-                where.append((m, j))
-                groups.append((play.cards, play.present))
-    for c in state.deck:
-        supply[c] += 1
-    colours = _colour_hidden(groups, supply, rng)
-    rest = [c for c in range(NCOLOURS) for _ in range(supply[c])]
-    rng.shuffle(rest)
-    hands = list(state.hands)
-    k = 0
-    for o in range(players):
-        if o != seat:
-            extra = [0] * NCOLOURS
-            for c in rest[k:k + unknown[o]]:
-                extra[c] += 1
-            k += unknown[o]
-            hands[o] = tuple(a + b for a, b in zip(state.known[o], extra, strict=True))
-    mandalas = list(state.mandalas)
-    for (m, j), c in zip(where, colours, strict=True):
-        plays = list(mandalas[m].plays)
-        plays[j] = plays[j]._replace(colour=c)
-        mandalas[m] = mandalas[m]._replace(plays=tuple(plays))
-    return state._replace(
-        hands=tuple(hands), deck=tuple(rest[k:]), mandalas=tuple(mandalas),
-        dark=tuple(rng.shuffled(state.dark)), light=tuple(rng.shuffled(state.light)))
+    """A state ``seat`` cannot tell from ``state``: `sample` of the seat's view, so the game
+    has one implementation of re-dealing what a seat cannot know."""
+    return sample(view(state, seat), seat, rng)
 
 
 def _packed(last: Resolution | None) -> object:

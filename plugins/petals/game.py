@@ -3,7 +3,8 @@
 The `GameDef` functions are the pure rules of the other modules; the only thing ``build``
 adds is the table's extension relay ``ext``, which the rules call at the end of a game:
 ``ext.petals_final_scoring`` when the final round is over and ``ext.petals_winner`` for
-the outcome.  Nothing calls a hook per move.
+the outcome.  ``ext.petals_score_rule`` is asked once, here, for the figure ``score``
+counts (`standing`).  Nothing calls a hook per move.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 from hedgerow.core import Action, GameDef, GameSpec, Outcome, Refusal
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.petals import choices, describe, setup, turn, view
+from hedgerow.plugins.petals.sample import sample
+from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
 from hedgerow.plugins.petals.scoring import Points
+from hedgerow.plugins.petals.standing import scorer
 from hedgerow.plugins.petals.state import DEAL, OVER, State, View
 
 
@@ -46,6 +50,10 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def describe_action(state: State, seat: int, action: Action) -> str:
         return describe.describe(state, seat, action, check)
 
+    rule = ext.petals_score_rule()
+    if not isinstance(rule, ScoreRule):
+        rule = DEFAULT
+
     return GameDef(
         name="petals",
         setup=setup.setup,
@@ -59,6 +67,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         hash_data=view.hash_data,
         chance=setup.deal_chance,
         resolve=setup.deal,
+        sample=sample,
+        score=scorer(rule),
     )
 
 

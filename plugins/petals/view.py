@@ -1,5 +1,5 @@
-"""What a seat may see (``view``), a state it cannot tell apart (``determinize``), and the
-plain data that names a state for its canonical hash (``hash_data``).
+"""What a seat may see (``view``), a state it cannot tell apart (``determinize``, through
+`sample`), and the plain data that names a state for its canonical hash (``hash_data``).
 
 Hidden from a seat: the other seats' hands, the order of the draw pile, and the two cards
 set aside face down at 3 players.  Everything else is public.
@@ -8,18 +8,17 @@ set aside face down at 3 players.  Everything else is public.
 from __future__ import annotations
 
 from hedgerow.core import Rng
-from hedgerow.plugins.petals.geometry import placed_card, placed_rot
+from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.state import State, View
 
 
 def view(state: State, seat: int) -> View:
-    """``seat``'s view of ``state``."""
+    """``seat``'s view of ``state`` (a garden value is ``card * 4 + rotation``, `geometry`)."""
     return View(
         seat=seat,
         players=state.players,
         hand=state.hands[seat],
-        garden=tuple((x, y, placed_card(v), placed_rot(v))
-                     for (x, y), v in sorted(state.garden.items())),
+        garden=tuple([(x, y, v >> 2, v & 3) for (x, y), v in sorted(state.garden.items())]),
         trackers=state.trackers,
         pile_count=len(state.pile),
         hand_sizes=tuple(len(h) for h in state.hands),
@@ -38,23 +37,10 @@ def view(state: State, seat: int) -> View:
 def determinize(state: State, seat: int, rng: Rng) -> State:
     """A state ``seat`` cannot tell from ``state``: every card hidden from it re-dealt.
 
-    The other hands, the draw pile and the cards set aside are pooled, shuffled with
-    ``rng`` and dealt back in the same sizes.
+    It is ``sample(view(state, seat), seat, rng)``: the game has one way of re-dealing what a
+    seat cannot know, and it starts from the seat's view, never from the hidden cards.
     """
-    others = [h for i, h in enumerate(state.hands) if i != seat]
-    pool = [c for h in others for c in h] + list(state.pile) + list(state.set_aside)
-    rng.shuffle(pool)
-    hands, k = [], 0
-    for i, hand in enumerate(state.hands):
-        if i == seat:
-            hands.append(hand)
-        else:
-            hands.append(tuple(pool[k:k + len(hand)]))
-            k += len(hand)
-    pile = tuple(pool[k:k + len(state.pile)])
-    k += len(state.pile)
-    set_aside = tuple(sorted(pool[k:]))
-    return state._replace(hands=tuple(hands), pile=pile, set_aside=set_aside)
+    return sample(view(state, seat), seat, rng)
 
 
 def hash_data(state: State) -> tuple[object, ...]:

@@ -8,11 +8,14 @@ from typing import Any
 
 from appdriver import drawn, running
 
+from hedgerow.clients.app.departure import bot_order, installed_bots
 from hedgerow.clients.app.local import LocalSeat
+from hedgerow.clients.botnames import bot_name
+from hedgerow.core import BotSpec, hookimpl
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.departures import Departed, Motion
-from hedgerow.net.messages import MotionKind, SeatMotion
+from hedgerow.net.messages import MotionKind, SeatEvent, SeatEventKind, SeatMotion
 from hedgerow.net.seat import Link
 
 
@@ -51,14 +54,16 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
             text = "\n".join(rows)
+            best = installed_bots(host, "petals")[0]  # the box starts on the best one
             for line in ("wait for them to come back (hedgerow resume)",
-                         "seat a bot in their place", "end the game here, no winner"):
+                         f"seat the bot [{best}] in their place",
+                         "end the game here, no winner"):
                 assert line in text
             assert f"Seat 1 ({seat.seats()[1].name}) is lost" in text
             assert all(len(r) <= 80 for r in rows) and len(rows) == 24
             d.press("b")
             await d.until(lambda: fake.proposed != [], what="the proposal")
-            assert fake.proposed == [(MotionKind.TAKEOVER, 1, "random")]
+            assert fake.proposed == [(MotionKind.TAKEOVER, 1, best)]
             await drawn(d, lambda rows: not any("is lost" in r for r in rows),
                         what="the box to close")
             # Another seat proposes: this player is asked, and answers with y.
@@ -77,3 +82,83 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             assert "no winner" in "\n".join(rows)
 
     asyncio.run(main())
+
+
+class SomeBots:
+    """Bots in place of the built-in ones: ``random`` and ``greedy`` (any game),
+    ``petalsonly`` (Petals) and ``elsewhere`` (another game), all playing at random."""
+
+    @staticmethod
+    @hookimpl
+    def hedgerow_register_bots(register: Any) -> None:
+        from hedgerow.plugins.bots.random_bot import RandomBot
+
+        register(BotSpec(name="random", version="0.0.1", make=RandomBot))
+        register(BotSpec(name="greedy", version="0.0.1", make=RandomBot))
+        register(BotSpec(name="petalsonly", version="0.0.1", make=RandomBot, games=("petals",)))
+        register(BotSpec(name="elsewhere", version="0.0.1", make=RandomBot, games=("posy",)))
+
+
+def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> None:
+    """The picker starts on the best bot installed (greedy before random), lists only bots
+    that play this game, ←/→ changes it, b sends it; a takeover in force is told by name."""
+    host = PluginHost(autoload=False, block=("random-bot",), extra=[SomeBots])
+    seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
+                     bots=[host.bot("random", "petals")], name="Ann")
+    fake = FakeDepartures()
+    fake.events: list[Any] = []  # type: ignore[misc]
+    seat.departures = fake  # type: ignore[attr-defined]
+    assert installed_bots(host, "petals") == ["greedy", "random", "petalsonly"]
+
+    async def main() -> None:
+        async with running(seat, host, rows=24, columns=80) as d:
+            rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
+                               what="the departure box")
+            text = "\n".join(rows)
+            assert "seat the bot [greedy] in their place" in text
+            assert "another bot (greedy, random, petalsonly)" in text
+            assert "elsewhere" not in text  # it does not play Petals
+            assert all(len(r) <= 80 for r in rows) and len(rows) == 24
+            d.press("right")
+            await drawn(d, lambda rows: any("[random]" in r for r in rows),
+                        what="the next bot")
+            d.press("left")
+            d.press("left")  # (wraps around)
+            await drawn(d, lambda rows: any("[petalsonly]" in r for r in rows),
+                        what="the last bot")
+            d.press("b")
+            await d.until(lambda: fake.proposed != [], what="the proposal")
+            assert fake.proposed == [(MotionKind.TAKEOVER, 1, "petalsonly")]
+            # The table agrees: the screen says which bot plays whose seat.
+            fake.events.append(SeatEvent(SeatEventKind.TAKEOVER, 1, 0, "petalsonly", 3,
+                                         (0, 2)))
+            seat._notify()
+            bob = seat.seats()[1].name
+            names = {i.name for i in seat.seats()}
+            expected = next(bot_name(n) for n in range(1, 20) if bot_name(n) not in names)
+            rows = await drawn(d, lambda rows: any("(petalsonly) plays" in r for r in rows),
+                               what="who took the seat")
+            assert f"{expected} (petalsonly) plays {bob}'s seat" in "\n".join(rows)
+
+    asyncio.run(main())
+
+
+def test_the_picker_falls_back_to_the_preference_order_and_random() -> None:
+    assert bot_order(["random", "zeta", "greedy", "ismcts", "alpha"]) == [
+        "ismcts", "greedy", "random", "alpha", "zeta"]
+    assert installed_bots(object(), "petals") == []  # no bots known: the box uses random
+
+
+def test_the_waiting_room_says_when_the_host_is_gone_before_the_game_began() -> None:
+    from types import SimpleNamespace
+
+    from hedgerow.clients.app.render import waiting_room
+    from hedgerow.net.seat import Phase
+
+    for gone, expected in ((True, "The host is gone before the game began"),
+                           (False, "agreeing on the deal")):
+        state = SimpleNamespace(phase=Phase.SEEDING, problem=None, infos=[],
+                                seat=SimpleNamespace(host_gone=lambda gone=gone: gone))
+        text = "".join(t for _, t in waiting_room(state, 60))  # type: ignore[arg-type]
+        assert expected in text
+        assert ("hedgerow resume" in text) == gone

@@ -239,3 +239,32 @@ def test_runs_the_games_own_redeal_checks(toy_host) -> None:
     check_game(ruleset, players=3, seeds=range(3), redeal_checks=[passes_stay_put])
     with pytest.raises(ConformanceError, match="nothing_moves: a hidden card moved"):
         check_game(ruleset, players=3, seeds=range(3), redeal_checks=[nothing_moves])
+
+
+def test_catches_a_sample_that_does_not_keep_the_view(toy_host) -> None:
+    r = toy_host.ruleset("posy", players=2)
+    assert r.gamedef.sample is not None
+    real = r.gamedef.sample
+
+    def forgetful(view, seat, rng):
+        state = real(view, seat, rng)
+        hands = tuple(h[::-1] if i == seat else h for i, h in enumerate(state.hands))
+        return replace(state, hands=tuple(tuple(sorted(h)) for h in hands),
+                       scores=tuple(s + 1 for s in state.scores))
+
+    broken = Ruleset(r.spec, r.variants, replace(r.gamedef, sample=forgetful))
+    with pytest.raises(ConformanceError, match="sampled from its view differs"):
+        check_game(broken, players=2, seeds=range(2))
+
+
+def test_catches_a_score_that_is_not_a_number(toy_host) -> None:
+    r = toy_host.ruleset("duel", players=2)
+    broken = Ruleset(r.spec, r.variants,
+                     replace(r.gamedef, score=lambda state, seat: float("nan")))
+    with pytest.raises(ConformanceError, match="not a finite number"):
+        check_game(broken, players=2, seeds=range(1))
+
+
+def test_sampled_toy_states_pass(toy_host) -> None:
+    for game in ("posy", "duel", "tokens"):
+        check_game(toy_host.ruleset(game, players=3), players=3, seeds=range(3))

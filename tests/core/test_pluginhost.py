@@ -13,7 +13,7 @@ from hedgerow.core.pluginhost import DEFAULT_PLUGINS, PluginHost
 
 
 def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:
-    assert sorted(toy_host.games) == ["duel", "posy", "relay"]
+    assert sorted(toy_host.games) == ["duel", "posy", "relay", "tokens"]
     assert [v.name for v in toy_host.variants_of("posy")] == ["bonus", "lowball"]
     assert toy_host.variants_of("duel") == []
     assert toy_host.origin_of[toy_host.games["posy"]].distribution == "(local)"
@@ -86,7 +86,7 @@ def test_entry_points_load_third_party_variants(
 
 def test_unknown_names_list_the_choices(toy_host) -> None:
     with pytest.raises(HedgerowError,
-                       match=r"unknown game 'chess' \(choose from: duel, posy, relay\)"):
+                       match=r"unknown game 'chess' \(choose from: duel, posy, relay, tokens\)"):
         toy_host.game("chess")
     with pytest.raises(
         HedgerowError, match=r"unknown variant 'x' for posy \(choose from: bonus, lowball\)"

@@ -33,3 +33,25 @@ def test_the_documented_variant_registers_and_decides_the_winner() -> None:
     best = [max(trackers[e][seat] for e in ("Fire", "Water", "Earth", "Air")) for seat in range(3)]
     assert list(outcome.scores) == best
     assert all(best[w] == max(best) for w in outcome.winners)
+
+
+def test_the_documented_bot_registers_takes_parameters_and_plays() -> None:
+    from hedgerow.core.botchoice import resolve
+    from hedgerow.core.errors import HedgerowError
+
+    code = re.search(r"```python\n(# hedgerow_cautious\.py\n.*?)```", DOC.read_text(),
+                     re.DOTALL)
+    assert code, "docs/plugins.md lost its bot example"
+    module = types.ModuleType("hedgerow_cautious")
+    exec(compile(code.group(1), str(DOC), "exec"), module.__dict__)
+    host = PluginHost(autoload=False, extra=[module])
+    spec = resolve(host, "cautious:2", "flowers")
+    assert spec.params == "2"
+    try:
+        resolve(host, "cautious:lots", "flowers")
+    except HedgerowError as exc:
+        assert "expected a number of tries" in str(exc) and "default 8" in str(exc)
+    else:
+        raise AssertionError("bad parameters were accepted")
+    ruleset = host.ruleset("flowers", players=2)
+    assert play(ruleset, 2, seed_from_int(1), [spec, host.bot("random")]).outcome()

@@ -373,11 +373,20 @@ def good_action_msg() -> pb.ActionMsg:
         (raw_envelope(error=pb.Error(message="x" * 1025)), "message is longer than 1024"),
         (raw_envelope(hello=pb.Hello(fingerprint="g@1", plugins=[
             pb.PluginVersion(name="b"), pb.PluginVersion(name="a")])), "plugin"),
-        (raw_envelope(seat_assignment=pb.SeatAssignment(seat=2, players=2, fingerprint="g")),
-         "seat"),
-        (raw_envelope(seat_assignment=pb.SeatAssignment(players=2, fingerprint="g", peers=[
+        (raw_envelope(seat_assignment=pb.SeatAssignment(seat=2, players=2, fingerprint="g",
+                                                        round=1)), "seat"),
+        (raw_envelope(seat_assignment=pb.SeatAssignment(players=2, fingerprint="g", round=1,
+                                                        peers=[
             pb.Peer(seat=1, public_key=bytes(32)), pb.Peer(seat=0, public_key=bytes(32))])),
          "sorted by seat"),
+        # Seed rounds count from 1 (docs/protocol.md §3.2), and are bounded.
+        (raw_envelope(seed_commit=pb.SeedCommit(seat=0, commitment=bytes(32))), "round"),
+        (raw_envelope(seed_reveal=pb.SeedReveal(seat=0, share=bytes(32), round=(1 << 20) + 1)),
+         "round"),
+        (raw_envelope(start=pb.Start(header=pb.TableHeader(fingerprint="g@1", players=2,
+                                                           seed=b"s"), setup_hash=bytes(32))),
+         "round"),
+        (raw_envelope(seat_assignment=pb.SeatAssignment(players=2, fingerprint="g")), "round"),
         (raw_envelope(seat_assignment=pb.SeatAssignment(players=2, fingerprint="g", peers=[
             pb.Peer(seat=0, public_key=bytes(8))])), "public_key"),
         (raw_envelope(catch_up_reply=pb.CatchUpReply(

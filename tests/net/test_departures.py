@@ -246,3 +246,86 @@ def test_a_runner_that_resumes_runs_the_bot_again_from_its_log() -> None:
             await close_all([back, other])
 
     run(main())
+
+
+def test_an_open_motion_expires_and_its_proposer_proposes_again(monkeypatch) -> None:
+    """§5.9 "Expiry": a voter that departs, or silence past the expiry time, ends an open
+    motion at every peer; late votes count for nothing; a new motion can pass."""
+    import hedgerow.net.departures as departures
+    from hedgerow.net.messages import MotionVote
+
+    async def main() -> None:
+        peers = await table("posy", 4)
+        fast(peers)
+        host, one, two, victim = peers
+        for p in peers:
+            assert await p.wait_until(lambda p=p: p.ready, WAIT)
+        await crash(victim)
+        try:
+            for p in (host, one, two):
+                assert await p.wait_until(lambda p=p: p.seats()[3].link == Link.LOST, WAIT)
+            # Seats 1 and 2 are people who do not answer; then seat 2 goes too.
+            first = host.departures.propose(MotionKind.END, 3)
+            assert isinstance(first, SeatMotion) and first.voters == (0, 1, 2)
+            assert await one.wait_until(lambda: bool(one.departures.asked), WAIT)
+            await crash(two)
+            for p in (host, one):
+                assert await p.wait_until(lambda p=p: not p.departures.motions, WAIT)
+                assert p.departures.expired[(0, first.number)] == "voter seat 2 is gone"
+            assert not one.departures.asked  # the box stops asking
+            # Nobody answers within the expiry time: it expires too, the same way everywhere.
+            monkeypatch.setattr(departures, "MOTION_EXPIRY_S", 1.0)
+            second = host.departures.propose(MotionKind.TAKEOVER, 3, "random")
+            assert isinstance(second, SeatMotion) and second.voters == (0, 1)
+            assert second.number == first.number + 1
+            for p in (host, one):
+                assert await p.wait_until(lambda p=p: (0, second.number) in p.departures.expired,
+                                          WAIT)
+                assert "no answer" in p.departures.expired[(0, second.number)]
+            # A late yes counts for nothing, and is not kept as an early vote.
+            one.ctx.broadcast(MotionVote(0, second.number, True, ""))
+            await asyncio.sleep(0.3)
+            assert 3 not in host.departures.runs and not host.departures.early
+            # The proposer is free to propose again, and this time the table agrees.
+            one.departures.accept = lambda m: True
+            third = host.departures.propose(MotionKind.TAKEOVER, 3, "random")
+            assert isinstance(third, SeatMotion)
+            for p in (host, one):
+                assert await p.wait_until(lambda p=p: 3 in p.departures.runs, WAIT)
+        finally:
+            await close_all([host, one])
+
+    run(main())
+
+
+def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
+    """A forged SeatTaken (found by fuzzing a live peer): a peer that is playing its own seat
+    does not believe another peer's word that a bot took the seat from before its own last
+    action, nor a takeover named by anyone but the runner itself; it goes on playing."""
+    from hedgerow.net.messages import ErrorCode, SeatTaken
+
+    async def main() -> None:
+        peers = await table("posy", 3)
+        host, one, two = peers
+        try:
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.ready, WAIT)
+            mover = next(p for p in peers if p.legal_actions())
+            forger, runner = [p for p in peers if p is not mover]
+            assert await mover.submit(mover.legal_actions()[0]) is None
+            assert mover.departures.authored == mover.table.index - 1 >= 1
+            to_mover = forger.ctx.roster.by_seat(mover.seat)
+            at = mover.table.index
+            # a takeover from before the mover's own move; one that names another runner
+            forger.ctx.send(to_mover, SeatTaken(mover.seat, forger.seat, "random", 0))
+            forger.ctx.send(to_mover, SeatTaken(mover.seat, runner.seat, "random", at))
+            assert await mover.wait_until(lambda: len(mover.refusals) >= 2, WAIT)
+            codes = [(r.code, r.message) for r in list(mover.refusals)[-2:]]
+            assert codes[0][0] == codes[1][0] == ErrorCode.WRONG_SEAT
+            assert "authored entry" in codes[0][1] and "runner named" in codes[1][1]
+            assert mover.departures.held is None and mover.departures.may_act()
+            assert mover.seat not in mover.departures.runs
+        finally:
+            await close_all(peers)
+
+    run(main())

@@ -403,6 +403,56 @@ def test_seed_messages_before_the_final_seating_are_kept() -> None:
     run(main())
 
 
+def test_seed_messages_of_an_abandoned_round_are_ignored_and_a_later_rounds_kept() -> None:
+    """§3.2 "Seed rounds": a seat lost before play abandons the round; the host's next
+    seating names the next round, and messages of the old one count for nothing."""
+
+    async def main() -> None:
+        host = await open_table(3)
+        raw, leaver = await RawPeer().start(), await RawPeer().start()
+        try:
+            key = host.identity.public
+            seat = (await raw.join(host)).seat or 0
+            await leaver.join(host)
+            final = await raw.seating(3)
+            assert final.round == 1
+            old = SeedRound(3, seat)
+            raw.send(key, SeedCommit(seat, old.own_commitment, 1))
+            _, env = await raw.next(lambda rx, env: isinstance(env.body, SeedCommit))
+            assert isinstance(env.body, SeedCommit) and env.body.round == 1
+            leaver.send(key, Leave("gone"))  # before play: the table goes back to seating
+            _, env = await raw.next(lambda rx, env: isinstance(env.body, SeatAssignment)
+                                    and len(env.body.peers) == 2)
+            assert isinstance(env.body, SeatAssignment) and env.body.round == 2
+            assert host.phase() == Phase.SEATING
+            # Round 1's share and a different round-1 commitment: no reply, nothing counted.
+            raw.send(key, SeedReveal(seat, old.share, 1))
+            raw.send(key, SeedCommit(seat, bytes(32), 1))
+            # A commitment for round 3, which nobody has reached: kept, not refused.
+            raw.send(key, SeedCommit(seat, bytes(32), 3))
+            assert await raw.errors_before_probe(key) == []
+            assert 1 not in host.startup.round.commits
+            joiner = await join_table(host.address, identity=generate(), plugins=plugins(),
+                                      seat_name="ann")
+            joiner.lost_after = 600.0
+            try:
+                final = await raw.seating(3)
+                assert final.round == 2
+                new = SeedRound(3, seat)
+                raw.send(key, SeedCommit(seat, new.own_commitment, 2))
+                _, env = await raw.next(lambda rx, env: isinstance(env.body, SeedReveal)
+                                        and rx.sender == key)
+                assert isinstance(env.body, SeedReveal) and env.body.round == 2
+                assert host.startup.round.commits[seat] == new.own_commitment
+                assert await raw.errors_before_probe(key) == []
+            finally:
+                await closing(joiner)
+        finally:
+            await closing(raw, leaver, host)
+
+    run(main())
+
+
 # -- §1, §3.1: the join link is the joiner's mesh link to the host --------------------------
 
 

@@ -12,7 +12,10 @@ from hedgerow.core import Action
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import (
+    DARK_TILES,
+    LIGHT_TILES,
     NO_CARDS,
+    PER_COLOUR,
     TILE_FLOWERS,
     TILES_PER_COLOUR,
     Counts,
@@ -81,6 +84,38 @@ def make_state(*, players: int = 3, hands: Mapping[int, Counts] | None = None,
         mandalas=tuple(empty_mandala(players, tuple(p)) for p in pairs),
         tiles=tuple(tuple((held or {}).get(s, ())) for s in range(players)),
     )
+
+
+def complete(state: State) -> State:
+    """``state`` made a whole table, as sampling a view needs (every one of the 90 cards and
+    36 tiles somewhere): cards the state lacks go to the discard pile (public, so no seat's
+    unknown cards change), a mandala repeating an earlier one's tiles gets the lowest unused
+    pair, and the tiles left over form the stacks (in id order, tops at the end)."""
+    cards = list(counts())
+    for h in state.hands:
+        cards = [a + b for a, b in zip(cards, h, strict=True)]
+    for c in state.deck:
+        cards[c] += 1
+    cards = [a + b for a, b in zip(cards, state.discard, strict=True)]
+    for m in state.mandalas:
+        for p in m.plays:
+            cards[p.colour] += p.cards
+    missing = tuple(PER_COLOUR - n for n in cards)
+    used = {t for held in state.tiles for t in held}  # membership only
+    mandalas = []
+    for m in state.mandalas:
+        if any(t in used for t in m.tiles):
+            assert not m.plays, "a repeated mandala must be empty to be refilled"
+            dark = next(t for t in DARK_TILES if t not in used)
+            light = next(t for t in LIGHT_TILES if t not in used)
+            m = empty_mandala(state.players, (dark, light))
+        used.update(m.tiles)
+        mandalas.append(m)
+    return state._replace(
+        discard=tuple(a + b for a, b in zip(state.discard, missing, strict=True)),
+        mandalas=tuple(mandalas),
+        dark=tuple(t for t in DARK_TILES if t not in used),
+        light=tuple(t for t in LIGHT_TILES if t not in used))
 
 
 def deck_of(*names: str) -> tuple[int, ...]:

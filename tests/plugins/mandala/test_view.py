@@ -10,7 +10,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import NO_CARDS, colour_named
 from hedgerow.plugins.mandala.state import HIDDEN, Play, State, View
 
-from .conftest import applied, deck_of, hand, make_state, play, tiles
+from .conftest import applied, complete, deck_of, hand, make_state, play, tiles
 
 PURPLE2, ORANGE1 = tiles("purple-2", "orange-1")
 PURPLE, ORANGE = colour_named("purple"), colour_named("orange")
@@ -80,6 +80,7 @@ def test_determinize_keeps_the_view_and_re_deals_the_rest(standard: Ruleset) -> 
     s = applied(standard, s, 1, play(0, "purple", 2))
     s = applied(standard, s, 2, play(0, "gray", 1))
     s = applied(standard, s, 0, play(0, "gray", 2))  # gray present now: face-down
+    s = complete(s)  # sampling reads the whole table's cards and tiles
     rng = Rng(b"determinize")
     colours_seen = set()
     for i in range(40):
@@ -114,6 +115,7 @@ def test_determinize_keeps_known_cards_and_respects_supply(standard: Ruleset) ->
     m = s.mandalas[0]
     m = m._replace(plays=(Play(1, PURPLE, 3, False, m.present),), totals=(0, 3))
     s = s._replace(mandalas=(m, *s.mandalas[1:]), known=(NO_CARDS, hand(yellow=1)))
+    s = complete(s)  # sampling reads the whole table's cards and tiles
     for i in range(10):
         other = game.determinize(s, 0, Rng(b"tight", str(i)))
         assert other.mandalas[0].plays[0].colour == PURPLE

@@ -1,0 +1,71 @@
+"""Choosing a bot by name: ``"name"`` or ``"name:params"`` -> a checked `BotSpec`.
+
+Every place a person names a bot (``hedgerow play --bots``, ``simulate --bots``,
+``host``/``join --bot``, a tournament) goes through `parse` and `resolve`, so the same text
+means the same bot everywhere and a mistake gets the same clear error: an unknown bot
+names the installed ones, bad parameters say what the bot accepts.
+
+The parameters are the text after the first ``:``, passed as written to the bot's
+``BotSpec.check`` and, once accepted, to the bot as ``BotContext.params``
+(``ismcts:1s`` -> ``"1s"``).  What they mean is each bot's own business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Protocol
+
+from hedgerow.core.errors import HedgerowError
+from hedgerow.core.game import BotSpec
+
+
+class BotFinder(Protocol):
+    """What `resolve` needs of the plugin host: ``PluginHost.bot``."""
+
+    def bot(self, name: str, game: str | None = None) -> BotSpec: ...
+
+
+def parse(text: str) -> tuple[str, str]:
+    """``"ismcts:1s"`` -> ``("ismcts", "1s")``; ``"greedy"`` -> ``("greedy", "")``.
+
+    Raises `HedgerowError` (code ``bad_bot``) for an empty name or an empty parameter part.
+    """
+    name, sep, params = text.strip().partition(":")
+    name, params = name.strip(), params.strip()
+    if not name:
+        raise HedgerowError(f"a bot choice needs a name before any ':' (got {text!r})",
+                            code="bad_bot")
+    if sep and not params:
+        raise HedgerowError(f"bot {name!r}: nothing after ':' (write {name} or "
+                            f"{name}:PARAMS)", code="bad_bot")
+    return name, params
+
+
+def resolve(host: BotFinder, text: str, game: str | None = None) -> BotSpec:
+    """The bot ``text`` names (``name[:params]``), its parameters checked, for ``game``.
+
+    Raises `HedgerowError`: ``unknown_bot`` (naming the installed bots) or ``bad_bot``
+    (what is wrong with the parameters and what the bot accepts).
+    """
+    name, params = parse(text)
+    return bind(host.bot(name, game), params)
+
+
+def bind(spec: BotSpec, params: str) -> BotSpec:
+    """``spec`` with ``params`` chosen, once its ``check`` accepts them; `HedgerowError`
+    (code ``bad_bot``) saying what is wrong and what the bot accepts otherwise."""
+    try:
+        spec.check(params)
+    except ValueError as exc:
+        accepts = f" (it accepts: {spec.params_help})" if spec.params_help else ""
+        raise HedgerowError(f"bot {spec.name!r}: {exc}{accepts}", code="bad_bot") from None
+    return replace(spec, params=params) if params != spec.params else spec
+
+
+def resolve_list(host: BotFinder, text: str, game: str | None = None,
+                 option: str = "--bots") -> list[BotSpec]:
+    """Comma-separated choices (``"ismcts:1s,greedy"``), each resolved; at least one."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise HedgerowError(f"{option} needs at least one bot name", code="bad_bot")
+    return [resolve(host, p, game) for p in parts]

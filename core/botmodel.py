@@ -1,0 +1,261 @@
+"""`BotModel`: a bot's only door to the rules, over states it sampled from its own view.
+
+A bot is handed its seat's view and the legal actions, never the table's state.  A bot that
+searches needs complete states to think about; it gets them here: ``model.sample(view,
+rng)`` asks the game's ``GameDef.sample`` for a state consistent with the view (everything
+the view does not fix dealt at random), and every other method works on such states only.
+
+The boundary is enforced by types.  States a bot holds are `Sampled` wrappers, which only
+this module makes (from ``GameDef.sample`` and from applying actions or chance to a
+`Sampled`), and every method takes a `Sampled`: a bot that tried to hand the model a raw
+state, or a view, is a mypy error and, at run time, an `AttributeError` on the missing
+wrapper.  The model keeps the `GameDef` in a private slot; it offers no way to reach it.
+
+What the model offers (all pure, none touches a table):
+
+* ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler;
+* ``active_seats``, ``legal_actions``, ``apply`` (a new `Sampled`, or the `Refusal`);
+* ``settle(state, rng)``: resolve pending chance at random, the way the engine resolves it
+  from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
+  ``apply`` then ``settle`` (raises `BotModelError` on a refusal, which is a bot's bug);
+* ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
+  ``score`` (``GameDef.score``; ``has_score``), ``estimate`` (rewards judged from the
+  scores of a state that is not over), ``view``.
+
+The wrapper costs one small object per state: cheap next to any ``apply``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar, final
+
+from hedgerow.core.actions import Action
+from hedgerow.core.chance import draw_all
+from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.game import GameDef
+from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
+from hedgerow.core.rng import Rng
+
+S = TypeVar("S")
+
+
+class BotModelError(HedgerowError):
+    """A bot asked the model something it cannot answer (no sampler, an illegal action)."""
+
+
+@final
+class Sampled(Generic[S]):
+    """A complete state a bot may think about: sampled from its view, or played on from one.
+
+    Opaque: a bot passes it back to its `BotModel` and reads nothing from it.  Only this
+    module makes one.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: S, _key: object = None) -> None:
+        if _key is not _KEY:
+            raise TypeError("a Sampled state comes from BotModel.sample, not from a bot")
+        self._state = state
+
+    def __repr__(self) -> str:
+        return "<Sampled state>"
+
+
+_KEY = object()
+
+
+def _wrap(state: S) -> Sampled[S]:
+    return Sampled(state, _KEY)
+
+
+#: How many chance nodes in a row `settle` resolves before it calls the game broken.
+MAX_CHANCE_CHAIN = 1000
+
+
+@final
+class BotModel:
+    """The rules of one table, as a bot at ``seat`` may use them (see the module docstring)."""
+
+    __slots__ = ("__game", "game", "players", "seat")
+
+    def __init__(self, gamedef: GameDef[Any, Any], seat: int, players: int) -> None:
+        self.__game = gamedef
+        #: The game's name.
+        self.game: str = gamedef.name
+        self.seat = seat
+        self.players = players
+
+    def __repr__(self) -> str:
+        return f"<BotModel {self.game} seat {self.seat}>"
+
+    # -- what the game offers --------------------------------------------------------------
+
+    @property
+    def can_sample(self) -> bool:
+        """True when the game can sample a state from a view (``GameDef.sample``)."""
+        return self.__game.sample is not None
+
+    @property
+    def has_score(self) -> bool:
+        """True when the game can score a state that is not over (``GameDef.score``)."""
+        return self.__game.score is not None
+
+    # -- states ------------------------------------------------------------------------------
+
+    def sample(self, view: Any, rng: Rng) -> Sampled[Any]:
+        """A complete state consistent with ``view`` (this seat's view), the rest at random.
+
+        Raises `BotModelError` when the game has no sampler (``can_sample`` is False).
+        """
+        sample = self.__game.sample
+        if sample is None:
+            raise BotModelError(f"{self.game} cannot sample a state from a view "
+                                "(its GameDef has no sample)", code="no_sample")
+        return _wrap(sample(view, self.seat, rng))
+
+    def active_seats(self, state: Sampled[Any]) -> tuple[int, ...]:
+        """Who must act in ``state`` (``()`` when it is over or waits for chance)."""
+        s = state._state
+        game = self.__game
+        if game.chance is not None and game.chance(s) is not None:
+            return ()
+        return game.active_seats(s)
+
+    def legal_actions(self, state: Sampled[Any], seat: int) -> Sequence[Action]:
+        """What ``seat`` may do in ``state`` (possibly a lazy sequence: index it)."""
+        return self.__game.legal_actions(state._state, seat)
+
+    def apply(self, state: Sampled[Any], seat: int, action: Action) -> Sampled[Any] | Refusal:
+        """``state`` after ``seat`` plays ``action`` (chance it causes left pending), or why
+        not."""
+        result = self.__game.apply(state._state, seat, action)
+        if isinstance(result, Refusal):
+            return result
+        return _wrap(result)
+
+    def chance_pending(self, state: Sampled[Any]) -> bool:
+        """True while ``state`` waits for chance (resolve it with `settle`)."""
+        chance = self.__game.chance
+        return chance is not None and chance(state._state) is not None
+
+    def settle(self, state: Sampled[Any], rng: Rng) -> Sampled[Any]:
+        """``state`` with every pending chance resolved at random from ``rng``."""
+        game = self.__game
+        chance, resolve = game.chance, game.resolve
+        if chance is None or resolve is None:
+            return state
+        s = state._state
+        pending = chance(s)
+        if pending is None:
+            return state
+        for _ in range(MAX_CHANCE_CHAIN):
+            s = resolve(s, draw_all(rng, pending))
+            pending = chance(s)
+            if pending is None:
+                return _wrap(s)
+        raise BotModelError(f"{self.game}: chance never stopped ({MAX_CHANCE_CHAIN} in a row)")
+
+    def step(self, state: Sampled[Any], seat: int, action: Action, rng: Rng) -> Sampled[Any]:
+        """`apply` then `settle`; raises `BotModelError` when the action is refused."""
+        game = self.__game
+        result = game.apply(state._state, seat, action)
+        if isinstance(result, Refusal):
+            raise BotModelError(f"seat {seat} cannot play {action}: {result.message}",
+                                code="bot_illegal")
+        chance = game.chance
+        if chance is None or chance(result) is None:
+            return _wrap(result)
+        return self.settle(_wrap(result), rng)
+
+    def view(self, state: Sampled[Any], seat: int) -> Any:
+        """What ``seat`` would see in ``state``."""
+        return self.__game.view(state._state, seat)
+
+    # -- results -----------------------------------------------------------------------------
+
+    def outcome(self, state: Sampled[Any]) -> Outcome | None:
+        """The result when ``state`` is over, else None."""
+        return self.__game.outcome(state._state)
+
+    def score(self, state: Sampled[Any], seat: int) -> float:
+        """``seat``'s points if ``state`` were scored now (the team's in a cooperative game).
+
+        Raises `BotModelError` when the game has no ``score`` (``has_score`` is False).
+        """
+        score = self.__game.score
+        if score is None:
+            raise BotModelError(f"{self.game} cannot score a state that is not over "
+                                "(its GameDef has no score)", code="no_score")
+        return float(score(state._state, seat))
+
+    def rewards(self, outcome: Outcome) -> tuple[float, ...]:
+        """One reward per seat in [0, 1] for a finished game (see `rewards`)."""
+        return rewards(outcome, self.players)
+
+    def estimate(self, state: Sampled[Any]) -> tuple[float, ...]:
+        """Rewards judged from the scores of a state that is not over (see `estimate`);
+        every seat 0.5 when the game has no ``score``."""
+        score = self.__game.score
+        if score is None:
+            return (0.5,) * self.players
+        s = state._state
+        return estimate(tuple(float(score(s, p)) for p in range(self.players)))
+
+
+def rewards(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """One number per seat in [0, 1] for search to maximise, from any result kind.
+
+    * `Ranked` (and a `Match`'s final): 1 for a sole winner, ``1/k`` each for ``k`` winners
+      sharing a victory, 0 for the others.
+    * `Cooperative`: every seat 1 on a win; on a loss ``0.5 * total / lowest threshold``
+      (capped below 0.5), so coming closer still counts.
+    * `Solo`: 1 on a win, 0 on a loss; where the game only grades (``won`` is None) the
+      score squashed into (0, 1): ``0.5 + 0.5 * tanh(score / 50)``.
+    """
+    if isinstance(outcome, Match):
+        outcome = outcome.final
+    if isinstance(outcome, Ranked):
+        winners = outcome.winners
+        share = 1.0 / len(winners) if winners else 0.0
+        out = [0.0] * players
+        for w in winners:
+            if w < players:
+                out[w] = share
+        return tuple(out)
+    if isinstance(outcome, Cooperative):
+        if outcome.won:
+            return (1.0,) * players
+        goal = outcome.grades[0][1] if outcome.grades else 0
+        value = min(0.49, 0.5 * outcome.total / goal) if goal > 0 else 0.0
+        return (max(0.0, value),) * players
+    if isinstance(outcome, Solo):
+        if outcome.won is not None:
+            value = 1.0 if outcome.won else 0.0
+        else:
+            value = 0.5 + 0.5 * math.tanh(outcome.score / 50.0)
+        return (value,) + (0.0,) * (players - 1)
+    raise BotModelError(f"unknown outcome kind {type(outcome).__name__}")
+
+
+def estimate(scores: tuple[float, ...]) -> tuple[float, ...]:
+    """Rewards in (0, 1) judged from every seat's score now, for a game that is not over.
+
+    With one seat, or when every seat scores the same (a cooperative game scores the team),
+    the score itself is squashed: ``0.5 + 0.5 * tanh(score / 50)``.  Otherwise each seat's
+    lead over the best other seat, on a scale of half the largest of the other seats' scores
+    (at least 5 points; never its own, so more points always judge better), so that a seat
+    far behind still sees which move loses less:
+    ``0.5 + 0.5 * tanh(lead / scale)``.
+    """
+    if len(scores) == 1 or min(scores) == max(scores):
+        return tuple(0.5 + 0.5 * math.tanh(s / 50.0) for s in scores)
+    out = []
+    for seat, mine in enumerate(scores):
+        others = scores[:seat] + scores[seat + 1:]
+        best = max(others)
+        scale = max(5.0, 0.5 * max(abs(s) for s in others))
+        out.append(0.5 + 0.5 * math.tanh((mine - best) / scale))
+    return tuple(out)

@@ -1,0 +1,93 @@
+"""The ``greedy`` bot: the legal action that scores best right now, by the game's own scoring.
+
+At each decision it samples one complete state from its view (`BotModel.sample`), plays
+every legal action on it, and keeps the actions after which its seat's ``score`` is
+highest.  An action's consequences are played out as far as the action itself reaches:
+chance it causes is resolved at random, and in a simultaneous step the other seats'
+choices are drawn at random, so the step resolves and is scored whole.  Ties are broken
+with the bot's own random stream, so with the same table seed it makes the same choices
+in any process.
+
+Where the game cannot sample a state or has no ``score`` it falls back to a uniform choice
+(``random``'s play).  A decision with more than `WIDEST` legal actions (a Petals symbol
+effect lists over a thousand moves) weighs `WIDEST` of them drawn at random, so that no
+decision takes more than a few milliseconds.  It takes no parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hedgerow.core import Action, BotContext, BotSpec
+from hedgerow.core.botmodel import BotModel, Sampled
+from hedgerow.core.rng import Rng
+
+
+def after_step(model: BotModel, state: Sampled[Any], seat: int, action: Action,
+               rng: Rng) -> Sampled[Any]:
+    """``state`` after ``seat`` plays ``action``; in a simultaneous step every other active
+    seat plays a uniform choice against the same starting state, all applied in seat
+    order; pending chance is resolved at random."""
+    active = model.active_seats(state)
+    if len(active) <= 1:
+        return model.step(state, seat, action, rng)
+    choices: dict[int, Action] = {}
+    for other in active:
+        if other == seat:
+            choices[other] = action
+        else:
+            legal = model.legal_actions(state, other)
+            choices[other] = legal[rng.randbelow(len(legal))]
+    after = state
+    for other in sorted(choices):
+        after = model.step(after, other, choices[other], rng)
+    return after
+
+
+#: The most actions a decision weighs (drawn at random from longer legal lists).
+WIDEST = 256
+
+
+class GreedyBot:
+    """Best immediate score for its seat; ties and fallbacks by its own seeded stream."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        self.model = ctx.model
+        self.seat = ctx.seat
+        self.rng = ctx.rng
+        self.informed = ctx.model.can_sample and ctx.model.has_score
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        """One of the best-scoring legal actions (a uniform one if the game cannot say)."""
+        if len(legal) == 1 or not self.informed:
+            return legal[self.rng.randbelow(len(legal))]
+        model, seat, rng = self.model, self.seat, self.rng
+        state = model.sample(view, rng)
+        best: list[int] = []
+        top = float("-inf")
+        n = len(legal)
+        indices = range(n) if n <= WIDEST else sorted(_some(n, WIDEST, rng))
+        for index in indices:
+            action = legal[index]
+            value = model.score(after_step(model, state, seat, action, rng), seat)
+            if value > top:
+                top, best = value, [index]
+            elif value == top:
+                best.append(index)
+        return legal[best[rng.randbelow(len(best))]]
+
+
+def _some(n: int, k: int, rng: Rng) -> set[int]:
+    """``k`` distinct indices below ``n``, uniformly (``k < n``)."""
+    chosen: set[int] = set()
+    while len(chosen) < k:
+        chosen.add(rng.randbelow(n))
+    return chosen
+
+
+def spec() -> BotSpec:
+    """The ``greedy`` bot's registration."""
+    return BotSpec(name="greedy", version="1.0.0", make=GreedyBot,
+                   summary="plays the action that scores best right now (the game's own "
+                           "scoring)")

@@ -1,0 +1,87 @@
+"""`BotModel`: sampled states only, chance settled at random, rewards from every outcome."""
+
+from __future__ import annotations
+
+import pytest
+from toygames import PLUGINS
+
+from hedgerow.core.botmodel import BotModel, BotModelError, estimate, rewards
+from hedgerow.core.outcome import Cooperative, Match, Ranked, Solo
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.rng import Rng
+from hedgerow.core.table import Table
+
+
+@pytest.fixture(scope="module")
+def host() -> PluginHost:
+    return PluginHost(autoload=False, extra=PLUGINS)
+
+
+def test_a_sampled_state_agrees_with_the_view_and_plays_to_the_end(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"model")
+    (seat,) = table.active_seats()
+    model = BotModel(ruleset.gamedef, seat, 2)
+    assert model.can_sample and model.has_score
+    view = table.view(seat)
+    rng = Rng(b"bot")
+    state = model.sample(view, rng)
+    assert model.view(state, seat) == view
+    assert model.active_seats(state) == (seat,)
+    while model.active_seats(state):
+        (who,) = model.active_seats(state)
+        legal = model.legal_actions(state, who)
+        after = model.apply(state, who, legal[0])
+        assert not isinstance(after, type(None))
+        assert model.chance_pending(after) or model.outcome(after) is not None \
+            or model.active_seats(after)
+        state = model.step(state, who, legal[0], rng)  # chance settled at random
+        assert not model.chance_pending(state)
+    outcome = model.outcome(state)
+    assert outcome is not None
+    assert model.rewards(outcome) == rewards(outcome, 2)
+    assert model.score(state, 0) == float(outcome.scores[0])
+
+
+def test_an_illegal_action_is_the_bots_error(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"model")
+    (seat,) = table.active_seats()
+    model = BotModel(ruleset.gamedef, seat, 2)
+    state = model.sample(table.view(seat), Rng(b"bot"))
+    from hedgerow.core import Action
+
+    refused = model.apply(state, seat, Action.of("play", card="nope"))
+    assert refused.__class__.__name__ == "Refusal"
+    with pytest.raises(BotModelError, match="cannot play"):
+        model.step(state, seat, Action.of("play", card="nope"), Rng(b"bot"))
+
+
+def test_without_a_sampler_or_a_score_the_model_says_so(host: PluginHost) -> None:
+    ruleset = host.ruleset("relay", players=2)
+    table = Table(ruleset, 2, b"model")
+    model = BotModel(ruleset.gamedef, 0, 2)
+    assert not model.can_sample and not model.has_score
+    with pytest.raises(BotModelError, match="cannot sample"):
+        model.sample(table.view(0), Rng(b"x"))
+
+
+def test_rewards_for_every_outcome_kind() -> None:
+    ranked = Ranked((10, 7, 10), (1, 3, 1), (0, 2), "tie")
+    assert rewards(ranked, 3) == (0.5, 0.0, 0.5)
+    assert rewards(Match((ranked,), ((10, 7, 10),), ranked), 3) == (0.5, 0.0, 0.5)
+    won = Cooperative((5, 5), 10, True, "Gold", "", (("Bronze", 8),))
+    assert rewards(won, 2) == (1.0, 1.0)
+    lost = Cooperative((2, 2), 4, False, "", "", (("Bronze", 8),))
+    assert rewards(lost, 2) == (0.25, 0.25)
+    assert rewards(Solo(3, "", "", won=False), 1) == (0.0,)
+    graded = rewards(Solo(20, "Master", ""), 1)[0]
+    assert 0.5 < graded < 1.0
+
+
+def test_estimate_ranks_by_lead_and_keeps_a_gradient() -> None:
+    ahead, behind = estimate((30.0, 20.0))
+    assert ahead > 0.5 > behind
+    far, farther = estimate((-10.0, 5.0))[0], estimate((-12.0, 5.0))[0]
+    assert far > farther  # far behind, losing less still counts
+    assert estimate((4.0, 4.0)) == estimate((4.0, 4.0))

@@ -1,0 +1,112 @@
+"""What ``greedy`` and ``ismcts`` promise: they play better than ``random``, they are
+deterministic for a seed (ismcts with an iteration budget), they keep to their budgets, and
+they fall back to uniform play where a game offers them nothing to think with."""
+
+from __future__ import annotations
+
+import pytest
+from toygames import PLUGINS
+
+from hedgerow.core.botchoice import resolve
+from hedgerow.core.playout import make_bot, play
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import Table
+from hedgerow.plugins.bots.ismcts import IsmctsBot
+
+
+@pytest.fixture(scope="module")
+def host() -> PluginHost:
+    return PluginHost(autoload=False, extra=PLUGINS)
+
+
+def _match(host: PluginHost, game: str, mine: str, other: str, games: int) -> float:
+    """Games won by ``mine`` (half for a shared win), seats alternating."""
+    ruleset = host.ruleset(game, players=2)
+    a, b = resolve(host, mine, game), resolve(host, other, game)
+    won = 0.0
+    for number in range(games):
+        seat = number % 2
+        table = play(ruleset, 2, f"match/{number}".encode(), [a, b] if seat == 0 else [b, a])
+        outcome = table.outcome()
+        assert outcome is not None
+        if seat in outcome.winners:
+            won += 1 / len(outcome.winners)
+    return won
+
+
+def test_greedy_beats_random_clearly(host: PluginHost) -> None:
+    # random against random wins about half; greedy plays its best card every turn
+    assert _match(host, "tokens", "greedy", "random", 60) >= 40
+
+
+def test_ismcts_beats_random_in_a_simultaneous_game(host: PluginHost) -> None:
+    assert _match(host, "duel", "ismcts:60", "random", 12) >= 10
+
+
+def test_ismcts_finds_the_best_card_behind_hidden_cards_and_chance(host: PluginHost) -> None:
+    # In tokens the best play is always the highest card in hand (the rest of the hand never
+    # scores, draws are luck): a search through sampled hands and chance draws must find it.
+    ruleset = host.ruleset("tokens", players=2)
+    rules = ruleset.gamedef
+    spec = resolve(host, "ismcts:40", "tokens")
+    best = decisions = 0
+    for number in range(6):
+        table = Table(ruleset, 2, f"best/{number}".encode())
+        while table.active_seats():
+            (seat,) = table.active_seats()
+            legal = rules.legal_actions(table.state, seat)
+            bot = make_bot(ruleset, 2, f"best/{number}/{table.index}".encode(), spec, seat)
+            action = bot.choose(table.view(seat), legal)
+            hand = dict(table.view(seat).hand)
+            best += hand[action["card"]] == max(hand.values())
+            decisions += 1
+            assert table.play(seat, action) is None
+    assert decisions == 48 and best >= 44
+
+
+def _log(ruleset: Ruleset, seed: bytes, specs: list) -> list:
+    return [(e.seat, e.action) for e in play(ruleset, 2, seed, specs).entries]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:40"])
+def test_same_seed_same_game(host: PluginHost, bot: str) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    specs = [resolve(host, bot, "tokens"), resolve(host, "random", "tokens")]
+    first = _log(ruleset, b"again", specs)
+    assert first == _log(ruleset, b"again", specs)
+    assert first != _log(ruleset, b"other", specs)
+
+
+def test_ismcts_keeps_to_its_budgets(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"budget")
+    (seat,) = table.active_seats()
+    legal = ruleset.gamedef.legal_actions(table.state, seat)
+    counted = make_bot(ruleset, 2, b"budget", resolve(host, "ismcts:37", "tokens"), seat)
+    assert isinstance(counted, IsmctsBot)
+    assert counted.choose(table.view(seat), legal) in legal
+    assert counted.last_iterations == 37
+    timed = make_bot(ruleset, 2, b"budget", resolve(host, "ismcts:20ms", "tokens"), seat)
+    assert isinstance(timed, IsmctsBot)
+    assert timed.choose(table.view(seat), legal) in legal
+    assert timed.last_iterations >= 1
+    small = make_bot(ruleset, 2, b"budget", resolve(host, "ismcts:300,nodes=12", "tokens"),
+                     seat)
+    assert isinstance(small, IsmctsBot)
+    small.choose(table.view(seat), legal)
+    assert small._nodes <= 12 and small._cached <= 3  # the memory bound holds
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:20"])
+def test_without_a_sampler_a_bot_plays_like_random(host: PluginHost, bot: str) -> None:
+    # relay has no GameDef.sample: nothing to think with, so the bot picks uniformly, with
+    # the random bot's very stream
+    ruleset = host.ruleset("relay", players=3)
+    assert ruleset.gamedef.sample is None
+    thinking = _log3(ruleset, resolve(host, bot, "relay"))
+    assert thinking == _log3(ruleset, resolve(host, "random", "relay"))
+
+
+def _log3(ruleset: Ruleset, spec) -> list:
+    return [(e.seat, e.action) for e in play(ruleset, 3, b"relay", [spec]).entries]
