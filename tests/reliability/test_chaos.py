@@ -1,0 +1,28 @@
+"""Chaos trials in CI: one per game, each with a different fault (the whole matrix, every
+game x every fault, is ``python -m reliability.run chaos``; docs/reliability.md).
+
+Each trial is a complete networked bot game on a simulated LAN (one namespace per seat, real
+processes, real ZeroMQ over CURVE) while the fault strikes; it must end with one final hash,
+every log complete and verified, and no give-up waited out (`chaos.run_trial`)."""
+
+from __future__ import annotations
+
+import pytest
+from reliability.chaos import GIVE_UP, run_trial
+
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("lan_ok")]
+
+SLICE = [
+    ("petals", 3, "kill"),
+    ("flowers", 2, "partition-5"),
+    ("mandala", 2, "cuts"),
+    ("flourish", 3, "stop"),
+]
+
+
+@pytest.mark.parametrize("game, players, fault", SLICE, ids=[f"{g}-{f}" for g, _, f in SLICE])
+def test_a_game_survives_its_fault(game: str, players: int, fault: str) -> None:
+    result = run_trial(game, players, fault, seed=1)
+    assert result.held, result.summary()
+    # Nobody waited out a give-up: the trial is over well before the fault plus one give-up.
+    assert result.seconds < result.fault_seconds + GIVE_UP - 10, result.summary()
