@@ -15,15 +15,15 @@ for every colouring.  `colour_plays` draws with these weights:
    whole pool, a bound on ``Z``) leaves exactly ``W``.  A few tries are enough while the
    hidden plays are few (about 85% are accepted with up to 4 plays, 35% with 5 to 9, on
    views of random games).
-2. **Exact, by counting.**  When those tries fail and one of them ran out of cards on the
-   way (the pool is tight: there a Markov chain would mix slowly), the weighted number of ways to colour
-   the plays still to come out of each pool left is counted (a dynamic programme over the
-   plays, remembered per view, since a search samples one view again and again), and the
-   plays take their colours one by one with exactly the right odds.  That count is small
-   when the pool is tight (few colourings fit), and it is given up beyond `COUNT_BUDGET`
-   entries, which happens when many plays meet a large pool.
-3. **Close to exact, by a short Markov chain**, in that last case (acceptance falls under
-   1% beyond 15 plays): the last complete sequential draw (or, if every try ran out of
+2. **Exact, by counting.**  When those tries fail and the pool is tight (one of them ran
+   out of cards on the way, or the plays hold half the pool or more: there a Markov chain
+   would mix slowly), the weighted number of ways to colour the plays still to come out
+   of each pool left is counted (a dynamic programme over the plays, remembered per view,
+   since a search samples one view again and again), and the plays take their colours one
+   by one with exactly the right odds.  That count is small when the pool is tight (few
+   colourings fit); it is given up beyond `COUNT_BUDGET` entries.
+3. **Close to exact, by a short Markov chain**, otherwise (acceptance falls under 1%
+   beyond 15 plays): the last complete sequential draw (or, if every try ran out of
    cards, a colouring found by a depth-first search) is improved by a few sweeps of a
    Gibbs sampler whose stationary distribution is ``W``: each play in turn re-draws its
    colour given all the others (weight ``L!/(L-k)!`` over what the others leave), then
@@ -174,9 +174,8 @@ def _chain(groups: list[Group], chosen: list[int], pool: list[int], rng: Rng) ->
             chosen[g] = c
             left[c] -= count
         for _ in range(n // 2 if n > 1 else 0):
-            g = rng.randbelow(n)
-            h = (g + 1 + rng.randbelow(n - 1)) % n
-            _exchange(groups, chosen, left, g, h, rng)
+            g, step = divmod(randbelow(n * (n - 1)), n - 1)  # two different plays at once
+            _exchange(groups, chosen, left, g, (g + 1 + step) % n, rng)
 
 
 def _exchange(groups: list[Group], chosen: list[int], left: list[int], g: int, h: int,
@@ -281,6 +280,7 @@ def colour_plays(groups: list[Group], pool: list[int], rng: Rng) -> list[int]:
             tight = True
     else:
         ordered = tuple(groups[g] for g in order)
+        tight = tight or sum(pool) < 2 * sum(count for count, _ in groups)
         table = _counted(ordered, tuple(pool)) if tight else None
         if table is not None:
             drawn = _from_table(ordered, tuple(pool), table, rng)
