@@ -306,7 +306,6 @@ def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
 
     async def main() -> None:
         peers = await table("posy", 3)
-        host, one, two = peers
         try:
             for p in peers:
                 assert await p.wait_until(lambda p=p: p.ready, WAIT)
