@@ -6,6 +6,7 @@ Run from the repository root (with the venv active)::
     python bench/flowers_bots.py                     # 200 games a match, standard rules
     python bench/flowers_bots.py --variant summer    # the same under Summer
     python bench/flowers_bots.py --games 40          # a quick look
+    python bench/flowers_bots.py --cost              # only what one evaluate costs
 
 Three players, all through `BotModel` (the bots' only door to the rules) and the built-in
 ``greedy`` bot:
@@ -22,6 +23,8 @@ game's deal and bots' streams come from its number and ``--seed`` alone, so a ru
 reproducible whatever ``--workers``.  The table gives wins (a shared victory counts half)
 with the 95% Wilson interval, and each player's mean score.  ``--lack``, ``--patch``,
 ``--butterfly`` and ``--share`` try other weights for ``evaluate`` (`evaluate.Weights`).
+First it prints what one ``evaluate`` of a garden it has not seen costs, against one
+``apply`` (a planting) and one ``score`` (best of five rounds, same process).
 """
 
 from __future__ import annotations
@@ -129,12 +132,48 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str, args: argpa
           f"{mine:5.2f} vs {theirs:5.2f}  [{seconds:.0f} s]", flush=True)
 
 
+def cost(variants: tuple[str, ...], weights: Weights, rounds: int = 5) -> None:
+    """Print what one ``evaluate`` costs against one ``apply`` and one ``score``: on the
+    states after every legal planting of the turns of a few random games (each a garden
+    neither function has seen, as at a search leaf), best of ``rounds``."""
+    games = gamedefs(variants, weights)
+    table = games["table"]
+    evaluate, score = games["evaluate"].evaluate, table.score
+    pairs = []
+    for number in range(4):
+        rng = Rng(seed_from_int(number), "cost")
+        state = table.setup(SetupContext(2))
+        state = table.resolve(state, draw_all(rng, table.chance(state)))
+        while seats := table.active_seats(state):
+            legal = table.legal_actions(state, seats[0])
+            pairs += [(state, seats[0], a) for a in legal[:8] if a.kind == "plant"]
+            state = table.apply(state, seats[0], legal[rng.randbelow(len(legal))])
+    best = {"apply": math.inf, "score": math.inf, "evaluate": math.inf}
+    for _ in range(rounds):
+        start = time.perf_counter()
+        after = [(table.apply(s, seat, a), seat) for s, seat, a in pairs]
+        best["apply"] = min(best["apply"], time.perf_counter() - start)
+        for name, judge in (("score", score), ("evaluate", evaluate)):
+            fresh = [(table.apply(s, seat, a), seat) for s, seat, a in pairs]  # unseen gardens
+            start = time.perf_counter()
+            for s, seat in fresh:
+                judge(s, seat)
+            best[name] = min(best[name], time.perf_counter() - start)
+        del after
+    n = len(pairs)
+    print(f"cost over {n} plantings: apply {best['apply'] / n * 1e6:.1f} us, score "
+          f"{best['score'] / n * 1e6:.1f} us ({best['score'] / best['apply']:.1f} applies), "
+          f"evaluate {best['evaluate'] / n * 1e6:.1f} us "
+          f"({best['evaluate'] / best['apply']:.1f} applies)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cost", action="store_true", help="only measure evaluate's cost")
     parser.add_argument("--matches", default="evaluate:score,evaluate:random,score:random",
                         help="comma-separated first:second pairs")
     defaults = Weights()
@@ -144,6 +183,9 @@ def main() -> None:
     weights = Weights(*(getattr(args, name) for name in Weights._fields))
     print(f"flowers {'+'.join(args.variant) or 'standard'}, 2 players, {args.games} games a "
           f"match, seed {args.seed}, {weights}", flush=True)
+    cost(tuple(args.variant), weights)
+    if args.cost:
+        return
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
         for pair in args.matches.split(","):

@@ -39,13 +39,14 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from hedgerow.plugins.flowers.cards import BUTTERFLY, COLOUR, NONE, PURPLE, VALUE
-from hedgerow.plugins.flowers.garden import STRIDE, Garden, cell
+from hedgerow.plugins.flowers.garden import STRIDE, Garden
 from hedgerow.plugins.flowers.scoring import (
     MIN_COLOUR_GROUP,
     ColourGroup,
     ColourPoints,
+    Visible,
     _components,
-    score_garden,
+    _xy,
 )
 from hedgerow.plugins.flowers.state import OVER, State
 
@@ -110,6 +111,41 @@ def _grown(part: list[int], garden: Garden, size: int) -> list[int] | None:
     return sorted(cells)
 
 
+def _colours(kept: dict[int, int], colour_points: ColourPoints,
+             ) -> tuple[list[tuple[int, list[int]]], tuple[int, ...], Visible]:
+    """The colour patches of the visible cards ``kept`` (cell key -> card), what the table's
+    colour rule gives each, and the visible cards as the rule reads them."""
+    colours = {k: COLOUR[card] for k, card in kept.items() if COLOUR[card] != PURPLE}
+    parts = _components(list(colours), colours)
+    groups = tuple([ColourGroup(c, _xy(part)) for c, part in parts])
+    visible = tuple([(x, y, card) for (x, y), card in zip(_xy(list(kept)), kept.values(),
+                                                           strict=True)])
+    points = tuple(colour_points(groups, visible))
+    if len(points) != len(groups):
+        raise ValueError(f"colour_points gave {len(points)} results for {len(groups)} groups")
+    return parts, points, visible
+
+
+def _butterflies(kept: dict[int, int], garden: Garden) -> tuple[int, int]:
+    """(butterflies scoring, butterflies not scoring with a free side) among ``kept``."""
+    scored = still = 0
+    for k, card in kept.items():
+        wanted = BUTTERFLY[card]
+        if wanted == NONE:
+            continue
+        free = False
+        for n in (k + 1, k + STRIDE, k - 1, k - STRIDE):
+            other = kept.get(n)
+            if other is not None and COLOUR[other] == wanted:
+                scored += 1
+                break
+            if n not in garden:
+                free = True
+        else:
+            still += free
+    return scored, still
+
+
 def outlook(garden: Garden, colour_points: ColourPoints) -> Outlook:
     """The `Outlook` of ``garden`` under the table's colour rule ``colour_points``."""
     items = sorted(garden.items())
@@ -120,7 +156,8 @@ def outlook(garden: Garden, colour_points: ColourPoints) -> Outlook:
             values[k] = v
     get = values.get
     gone: set[int] = set()
-    penalty = 0
+    waiting: set[int] = set()  # the cells of the live groups
+    penalty = waiting_cards = 0
     pending = []
     for value, part in _components(list(values), values):
         size = len(part)
@@ -144,23 +181,19 @@ def outlook(garden: Garden, colour_points: ColourPoints) -> Outlook:
                     break
             if live:
                 pending.append((value - size, cards))
+                waiting.update(part)
+                waiting_cards += cards
                 continue
         gone.update(part)
         penalty += cards
     kept = {k: stack[-1] for k, stack in items if k not in gone}
-    colours = {k: COLOUR[card] for k, card in kept.items() if COLOUR[card] != PURPLE}
-    parts = _components(list(colours), colours)
-    groups = tuple([ColourGroup(c, tuple([cell(k) for k in part])) for c, part in parts])
-    visible = tuple([(*cell(k), card) for k, card in kept.items()])
-    points = tuple(colour_points(groups, visible))
-    if len(points) != len(groups):
-        raise ValueError(f"colour_points gave {len(points)} results for {len(groups)} groups")
+    parts, points, visible = _colours(kept, colour_points)
     probes = []
     for (c, part), p in zip(parts, points, strict=True):
         if not p and PATCH_MIN <= len(part) < MIN_COLOUR_GROUP:
             grown = _grown(part, garden, MIN_COLOUR_GROUP)
             if grown is not None:
-                probes.append((len(part), ColourGroup(c, tuple([cell(k) for k in grown]))))
+                probes.append((len(part), ColourGroup(c, _xy(grown))))
     patches: list[tuple[int, int]] = []
     if probes:
         answers = tuple(colour_points(tuple([g for _, g in probes]), visible))
@@ -169,23 +202,13 @@ def outlook(garden: Garden, colour_points: ColourPoints) -> Outlook:
                              "groups")
         patches = [(MIN_COLOUR_GROUP - n, n) for (n, _), a in zip(probes, answers, strict=True)
                    if a > 0]
-    scored = still = 0
-    for k, card in kept.items():
-        wanted = BUTTERFLY[card]
-        if wanted == NONE:
-            continue
-        free = False
-        for n in (k + 1, k + STRIDE, k - 1, k - STRIDE):
-            other = kept.get(n)
-            if other is not None and COLOUR[other] == wanted:
-                scored += 1
-                break
-            if n not in garden:
-                free = True
-        else:
-            still += free
+    scored, still = _butterflies(kept, garden)
     hoped = sum(points) + scored - penalty
-    now = score_garden(garden, colour_points, detail=False).total if pending else hoped
+    now = hoped
+    if pending:  # the score now: the live groups removed too
+        kept = {k: card for k, card in kept.items() if k not in waiting}
+        _, now_points, _ = _colours(kept, colour_points)
+        now = sum(now_points) + _butterflies(kept, garden)[0] - penalty - waiting_cards
     return Outlook(now, hoped, tuple(pending), tuple(patches), still)
 
 

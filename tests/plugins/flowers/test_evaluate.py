@@ -191,6 +191,8 @@ def test_sampled_states_of_every_variant_evaluate_to_a_number(
     game = ruleset.gamedef
     assert game.evaluate is not None and game.sample is not None and fresh.evaluate is not None
     for step, state in enumerate(_games(ruleset, players, 1)):
+        if step % 2 and state.phase != OVER:
+            continue  # every other state keeps the test quick
         for seat in range(players):
             dealt = game.sample(game.view(state, seat), seat, Rng(b"eval", f"{step}/{seat}"))
             value = game.evaluate(dealt, seat)
