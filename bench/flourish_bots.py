@@ -14,7 +14,9 @@ Two-player games through `BotModel` (the bots' only door to the rules) and the b
   ``score`` replaced by ``evaluate``, so this measures the same thing before and after the
   bots read ``evaluate`` themselves);
 * ``score``: greedy judging by ``score`` alone (a `GameDef` without ``evaluate``);
-* ``random``: a uniform legal action.
+* ``random``: a uniform legal action;
+* ``ismcts-evaluate`` and ``ismcts-score``: the built-in ``ismcts`` bot with ``--ismcts``
+  iterations a move (default 200), its leaves judged by ``evaluate`` or by ``score``.
 
 In a match the first-named player sits in seat 0 in even games and seat 1 in odd ones, and
 each pair of games has the same deal, so neither player gains from the seat or the deal.
@@ -48,6 +50,7 @@ from hedgerow.core.outcome import Match
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.bots.greedy import GreedyBot
+from hedgerow.plugins.bots.ismcts import IsmctsBot
 from hedgerow.plugins.flourish.evaluate import WEIGHTS, Potential
 
 Key = tuple[tuple[str, ...], tuple[float, ...], int]
@@ -81,13 +84,14 @@ class RandomPlayer:
         return legal[self.rng.randbelow(len(legal))]
 
 
-Job = tuple[int, str, str, tuple[str, ...], tuple[float, ...], int]
+Job = tuple[int, str, str, tuple[str, ...], tuple[float, ...], int, int]
+PLAYERS = ("evaluate", "score", "random", "ismcts-evaluate", "ismcts-score")
 
 
 def play(job: Job) -> tuple[float, float, float]:
     """One game of ``first`` against ``second``: (first's win share, first's score,
     second's score); cooperative: (1 on a medal, the team total, the team total)."""
-    number, first, second, variants, weights, seed = job
+    number, first, second, variants, weights, seed, iterations = job
     players = 2
     games = gamedefs(variants, weights, players)
     table = games["table"]
@@ -99,10 +103,12 @@ def play(job: Job) -> tuple[float, float, float]:
         rng = Rng(seed_bytes, f"bot/{seat}/{number}")
         if name == "random":
             bots[seat] = RandomPlayer(rng)
-        else:
-            model = BotModel(games[name], seat, players)
-            bots[seat] = GreedyBot(BotContext(model=model, seat=seat, players=players,
-                                              rng=rng, game="flourish"))
+            continue
+        search, _, judge = name.rpartition("-")
+        model = BotModel(games[judge], seat, players)
+        ctx = BotContext(model=model, seat=seat, players=players, rng=rng, game="flourish",
+                         params=str(iterations) if search else "")
+        bots[seat] = IsmctsBot(ctx) if search else GreedyBot(ctx)
     state = table.setup(SetupContext(players))
     index = 0
     while True:
@@ -141,7 +147,7 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str,
           args: argparse.Namespace, weights: tuple[float, ...]) -> None:
     """Play one match and print its line."""
     variants = tuple(args.variant)
-    jobs: list[Job] = [(n, first, second, variants, weights, args.seed)
+    jobs: list[Job] = [(n, first, second, variants, weights, args.seed, args.ismcts)
                        for n in range(args.games)]
     start = time.perf_counter()
     results = list(pool.map(play, jobs, chunksize=4) if pool else map(play, jobs))
@@ -152,7 +158,7 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str,
     mine = sum(r[1] for r in results) / n
     theirs = sum(r[2] for r in results) / n
     label = "medals" if "cooperative" in variants else "won"
-    print(f"{first:>8} vs {second:<8} {label} {wins:5.1f} of {n} ({wins / n:4.0%}, 95% CI "
+    print(f"{first:>15} vs {second:<15} {label} {wins:5.1f} of {n} ({wins / n:4.0%}, 95% CI "
           f"{low:4.0%}-{high:4.0%}); mean score {mine:5.1f} vs {theirs:5.1f}  "
           f"[{seconds:.0f} s]", flush=True)
 
@@ -237,6 +243,8 @@ def main() -> None:
                         help="comma-separated first:second pairs")
     parser.add_argument("--weights", default=",".join(str(w) for w in WEIGHTS),
                         help="evaluate's weights of a hand's best gains, best first")
+    parser.add_argument("--ismcts", type=int, default=200,
+                        help="iterations a move of the ismcts players")
     parser.add_argument("--cost", default="",
                         help="measure evaluate's cost instead, at these player counts (2,4)")
     args = parser.parse_args()
@@ -251,9 +259,8 @@ def main() -> None:
     except ValueError:
         parser.error(f"--weights takes numbers separated by commas, not {args.weights!r}")
     pairs = [p.split(":") for p in args.matches.split(",")]
-    known = ("evaluate", "score", "random")
-    if any(len(p) != 2 or p[0] not in known or p[1] not in known for p in pairs):
-        parser.error(f"--matches takes first:second pairs of {', '.join(known)}")
+    if any(len(p) != 2 or p[0] not in PLAYERS or p[1] not in PLAYERS for p in pairs):
+        parser.error(f"--matches takes first:second pairs of {', '.join(PLAYERS)}")
     print(f"flourish {'+'.join(args.variant) or 'standard'}, 2 players, {args.games} games "
           f"a match, seed {args.seed}, weights {weights}", flush=True)
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
