@@ -29,7 +29,9 @@ face-up stack loses a discard every turn: about ``s / 1.5``).  With no turn left
 but ``now`` vanishes; once the game is over ``evaluate`` returns ``score`` itself.
 
 The part that depends on the garden alone (`Outlook`) is remembered by garden identity, as
-``score`` does (a garden dict is never changed once a state holds it); what depends on the
+``score`` does (a garden dict is never changed once a state holds it), and by content: a
+search plays the same planting on many sampled states, each time into a new dict holding
+the same garden (a garden is public, so every sample agrees on it).  What depends on the
 turns left is a few float operations per call.
 """
 
@@ -50,8 +52,10 @@ from hedgerow.plugins.flowers.scoring import (
 )
 from hedgerow.plugins.flowers.state import OVER, State
 
-#: How many gardens an evaluator remembers the outlook of (then it forgets them all).
+#: How many gardens an evaluator remembers the outlook of by identity, and how many garden
+#: contents (then it forgets them all and starts again).
 KEPT_GARDENS = 256
+KEPT_CONTENTS = 4096
 
 #: The smallest colour patch that earns the ``patch`` credit.
 PATCH_MIN = 3
@@ -245,6 +249,7 @@ def make_evaluate(colour_points: ColourPoints, score: Callable[[State, int], flo
     """``evaluate(state, seat)`` for a table whose colour rule is ``colour_points`` and whose
     ``score`` is ``score`` (used as is once the game is over)."""
     kept: dict[int, tuple[Garden, Outlook]] = {}  # id(garden) -> (garden, outlook)
+    known: dict[frozenset[tuple[int, tuple[int, ...]]], Outlook] = {}  # by content
 
     def evaluate(state: State, seat: int) -> float:
         """``seat``'s points now plus what its garden promises (module docstring)."""
@@ -255,7 +260,14 @@ def make_evaluate(colour_points: ColourPoints, score: Callable[[State, int], flo
         if found is not None and found[0] is garden:
             seen = found[1]
         else:
-            seen = outlook(garden, colour_points)
+            content = frozenset(garden.items())
+            again = known.get(content)
+            if again is None:
+                again = outlook(garden, colour_points)
+                if len(known) >= KEPT_CONTENTS:
+                    known.clear()
+                known[content] = again
+            seen = again
             if len(kept) >= KEPT_GARDENS:
                 kept.clear()
             kept[id(garden)] = (garden, seen)

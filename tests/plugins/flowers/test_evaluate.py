@@ -75,8 +75,11 @@ def test_once_the_game_is_over_evaluate_is_the_score(host: PluginHost, players: 
     ruleset = host.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
     assert game.evaluate is not None and game.score is not None
+    rule = summer_colour_points if variants else standard_colour_points
     ends = 0
-    for state in _games(ruleset, players, 2):
+    for step, state in enumerate(_games(ruleset, players, 2)):
+        seat = step % players  # along the way, the score now is the score, too
+        assert outlook(state.gardens[seat], rule).now == game.score(state, seat)
         if state.phase == OVER:
             ends += 1
             outcome = game.outcome(state)
@@ -210,3 +213,7 @@ def test_garden_identity_is_what_is_remembered(standard: Ruleset) -> None:
         state = make_state((garden, grid("B1")), _stacks(20))
         values.append(game.evaluate(state, 0))
     assert values[:2] == values[2:] and values[0] < values[1]
+    copy = make_state((dict(gardens[0]), grid("B1")), _stacks(20))  # same cards, a new dict
+    assert game.evaluate(copy, 0) == values[0]
+    moved = make_state((grid("B4 B4 B4 B4 B4"), grid("B1")), _stacks(20))
+    assert game.evaluate(moved, 0) == -5 - 0.0  # five 4s: removed, nothing to hope for
