@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,18 @@ def hedgerow_home(
     monkeypatch.delenv("HEDGEROW_PLUGINS", raising=False)
     monkeypatch.delenv("HEDGEROW_BLOCK_PLUGINS", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def zmq_contexts_closed() -> Iterator[None]:
+    """Every ZeroMQ context the test made in this process is closed at its end (see
+    tests/zmqcontexts.py: one left open would hang a later test); one left open is named."""
+    import zmqcontexts
+
+    zmqcontexts.track()
+    yield
+    for left in zmqcontexts.close_leftovers():
+        warnings.warn(f"the test left a ZeroMQ context open: {left}", stacklevel=1)
 
 
 @pytest.fixture
