@@ -287,6 +287,8 @@ def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(host: PluginH
             d.press("enter")
             await d.until(lambda: d.state.view.turn == 1, what="the next turn")
             assert hand[1] in d.state.view.gardens[0]
+            # the bots' choices of this turn bring new views, and a new view ends a reading
+            await d.until(lambda: d.state.active == (0,), what="the bots' next choices")
             d.press("i")  # the cursor did not move since: the next card to read
             d.press("i")
             await d.until(lambda: d.state.ui.reading is not None, what="reading")
