@@ -56,8 +56,10 @@ def gamedefs(variants: tuple[str, ...], weights: Weights) -> dict[str, Any]:
         ruleset = PluginHost().ruleset("flowers", list(variants))
         game = ruleset.gamedef
         assert ruleset.ext is not None
-        evaluate = make_evaluate(bind(ruleset.ext).colour_points, game.score, weights)
+        colour_points = bind(ruleset.ext).colour_points
+        evaluate = make_evaluate(colour_points, game.score, weights)
         found = _GAMES[(variants, weights)] = {
+            "colour_points": colour_points,
             "table": game,
             "evaluate": replace(game, score=evaluate, evaluate=evaluate),
             "score": replace(game, evaluate=None),
@@ -135,10 +137,11 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str, args: argpa
 def cost(variants: tuple[str, ...], weights: Weights, rounds: int = 5) -> None:
     """Print what one ``evaluate`` costs against one ``apply`` and one ``score``: on the
     states after every legal planting of the turns of a few random games (each a garden
-    neither function has seen, as at a search leaf), best of ``rounds``."""
+    neither function has seen, as at a search leaf: a new evaluator each round, since it
+    remembers gardens by content too), best of ``rounds``."""
     games = gamedefs(variants, weights)
     table = games["table"]
-    evaluate, score = games["evaluate"].evaluate, table.score
+    score = table.score
     pairs = []
     for number in range(4):
         rng = Rng(seed_from_int(number), "cost")
@@ -153,6 +156,7 @@ def cost(variants: tuple[str, ...], weights: Weights, rounds: int = 5) -> None:
         start = time.perf_counter()
         after = [(table.apply(s, seat, a), seat) for s, seat, a in pairs]
         best["apply"] = min(best["apply"], time.perf_counter() - start)
+        evaluate = make_evaluate(games["colour_points"], score, weights)  # remembers nothing
         for name, judge in (("score", score), ("evaluate", evaluate)):
             fresh = [(table.apply(s, seat, a), seat) for s, seat, a in pairs]  # unseen gardens
             start = time.perf_counter()
