@@ -21,8 +21,9 @@ one game to the next (game ``n`` seats the first bot at seat ``n % 2``), with th
   iterations a move (deterministic), leaves judged by the score or by ``evaluate``.
 
 A game's winner takes 1, a shared victory 1/k to each sharer.  Printed per pairing: the
-first bot's wins of ``games`` with a 95% Wilson interval, the mean points of each, and the
-cost of one ``evaluate`` against one ``apply`` and one ``score`` on states of these games.
+first bot's wins of ``games`` with a 95% Wilson interval and the mean points of each; and
+first the CPU cost of one ``evaluate`` (with nothing remembered, and called again) against
+one ``apply`` and one ``score``, on the decision points of random games.
 ``--ahead``, ``--rival`` and ``--card`` replace the weights of ``greedy-eval`` and
 ``ismcts-eval`` (`hedgerow.plugins.mandala.outlook.Weights`) to tune them.
 """
@@ -111,13 +112,14 @@ def one_game(first: str, second: str, number: int, variants: tuple[str, ...],
     return share, outcome.scores[mine], outcome.scores[1 - mine]
 
 
-def costs(variants: tuple[str, ...]) -> tuple[float, float, float]:
-    """Seconds for one ``apply``, one ``score`` and one ``evaluate`` (best of 5 rounds) on
-    the decision points of a few random games."""
+def costs(variants: tuple[str, ...]) -> tuple[float, float, float, float]:
+    """Seconds for one ``apply``, one ``score``, one ``evaluate`` with nothing remembered
+    (fresh rules each round: every new garden asks the ranking hook) and one ``evaluate``
+    called again (what a search mostly meets: gardens change only at resolutions); best of
+    5 rounds on the decision points of 20 random games."""
     host = PluginHost(autoload=False)
     ruleset = host.ruleset("mandala", list(variants), players=2)
     game = ruleset.gamedef
-    assert game.score is not None and game.evaluate is not None
     rng = Rng(b"mandala-bots/costs")
     points = []
     for n in range(20):
@@ -127,23 +129,25 @@ def costs(variants: tuple[str, ...]) -> tuple[float, float, float]:
             legal = game.legal_actions(table.state, seat)
             points.append((table.state, seat, legal[0]))
             table.play(seat, legal[rng.randbelow(len(legal))])
-    score, evaluate = game.score, game.evaluate
-    best = {"apply": math.inf, "score": math.inf, "evaluate": math.inf}
+    best = {"apply": math.inf, "score": math.inf, "cold": math.inf, "warm": math.inf}
+
+    def timed(name: str, judge: Any) -> None:
+        start = time.process_time()
+        for state, seat, _ in points:
+            judge(state, seat)
+        best[name] = min(best[name], time.process_time() - start)
+
     for _ in range(5):
-        start = time.perf_counter()
+        start = time.process_time()
         for state, seat, action in points:
             game.apply(state, seat, action)
-        best["apply"] = min(best["apply"], time.perf_counter() - start)
-        start = time.perf_counter()
-        for state, seat, _ in points:
-            score(state, seat)
-        best["score"] = min(best["score"], time.perf_counter() - start)
-        start = time.perf_counter()
-        for state, seat, _ in points:
-            evaluate(state, seat)
-        best["evaluate"] = min(best["evaluate"], time.perf_counter() - start)
+        best["apply"] = min(best["apply"], time.process_time() - start)
+        fresh = host.ruleset("mandala", list(variants), players=2).gamedef
+        timed("score", fresh.score)
+        timed("cold", fresh.evaluate)
+        timed("warm", fresh.evaluate)
     n = len(points)
-    return best["apply"] / n, best["score"] / n, best["evaluate"] / n
+    return best["apply"] / n, best["score"] / n, best["cold"] / n, best["warm"] / n
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,12 +174,13 @@ def main(argv: list[str] | None = None) -> int:
         if len(pair) != 2 or not set(pair) <= set(BOTS):
             parser.error(f"bad pairing {':'.join(pair)!r}: two of {', '.join(BOTS)}")
     variants = tuple(args.variant)
-    apply_s, score_s, eval_s = costs(variants)
+    apply_s, score_s, cold_s, warm_s = costs(variants)
     print(f"mandala {'+'.join(variants) or 'standard'}, 2 players, {args.games} games a "
           f"pairing, seats alternating; weights {weights}")
-    print(f"one apply {apply_s * 1e6:.1f} us, one score {score_s * 1e6:.2f} us "
-          f"({score_s / apply_s:.2f} applies), one evaluate {eval_s * 1e6:.2f} us "
-          f"({eval_s / apply_s:.2f} applies)", flush=True)
+    print(f"CPU time: one apply {apply_s * 1e6:.1f} us; one score {score_s * 1e6:.2f} us "
+          f"({score_s / apply_s:.2f} applies); one evaluate {cold_s * 1e6:.2f} us "
+          f"({cold_s / apply_s:.2f} applies) with nothing remembered, {warm_s * 1e6:.2f} us "
+          f"({warm_s / apply_s:.2f} applies) called again", flush=True)
     with ProcessPoolExecutor(args.workers) as pool:
         for first, second in pairs:
             start = time.perf_counter()
