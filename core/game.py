@@ -196,8 +196,9 @@ class BotContext:
       samples complete states from a view and plays them forward.  It never holds, and
       cannot be handed, the table's real state.
     * ``seat``, ``players``: where the bot sits, at a table of how many.
-    * ``rng``: the bot's own random stream (``bot/<seat>`` of the table seed); a bot that
-      uses no other randomness plays the same game in any process.
+    * ``rng``: the bot's own random stream (``bot/<seat>`` keyed by a digest of the table
+      seed, never the seed, which names every card); a bot that uses no other randomness
+      plays the same game in any process.
     * ``game``: the game's name (``"petals"``), for bots with game-specific knowledge.
     * ``params``: the parameters chosen with the bot, as written after its name
       (``"1s"`` for ``ismcts:1s``; ``""`` when none): see `hedgerow.core.botchoice`.
