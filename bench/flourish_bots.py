@@ -32,6 +32,19 @@ a few random games (every seat judged at every step's start): for gardens it has
 alone), and asked again (remembered), each against the mean ``apply`` of a step (the
 choices recorded and the resolving apply, averaged over the seats), in CPU time of the
 process (the machine may be shared).
+
+Measured on 3 December 2026 (seed 1, default weights, a shared 2-core machine):
+
+* greedy with ``evaluate`` against greedy with ``score``: 153 of 200 (77%, 95% CI
+  70-82%), mean score 80.1 against 67.9; against ``random``: 194 of 200 (97%, 94-99%),
+  85.4 against 49.4;
+* cooperative, both seats alike: a medal in 104 of 150 games with ``evaluate`` (69%,
+  62-76%), team total 171.2, against 57 of 150 with ``score`` (38%, 31-46%), 152.5;
+* ismcts (100 iterations a move) judging leaves by ``evaluate`` against by ``score``: 46
+  of 60 (77%, 65-86%), mean score 72.4 against 66.3;
+* cost of one ``evaluate`` call: about 2-3.5 times the mean ``apply`` of a step for
+  gardens not seen (1.4-2.4 times with ``score`` already remembered), 0.1-0.25 times
+  asked again, at 2, 4 and 7 players.
 """
 
 from __future__ import annotations
