@@ -35,7 +35,7 @@ process (the machine may be shared).
 
 Measured on 3 December 2026 (seed 1, default weights, a shared 2-core machine):
 
-* greedy with ``evaluate`` against greedy with ``score``: 153 of 200 (77%, 95% CI
+* greedy with ``evaluate`` against greedy with ``score``: 153 of 200 (76.5%, 95% CI
   70-82%), mean score 80.1 against 67.9; against ``random``: 194 of 200 (97%, 94-99%),
   85.4 against 49.4;
 * cooperative, both seats alike: a medal in 104 of 150 games with ``evaluate`` (69%,
