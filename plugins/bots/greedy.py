@@ -17,10 +17,10 @@ decision takes more than a few milliseconds.  It takes no parameters.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from hedgerow.core import Action, BotContext, BotSpec
+from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
 
@@ -92,3 +92,9 @@ def spec() -> BotSpec:
     return BotSpec(name="greedy", version="1.0.0", make=GreedyBot,
                    summary="plays the action that scores best right now (the game's own "
                            "scoring)")
+
+
+@hookimpl
+def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
+    """The ``greedy`` bot (built-in plugin ``greedy-bot``)."""
+    register(spec())
