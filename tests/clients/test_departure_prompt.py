@@ -102,7 +102,8 @@ class SomeBots:
 def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> None:
     """The picker starts on the best bot installed (greedy before random), lists only bots
     that play this game, ←/→ changes it, b sends it; a takeover in force is told by name."""
-    host = PluginHost(autoload=False, block=("random-bot", "greedy-bot", "ismcts-bot"), extra=[SomeBots])
+    host = PluginHost(autoload=False, block=("random-bot", "greedy-bot", "ismcts-bot"),
+                      extra=[SomeBots])
     seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
                      bots=[host.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
