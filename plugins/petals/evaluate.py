@@ -13,14 +13,15 @@ Four things are added to the trackers as they stand, each from the rules:
 2. **The card the seat keeps to the end.**  In the final round, once the seat has laid its
    last card, the card left in its hand will be scored directly: its points are counted
    now, as the table's final scoring (``petals_final_scoring``) adds them.  Earlier, the
-   seat will keep one of the cards it holds then; ``HAND`` of the best gain one of its
-   cards in hand would bring is counted.
+   seat will keep one of the cards it holds then; a share (`Tuning.hand`) of the best gain
+   one of its cards in hand would bring is counted.
 3. **The turns still to come.**  Only some trackers will count at the end (the two lowest,
    or the highest and the lowest under Harmony), and a point laid now on a tracker that is
    far from counting is worth less than one that surely will.  The seat's trackers are
    judged as they may end: the figure is averaged over 12 ways of adding to the four
-   trackers the spread of what the remaining turns may add (`SPREAD` points a turn, in
-   quantiles of a normal law, in every order).  With no turn left this is the figure
+   trackers the spread of what the remaining turns may add (`Tuning.spread`: four
+   quantiles of a normal law, in the 12 even orders, so that every two trackers meet every
+   pair of them once).  With no turn left this is the figure
    itself; with many, every tracker near the bottom counts, which is what a player
    balancing four trackers weighs.  The points themselves the turns will add (the same for
    every action) are not counted: a seat with more turns to play is not judged ahead.
@@ -29,17 +30,19 @@ Four things are added to the trackers as they stand, each from the rules:
    of the nearest lead; this term stays once the game is over (it is the only difference
    from ``score`` then), so a bot never prefers a finish where it is eliminated.
 
-The cost is a few dozen figure calls and no ``apply``: about as much as one ``apply``
-(bench/petals_bots.py measures it).  The final scoring hook is asked once per card and
-player count, the first time a card's direct points are needed, and remembered: a call
-through a table's relay costs several ``apply`` s.  This assumes the final scoring adds a
-fixed amount per card whatever the trackers, as the standard rule does; a variant that
-scores the last card otherwise is judged by what each card adds to empty trackers.
+The cost is at most 36 figure calls and no ``apply``: about as much as one ``apply``
+(``python bench/petals_bots.py --cost`` measures it).  The final scoring hook is asked
+once per card and player count, the first time a card's direct points are needed, and
+remembered: a call through a table's relay costs several ``apply`` s.  This assumes the
+final scoring adds a fixed amount per card whatever the trackers, as the standard rule
+does; a variant that scores the last card otherwise is judged by what each card adds to
+empty trackers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import permutations
 
 from hedgerow.plugins.petals.scorerule import ScoreRule
@@ -54,15 +57,49 @@ Final = Callable[[tuple[Points, ...], tuple[tuple[int, ...], ...]], tuple[Points
 QUANTILES = (-1.1503, -0.3186, 0.3186, 1.1503)
 #: The even orders of the quantiles: every tracker meets every quantile three times and
 #: every two trackers every ordered pair of distinct quantiles once (as in all 24 orders).
+#: Each order is scaled by its own factor (0.45 to 1.55, mean 1, assigned out of step with
+#: the orders), so that no gap between trackers falls between the same offsets every time:
+#: with one scale, a spread much wider than the trackers' differences would put the same
+#: trackers at the bottom in every order and tie positions a player tells apart.
 ORDERS: tuple[tuple[float, float, float, float], ...] = tuple(
-    (QUANTILES[p[0]], QUANTILES[p[1]], QUANTILES[p[2]], QUANTILES[p[3]])
-    for p in permutations(range(4))
-    if sum(p[i] > p[j] for i in range(4) for j in range(i + 1, 4)) % 2 == 0
+    (scale * QUANTILES[p[0]], scale * QUANTILES[p[1]], scale * QUANTILES[p[2]],
+     scale * QUANTILES[p[3]])
+    for scale, p in zip(
+        (0.45 + 0.1 * ((5 * k) % 12) for k in range(12)),
+        (p for p in permutations(range(4))
+         if sum(p[i] > p[j] for i in range(4) for j in range(i + 1, 4)) % 2 == 0),
+        strict=True,
+    )
 )
-#: The spread of what one turn may add to one tracker (points; see bench/petals_bots.py).
-SPREAD = 1.6
-#: The share of the best hand card's gain counted before the final round.
-HAND = 0.5
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """The two measured constants of a judgement (bench/petals_bots.py, greedy against
+    greedy, 100 two-player games a comparison).
+
+    * ``spread``: how far what one turn may add to one tracker spreads (points): the
+      spread of the remaining turns is ``spread * sqrt(turns)``;
+    * ``hand``: the share of the best hand card's gain counted before the final round.
+    """
+
+    spread: float
+    hand: float
+
+
+#: Per score rule (`ScoreRule.name`).  Standard: spread 6 beat 4 (60 of 100), which beat
+#: 2.5 (62.5 of 100), which beat 1.6 (62 of 100); hand 0.5 beat 0 (60 of 100).  Harmony:
+#: hand 0 beat 0.5 (60.5 of 100); spread 2.5 against 1.6 won 54.5 of 100 (no clear
+#: difference).  Measured with one scale for every order and without `TIE`.
+TUNING: dict[str, Tuning] = {
+    "standard": Tuning(spread=6.0, hand=0.5),
+    "harmony": Tuning(spread=2.5, hand=0.0),
+}
+#: A rule this module was not tuned for is judged with the standard rule's constants.
+UNTUNED = TUNING["standard"]
+#: The share of the figure now in the judgement of turns to come: where the 12 ways cannot
+#: tell two positions apart (a spread much wider than the trackers' differences puts the
+#: same trackers at the bottom in every way), the figure now decides, as ``score`` would.
+TIE = 0.1
 #: Points lost per point a seat is short of leading its nearest tracker.
 LEAD = 1.0
 
@@ -86,10 +123,16 @@ def turns_left(state: State, seat: int) -> int:
     return max(0, left)
 
 
-def evaluator(rule: ScoreRule, final: Final, *, spread: float = SPREAD, hand: float = HAND,
-              lead: float = LEAD) -> Evaluate:
+def evaluator(rule: ScoreRule, final: Final, *, spread: float | None = None,
+              hand: float | None = None, lead: float = LEAD) -> Evaluate:
     """``evaluate(state, seat)`` for a table whose figure is ``rule`` and whose final scoring
-    is ``final`` (see the module docstring for what it counts)."""
+    is ``final`` (see the module docstring for what it counts).  ``spread`` and ``hand``
+    replace the rule's `TUNING` (for experiments)."""
+    tuned = TUNING.get(rule.name, UNTUNED)
+    if spread is None:
+        spread = tuned.spread
+    if hand is None:
+        hand = tuned.hand
     figure = rule.figure
     sign = -1.0 if rule.lower_wins else 1.0
     direct: dict[tuple[int, int], Points] = {}
@@ -119,7 +162,8 @@ def evaluator(rule: ScoreRule, final: Final, *, spread: float = SPREAD, hand: fl
         total = 0.0
         for sa, sb, sc, sd in shifts:
             total += figure((a + sa, b + sb, c + sc, d + sd))  # type: ignore[arg-type]
-        return sign * total / len(shifts)
+        now = figure(points)  # type: ignore[arg-type]
+        return sign * ((1.0 - TIE) * total / len(shifts) + TIE * now)
 
     def evaluate(state: State, seat: int) -> float:
         mine = state.trackers[seat]
