@@ -33,9 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seats at the table, you included (default: the game's usual)")
     parser.add_argument("--variant", action="append", default=[], metavar="V",
                         help="a variant to use (repeat for several)")
-    parser.add_argument("--bots", default="random", metavar="NAME[:PARAMS],...",
+    parser.add_argument("--bots", default=None, metavar="NAME[:PARAMS],...",
                         help="bot for each other seat, comma separated, reused in turn, "
-                             "e.g. ismcts:1s,greedy (default: random)")
+                             "e.g. ismcts:1s,greedy (default: the best installed, greedy)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="deal a reproducible game from the number S")
     parser.add_argument("--name", default=None, help="your name at the table")
@@ -50,14 +50,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Set the table up, play, and clean up."""
-    from hedgerow.core.botchoice import resolve_list
+    from hedgerow.core.botchoice import best_first, resolve_list
     from hedgerow.core.errors import HedgerowError
 
     host = make_plugin_host(args)
     ruleset = host.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)
-    bots = resolve_list(host, args.bots, args.game)  # name[:params], checked
+    best = best_first(b.name for b in host.bots.values() if b.plays(args.game))
+    chosen = args.bots or (best[0] if best else "random")
+    bots = resolve_list(host, chosen, args.game)  # name[:params], checked
     names = [b.label for b in bots]
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise HedgerowError("hedgerow play needs a terminal (for bots only, use hedgerow simulate)")

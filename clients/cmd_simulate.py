@@ -14,7 +14,9 @@ Every kind of result reads the same way (`hedgerow.core.outcome`): one line per 
 its headline, then a summary with each seat's wins and mean score and, for games that
 grade a result (cooperative medals, solo ranks), how often each grade was reached.
 ``--json`` prints one object per game: the game record (``outcome`` is `outcome_data`
-with its ``kind``) with the game's name, variants, fingerprint and player count.
+with its ``kind``) with the game's name, variants, fingerprint and player count, and
+without the bots' thinking times (``hedgerow tournament --json`` has them), so the same
+seed prints the same lines.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
                 "variants": list(ruleset.variant_names),
                 "fingerprint": ruleset.fingerprint,
                 "players": players,
-                **played,
+                # the same seed gives the same line: the bots' thinking times are left out
+                **{k: v for k, v in played.items() if k != "seconds"},
             }
             if args.json:
                 print(json.dumps(record), flush=True)

@@ -12,6 +12,7 @@ The parameters are the text after the first ``:``, passed as written to the bot'
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Protocol
 
@@ -69,3 +70,17 @@ def resolve_list(host: BotFinder, text: str, game: str | None = None,
     if not parts:
         raise HedgerowError(f"{option} needs at least one bot name", code="bad_bot")
     return [resolve(host, p, game) for p in parts]
+
+
+#: The built-in bots, best first, where Hedgerow picks one for a player: the opponents of
+#: ``hedgerow play`` (without ``--bots``), the lobby's seats, the bot that takes a departed
+#: player's seat.  ``greedy`` first: it moves at once and, measured in bench/README.md, plays
+#: as well as or better than ``ismcts`` at a second a move in most games today.
+PREFERENCE = ("greedy", "ismcts", "random")
+
+
+def best_first(names: Iterable[str]) -> list[str]:
+    """``names`` (bots that play the game) best first: `PREFERENCE`, then the others by
+    name."""
+    rank = {name: i for i, name in enumerate(PREFERENCE)}
+    return sorted(set(names), key=lambda n: (rank.get(n, len(rank)), n))

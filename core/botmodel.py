@@ -19,8 +19,9 @@ What the model offers (all pure, none touches a table):
   from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
   ``apply`` then ``settle`` (raises `BotModelError` on a refusal, which is a bot's bug);
 * ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
-  ``score`` (``GameDef.score``; ``has_score``), ``estimate`` (rewards judged from the
-  scores of a state that is not over), ``view``.
+  ``score`` (``GameDef.score``), ``judge`` (``GameDef.evaluate`` where the game has it,
+  else ``score``; ``has_score``), ``estimate`` (rewards judged from every seat's ``judge``
+  of a state that is not over), ``view``.
 
 The wrapper costs one small object per state: cheap next to any ``apply``.
 """
@@ -100,8 +101,9 @@ class BotModel:
 
     @property
     def has_score(self) -> bool:
-        """True when the game can score a state that is not over (``GameDef.score``)."""
-        return self.__game.score is not None
+        """True when the game can judge a state that is not over (``GameDef.score`` or
+        ``GameDef.evaluate``)."""
+        return self.__game.score is not None or self.__game.evaluate is not None
 
     # -- states ------------------------------------------------------------------------------
 
@@ -191,18 +193,29 @@ class BotModel:
                                 "(its GameDef has no score)", code="no_score")
         return float(score(state._state, seat))
 
+    def judge(self, state: Sampled[Any], seat: int) -> float:
+        """How good ``state`` is for ``seat``, in points: the game's ``evaluate`` where it
+        has one (the score now plus what is likely to come), else its ``score``.
+
+        Raises `BotModelError` when the game has neither (``has_score`` is False).
+        """
+        evaluate = self.__game.evaluate
+        if evaluate is not None:
+            return float(evaluate(state._state, seat))
+        return self.score(state, seat)
+
     def rewards(self, outcome: Outcome) -> tuple[float, ...]:
         """One reward per seat in [0, 1] for a finished game (see `rewards`)."""
         return rewards(outcome, self.players)
 
     def estimate(self, state: Sampled[Any]) -> tuple[float, ...]:
-        """Rewards judged from the scores of a state that is not over (see `estimate`);
-        every seat 0.5 when the game has no ``score``."""
-        score = self.__game.score
-        if score is None:
+        """Rewards judged from every seat's `judge` of a state that is not over (see
+        `estimate`); every seat 0.5 when the game can judge nothing."""
+        judge = self.__game.evaluate or self.__game.score
+        if judge is None:
             return (0.5,) * self.players
         s = state._state
-        return estimate(tuple(float(score(s, p)) for p in range(self.players)))
+        return estimate(tuple(float(judge(s, p)) for p in range(self.players)))
 
 
 def rewards(outcome: Outcome, players: int) -> tuple[float, ...]:

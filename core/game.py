@@ -96,6 +96,11 @@ class GameDef(Generic[S, V]):
     * ``score(state, seat) -> float`` (optional): ``seat``'s points as the game's own scoring
       would count them if it were scored now (in a cooperative game, the team's).  The
       ``greedy`` bot maximises it and search bots use it to judge a position they stop at.
+    * ``evaluate(state, seat) -> float`` (optional): the game's own judgement of how good
+      the position is for ``seat``, in points like ``score``: the score now plus what the
+      rules say is likely to come (a group half built, a claim about to pay, a card in
+      hand, what a pass gives away).  Where a game gives it, the bots use it instead of
+      ``score`` to judge a position; it must be cheap and, like every function here, pure.
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
     * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
@@ -120,6 +125,7 @@ class GameDef(Generic[S, V]):
     resolve: Callable[[S, ChanceOutcome], S] | None = None
     sample: Callable[[V, int, Rng], S] | None = None
     score: Callable[[S, int], float] | None = None
+    evaluate: Callable[[S, int], float] | None = None
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
@@ -190,8 +196,9 @@ class BotContext:
       samples complete states from a view and plays them forward.  It never holds, and
       cannot be handed, the table's real state.
     * ``seat``, ``players``: where the bot sits, at a table of how many.
-    * ``rng``: the bot's own random stream (``bot/<seat>`` of the table seed); a bot that
-      uses no other randomness plays the same game in any process.
+    * ``rng``: the bot's own random stream (``bot/<seat>`` keyed by a digest of the table
+      seed, never the seed, which names every card); a bot that uses no other randomness
+      plays the same game in any process.
     * ``game``: the game's name (``"petals"``), for bots with game-specific knowledge.
     * ``params``: the parameters chosen with the bot, as written after its name
       (``"1s"`` for ``ismcts:1s``; ``""`` when none): see `hedgerow.core.botchoice`.

@@ -1,6 +1,7 @@
 """Play whole games in one process with bots in every seat (``hedgerow simulate``, tests, benches).
 
-Each bot gets its own random stream derived from the table seed (``bot/<seat>``), sees only
+Each bot gets its own random stream (`bot_rng`: ``bot/<seat>`` keyed by a digest of the table
+seed, so that the seed, which names every card, is not in its hands), sees only
 its seat's view and the legal actions, and in a simultaneous step every active seat chooses
 against the step's starting state; the whole step is then applied at once (`Table.play_step`,
 in seat order).  Chance is resolved by the table from the seed.
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core.botmodel import BotModel
+from hedgerow.core.canon import digest
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import Bot, BotContext, BotSpec
 from hedgerow.core.rng import Rng
@@ -22,7 +24,7 @@ def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSp
     """One bot per seat; ``specs`` are used in turn when there are fewer than seats.
 
     Each bot gets a `BotContext`: a `BotModel` of the table's rules for its seat (never the
-    state), its own stream ``bot/<seat>`` of ``seed``, the game's name and the parameters
+    state), its own stream (`bot_rng`), the game's name and the parameters
     its spec was chosen with (``BotSpec.params``, see `hedgerow.core.botchoice`).
     """
     if not specs:
@@ -34,9 +36,15 @@ def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSp
 def make_bot(ruleset: Ruleset, players: int, seed: bytes, spec: BotSpec, seat: int) -> Bot:
     """The bot ``spec`` makes for ``seat`` (exactly as `make_bots` makes it)."""
     ctx = BotContext(BotModel(ruleset.gamedef, seat, players), seat, players,
-                     Rng(seed, "bot").fork(str(seat)), game=ruleset.spec.name,
-                     params=spec.params)
+                     bot_rng(seed, seat), game=ruleset.spec.name, params=spec.params)
     return spec.make(ctx)
+
+
+def bot_rng(seed: bytes, seat: int) -> Rng:
+    """The random stream of the bot at ``seat``: keyed by a one-way digest of the table seed,
+    never by the seed itself, because every card is computable from the table seed and a
+    bot may read its generator's key (docs/protocol.md §7)."""
+    return Rng(digest(b"hedgerow-bot-seed-v1", seed), "bot").fork(str(seat))
 
 
 def play(

@@ -23,7 +23,7 @@ from typing import Any
 
 import pluggy
 
-from hedgerow.core import hookspecs
+from hedgerow.core import botchoice, hookspecs
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
 from hedgerow.core.ruleset import Ruleset, make_ruleset
@@ -32,6 +32,8 @@ from hedgerow.core.ui import GameUI
 #: Built-in plugins as (name, module), registered exactly as third-party plugins are.
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("random-bot", "hedgerow.plugins.bots.random_bot"),
+    ("greedy-bot", "hedgerow.plugins.bots.greedy"),
+    ("ismcts-bot", "hedgerow.plugins.bots.ismcts"),
     ("petals", "hedgerow.plugins.petals"),
     ("petals-ui", "hedgerow.plugins.petals.ui"),
     ("harmony", "hedgerow.plugins.petals.harmony"),
@@ -212,7 +214,11 @@ class PluginHost:
         return sorted((v for (g, _), v in self.variants.items() if g == game), key=lambda v: v.name)
 
     def bot(self, name: str, game: str | None = None) -> BotSpec:
-        """The bot called ``name`` (that can play ``game``), or a `HedgerowError`."""
+        """The bot called ``name`` (that can play ``game``), or a `HedgerowError`.
+
+        ``name`` may carry the bot's parameters, ``"ismcts:1s"`` (`hedgerow.core.botchoice`):
+        the spec comes back with them chosen, once the bot accepts them."""
+        name, params = botchoice.parse(name)
         spec = self.bots.get(name)
         if spec is None or (game is not None and not spec.plays(game)):
             names = sorted(b.name for b in self.bots.values() if game is None or b.plays(game))
@@ -220,7 +226,7 @@ class PluginHost:
             raise HedgerowError(
                 f"unknown bot {name!r}{where} (choose from: {', '.join(names)})", code="unknown_bot"
             )
-        return spec
+        return botchoice.bind(spec, params) if params else spec
 
     def ruleset(
         self, game: str, variants: Iterable[str] = (), players: int | None = None

@@ -482,6 +482,13 @@ class Departures:
                 self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                                 f"{member.label()} does not run seat {body.seat}")
                 return
+            if takeover is None and self.authored >= 0:
+                # Only a process that has just resumed may hear of its seat's handback
+                # before the SeatTaken; one that plays its seat knows no bot runs it.
+                self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                                f"no bot runs seat {body.seat}: it authored entry "
+                                f"#{self.authored} itself")
+                return
             self.held = None
             self.handed_back = body.index
             if takeover is None:  # the handback came before any SeatTaken

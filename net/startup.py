@@ -25,7 +25,7 @@ from typing import Protocol, cast
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
-from hedgerow.core.table import Applied, Table
+from hedgerow.core.table import Applied, Table, TableHeader
 from hedgerow.net import tablefile
 from hedgerow.net.context import PeerContext
 from hedgerow.net.hashbook import HashBook
@@ -324,7 +324,7 @@ class Startup:
                 and not self._this_round(rx, env, member):
             return
         if ctx.table is not None:
-            self._check_start(member.seat, body)
+            self._check_start(member.seat, body, rx, env)
             return
         host_committed = 0 in self.round.commits
         if rx.sender == ctx.host_key and ctx.phase == Phase.SEEDING and not host_committed:
@@ -343,15 +343,40 @@ class Startup:
             return
         self._starts[member.seat] = body
 
-    def _check_start(self, seat: int, start: Start) -> None:
+    def _check_start(self, seat: int, start: Start, rx: Received | None = None,
+                     env: Envelope | None = None) -> None:
+        """A seat's Start against our table: the first one that differs halts the table (it
+        plays another game); once a seat's Start matched, a different repeat is refused."""
         ctx = self.ctx
         assert ctx.table is not None
-        if start.header != ctx.table.header or start.setup_hash != self.setup_hash:
-            ctx.halt(f"seat {seat} started the table with another seed or other rules "
-                     f"({start.header.fingerprint}, seed {start.header.seed.hex()[:12]}; "
-                     f"here {ctx.table.header.fingerprint}, seed "
-                     f"{ctx.table.header.seed.hex()[:12]})", tell=True)
+        same = start.header == ctx.table.header and start.setup_hash == self.setup_hash
+        if seat in self._started:
+            # Its first Start matched and stands: a repeat that differs changes nothing.
+            if not same and rx is not None:
+                ctx.refuse(rx, env, ErrorCode.WRONG_PHASE,
+                           f"seat {seat} already started this table; a different Start "
+                           "changes nothing")
+            return
+        if not same:
+            ctx.halt(f"seat {seat} started the table with other rules or another seed "
+                     f"({_differences(start, ctx.table.header, self.setup_hash)})", tell=True)
             return
         self._started.add(seat)
         if self.ready:
             ctx.notify()
+
+
+def _differences(start: Start, header: TableHeader, setup: bytes | None) -> str:
+    """What a peer's Start says that ours does not, for a person: "seed 1a2b... here
+    9f8e..., 3 players here 4"."""
+    theirs, ours = start.header, header
+    out = []
+    if theirs.fingerprint != ours.fingerprint:
+        out.append(f"rules {theirs.fingerprint}, here {ours.fingerprint}")
+    if theirs.players != ours.players:
+        out.append(f"{theirs.players} players, here {ours.players}")
+    if theirs.seed != ours.seed:
+        out.append(f"seed {theirs.seed.hex()[:12]}, here {ours.seed.hex()[:12]}")
+    if start.setup_hash != setup:
+        out.append("another state after setup")
+    return "; ".join(out) or "nothing we can name"

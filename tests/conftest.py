@@ -1,17 +1,21 @@
 """Shared fixtures: every test gets its own HEDGEROW_HOME and no third-party plugin autoload.
 
-Also `HookCalls`: the ``hedgerow`` hooks called during the session (the `hook_calls` fixture).
+Also the Hypothesis profile of the suite (no timing checks: the suite runs on parallel
+workers, on machines busy with other work), and `HookCalls`: the ``hedgerow`` hooks called
+during the session (the `hook_calls` fixture).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -20,6 +24,13 @@ if str(TESTS) not in sys.path:  # lets tests import the toy games as `toygames`
     sys.path.insert(0, str(TESTS))
 if str(EXAMPLES) not in sys.path:  # and the documented example game as `goofspiel`
     sys.path.insert(0, str(EXAMPLES))
+
+# Hypothesis' deadline (200 ms an example) and its too-slow health check are timings: on a
+# loaded machine they fail tests whose behaviour is right.  Every example is still run and
+# checked; a test's own @settings still chooses how many.
+settings.register_profile("hedgerow", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hedgerow")
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +43,18 @@ def hedgerow_home(
     monkeypatch.delenv("HEDGEROW_PLUGINS", raising=False)
     monkeypatch.delenv("HEDGEROW_BLOCK_PLUGINS", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def zmq_contexts_closed() -> Iterator[None]:
+    """Every ZeroMQ context the test made in this process is closed at its end (see
+    tests/zmqcontexts.py: one left open would hang a later test); one left open is named."""
+    import zmqcontexts
+
+    zmqcontexts.track()
+    yield
+    for left in zmqcontexts.close_leftovers():
+        warnings.warn(f"the test left a ZeroMQ context open: {left}", stacklevel=1)
 
 
 @pytest.fixture
@@ -50,6 +73,24 @@ def goofspiel_host():
     from hedgerow.core.pluginhost import PluginHost
 
     return PluginHost(autoload=False, extra=[goofspiel])
+
+
+#: Workers the suite runs on when pytest-xdist is installed and no ``-n`` is given (most tests
+#: wait on peer processes, sockets and terminals, so more workers than cores pays).
+WORKERS = 4
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Run on `WORKERS` xdist workers, each taking the next test when it is free, unless the
+    command says otherwise (``-n N``, ``-n 0`` or ``-p no:xdist`` for one process; ``--pdb``)
+    or this is a worker itself.  The README's ``python -m pytest`` is the parallel run."""
+    if (not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput")
+            or config.option.numprocesses is not None or config.option.usepdb):
+        return
+    config.option.numprocesses = WORKERS
+    if config.option.dist == "no":
+        config.option.dist = "worksteal"
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:

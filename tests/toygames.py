@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from typing import Any
 
 from hedgerow.core import (
     Action,
@@ -602,8 +603,10 @@ def hedgerow_register_variants(register) -> None:
 # -- looking for hidden cards in what a bot holds ---------------------------------------------
 
 
-def reachable_strings(*roots: object, limit: int = 500_000) -> set[str]:
-    """Every ``str`` reachable from ``roots`` through ``gc.get_referents``, transitively.
+def reachable_strings(*roots: object, limit: int = 500_000,
+                      kind: type = str) -> set[Any]:
+    """Every ``str`` (or ``kind``: ``bytes``) reachable from ``roots`` through
+    ``gc.get_referents``, transitively.
 
     The walk does not enter modules or classes, and follows a function only into its
     closure cells and default values (not its globals): what a bot could reach from the
@@ -623,10 +626,10 @@ def reachable_strings(*roots: object, limit: int = 500_000) -> set[str]:
         seen.add(id(obj))
         if len(seen) > limit:
             raise AssertionError(f"the walk reached more than {limit} objects")
-        if isinstance(obj, str):
+        if isinstance(obj, kind):
             found.add(obj)
             continue
-        if isinstance(obj, (types.ModuleType, type, int, float, bytes, bool)) or obj is None:
+        if isinstance(obj, (types.ModuleType, type, int, float, str, bytes, bool)) or obj is None:
             continue
         if isinstance(obj, types.FunctionType):
             stack.extend(c.cell_contents for c in (obj.__closure__ or ())

@@ -8,18 +8,19 @@ over the table naming them and the choices, each on a key:
     e  end the game here, with no winner (every seat must agree)
 
 ``w`` only closes the box (waiting is what the table does anyway; it opens again if another
-seat leaves).  ``b`` and ``e`` propose a motion to the table.  The bot ``b`` seats is picked
+seat leaves). ``b`` and ``e`` propose a motion to the table. The bot ``b`` seats is picked
 in the box with ``←``/``→`` among the installed bots that play this game; it starts on the
-best one installed, by `BOT_PREFERENCE` (``ismcts``, then ``greedy``, then ``random``; a bot
-outside that list comes after them, by name).  The table's runner (its lowest remaining
-seat) must have that bot too, or the motion is refused and the box says why.  While our
-motion is open the box stays closed; if it fails or expires (docs/protocol.md §5.9) and the
-seat is still empty, the box opens again.  When another seat proposes one, the box asks
-this player: ``y`` agrees, ``n`` declines.  When a takeover passes the screen says who plays
-the seat now, e.g. "Bot Aster (greedy) plays Ana's seat": the bot gets the first bot name
-(`hedgerow.clients.botnames`) no seat at the table has.  Once the table agreed to end the
-game, the box says so (no winner) until the player leaves.  A seat that is not a network
-peer (no ``departures``) never shows the box.  It fits an 80x24 screen (at most 9 lines).
+best one installed, by `hedgerow.core.botchoice.best_first` (``greedy``, then ``ismcts``,
+then ``random``; a bot outside that list comes after them, by name). The table's runner (its
+lowest remaining seat) must have that bot too, or the motion is refused and the box says
+why. While our motion is open the box stays closed; if it fails or expires (docs/protocol.md
+§5.9) and the seat is still empty, the box opens again. When another seat proposes one, the
+box asks this player: ``y`` agrees, ``n`` declines. When a takeover passes the screen says
+who plays the seat now, e.g. "Bot Aster (greedy) plays Ana's seat": the bot gets the first
+bot name (`hedgerow.clients.botnames`) no seat at the table has. Once the table agreed to
+end the game, the box says so (no winner) until the player leaves. A seat that is not a
+network peer (no ``departures``) never shows the box. It fits an 80x24 screen (at most 9
+lines).
 """
 
 from __future__ import annotations
@@ -35,30 +36,21 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.widgets import Frame
 
 from hedgerow.clients.app.state import SeatState
+from hedgerow.core.botchoice import best_first
 from hedgerow.net.departures import describe
 from hedgerow.net.messages import MotionKind
 
 log = logging.getLogger(__name__)
 
-#: The bots a player may seat in a departed player's place, best first: the box starts on
-#: the first one installed that plays the game.  ``random`` plays every game.
-BOT_PREFERENCE = ("ismcts", "greedy", "random")
 #: The bot when the box knows of no installed bot (it is built in).
 FALLBACK_BOT = "random"
 WIDTH = 62
 
 
-def bot_order(names: Any) -> list[str]:
-    """``names`` (installed bots that play the game) best first: `BOT_PREFERENCE`, then
-    the others by name."""
-    rank = {name: i for i, name in enumerate(BOT_PREFERENCE)}
-    return sorted(set(names), key=lambda n: (rank.get(n, len(rank)), n))
-
-
 def installed_bots(plugins: Any, game: str) -> list[str]:
     """The bots ``plugins`` (a `PluginHost`) can run for ``game``, best first."""
     bots = getattr(plugins, "bots", None) or {}
-    return bot_order(name for name, spec in bots.items() if spec.plays(game))
+    return best_first(name for name, spec in bots.items() if spec.plays(game))
 
 
 def _upper_first(text: str) -> str:

@@ -54,6 +54,7 @@ from hedgerow.clients.app.lobby_seating import SeatingScreen
 from hedgerow.clients.app.lobby_tables import TablesScreen
 from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.style import STYLE
+from hedgerow.core.botchoice import best_first
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.seat import Phase, Seat
@@ -101,8 +102,8 @@ class LobbyScreen:
         self._message, self._message_on = text, screen
 
     def bots(self, game: str) -> list[str]:
-        """The bots that can play ``game``."""
-        return sorted(b.name for b in self.host.bots.values() if b.plays(game))
+        """The bots that can play ``game``, best first (the form's seats start on the first)."""
+        return best_first(b.name for b in self.host.bots.values() if b.plays(game))
 
     def width(self) -> int:
         """The terminal's width, for wrapping."""

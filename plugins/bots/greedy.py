@@ -1,14 +1,15 @@
 """The ``greedy`` bot: the legal action that scores best right now, by the game's own scoring.
 
 At each decision it samples one complete state from its view (`BotModel.sample`), plays
-every legal action on it, and keeps the actions after which its seat's ``score`` is
-highest.  An action's consequences are played out as far as the action itself reaches:
-chance it causes is resolved at random, and in a simultaneous step the other seats'
-choices are drawn at random, so the step resolves and is scored whole.  Ties are broken
+every legal action on it, and keeps the actions after which its seat is judged best
+(`BotModel.judge`: the game's ``evaluate`` where it has one, else its ``score``).  An
+action's consequences are played out as far as the action itself reaches: chance it
+causes is resolved at random, and in a simultaneous step the other seats' choices are
+drawn at random, so the step resolves and is judged whole.  Ties are broken
 with the bot's own random stream, so with the same table seed it makes the same choices
 in any process.
 
-Where the game cannot sample a state or has no ``score`` it falls back to a uniform choice
+Where the game cannot sample a state or judge one it falls back to a uniform choice
 (``random``'s play).  A decision with more than `WIDEST` legal actions (a Petals symbol
 effect lists over a thousand moves) weighs `WIDEST` of them drawn at random, so that no
 decision takes more than a few milliseconds.  It takes no parameters.
@@ -16,10 +17,10 @@ decision takes more than a few milliseconds.  It takes no parameters.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from hedgerow.core import Action, BotContext, BotSpec
+from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
 
@@ -70,7 +71,7 @@ class GreedyBot:
         indices = range(n) if n <= WIDEST else sorted(_some(n, WIDEST, rng))
         for index in indices:
             action = legal[index]
-            value = model.score(after_step(model, state, seat, action, rng), seat)
+            value = model.judge(after_step(model, state, seat, action, rng), seat)
             if value > top:
                 top, best = value, [index]
             elif value == top:
@@ -91,3 +92,9 @@ def spec() -> BotSpec:
     return BotSpec(name="greedy", version="1.0.0", make=GreedyBot,
                    summary="plays the action that scores best right now (the game's own "
                            "scoring)")
+
+
+@hookimpl
+def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
+    """The ``greedy`` bot (built-in plugin ``greedy-bot``)."""
+    register(spec())

@@ -46,11 +46,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hedgerow.core import Action, BotContext, BotSpec
+from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
 
@@ -413,3 +413,9 @@ def spec() -> BotSpec:
                    summary="information-set Monte Carlo tree search (budget: ismcts:1s, "
                            "ismcts:2000)",
                    check=check_params, params_help=PARAMS_HELP)
+
+
+@hookimpl
+def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
+    """The ``ismcts`` bot (built-in plugin ``ismcts-bot``)."""
+    register(spec())

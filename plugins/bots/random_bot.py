@@ -25,13 +25,7 @@ class RandomBot:
 
 @hookimpl
 def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """The generic bots: ``random``, ``greedy`` and ``ismcts``.
-
-    (They come from this one built-in plugin, ``random-bot`` in the host's list, so that
-    the list needs no new entries; blocking it blocks all three.)
-    """
-    from hedgerow.plugins.bots import greedy, ismcts
-
+    """The ``random`` bot."""
     register(
         BotSpec(
             name="random",
@@ -40,5 +34,3 @@ def hedgerow_register_bots(register: Callable[[BotSpec], None]) -> None:
             summary="picks a legal action uniformly at random (seeded)",
         )
     )
-    register(greedy.spec())
-    register(ismcts.spec())

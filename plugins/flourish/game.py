@@ -25,6 +25,7 @@ from hedgerow.core import (
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.flourish import describe, sample, setup, turn, view
 from hedgerow.plugins.flourish.choices import legal_actions
+from hedgerow.plugins.flourish.evaluate import Potential
 from hedgerow.plugins.flourish.scorenow import ScoreNow
 from hedgerow.plugins.flourish.state import (
     DEAL,
@@ -122,6 +123,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def legal(state: State, seat: int) -> Sequence[Action]:
         return legal_actions(state, seat)
 
+    score = ScoreNow(game_end, outcome_of, medal_raise)
     return GameDef(
         name=NAME,
         setup=setup_,
@@ -136,7 +138,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         chance=chance,
         resolve=resolve,
         sample=sample.sample,
-        score=ScoreNow(game_end, outcome_of, medal_raise),
+        score=score,
+        evaluate=Potential(score),
     )
 
 

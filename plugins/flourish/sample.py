@@ -28,7 +28,8 @@ The memory keeps each card's possible places on its own, not what ties cards tog
 
 What the view fixes is worked out once per view object (`plan`) and kept for the next
 calls: a search samples the same view at every iteration, and then only the dealing
-(`deal`) is done again.  Shuffles draw several swap positions from one ``randbelow`` (`shuffle`).
+(`deal`) is done again.  Shuffles are `Rng.quick_shuffle` (several swap positions
+from one word).
 
 A view taken while the table waits for chance (no seat ever decides then) is refused, as
 is a view whose counts do not add up: `ValueError`, with the reason.
@@ -36,7 +37,6 @@ is a view whose counts do not add up: `ValueError`, with the reason.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import compress
 from typing import NamedTuple
 
@@ -59,38 +59,8 @@ from hedgerow.plugins.flourish.state import (
 TRIES = 64
 #: Zones a card can be in: seven hands, then the piles (zone 7 is never used).
 ZONES = 12
-#: Largest product of Fisher-Yates ranges drawn with one ``randbelow`` (rejection < 1/16).
-BATCH = 1 << 60
 #: Card ids 1-98 marked free (id 0 is no card).
 ALL_FREE = bytes([0]) + bytes([1]) * SIZE
-
-
-@lru_cache(maxsize=128)
-def _plan(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Fisher-Yates for ``n`` items in batches: (product of the ranges, positions ``i``
-    whose swap partner is drawn below ``i + 1``), the positions from the end."""
-    batches: list[tuple[int, tuple[int, ...]]] = []
-    product, group = 1, list[int]()
-    for i in range(n - 1, 0, -1):
-        if product * (i + 1) > BATCH:
-            batches.append((product, tuple(group)))
-            product, group = 1, []
-        product *= i + 1
-        group.append(i)
-    if group:
-        batches.append((product, tuple(group)))
-    return tuple(batches)
-
-
-def shuffle(items: list[int], rng: Rng) -> None:
-    """Shuffle ``items`` in place, uniformly: Fisher-Yates with the swap partners of
-    several positions read from one ``randbelow`` of the product of their ranges (a mixed
-    radix number), so a deck costs a handful of draws instead of one per card."""
-    for product, group in _plan(len(items)):
-        r = rng.randbelow(product)
-        for i in group:
-            r, j = divmod(r, i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 class Plan(NamedTuple):
@@ -189,7 +159,7 @@ def deal(v: View, seat: int, p: Plan, rng: Rng) -> State:
     contents = [list(f) for f in p.fixed]
     _spread(p, room, contents, rng)
     free = list(p.free)
-    shuffle(free, rng)
+    rng.quick_shuffle(free)
     at = 0
     for zone in range(ZONES):
         part = free[at:at + room[zone]]

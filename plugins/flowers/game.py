@@ -10,7 +10,8 @@ final scores a view shows), and by ``score`` (a seat's total if the game were sc
 for bots) for each garden it has not just scored.
 `Rules` is that binding, with `Rules.score` the full scoring detail of a garden under the
 table's variants.  ``sample`` is `sample.make_sample` bound to the table's covering rule
-and deal, and ``determinize`` is ``sample`` of the seat's view.
+and deal, and ``determinize`` is ``sample`` of the seat's view.  ``evaluate`` (what a
+garden promises, for bots) is `evaluate.make_evaluate` bound to the colour rule and ``score``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hedgerow.core.chance import ChanceOutcome
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.flowers import choices, describe, ranking, setup, turn, view
 from hedgerow.plugins.flowers.cards import ALL_CARDS
+from hedgerow.plugins.flowers.evaluate import make_evaluate
 from hedgerow.plugins.flowers.garden import Garden
 from hedgerow.plugins.flowers.sample import make_sample
 from hedgerow.plugins.flowers.scoring import ColourGroup, GardenScore, Visible, score_garden
@@ -149,6 +151,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
         resolve=resolve,
         sample=sample,
         score=score,
+        evaluate=make_evaluate(rules.colour_points, score),
     )
 
 

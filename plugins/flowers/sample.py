@@ -17,16 +17,13 @@ deals them uniformly at random into those places, in this order:
 3. the shuffled tail is read in order into stack A's cards under its top (bottom first),
    B's, ..., the face-down stack, then the hidden held card.
 
-The shuffle's indices come from ``rng.next_u64`` words, several indices per word
-(`_plan`): a word below the largest multiple of the product of the next few bounds is
-read as mixed-radix digits, one uniform index per bound, and a word above it is drawn
-again.  That draws about eight times fewer words than one ``randbelow`` per index, for
-the same uniform shuffle; the words are the generator's, so a sample is reproducible
-from the rng.  A search bot samples the same view thousands of times, so the work that
-depends on the view alone (gardens, planting targets, the pool, the checks) is done once
-per view object and kept for the next calls with that same object (for the last few
-views, `KEPT_VIEWS`: several bots may think at once); the states it deals
-share those gardens and targets, which is safe because no state's garden is ever changed
+The shuffle is `Rng.quick_shuffle` of the tail (several uniform indices per word of the
+generator, so about eight times fewer words than one ``randbelow`` per index, and a
+sample is reproducible from the rng).  A search bot samples the same view thousands of
+times, so the work that depends on the view alone (gardens, planting targets, the pool,
+the checks) is done once per view object and kept for the next calls with that same
+object (for the last few views, `KEPT_VIEWS`: several bots may think at once); the states
+it deals share those gardens and targets, which is safe because no state's garden is ever changed
 (`state`).
 
 A view that no state could give (an unknown or repeated card, sizes that do not add up to
@@ -37,7 +34,6 @@ why; nothing is changed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import NamedTuple
 
 from hedgerow.core import Rng
@@ -52,44 +48,6 @@ Sample = Callable[[View, int, Rng], State]
 #: sample their own view: they do not undo each other's work).
 KEPT_VIEWS = 4
 CARDS = len(ALL_CARDS)  # card ids are 0 to CARDS - 1 (the deck, then the purple cards)
-_BATCH = 1 << 56  # the product of one word's bounds stays below this: few words redrawn
-_TWO64 = 1 << 64
-
-
-@cache
-def _plan(n: int, m: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
-    """How to draw the last ``m`` positions of a Fisher-Yates shuffle of ``n`` items.
-
-    Each batch ``(product, limit, steps)`` covers the ``steps`` ``(i, i + 1)``: position
-    ``i`` swaps with a uniform index below ``i + 1``, from ``n - 1`` down.  The bounds of a
-    batch multiply to ``product``, and one word below ``limit`` (the largest multiple of
-    ``product`` up to 2**64) draws them all, as mixed-radix digits (the lowest first).
-    """
-    last = max(n - m, 1)  # the lowest position drawn (position 0 has nothing to swap)
-    out = []
-    i = n - 1
-    while i >= last:
-        steps, product = [], 1
-        while i >= last and product * (i + 1) <= _BATCH:
-            steps.append((i, i + 1))
-            product *= i + 1
-            i -= 1
-        out.append((product, _TWO64 - _TWO64 % product, tuple(steps)))
-    return tuple(out)
-
-
-def _shuffle_tail(items: list[int], m: int, rng: Rng) -> None:
-    """Put a uniformly random ordered choice of ``m`` of ``items`` at its end, in place."""
-    draw = rng.next_u64
-    for product, limit, steps in _plan(len(items), m):
-        word = draw()
-        while word >= limit:
-            word = draw()
-        word %= product
-        for i, bound in steps:
-            j = word % bound
-            word //= bound
-            items[i], items[j] = items[j], items[i]
 
 
 class _Known(NamedTuple):
@@ -195,7 +153,7 @@ def make_sample(coverable: Sequence[bool], layout: Callable[[int], Layout]) -> S
             return known.state
         items = list(known.pool)
         m = known.ordered
-        _shuffle_tail(items, m, rng)
+        rng.quick_shuffle(items, m)
         k = len(items) - m
         box = items[:k]
         box.sort()

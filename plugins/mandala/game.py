@@ -4,7 +4,8 @@ The `GameDef` functions are the pure rules of the other modules; ``build`` adds 
 extension relay ``ext``: it asks ``ext.mandala_draw_rule`` once for the table's `DrawRule`,
 and binds ``ext.mandala_game_end`` (called after each resolution and each pass) and
 ``ext.mandala_winner`` (the outcome, and ``score``: a seat's points if scored now, see
-`scorenow`).  No hook is called per move.  ``sample`` (a state drawn from a seat's view)
+`scorenow`; and ``evaluate``: that score plus what the open mandalas promise, see
+`outlook`).  No hook is called per move.  ``sample`` (a state drawn from a seat's view)
 is `sample.sample`; ``determinize`` is ``sample`` of the seat's view.
 
 Chance: the deal after setup, and a reshuffle of the discard pile whenever a draw finds
@@ -26,6 +27,7 @@ from hedgerow.core import (
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.mandala import choices, describe, setup, turn, view
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
+from hedgerow.plugins.mandala.outlook import Outlook
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
 from hedgerow.plugins.mandala.sample import sample
 from hedgerow.plugins.mandala.scorenow import ScoreNow
@@ -72,6 +74,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
             return setup.deal(state, drawn)
         return turn.reshuffled(state, drawn, end)
 
+    score = ScoreNow(rank)
     return GameDef(
         name="mandala",
         setup=setup.setup,
@@ -86,7 +89,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         chance=chance,
         resolve=resolve,
         sample=sample,
-        score=ScoreNow(rank),
+        score=score,
+        evaluate=Outlook(rank, score),
     )
 
 

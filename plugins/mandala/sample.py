@@ -28,9 +28,8 @@ What the view does not hold cannot be honoured: right after the discard pile is 
 into a new deck, a card counter knows that deck is made of those cards (less what was drawn
 since); the view keeps only its size, so the deck is dealt from the whole unknown pool.
 
-Cost: the uniform draws of a shuffle are batched, several Fisher-Yates steps from one
-``Rng.randbelow`` of their product (mixed-radix digits of one uniform integer are
-independent uniform digits), so a sample costs a handful of generator blocks.
+Cost: shuffles are `Rng.quick_shuffle` (several Fisher-Yates steps from one word), so a
+sample costs a handful of generator blocks.
 """
 
 from __future__ import annotations
@@ -46,23 +45,8 @@ from hedgerow.plugins.mandala.cards import (
     colours_in,
     tile_colour,
 )
-from hedgerow.plugins.mandala.colouring import BATCH, Group, colour_plays
+from hedgerow.plugins.mandala.colouring import Group, colour_plays
 from hedgerow.plugins.mandala.state import HIDDEN, Mandala, Play, State, View
-
-
-def shuffle(items: list[int], rng: Rng) -> None:
-    """Shuffle ``items`` in place, uniformly: Fisher-Yates from the end, with the swap
-    positions of several steps read as the mixed-radix digits of one uniform draw."""
-    i = len(items) - 1
-    while i > 0:
-        top, span = i, 1
-        while i > 0 and span * (i + 1) <= BATCH:
-            span *= i + 1
-            i -= 1
-        value = rng.randbelow(span)
-        for m in range(top, i, -1):
-            value, j = divmod(value, m + 1)
-            items[m], items[j] = items[j], items[m]
 
 
 def _unseen(all_tiles: tuple[int, ...], seen: set[int], size: int, name: str,
@@ -172,7 +156,7 @@ def sample(v: View, seat: int, rng: Rng) -> State:
         mandalas = tuple(m._replace(plays=tuple(plays)) if plays != list(m.plays) else m
                          for m, plays in zip(mandalas, rebuilt, strict=True))
     rest = [c for c in range(NCOLOURS) for _ in range(pool[c])]
-    shuffle(rest, rng)
+    rng.quick_shuffle(rest)
     hands = []
     k = 0
     for o, n in enumerate(f.unknown):
@@ -185,8 +169,8 @@ def sample(v: View, seat: int, rng: Rng) -> State:
         k += n
         hands.append(tuple(hand))
     dark, light = list(f.dark), list(f.light)
-    shuffle(dark, rng)
-    shuffle(light, rng)
+    rng.quick_shuffle(dark)
+    rng.quick_shuffle(light)
     return State(
         players=v.players, phase=v.phase, turn=v.turn, hands=tuple(hands), known=v.known,
         deck=tuple(rest[k:]), discard=v.discard, dark=tuple(dark), light=tuple(light),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from hedgerow.core import Action, GameDef, GameSpec, Outcome, Refusal
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.petals import choices, describe, setup, turn, view
+from hedgerow.plugins.petals.evaluate import evaluator
 from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
 from hedgerow.plugins.petals.scoring import Points
@@ -69,6 +70,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
         resolve=setup.deal,
         sample=sample,
         score=scorer(rule),
+        evaluate=evaluator(rule, finish),
     )
 
 

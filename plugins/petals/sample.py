@@ -33,31 +33,6 @@ from hedgerow.plugins.petals.state import DEAL, FINAL, OVER, PLAY, State, View
 #: Every card id, in id order.
 ALL_CARDS: tuple[int, ...] = tuple(c.id for c in DECK)
 
-#: The largest product of Fisher-Yates ranges decoded from one draw.  A draw below ``2**56``
-#: is rejected less than once in 256 tries (`Rng.randbelow` rejects by ``2**64 mod n``).
-_BATCH = 1 << 56
-
-
-def shuffle(items: list[int], rng: Rng) -> None:
-    """Shuffle ``items`` in place, uniformly, with few draws from ``rng``.
-
-    Fisher-Yates from the end (step ``i`` swaps item ``i`` with item ``j``, ``j`` uniform in
-    ``[0, i]``), where consecutive steps share one ``rng.randbelow`` of the product of their
-    ranges and read their ``j`` as its mixed-radix digits: that number is uniform, so each
-    digit is uniform and independent of the others, exactly as separate draws would be.
-    """
-    i = len(items) - 1
-    while i > 0:
-        span, top = 1, i
-        while i > 0 and span * (i + 1) <= _BATCH:
-            span *= i + 1
-            i -= 1
-        r = rng.randbelow(span)
-        for k in range(top, i, -1):
-            r, j = divmod(r, k + 1)
-            items[k], items[j] = items[j], items[k]
-
-
 def unseen_cards(view: View) -> list[int]:
     """The cards ``view``'s seat has not seen, in id order: all that is not in the garden,
     its hand, out of play or scored directly."""
@@ -132,7 +107,7 @@ def sample(view: View, seat: int, rng: Rng) -> State:
     public = _public(view)
     unseen = list(public.unseen)
     if view.phase != DEAL:
-        shuffle(unseen, rng)
+        rng.quick_shuffle(unseen)
     hands: list[tuple[int, ...]] = []
     k = 0
     for other, size in enumerate(view.hand_sizes):

@@ -118,7 +118,7 @@ def test_simulate_is_reproducible_across_processes_and_hash_seeds() -> None:
         (["simulate", "posy", "--players", "9"], "posy is for 2 to 4 players, not 9"),
         (
             ["simulate", "posy", "--bots", "deep"],
-            "unknown bot 'deep' for posy (choose from: random)",
+            "unknown bot 'deep' for posy (choose from: greedy, ismcts, random)",
         ),
         (["simulate", "posy", "--games", "0"], "--games must be at least 1, not 0"),
         (

@@ -23,7 +23,8 @@ def hedgerow(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "chess"], f"unknown game 'chess' (choose from: {', '.join(GAMES)})"),
     (["play", "petals", "--players", "9"], "petals is for 2 to 5 players, not 9"),
-    (["play", "petals", "--bots", "deep"], "unknown bot 'deep' for petals (choose from: random)"),
+    (["play", "petals", "--bots", "deep"],
+     "unknown bot 'deep' for petals (choose from: greedy, ismcts, random)"),
     (["play", "petals"], "hedgerow play needs a terminal (for bots only, use hedgerow simulate)"),
 ])
 def test_set_up_mistakes_print_one_line(args: list[str], message: str) -> None:

@@ -8,10 +8,11 @@ from typing import Any
 
 from appdriver import drawn, running
 
-from hedgerow.clients.app.departure import bot_order, installed_bots
+from hedgerow.clients.app.departure import installed_bots
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.botnames import bot_name
 from hedgerow.core import BotSpec, hookimpl
+from hedgerow.core.botchoice import best_first
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net.departures import Departed, Motion
@@ -102,7 +103,8 @@ class SomeBots:
 def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> None:
     """The picker starts on the best bot installed (greedy before random), lists only bots
     that play this game, ←/→ changes it, b sends it; a takeover in force is told by name."""
-    host = PluginHost(autoload=False, block=("random-bot",), extra=[SomeBots])
+    host = PluginHost(autoload=False, block=("random-bot", "greedy-bot", "ismcts-bot"),
+                      extra=[SomeBots])
     seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
                      bots=[host.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
@@ -144,8 +146,8 @@ def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> Non
 
 
 def test_the_picker_falls_back_to_the_preference_order_and_random() -> None:
-    assert bot_order(["random", "zeta", "greedy", "ismcts", "alpha"]) == [
-        "ismcts", "greedy", "random", "alpha", "zeta"]
+    assert best_first(["random", "zeta", "greedy", "ismcts", "alpha"]) == [
+        "greedy", "ismcts", "random", "alpha", "zeta"]
     assert installed_bots(object(), "petals") == []  # no bots known: the box uses random
 
 

@@ -135,7 +135,7 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
                   screen=CREATE)
     form = lobby.create_form
     assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
-    assert form.form.seats == ["random", "random"]
+    assert form.form.seats == ["greedy", "greedy"]  # the best bot installed
     form.form.row = 1
     form.toggle()
     assert form.ruleset().variant_names == ("harmony",)
@@ -168,7 +168,7 @@ def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
 
     assert asyncio.run(main()) == 0
     assert ("create", "petals@2.0.0", 2, "Ann's Petals", "Ann") in backend.calls
-    assert ("bots", ["random"]) in backend.calls
+    assert ("bots", ["greedy"]) in backend.calls
     assert backend.closed and backend.seat.phase() in (Phase.FINISHED, Phase.HALTED)
 
 
@@ -194,10 +194,10 @@ def test_the_create_form_by_keys() -> None:
             pipe.send_text(KEYS["right"] * form.form.games.index("petals"))  # the game
             await until(lambda: form.game == "petals", "Petals chosen")
             # players: 4 -> 3; seat 1: a bot -> open; the name: one more letter
-            pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["right"]
+            pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["left"]
                            + KEYS["down"] + KEYS["down"] + "!")
             await until(lambda: form.name.endswith("!"), "typing the name")
-            assert (form.form.players, form.form.seats) == (3, [OPEN, "random"])
+            assert (form.form.players, form.form.seats) == (3, [OPEN, "greedy"])
             pipe.send_text(KEYS["enter"])
             await until(lambda: backend.seat is not None, "the table")
             assert await asyncio.wait_for(task, 5) is backend.seat
@@ -205,7 +205,7 @@ def test_the_create_form_by_keys() -> None:
 
     asyncio.run(main())
     assert ("create", "petals@2.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
-    assert ("bots", ["random"]) in backend.calls
+    assert ("bots", ["greedy"]) in backend.calls
 
 
 def test_the_host_fills_the_open_seats_with_bots() -> None:
@@ -219,7 +219,7 @@ def test_the_host_fills_the_open_seats_with_bots() -> None:
     lobby.seated(seat)
     assert lobby.screen == SEATING and "seat 2  (open)" in text(lobby)
     lobby.seating.fill_with_bots()
-    assert backend.calls[-1] == ("bots", ["random"])
+    assert backend.calls[-1] == ("bots", ["greedy"])
 
 
 class FailingBackend(FakeBackend):

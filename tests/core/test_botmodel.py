@@ -85,3 +85,18 @@ def test_estimate_ranks_by_lead_and_keeps_a_gradient() -> None:
     far, farther = estimate((-10.0, 5.0))[0], estimate((-12.0, 5.0))[0]
     assert far > farther  # far behind, losing less still counts
     assert estimate((4.0, 4.0)) == estimate((4.0, 4.0))
+
+
+def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
+    from dataclasses import replace
+
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"judge")
+    (seat,) = table.active_seats()
+    plain = BotModel(ruleset.gamedef, seat, 2)
+    state = plain.sample(table.view(seat), Rng(b"j"))
+    assert plain.judge(state, seat) == plain.score(state, seat) == 0.0
+    judged = BotModel(replace(ruleset.gamedef, evaluate=lambda s, who: 40.0 + who), seat, 2)
+    state = judged.sample(table.view(seat), Rng(b"j"))
+    assert judged.judge(state, 1) == 41.0 and judged.score(state, 1) == 0.0
+    assert judged.estimate(state)[1] > 0.5 > judged.estimate(state)[0]

@@ -255,3 +255,13 @@ def test_a_variant_narrows_the_default_player_count(toy_host) -> None:
     assert bonus.player_range == (2, 3)
     four = dataclasses.replace(bonus, spec=dataclasses.replace(bonus.spec, default_players=4))
     assert four.spec.players_default == 4 and four.players_default == 3  # moved into range
+
+
+def test_a_bot_is_found_with_its_parameters_and_each_generic_bot_is_its_own_plugin() -> None:
+    host = PluginHost(autoload=False)
+    assert host.bot("ismcts:2000", "petals").params == "2000"
+    assert host.bot("greedy").params == ""
+    with pytest.raises(HedgerowError, match="bad budget"):
+        host.bot("ismcts:soon")
+    blocked = PluginHost(autoload=False, block=["ismcts-bot"])
+    assert sorted(blocked.bots) == ["greedy", "random"]

@@ -110,3 +110,57 @@ def test_randint_and_choice() -> None:
     rng = Rng(SEED, "c")
     assert {rng.randint(3, 5) for _ in range(200)} == {3, 4, 5}
     assert {rng.choice("ab") for _ in range(100)} == {"a", "b"}
+
+
+# -- quick_shuffle (bots' sampling; not the protocol's shuffle) ---------------------------
+
+
+def test_quick_shuffle_reaches_every_order_alike_and_keeps_the_items() -> None:
+    """All 24 orders of 4 items, about equally often; a long list stays a permutation, and
+    over many streams every item can land first."""
+    rng = Rng(b"perm")
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(2400):
+        items = [1, 2, 3, 4]
+        rng.quick_shuffle(items)
+        counts[tuple(items)] += 1
+    assert len(counts) == 24
+    assert min(counts.values()) > 50 and max(counts.values()) < 150
+    firsts = set()
+    for n in range(200):
+        deck = list(range(90))
+        Rng(b"shuffle", str(n)).quick_shuffle(deck)
+        assert sorted(deck) == list(range(90))
+        firsts.add(deck[0])
+    assert len(firsts) > 80
+
+
+def test_quick_shuffle_of_a_tail_draws_every_ordered_choice_alike() -> None:
+    """``tail=m``: the last m positions hold a uniformly random ordered choice of m items
+    (3 of 5 in order), and a long deal draws many words, each read in a batch."""
+    rng = Rng(b"uniform")
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(3000):
+        items = list(range(5))
+        rng.quick_shuffle(items, 3)
+        assert sorted(items) == list(range(5))
+        counts[tuple(items[2:])] += 1
+    assert len(counts) == 60
+    assert all(25 < c < 75 for c in counts.values()), counts
+    long = list(range(104))
+    rng.quick_shuffle(long, 76)
+    assert sorted(long) == list(range(104)) and long != list(range(104))
+
+
+def test_quick_shuffle_is_reproducible_and_not_the_protocol_shuffle() -> None:
+    a, b = list(range(30)), list(range(30))
+    Rng(b"same").quick_shuffle(a)
+    Rng(b"same").quick_shuffle(b)
+    assert a == b
+    assert a != Rng(b"same").shuffled(range(30))  # the rules' deal is never this one
+
+
+def test_randbelow_refuses_a_bound_past_64_bits() -> None:
+    with pytest.raises(ValueError, match="2\\*\\*64"):
+        Rng(b"x").randbelow(2**64 + 1)
+    assert 0 <= Rng(b"x").randbelow(2**64) < 2**64

@@ -144,9 +144,12 @@ def check_agreement(net: NetGame, seed: int | None = None) -> Any:
         # complete even when a joiner held the first entries before it was watched (a
         # dictated seed lets a joiner's table start at once)
         assert account == story
-    # And every log replays to the same final state with every hash checked.
+    # And every log replays to the same final state with every hash checked.  The replays
+    # run at once, one per peer (five for Flourish), on a machine that may run other
+    # workers' games too: the same guard against a hang as a game's.
     done = hedgerow_each([(["replay", r["log"], "--verify"], peer.env)
-                          for r, peer in zip(results, net.peers, strict=True)])
+                          for r, peer in zip(results, net.peers, strict=True)],
+                         timeout=GAME_WAIT)
     for replay in done:
         assert replay.returncode == 0, replay.stdout + replay.stderr
         assert replay.stdout.startswith(f"ok: {len(finished.entries)} entries replayed")

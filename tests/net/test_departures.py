@@ -299,14 +299,17 @@ def test_an_open_motion_expires_and_its_proposer_proposes_again(monkeypatch) -> 
 
 
 def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
-    """A forged SeatTaken (found by fuzzing a live peer): a peer that is playing its own seat
+    """Forged seat news (found by fuzzing a live peer): a peer that is playing its own seat
     does not believe another peer's word that a bot took the seat from before its own last
-    action, nor a takeover named by anyone but the runner itself; it goes on playing."""
-    from hedgerow.net.messages import ErrorCode, SeatTaken
+    action, nor a takeover named by anyone but the runner itself, nor a handback of a seat
+    no bot ran; and a second, different Start from a seat that started is refused without
+    halting.  It goes on playing, and nothing is written to its log."""
+    from dataclasses import replace
+
+    from hedgerow.net.messages import ErrorCode, SeatHandback, SeatTaken, Start
 
     async def main() -> None:
         peers = await table("posy", 3)
-        host, one, two = peers
         try:
             for p in peers:
                 assert await p.wait_until(lambda p=p: p.ready, WAIT)
@@ -323,8 +326,21 @@ def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
             codes = [(r.code, r.message) for r in list(mover.refusals)[-2:]]
             assert codes[0][0] == codes[1][0] == ErrorCode.WRONG_SEAT
             assert "authored entry" in codes[0][1] and "runner named" in codes[1][1]
+            # a handback of the mover's seat that no takeover came before
+            forger.ctx.send(to_mover, SeatHandback(mover.seat, at))
+            # a second Start from a seat whose first one matched, now with another seed
+            header = mover.table.header
+            forger.ctx.send(to_mover, Start(replace(header, seed=b"\x01" * 32), bytes(32),
+                                            forger.ctx.round))
+            assert await mover.wait_until(lambda: len(mover.refusals) >= 4, WAIT)
+            codes = [(r.code, r.message) for r in list(mover.refusals)[-2:]]
+            assert codes[0][0] == ErrorCode.WRONG_SEAT and "no bot runs" in codes[0][1]
+            assert codes[1][0] == ErrorCode.WRONG_PHASE and "already started" in codes[1][1]
             assert mover.departures.held is None and mover.departures.may_act()
             assert mover.seat not in mover.departures.runs
+            assert mover.phase() == Phase.PLAYING
+            mover.sync.seal()
+            assert events_of(mover.log_path()) == []  # no seat event was written
         finally:
             await close_all(peers)
 

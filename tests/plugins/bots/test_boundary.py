@@ -48,6 +48,8 @@ def test_no_bot_can_reach_another_seats_hidden_card(host: PluginHost, bot: str) 
         hidden = hidden_tokens(table.state, seat)
         assert hidden  # there is always something to hide until the last turn
         assert not hidden & reachable_strings(view, legal, bots[seat]), "a hidden card leaked"
+        # nor the table seed, from which every card can be computed
+        assert seed not in reachable_strings(view, legal, bots[seat], kind=bytes)
         assert table.play(seat, bots[seat].choose(view, legal)) is None
         # ... and nothing the bot kept from its thinking holds one either
         assert not hidden & reachable_strings(bots[seat])

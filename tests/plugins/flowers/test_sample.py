@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from itertools import permutations
 from math import perm
 
 import pytest
@@ -25,7 +24,6 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.flowers.choices import take_action
 from hedgerow.plugins.flowers.game import SCORED_GARDENS
-from hedgerow.plugins.flowers.sample import _shuffle_tail
 from hedgerow.plugins.flowers.scoring import score_garden
 from hedgerow.plugins.flowers.state import DEAL, OVER, PLANT, TAKE, State
 from hedgerow.plugins.flowers.ui import flowers_ui
@@ -188,25 +186,6 @@ def test_a_view_before_the_deal_samples_the_table_before_the_deal(host: PluginHo
         assert state.phase == DEAL
         dealt = game.sample(game.view(state, 2), 2, Rng(b"d"))
         assert dealt == state and game.pending_chance(dealt) is not None
-
-
-def test_the_shuffle_draws_every_ordered_choice_alike() -> None:
-    """The batched Fisher-Yates: every arrangement of the tail comes up about equally often
-    (a full shuffle of 4 cards; 3 of 5 cards chosen in order, the rest left at the head)."""
-    rng = Rng(b"uniform")
-    for n, m, rounds in ((4, 4, 2400), (5, 3, 3000)):
-        counts = Counter[tuple[int, ...]]()
-        for _ in range(rounds):
-            items = list(range(n))
-            _shuffle_tail(items, m, rng)
-            assert sorted(items) == list(range(n))
-            counts[tuple(items[n - m:])] += 1
-        expected = rounds / len(list(permutations(range(n), m)))
-        assert len(counts) == len(list(permutations(range(n), m)))
-        assert all(0.5 * expected < c < 1.5 * expected for c in counts.values()), counts
-    long = list(range(104))
-    _shuffle_tail(long, 76, rng)  # a 2-player deal: many words, each read in a batch
-    assert sorted(long) == list(range(104)) and long != list(range(104))
 
 
 def test_a_view_no_state_could_show_is_refused(host: PluginHost) -> None:

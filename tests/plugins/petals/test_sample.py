@@ -21,7 +21,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.petals.geometry import SIDES, frontier, placed
-from hedgerow.plugins.petals.sample import sample, shuffle, unseen_cards
+from hedgerow.plugins.petals.sample import sample, unseen_cards
 from hedgerow.plugins.petals.state import DEAL, OVER, PLAY, State
 from hedgerow.plugins.petals.view import determinize, hash_data, view
 
@@ -190,22 +190,6 @@ def test_every_unseen_card_can_be_anywhere_hidden(standard: Ruleset) -> None:
         on_top[made.pile[-1]] += 1
     assert set(in_hand) == set(unseen) and set(on_top) == set(unseen)
     assert max(on_top.values()) < 3 * 600 / 30  # no card favoured grossly
-
-
-def test_shuffle_is_a_uniform_permutation() -> None:
-    """The batched shuffle reaches all 24 orders of 4 items, about equally often, and keeps
-    the items."""
-    rng = Rng(b"perm")
-    counts: Counter[tuple[int, ...]] = Counter()
-    for _ in range(2400):
-        items = [1, 2, 3, 4]
-        shuffle(items, rng)
-        counts[tuple(items)] += 1
-    assert len(counts) == 24
-    assert min(counts.values()) > 50 and max(counts.values()) < 150
-    long = list(range(40))
-    shuffle(long, rng)
-    assert sorted(long) == list(range(40)) and long != list(range(40))
 
 
 def test_a_view_that_does_not_add_up_is_refused(standard: Ruleset) -> None:

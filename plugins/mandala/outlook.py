@@ -1,0 +1,143 @@
+"""``GameDef.evaluate`` for Mandala: a seat's points now plus what its open mandalas promise.
+
+Mandala's score moves only when a mandala is resolved, so a bot that judged positions by
+the score alone would see nothing between resolutions.  `Outlook` judges a position the way
+a player reads the board (all of it public, so it looks at nothing a seat could not see):
+
+* **the score now** (`scorenow.ScoreNow`, the table's ``mandala_winner`` hook);
+* **each open mandala, as if it were completed now** (`claims.second_place`): the claim
+  holder would take the tile worth more to it and the runner-up the other one, or the
+  holder both when there is no runner-up (spec §8).  What each tile adds to a seat's points
+  is asked of the same ranking hook, so a variant that changes scoring changes this too.
+  The seat's own share counts, and what the others would get counts against it (``rival``
+  of the best other seat's share); both weighed by how likely the mandala is to be completed as it
+  stands: ``ahead[k]`` with ``k`` colours still missing (1 when the holder is choosing a
+  tile: nothing is left to chance).  An unclaimed mandala promises nothing yet;
+* **cards in hand**: ``card`` points a card (they are the only means to play on); cards a
+  seat has on a mandala where it would take no tile come back to its hand on completion,
+  so they count as in hand, weighed like the tiles.
+
+Once the game is over nothing is left to come and the evaluation is exactly the score.
+The others' share counts against a seat only while it is to come: once a mandala is
+resolved their tiles are in *their* score, which a search compares (`BotModel.estimate`)
+and greedy does not see.  Measured, also subtracting the others' scores made greedy no
+stronger (46 of 100 games against this one).
+
+The weights are fixed numbers (`Weights`), chosen by playing greedy bots with other
+weights against these (100 two-player games each; ``bench/mandala_bots.py`` takes weights
+too): without the rivals' share greedy won 25 of 100, and halving or doubling the other
+weights stayed within noise (42 to 52).  The gains of the tiles on the table are
+remembered by the gardens and the tiles (they change only at resolutions), so a call costs
+a few look-ups and a pass over the three mandalas: about a quarter of an ``apply``
+(``bench/mandala_bots.py`` prints the ratio).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from hedgerow.plugins.mandala.claims import second_place
+from hedgerow.plugins.mandala.scorenow import LIMIT, Rank, ScoreNow
+from hedgerow.plugins.mandala.state import CHOOSE, OVER, State
+
+
+class Weights(NamedTuple):
+    """How much the parts of a position weigh (module doc).
+
+    ``ahead[k]``: the weight of a mandala's tiles with ``k`` colours missing (index 0: the
+    holder is choosing); ``rival``: how much the best other seat's share counts against the
+    seat; ``card``: points per card in hand (and per card due back from a mandala).
+    """
+
+    ahead: tuple[float, ...]
+    rival: float
+    card: float
+
+
+#: The weights the game uses (measured with bench/mandala_bots.py).
+STANDARD = Weights(ahead=(1.0, 0.6, 0.35, 0.2, 0.1, 0.05, 0.0), rival=0.5, card=0.1)
+
+#: Per seat: the gain of the dark tile, of the light tile, of both.
+Gains = tuple[tuple[float, float, float], ...]
+
+
+class Outlook:
+    """``evaluate(state, seat)``: ``seat``'s points now plus what is likely to come."""
+
+    __slots__ = ("_gains", "_rank", "_score", "weights")
+
+    def __init__(self, rank: Rank, score: ScoreNow | None = None,
+                 weights: Weights = STANDARD) -> None:
+        self._rank = rank
+        self._score = score if score is not None else ScoreNow(rank)
+        self._gains: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Gains] = {}
+        self.weights = weights
+
+    def with_weights(self, weights: Weights) -> Outlook:
+        """The same judgement with other weights (for benches that tune them)."""
+        return Outlook(self._rank, self._score, weights)
+
+    def gains(self, held: tuple[tuple[int, ...], ...], pair: tuple[int, ...]) -> Gains:
+        """What each seat's points would gain with the dark tile of ``pair``, the light one,
+        or both, the gardens being ``held`` (remembered)."""
+        key = (held, pair)
+        found = self._gains.get(key)
+        if found is None:
+            if len(self._gains) >= LIMIT:
+                self._gains.clear()
+            found = self._gains[key] = self._count(held, pair)
+        return found
+
+    def _count(self, held: tuple[tuple[int, ...], ...], pair: tuple[int, ...]) -> Gains:
+        rank = self._rank
+        now = rank(held, "").scores
+        dark, light = pair
+        out = []
+        for seat, mine in enumerate(held):
+            row = []
+            for extra in ((dark,), (light,), (dark, light)):
+                garden = (*held[:seat], (*mine, *extra), *held[seat + 1:])
+                row.append(float(rank(garden, "").scores[seat] - now[seat]))
+            out.append((row[0], row[1], row[2]))
+        return tuple(out)
+
+    def __call__(self, state: State, seat: int) -> float:
+        base = self._score(state, seat)
+        if state.phase == OVER:
+            return base
+        w = self.weights
+        ahead = w.ahead
+        mine = 0.0
+        rival = 0.0
+        back = 0.0
+        choosing = state.at if state.phase == CHOOSE else -1
+        for at, mandala in enumerate(state.mandalas):
+            holder = mandala.claim
+            if holder < 0 or not mandala.tiles:
+                continue
+            chance = 1.0 if at == choosing else ahead[6 - mandala.present.bit_count()]
+            if not chance:
+                continue
+            gains = self.gains(state.tiles, mandala.tiles)
+            dark, light, both = gains[holder]
+            second = second_place(mandala.totals, mandala.ups, holder)
+            if second < 0:  # the holder takes both tiles
+                if seat == holder:
+                    mine += chance * both
+                else:
+                    rival += chance * both
+                    back += chance * mandala.totals[seat]
+                continue
+            # the holder keeps the tile worth more to it, the runner-up takes the other
+            kept, left = (dark, gains[second][1]) if dark >= light else (light, gains[second][0])
+            if seat == holder:
+                mine += chance * kept
+                rival += chance * left
+            elif seat == second:
+                mine += chance * left
+                rival += chance * kept
+            else:
+                rival += chance * max(kept, left)
+                back += chance * mandala.totals[seat]
+        cards = sum(state.hands[seat]) + back
+        return base + mine - w.rival * rival + w.card * cards
