@@ -160,6 +160,7 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
             if p.seat != seat:
                 rogue.dial(p.public_key, p.address)
         heartbeat = asyncio.ensure_future(_beat(rogue, others))
+        rogue.tasks.append(heartbeat)  # cancelled by close, before the sockets go
         ruleset = rulesmatch.ruleset_for(plugins, seating.fingerprint, players)
         # Seed: commit, then reveal once every commitment is in.
         seed_round = SeedRound(players, seat)
