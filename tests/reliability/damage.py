@@ -370,19 +370,25 @@ def check_damaged_logs(game: str, *, every: bool = True, seed: int = 1) -> list[
 
 def damage_file(path: Path, kind: str, index: int) -> Damage:
     """Damage the log at ``path`` in place with the first copy of ``kind`` at entry
-    ``index`` or after it (for the tail kinds: the tail)."""
+    ``index`` or after it (for the tail kinds: the largest, e.g. zeros over the last three
+    records)."""
     data = path.read_bytes()
-    for damage in damages(data):
-        if damage.kind == kind and (damage.index >= index or kind.startswith(("zeros", "garb"))):
-            path.write_bytes(damage.data)
-            return damage
-    raise ValueError(f"no {kind} damage at entry #{index} or after")
+    found = [d for d in damages(data) if d.kind == kind]
+    tail = kind in ("zeros-appended", "zeros-over-tail", "garbage-appended")
+    chosen = found[-1:] if tail else [d for d in found if d.index >= index][:1]
+    if not chosen:
+        raise ValueError(f"no {kind} damage at entry #{index} or after")
+    path.write_bytes(chosen[0].data)
+    return chosen[0]
 
 
-def live_refill(game: str, kind: str, *, at: int = 6) -> str:
+def live_refill(game: str, kind: str, *, at: int = 6, rewrite: Path | None = None) -> str:
     """Kill a peer of a live 3-seat ``game`` table after entry ``at``, damage its log with
     ``kind``, ``hedgerow resume`` it; every peer must finish on one hash with the victim's
-    log whole again (and the damaged bytes kept aside where entries followed them)."""
+    log whole again (and the damaged bytes kept aside where entries followed them).
+
+    With ``rewrite``, the host's log is also written again there with `rewrite_log` and
+    must come out byte for byte the same (what `make_log` relies on)."""
     from e2e.helpers import Table as Processes
     from e2e.helpers import hedgerow, peer_env
 
@@ -391,7 +397,8 @@ def live_refill(game: str, kind: str, *, at: int = 6) -> str:
     try:
         players = players_for(game)
         host, address = table.host(game, players, *slow, env=peer_env())
-        joiners = [table.join(address, *slow, env=peer_env()) for _ in range(players - 1)]
+        joiners = [table.join(address, *slow, *(("-v",) if n == players - 2 else ()),
+                              env=peer_env()) for n in range(players - 1)]
         victim = joiners[-1]
         start = victim.wait_event("start")
         victim.wait_event(lambda e: e.get("event") == "action" and e["index"] >= at + 2)
@@ -414,6 +421,9 @@ def live_refill(game: str, kind: str, *, at: int = 6) -> str:
         aside = log.parent / (log.name + ".damaged")
         if parse_log(damage.data).salvaged:
             assert aside.read_bytes() == damage.data
+        if rewrite is not None:
+            host_log = Path(results[0]["log"])
+            assert rewrite_log(host_log, rewrite) == host_log.read_bytes()
         done = hedgerow("replay", str(log), "--verify", env=victim.env)
         assert done.returncode == 0, done.stdout + done.stderr
         return (f"{game} {kind}: killed after {len(before.entries)} entries, damage at entry "
