@@ -649,7 +649,7 @@ def test_a_damaged_header_with_entries_after_it_is_not_a_torn_new_log(tmp_path: 
     # for a log that died while writing its header, and `LogWriter(path, header)` started
     # the file again over every intact entry.
     path = tmp_path / "game.hlog"
-    table, header, ends = play(path, MOVES)
+    table, header, _ = play(path, MOVES)
     damaged = corrupt(path.read_bytes(), len(MAGIC) + 20)  # inside the header's payload
     path.write_bytes(damaged)
     result = read_log(path)

@@ -447,8 +447,9 @@ def main(argv: list[str] | None = None) -> int:
         for kind, done in by_kind.items():
             bad = [c for c in done if not c.held]
             failed += len(bad)
-            print(f"{game:9} {kind:17} {len(done):5} copies  detected "
-                  f"{sum(c.detected for c in done):5}  recovered {sum(c.recovered for c in done):5}")
+            detected, recovered = sum(c.detected for c in done), sum(c.recovered for c in done)
+            print(f"{game:9} {kind:17} {len(done):5} copies  detected {detected:5}  "
+                  f"recovered {recovered:5}")
             for c in bad[:3]:
                 print(f"    FAILED at byte {c.offset}: {c.message}")
         if args.live:
