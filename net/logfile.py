@@ -46,12 +46,16 @@ from hedgerow.net.messages import LoggedEntry, LogHeader, SeatEvent
 __all__ = [
     "MAGIC",
     "MAX_RECORD_SIZE",
+    "SYNC_ALWAYS",
+    "SYNC_NEVER",
+    "SYNC_OWN",
     "LogFileError",
     "LogProblem",
     "LogReadResult",
     "LogWriter",
     "Mismatch",
     "ReplayReport",
+    "Sync",
     "parse_log",
     "read_log",
     "replay_log",
@@ -163,7 +167,9 @@ def parse_log(data: bytes) -> LogReadResult:
 
     def stop(kind: str, message: str, *, at_tail: bool = False) -> LogReadResult:
         index = None if header is None else len(entries)
-        salvaged = _salvage(data, pos, len(entries)) if header is not None else ()
+        # (Looked for after a damaged header too: intact entries after it mean the file is
+        # not a torn new log that a writer may start again over.)
+        salvaged = _salvage(data, pos, len(entries))
         if salvaged:
             first, last = salvaged[0].entry.index, salvaged[-1].entry.index
             message += (f"; {len(salvaged)} intact "
@@ -282,22 +288,52 @@ def read_log(path: str | os.PathLike[str]) -> LogReadResult:
     return parse_log(Path(path).read_bytes())
 
 
+#: fsync policies (`LogWriter`'s ``sync``): every record; the records only this peer can
+#: vouch for (the default); never (flush only).
+SYNC_ALWAYS, SYNC_OWN, SYNC_NEVER = "always", "own", "never"
+_POLICIES = (SYNC_ALWAYS, SYNC_OWN, SYNC_NEVER)
+
+#: A `LogWriter`'s ``sync``: a policy name, or True (``always``) / False (``never``).
+Sync = bool | str
+
+
+def _policy(sync: Sync) -> str:
+    if sync is True:
+        return SYNC_ALWAYS
+    if sync is False:
+        return SYNC_NEVER
+    if sync not in _POLICIES:
+        raise ValueError(f"unknown fsync policy {sync!r} (one of {', '.join(_POLICIES)})")
+    return str(sync)
+
+
 class LogWriter:
-    """Appends accepted entries to a log file, flushing (and by default fsyncing) each one.
+    """Appends accepted entries to a log file, flushing each one and fsyncing as its policy says.
 
     ``LogWriter(path, header)`` creates the file, or continues an existing log of the same
     header (a torn tail is cut off: damage with no intact entry after it; any other damage
     raises `LogFileError`, and the file is left untouched).  ``LogWriter.resume(path)``
     continues whatever table the file holds; ``LogWriter.recover(path)`` also continues a
     log damaged in the middle, from its intact prefix, keeping the damaged file aside.
-    ``sync=False`` only flushes (for throwaway logs where speed matters more).
+
+    Every record is flushed as it is written (a crash of the process loses nothing).  What
+    is also fsynced (``sync``, docs/protocol.md §6 "What a peer keeps on disk"):
+
+    * ``"own"`` (the default): the new file with its header (and its directory entry), every
+      entry this peer's own seat (``header.own_seat``) authored, every seat event, the file
+      as it is continued or recovered, and the end (`close`).  A power cut then loses at
+      most the other seats' entries and chance entries since this seat's last action, which
+      the other peers hold;
+    * ``"always"`` (or True): every record as well;
+    * ``"never"`` (or False): nothing, only flushes (throwaway logs, tests).
     """
 
     def __init__(self, path: str | os.PathLike[str], header: LogHeader, *,
-                 sync: bool = True) -> None:
+                 sync: Sync = SYNC_OWN) -> None:
         self.path = Path(path)
         self.header = header
-        self.sync = sync
+        self.policy = _policy(sync)
+        self.sync = self.policy != SYNC_NEVER
         result = read_log(self.path) if self.path.exists() else None
         if result is not None and result.header is None and not (
             result.problem is not None and result.problem.at_tail
@@ -329,7 +365,7 @@ class LogWriter:
             self._head = header.table_header.genesis
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str], *, sync: bool = True) -> LogWriter:
+    def resume(cls, path: str | os.PathLike[str], *, sync: Sync = SYNC_OWN) -> LogWriter:
         """Continue the log at ``path``, whatever table it holds."""
         result = read_log(path)
         if result.header is None:
@@ -338,7 +374,7 @@ class LogWriter:
 
     @classmethod
     def recover(cls, path: str | os.PathLike[str], *,
-                sync: bool = True) -> tuple[LogWriter, Path | None]:
+                sync: Sync = SYNC_OWN) -> tuple[LogWriter, Path | None]:
         """Continue the log at ``path`` even when it is damaged in the middle.
 
         A log that `resume` can continue is continued as it would be, and the second value
@@ -362,11 +398,12 @@ class LogWriter:
         aside.write_bytes(data)
         fresh = path.with_name(path.name + ".recovering")
         fresh.write_bytes(data[:result.end])
-        if sync:
+        durable = _policy(sync) != SYNC_NEVER
+        if durable:
             with open(fresh, "rb+") as f:
                 os.fsync(f.fileno())
         os.replace(fresh, path)
-        _fsync_dir(path.parent, sync)
+        _fsync_dir(path.parent, durable)
         return cls(path, header, sync=sync), aside
 
     @property
@@ -380,7 +417,8 @@ class LogWriter:
         return self._head
 
     def append(self, entry: LogEntry, state_hash: bytes) -> None:
-        """Write ``entry`` (with the state hash after it) and flush it to disk.
+        """Write ``entry`` (with the state hash after it), flush it, and fsync it if the
+        policy says so (this seat's own entry, or ``always``).
 
         Raises `LogFileError` for an entry that does not continue the log (wrong index,
         broken chain, bad digest) or cannot be encoded; nothing is written then.
@@ -395,12 +433,12 @@ class LogWriter:
             raise LogFileError(
                 f"{self.path}: cannot log entry #{entry.index}: {exc.message}") from exc
         self._file.write(frame)
-        self._sync()
+        self._sync(self.policy == SYNC_ALWAYS or entry.seat == self.header.own_seat)
         self._next_index += 1
         self._head = entry.digest
 
     def append_event(self, event: SeatEvent) -> None:
-        """Write a seat event (a record outside the hash chain) and flush it to disk."""
+        """Write a seat event (a record outside the hash chain), flush and fsync it."""
         try:
             frame = _frame(event)
         except CodecError as exc:
@@ -408,9 +446,10 @@ class LogWriter:
         self._file.write(frame)
         self._sync()
 
-    def _sync(self) -> None:
+    def _sync(self, durable: bool = True) -> None:
+        """Flush; fsync too when ``durable`` and the policy fsyncs at all."""
         self._file.flush()
-        if self.sync:
+        if durable and self.sync:
             os.fsync(self._file.fileno())
 
     def close(self) -> None:

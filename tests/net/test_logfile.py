@@ -642,3 +642,86 @@ def table_states(table: Table) -> dict[int, bytes]:
         for applied in replayed.follow(entry.index, entry.seat, entry.action, prev=entry.prev):
             states[applied.entry.index] = replayed.hash_of(applied.after)
     return states
+
+
+def test_a_damaged_header_with_entries_after_it_is_not_a_torn_new_log(tmp_path: Path) -> None:
+    # Found by tests/reliability/damage.py: a byte flipped in the header record was taken
+    # for a log that died while writing its header, and `LogWriter(path, header)` started
+    # the file again over every intact entry.
+    path = tmp_path / "game.hlog"
+    table, header, _ = play(path, MOVES)
+    damaged = corrupt(path.read_bytes(), len(MAGIC) + 20)  # inside the header's payload
+    path.write_bytes(damaged)
+    result = read_log(path)
+    assert result.header is None and result.problem is not None
+    assert (result.problem.kind, result.problem.offset) == ("bad_crc", len(MAGIC))
+    assert not result.problem.at_tail
+    assert [e.entry for e in result.salvaged] == table.entries
+    assert str(result.problem).endswith(f"{len(table.entries)} intact entries follow "
+                                        f"(#0 to #{len(table.entries) - 1})")
+    for opener in (lambda: LogWriter(path, header, sync=False),
+                   lambda: LogWriter.recover(path, sync=False)):
+        with pytest.raises(LogFileError, match="cannot continue"):
+            opener()
+        assert path.read_bytes() == damaged
+
+
+def test_a_header_cut_short_is_still_a_torn_new_log(tmp_path: Path) -> None:
+    path = tmp_path / "game.hlog"
+    _, header, ends = play(path, MOVES)
+    path.write_bytes(path.read_bytes()[:ends[0] - 3])
+    assert read_log(path).problem.at_tail  # type: ignore[union-attr]
+    with LogWriter(path, header, sync=False):
+        pass
+    assert read_log(path).ok and path.stat().st_size == ends[0]
+
+
+def fsynced_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync: object,
+                    own_seat: int | None) -> tuple[list[str], Table]:
+    """What each fsync of a game's log followed: ``header``, ``#i by seat s``, ``close``."""
+    calls: list[str] = []
+    last = ["header"]
+    monkeypatch.setattr(logfile.os, "fsync", lambda fd: calls.append(last[0]))
+    ruleset = toy_ruleset()
+    table = Table(ruleset, 3, SEED)
+    header = LogHeader.for_table(ruleset, 3, SEED, table_id=b"T" * 16, own_seat=own_seat)
+    writer = LogWriter(tmp_path / "game.hlog", header, sync=sync)  # type: ignore[arg-type]
+    applied = list(table.opening)
+    for n in MOVES:
+        applied += add(table, n)
+    for item in applied:
+        last[0] = f"#{item.entry.index} by {item.entry.seat}"
+        writer.append(item.entry, table.hash_of(item.after))
+    last[0] = "close"
+    writer.close()
+    return calls, table
+
+
+def test_the_default_fsync_policy_syncs_this_seats_own_entries_and_the_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls, table = fsynced_records(tmp_path, monkeypatch, logfile.SYNC_OWN, 1)
+    own = [f"#{e.index} by 1" for e in table.entries if e.seat == 1]
+    assert len(own) >= 2
+    # the file and its directory entry, seat 1's entries and nothing else, the end
+    assert calls == ["header", "header", *own, "close"]
+
+
+@pytest.mark.parametrize(("sync", "own_seat", "every"), [(True, 1, True), ("always", 1, True),
+                                                         (False, 1, False), ("never", 1, False),
+                                                         ("own", None, False)])
+def test_the_other_fsync_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync: object,
+                                  own_seat: int | None, every: bool) -> None:
+    calls, table = fsynced_records(tmp_path, monkeypatch, sync, own_seat)
+    if sync in (False, "never"):
+        assert calls == []
+    elif every:
+        entries = [f"#{e.index} by {e.seat}" for e in table.entries]
+        assert calls == ["header", "header", *entries, "close"]
+    else:  # a simulation's log (no own seat): only the file and the end
+        assert calls == ["header", "header", "close"]
+
+
+def test_an_unknown_fsync_policy_is_refused_before_any_file_is_made(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown fsync policy 'sometimes'"):
+        LogWriter(tmp_path / "game.hlog", header_for(toy_ruleset()), sync="sometimes")
+    assert list(tmp_path.iterdir()) == []
