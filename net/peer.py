@@ -428,7 +428,7 @@ class Peer:
         self.startup.resumed(table)
         # Damage in the middle: the intact prefix goes on, the damaged file is kept aside,
         # and catch-up refills the rest from the other peers, entry by checked entry.
-        ctx.writer, aside = LogWriter.recover(log_path, sync=False)
+        ctx.writer, aside = LogWriter.recover(log_path)
         if aside is not None:
             log.warning("%s is damaged (%s); kept as %s, continuing from entry #%d and "
                         "fetching the rest from the table", log_path, result.problem, aside.name,

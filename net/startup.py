@@ -313,7 +313,7 @@ class Startup:
                                      seat_names=names)
         # Flushed after every entry (survives a crash of this process); not fsynced, so a
         # power cut may lose the last entries, which catch-up fetches again from the others.
-        ctx.writer = LogWriter(ctx.log_path, header, sync=False)
+        ctx.writer = LogWriter(ctx.log_path, header)
         ctx.save_table_file()
         ctx.drop_open_table()  # (the host's) the log and its table file take over
 

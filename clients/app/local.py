@@ -63,8 +63,7 @@ class LocalSeat:
         #: Every seat's name, the same on screen and in the log (`hedgerow.clients.botnames`).
         self._names = tuple(name if s == seat else bot_name(next(numbers)) for s in range(players))
         self._writer = LogWriter(self._log, LogHeader.for_table(ruleset, players, seed,
-                                                                seat_names=self._names),
-                                 sync=False)
+                                                                seat_names=self._names))
         self._step: dict[int, Action] = {}  # choices held in a simultaneous step
         self._record(self.table.opening)
 

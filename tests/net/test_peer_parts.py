@@ -174,7 +174,7 @@ def test_rules_match_names_what_differs() -> None:
     ruleset = posy_host().ruleset("posy", ["lowball"], 2)
     assert rulesmatch.installed(posy_host()) == (
         ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"),
-        ("relay", "1.0.0"))
+        ("relay", "1.0.0"), ("tokens", "1.0.0"))
     assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host()), "x") is None
     assert rulesmatch.mismatch(ruleset, ruleset.fingerprint, rulesmatch.installed(posy_host()),
                                "x") is None
