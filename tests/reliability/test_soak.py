@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from reliability.soak import (
     GameRecord,
+    InProcessReport,
     PeerRecord,
+    Sample,
     SoakReport,
     _judge,
     combinations,
@@ -25,6 +27,13 @@ def test_growth_is_a_rising_floor_not_noise() -> None:
     assert not grew([1, 2, 3, 4, 5, 6, 7])  # too few samples after the warm-up
     assert grew([0] * 5 + [100, 101, 102] * 4 + [5000] * 6, slack=4000)
     assert not grew([0] * 5 + [100, 101, 102] * 4 + [5000] * 6, slack=5000)
+    # In a report: the loop's worker pool starting one more thread is no leak; one more fd
+    # per table is.
+    steps = InProcessReport(samples=[Sample(40_000, 11, 2 + (i > 20), 1, 0) for i in range(30)])
+    assert not any(steps.growth().values())
+    fds = InProcessReport(samples=[Sample(40_000, 11 + i, 2, 1, 0) for i in range(30)])
+    assert fds.growth() == {"rss_kib": False, "fds": True, "threads": False, "tasks": False,
+                            "zmq_sockets": False}
 
 
 def test_a_game_is_judged_by_every_peer() -> None:
@@ -82,7 +91,7 @@ def test_every_game_and_variant_set_is_in_the_rotation() -> None:
 @pytest.mark.e2e
 def test_one_networked_game_of_every_game_holds() -> None:
     specs = combinations()
-    report = soak(len({s[0] for s in specs}), parallel=2, specs=specs)
+    report = soak(len({s[0] for s in specs}), parallel=4, specs=specs)
     print(report.summary())
     assert [g.failures for g in report.games] == [[]] * len(report.games), report.summary()
     assert all(g.final_hash for g in report.games)
