@@ -6,8 +6,10 @@
 * **mutated valid envelopes**: a real envelope of every message type (the bodies of
   docs/protocol.md, built with the codec and the table's true ids and chain head), then
   bits flipped, bytes overwritten, cut short, spliced with another envelope, or repeated;
-  all but ``Leave``: a well-formed Leave from a seated peer is not an attack but its
-  departure, which the table rightly records (extreme Leaves carry a wrong table id);
+  all but ``Leave`` and ``StateHash``: a well-formed Leave from a seated peer is its
+  departure, which the table rightly records, and a StateHash is the peer's own claim about
+  its state, which halts the table by design when it differs (a desync names the seat;
+  tests/net covers it).  Extreme Leaves and StateHashes carry a wrong table id;
 * **well-formed messages with extreme values**: protobuf messages built field by field from
   the schema's descriptors, for every body type, each field drawn from its type's edges
   (0, -1, 2**31, 2**63 - 1, 2**64 - 1, empty and over-long text and bytes, control and
@@ -55,7 +57,6 @@ from hedgerow.net.messages import (
     SeedCommit,
     SeedReveal,
     Start,
-    StateHash,
 )
 from hedgerow.net.wirerules import MAX_ENVELOPE_SIZE
 from hedgerow.proto import hedgerow_pb2 as pb
@@ -73,7 +74,10 @@ EDGE_BYTES = (b"", b"\x00", b"\xff" * 16, b"\x00" * 32, b"\xff" * 33, b"\x80" * 
 
 
 def valid_bodies(table: GameTable, seat: int, key: bytes, other: int) -> list[Any]:
-    """One plausible body of every message type, for the rogue at ``seat`` of ``table``."""
+    """One plausible body of every message type, for the rogue at ``seat`` of ``table``.
+
+    The action names another seat (``other``): at its own turn the rogue may of course play,
+    so an action of its own that a mutation turned legal would be a move, not an attack."""
     action = Action.of("play", card=1)
     entry = table.entries[-1] if table.entries else None
     logged = (LoggedEntry(entry, table.state_hash()),) if entry is not None else ()
@@ -84,8 +88,7 @@ def valid_bodies(table: GameTable, seat: int, key: bytes, other: int) -> list[An
         SeedCommit(seat, bytes(32)),
         SeedReveal(seat, bytes(32)),
         Start(table.header, bytes(32)),
-        ActionMsg(table.index, table.head, seat, action),
-        StateHash(table.index, bytes(32)),
+        ActionMsg(table.index, table.head, other, action),  # not ours: see `valid_bodies`
         CatchUpRequest(0),
         CatchUpReply(table.header, entry.index if entry else 0, logged, table.index),
         Heartbeat(table.index),
@@ -191,7 +194,7 @@ def _extreme(rng: random.Random, body: str, table_id: bytes, key: bytes) -> byte
     env.ClearField("body")
     _fill(rng, getattr(env, body), 0, budget)
     getattr(env, body).SetInParent()
-    if rng.random() < 0.7 and body != "leave":  # mostly true ids: the body's handler sees it
+    if rng.random() < 0.7 and body not in ("leave", "state_hash"):  # mostly true ids
         env.protocol_version, env.table_id, env.sender = 2, table_id, key
         env.seq = rng.choice((1, 2**63 - 1, rng.randrange(1, 1 << 40)))
     data = env.SerializeToString()
