@@ -711,11 +711,15 @@ class Peer:
         member.last_seen = self.ctx.now()
         if isinstance(body, Leave) or member.link in (Link.CONNECTED, Link.LEFT):
             return
-        if member.link == Link.LOST:
+        was_lost = member.link == Link.LOST
+        if was_lost:
             log.info("%s is back", member.label())
         member.link = Link.CONNECTED
         if member.seat in self.departures.runs and not isinstance(body, Hello):
             self._peer_back(member)  # back without a resume: its seat is handed back too
+        elif was_lost and not isinstance(body, Hello):
+            # Only its link was down: our step messages sent meanwhile may be lost.
+            self.sync.peer_back(member, restarted=False)
         self.departures.expire()  # a motion about its seat is moot now
         self.ctx.notify()
 

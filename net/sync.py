@@ -119,14 +119,18 @@ class Sync:
             return ()
         return tuple(sorted(step.commits))
 
-    def peer_back(self, member: Member) -> None:
-        """A seated peer returned (§5.7): it lost any commitment it had not revealed, so it
-        may commit afresh, and it gets ours again (and our reveal, if every commitment is in).
+    def peer_back(self, member: Member, *, restarted: bool = True) -> None:
+        """A seated peer returned: it gets our step commitments again (and our reveals, if
+        every commitment is in), since what was sent while its link was down may be lost.
+
+        ``restarted`` (it said Hello again, §5.7): it lost any commitment it had not
+        revealed, so it may commit afresh.  A peer whose link only came back (a partition, a
+        frozen process) keeps its commitment, and re-sends its own the same way.
         """
         step = self._step
         if step is None:
             return
-        if member.seat not in step.reveals:
+        if restarted and member.seat not in step.reveals:
             step.commits.pop(member.seat, None)  # it lost its salt: it commits afresh
         mine = [] if step.own is None else [step.own]
         mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()
