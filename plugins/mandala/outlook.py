@@ -28,8 +28,10 @@ weights against these (100 two-player games each; ``bench/mandala_bots.py`` take
 too): without the rivals' share greedy won 25 of 100, and halving or doubling the other
 weights stayed within noise (42 to 52).  The gains of the tiles on the table are
 remembered by the gardens and the tiles (they change only at resolutions), so a call costs
-a few look-ups and a pass over the three mandalas: about a quarter of an ``apply``
-(``bench/mandala_bots.py`` prints the ratio).
+a few look-ups and a pass over the three mandalas: about a third of an ``apply`` (CPU
+time).  The first call on a new garden or a new pair of tiles asks the ranking hook
+``1 + 3 x players`` times, which builds a whole result each time: 4 to 5 ``apply`` then
+(``bench/mandala_bots.py`` prints both).
 """
 
 from __future__ import annotations
