@@ -799,6 +799,8 @@ class Peer:
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
                 self.seating.seat_gone(m)
         self.departures.expire()  # motions that can no longer pass (§5.9)
+        # A step that stands still: our step messages may have been lost across a reconnect.
+        self.sync.resend_stalled_step()
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:
             ahead = [m for m in self.roster.others()

@@ -49,11 +49,15 @@ from hedgerow.net.messages import (
     StateHash,
     error_code_for_refusal,
 )
-from hedgerow.net.seat import HistoryLine, Phase
+from hedgerow.net.seat import HistoryLine, Link, Phase
 from hedgerow.net.stepround import StepError, StepRound
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+
+#: Beats an open step may stand still before this peer sends its step messages again.
+STALL_BEATS = 3
 
 
 def _out_of_turn(msg: ActionMsg, active: int) -> str:
@@ -81,6 +85,8 @@ class Sync:
         self._ahead_count = 0
         self._draining = False
         self._step: StepRound | None = None  # the simultaneous step being collected
+        self._step_mark: tuple[int, int, int] | None = None  # where it stood at the last beat
+        self._still_beats = 0  # beats since it last moved
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
         #: Who authors a seat's actions now (the seat itself unless a bot took it over, set
@@ -139,6 +145,36 @@ class Sync:
             self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
             if step.all_committed:
                 self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
+
+    def resend_stalled_step(self, every: int = STALL_BEATS) -> None:
+        """Called once a heartbeat.  When the open step has not moved for ``every`` beats,
+        send our commitments (and our reveals, once every commitment is in) again to every
+        connected peer not past the step (its heartbeat says so): a link that was cut and
+        came back may have lost them, though neither side saw the other lost.  Identical
+        repeats are ignored by the receiver, so this is always safe (docs/protocol.md §3.3).
+        """
+        step, table = self._step, self.table
+        if (step is None or table is None or step.index != table.index
+                or self.ctx.phase != Phase.PLAYING or self.ctx.roster is None):
+            self._step_mark, self._still_beats = None, 0
+            return
+        mark = (step.index, len(step.commits), len(step.reveals))
+        if mark != self._step_mark:
+            self._step_mark, self._still_beats = mark, 0
+            return
+        self._still_beats += 1
+        if self._still_beats < every:
+            return
+        self._still_beats = 0
+        mine = [] if step.own is None else [step.own]
+        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()]
+        behind = [m for m in self.ctx.roster.others()
+                  if m.link == Link.CONNECTED and m.next_index <= step.index]
+        for member in behind:
+            for seat, action, salt in mine:
+                self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
+                if step.all_committed:
+                    self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
 
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:

@@ -14,9 +14,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("lan_ok")]
 
 SLICE = [
     ("petals", 3, "kill"),
-    ("flowers", 2, "partition-5"),
+    ("flowers", 2, "stop"),
     ("mandala", 2, "cuts"),
-    ("flourish", 3, "stop"),
+    ("flourish", 3, "partition-5"),  # a simultaneous step across a cut link
 ]
 
 
