@@ -141,7 +141,7 @@ def test_argparse_errors_exit_non_zero() -> None:
 
 def test_blocking_a_plugin_from_the_command_line() -> None:
     out = hedgerow("-p", "no:random-bot", "games", "--json", env=TOYS)
-    assert [b["name"] for b in json.loads(out.stdout)["bots"]] == []
+    assert [b["name"] for b in json.loads(out.stdout)["bots"]] == ["greedy", "ismcts"]
 
 
 @pytest.mark.parametrize("command", ["simulate", "play", "host", "join", "replay", "games"])

@@ -249,9 +249,10 @@ def test_five_peers_play_flourish_and_keep_passes_hidden(table: Table, tmp_path:
 
 def test_five_peers_play_flourish_cooperative_with_compost(table: Table,
                                                            tmp_path: Path) -> None:
+    # (seed 2: random bots' game from it reshuffles the compost pile mid-game)
     net = play_over_the_network(table, tmp_path, "flourish", 5, ("compost", "cooperative"),
-                                seed=1)
-    finished = check_agreement(net, seed=1)
+                                seed=2)
+    finished = check_agreement(net, seed=2)
     outcome = net.results[0]["outcome"]
     assert outcome["kind"] == "cooperative"
     assert outcome["total"] == sum(outcome["scores"])
