@@ -209,6 +209,15 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
             result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
             assert not isinstance(result, Refusal), result
             await seal(rogue, others, table, result)
+        # Leave only once every honest peer has sealed the last entry: one still catching up
+        # would otherwise see a seat leave before the end.
+        last, sealed = table.index - 1, set()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(WAIT):
+                while sealed != set(others):
+                    sender, env = await rogue.next_message(StateHash)
+                    if env.body.index >= last:
+                        sealed.add(sender)
         heartbeat.cancel()
         await rogue.broadcast(others, Leave("done"))
         return {"verdicts": verdicts, "state_hash": table.state_hash().hex(), "seat": seat}
