@@ -14,13 +14,12 @@ and the next seed round (docs/protocol.md §3.2, "A host lost before play").
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.net.keys import key_from_text, key_text
 from hedgerow.net.messages import PeerInfo
+from hedgerow.net.tablefile import peers_data, peers_from, write_json
 
 SUFFIX = ".open.json"
 FORMAT = 1
@@ -61,16 +60,10 @@ def save(path: Path, table: OpenTable) -> None:
         "round": table.round,
         "key_file": table.key_file,
         "bot": table.bot,
-        "peers": [
-            {"seat": p.seat, "key": key_text(p.public_key), "address": p.address,
-             "name": p.display_name, "bot": p.bot}
-            for p in table.peers
-        ],
+        "peers": peers_data(table.peers),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_json(path, data)
 
 
 def load(path: Path) -> OpenTable:
@@ -79,11 +72,7 @@ def load(path: Path) -> OpenTable:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             raise ValueError(f"unknown format {data.get('format')!r}")
-        peers = tuple(
-            PeerInfo(int(p["seat"]), key_from_text(p["key"]), str(p["address"]),
-                     str(p["name"]), bool(p["bot"]))
-            for p in data["peers"]
-        )
+        peers = peers_from(data["peers"])
         if not any(p.seat == 0 for p in peers):
             raise ValueError("it does not list the host's seat")
         return OpenTable(bytes.fromhex(data["table_id"]), str(data["fingerprint"]),

@@ -12,6 +12,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hedgerow.core.errors import HedgerowError
 from hedgerow.net.keys import key_from_text, key_text
@@ -47,16 +48,9 @@ def save(log_path: Path, table: TableFile) -> None:
         "key_file": table.key_file,
         "bot": table.bot,
         "round": table.round,
-        "peers": [
-            {"seat": p.seat, "key": key_text(p.public_key), "address": p.address,
-             "name": p.display_name, "bot": p.bot}
-            for p in table.peers
-        ],
+        "peers": peers_data(table.peers),
     }
-    target = path_for(log_path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+    write_json(path_for(log_path), data)
 
 
 def load(log_path: Path) -> TableFile:
@@ -66,11 +60,7 @@ def load(log_path: Path) -> TableFile:
         data = json.loads(target.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             raise ValueError(f"unknown format {data.get('format')!r}")
-        peers = tuple(
-            PeerInfo(int(p["seat"]), key_from_text(p["key"]), str(p["address"]),
-                     str(p["name"]), bool(p["bot"]))
-            for p in data["peers"]
-        )
+        peers = peers_from(data["peers"])
         return TableFile(bytes.fromhex(data["table_id"]), int(data["own_seat"]), peers,
                          data.get("key_file"), data.get("bot"), int(data.get("round", 1)))
     except FileNotFoundError:
@@ -78,3 +68,22 @@ def load(log_path: Path) -> TableFile:
                             "without which this table cannot be rejoined") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise HedgerowError(f"{target} is damaged: {exc}") from None
+
+
+def peers_data(peers: tuple[PeerInfo, ...]) -> list[dict[str, object]]:
+    """The seats' peers as JSON data (also the open-table file's, `hedgerow.net.openfile`)."""
+    return [{"seat": p.seat, "key": key_text(p.public_key), "address": p.address,
+             "name": p.display_name, "bot": p.bot} for p in peers]
+
+
+def peers_from(data: list[dict[str, Any]]) -> tuple[PeerInfo, ...]:
+    """`peers_data` read back; ``KeyError``/``ValueError``/``TypeError`` when damaged."""
+    return tuple(PeerInfo(int(p["seat"]), key_from_text(p["key"]), str(p["address"]),
+                          str(p["name"]), bool(p["bot"])) for p in data)
+
+
+def write_json(path: Path, data: dict[str, object]) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
