@@ -138,13 +138,7 @@ class Sync:
             return
         if restarted and member.seat not in step.reveals:
             step.commits.pop(member.seat, None)  # it lost its salt: it commits afresh
-        mine = [] if step.own is None else [step.own]
-        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()
-                 if seat != member.seat]
-        for seat, action, salt in mine:
-            self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
-            if step.all_committed:
-                self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
+        self._send_step(member, step, skip=member.seat)
 
     def resend_stalled_step(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the open step has not moved for ``every`` beats,
@@ -166,15 +160,19 @@ class Sync:
         if self._still_beats < every:
             return
         self._still_beats = 0
-        mine = [] if step.own is None else [step.own]
-        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()]
-        behind = [m for m in self.ctx.roster.others()
-                  if m.link == Link.CONNECTED and m.next_index <= step.index]
-        for member in behind:
-            for seat, action, salt in mine:
-                self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
-                if step.all_committed:
-                    self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
+        for member in self.ctx.roster.others():
+            if member.link == Link.CONNECTED and member.next_index <= step.index:
+                self._send_step(member, step)
+
+    def _send_step(self, member: Member, step: StepRound, skip: int | None = None) -> None:
+        """Send ``member`` our commitments for ``step`` (those of our own seat and of the
+        seats our bots run, but ``skip``), and our reveals once every commitment is in."""
+        for seat, action, salt in _own_choices(step):
+            if seat == skip:
+                continue
+            self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
+            if step.all_committed:
+                self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
 
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:
@@ -358,8 +356,7 @@ class Sync:
         step = self._step
         if step is None or not step.all_committed:
             return
-        mine = [] if step.own is None else [step.own]
-        mine += [(seat, action, salt) for seat, (action, salt) in step.hosted.items()]
+        mine = _own_choices(step)
         if not mine:
             return
         for seat, action, salt in mine:
@@ -542,3 +539,10 @@ class Sync:
             self.ctx.halt(divergence.describe(self.ctx.names()), tell=True, index=divergence.index)
             return False
         return True
+
+
+def _own_choices(step: StepRound) -> list[tuple[int, Action, bytes]]:
+    """The choices this process made in ``step``: its own seat's, then its bots' (seat,
+    action, salt)."""
+    mine = [] if step.own is None else [step.own]
+    return mine + [(seat, action, salt) for seat, (action, salt) in step.hosted.items()]
