@@ -174,13 +174,17 @@ class PeerContext:
 
     def notify(self) -> None:
         """Tell every watcher of the seat that something changed."""
-        tick, self.tick = self.tick, asyncio.Event()
-        tick.set()
+        self.wake()
         for callback in list(self.subscribers):
             try:
                 callback()
             except Exception:
                 log.exception("a subscriber failed")
+
+    def wake(self) -> None:
+        """Wake `Peer.wait_until` callers only (a refusal: nothing the screen shows)."""
+        tick, self.tick = self.tick, asyncio.Event()
+        tick.set()
 
     # -- naming -------------------------------------------------------------------------
 
@@ -219,6 +223,7 @@ class PeerContext:
                         else "")
         self._keep(RefusalRecord(rx.sender, member.seat if member else None, what, code,
                                  message, ref_index))
+        self.wake()
         if env is not None and isinstance(env.body, ErrorMsg):
             return  # never answer an error with an error
         error = ErrorMsg(code, message, ref_seq, ref_index,  # a plain str: no StrEnum

@@ -74,6 +74,9 @@ MOTIONS_KEPT = 32
 #: An open motion expires this many seconds after a peer first held it (docs/protocol.md
 #: §5.9): long enough for a person to read the box and answer.
 MOTION_EXPIRY_S = 60.0
+#: A resumed process waits at most this many seconds for every other seat to answer its
+#: catch-up request before it acts for its seat (§5.9): a silent seat is gone.
+ANSWER_WAIT_S = 6.0
 #: Expired motions remembered, so that their late votes and repeats count for nothing.
 EXPIRED_KEPT = 64
 
@@ -133,6 +136,14 @@ class Departures:
         #: The log index of the last action this process authored for its own seat (-1:
         #: none yet): no bot can have taken the seat over at or before it.
         self.authored: int = -1
+        #: This process came back with ``hedgerow resume`` (it may hear of a takeover of its
+        #: own seat from any peer that holds it, before it authored anything).
+        self.resumed = False
+        #: A resumed process: when it resumed, and the seats that answered its catch-up
+        #: request since.  It does not act for its seat before every other seat answered
+        #: (each tells of a takeover first) or `ANSWER_WAIT_S` passed.
+        self.resumed_at: float | None = None
+        self.answered: set[int] = set()
         self.ended: SeatEvent | None = None  # the agreed end
         self.events: list[SeatEvent] = []  # every seat event this peer logged
         self._number = 0
@@ -160,10 +171,40 @@ class Departures:
                      if m.seat != seat and m.seat not in self.runs
                      and (m.key == roster.own_key or m.link == Link.CONNECTED))
 
+    def resume(self) -> None:
+        """This process came back with ``hedgerow resume``: it hears the table out first."""
+        self.resumed = True
+        self.resumed_at = self.ctx.now()
+
+    def answered_by(self, member: Member) -> None:
+        """``member`` answered our catch-up request: any takeover of our seat in force at that
+        peer was told before it (§5.9)."""
+        if self.resumed_at is not None and member.seat not in self.answered:
+            self.answered.add(member.seat)
+            self.hearing_out()
+
+    def hearing_out(self) -> bool:
+        """True while a resumed process still waits for the other seats' answers; the wait
+        ends (and the screen is told) once every seat answered or `ANSWER_WAIT_S` passed."""
+        if self.resumed_at is None:
+            return False
+        roster = self.ctx.roster
+        unanswered = [m for m in roster.others() if m.seat not in self.answered
+                      and m.link != Link.LEFT] if roster is not None else []
+        if unanswered and self.ctx.now() - self.resumed_at < ANSWER_WAIT_S:
+            return True
+        if unanswered:
+            log.info("no answer from %s since we resumed; acting without it",
+                     ", ".join(m.label() for m in unanswered))
+        self.resumed_at = None
+        self.ctx.notify()
+        return False
+
     def may_act(self) -> bool:
         """False while our own seat is run by another peer's bot, or has been handed back to
-        us at an entry we have not caught up to yet."""
-        if self.held is not None:
+        us at an entry we have not caught up to yet, or (just resumed) while the other seats
+        have not all answered: one of them may be about to say a bot runs it."""
+        if self.held is not None or self.hearing_out():
             return False
         table = self.ctx.table
         return self.handed_back is None or (table is not None
@@ -411,14 +452,17 @@ class Departures:
         if writer is not None and not writer.closed:
             writer.append_event(event)
 
-    def peer_back(self, member: Member) -> None:
-        """A seated peer said Hello again: if a bot runs its seat, tell it (`SeatTaken`), and
-        the runner stops its bot and hands the seat back."""
+    def peer_back(self, member: Member, *, resumed: bool = True) -> None:
+        """A seated peer came back (``resumed``: it said Hello again; else only its link
+        returned): if a bot runs its seat, tell it (`SeatTaken`), and the runner stops its bot
+        and hands the seat back.  Only the runner tells a peer that did not restart: such a
+        peer believes no one else (§5.9)."""
         takeover = self.runs.get(member.seat)
         if takeover is None:
             return
-        self.ctx.send(member, SeatTaken(takeover.seat, takeover.runner, takeover.bot,
-                                        takeover.index))
+        if resumed or takeover.runner == self.ctx.seat:
+            self.ctx.send(member, SeatTaken(takeover.seat, takeover.runner, takeover.bot,
+                                            takeover.index))
         if takeover.runner != self.ctx.seat:
             return
         self._stop_bot(member.seat)
@@ -447,17 +491,22 @@ class Departures:
 
         Believed only when it can be true (§5.9): it names our seat, the takeover began
         after every action this process authored, and it comes from the runner itself or
-        reaches a process that has authored nothing yet (one that just resumed)."""
+        reaches a process that resumed and has authored nothing since."""
         body = cast(SeatTaken, env.body)
         if body.seat != self.ctx.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
+            return
+        roster = self.ctx.roster
+        if body.runner == body.seat or roster is None or roster.by_seat(body.runner) is None:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"seat {body.runner} cannot run a bot for seat {body.seat}")
             return
         if body.index <= self.authored:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"seat {body.seat} authored entry #{self.authored} itself, after "
                             f"the takeover from #{body.index} that this names")
             return
-        if self.authored >= 0 and member.seat != body.runner:
+        if member.seat != body.runner and (self.authored >= 0 or not self.resumed):
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"only seat {body.runner}, the runner named, may say it plays "
                             f"seat {body.seat}")
@@ -482,7 +531,7 @@ class Departures:
                 self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                                 f"{member.label()} does not run seat {body.seat}")
                 return
-            if takeover is None and self.authored >= 0:
+            if takeover is None and (self.authored >= 0 or not self.resumed):
                 # Only a process that has just resumed may hear of its seat's handback
                 # before the SeatTaken; one that plays its seat knows no bot runs it.
                 self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,

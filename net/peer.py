@@ -144,7 +144,7 @@ class Peer:
             ActionCommit: self.sync.on_action_commit,
             ActionReveal: self.sync.on_action_reveal,
             CatchUpRequest: self.sync.on_catch_up_request,
-            CatchUpReply: self.sync.on_catch_up_reply,
+            CatchUpReply: self._on_catch_up_reply,
             SeatMotion: self.departures.on_motion,
             MotionVote: self.departures.on_vote,
             SeatTaken: self.departures.on_taken,
@@ -436,6 +436,7 @@ class Peer:
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
         ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED
+        self.departures.resume()
         self.departures.restore(result.events)  # takeovers in force, an agreed end (§5.9)
         self.sync.syncing = True
         # Chance the rules resolved after the last logged entry (the process died before
@@ -716,7 +717,8 @@ class Peer:
             log.info("%s is back", member.label())
         member.link = Link.CONNECTED
         if member.seat in self.departures.runs and not isinstance(body, Hello):
-            self._peer_back(member)  # back without a resume: its seat is handed back too
+            # back without a resume: its seat is handed back too
+            self._peer_back(member, resumed=False)
         elif was_lost and not isinstance(body, Hello):
             # Only its link was down: our step messages sent meanwhile may be lost.
             self.sync.peer_back(member, restarted=False)
@@ -734,11 +736,16 @@ class Peer:
 
     # -- links --------------------------------------------------------------------------
 
-    def _peer_back(self, member: Member) -> None:
-        """A seated peer returned (§5.7): play re-sends our step messages; a bot that runs
-        its seat hands it back (§5.9)."""
+    def _on_catch_up_reply(self, rx: Received, env: Envelope, member: Member) -> None:
+        self.departures.answered_by(member)  # after any SeatTaken it had for us (§5.9)
+        self.sync.on_catch_up_reply(rx, env, member)
+
+    def _peer_back(self, member: Member, *, resumed: bool = True) -> None:
+        """A seated peer returned (§5.7) — ``resumed`` with a ``Hello``, or only its link
+        came back: play re-sends our step messages; a bot that runs its seat hands it back
+        (§5.9)."""
         self.sync.peer_back(member)
-        self.departures.peer_back(member)
+        self.departures.peer_back(member, resumed=resumed)
         self.departures.expire()
 
     def _find_bot(self, name: str) -> BotSpec | None:
@@ -799,6 +806,7 @@ class Peer:
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
                 self.seating.seat_gone(m)
         self.departures.expire()  # motions that can no longer pass (§5.9)
+        self.departures.hearing_out()  # resumed: the wait for the others' answers ends
         # A step that stands still: our step messages may have been lost across a reconnect.
         self.sync.resend_stalled_step()
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.

@@ -301,7 +301,8 @@ def test_an_open_motion_expires_and_its_proposer_proposes_again(monkeypatch) -> 
 def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
     """Forged seat news (found by fuzzing a live peer): a peer that is playing its own seat
     does not believe another peer's word that a bot took the seat from before its own last
-    action, nor a takeover named by anyone but the runner itself, nor a handback of a seat
+    action, nor a takeover named by anyone but the runner itself (even before its first
+    move, unless it resumed), nor one whose runner is its own seat, nor a handback of a seat
     no bot ran; and a second, different Start from a seat that started is refused without
     halting.  It goes on playing, and nothing is written to its log."""
     from dataclasses import replace
@@ -315,6 +316,17 @@ def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
                 assert await p.wait_until(lambda p=p: p.ready, WAIT)
             mover = next(p for p in peers if p.legal_actions())
             forger, runner = [p for p in peers if p is not mover]
+            # A peer that has authored nothing yet but did not resume (the CI fuzz run:
+            # the host, before its first move, was told a bot it runs plays its own seat).
+            assert runner.departures.authored == -1 and not runner.departures.resumed
+            to_runner = forger.ctx.roster.by_seat(runner.seat)
+            forger.ctx.send(to_runner, SeatTaken(runner.seat, runner.seat, "x", 2**32 - 1))
+            forger.ctx.send(to_runner, SeatTaken(runner.seat, mover.seat, "random", 1))
+            assert await runner.wait_until(lambda: len(runner.refusals) >= 2, WAIT)
+            codes = [(r.code, r.message) for r in list(runner.refusals)[-2:]]
+            assert codes[0][0] == codes[1][0] == ErrorCode.WRONG_SEAT
+            assert "cannot run a bot" in codes[0][1] and "runner named" in codes[1][1]
+            assert runner.departures.held is None and runner.departures.may_act()
             assert await mover.submit(mover.legal_actions()[0]) is None
             assert mover.departures.authored == mover.table.index - 1 >= 1
             to_mover = forger.ctx.roster.by_seat(mover.seat)
