@@ -8,81 +8,16 @@ is tests/e2e/test_net_takeover.py.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
-import goofspiel
 import pytest
-import toygames
+from departing import WAIT, close_all, crash, events_of, fast, plugins, run, table, verified
 
-from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.botrunner import play_bot
-from hedgerow.net.keys import generate
-from hedgerow.net.launch import host_table, join_table, resume_table
-from hedgerow.net.logfile import read_log, verify_log
+from hedgerow.net.launch import resume_table
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
-from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
-
-WAIT = 20.0
-
-
-def plugins() -> PluginHost:
-    """Toy games, Goofspiel and the random bot."""
-    return PluginHost(builtins=(("random-bot", "hedgerow.plugins.bots.random_bot"),),
-                      autoload=False, extra=(*toygames.PLUGINS, goofspiel))
-
-
-def run(coro: Awaitable[Any]) -> Any:
-    async def bounded() -> Any:
-        return await asyncio.wait_for(coro, WAIT * 3)
-
-    return asyncio.run(bounded())
-
-
-async def table(game: str, players: int) -> list[Peer]:
-    """A host and ``players - 1`` joiners, seated."""
-    ruleset = plugins().ruleset(game, (), players)
-    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
-                            announce=False)
-    host.plugins = plugins()
-    peers = [host]
-    for i in range(players - 1):
-        peers.append(await join_table(host.address, identity=generate(), plugins=plugins(),
-                                      seat_name=f"joiner{i + 1}"))
-    return peers
-
-
-def crash(peer: Peer) -> Awaitable[None]:
-    """Stop ``peer`` at once without a word to anyone, as a killed process would."""
-    peer._closed = True
-    for task in peer._tasks:
-        task.cancel()
-    if peer.ctx.writer is not None:
-        peer.ctx.writer.close()
-    return peer.node.close()
-
-
-async def close_all(peers: list[Peer]) -> None:
-    for peer in peers:
-        await peer.close()
-
-
-def fast(peers: list[Peer]) -> None:
-    for p in peers:  # (the first beat still comes after a second)
-        p.heartbeat, p.lost_after = 0.1, 1.0
-
-
-def events_of(path: Path) -> list[tuple[SeatEventKind, int, int]]:
-    return [(e.kind, e.seat, e.runner) for e in read_log(path).events]
-
-
-def verified(peer: Peer, path: Path) -> None:
-    """The log reads whole (seat events included) and replays to its own hashes."""
-    result = read_log(path)
-    assert result.ok, result.problem
-    assert verify_log(lambda h: peer.ruleset, result) is None
 
 
 @pytest.mark.parametrize("game, gone", [("posy", 2), ("goofspiel", 2), ("posy", 0)])
