@@ -48,6 +48,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -496,10 +497,12 @@ class Peer:
         return None if self.table is None else self.table.outcome()
 
     def seats(self) -> Sequence[SeatInfo]:
-        """Every seat, with its player's name and link."""
+        """Every seat, with its player's name and link, and who runs a seat taken over."""
         if self.roster is None:
             return []
-        return self.roster.seat_infos(self.seat)
+        runs = self.departures.runs
+        return [replace(info, run_by=runs[info.seat].runner) if info.seat in runs else info
+                for info in self.roster.seat_infos(self.seat)]
 
     def history(self) -> Sequence[HistoryLine]:
         """Every accepted action so far, in plain words."""

@@ -40,6 +40,7 @@ class SeatInfo:
     link: Link
     bot: str | None = None  # the bot strategy, for a bot seat
     left_why: str = ""  # once LEFT: why, as its Leave said ("quit", "game_over", "gave_up" ...)
+    run_by: int | None = None  # the seat whose bot plays this seat now (a takeover, §5.9)
 
 
 class Phase(StrEnum):

@@ -251,7 +251,9 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         name = shown[info.seat] if info.seat < len(shown) else cut(state.name_of(info.seat),
                                                                      name_w)
         out.append(("class:link.you bold" if mine else "", name.ljust(name_w)))
-        if show_link:
+        if show_link and info.run_by is not None:  # a bot plays the seat (§5.9)
+            out.append(("class:link.bot", " bot "))
+        elif show_link:
             word = LINK_WORDS.get(info.link, info.link.value)
             out.append((f"class:link.{info.link.value}", f" {word:<4}"))
         for _, values, _, size in cells:

@@ -18,6 +18,7 @@ STYLE = Style.from_dict({
     "link.waiting": "fg:ansiyellow",
     "link.lost": "fg:ansired bold",
     "link.left": "fg:ansibrightblack",
+    "link.bot": "fg:ansicyan",
     "log": "",
     "log.mine": "fg:ansicyan",
     "error": "fg:ansired bold",

@@ -164,3 +164,21 @@ def test_the_waiting_room_says_when_the_host_is_gone_before_the_game_began() -> 
         text = "".join(t for _, t in waiting_room(state, 60))  # type: ignore[arg-type]
         assert expected in text
         assert ("hedgerow resume" in text) == gone
+
+
+def test_the_players_table_shows_a_seat_a_bot_took_over_as_bot_not_lost() -> None:
+    from types import SimpleNamespace
+
+    from hedgerow.clients.app.render import players
+    from hedgerow.net.seat import Phase, SeatInfo
+
+    names = ["Ann", "Bob", "Cy"]
+    infos = [SeatInfo(0, "Ann", Link.YOU), SeatInfo(1, "Bob", Link.LOST, run_by=0),
+             SeatInfo(2, "Cy", Link.LOST)]
+    state = SimpleNamespace(ui=None, view=None, infos=infos, names=names,
+                            name_of=names.__getitem__, active=(1,), phase=Phase.PLAYING,
+                            seat=SimpleNamespace(seat=0))
+    rows = "".join(t for _, t in players(state, 30)).split("\n")  # type: ignore[arg-type]
+    assert rows[0].split() == ["Players", "link"]
+    assert rows[2].split() == ["▶", "Bob", "bot"]  # its bot plays: not "lost"
+    assert rows[3].split() == ["Cy", "lost"]

@@ -57,6 +57,7 @@ def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: st
                 departed[0]["text"]
         assert all(p.departures.runs[gone].runner == runner for p in rest)
         assert first.seats()[gone].bot == "random"
+        assert all(p.seats()[gone].run_by == runner for p in rest)  # shown as "bot"
         # The bot plays: the table moves on past the seat's turns.
         start = first.table.index
         assert await first.wait_until(
@@ -70,6 +71,7 @@ def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: st
             assert await back.wait_until(lambda: back.departures.may_act(), WAIT)
             for p in rest:
                 assert await p.wait_until(lambda p=p: gone not in p.departures.runs, WAIT)
+                assert p.seats()[gone].run_by is None
             codes = await asyncio.gather(play_bot(back, spec), *honest)
             assert codes == [0, 0, 0]
             assert len({p.state_hash() for p in (back, *rest)}) == 1
