@@ -1,7 +1,9 @@
 """Shared fixtures: every test gets its own HEDGEROW_HOME and no third-party plugin autoload.
 
-Also the Hypothesis profile of the suite (no timing checks: the suite runs on parallel
-workers, on machines busy with other work), and `HookCalls`: the ``hedgerow`` hooks called
+Also the suite's bytecode cache (`share_bytecode`: with ``PYTHONDONTWRITEBYTECODE`` set,
+every peer process the tests start would compile the whole package again), the Hypothesis
+profile of the suite (no timing checks: the suite runs on parallel workers, on machines busy
+with other work), and `HookCalls`: the ``hedgerow`` hooks called
 during the session (the `hook_calls` fixture).
 """
 
@@ -9,8 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,33 @@ if str(TESTS) not in sys.path:  # lets tests import the toy games as `toygames`
     sys.path.insert(0, str(TESTS))
 if str(EXAMPLES) not in sys.path:  # and the documented example game as `goofspiel`
     sys.path.insert(0, str(EXAMPLES))
+
+
+
+def share_bytecode(environ: MutableMapping[str, str] = os.environ) -> Path | None:
+    """Where the suite caches compiled modules when ``PYTHONDONTWRITEBYTECODE`` forbids
+    ``__pycache__`` folders beside the sources (None when it does not).
+
+    The suite starts hundreds of Python processes (peers, ``hedgerow`` commands, xdist
+    workers); without a cache each compiles every module it imports, a quarter of a bot
+    peer's CPU.  This keeps the sources' folders clean, as the variable asks, and caches
+    under ``PYTHONPYCACHEPREFIX`` in the temporary folder instead (a prefix already set is
+    kept): this process and every process it starts read and write it there.  Python checks
+    each cached module against its source's size and time, so a stale entry is never used.
+    """
+    if not environ.get("PYTHONDONTWRITEBYTECODE"):
+        return None
+    prefix = environ.get("PYTHONPYCACHEPREFIX") or str(
+        Path(tempfile.gettempdir()) / f"hedgerow-tests-pycache-{os.getuid()}")
+    environ["PYTHONPYCACHEPREFIX"] = prefix
+    del environ["PYTHONDONTWRITEBYTECODE"]
+    if environ is os.environ:
+        sys.pycache_prefix = prefix  # this process too (pytest's assertion rewriting)
+        sys.dont_write_bytecode = False
+    return Path(prefix)
+
+
+share_bytecode()
 
 # Hypothesis' deadline (200 ms an example) and its too-slow health check are timings: on a
 # loaded machine they fail tests whose behaviour is right.  Every example is still run and

@@ -17,7 +17,8 @@ slowed so that a game lasts a few dozen cuts), ``partition-5`` / ``partition-20`
 unplugged for 5 s / 20 s), ``kill`` (one peer SIGKILLed at a random action and resumed
 with ``hedgerow resume``), ``kill-seeding`` (killed during seed agreement, before any log
 exists, and joining again), ``kill-final`` (killed the moment it holds the result, and
-resumed), ``stop`` (one peer SIGSTOPped for 10-30 s, then continued).
+resumed), ``stop`` (one peer SIGSTOPped for 10-30 s, then continued; ``shortest=True``
+stops it for the shortest of these, `STOP_SECONDS`' low end, as the CI slice does).
 
 Used by tests/reliability/test_chaos.py (a slice in CI) and ``python -m reliability.run
 chaos`` (every game x every fault; docs/reliability.md).
@@ -42,6 +43,7 @@ BOT_DELAY = {"cuts": "0.3"}  # seconds a bot waits before each move (default 0.0
 SLACK = 45.0  # seconds a fault may add beyond its own length (reconnects, catching up)
 TIMEOUT = 240.0  # no trial may take longer than this (then it failed)
 GIVE_UP = 120.0  # a bot peer's give-up (net/botrunner.py): a trial must never wait it out
+STOP_SECONDS = (10.0, 30.0)  # how long ``stop`` holds a peer: drawn in this range
 
 
 @dataclass
@@ -87,8 +89,10 @@ def typical_actions(game: str, players: int) -> int:
     return len(table.entries)
 
 
-def run_trial(game: str, players: int, fault: str, seed: int) -> TrialResult:
-    """Play one game on a fresh LAN while ``fault`` strikes; see the module docstring."""
+def run_trial(game: str, players: int, fault: str, seed: int, *,
+              shortest: bool = False) -> TrialResult:
+    """Play one game on a fresh LAN while ``fault`` strikes; see the module docstring
+    (``shortest``: a fault of drawn length takes the shortest length of its kind)."""
     if fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r} (choose from {', '.join(FAULTS)})")
     rng = random.Random(f"{game}/{players}/{fault}/{seed}")
@@ -111,7 +115,7 @@ def run_trial(game: str, players: int, fault: str, seed: int) -> TrialResult:
                                          lan[i].prefix()))
             victim_seat = rng.randrange(1, players)  # a joiner (host faults: see notes)
             final = _strike(lan, peers, envs, bot, victim_seat, address, fault, rng,
-                            typical_actions(game, players), result)
+                            typical_actions(game, players), result, shortest)
             _check(peers if final is None else final, envs, result)
         finally:
             for peer in peers:
@@ -123,7 +127,7 @@ def run_trial(game: str, players: int, fault: str, seed: int) -> TrialResult:
 def _strike(lan: Lan, peers: list[PeerProcess], envs: list[dict[str, str]],
             bot: tuple[str, ...], victim: int,
             address: str, fault: str, rng: random.Random, typical: int,
-            result: TrialResult) -> list[PeerProcess] | None:
+            result: TrialResult, shortest: bool = False) -> list[PeerProcess] | None:
     """Inject the fault; the peers to check at the end when one was replaced."""
     at = rng.randrange(1, max(2, typical * 2 // 3))
     peer = peers[victim]
@@ -153,7 +157,7 @@ def _strike(lan: Lan, peers: list[PeerProcess], envs: list[dict[str, str]],
         result.fault_seconds = seconds
         return None
     if fault == "stop":
-        seconds = rng.uniform(10.0, 30.0)
+        seconds = STOP_SECONDS[0] if shortest else rng.uniform(*STOP_SECONDS)
         peer.wait_event(_action_at_least(at), timeout=TIMEOUT)
         peer.proc.send_signal(signal.SIGSTOP)
         time.sleep(seconds)
