@@ -20,8 +20,8 @@ What the model offers (all pure, none touches a table):
   ``apply`` then ``settle`` (raises `BotModelError` on a refusal, which is a bot's bug);
 * ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
   ``score`` (``GameDef.score``), ``judge`` (``GameDef.evaluate`` where the game has it,
-  else ``score``; ``has_score``), ``estimate`` (rewards judged from every seat's ``judge``
-  of a state that is not over), ``view``.
+  else ``score``; ``has_score``), ``judges`` (every seat's ``judge`` at once), ``estimate``
+  (rewards judged from every seat's ``judge`` of a state that is not over), ``view``.
 
 The wrapper costs one small object per state: cheap next to any ``apply``.
 """
@@ -203,6 +203,15 @@ class BotModel:
         if evaluate is not None:
             return float(evaluate(state._state, seat))
         return self.score(state, seat)
+
+    def judges(self, state: Sampled[Any]) -> tuple[float, ...] | None:
+        """Every seat's `judge` of ``state``, in seat order; None when the game can judge
+        nothing (``has_score`` is False)."""
+        judge = self.__game.evaluate or self.__game.score
+        if judge is None:
+            return None
+        s = state._state
+        return tuple(float(judge(s, p)) for p in range(self.players))
 
     def rewards(self, outcome: Outcome) -> tuple[float, ...]:
         """One reward per seat in [0, 1] for a finished game (see `rewards`)."""

@@ -1,61 +1,92 @@
 """The ``ismcts`` bot: single-observer information-set Monte Carlo tree search.
 
 After Cowling, Powley & Whitehouse, *Information Set Monte Carlo Tree Search* (IEEE TCIAIG,
-2012), as OpenSpiel's ``ismcts.py`` does it.  One tree per decision, its root the bot's
-information set (its view).  Each iteration:
+2012), as OpenSpiel's ``ismcts.py`` does it, with the game's own judgement (``evaluate``)
+guiding the search where a plain ISMCTS would roll out at random.  One tree per decision,
+its root the bot's information set (its view).
+
+**Root candidates.**  Before the first iteration every legal action is played in the first
+pool sample and the state after it judged, as ``greedy`` does (lists longer than
+``greedy.WIDEST`` on a uniform subset, as it does): that one-ply reward is the action's
+*prior*.  The actions are ranked by it and the ``top`` best kept (all by default).  The
+prior counts as ``bias`` visits of its value in the action's mean (progressive bias: it
+fades as real visits come), shifted by the mean gap seen so far between the search's
+rewards and the priors (the prior judges the state before the others reply, the search
+after, which lowers every action alike).  So a search with no time plays ``greedy``'s
+choice, and a small one leaves it only on evidence.
+
+Each iteration:
 
 1. **Determinize**: take a complete state consistent with the view (`BotModel.sample`).
    A state costs a game's sampler about as much as ten ``apply`` calls, so the bot keeps a
    pool of ``samples`` states drawn once per decision and cycles through it (``samples=0``
    samples afresh every iteration).
-2. **Select**: walk down the tree, at each node choosing among the actions legal *in this
-   state* by UCB1 with availability counts (a child's exploration term uses how often it
-   was available, not its parent's visits).  Long action lists stay lazy: a node widens
-   progressively (a new child at random while it has fewer than ``1 + 2 sqrt(visits)``
-   children) and its UCB only looks at the children it has.  At the root the legal actions
-   are the ones the bot was given, the same in every sample: they are listed once and
-   their UCB values kept in a list, refreshed as the visit count grows.
-3. **Expand** one new child (a root action is first judged on its own, before any reply
-   is searched below it), then **roll out**: ``rollout`` uniform random actions (``-1``:
-   to the end of the game), and judge where it stopped: the `Outcome` when the game is
-   over (`BotModel.rewards`), otherwise every seat's ``score`` now (`BotModel.estimate`).
-4. **Back up** the reward of every seat: each node adds the reward of the seat that acted
+2. **Select** the root candidate by UCB1 over its biased mean, then walk down the tree, at
+   each node choosing among the actions legal *in this state* by UCB1 with availability
+   counts (a child's exploration term uses how often it was available, not its parent's
+   visits).  Long action lists stay lazy: a node widens progressively (a new child at
+   random while it has fewer than ``1 + 2 sqrt(visits)`` children) and its UCB only looks
+   at the children it has (which of them are legal in a kept state is worked out once).
+3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
+   (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
+   seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
+   (default 1: its move and the others' replies; 0: no bound): where the bot is to act
+   again after the others, the descent stops.  So every leaf is judged at the same
+   parity, after the others' replies, never right after the bot's own move, which the
+   others' reply would lower.
+4. **Judge** the leaf: the `Outcome` when the game is over (`BotModel.rewards`), else every
+   seat's ``judge`` (the game's ``evaluate``), squashed with one scale for the whole
+   decision: a seat's lead over the best other seat, ``0.5 + 0.5 tanh(lead / scale)``
+   (zero-sum between two seats, so another seat's prospects count once, as its lead
+   against ours), the scale fixed from the judgements at the root and after the root
+   actions; where every seat is judged alike (a team), the figure itself.
+5. **Back up** the reward of every seat: each node adds the reward of the seat that acted
    into it.
 
 Chance is resolved at random inside iterations (`BotModel.settle`).  Simultaneous steps:
 the searching seat chooses against the step's starting state (its tree node), the other
 seats' choices in the step are drawn at random, and the step is applied whole in seat
-order.  The final choice is the root action with the best mean reward among those visited
-at least half as often as the most visited one.
+order.  The final choice is the root candidate with the best biased mean among those
+visited at least half as often as the most visited one.
 
 Parameters (``--bot ismcts:PARAMS``), comma separated:
 
 * a budget per move: ``2000`` (iterations), ``1s``, ``250ms``, ``1.5s`` (time); default
   ``1s``;
-* ``c=0.7`` (UCB exploration constant), ``rollout=N`` (default 0: judge at once by the
-  score), ``samples=N`` (pool size, default 32), ``nodes=N`` (memory bound: the tree stops
-  growing at N nodes and keeps at most N/4 states, default 200000).
+* ``c=0.7`` (UCB exploration constant), ``rollout=N`` (default 0: judge at once),
+  ``samples=N`` (pool size, default 32), ``nodes=N`` (memory bound: the tree stops
+  growing at N nodes and keeps at most N/4 states, default 200000);
+* ``top=K`` (root candidates kept, best prior first; default 0: all), ``bias=M`` (visits
+  the prior counts for, default 10; 0: none, every candidate tried once first),
+  ``turns=D`` (the bot's turns the tree spans, default 1; 0: unbounded), ``parity=0|1``
+  (default 1: leaves judged after the others' replies).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
 of iterations depend on the machine and its load, so those games are not reproducible.
-Where the game cannot sample a state from a view the bot plays uniformly at random.
+An iteration budget does not count the ranking of the root candidates; a time budget
+does, and one shorter than the ranking (a few to a few tens of milliseconds) is overrun.  Where the game cannot sample
+a state from a view the bot plays uniformly at random.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
+from hedgerow.plugins.bots.greedy import WIDEST
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
-               "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N")
+               "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
+               "top=K (root candidates kept, 0: all), bias=M (visits the one-ply prior "
+               "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +99,10 @@ class Params:
     rollout: int = 0
     samples: int = 32
     nodes: int = 200_000
+    top: int = 0
+    turns: int = 1
+    bias: int = 10
+    parity: int = 1
 
 
 def parse_params(text: str) -> Params:
@@ -85,8 +120,9 @@ def parse_params(text: str) -> Params:
         key, value = key.strip(), value.strip()
         if key == "c":
             fields["c"] = _number(key, value, float, 0.0)
-        elif key in ("rollout", "samples", "nodes"):
-            low = {"rollout": -1, "samples": 0, "nodes": 1}[key]
+        elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns"):
+            low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
+                   "parity": 0, "turns": 0}[key]
             fields[key] = _number(key, value, int, low)
         else:
             raise ValueError(f"unknown parameter {key!r}")
@@ -129,6 +165,11 @@ def check_params(text: str) -> None:
     parse_params(text)
 
 
+#: The least scale of a lead, in points, when judgements become rewards (`IsmctsBot._frame`).
+MIN_SCALE = 5.0
+#: The most random replies a rollout plays to get back to the bot's seat (``parity=1``).
+PARITY_STEPS = 8
+
 #: Legal lists up to this long are walked whole at a node (the textbook ISMCTS choice).
 SHORT = 24
 
@@ -138,12 +179,16 @@ class Node:
     ``total`` (rewards of the seat that acted into it) and ``avail`` (times it could be
     chosen) are this node's statistics as its parent's child."""
 
-    __slots__ = ("avail", "children", "states", "total", "visits")
+    __slots__ = ("avail", "children", "legal_of", "states", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
         #: The state at this node for each pool sample that reached it (see `_enter`).
         self.states: dict[int, Sampled[Any]] | None = None
+        #: For a pool sample whose state is kept here: how many children (in the order
+        #: they were made) were checked against that state's legal actions, and the legal
+        #: ones (a lazy legal list's ``in`` costs about as much as reading the action).
+        self.legal_of: dict[int, tuple[int, list[tuple[Action, Node]]]] | None = None
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -159,11 +204,17 @@ class IsmctsBot:
         self.params = parse_params(ctx.params)
         #: Iterations run by the last `choose` (for benches and tests).
         self.last_iterations = 0
+        #: The root candidates of the last search, best prior first: (action, prior,
+        #: visits, mean reward or None) (for benches and tests).
+        self.last_root: list[tuple[Action, float, int, float | None]] = []
         self._nodes = 0
         self._cached = 0
+        self._scale = MIN_SCALE
+        self._team = False
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        """The most visited root action after the budget's iterations."""
+        """The best root candidate after the budget's iterations (see the module
+        docstring)."""
         rng = self.rng
         if len(legal) == 1:
             return legal[0]
@@ -174,37 +225,37 @@ class IsmctsBot:
     # -- the search --------------------------------------------------------------------------
 
     def _search(self, view: Any, actions: list[Action]) -> Action:
-        model, rng, params, me = self.model, self.rng, self.params, self.seat
-        n = len(actions)
+        model, rng, params = self.model, self.rng, self.params
+        self._nodes = 0
+        self._cached = 0
+        size = params.samples
+        deadline = None if params.seconds is None else time.monotonic() + params.seconds
+        first = model.sample(view, rng)
+        pool: list[Sampled[Any]] = [first] if size else []
+        cands, priors, subtrees = self._rank(first, actions)
+        n = len(cands)
+        m = float(params.bias)
+        c = params.c
         vis = [0] * n
         tot = [0.0] * n
-        subtrees = [Node() for _ in range(n)]
-        ucb = [math.inf] * n
-        order = list(range(n))
-        rng.shuffle(order)  # untried root actions are tried in a random order
-        untried = n
-        c = params.c
-        self._nodes = n
-        self._cached = 0
-        pool: list[Sampled[Any]] = []
-        size = params.samples
+        # The prior counts as m visits of its value.  It judges the state right after the
+        # bot's move, the search after the others' replies too, which lowers every action
+        # alike: the prior is shifted by the mean gap seen so far between a visit's reward
+        # and its action's prior, so that it ranks without pulling the level.
+        lean = [m * p for p in priors]
+        gap = 0.0
+        log, sqrt = math.log, math.sqrt
+        ucb = [(lean[i] / m if m else math.inf) + c for i in range(n)]
         limit = params.iterations
-        deadline = None if params.seconds is None else time.monotonic() + params.seconds
         refresh_at = 2 * n
         done = 0
-        log = math.log
-        sqrt = math.sqrt
         while True:
             if limit is not None:
                 if done >= limit:
                     break
             elif done & 7 == 0 and deadline is not None and time.monotonic() >= deadline:
                 break
-            if untried:
-                untried -= 1
-                i = order[untried]
-            else:
-                i = ucb.index(max(ucb))
+            i = ucb.index(max(ucb))
             if size:
                 # The j-th visit of a root action uses pool sample j mod size, so states
                 # kept on the tree for that sample are met again from the size-th visit on.
@@ -216,39 +267,129 @@ class IsmctsBot:
             else:
                 k = -1
                 state = model.sample(view, rng)
-            if vis[i]:
-                rewards = self._descend(state, actions[i], subtrees[i], k)
-            else:  # a root action's first visit judges the action itself
-                rewards = self._rollout(self._enter(subtrees[i], state, me, actions[i], k))
+            rewards = self._descend(state, cands[i], subtrees[i], k)
             done += 1
-            r = rewards[me]
+            r = rewards[self.seat]
             vis[i] += 1
             tot[i] += r
-            v = vis[i]
-            if not untried:
-                if done >= refresh_at:
-                    refresh_at = done + done // 16 + 1
-                    logn = log(done)
-                    ucb = [tot[k] / vis[k] + c * sqrt(logn / vis[k]) for k in range(n)]
-                else:
-                    ucb[i] = tot[i] / v + c * sqrt(log(done) / v)
-            elif untried == 0:
-                logn = log(done)
-                ucb = [tot[k] / vis[k] + c * sqrt(logn / vis[k]) for k in range(n)]
+            gap += r - priors[i]
+            shift = m * gap / done
+            logn = log(done + 1)
+            if done >= refresh_at:
+                refresh_at = done + done // 16 + 1
+                ucb = [(tot[j] + lean[j] + shift) / (vis[j] + m) + c * sqrt(logn / (vis[j] + 1))
+                       if vis[j] + m > 0 else math.inf for j in range(n)]
+            else:
+                v = vis[i]
+                ucb[i] = (tot[i] + lean[i] + shift) / (v + m) + c * sqrt(logn / (v + 1))
         self.last_iterations = done
-        # The best mean reward among the actions visited at least half as often as the most
-        # visited one (the most visited alone is noise while visits are few and even).
+        # The best value (the prior counted as m visits) among the actions visited at least
+        # half as often as the most visited one (the most visited alone is noise while
+        # visits are few and even); with no search at all, the best prior: greedy's choice.
         floor = max(vis) / 2
-        means = [tot[k] / vis[k] if vis[k] and vis[k] >= floor else -1.0 for k in range(n)]
-        top = max(means)
-        best = [k for k in range(n) if means[k] == top]
-        return actions[best[rng.randbelow(len(best))] if len(best) > 1 else best[0]]
+        shift = m * gap / done if done else 0.0
+        values = [(tot[j] + lean[j] + shift) / (vis[j] + m) if vis[j] + m > 0 else priors[j]
+                  for j in range(n)]
+        best = max((j for j in range(n) if vis[j] >= floor), key=lambda j: values[j])
+        self.last_root = [(cands[j], priors[j], vis[j], tot[j] / vis[j] if vis[j] else None)
+                          for j in range(n)]
+        return cands[best]
+
+    def _rank(self, state: Sampled[Any], actions: list[Action]
+              ) -> tuple[list[Action], list[float], list[Node]]:
+        """The root candidates, best first by their one-ply value in ``state`` (the first
+        pool sample): each action is played and the state after it judged, as ``greedy``
+        does (ties in an order drawn from the bot's stream, equal rewards, such as two
+        won finishes, by the seat's own judgement as ``greedy`` ranks).  Also fixes how
+        this search squashes judgements into rewards (`_frame`).  Keeps the ``top`` best;
+        lists longer than `WIDEST` are weighed on a uniform subset, as ``greedy`` does."""
+        model, rng, me = self.model, self.rng, self.seat
+        n = len(actions)
+        indices = list(range(n)) if n <= WIDEST else _subset(n, WIDEST, rng)
+        rng.shuffle(indices)
+        k = 0 if self.params.samples else -1
+        afters: list[tuple[int, Node, Sampled[Any], tuple[float, ...] | None]] = []
+        for i in indices:
+            node = Node()
+            after = self._enter(node, state, me, actions[i], k)
+            afters.append((i, node, after, model.judges(after)))
+        self._nodes = len(afters)
+        self._frame(model.judges(state), [judged for *_, judged in afters])
+        keyed = []
+        for i, node, after, judged in afters:
+            outcome = model.outcome(after)
+            reward = (model.rewards(outcome) if outcome is not None
+                      else self._reward(judged))[me]
+            keyed.append((reward, judged[me] if judged is not None else 0.0, i, node))
+        keyed.sort(key=lambda t: (-t[0], -t[1]))
+        keyed = keyed[:self.params.top or len(keyed)]
+        return ([actions[i] for _, _, i, _ in keyed], [p for p, *_ in keyed],
+                [node for *_, node in keyed])
+
+    def _frame(self, root: tuple[float, ...] | None,
+               afters: list[tuple[float, ...] | None]) -> None:
+        """Fix, for one decision, how judgements become rewards (`_reward`), from every
+        seat's judgement at the root (``root``) and after each root action (``afters``).
+        The game judges the team when every seat is judged alike after every root action:
+        then the figure itself is squashed, as there is no lead to measure.  Otherwise the
+        scale of a lead is the largest of `MIN_SCALE`, half the largest judgement at the
+        root, and the largest lead after a root action, so that the search's leads fall
+        where ``tanh`` still tells them apart."""
+        self._scale = MIN_SCALE
+        self._team = self.model.players == 1
+        if root is None:
+            return
+        scale = max(MIN_SCALE, 0.5 * max(abs(j) for j in root))
+        team = True
+        for judged in afters:
+            if judged is None:
+                continue
+            if min(judged) != max(judged):
+                team = False
+            for seat, mine in enumerate(judged):
+                scale = max(scale, abs(mine - max(judged[:seat] + judged[seat + 1:])))
+        self._scale = scale
+        self._team = self._team or team
+
+    def _judge(self, state: Sampled[Any]) -> tuple[float, ...]:
+        """Every seat's reward in [0, 1] for ``state``: the `Outcome`'s when it is over,
+        else squashed from every seat's ``judge`` (`_reward`)."""
+        model = self.model
+        outcome = model.outcome(state)
+        if outcome is not None:
+            return model.rewards(outcome)
+        return self._reward(model.judges(state))
+
+    def _reward(self, judged: tuple[float, ...] | None) -> tuple[float, ...]:
+        """Every seat's reward in (0, 1) from every seat's ``judge`` (the game's
+        ``evaluate``), with one scale for the whole decision (`_frame`): a seat's lead over
+        the best other seat, ``0.5 + 0.5 tanh(lead / scale)`` (zero-sum between two seats),
+        or for a team the figure itself, ``0.5 + 0.5 tanh(figure / 50)``; 0.5 each when the
+        game judges nothing."""
+        if judged is None:
+            return (0.5,) * self.model.players
+        tanh = math.tanh
+        if self._team:
+            return tuple(0.5 + 0.5 * tanh(j / 50.0) for j in judged)
+        scale = self._scale
+        if len(judged) == 2:
+            r = 0.5 + 0.5 * tanh((judged[0] - judged[1]) / scale)
+            return (r, 1.0 - r)
+        out = []
+        for seat, mine in enumerate(judged):
+            best = max(judged[:seat] + judged[seat + 1:])
+            out.append(0.5 + 0.5 * tanh((mine - best) / scale))
+        return tuple(out)
 
     def _descend(self, state: Sampled[Any], first: Action, node: Node,
                  k: int) -> tuple[float, ...]:
         """One iteration below the root: ``first`` played in ``state`` (pool sample ``k``,
         -1 for a fresh one), then tree, rollout, backup.  Returns every seat's reward."""
         model, rng, me, c = self.model, self.rng, self.seat, self.params.c
+        # ``waited``: another seat acted since the bot's last decision; a decision of the
+        # bot after that starts one of its turns, and the tree spans ``turns`` of them.
+        waited = len(model.active_seats(state)) > 1
+        turns = self.params.turns
         state = self._enter(node, state, me, first, k)
         path: list[tuple[Node, int]] = []
         expanded = False
@@ -262,9 +403,18 @@ class IsmctsBot:
                 seat = me
             else:
                 state = _play(model, state, -1, None, rng)
+                waited = True
                 continue
+            if seat == me and waited:
+                turns -= 1
+                if not turns:
+                    break  # the bot's turn again, the others' replies seen: judge here
+                waited = False
+            if len(active) > 1 or seat != me:
+                waited = True
             legal = model.legal_actions(state, seat)
-            action, child, expanded = self._select(node, legal, c)
+            kept = k if k >= 0 and node.states is not None and k in node.states else -1
+            action, child, expanded = self._select(node, legal, c, kept)
             if child is None:  # the tree is full: go on without growing it
                 state = _play(model, state, seat, action, rng)
                 break
@@ -298,11 +448,12 @@ class IsmctsBot:
             self._cached += 1
         return after
 
-    def _select(self, node: Node, legal: Sequence[Action],
-                c: float) -> tuple[Action, Node | None, bool]:
+    def _select(self, node: Node, legal: Sequence[Action], c: float,
+                k: int = -1) -> tuple[Action, Node | None, bool]:
         """A child of ``node`` among ``legal``: widen at random, else UCB over the children
-        legal here.  Returns the action, its node (None when the tree is full) and whether
-        the node is new."""
+        legal here.  ``k``: the pool sample whose kept state this is (-1: none), so that
+        which children are legal in it is worked out once.  Returns the action, its node
+        (None when the tree is full) and whether the node is new."""
         children = node.children
         n = len(legal)
         count = len(children)
@@ -314,15 +465,27 @@ class IsmctsBot:
         best: Node | None = None
         best_action: Action | None = None
         top = -1.0
-        for action, child in children.items():
-            if action in legal:
-                child.avail += 1
-                visits = child.visits
-                if not visits:
-                    return action, child, False
-                value = child.total / visits + c * math.sqrt(math.log(child.avail) / visits)
-                if value > top:
-                    top, best, best_action = value, child, action
+        here: Iterable[tuple[Action, Node]]
+        if k >= 0:
+            memo = node.legal_of
+            if memo is None:
+                memo = node.legal_of = {}
+            seen, here = memo.get(k, (0, []))
+            if seen < count:
+                here.extend(pair for pair in islice(children.items(), seen, None)
+                            if pair[0] in legal)
+                memo[k] = (count, here)
+        else:
+            here = [pair for pair in children.items() if pair[0] in legal]
+        log, sqrt = math.log, math.sqrt
+        for action, child in here:
+            child.avail += 1
+            visits = child.visits
+            if not visits:
+                return action, child, False
+            value = child.total / visits + c * sqrt(log(child.avail) / visits)
+            if value > top:
+                top, best, best_action = value, child, action
         if best is None or best_action is None:
             return self._child(children, legal[self.rng.randbelow(n)])
         return best_action, best, False
@@ -369,18 +532,22 @@ class IsmctsBot:
         return action, child, True
 
     def _rollout(self, state: Sampled[Any]) -> tuple[float, ...]:
-        """``rollout`` random actions from ``state``, then judge it."""
-        model, rng = self.model, self.rng
+        """``rollout`` random actions from ``state``, then (``parity=1``) random replies of
+        the other seats until the bot's seat is to act again, then judge it (`_judge`)."""
+        model, rng, me = self.model, self.rng, self.seat
         steps = self.params.rollout
         while steps:
             if not model.active_seats(state):
                 break
             state = _play(model, state, -1, None, rng)
             steps -= 1
-        outcome = model.outcome(state)
-        if outcome is not None:
-            return model.rewards(outcome)
-        return model.estimate(state)
+        if self.params.parity:
+            for _ in range(PARITY_STEPS):
+                active = model.active_seats(state)
+                if not active or me in active:
+                    break
+                state = _play(model, state, -1, None, rng)
+        return self._judge(state)
 
 
 def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None,
@@ -405,6 +572,14 @@ def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None
     for who, choice in sorted(choices, key=lambda pair: pair[0]):
         state = model.step(state, who, choice, rng)
     return state
+
+
+def _subset(n: int, k: int, rng: Rng) -> list[int]:
+    """``k`` distinct indices below ``n`` (``k < n``), drawn uniformly, in order."""
+    chosen: set[int] = set()
+    while len(chosen) < k:
+        chosen.add(rng.randbelow(n))
+    return sorted(chosen)
 
 
 def spec() -> BotSpec:

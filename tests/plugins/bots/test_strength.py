@@ -110,3 +110,48 @@ def test_without_a_sampler_a_bot_plays_like_random(host: PluginHost, bot: str) -
 
 def _log3(ruleset: Ruleset, spec) -> list:
     return [(e.seat, e.action) for e in play(ruleset, 3, b"relay", [spec]).entries]
+
+
+def test_ismcts_without_time_to_search_plays_greedy_s_choice(host: PluginHost) -> None:
+    # Before its first iteration the search ranks the root actions by their one-ply value,
+    # as greedy does; with one iteration (or none that changes its mind) it keeps that
+    # choice: in tokens the highest card in hand, at every decision.
+    ruleset = host.ruleset("tokens", players=2)
+    rules = ruleset.gamedef
+    spec = resolve(host, "ismcts:1", "tokens")
+    best = decisions = 0
+    for number in range(6):
+        table = Table(ruleset, 2, f"tiny/{number}".encode())
+        while table.active_seats():
+            (seat,) = table.active_seats()
+            legal = rules.legal_actions(table.state, seat)
+            bot = make_bot(ruleset, 2, f"tiny/{number}/{table.index}".encode(), spec, seat)
+            action = bot.choose(table.view(seat), legal)
+            hand = dict(table.view(seat).hand)
+            best += hand[action["card"]] == max(hand.values())
+            decisions += 1
+            assert table.play(seat, action) is None
+    assert decisions == 48 and best == 48
+
+
+def test_ismcts_top_keeps_the_best_candidates_only(host: PluginHost) -> None:
+    # top=1 searches the one best action by its one-ply value: greedy's choice, whatever
+    # the budget
+    ruleset = host.ruleset("tokens", players=2)
+    rules = ruleset.gamedef
+    table = Table(ruleset, 2, b"top")
+    (seat,) = table.active_seats()
+    legal = rules.legal_actions(table.state, seat)
+    bot = make_bot(ruleset, 2, b"top", resolve(host, "ismcts:50,top=1", "tokens"), seat)
+    action = bot.choose(table.view(seat), legal)
+    hand = dict(table.view(seat).hand)
+    assert hand[action["card"]] == max(hand.values())
+    assert isinstance(bot, IsmctsBot) and bot.last_iterations == 50
+
+
+@pytest.mark.parametrize("params", ["40,top=2", "40,bias=0", "40,parity=0", "40,samples=0",
+                                    "40,turns=0"])
+def test_ismcts_variants_are_deterministic(host: PluginHost, params: str) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    specs = [resolve(host, f"ismcts:{params}", "tokens"), resolve(host, "random", "tokens")]
+    assert _log(ruleset, b"variant", specs) == _log(ruleset, b"variant", specs)

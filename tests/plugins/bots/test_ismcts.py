@@ -1,0 +1,56 @@
+"""The ``ismcts`` bot's parameters and how it turns judgements into rewards."""
+
+from __future__ import annotations
+
+import pytest
+from toygames import PLUGINS
+
+from hedgerow.core.botchoice import resolve
+from hedgerow.core.playout import make_bot
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.table import Table
+from hedgerow.plugins.bots.ismcts import IsmctsBot, Params, parse_params
+
+
+def test_the_search_parameters_parse() -> None:
+    assert parse_params("") == Params()
+    assert (Params().top, Params().bias, Params().parity, Params().turns) == (0, 10, 1, 1)
+    got = parse_params("3000,top=8,bias=0,parity=0,turns=0,c=1.2")
+    assert (got.iterations, got.top, got.bias, got.parity, got.turns, got.c) == (
+        3000, 8, 0, 0, 0, 1.2)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("top=-1", "top='-1' must be at least 0"),
+    ("bias=x", "bias='x' is not a whole number"),
+    ("parity=-1", "parity='-1' must be at least 0"),
+    ("turns=1.5", "turns='1.5' is not a whole number"),
+])
+def test_bad_search_parameters_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_params(text)
+
+
+@pytest.fixture(scope="module")
+def host() -> PluginHost:
+    return PluginHost(autoload=False, extra=PLUGINS)
+
+
+def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"judge")
+    (seat,) = table.active_seats()
+    bot = make_bot(ruleset, 2, b"judge", resolve(host, "ismcts:5", "tokens"), seat)
+    assert isinstance(bot, IsmctsBot)
+    legal = ruleset.gamedef.legal_actions(table.state, seat)
+    bot.choose(table.view(seat), legal)  # fixes the scale of this decision
+    state = bot.model.sample(table.view(seat), bot.rng)
+    rewards = bot._judge(state)
+    assert len(rewards) == 2 and abs(sum(rewards) - 1.0) < 1e-9
+    after = bot.model.step(state, seat, legal[0], bot.rng)
+    judged_before, judged_after = bot.model.judges(state), bot.model.judges(after)
+    assert judged_before is not None and judged_after is not None
+    lead_before = judged_before[seat] - judged_before[1 - seat]
+    lead_after = judged_after[seat] - judged_after[1 - seat]
+    if lead_after > lead_before:
+        assert bot._judge(after)[seat] > rewards[seat]
