@@ -148,6 +148,7 @@ class Departures:
         self.events: list[SeatEvent] = []  # every seat event this peer logged
         self._number = 0
         self._bots: dict[int, asyncio.Task[None]] = {}
+        self._handing_back: set[int] = set()  # seats handed back once the open step ends
 
     # -- what the clients read ----------------------------------------------------------
 
@@ -408,6 +409,9 @@ class Departures:
 
     def _take_over(self, takeover: Takeover, voters: tuple[int, ...] = ()) -> None:
         self.runs[takeover.seat] = takeover
+        # A commitment the departed process made in the open step died with its salt: the
+        # bot commits afresh (§5.9).
+        self.sync.forget_commitment(takeover.seat)
         self._log(SeatEvent(SeatEventKind.TAKEOVER, takeover.seat, takeover.runner,
                             takeover.bot, takeover.index, voters))
         member = self.ctx.roster.by_seat(takeover.seat) if self.ctx.roster else None
@@ -463,14 +467,44 @@ class Departures:
         if resumed or takeover.runner == self.ctx.seat:
             self.ctx.send(member, SeatTaken(takeover.seat, takeover.runner, takeover.bot,
                                             takeover.index))
-        if takeover.runner != self.ctx.seat:
+        if takeover.runner != self.ctx.seat or member.seat in self._handing_back:
+            return
+        step = self.sync.step
+        if step is not None and member.seat in step.hosted:
+            # Our bot committed for the seat in the open step: only we can reveal it, so
+            # the bot stops choosing, the step finishes with its choice, and the seat is
+            # handed back after it (§5.9).
+            task = self._bots.pop(member.seat, None)
+            if task is not None:
+                task.cancel()
+            self._handing_back.add(member.seat)
+            self._bots[member.seat] = asyncio.get_running_loop().create_task(
+                self._hand_back_after(member.seat, step.index))
             return
         self._stop_bot(member.seat)
+        self._hand_back(member.seat)
+
+    def _hand_back(self, seat: int) -> None:
+        """The runner gives ``seat`` back from its next log index, to every seated peer."""
+        self._handing_back.discard(seat)
         self.sync.seal()
         table = self.ctx.table
         index = table.index if table is not None else 0
-        self.ctx.broadcast(SeatHandback(member.seat, index))
-        self._handed_back(member.seat, index)
+        self.ctx.broadcast(SeatHandback(seat, index))
+        self._handed_back(seat, index)
+
+    async def _hand_back_after(self, seat: int, index: int) -> None:
+        """Hand ``seat`` back once the step that starts at ``index`` is over."""
+        while self.ctx.phase == Phase.PLAYING:
+            step = self.sync.step
+            if step is None or step.index != index:
+                break
+            changed = self.ctx.tick.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed, 1.0)
+        self._bots.pop(seat, None)
+        if seat in self.runs:
+            self._hand_back(seat)
 
     def _handed_back(self, seat: int, index: int) -> None:
         self.runs.pop(seat, None)

@@ -745,10 +745,12 @@ class Peer:
 
     def _peer_back(self, member: Member, *, resumed: bool = True) -> None:
         """A seated peer returned (§5.7) — ``resumed`` with a ``Hello``, or only its link
-        came back: play re-sends our step messages; a bot that runs its seat hands it back
-        (§5.9)."""
-        self.sync.peer_back(member)
+        came back: a bot that runs its seat hands it back, telling it first (§5.9); play
+        re-sends our step messages.  A restarted process lost any commitment it had not
+        revealed, unless that commitment was a bot's that plays its seat."""
+        bot_seat = member.seat in self.departures.runs
         self.departures.peer_back(member, resumed=resumed)
+        self.sync.peer_back(member, restarted=resumed and not bot_seat)
         self.departures.expire()
 
     def _find_bot(self, name: str) -> BotSpec | None:

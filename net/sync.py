@@ -140,6 +140,14 @@ class Sync:
             step.commits.pop(member.seat, None)  # it lost its salt: it commits afresh
         self._send_step(member, step, skip=member.seat)
 
+    def forget_commitment(self, seat: int) -> None:
+        """Drop ``seat``'s unrevealed commitment in the open step: whoever made it can no
+        longer reveal it (a bot took the seat over from a process that died)."""
+        step = self._step
+        if step is not None and seat not in step.reveals:
+            step.commits.pop(seat, None)
+            step.hosted.pop(seat, None)
+
     def resend_stalled_step(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the open step has not moved for ``every`` beats,
         send our commitments (and our reveals, once every commitment is in) again to every
