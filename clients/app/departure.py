@@ -253,11 +253,23 @@ class DeparturePrompt:
         return f"{bot_name(number)} ({bot or 'bot'}) plays {owner}"
 
     def _changed(self) -> None:
-        """Tell the player about each takeover once it is in force here."""
+        """Tell the player about each takeover once it is in force here, and each seat
+        its player reclaimed."""
         events = getattr(self.departures, "events", None)
         if not events or len(events) <= self._events:
             return
         for event in events[self._events:]:
-            if getattr(event.kind, "name", "") == "TAKEOVER":
+            kind = getattr(event.kind, "name", "")
+            if kind == "TAKEOVER":
                 self.state.say(self.takeover_text(event.seat, event.bot) + ".")
+            elif kind == "RECLAIM":
+                self.state.say(self.reclaim_text(event.seat))
         self._events = len(events)
+
+    def reclaim_text(self, seat: int) -> str:
+        """``Ana is back and plays their seat again`` (or, ours: you play it again)."""
+        if seat == self.state.seat.seat:
+            return "You are back: you play your seat again."
+        info = next((i for i in self.state.seat.seats() if i.seat == seat), None)
+        who = info.name if info is not None and info.name else f"Seat {seat}"
+        return f"{who} is back and plays their seat again."

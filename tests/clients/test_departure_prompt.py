@@ -141,6 +141,12 @@ def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> Non
             rows = await drawn(d, lambda rows: any("(petalsonly) plays" in r for r in rows),
                                what="who took the seat")
             assert f"{expected} (petalsonly) plays {bob}'s seat" in "\n".join(rows)
+            # The player comes back and reclaims the seat: the screen says so.
+            fake.events.append(SeatEvent(SeatEventKind.RECLAIM, 1, 0, "", 9))
+            seat._notify()
+            rows = await drawn(d, lambda rows: any("is back" in r for r in rows),
+                               what="the reclaim")
+            assert f"{bob} is back and plays their seat again." in "\n".join(rows)
 
     asyncio.run(main())
 
