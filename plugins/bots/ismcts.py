@@ -24,9 +24,14 @@ Each iteration:
 2. **Select** the root candidate by UCB1 over its biased mean, then walk down the tree, at
    each node choosing among the actions legal *in this state* by UCB1 with availability
    counts (a child's exploration term uses how often it was available, not its parent's
-   visits).  Long action lists stay lazy: a node widens progressively (a new child at
-   random while it has fewer than ``1 + 2 sqrt(visits)`` children) and its UCB only looks
-   at the children it has (which of them are legal in a kept state is worked out once).
+   visits).  Long action lists stay lazy: a node widens progressively (a new child while
+   it has fewer than ``1 + 2 sqrt(visits)`` children) and its UCB only looks at the
+   children it has (which of them are legal in a kept state is worked out once).  New
+   children come in *order* (``order=1``): on a node's second visit the actions legal
+   there are ranked by their one-ply reward for the seat acting there, as ``greedy``
+   would rank them, and the best not yet tried that is legal in this sample comes next;
+   for a short list (up to `SHORT` actions), every action is tried once before UCB, in
+   that order.  So the others' strongest replies are searched first.
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
@@ -59,14 +64,15 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
 * ``top=K`` (root candidates kept, best prior first; default 0: all), ``bias=M`` (visits
   the prior counts for, default 10; 0: none, every candidate tried once first),
   ``turns=D`` (the bot's turns the tree spans, default 1; 0: unbounded), ``parity=0|1``
-  (default 1: leaves judged after the others' replies).
+  (default 1: leaves judged after the others' replies), ``order=0|1`` (default 1: new
+  children in order of their one-ply reward; 0: at random).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
 of iterations depend on the machine and its load, so those games are not reproducible.
 An iteration budget does not count the ranking of the root candidates; a time budget
-does, and one shorter than the ranking (a few to a few tens of milliseconds) is overrun.  Where the game cannot sample
-a state from a view the bot plays uniformly at random.
+does, and one shorter than the ranking (a few to a few tens of milliseconds) is overrun.
+Where the game cannot sample a state from a view the bot plays uniformly at random.
 """
 
 from __future__ import annotations
@@ -86,7 +92,8 @@ from hedgerow.plugins.bots.greedy import WIDEST
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
                "top=K (root candidates kept, 0: all), bias=M (visits the one-ply prior "
-               "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1")
+               "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
+               "order=0|1 (children made best one-ply first)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +108,7 @@ class Params:
     nodes: int = 200_000
     top: int = 0
     turns: int = 1
+    order: int = 1
     bias: int = 10
     parity: int = 1
 
@@ -120,9 +128,10 @@ def parse_params(text: str) -> Params:
         key, value = key.strip(), value.strip()
         if key == "c":
             fields["c"] = _number(key, value, float, 0.0)
-        elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns"):
+        elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns",
+                     "order"):
             low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
-                   "parity": 0, "turns": 0}[key]
+                   "parity": 0, "turns": 0, "order": 0}[key]
             fields[key] = _number(key, value, int, low)
         else:
             raise ValueError(f"unknown parameter {key!r}")
@@ -179,7 +188,7 @@ class Node:
     ``total`` (rewards of the seat that acted into it) and ``avail`` (times it could be
     chosen) are this node's statistics as its parent's child."""
 
-    __slots__ = ("avail", "children", "legal_of", "states", "total", "visits")
+    __slots__ = ("avail", "children", "legal_of", "order", "states", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
@@ -189,6 +198,9 @@ class Node:
         #: they were made) were checked against that state's legal actions, and the legal
         #: ones (a lazy legal list's ``in`` costs about as much as reading the action).
         self.legal_of: dict[int, tuple[int, list[tuple[Action, Node]]]] | None = None
+        #: The actions in the order new children are made, best one-ply value first for
+        #: the seat acting here (`IsmctsBot._order`); None: at random.
+        self.order: list[Action] | None = None
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -267,9 +279,12 @@ class IsmctsBot:
             else:
                 k = -1
                 state = model.sample(view, rng)
-            rewards = self._descend(state, cands[i], subtrees[i], k)
+            subtree = subtrees[i]
+            rewards = self._descend(state, cands[i], subtree, k)
             done += 1
             r = rewards[self.seat]
+            subtree.visits += 1  # its progressive widening counts its visits
+            subtree.total += r
             vis[i] += 1
             tot[i] += r
             gap += r - priors[i]
@@ -413,6 +428,8 @@ class IsmctsBot:
             if len(active) > 1 or seat != me:
                 waited = True
             legal = model.legal_actions(state, seat)
+            if node.order is None and node.visits and self.params.order and len(legal) > 1:
+                node.order = self._order(state, seat, legal)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
             action, child, expanded = self._select(node, legal, c, kept)
             if child is None:  # the tree is full: go on without growing it
@@ -460,6 +477,9 @@ class IsmctsBot:
         if n <= SHORT or n <= count:
             return self._select_listed(node, legal, c)
         if count < n and count * count < 4 * node.visits + 1:
+            ordered = _next(node, legal) if node.order is not None else None
+            if ordered is not None:
+                return self._child(children, ordered)
             action = legal[self.rng.randbelow(n)] if n > 1 else legal[0]
             return self._child(children, action)
         best: Node | None = None
@@ -515,10 +535,26 @@ class IsmctsBot:
             if value > top:
                 top, best, best_action = value, child, action
         if untried:
+            ordered = _next(node, untried) if node.order is not None else None
+            if ordered is not None:
+                return self._child(children, ordered)
             pick = untried[self.rng.randbelow(len(untried))] if len(untried) > 1 else untried[0]
             return self._child(children, pick)
         assert best is not None and best_action is not None
         return best_action, best, False
+
+    def _order(self, state: Sampled[Any], seat: int, legal: Sequence[Action]) -> list[Action]:
+        """``legal`` best first for ``seat`` by the reward of the state after each (one
+        ply, as ``greedy`` ranks; lists longer than `WIDEST` on a uniform subset): the
+        order a node's new children are made in (ordered widening).  Worked out on the
+        state the node is at on its second visit; in another sample the first actions of
+        the order that are legal there are taken."""
+        model, rng = self.model, self.rng
+        n = len(legal)
+        indices = range(n) if n <= WIDEST else _subset(n, WIDEST, rng)
+        scored = sorted(((self._judge(_play(model, state, seat, legal[i], rng))[seat], i)
+                         for i in indices), key=lambda t: -t[0])
+        return [legal[i] for _, i in scored]
 
     def _child(self, children: dict[Action, Node],
                action: Action) -> tuple[Action, Node | None, bool]:
@@ -572,6 +608,27 @@ def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None
     for who, choice in sorted(choices, key=lambda pair: pair[0]):
         state = model.step(state, who, choice, rng)
     return state
+
+
+#: How far down a node's order `_next` looks for an action legal in this sample.
+ORDER_LOOK = 16
+
+
+def _next(node: Node, legal: Sequence[Action]) -> Action | None:
+    """The first action of ``node.order`` that is not a child yet and is in ``legal``,
+    looking at most `ORDER_LOOK` actions down; None when there is none."""
+    order, children = node.order, node.children
+    assert order is not None
+    looked = 0
+    for action in order:
+        if action in children:
+            continue
+        if action in legal:
+            return action
+        looked += 1
+        if looked >= ORDER_LOOK:
+            break
+    return None
 
 
 def _subset(n: int, k: int, rng: Rng) -> list[int]:

@@ -150,7 +150,7 @@ def test_ismcts_top_keeps_the_best_candidates_only(host: PluginHost) -> None:
 
 
 @pytest.mark.parametrize("params", ["40,top=2", "40,bias=0", "40,parity=0", "40,samples=0",
-                                    "40,turns=0"])
+                                    "40,turns=0", "40,order=0"])
 def test_ismcts_variants_are_deterministic(host: PluginHost, params: str) -> None:
     ruleset = host.ruleset("tokens", players=2)
     specs = [resolve(host, f"ismcts:{params}", "tokens"), resolve(host, "random", "tokens")]
