@@ -8,7 +8,7 @@ its root the bot's information set (its view).
 **Root candidates.**  Before the first iteration every legal action is played in the first
 pool sample and the state after it judged, as ``greedy`` does (lists longer than
 ``greedy.WIDEST`` on a uniform subset, as it does): that one-ply reward is the action's
-*prior*.  The actions are ranked by it and the ``top`` best kept (all by default).  The
+*prior*.  The actions are ranked by it and the ``top`` best kept (8 by default).  The
 prior counts as ``bias`` visits of its value in the action's mean (progressive bias: it
 fades as real visits come), shifted by the mean gap seen so far between the search's
 rewards and the priors (the prior judges the state before the others reply, the search
@@ -61,7 +61,7 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
 * ``c=0.7`` (UCB exploration constant), ``rollout=N`` (default 0: judge at once),
   ``samples=N`` (pool size, default 32), ``nodes=N`` (memory bound: the tree stops
   growing at N nodes and keeps at most N/4 states, default 200000);
-* ``top=K`` (root candidates kept, best prior first; default 0: all), ``bias=M`` (visits
+* ``top=K`` (root candidates kept, best prior first; default 8; 0: all), ``bias=M`` (visits
   the prior counts for, default 10; 0: none, every candidate tried once first),
   ``turns=D`` (the bot's turns the tree spans, default 1; 0: unbounded), ``parity=0|1``
   (default 1: leaves judged after the others' replies), ``order=0|1`` (default 1: new
@@ -91,7 +91,7 @@ from hedgerow.plugins.bots.greedy import WIDEST
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
-               "top=K (root candidates kept, 0: all), bias=M (visits the one-ply prior "
+               "top=K (root candidates kept, default 8, 0: all), bias=M (visits the one-ply prior "
                "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
                "order=0|1 (children made best one-ply first)")
 
@@ -106,7 +106,7 @@ class Params:
     rollout: int = 0
     samples: int = 32
     nodes: int = 200_000
-    top: int = 0
+    top: int = 8
     turns: int = 1
     order: int = 1
     bias: int = 10

@@ -15,7 +15,7 @@ from hedgerow.plugins.bots.ismcts import IsmctsBot, Params, parse_params
 def test_the_search_parameters_parse() -> None:
     assert parse_params("") == Params()
     assert (Params().top, Params().bias, Params().parity, Params().turns, Params().order) == (
-        0, 10, 1, 1, 1)
+        8, 10, 1, 1, 1)
     got = parse_params("3000,top=8,bias=0,parity=0,turns=0,order=0,c=1.2")
     assert (got.iterations, got.top, got.bias, got.parity, got.turns, got.order, got.c) == (
         3000, 8, 0, 0, 0, 0, 1.2)
