@@ -53,7 +53,9 @@ def share_bytecode(environ: MutableMapping[str, str] = os.environ) -> Path | Non
     return Path(prefix)
 
 
-share_bytecode()
+#: The suite's bytecode cache, and whether it was still empty when this run began.
+BYTECODE = share_bytecode()
+BYTECODE_COLD = BYTECODE is not None and not BYTECODE.exists()
 
 # Hypothesis' deadline (200 ms an example) and its too-slow health check are timings: on a
 # loaded machine they fail tests whose behaviour is right.  Every example is still run and
@@ -188,6 +190,27 @@ HOOK_CALLS = HookCalls()
 
 def pytest_configure(config: pytest.Config) -> None:
     HOOK_CALLS.install()
+    fill_bytecode_before_workers(config)
+
+
+def fill_bytecode_before_workers(config: pytest.Config) -> None:
+    """Fill an empty bytecode cache (`share_bytecode`) once before xdist's workers start.
+
+    Each worker collects the whole suite, compiling every test module (with pytest's
+    assertion rewriting) and what it imports; started together on an empty cache, all of
+    them compile everything (about 7 s of CPU each).  One collection in a child process
+    first leaves them the cache to read.  Nothing else changes: the workers still collect
+    the tests themselves."""
+    import subprocess
+
+    workers = getattr(config.option, "numprocesses", None)
+    if (not BYTECODE_COLD or not workers or hasattr(config, "workerinput")
+            or config.option.collectonly):
+        return
+    subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                    "-p", "no:cacheprovider", *config.args],
+                   cwd=config.invocation_params.dir, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
