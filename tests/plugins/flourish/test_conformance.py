@@ -12,10 +12,12 @@ from hedgerow.core.pluginhost import PluginHost
 from .conftest import ruleset
 from .invariants import check_step
 
-#: (variants, player counts, seeds per count): the standard game gets the most seeds.
+#: (variants, player counts, seeds per count): the standard game gets the most seeds.  With a
+#: line tracer over plugins/flourish and core, 3 standard and 2 compost seeds per count reach
+#: the very lines that 5 and 3 reach.
 RUNS = [
-    ((), range(1, 8), 5),
-    (("compost",), range(1, 8), 3),
+    ((), range(1, 8), 3),
+    (("compost",), range(1, 8), 2),
     (("cooperative",), range(2, 8), 2),
     (("garden-show",), range(2, 8), 1),
     (("compost", "cooperative"), range(2, 8), 1),
