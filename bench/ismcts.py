@@ -11,7 +11,10 @@ CPU time of this process), so a burst of load elsewhere hits them alike.
 2-player games of ``ismcts:BUDGET`` against another bot, seats alternating (the game
 ``i`` uses the table seed ``seed_from_int(i)`` and seats ismcts first when ``i`` is even),
 then the share of games ismcts won with a 95% Wilson interval.  A game with several
-winners (a shared victory) counts as half a win.  ``--json`` prints one line per game.
+winners (a shared victory) counts as half a win.  ``--json`` prints one line per game
+(with the bot's iterations, and its wall and CPU seconds thinking).  Give an iteration
+budget (``--budget 5000``, what one CPU-second buys by ``speed --iterations 5000``) for
+games that replay exactly and do not depend on the machine's load.
 Games are long at one second a move (a Petals game is about 35 moves a seat): choose
 ``N`` you can afford, and ``--workers`` processes.
 """
@@ -168,18 +171,20 @@ def one_game(game: str, number: int, budget: str, against: str) -> dict[str, Any
     seed = seed_from_int(number)
     bots = make_bots(ruleset, 2, seed, specs)
     table = Table(ruleset, 2, seed)
-    iterations = moves = 0
-    thinking = 0.0
+    iterations = moves = searched = 0
+    thinking = cpu = 0.0
     while table.active_seats():
         active = table.active_seats()
         picks = {}
         for s in active:
             legal = rules.legal_actions(table.state, s)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             picks[s] = bots[s].choose(table.view(s), legal)
             if s == seat:
                 thinking += time.perf_counter() - start
+                cpu += time.process_time() - start_cpu
                 moves += 1
+                searched += len(legal) > 1
                 iterations += getattr(bots[s], "last_iterations", 0)
         if len(active) == 1:
             table.play(active[0], picks[active[0]])
@@ -191,13 +196,15 @@ def one_game(game: str, number: int, budget: str, against: str) -> dict[str, Any
     share = (1.0 / len(winners)) if seat in winners else 0.0
     return {"game": game, "number": number, "ismcts_seat": seat, "against": against,
             "budget": budget, "win": share, "scores": list(outcome.scores),
-            "moves": moves, "iterations": iterations, "thinking_s": round(thinking, 2)}
+            "moves": moves, "searched": searched, "iterations": iterations,
+            "thinking_s": round(thinking, 2), "thinking_cpu_s": round(cpu, 2)}
 
 
 def match(args: argparse.Namespace) -> None:
     wins = 0.0
     done = 0
-    iters = moves = 0
+    iters = moves = searched = 0
+    cpu = 0.0
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [pool.submit(one_game, args.game, args.first + i, args.budget, args.against)
                    for i in range(args.games)]
@@ -207,12 +214,15 @@ def match(args: argparse.Namespace) -> None:
             wins += record["win"]
             iters += record["iterations"]
             moves += record["moves"]
+            searched += record["searched"]
+            cpu += record["thinking_cpu_s"]
             if args.json:
                 print(json.dumps(record), flush=True)
     low, high = wilson(wins, done)
     print(f"{args.game}: ismcts:{args.budget} vs {args.against}: won {wins:g} of {done} "
           f"({wins / done:.0%}, 95% CI {low:.0%}-{high:.0%}); "
-          f"{iters / max(1, moves):,.0f} iterations a move", flush=True)
+          f"{iters / max(1, searched):,.0f} iterations and {cpu / max(1, searched):.2f} s "
+          "of CPU a searched move (one with a choice)", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -228,6 +228,7 @@ class IsmctsBot:
         """The best root candidate after the budget's iterations (see the module
         docstring)."""
         rng = self.rng
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
         if not self.model.can_sample:

@@ -9,7 +9,7 @@ from hedgerow.core.botchoice import resolve
 from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
-from hedgerow.plugins.bots.ismcts import IsmctsBot, Params, parse_params
+from hedgerow.plugins.bots.ismcts import IsmctsBot, Node, Params, _next, parse_params
 
 
 def test_the_search_parameters_parse() -> None:
@@ -55,3 +55,27 @@ def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHos
     lead_after = judged_after[seat] - judged_after[1 - seat]
     if lead_after > lead_before:
         assert bot._judge(after)[seat] > rewards[seat]
+
+
+def test_ordered_widening_takes_the_best_untried_action_legal_here() -> None:
+    node = Node()
+    node.order = ["a", "b", "c", "d"]
+    node.children["a"] = Node()
+    assert _next(node, ["a", "b", "c"]) == "b"  # "a" is a child already
+    assert _next(node, ["c", "d"]) == "c"  # "b" is not legal in this sample
+    node.children["c"] = Node()
+    assert _next(node, ["a", "c"]) is None  # nothing left to try here
+
+
+def test_a_search_ranks_its_root_candidates_and_keeps_top(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"rank")
+    (seat,) = table.active_seats()
+    legal = ruleset.gamedef.legal_actions(table.state, seat)
+    bot = make_bot(ruleset, 2, b"rank", resolve(host, "ismcts:30,top=2", "tokens"), seat)
+    assert isinstance(bot, IsmctsBot)
+    bot.choose(table.view(seat), legal)
+    root = bot.last_root
+    assert len(root) == min(2, len(legal))
+    assert root[0][1] >= root[-1][1]  # best prior first
+    assert sum(visits for _, _, visits, _ in root) == 30
