@@ -147,7 +147,7 @@ def check_seat_player(args: argparse.Namespace, plugins: Any, game: str | None =
     if args.bot:
         return plugins.bot(args.bot, game)
     try:
-        import hedgerow.clients.app  # noqa: F401
+        import hedgerow.clients.app.application  # noqa: F401
     except ImportError:
         raise HedgerowError("the seat client is not installed here: pass --bot STRATEGY "
                             "for a headless seat") from None

@@ -16,12 +16,23 @@ or join a table on the LAN, then play).  Modules, in the ptpython/pymux manner:
 
 from __future__ import annotations
 
-from hedgerow.clients.app.application import SeatApp, run_seat
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hedgerow.clients.app.application import SeatApp, run_seat
+    from hedgerow.clients.app.lobby import run_lobby
 
 __all__ = ["SeatApp", "run_lobby", "run_seat"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
+    """The entry points, imported on first use: a module of this package that needs no
+    screen (``names``, for ``hedgerow replay``) is imported without prompt_toolkit and the
+    application (a quarter of a second of CPU)."""
+    if name in ("SeatApp", "run_seat"):
+        from hedgerow.clients.app import application
+
+        return getattr(application, name)
     if name == "run_lobby":
         from hedgerow.clients.app.lobby import run_lobby
 
