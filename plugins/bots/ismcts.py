@@ -358,7 +358,7 @@ class IsmctsBot:
         scale = max(MIN_SCALE, 0.5 * max(abs(j) for j in root))
         team = True
         for judged in afters:
-            if judged is None:
+            if judged is None or len(judged) < 2:
                 continue
             if min(judged) != max(judged):
                 team = False
