@@ -143,6 +143,9 @@ class Departures:
         #: request since.  It does not act for its seat before every other seat answered
         #: (each tells of a takeover first) or `ANSWER_WAIT_S` passed.
         self.resumed_at: float | None = None
+        #: Seats this process saw lost since the last action it authored: only such a seat
+        #: can have run a bot for ours without our resuming (we were cut off from it).
+        self.lost_seen: set[int] = set()
         self.answered: set[int] = set()
         self.ended: SeatEvent | None = None  # the agreed end
         self.events: list[SeatEvent] = []  # every seat event this peer logged
@@ -519,13 +522,20 @@ class Departures:
         """This process authored its seat's action at log ``index`` (or committed to the step
         that starts there)."""
         self.authored = max(self.authored, index)
+        self.lost_seen.clear()
+
+    def saw_lost(self, member: Member) -> None:
+        """``member`` fell silent here (lost): a takeover of our seat by it is possible now."""
+        self.lost_seen.add(member.seat)
 
     def on_taken(self, rx: Received, env: Envelope, member: Member) -> None:
         """To a returning peer: a bot runs our seat; wait for the runner's handback.
 
         Believed only when it can be true (§5.9): it names our seat, the takeover began
         after every action this process authored, and it comes from the runner itself or
-        reaches a process that resumed and has authored nothing since."""
+        reaches a process that resumed and has authored nothing since.  A process that did
+        not resume believes it only from a runner it saw lost since its last own action (a
+        link that was cut both ways)."""
         body = cast(SeatTaken, env.body)
         if body.seat != self.ctx.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
@@ -544,6 +554,11 @@ class Departures:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"only seat {body.runner}, the runner named, may say it plays "
                             f"seat {body.seat}")
+            return
+        if not self.resumed and body.runner not in self.lost_seen:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
+                            f"seat {body.runner} has not lost touch with us since our last "
+                            f"action: no bot of its can play seat {body.seat}")
             return
         if self.handed_back is not None and self.handed_back >= body.index:
             return  # the handback came first

@@ -809,6 +809,7 @@ class Peer:
                 m.link = Link.LOST
                 changed = True
                 log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
+                self.departures.saw_lost(m)
                 self.seating.seat_gone(m)
         self.departures.expire()  # motions that can no longer pass (§5.9)
         self.departures.hearing_out()  # resumed: the wait for the others' answers ends

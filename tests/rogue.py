@@ -115,11 +115,22 @@ class Rogue:
         for key in keys:
             await self.send(key, data)
 
-    async def next_message(self, kind: type) -> tuple[bytes, Any]:
+    async def next_message(self, kind: type, *, keep: bool = False) -> tuple[bytes, Any]:
+        """The next message whose body is a ``kind``; the others that came first are dropped,
+        or with ``keep`` put back, in order, for whoever reads the inbox next (while seating:
+        a seat's SeedCommit can overtake the host's last SeatAssignment)."""
+        skipped: list[tuple[bytes, Envelope | None]] = []
         while True:
             sender, env = await self.inbox.get()
-            if isinstance(env.body, kind):
+            if env is not None and isinstance(env.body, kind):
+                if keep:
+                    later = []
+                    while not self.inbox.empty():
+                        later.append(self.inbox.get_nowait())
+                    for item in [*skipped, *later]:
+                        self.inbox.put_nowait(item)
                 return sender, env
+            skipped.append((sender, env))
 
     async def close(self) -> None:
         for task in self.tasks:
@@ -148,11 +159,11 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
         rogue.dial(where.key, where.endpoint)
         hello = Hello("*", rulesmatch.installed(plugins), "rogue", None, True, rogue.endpoint)
         await rogue.send(where.key, rogue.envelope(hello, table_id=b""))
-        _, env = await rogue.next_message(SeatAssignment)
+        _, env = await rogue.next_message(SeatAssignment, keep=True)
         rogue.table_id = env.table_id
         seating: SeatAssignment = env.body
         while len(seating.peers) < seating.players:
-            _, env = await rogue.next_message(SeatAssignment)
+            _, env = await rogue.next_message(SeatAssignment, keep=True)
             seating = env.body
         seat, players = seating.seat, seating.players
         others = [p.public_key for p in seating.peers if p.seat != seat]

@@ -31,6 +31,8 @@ The generator's randomness is test tooling, seeded (`random.Random(seed)`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -68,7 +70,8 @@ from hedgerow.proto import hedgerow_pb2 as pb
 DEBUG = False
 PROBE_WAIT = 120.0  # seconds the honest peers may take to answer the probe
 GAME_WAIT = 120.0  # seconds the whole fuzzed game may take (plus 1 s per 50 inputs)
-VERBOSE: tuple[str, ...] = ()  # ("-v",) to see what the honest peers do
+#: HEDGEROW_FUZZ_VERBOSE=1 shows what the honest peers do (their -v log lines).
+VERBOSE: tuple[str, ...] = ("-v",) if os.environ.get("HEDGEROW_FUZZ_VERBOSE") else ()
 KINDS = ("random bytes", "mutated envelope", "extreme message")
 EDGE_INTS = (0, 1, -1, 2**31 - 1, 2**31, -(2**31), 2**32 - 1, 2**63 - 1, -(2**63), 2**64 - 1)
 EDGE_TEXT = ("", "a" * 64, "a" * 4096, "\x1b[2J\x1b[31mred", "\x00\x07\x08", "\u202eevil",
@@ -281,6 +284,22 @@ def unescaped(text: str) -> list[str]:
                    for c in line)]
 
 
+async def rogue_until_gone(game: Any, procs: list[Any], limit: float) -> Any:
+    """The rogue's game result; None once ``limit`` seconds passed or every honest process
+    exited (a table that stopped early is reported at once, not after the whole wait)."""
+    task = asyncio.ensure_future(game)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not task.done():
+        if loop.time() > deadline or all(p.poll() is not None for p in procs):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+            return None
+        await asyncio.wait({task}, timeout=1.0)
+    return task.result()
+
+
 def run_fuzz(n: int, seed: int) -> dict[str, Any]:
     """A table of two honest bot processes and the fuzzing rogue; what held (see module)."""
     from e2e.helpers import Table, hedgerow, peer_env
@@ -298,14 +317,17 @@ def run_fuzz(n: int, seed: int) -> dict[str, Any]:
         joiner.wait_event("joined")
         before = [peak_rss_kib(p.proc.pid) for p in honest]
         stopped = ""
-        try:
-            result = asyncio.run(asyncio.wait_for(rogue_game(address, fuzz_at_turn(n, seed)),
-                                                  GAME_WAIT + n / 50))
-        except TimeoutError:
-            result = None
+        result = asyncio.run(rogue_until_gone(rogue_game(address, fuzz_at_turn(n, seed)),
+                                              [p.proc for p in honest], GAME_WAIT + n / 50))
         after = [peak_rss_kib(p.proc.pid) if p.proc.poll() is None else b
                  for p, b in zip(honest, before, strict=True)]
-        finals = [p.finish(timeout=60) for p in honest]
+        finals = []
+        for peer in honest:
+            try:
+                finals.append(peer.finish(timeout=60))
+            except AssertionError as exc:  # it hung: say what every honest peer wrote
+                raise AssertionError(f"{exc}\n--- every honest peer:\n" + "\n---\n".join(
+                    "".join(p.lines)[-4000:] + p.stderr[-3000:] for p in honest)) from None
         if result is None:
             # The rogue's game did not end.  Acceptable only when the table stopped on the
             # rogue's own word, as the protocol says it must: a desync naming the rogue (it
