@@ -42,13 +42,24 @@ class Divergence:
             you = " (this peer)" if seat == self.own_seat else ""
             return f"seat {seat}" + (f" ({name})" if name else "") + you
 
+        size = shown_size(list(self.hashes.values()))
         if len(bad) == len(self.hashes):
-            detail = ", ".join(f"{who(s)} has {self.hashes[s].hex()[:12]}" for s in bad)
+            detail = ", ".join(f"{who(s)} has {self.hashes[s].hex()[:size]}" for s in bad)
             return f"desync after entry #{self.index}: the peers disagree ({detail})"
         good = sorted(set(self.hashes) - set(bad))
         return (f"desync after entry #{self.index}: {' and '.join(who(s) for s in bad)} "
-                f"diverged (state {self.hashes[bad[0]].hex()[:12]}, while "
-                f"{', '.join(who(s) for s in good)} have {self.hashes[good[0]].hex()[:12]})")
+                f"diverged (state {self.hashes[bad[0]].hex()[:size]}, while "
+                f"{', '.join(who(s) for s in good)} have {self.hashes[good[0]].hex()[:size]})")
+
+
+def shown_size(hashes: list[bytes], least: int = 12) -> int:
+    """How many hex digits of each hash a message shows: ``least``, or more until every two
+    different hashes look different (a claim can differ from the truth only at its end)."""
+    texts = {h.hex() for h in hashes}
+    size = least
+    while len({t[:size] for t in texts}) < len(texts):
+        size += 4
+    return size
 
 
 class HashBook:

@@ -227,3 +227,17 @@ def test_the_peer_phases_do_not_import_each_other() -> None:
         imported |= {alias.name.rsplit(".", 1)[-1] for node in ast.walk(tree)
                      if isinstance(node, ast.Import) for alias in node.names}
         assert not imported & (phases | {"peer"}) - {name}, (name, imported)
+
+
+def test_a_desync_message_shows_hashes_that_differ_only_at_their_end_as_different() -> None:
+    """(From the 100,000-input fuzz run: "seat 0 has 788d92aa41ab, seat 2 has 788d92aa41ab".)"""
+    book = HashBook(2, own_seat=0)
+    true = bytes.fromhex("788d92aa41ab") + bytes(26)
+    claim = true[:-1] + b"\x01"
+    book.record_own(0, true)
+    found = book.report(1, 0, claim)
+    assert found is not None
+    text = found.describe({})
+    shown = [part.split(" has ")[1] for part in text.rstrip(")").split("(", 1)[1].split(", ")]
+    assert len(set(shown)) == 2 and true.hex().startswith(shown[0])
+    assert claim.hex().startswith(shown[1]) and len(shown[0]) == len(shown[1])

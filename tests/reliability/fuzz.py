@@ -9,7 +9,8 @@
   all but ``Leave`` and ``StateHash``: a well-formed Leave from a seated peer is its
   departure, which the table rightly records, and a StateHash is the peer's own claim about
   its state, which halts the table by design when it differs (a desync names the seat;
-  tests/net covers it).  Extreme Leaves and StateHashes carry a wrong table id;
+  tests/net covers it).  So a mutation that comes out as such a message of the rogue's own
+  is drawn again, and extreme Leaves and StateHashes carry a wrong table id;
 * **well-formed messages with extreme values**: protobuf messages built field by field from
   the schema's descriptors, for every body type, each field drawn from its type's edges
   (0, -1, 2**31, 2**63 - 1, 2**64 - 1, empty and over-long text and bytes, control and
@@ -42,6 +43,7 @@ from rogue import Rogue
 
 from hedgerow.core.actions import Action
 from hedgerow.core.table import Table as GameTable
+from hedgerow.net.codec import CodecError, decode_envelope
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -52,6 +54,7 @@ from hedgerow.net.messages import (
     ErrorMsg,
     Heartbeat,
     Hello,
+    Leave,
     LoggedEntry,
     MotionKind,
     MotionVote,
@@ -63,6 +66,7 @@ from hedgerow.net.messages import (
     SeedCommit,
     SeedReveal,
     Start,
+    StateHash,
 )
 from hedgerow.net.wirerules import MAX_ENVELOPE_SIZE
 from hedgerow.proto import hedgerow_pb2 as pb
@@ -208,6 +212,18 @@ def _extreme(rng: random.Random, body: str, table_id: bytes, key: bytes) -> byte
     return data if len(data) <= MAX_ENVELOPE_SIZE * 2 else data[: MAX_ENVELOPE_SIZE * 2]
 
 
+def _own_claim(data: bytes, table_id: bytes, key: bytes) -> bool:
+    """True when a mutation came out as a well-formed ``StateHash`` or ``Leave`` of the
+    rogue's own at this table: its own claim about its state or its departure, which the
+    table rightly acts on (a desync naming it, its seat leaving), not an attack."""
+    try:
+        env = decode_envelope(data)
+    except CodecError:
+        return False
+    return (isinstance(env.body, StateHash | Leave) and env.table_id == table_id
+            and env.sender == key)
+
+
 def body_names() -> list[str]:
     """The envelope's body fields, one per message type."""
     return [f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields]
@@ -224,7 +240,10 @@ def inputs(n: int, seed: int, corpus: list[bytes], table_id: bytes,
             size = rng.choice((0, 1, 7, 64, 512, 4096)) if i % 300 else MAX_ENVELOPE_SIZE + 1
             yield kind, rng.randbytes(size)
         elif kind == "mutated envelope":
-            yield kind, _mutate(rng, corpus[(i // 3) % len(corpus)], corpus)
+            data = _mutate(rng, corpus[(i // 3) % len(corpus)], corpus)
+            while _own_claim(data, table_id, key):  # see the module docstring
+                data = _mutate(rng, corpus[(i // 3) % len(corpus)], corpus)
+            yield kind, data
         else:
             yield kind, _extreme(rng, bodies[(i // 3) % len(bodies)], table_id, key)
 
