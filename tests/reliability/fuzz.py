@@ -10,7 +10,8 @@
   departure, which the table rightly records, and a StateHash is the peer's own claim about
   its state, which halts the table by design when it differs (a desync names the seat;
   tests/net covers it).  So a mutation that comes out as such a message of the rogue's own
-  is drawn again, and extreme Leaves and StateHashes carry a wrong table id;
+  (or as a ``CatchUpReply`` whose intact entry carries a state hash other than the true
+  one: the same claim) is drawn again, and extreme Leaves and StateHashes carry a wrong table id;
 * **well-formed messages with extreme values**: protobuf messages built field by field from
   the schema's descriptors, for every body type, each field drawn from its type's edges
   (0, -1, 2**31, 2**63 - 1, 2**64 - 1, empty and over-long text and bytes, control and
@@ -42,6 +43,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from rogue import Rogue
 
 from hedgerow.core.actions import Action
+from hedgerow.core.table import LogEntry
 from hedgerow.core.table import Table as GameTable
 from hedgerow.net.codec import CodecError, decode_envelope
 from hedgerow.net.messages import (
@@ -212,16 +214,27 @@ def _extreme(rng: random.Random, body: str, table_id: bytes, key: bytes) -> byte
     return data if len(data) <= MAX_ENVELOPE_SIZE * 2 else data[: MAX_ENVELOPE_SIZE * 2]
 
 
-def _own_claim(data: bytes, table_id: bytes, key: bytes) -> bool:
-    """True when a mutation came out as a well-formed ``StateHash`` or ``Leave`` of the
-    rogue's own at this table: its own claim about its state or its departure, which the
-    table rightly acts on (a desync naming it, its seat leaving), not an attack."""
+def _own_claim(data: bytes, table_id: bytes, key: bytes,
+               truth: dict[int, bytes] | None = None) -> bool:
+    """True when a mutation came out as the rogue's own word at this table, which the table
+    rightly acts on, not an attack: a well-formed ``StateHash`` (a claim about its state: a
+    desync naming it), a ``Leave`` (its seat leaving), or a ``CatchUpReply`` holding an
+    intact entry whose state hash is not ``truth``'s for that index (a claim too)."""
     try:
         env = decode_envelope(data)
     except CodecError:
         return False
-    return (isinstance(env.body, StateHash | Leave) and env.table_id == table_id
-            and env.sender == key)
+    if env.table_id != table_id or env.sender != key:
+        return False
+    if isinstance(env.body, StateHash | Leave):
+        return True
+    if isinstance(env.body, CatchUpReply):
+        known = truth or {}
+        return any(item.entry.digest == LogEntry.chain(item.entry.prev, item.entry.index,
+                                                       item.entry.seat, item.entry.action)
+                   and known.get(item.entry.index) != item.state_hash
+                   for item in env.body.entries)
+    return False
 
 
 def body_names() -> list[str]:
@@ -229,8 +242,8 @@ def body_names() -> list[str]:
     return [f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields]
 
 
-def inputs(n: int, seed: int, corpus: list[bytes], table_id: bytes,
-           key: bytes) -> Iterator[tuple[str, bytes]]:
+def inputs(n: int, seed: int, corpus: list[bytes], table_id: bytes, key: bytes,
+           truth: dict[int, bytes] | None = None) -> Iterator[tuple[str, bytes]]:
     """``n`` fuzz inputs (kind, bytes), the three kinds in turn, every body type in turn."""
     rng = random.Random(seed)
     bodies = body_names()
@@ -241,7 +254,7 @@ def inputs(n: int, seed: int, corpus: list[bytes], table_id: bytes,
             yield kind, rng.randbytes(size)
         elif kind == "mutated envelope":
             data = _mutate(rng, corpus[(i // 3) % len(corpus)], corpus)
-            while _own_claim(data, table_id, key):  # see the module docstring
+            while _own_claim(data, table_id, key, truth):  # see the module docstring
                 data = _mutate(rng, corpus[(i // 3) % len(corpus)], corpus)
             yield kind, data
         else:
@@ -257,7 +270,10 @@ def fuzz_at_turn(n: int, seed: int) -> Any:
         corpus = [rogue.envelope(body) for body in
                   valid_bodies(table, seat, rogue.key, other)]
         sent = {k: 0 for k in KINDS}
-        for i, (kind, data) in enumerate(inputs(n, seed, corpus, rogue.table_id, rogue.key)):
+        last = table.entries[-1].index if table.entries else -1
+        truth = {last: table.state_hash()}  # the one entry the corpus's CatchUpReply holds
+        for i, (kind, data) in enumerate(inputs(n, seed, corpus, rogue.table_id, rogue.key,
+                                                truth)):
             for key in others:
                 await rogue.send(key, data)
             sent[kind] += 1
