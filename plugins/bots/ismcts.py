@@ -64,8 +64,9 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
 * ``top=K`` (root candidates kept, best prior first; default 8; 0: all), ``bias=M`` (visits
   the prior counts for, default 10; 0: none, every candidate tried once first),
   ``turns=D`` (the bot's turns the tree spans, default 1; 0: unbounded), ``parity=0|1``
-  (default 1: leaves judged after the others' replies), ``order=0|1`` (default 1: new
-  children in order of their one-ply reward; 0: at random).
+  (default 1: leaves judged after the others' replies), ``order=0|1|2`` (default 1: new
+  children in order of their one-ply reward; 2: in order of the acting seat's own
+  ``judge`` alone, one call a child instead of every seat's; 0: at random).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -93,7 +94,7 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
                "top=K (root candidates kept, default 8, 0: all), bias=M (visits the one-ply prior "
                "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
-               "order=0|1 (children made best one-ply first)")
+               "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,8 @@ def parse_params(text: str) -> Params:
             fields["c"] = _number(key, value, float, 0.0)
         elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns",
                      "order"):
+            if key == "order" and value.strip() not in ("0", "1", "2"):
+                raise ValueError(f"order={value!r} must be 0, 1 or 2")
             low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
                    "parity": 0, "turns": 0, "order": 0}[key]
             fields[key] = _number(key, value, int, low)
@@ -173,6 +176,9 @@ def check_params(text: str) -> None:
     """Raise ValueError when ``text`` is not a valid ``ismcts`` parameter string."""
     parse_params(text)
 
+
+#: How far a won (lost) finish ranks above (below) any points, ordering with ``order=2``.
+FINISHED = 1e9
 
 #: The least scale of a lead, in points, when judgements become rewards (`IsmctsBot._frame`).
 MIN_SCALE = 5.0
@@ -376,6 +382,18 @@ class IsmctsBot:
             return model.rewards(outcome)
         return self._reward(model.judges(state))
 
+    def _own(self, state: Sampled[Any], seat: int) -> float:
+        """``seat``'s own judgement of ``state``, for ordering with ``order=2``: its
+        ``judge`` alone (one call, not every seat's; the others' prospects left out), a
+        finished game won or lost first or last whatever the points, ties by the points
+        (0 when the game judges nothing), as the root ranking breaks them."""
+        model = self.model
+        outcome = model.outcome(state)
+        points = model.judge(state, seat) if model.has_score else 0.0
+        if outcome is not None:
+            points += (model.rewards(outcome)[seat] - 0.5) * FINISHED
+        return points
+
     def _reward(self, judged: tuple[float, ...] | None) -> tuple[float, ...]:
         """Every seat's reward in (0, 1) from every seat's ``judge`` (the game's
         ``evaluate``), with one scale for the whole decision (`_frame`): a seat's lead over
@@ -553,8 +571,11 @@ class IsmctsBot:
         model, rng = self.model, self.rng
         n = len(legal)
         indices = range(n) if n <= WIDEST else _subset(n, WIDEST, rng)
-        scored = sorted(((self._judge(_play(model, state, seat, legal[i], rng))[seat], i)
-                         for i in indices), key=lambda t: -t[0])
+        own = self.params.order == 2
+        scored = sorted((((self._own(after, seat) if own else self._judge(after)[seat]), i)
+                         for i in indices
+                         for after in (_play(model, state, seat, legal[i], rng),)),
+                        key=lambda t: -t[0])
         return [legal[i] for _, i in scored]
 
     def _child(self, children: dict[Action, Node],

@@ -79,3 +79,26 @@ def test_a_search_ranks_its_root_candidates_and_keeps_top(host: PluginHost) -> N
     assert len(root) == min(2, len(legal))
     assert root[0][1] >= root[-1][1]  # best prior first
     assert sum(visits for _, _, visits, _ in root) == 30
+
+
+def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(host: PluginHost) -> None:
+    assert parse_params("100,order=2").order == 2
+    with pytest.raises(ValueError, match="order='3' must be 0, 1 or 2"):
+        parse_params("order=3")
+    ruleset = host.ruleset("tokens", players=2)
+
+    def game() -> list[object]:
+        table = Table(ruleset, 2, b"own")
+        bots = [make_bot(ruleset, 2, b"own", resolve(host, "ismcts:60,order=2", "tokens"), s)
+                for s in range(2)]
+        moves: list[object] = []
+        while table.active_seats():
+            (seat,) = table.active_seats()
+            move = bots[seat].choose(table.view(seat),
+                                     ruleset.gamedef.legal_actions(table.state, seat))
+            moves.append(move)
+            table.play(seat, move)
+        return moves
+
+    first = game()
+    assert first and game() == first  # same seed, same moves
