@@ -1,5 +1,6 @@
 """In-process tables for the departure tests (docs/protocol.md §5.9): peers in one process
-over real CURVE sockets, a crash that says nothing to anyone, short heartbeats."""
+over real CURVE sockets, a crash that says nothing to anyone, short heartbeats.  The crash
+and the closing are shared with tests/net/test_peer.py."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from typing import Any
 import goofspiel
 import pytest
 import toygames
+from departing import close_all, crash
 
 from hedgerow.core import hookimpl
 from hedgerow.core.actions import Action
@@ -88,11 +89,6 @@ async def table(game: str, players: int, *, host_plugins: PluginHost | None = No
             setattr(peer, key, value)
         peers.append(peer)
     return peers
-
-
-async def close_all(peers: list[Peer]) -> None:
-    for peer in peers:
-        await peer.close()
 
 
 def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = ()) -> bytes:
@@ -217,16 +213,6 @@ def test_a_stranger_is_refused_and_changes_nothing() -> None:
             await close_all(peers)
 
     run(main())
-
-
-def crash(peer: Peer) -> Awaitable[None]:
-    """Stop ``peer`` at once without a word to anyone, as a killed process would."""
-    peer._closed = True
-    for task in peer._tasks:
-        task.cancel()
-    if peer.ctx.writer is not None:
-        peer.ctx.writer.close()
-    return peer.node.close()
 
 
 @pytest.mark.parametrize("game", ["posy", "goofspiel"])
