@@ -82,6 +82,11 @@ class LogEntry:
         return cls(index, seat, action, prev, cls.chain(prev, index, seat, action))
 
     @property
+    def intact(self) -> bool:
+        """True when ``digest`` is the chain digest of the entry's own fields and ``prev``."""
+        return self.digest == LogEntry.chain(self.prev, self.index, self.seat, self.action)
+
+    @property
     def is_chance(self) -> bool:
         """True for an entry the engine resolved from chance."""
         return self.seat == CHANCE_SEAT

@@ -258,8 +258,7 @@ def _salvage(data: bytes, pos: int, index: int) -> tuple[LoggedEntry, ...]:
                 if isinstance(record, LoggedEntry):
                     entry = record.entry
                     floor = found[-1].entry.index + 1 if found else index
-                    if entry.index >= floor and entry.digest == LogEntry.chain(
-                            entry.prev, entry.index, entry.seat, entry.action):
+                    if entry.index >= floor and entry.intact:
                         found.append(record)
                         i = end
                         continue
@@ -273,7 +272,7 @@ def _chain_problem(item: LoggedEntry, index: int, head: bytes) -> tuple[str, str
         return "bad_index", f"expected entry #{index}, found #{entry.index}"
     if entry.prev != head:
         return "broken_chain", "the entry does not chain to the previous one (prev differs)"
-    if entry.digest != LogEntry.chain(entry.prev, entry.index, entry.seat, entry.action):
+    if not entry.intact:
         return "bad_digest", "the entry's digest does not match its contents"
     return None
 

@@ -34,7 +34,7 @@ from typing import cast
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.errors import Code, Refusal, RulesError
-from hedgerow.core.table import Applied, LogEntry, Table
+from hedgerow.core.table import Applied, Table
 from hedgerow.net.context import AHEAD_LIMIT, CATCH_UP_BATCH, PeerContext, body_name
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -136,8 +136,8 @@ class Sync:
         step = self._step
         if step is None:
             return
-        if restarted and member.seat not in step.reveals:
-            step.commits.pop(member.seat, None)  # it lost its salt: it commits afresh
+        if restarted:
+            self.forget_commitment(member.seat)  # it lost its salt: it commits afresh
         self._send_step(member, step, skip=member.seat)
 
     def forget_commitment(self, seat: int) -> None:
@@ -513,7 +513,7 @@ class Sync:
         table = self.table
         assert table is not None and self.ctx.hashes is not None
         entry = item.entry
-        if entry.digest != LogEntry.chain(entry.prev, entry.index, entry.seat, entry.action):
+        if not entry.intact:
             self.ctx.refuse(rx, env, ErrorCode.BROKEN_CHAIN,
                             f"catch-up entry #{entry.index} has a wrong digest",
                             ref_index=entry.index)

@@ -43,7 +43,6 @@ from google.protobuf.descriptor import FieldDescriptor
 from rogue import Rogue
 
 from hedgerow.core.actions import Action
-from hedgerow.core.table import LogEntry
 from hedgerow.core.table import Table as GameTable
 from hedgerow.net.codec import CodecError, decode_envelope
 from hedgerow.net.messages import (
@@ -230,9 +229,7 @@ def _own_claim(data: bytes, table_id: bytes, key: bytes,
         return True
     if isinstance(env.body, CatchUpReply):
         known = truth or {}
-        return any(item.entry.digest == LogEntry.chain(item.entry.prev, item.entry.index,
-                                                       item.entry.seat, item.entry.action)
-                   and known.get(item.entry.index) != item.state_hash
+        return any(item.entry.intact and known.get(item.entry.index) != item.state_hash
                    for item in env.body.entries)
     return False
 
