@@ -477,9 +477,7 @@ class Departures:
             # Our bot committed for the seat in the open step: only we can reveal it, so
             # the bot stops choosing, the step finishes with its choice, and the seat is
             # handed back after it (§5.9).
-            task = self._bots.pop(member.seat, None)
-            if task is not None:
-                task.cancel()
+            self._stop_bot(member.seat, keep_choice=True)
             self._handing_back.add(member.seat)
             self._bots[member.seat] = asyncio.get_running_loop().create_task(
                 self._hand_back_after(member.seat, step.index))
@@ -502,9 +500,7 @@ class Departures:
             step = self.sync.step
             if step is None or step.index != index:
                 break
-            changed = self.ctx.tick.wait()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed, 1.0)
+            await self._next_change()
         self._bots.pop(seat, None)
         if seat in self.runs:
             self._hand_back(seat)
@@ -605,12 +601,20 @@ class Departures:
 
     # -- the hosted bot -----------------------------------------------------------------
 
-    def _stop_bot(self, seat: int) -> None:
+    async def _next_change(self) -> None:
+        """Wait for the next change at the table, or a second at most."""
+        changed = self.ctx.tick.wait()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed, 1.0)
+
+    def _stop_bot(self, seat: int, *, keep_choice: bool = False) -> None:
+        """Stop the bot hosted for ``seat``; its choice in the open step is dropped unless
+        ``keep_choice`` (the step is to finish with it)."""
         task = self._bots.pop(seat, None)
         if task is not None:
             task.cancel()
         step = self.sync.step
-        if step is not None:
+        if step is not None and not keep_choice:
             step.hosted.pop(seat, None)
 
     async def close(self) -> None:
@@ -650,9 +654,7 @@ class Departures:
                     bot = make_bots(ctx.ruleset, ctx.players, table.header.seed, [spec])[seat]
                 if self._act(bot, seat, active):
                     continue
-            changed = ctx.tick.wait()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed, 1.0)
+            await self._next_change()
 
     def _act(self, bot: Bot, seat: int, active: tuple[int, ...]) -> bool:
         """One decision for ``seat``; True when it acted (look again at once)."""
