@@ -103,6 +103,9 @@ TUNING: dict[str, Tuning] = {
 UNTUNED = TUNING["standard"]
 #: Points lost per point a seat is short of leading its nearest tracker.
 LEAD = 1.0
+#: The most averaged judgements an evaluator remembers (a search meets the same trackers
+#: and turns left again and again; about 100 bytes each); it forgets them all when full.
+MEMO = 1 << 16
 
 
 def turns_left(state: State, seat: int) -> int:
@@ -153,9 +156,21 @@ def evaluator(rule: ScoreRule, final: Final, *, spread: float | None = None,
 
     offsets: dict[int, tuple[tuple[float, float, float, float], ...]] = {}
 
+    memo: dict[tuple[float, float, float, float, int], float] = {}
+
     def judged(points: tuple[float, float, float, float], left: int) -> float:
         if left <= 0 or spread <= 0.0:
             return sign * figure(points)  # type: ignore[arg-type]
+        key = (*points, left)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        if len(memo) >= MEMO:
+            memo.clear()
+        memo[key] = value = _averaged(points, left)
+        return value
+
+    def _averaged(points: tuple[float, float, float, float], left: int) -> float:
         shifts = offsets.get(left)
         if shifts is None:
             width = spread * left ** 0.5
@@ -194,10 +209,21 @@ def evaluator(rule: ScoreRule, final: Final, *, spread: float | None = None,
                 assert best is not None
                 value += hand * (best - value)
         if lead > 0.0 and state.players > 1:
-            short = min(max(t[k] for s, t in enumerate(state.trackers) if s != seat)
-                        - mine[k] for k in range(4))
+            short = _short(state.trackers, seat)
             if short > 0:
                 value -= lead * short
         return value
 
     return evaluate
+
+
+def _short(trackers: tuple[Points, ...], seat: int) -> int:
+    """How many points ``seat`` is short of leading its nearest tracker (0 or less: it
+    leads one, ties counting)."""
+    mine = trackers[seat]
+    if len(trackers) == 2:
+        other = trackers[1 - seat]
+        return min(other[0] - mine[0], other[1] - mine[1], other[2] - mine[2],
+                   other[3] - mine[3])
+    rest = [t for s, t in enumerate(trackers) if s != seat]
+    return min(max(t[k] for t in rest) - mine[k] for k in range(4))
