@@ -13,7 +13,8 @@ wrapper.  The model keeps the `GameDef` in a private slot; it offers no way to r
 
 What the model offers (all pure, none touches a table):
 
-* ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler;
+* ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler; ``lookahead``
+  (``GameDef.lookahead``): how many of its own turns a search should span by default;
 * ``active_seats``, ``legal_actions``, ``apply`` (a new `Sampled`, or the `Refusal`);
 * ``settle(state, rng)``: resolve pending chance at random, the way the engine resolves it
   from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
@@ -98,6 +99,12 @@ class BotModel:
     def can_sample(self) -> bool:
         """True when the game can sample a state from a view (``GameDef.sample``)."""
         return self.__game.sample is not None
+
+    @property
+    def lookahead(self) -> int:
+        """How many of a seat's own turns a search should span by default
+        (``GameDef.lookahead``)."""
+        return self.__game.lookahead
 
     @property
     def has_score(self) -> bool:

@@ -101,6 +101,12 @@ class GameDef(Generic[S, V]):
       rules say is likely to come (a group half built, a claim about to pay, a card in
       hand, what a pass gives away).  Where a game gives it, the bots use it instead of
       ``score`` to judge a position; it must be cheap and, like every function here, pure.
+    * ``lookahead`` (a number, default 1): how many of a seat's own turns a search should
+      span by default to see what a decision leads to.  1: the seat's move and the others'
+      replies, enough where a move pays off at once; 2 where a move often pays off only at
+      the seat's next turn (a card passed in a draft comes back as a choice, a card taken
+      from a shared row is one the others cannot take).  A hint for bots, measured per
+      game (bench/README.md); a bot's own parameter overrides it.
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
     * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
@@ -126,10 +132,14 @@ class GameDef(Generic[S, V]):
     sample: Callable[[V, int, Rng], S] | None = None
     score: Callable[[S, int], float] | None = None
     evaluate: Callable[[S, int], float] | None = None
+    lookahead: int = 1
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
             raise ValueError(f"game {self.name!r}: chance and resolve come together")
+        if type(self.lookahead) is not int or self.lookahead < 1:
+            raise ValueError(f"game {self.name!r}: lookahead must be a whole number of "
+                             f"turns, at least 1 (got {self.lookahead!r})")
 
     def pending_chance(self, state: S) -> Chance | None:
         """The chance ``state`` waits for, or None (always None for a game without chance)."""

@@ -35,7 +35,8 @@ Each iteration:
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
-   (default 1: its move and the others' replies; 0: no bound): where the bot is to act
+   (by default the game's ``lookahead``, `BotModel.lookahead`: 1 is its move and the
+   others' replies, 2 its next move and their replies too; 0: no bound): where the bot is to act
    again after the others, the descent stops.  So every leaf is judged at the same
    parity, after the others' replies, never right after the bot's own move, which the
    others' reply would lower.
@@ -63,7 +64,8 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   growing at N nodes and keeps at most N/4 states, default 200000);
 * ``top=K`` (root candidates kept, best prior first; default 8; 0: all), ``bias=M`` (visits
   the prior counts for, default 10; 0: none, every candidate tried once first),
-  ``turns=D`` (the bot's turns the tree spans, default 1; 0: unbounded), ``parity=0|1``
+  ``turns=D`` (the bot's turns the tree spans, default the game's ``lookahead``; 0:
+  unbounded), ``parity=0|1``
   (default 1: leaves judged after the others' replies), ``order=0|1|2`` (default 1: new
   children in order of their one-ply reward; 2: in order of the acting seat's own
   ``judge`` alone, one call a child instead of every seat's; 0: at random).
@@ -108,7 +110,7 @@ class Params:
     samples: int = 32
     nodes: int = 200_000
     top: int = 8
-    turns: int = 1
+    turns: int | None = None
     order: int = 1
     bias: int = 10
     parity: int = 1
@@ -229,6 +231,9 @@ class IsmctsBot:
         self._cached = 0
         self._scale = MIN_SCALE
         self._team = False
+        #: The bot's turns the tree spans: ``turns=`` if given, else the game's lookahead.
+        self.turns = (self.params.turns if self.params.turns is not None
+                      else self.model.lookahead)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module
@@ -423,7 +428,7 @@ class IsmctsBot:
         # ``waited``: another seat acted since the bot's last decision; a decision of the
         # bot after that starts one of its turns, and the tree spans ``turns`` of them.
         waited = len(model.active_seats(state)) > 1
-        turns = self.params.turns
+        turns = self.turns
         state = self._enter(node, state, me, first, k)
         path: list[tuple[Node, int]] = []
         expanded = False

@@ -106,8 +106,21 @@ class TurnChoices(LazyActions):
         return iter(listed(self._hand, self._split, self._compost, self._final))
 
     def __contains__(self, action: object) -> bool:
-        return (isinstance(action, Action)
-                and isinstance(parse(self._state, self._seat, action), Choice))
+        if not isinstance(action, Action):
+            return False
+        if not self._split and not self._final and action.kind == TURN:
+            # The common shape, turn(passed=(a, b), play=p) (a search asks this often):
+            # what `parse` checks of it, without building its refusal.
+            args = action.args
+            if len(args) == 2 and args[0][0] == "passed" and args[1][0] == "play":
+                passed, play = args[0][1], args[1][1]
+                if (type(passed) is tuple and len(passed) == 2 and type(play) is int
+                        and type(passed[0]) is int and type(passed[1]) is int):
+                    first, second = passed
+                    hand = self._hand
+                    return (first < second and play != first and play != second
+                            and play in hand and first in hand and second in hand)
+        return isinstance(parse(self._state, self._seat, action), Choice)
 
 
 def legal_actions(state: State, seat: int) -> Sequence[Action]:

@@ -140,6 +140,9 @@ def build(ext: Extensions) -> GameDef[State, View]:
         sample=sample.sample,
         score=score,
         evaluate=Potential(score),
+        # The cards a step passes come back as the next step's choices (bench/README.md,
+        # ISMCTS: the search spanning two steps beat greedy where one step did not).
+        lookahead=2,
     )
 
 

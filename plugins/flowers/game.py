@@ -152,6 +152,10 @@ def build(ext: Extensions) -> GameDef[State, View]:
         sample=sample,
         score=score,
         evaluate=make_evaluate(rules.colour_points, score),
+        # A card taken from a face-up stack is one the others cannot take, and the card
+        # it uncovers is theirs to take: that shows at the next turn (bench/README.md,
+        # ISMCTS: the search spanning two turns beat greedy where one turn did not).
+        lookahead=2,
     )
 
 

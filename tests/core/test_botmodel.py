@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from toygames import PLUGINS
 
@@ -100,3 +102,17 @@ def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
     state = judged.sample(table.view(seat), Rng(b"j"))
     assert judged.judge(state, 1) == 41.0 and judged.score(state, 1) == 0.0
     assert judged.estimate(state)[1] > 0.5 > judged.estimate(state)[0]
+
+
+@pytest.mark.parametrize("lookahead", [0, -1, 1.5, True])
+def test_a_game_lookahead_must_be_a_whole_number_of_turns(host: PluginHost,
+                                                         lookahead: object) -> None:
+    gamedef = host.ruleset("tokens", players=2).gamedef
+    with pytest.raises(ValueError, match="lookahead must be a whole number of turns"):
+        dataclasses.replace(gamedef, lookahead=lookahead)
+
+
+def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
+    gamedef = host.ruleset("tokens", players=2).gamedef
+    assert BotModel(gamedef, 0, 2).lookahead == 1
+    assert BotModel(dataclasses.replace(gamedef, lookahead=2), 0, 2).lookahead == 2

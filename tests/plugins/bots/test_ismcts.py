@@ -15,7 +15,7 @@ from hedgerow.plugins.bots.ismcts import IsmctsBot, Node, Params, _next, parse_p
 def test_the_search_parameters_parse() -> None:
     assert parse_params("") == Params()
     assert (Params().top, Params().bias, Params().parity, Params().turns, Params().order) == (
-        8, 10, 1, 1, 1)
+        8, 10, 1, None, 1)
     got = parse_params("3000,top=8,bias=0,parity=0,turns=0,order=0,c=1.2")
     assert (got.iterations, got.top, got.bias, got.parity, got.turns, got.order, got.c) == (
         3000, 8, 0, 0, 0, 0, 1.2)
@@ -35,6 +35,17 @@ def test_bad_search_parameters_say_what_is_wrong(text: str, message: str) -> Non
 @pytest.fixture(scope="module")
 def host() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
+
+
+@pytest.mark.parametrize(("params", "turns"), [("5", 1), ("5,turns=3", 3), ("5,turns=0", 0)])
+def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params: str,
+                                                        turns: int) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    assert ruleset.gamedef.lookahead == 1
+    bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.model.lookahead == 1
+    assert bot.turns == turns
 
 
 def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHost) -> None:

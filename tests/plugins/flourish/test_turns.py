@@ -222,3 +222,28 @@ def test_refusals(host: PluginHost) -> None:
     assert isinstance(game.apply(last, 0, Action.of("final", play=(3, 2, 1))), Refusal)
     assert isinstance(game.apply(last, 0, Action.of("final", play=(1, 2, 6))), Refusal)
     assert isinstance(game.apply(last, 5, final(1, 2, 3)), Refusal)
+
+
+def test_in_legal_agrees_with_parse_on_legal_and_near_miss_actions(host: PluginHost) -> None:
+    from hedgerow.core import Action
+    from hedgerow.plugins.flourish.choices import parse
+    from hedgerow.plugins.flourish.state import Choice
+
+    for players, variants in ((2, ()), (2, ("compost",)), (3, ()), (1, ())):
+        rules = ruleset(host, *variants, players=players)
+        cfg = rules.gamedef.setup(_ctx(players)).cfg
+        hands = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(players)]
+        state = make_state(cfg, hands, mcg=tuple(range(80, 92)) if players == 1 else ())
+        legal = rules.gamedef.legal_actions(state, 0)
+        near = [Action("turn", (("passed", (2, 1)), ("play", 3))),  # pair out of order
+                Action("turn", (("passed", (1, 1)), ("play", 3))),  # a card twice
+                Action("turn", (("passed", (1, 2)), ("play", 2))),  # played and passed
+                Action("turn", (("passed", (1, 2)), ("play", 9))),  # not in hand
+                Action("turn", (("passed", (1, 20)), ("play", 3))),
+                Action("turn", (("passed", (1, 2)), ("play", True))),  # not a card id
+                Action("turn", (("passed", (1, 2, 4)), ("play", 3))),
+                Action("turn", (("passed", [1, 2]), ("play", 3))),
+                Action("final", (("play", (1, 2, 3)),)),
+                Action("turn", (("compost", 4), ("passed", (1, 2)), ("play", 3)))]
+        for action in [*legal, *near]:
+            assert (action in legal) == isinstance(parse(state, 0, action), Choice), action
