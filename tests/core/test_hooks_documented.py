@@ -85,3 +85,17 @@ def test_every_hook_is_called(hook_calls) -> None:
                 assert table.outcome() is not None
     missing = [name for name in (*HOOKS, *extension_hooks()) if name not in hook_calls.called]
     assert not missing, f"hooks never called: {missing}"
+
+
+def test_every_gamedef_function_and_setting_is_in_the_contract_table() -> None:
+    # a game author reads docs/plugins.md's table of the GameDef, not the source
+    import dataclasses
+
+    from hedgerow.core.game import GameDef
+
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`").split("(")[0]
+            for line in text.splitlines() if line.startswith("| `")}
+    names = {f.name for f in dataclasses.fields(GameDef)} - {"name"}
+    assert names <= rows, sorted(names - rows)
+    assert all(f"``{n}" in (GameDef.__doc__ or "") for n in names)
