@@ -104,8 +104,9 @@ UNTUNED = TUNING["standard"]
 #: Points lost per point a seat is short of leading its nearest tracker.
 LEAD = 1.0
 #: The most averaged judgements an evaluator remembers (a search meets the same trackers
-#: and turns left again and again; about 100 bytes each); it forgets them all when full.
-MEMO = 1 << 16
+#: and turns left again and again); it forgets them all when full.  At about 250 bytes an
+#: entry (the key's tuple and floats, the value, the dict's slot) that is 4 MiB at most.
+MEMO = 1 << 14
 
 
 def turns_left(state: State, seat: int) -> int:
