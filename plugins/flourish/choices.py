@@ -114,12 +114,12 @@ class TurnChoices(LazyActions):
             args = action.args
             if len(args) == 2 and args[0][0] == "passed" and args[1][0] == "play":
                 passed, play = args[0][1], args[1][1]
-                if (type(passed) is tuple and len(passed) == 2 and type(play) is int
-                        and type(passed[0]) is int and type(passed[1]) is int):
+                if type(passed) is tuple and len(passed) == 2 and type(play) is int:
                     first, second = passed
-                    hand = self._hand
-                    return (first < second and play != first and play != second
-                            and play in hand and first in hand and second in hand)
+                    if type(first) is int and type(second) is int:
+                        hand = self._hand
+                        return (first < second and play != first and play != second
+                                and play in hand and first in hand and second in hand)
         return isinstance(parse(self._state, self._seat, action), Choice)
 
 
