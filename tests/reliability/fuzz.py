@@ -316,14 +316,25 @@ def unescaped(text: str) -> list[str]:
                    for c in line)]
 
 
+#: Seconds the rogue's game may still take to end once every honest peer has exited.
+EXIT_GRACE = 5.0
+
+
 async def rogue_until_gone(game: Any, procs: list[Any], limit: float) -> Any:
-    """The rogue's game result; None once ``limit`` seconds passed or every honest process
-    exited (a table that stopped early is reported at once, not after the whole wait)."""
+    """The rogue's game result; None once ``limit`` seconds passed, or when every honest
+    process exited and the rogue's game still did not end within `EXIT_GRACE` seconds (a
+    table that stopped early is reported at once, not after the whole wait; the grace is
+    for a game that did end: the honest peers finish and exit the moment the last action
+    is applied, and the rogue may not have read that action yet)."""
     task = asyncio.ensure_future(game)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
     while not task.done():
-        if loop.time() > deadline or all(p.poll() is not None for p in procs):
+        over = loop.time() > deadline
+        if not over and all(p.poll() is not None for p in procs):
+            await asyncio.wait({task}, timeout=EXIT_GRACE)
+            over = not task.done()
+        if over:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
