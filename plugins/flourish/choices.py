@@ -108,18 +108,13 @@ class TurnChoices(LazyActions):
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):
             return False
+        # A search asks this many times an iteration, mostly of actions of another
+        # sample's hand: the common shape is answered straight from its cards (this list
+        # exists only while the seat may choose, which `parse` would check first).
         if not self._split and not self._final and action.kind == TURN:
-            # The common shape, turn(passed=(a, b), play=p) (a search asks this often):
-            # what `parse` checks of it, without building its refusal.
-            args = action.args
-            if len(args) == 2 and args[0][0] == "passed" and args[1][0] == "play":
-                passed, play = args[0][1], args[1][1]
-                if type(passed) is tuple and len(passed) == 2 and type(play) is int:
-                    first, second = passed
-                    if type(first) is int and type(second) is int:
-                        hand = self._hand
-                        return (first < second and play != first and play != second
-                                and play in hand and first in hand and second in hand)
+            cards = _pair_turn(action.args)
+            if cards is not None:
+                return _pair_legal(cards, self._hand)
         return isinstance(parse(self._state, self._seat, action), Choice)
 
 
@@ -150,14 +145,41 @@ def _refuse(code: str, message: str) -> Refusal:
     return Refusal(f"flourish.{code}", message)
 
 
+def _pair_turn(args: tuple[tuple[str, object], ...]) -> tuple[int, int, int] | None:
+    """``(play, first, second)`` when the args are ``passed=(first, second), play=play``
+    with card ids (the common action of a seat with one neighbour, which a search asks
+    about often); None for any other shape, which `parse` reads in full."""
+    if len(args) != 2 or args[0][0] != "passed" or args[1][0] != "play":
+        return None
+    passed, play = args[0][1], args[1][1]
+    if type(passed) is not tuple or len(passed) != 2 or type(play) is not int:
+        return None
+    first, second = passed
+    if type(first) is not int or type(second) is not int:
+        return None
+    return play, first, second
+
+
+def _pair_legal(cards: tuple[int, int, int], hand: tuple[int, ...]) -> bool:
+    """Whether a `_pair_turn` is legal with ``hand``: three distinct cards held, the
+    passed pair lowest id first (what `parse` checks of that shape)."""
+    play, first, second = cards
+    return (first < second and play != first and play != second
+            and play in hand and first in hand and second in hand)
+
+
 def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
     """The `Choice` an action stands for, or why it is not legal for ``seat`` now."""
     if state.luck or state.turn > FINAL:
         return _refuse("not_now", "nobody chooses now")
     if state.choices[seat] is not None:
         return _refuse("already_chosen", f"seat {seat} has chosen this turn")
-    args = dict(action.args)
     hand = state.hands[seat]
+    if state.turn != FINAL and action.kind == TURN and not neighbours_apart(state):
+        cards = _pair_turn(action.args)
+        if cards is not None and _pair_legal(cards, hand):
+            return Choice((cards[0],), cards[1:], -1)
+    args = dict(action.args)
     if state.turn == FINAL:
         if action.kind != FINAL_KIND or set(args) != {"play"}:
             return _refuse("bad_action", "the final round takes final(play=(three cards))")

@@ -10,6 +10,7 @@ called.  It runs them itself, so it holds whatever order the tests run in.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import itertools
@@ -19,6 +20,7 @@ import pytest
 
 from hedgerow.core import hookspecs
 from hedgerow.core.errors import HedgerowError
+from hedgerow.core.game import GameDef
 from hedgerow.core.playout import play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
@@ -89,10 +91,6 @@ def test_every_hook_is_called(hook_calls) -> None:
 
 def test_every_gamedef_function_and_setting_is_in_the_contract_table() -> None:
     # a game author reads docs/plugins.md's table of the GameDef, not the source
-    import dataclasses
-
-    from hedgerow.core.game import GameDef
-
     text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip().strip("`").split("(")[0]
             for line in text.splitlines() if line.startswith("| `")}

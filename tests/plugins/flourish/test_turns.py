@@ -9,9 +9,10 @@ from hedgerow.core import Action, Chance, Refusal, Shuffle
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
+from hedgerow.plugins.flourish.choices import parse
 from hedgerow.plugins.flourish.game import active_seats, chance
 from hedgerow.plugins.flourish.knowledge import COMPOST, DECK, MCG
-from hedgerow.plugins.flourish.state import FINAL, OVER, RESHUFFLE, Config, Exchange
+from hedgerow.plugins.flourish.state import FINAL, OVER, RESHUFFLE, Choice, Config, Exchange
 
 from .conftest import final, make_state, pair, ruleset, step, turn
 
@@ -224,26 +225,30 @@ def test_refusals(host: PluginHost) -> None:
     assert isinstance(game.apply(last, 5, final(1, 2, 3)), Refusal)
 
 
-def test_in_legal_agrees_with_parse_on_legal_and_near_miss_actions(host: PluginHost) -> None:
-    from hedgerow.core import Action
-    from hedgerow.plugins.flourish.choices import parse
-    from hedgerow.plugins.flourish.state import Choice
-
-    for players, variants in ((2, ()), (2, ("compost",)), (3, ()), (1, ())):
+def test_a_two_player_turn_and_its_near_misses_read_as_the_rules_say(host: PluginHost) -> None:
+    # parse reads the common turn(passed, play) straight from its args; every near miss
+    # falls to the full reading and is refused for its reason, and `in` agrees
+    for players, variants in ((2, ()), (2, ("compost",)), (1, ())):
         rules = ruleset(host, *variants, players=players)
         cfg = rules.gamedef.setup(_ctx(players)).cfg
         hands = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(players)]
         state = make_state(cfg, hands, mcg=tuple(range(80, 92)) if players == 1 else ())
         legal = rules.gamedef.legal_actions(state, 0)
-        near = [Action("turn", (("passed", (2, 1)), ("play", 3))),  # pair out of order
-                Action("turn", (("passed", (1, 1)), ("play", 3))),  # a card twice
-                Action("turn", (("passed", (1, 2)), ("play", 2))),  # played and passed
-                Action("turn", (("passed", (1, 2)), ("play", 9))),  # not in hand
-                Action("turn", (("passed", (1, 20)), ("play", 3))),
-                Action("turn", (("passed", (1, 2)), ("play", True))),  # not a card id
-                Action("turn", (("passed", (1, 2, 4)), ("play", 3))),
-                Action("turn", (("passed", [1, 2]), ("play", 3))),
-                Action("final", (("play", (1, 2, 3)),)),
-                Action("turn", (("compost", 4), ("passed", (1, 2)), ("play", 3)))]
-        for action in [*legal, *near]:
-            assert (action in legal) == isinstance(parse(state, 0, action), Choice), action
+        for action in legal:
+            args = dict(action.args)
+            assert parse(state, 0, action) == Choice((args["play"],), args["passed"],
+                                                     args.get("compost", -1))
+        near = {"bad_order": Action("turn", (("passed", (2, 1)), ("play", 3))),
+                "not_distinct": Action("turn", (("passed", (1, 2)), ("play", 2))),
+                "not_in_hand": Action("turn", (("passed", (1, 20)), ("play", 3))),
+                "bad_action": Action("turn", (("passed", (1, 2)), ("play", True)))}
+        for code, action in near.items():
+            refusal = parse(state, 0, action)
+            assert isinstance(refusal, Refusal) and refusal.code == f"flourish.{code}"
+            assert action not in legal
+        for action in (Action("turn", (("passed", (1, 1)), ("play", 3))),
+                       Action("turn", (("passed", (1, 2)), ("play", 9))),
+                       Action("turn", (("passed", (1, 2, 4)), ("play", 3))),
+                       Action("turn", (("passed", [1, 2]), ("play", 3))),
+                       Action("final", (("play", (1, 2, 3)),))):
+            assert isinstance(parse(state, 0, action), Refusal) and action not in legal
