@@ -50,10 +50,14 @@ Each iteration:
    into it.
 
 Chance is resolved at random inside iterations (`BotModel.settle`).  Simultaneous steps:
-the searching seat chooses against the step's starting state (its tree node), the other
-seats' choices in the step are drawn at random, and the step is applied whole in seat
-order.  The final choice is the root candidate with the best biased mean among those
-visited at least half as often as the most visited one.
+the searching seat chooses against the step's starting state (its tree node) and the step
+is applied whole in seat order; each other seat's choice in it is the best, by that seat's
+own ``judge`` of the state after the step, of ``others`` choices drawn at random (4 by
+default: a seat that plays for itself, as a person or ``greedy`` does, not a uniform one;
+1: a uniform draw).  In rollouts the others' choices stay uniform.
+
+The final choice is the root candidate with the best biased mean among those visited at
+least half as often as the most visited one.
 
 Parameters (``--bot ismcts:PARAMS``), comma separated:
 
@@ -68,7 +72,12 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   unbounded), ``parity=0|1``
   (default 1: leaves judged after the others' replies), ``order=0|1|2`` (default 1: new
   children in order of their one-ply reward; 2: in order of the acting seat's own
-  ``judge`` alone, one call a child instead of every seat's; 0: at random).
+  ``judge`` alone, one call a child instead of every seat's; 0: at random), ``scan=N``
+  (ordering judges at most N of a node's actions, drawn at random, the rest made after
+  them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
+  simultaneous step is the best of; default 4, 1: uniform), ``reply=K`` (at the other
+  seats' decisions only their K best actions by the node's order are searched; default
+  0: all).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -96,7 +105,10 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
                "top=K (root candidates kept, default 8, 0: all), bias=M (visits the one-ply prior "
                "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
-               "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge)")
+               "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge), "
+               "scan=N (actions judged to order a node), others=R (draws the others' "
+               "simultaneous choice is the best of, 1: uniform), reply=K (the others' K best "
+               "actions only, 0: all)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +126,9 @@ class Params:
     order: int = 1
     bias: int = 10
     parity: int = 1
+    others: int = 4
+    reply: int = 0
+    scan: int = WIDEST
 
 
 def parse_params(text: str) -> Params:
@@ -132,11 +147,12 @@ def parse_params(text: str) -> Params:
         if key == "c":
             fields["c"] = _number(key, value, float, 0.0)
         elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns",
-                     "order"):
+                     "order", "others", "reply", "scan"):
             if key == "order" and value.strip() not in ("0", "1", "2"):
                 raise ValueError(f"order={value!r} must be 0, 1 or 2")
             low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
-                   "parity": 0, "turns": 0, "order": 0}[key]
+                   "parity": 0, "turns": 0, "order": 0, "others": 1, "reply": 0,
+                   "scan": 1}[key]
             fields[key] = _number(key, value, int, low)
         else:
             raise ValueError(f"unknown parameter {key!r}")
@@ -441,7 +457,7 @@ class IsmctsBot:
             elif me in active:
                 seat = me
             else:
-                state = _play(model, state, -1, None, rng)
+                state = self._step(state, -1, None)
                 waited = True
                 continue
             if seat == me and waited:
@@ -454,6 +470,8 @@ class IsmctsBot:
             legal = model.legal_actions(state, seat)
             if node.order is None and node.visits and self.params.order and len(legal) > 1:
                 node.order = self._order(state, seat, legal)
+            if seat != me and self.params.reply and node.order is not None:
+                legal = _likely(node.order, legal, self.params.reply)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
             action, child, expanded = self._select(node, legal, c, kept)
             if child is None:  # the tree is full: go on without growing it
@@ -480,13 +498,43 @@ class IsmctsBot:
             if known is not None:
                 return known
         model = self.model
-        after = _play(model, state, seat, action, self.rng)
+        after = self._step(state, seat, action)
         if (k >= 0 and self._cached < self.params.nodes // 4
                 and len(model.active_seats(state)) == 1):
             if states is None:
                 states = node.states = {}
             states[k] = after
             self._cached += 1
+        return after
+
+    def _step(self, state: Sampled[Any], seat: int, action: Action | None) -> Sampled[Any]:
+        """`_play` in the tree: in a simultaneous step each other seat's choice is, with
+        ``others=R`` above 1, the best by its own ``judge`` of R uniform draws (the step
+        applied whole for each, the rest of the seats' choices fixed)."""
+        model, rng, tries = self.model, self.rng, self.params.others
+        active = model.active_seats(state)
+        if tries <= 1 or len(active) < 2 or not model.has_score:
+            return _play(model, state, seat, action, rng)
+        choices: dict[int, Action] = {}
+        for who in active:
+            if who == seat and action is not None:
+                choices[who] = action
+            else:
+                legal = model.legal_actions(state, who)
+                choices[who] = legal[rng.randbelow(len(legal))]
+        after: Sampled[Any] | None = None
+        for who in active:
+            if who == seat and action is not None:
+                continue
+            legal = model.legal_actions(state, who)
+            top = -math.inf
+            for _ in range(tries if len(legal) > 1 else 1):
+                choice = legal[rng.randbelow(len(legal))]
+                tried = _apply_step(model, state, {**choices, who: choice}, rng)
+                value = model.judge(tried, who)
+                if value > top:
+                    top, after, choices[who] = value, tried, choice
+        assert after is not None
         return after
 
     def _select(self, node: Node, legal: Sequence[Action], c: float,
@@ -575,7 +623,8 @@ class IsmctsBot:
         the order that are legal there are taken."""
         model, rng = self.model, self.rng
         n = len(legal)
-        indices = range(n) if n <= WIDEST else _subset(n, WIDEST, rng)
+        scan = min(WIDEST, self.params.scan)
+        indices = range(n) if n <= scan else _subset(n, scan, rng)
         own = self.params.order == 2
         scored = sorted((((self._own(after, seat) if own else self._judge(after)[seat]), i)
                          for i in indices
@@ -611,6 +660,32 @@ class IsmctsBot:
                     break
                 state = _play(model, state, -1, None, rng)
         return self._judge(state)
+
+
+def _apply_step(model: BotModel, state: Sampled[Any], choices: dict[int, Action],
+                rng: Rng) -> Sampled[Any]:
+    """``state`` after a simultaneous step whose every choice is in ``choices``, applied in
+    seat order."""
+    for who in sorted(choices):
+        state = model.step(state, who, choices[who], rng)
+    return state
+
+
+def _likely(order: list[Action], legal: Sequence[Action], count: int) -> list[Action]:
+    """The first ``count`` actions of ``order`` that are in ``legal`` (looking at most
+    `ORDER_LOOK` past them); ``legal`` itself when none is."""
+    out: list[Action] = []
+    looked = 0
+    for action in order:
+        if action in legal:
+            out.append(action)
+            if len(out) >= count:
+                break
+        else:
+            looked += 1
+            if looked >= ORDER_LOOK:
+                break
+    return out or list(legal)
 
 
 def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from toygames import PLUGINS
 
+from hedgerow.core import Action
 from hedgerow.core.botchoice import resolve
 from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
-from hedgerow.plugins.bots.ismcts import IsmctsBot, Node, Params, _next, parse_params
+from hedgerow.plugins.bots.ismcts import IsmctsBot, Node, Params, _likely, _next, parse_params
 
 
 def test_the_search_parameters_parse() -> None:
@@ -113,3 +114,53 @@ def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(host: Plu
 
     first = game()
     assert first and game() == first  # same seed, same moves
+
+
+def test_the_others_replies_can_be_narrowed_to_their_likeliest() -> None:
+    order = ["a", "b", "c", "d", "e"]
+    assert _likely(order, ["e", "c", "b", "a"], 2) == ["a", "b"]
+    assert _likely(order, ["e", "c"], 2) == ["c", "e"]  # "a", "b" not legal in this sample
+    assert _likely(order, ["x", "y"], 3) == ["x", "y"]  # the order knows none: all of them
+    assert parse_params("reply=3").reply == 3 and Params().reply == 0
+    with pytest.raises(ValueError, match="reply='-1' must be at least 0"):
+        parse_params("reply=-1")
+
+
+def test_the_others_simultaneous_choice_is_their_best_of_several_draws(host: PluginHost) -> None:
+    # Duel: a unique highest pick scores.  Against the bot's 1, the other seat's best pick is
+    # 3 (3 points, where 2 scores 2 and 1 ties); drawn uniformly it is 3 a third of the time.
+    assert parse_params("others=1").others == 1 and Params().others == 4
+    with pytest.raises(ValueError, match="others='0' must be at least 1"):
+        parse_params("others=0")
+    ruleset = host.ruleset("duel", players=2)
+    table = Table(ruleset, 2, b"others")
+    one = Action.of("pick", n=1)
+    threes = {}
+    for params in ("5,others=30", "5,others=1"):
+        bot = make_bot(ruleset, 2, b"others", resolve(host, f"ismcts:{params}", "duel"), 0)
+        assert isinstance(bot, IsmctsBot)
+        count = 0
+        for _ in range(20):
+            state = bot.model.sample(table.view(0), bot.rng)
+            after = bot._step(state, 0, one)
+            assert bot.model.active_seats(after) == (0, 1)  # the step resolved whole
+            count += bot.model.score(after, 1) == 3.0
+        threes[params] = count
+    assert threes["5,others=30"] == 20 and 0 < threes["5,others=1"] < 20
+
+
+def test_ordering_scans_at_most_scan_actions(host: PluginHost) -> None:
+    assert parse_params("scan=3").scan == 3
+    with pytest.raises(ValueError, match="scan='0' must be at least 1"):
+        parse_params("scan=0")
+    ruleset = host.ruleset("posy", players=2)
+    table = Table(ruleset, 2, b"scan")
+    (seat,) = table.active_seats()
+    legal = ruleset.gamedef.legal_actions(table.state, seat)
+    assert len(legal) == 2
+    for params, length in (("5,scan=1", 1), ("5", 2)):
+        bot = make_bot(ruleset, 2, b"scan", resolve(host, f"ismcts:{params}", "posy"), seat)
+        assert isinstance(bot, IsmctsBot)
+        state = bot.model.sample(table.view(seat), bot.rng)
+        order = bot._order(state, seat, legal)
+        assert len(order) == length and set(order) <= set(legal)
