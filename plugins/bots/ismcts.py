@@ -31,7 +31,18 @@ Each iteration:
    there are ranked by their one-ply reward for the seat acting there, as ``greedy``
    would rank them, and the best not yet tried that is legal in this sample comes next;
    for a short list (up to `SHORT` actions), every action is tried once before UCB, in
-   that order.  So the others' strongest replies are searched first.
+   that order.
+   **The other seats play for themselves** (``policy=3``): at another seat's decision the
+   tree does not search its options by UCB (which, with rewards that differ by a few
+   hundredths, averages over every reply it widened to, the weak ones too); that seat
+   plays the best *by its own judgement* of the first ``policy`` actions of the node's
+   order legal in this sample, or of all its legal actions where the order, made in
+   another sample, holds none of them (its hidden hand differs there).  The choice is
+   remembered per pool sample, so each (node, sample) is judged once.  This is the model
+   of a player who takes what is best for them now, as people and ``greedy`` mostly do,
+   not of an adversary aiming at the bot; ``policy=0`` searches the others' options as
+   the bot's own.  In a simultaneous step the same model draws the others' choices
+   (below).
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
@@ -75,9 +86,9 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   ``judge`` alone, one call a child instead of every seat's; 0: at random), ``scan=N``
   (ordering judges at most N of a node's actions, drawn at random, the rest made after
   them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
-  simultaneous step is the best of; default 4, 1: uniform), ``reply=K`` (at the other
-  seats' decisions only their K best actions by the node's order are searched; default
-  0: all).
+  simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at the other
+  seats' turns, their best own-judged action among the first K of the node's order;
+  default 3, 0: searched by UCB like the bot's own).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -107,8 +118,8 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
                "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
                "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge), "
                "scan=N (actions judged to order a node), others=R (draws the others' "
-               "simultaneous choice is the best of, 1: uniform), reply=K (the others' K best "
-               "actions only, 0: all)")
+               "simultaneous choice is the best of, 1: uniform), policy=K (the others' turns: "
+               "their best of the K likeliest, 0: searched)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +138,8 @@ class Params:
     bias: int = 10
     parity: int = 1
     others: int = 4
-    reply: int = 0
     scan: int = WIDEST
+    policy: int = 3
 
 
 def parse_params(text: str) -> Params:
@@ -147,12 +158,12 @@ def parse_params(text: str) -> Params:
         if key == "c":
             fields["c"] = _number(key, value, float, 0.0)
         elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns",
-                     "order", "others", "reply", "scan"):
+                     "order", "others", "scan", "policy"):
             if key == "order" and value.strip() not in ("0", "1", "2"):
                 raise ValueError(f"order={value!r} must be 0, 1 or 2")
             low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
-                   "parity": 0, "turns": 0, "order": 0, "others": 1, "reply": 0,
-                   "scan": 1}[key]
+                   "parity": 0, "turns": 0, "order": 0, "others": 1, "scan": 1,
+                   "policy": 0}[key]
             fields[key] = _number(key, value, int, low)
         else:
             raise ValueError(f"unknown parameter {key!r}")
@@ -212,7 +223,8 @@ class Node:
     ``total`` (rewards of the seat that acted into it) and ``avail`` (times it could be
     chosen) are this node's statistics as its parent's child."""
 
-    __slots__ = ("avail", "children", "legal_of", "order", "states", "total", "visits")
+    __slots__ = ("avail", "children", "legal_of", "order", "picked", "states", "total",
+                 "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
@@ -225,6 +237,8 @@ class Node:
         #: The actions in the order new children are made, best one-ply value first for
         #: the seat acting here (`IsmctsBot._order`); None: at random.
         self.order: list[Action] | None = None
+        #: ``policy=K``: the other seat's choice here in each kept pool sample.
+        self.picked: dict[int, Action] | None = None
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -470,10 +484,11 @@ class IsmctsBot:
             legal = model.legal_actions(state, seat)
             if node.order is None and node.visits and self.params.order and len(legal) > 1:
                 node.order = self._order(state, seat, legal)
-            if seat != me and self.params.reply and node.order is not None:
-                legal = _likely(node.order, legal, self.params.reply)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
-            action, child, expanded = self._select(node, legal, c, kept)
+            if seat != me and self.params.policy and node.order is not None:
+                action, child, expanded = self._policy(node, state, seat, legal, kept)
+            else:
+                action, child, expanded = self._select(node, legal, c, kept)
             if child is None:  # the tree is full: go on without growing it
                 state = _play(model, state, seat, action, rng)
                 break
@@ -536,6 +551,32 @@ class IsmctsBot:
                     top, after, choices[who] = value, tried, choice
         assert after is not None
         return after
+
+    def _policy(self, node: Node, state: Sampled[Any], seat: int, legal: Sequence[Action],
+                k: int) -> tuple[Action, Node | None, bool]:
+        """``policy=K``: another seat's choice at its own turn, the best by its own ``judge``
+        of the first K actions of the node's order legal here, or of every legal action
+        (at most ``scan``) when the order, made in another sample, has none of them (the
+        seat's hidden hand differs there).  Remembered for a kept state."""
+        model, rng = self.model, self.rng
+        picked = node.picked
+        action = picked.get(k) if picked is not None and k >= 0 else None
+        if action is None:
+            top = -math.inf
+            options = _likely(node.order or [], legal, self.params.policy)
+            scan = min(WIDEST, self.params.scan)
+            if len(options) > scan:
+                options = [options[i] for i in _subset(len(options), scan, rng)]
+            for option in options:
+                value = model.judge(_play(model, state, seat, option, rng), seat)
+                if value > top:
+                    top, action = value, option
+            assert action is not None
+            if k >= 0:
+                if picked is None:
+                    picked = node.picked = {}
+                picked[k] = action
+        return self._child(node.children, action)
 
     def _select(self, node: Node, legal: Sequence[Action], c: float,
                 k: int = -1) -> tuple[Action, Node | None, bool]:

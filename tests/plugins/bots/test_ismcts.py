@@ -116,14 +116,11 @@ def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(host: Plu
     assert first and game() == first  # same seed, same moves
 
 
-def test_the_others_replies_can_be_narrowed_to_their_likeliest() -> None:
+def test_the_likeliest_actions_are_the_first_of_the_order_legal_here() -> None:
     order = ["a", "b", "c", "d", "e"]
     assert _likely(order, ["e", "c", "b", "a"], 2) == ["a", "b"]
     assert _likely(order, ["e", "c"], 2) == ["c", "e"]  # "a", "b" not legal in this sample
     assert _likely(order, ["x", "y"], 3) == ["x", "y"]  # the order knows none: all of them
-    assert parse_params("reply=3").reply == 3 and Params().reply == 0
-    with pytest.raises(ValueError, match="reply='-1' must be at least 0"):
-        parse_params("reply=-1")
 
 
 def test_the_others_simultaneous_choice_is_their_best_of_several_draws(host: PluginHost) -> None:
@@ -164,3 +161,34 @@ def test_ordering_scans_at_most_scan_actions(host: PluginHost) -> None:
         state = bot.model.sample(table.view(seat), bot.rng)
         order = bot._order(state, seat, legal)
         assert len(order) == length and set(order) <= set(legal)
+
+
+def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) -> None:
+    # Tokens: a played card scores its value, so the other seat's best is its highest card.
+    assert parse_params("policy=0").policy == 0 and Params().policy == 3
+    with pytest.raises(ValueError, match="policy='-1' must be at least 0"):
+        parse_params("policy=-1")
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"policy")
+    (seat,) = table.active_seats()
+    other = 1 - seat
+    bot = make_bot(ruleset, 2, b"policy", resolve(host, "ismcts:5,policy=2", "tokens"), seat)
+    assert isinstance(bot, IsmctsBot)
+    model = bot.model
+    state = model.sample(table.view(seat), bot.rng)
+    state = model.step(state, seat, model.legal_actions(state, seat)[0], bot.rng)
+    assert model.active_seats(state) == (other,)
+    legal = list(model.legal_actions(state, other))
+    assert len(legal) >= 3
+
+    def gain(action: Action) -> float:
+        return model.judge(model.step(state, other, action, bot.rng), other)
+
+    worst_first = sorted(legal, key=gain)
+    node = Node()
+    node.order = worst_first  # the policy weighs the first 2 of the order legal here only
+    action, child, new = bot._policy(node, state, other, legal, 0)
+    assert action == max(worst_first[:2], key=gain) and new and child is node.children[action]
+    node.order = worst_first[::-1]
+    assert bot._policy(node, state, other, legal, 0)[0] == action  # remembered for sample 0
+    assert bot._policy(node, state, other, legal, 1)[0] == worst_first[-1]
