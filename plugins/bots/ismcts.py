@@ -32,17 +32,19 @@ Each iteration:
    would rank them, and the best not yet tried that is legal in this sample comes next;
    for a short list (up to `SHORT` actions), every action is tried once before UCB, in
    that order.
-   **The other seats play for themselves** (``policy=3``): at another seat's decision the
-   tree does not search its options by UCB (which, with rewards that differ by a few
-   hundredths, averages over every reply it widened to, the weak ones too); that seat
-   plays the best *by its own judgement* of the first ``policy`` actions of the node's
-   order legal in this sample, or of all its legal actions where the order, made in
-   another sample, holds none of them (its hidden hand differs there).  The choice is
-   remembered per pool sample, so each (node, sample) is judged once.  This is the model
-   of a player who takes what is best for them now, as people and ``greedy`` mostly do,
-   not of an adversary aiming at the bot; ``policy=0`` searches the others' options as
-   the bot's own.  In a simultaneous step the same model draws the others' choices
-   (below).
+   **The other seats play for themselves** (``policy=3`` where the tree spans one of the
+   bot's turns, as in Petals and Mandala): at another seat's decision the tree does not
+   search its options by UCB (which, with rewards that differ by a few hundredths, averages
+   over every reply it widened to, the weak ones too); that seat plays the best *by its own
+   judgement* of the first ``policy`` actions of the node's order legal in this sample, or
+   of all its legal actions where the order, made in another sample, holds none of them (its
+   hidden hand differs there). The choice is remembered per pool sample, so each (node,
+   sample) is judged once. This is the model of a player who takes what is best for them
+   now, as people and ``greedy`` mostly do, not of an adversary aiming at the bot;
+   ``policy=0`` searches the others' options as the bot's own, the default where the tree
+   spans two turns or more (in FLOWERS the others' replies between the bot's two turns
+   decide what is left for its next one, and modelling them as self-interested played worse
+   there). In a simultaneous step a like model draws the others' choices (below).
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
@@ -87,8 +89,8 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   (ordering judges at most N of a node's actions, drawn at random, the rest made after
   them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
   simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at the other
-  seats' turns, their best own-judged action among the first K of the node's order;
-  default 3, 0: searched by UCB like the bot's own).
+  seats' turns, their best own-judged action among the first K of the node's order; 0:
+  searched by UCB like the bot's own; default 3 where the tree spans one turn, else 0).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -139,7 +141,7 @@ class Params:
     parity: int = 1
     others: int = 4
     scan: int = WIDEST
-    policy: int = 3
+    policy: int | None = None
 
 
 def parse_params(text: str) -> Params:
@@ -214,6 +216,9 @@ MIN_SCALE = 5.0
 #: The most random replies a rollout plays to get back to the bot's seat (``parity=1``).
 PARITY_STEPS = 8
 
+#: The other seats' likeliest actions weighed at their turns in a tree one turn deep.
+POLICY = 3
+
 #: Legal lists up to this long are walked whole at a node (the textbook ISMCTS choice).
 SHORT = 24
 
@@ -264,6 +269,10 @@ class IsmctsBot:
         #: The bot's turns the tree spans: ``turns=`` if given, else the game's lookahead.
         self.turns = (self.params.turns if self.params.turns is not None
                       else self.model.lookahead)
+        #: The other seats' turns played by their best of this many likeliest actions
+        #: (0: searched): ``policy=`` if given, else `POLICY` for a tree one turn deep.
+        self.policy = (self.params.policy if self.params.policy is not None
+                       else POLICY if self.turns == 1 else 0)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module
@@ -485,7 +494,7 @@ class IsmctsBot:
             if node.order is None and node.visits and self.params.order and len(legal) > 1:
                 node.order = self._order(state, seat, legal)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
-            if seat != me and self.params.policy and node.order is not None:
+            if seat != me and self.policy and node.order is not None:
                 action, child, expanded = self._policy(node, state, seat, legal, kept)
             else:
                 action, child, expanded = self._select(node, legal, c, kept)
@@ -563,7 +572,7 @@ class IsmctsBot:
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
             top = -math.inf
-            options = _likely(node.order or [], legal, self.params.policy)
+            options = _likely(node.order or [], legal, self.policy)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in _subset(len(options), scan, rng)]

@@ -38,15 +38,18 @@ def host() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
 
 
-@pytest.mark.parametrize(("params", "turns"), [("5", 1), ("5,turns=3", 3), ("5,turns=0", 0)])
+@pytest.mark.parametrize(("params", "turns", "policy"), [
+    ("5", 1, 3), ("5,turns=3", 3, 0), ("5,turns=0", 0, 0), ("5,policy=2", 1, 2),
+    ("5,turns=2,policy=4", 2, 4), ("5,policy=0", 1, 0)])
 def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params: str,
-                                                        turns: int) -> None:
+                                                        turns: int, policy: int) -> None:
+    # The others play for themselves (policy) by default in a tree one turn deep only.
     ruleset = host.ruleset("tokens", players=2)
     assert ruleset.gamedef.lookahead == 1
     bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.lookahead == 1
-    assert bot.turns == turns
+    assert (bot.turns, bot.policy) == (turns, policy)
 
 
 def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHost) -> None:
@@ -165,7 +168,7 @@ def test_ordering_scans_at_most_scan_actions(host: PluginHost) -> None:
 
 def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) -> None:
     # Tokens: a played card scores its value, so the other seat's best is its highest card.
-    assert parse_params("policy=0").policy == 0 and Params().policy == 3
+    assert parse_params("policy=0").policy == 0 and Params().policy is None
     with pytest.raises(ValueError, match="policy='-1' must be at least 0"):
         parse_params("policy=-1")
     ruleset = host.ruleset("tokens", players=2)
