@@ -32,19 +32,20 @@ Each iteration:
    would rank them, and the best not yet tried that is legal in this sample comes next;
    for a short list (up to `SHORT` actions), every action is tried once before UCB, in
    that order.
-   **The other seats play for themselves** (``policy=3`` where the tree spans one of the
-   bot's turns, as in Petals and Mandala): at another seat's decision the tree does not
-   search its options by UCB (which, with rewards that differ by a few hundredths, averages
-   over every reply it widened to, the weak ones too); that seat plays the best *by its own
-   judgement* of the first ``policy`` actions of the node's order legal in this sample, or
-   of all its legal actions where the order, made in another sample, holds none of them (its
-   hidden hand differs there). The choice is remembered per pool sample, so each (node,
-   sample) is judged once. This is the model of a player who takes what is best for them
-   now, as people and ``greedy`` mostly do, not of an adversary aiming at the bot;
-   ``policy=0`` searches the others' options as the bot's own, the default where the tree
-   spans two turns or more (in FLOWERS the others' replies between the bot's two turns
-   decide what is left for its next one, and modelling them as self-interested played worse
-   there). In a simultaneous step a like model draws the others' choices (below).
+   **Where the order cannot guide the search, the other seats play for themselves.** A
+   node's order is made in one pool sample. Where another seat's choices come from its
+   hidden hand (Petals), the next samples' choices are mostly not in it, so widening would
+   make that seat's replies at random; and at any of its decisions UCB barely chooses, since
+   rewards there differ by a few hundredths, well below the exploration term, so a reply
+   node's value is the average over the replies it widened to. So by default, at another
+   seat's decision where the node's order knows none of the actions legal in this sample,
+   that seat plays its best action *by its own judgement* among all its legal actions (at
+   most `WIDEST`), remembered per node and pool sample, so each is judged once: the model of
+   a player who takes what is best for them now, as people and ``greedy`` mostly do, not of
+   an adversary aiming at the bot. ``policy=K`` plays the others that way at every one of
+   their decisions (their best of the first K actions of the order legal here); ``policy=0``
+   never (their choices searched by UCB as the bot's own, with random widening where the
+   order knows none). In a simultaneous step a like model draws the others' choices (below).
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
@@ -88,9 +89,10 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
   ``judge`` alone, one call a child instead of every seat's; 0: at random), ``scan=N``
   (ordering judges at most N of a node's actions, drawn at random, the rest made after
   them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
-  simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at the other
-  seats' turns, their best own-judged action among the first K of the node's order; 0:
-  searched by UCB like the bot's own; default 3 where the tree spans one turn, else 0).
+  simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at every
+  decision of the other seats, their best own-judged action among the first K of the
+  node's order; 0: never, searched by UCB like the bot's own; default: only where the
+  order knows none of their legal actions).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
 budget the same seed gives the same moves in any process.  A time budget makes the number
@@ -120,8 +122,8 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
                "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
                "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge), "
                "scan=N (actions judged to order a node), others=R (draws the others' "
-               "simultaneous choice is the best of, 1: uniform), policy=K (the others' turns: "
-               "their best of the K likeliest, 0: searched)")
+               "simultaneous choice is the best of, 1: uniform), policy=K (the others always play "
+               "their best of the K likeliest; 0: never; default: where the order fails)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,9 +218,6 @@ MIN_SCALE = 5.0
 #: The most random replies a rollout plays to get back to the bot's seat (``parity=1``).
 PARITY_STEPS = 8
 
-#: The other seats' likeliest actions weighed at their turns in a tree one turn deep.
-POLICY = 3
-
 #: Legal lists up to this long are walked whole at a node (the textbook ISMCTS choice).
 SHORT = 24
 
@@ -270,9 +269,8 @@ class IsmctsBot:
         self.turns = (self.params.turns if self.params.turns is not None
                       else self.model.lookahead)
         #: The other seats' turns played by their best of this many likeliest actions
-        #: (0: searched): ``policy=`` if given, else `POLICY` for a tree one turn deep.
-        self.policy = (self.params.policy if self.params.policy is not None
-                       else POLICY if self.turns == 1 else 0)
+        #: (0: searched; None: only where the node's order knows none of their actions).
+        self.policy = self.params.policy
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module
@@ -494,7 +492,7 @@ class IsmctsBot:
             if node.order is None and node.visits and self.params.order and len(legal) > 1:
                 node.order = self._order(state, seat, legal)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
-            if seat != me and self.policy and node.order is not None:
+            if seat != me and self._for_itself(node, legal):
                 action, child, expanded = self._policy(node, state, seat, legal, kept)
             else:
                 action, child, expanded = self._select(node, legal, c, kept)
@@ -561,6 +559,18 @@ class IsmctsBot:
         assert after is not None
         return after
 
+    def _for_itself(self, node: Node, legal: Sequence[Action]) -> bool:
+        """Whether another seat's decision at ``node`` is its own best (`_policy`) rather
+        than searched (`_select`): always with ``policy=K`` above 0, never with 0, and by
+        default where the node's order (made in another sample) knows none of the actions
+        legal here."""
+        order = node.order
+        if order is None:
+            return False
+        if self.policy is None:
+            return not _knows(order, legal)
+        return self.policy > 0
+
     def _policy(self, node: Node, state: Sampled[Any], seat: int, legal: Sequence[Action],
                 k: int) -> tuple[Action, Node | None, bool]:
         """``policy=K``: another seat's choice at its own turn, the best by its own ``judge``
@@ -572,7 +582,7 @@ class IsmctsBot:
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
             top = -math.inf
-            options = _likely(node.order or [], legal, self.policy)
+            options = _likely(node.order or [], legal, self.policy or 1)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in _subset(len(options), scan, rng)]
@@ -719,6 +729,11 @@ def _apply_step(model: BotModel, state: Sampled[Any], choices: dict[int, Action]
     for who in sorted(choices):
         state = model.step(state, who, choices[who], rng)
     return state
+
+
+def _knows(order: list[Action], legal: Sequence[Action]) -> bool:
+    """Whether one of the first `ORDER_LOOK` actions of ``order`` is in ``legal``."""
+    return any(action in legal for action in islice(order, ORDER_LOOK))
 
 
 def _likely(order: list[Action], legal: Sequence[Action], count: int) -> list[Action]:

@@ -10,7 +10,15 @@ from hedgerow.core.botchoice import resolve
 from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
-from hedgerow.plugins.bots.ismcts import IsmctsBot, Node, Params, _likely, _next, parse_params
+from hedgerow.plugins.bots.ismcts import (
+    IsmctsBot,
+    Node,
+    Params,
+    _knows,
+    _likely,
+    _next,
+    parse_params,
+)
 
 
 def test_the_search_parameters_parse() -> None:
@@ -39,11 +47,10 @@ def host() -> PluginHost:
 
 
 @pytest.mark.parametrize(("params", "turns", "policy"), [
-    ("5", 1, 3), ("5,turns=3", 3, 0), ("5,turns=0", 0, 0), ("5,policy=2", 1, 2),
-    ("5,turns=2,policy=4", 2, 4), ("5,policy=0", 1, 0)])
+    ("5", 1, None), ("5,turns=3", 3, None), ("5,turns=0", 0, None), ("5,policy=2", 1, 2),
+    ("5,turns=2,policy=0", 2, 0)])
 def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params: str,
-                                                        turns: int, policy: int) -> None:
-    # The others play for themselves (policy) by default in a tree one turn deep only.
+                                                        turns: int, policy: int | None) -> None:
     ruleset = host.ruleset("tokens", players=2)
     assert ruleset.gamedef.lookahead == 1
     bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
@@ -121,6 +128,7 @@ def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(host: Plu
 
 def test_the_likeliest_actions_are_the_first_of_the_order_legal_here() -> None:
     order = ["a", "b", "c", "d", "e"]
+    assert _knows(order, ["x", "e"]) and not _knows(order, ["x", "y"])
     assert _likely(order, ["e", "c", "b", "a"], 2) == ["a", "b"]
     assert _likely(order, ["e", "c"], 2) == ["c", "e"]  # "a", "b" not legal in this sample
     assert _likely(order, ["x", "y"], 3) == ["x", "y"]  # the order knows none: all of them
@@ -195,3 +203,20 @@ def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) 
     node.order = worst_first[::-1]
     assert bot._policy(node, state, other, legal, 0)[0] == action  # remembered for sample 0
     assert bot._policy(node, state, other, legal, 1)[0] == worst_first[-1]
+
+
+@pytest.mark.parametrize(("params", "known", "unknown", "unordered"), [
+    ("5", False, True, False),  # default: only where the order knows none of them
+    ("5,policy=3", True, True, False),
+    ("5,policy=0", False, False, False),
+])
+def test_another_seat_plays_for_itself_where_the_order_cannot_guide_the_search(
+        host: PluginHost, params: str, known: bool, unknown: bool, unordered: bool) -> None:
+    bot = make_bot(host.ruleset("tokens", players=2), 2, b"self",
+                   resolve(host, f"ismcts:{params}", "tokens"), 0)
+    assert isinstance(bot, IsmctsBot)
+    node = Node()
+    assert bot._for_itself(node, ["a", "b"]) is unordered  # no order yet: searched
+    node.order = ["b", "c"]
+    assert bot._for_itself(node, ["a", "b"]) is known  # "b" is in the order
+    assert bot._for_itself(node, ["x", "y"]) is unknown  # another sample's hidden hand
