@@ -808,7 +808,7 @@ def _subset(n: int, k: int, rng: Rng) -> list[int]:
 
 def spec() -> BotSpec:
     """The ``ismcts`` bot's registration."""
-    return BotSpec(name="ismcts", version="1.0.0", make=IsmctsBot,
+    return BotSpec(name="ismcts", version="1.1.0", make=IsmctsBot,
                    summary="information-set Monte Carlo tree search (budget: ismcts:1s, "
                            "ismcts:2000)",
                    check=check_params, params_help=PARAMS_HELP)
