@@ -537,13 +537,7 @@ class IsmctsBot:
         active = model.active_seats(state)
         if tries <= 1 or len(active) < 2 or not model.has_score:
             return _play(model, state, seat, action, rng)
-        choices: dict[int, Action] = {}
-        for who in active:
-            if who == seat and action is not None:
-                choices[who] = action
-            else:
-                legal = model.legal_actions(state, who)
-                choices[who] = legal[rng.randbelow(len(legal))]
+        choices = _draws(model, state, active, seat, action, rng)
         after: Sampled[Any] | None = None
         for who in active:
             if who == seat and action is not None:
@@ -554,7 +548,7 @@ class IsmctsBot:
                 choice = legal[rng.randbelow(len(legal))]
                 tried = _apply_step(model, state, {**choices, who: choice}, rng)
                 value = model.judge(tried, who)
-                if value > top:
+                if value > top or after is None:
                     top, after, choices[who] = value, tried, choice
         assert after is not None
         return after
@@ -588,7 +582,7 @@ class IsmctsBot:
                 options = [options[i] for i in _subset(len(options), scan, rng)]
             for option in options:
                 value = model.judge(_play(model, state, seat, option, rng), seat)
-                if value > top:
+                if value > top or action is None:
                     top, action = value, option
             assert action is not None
             if k >= 0:
@@ -765,16 +759,21 @@ def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None
             legal = model.legal_actions(state, who)
             action = legal[rng.randbelow(len(legal))]
         return model.step(state, who, action, rng)
-    choices: list[tuple[int, Action]] = []
+    return _apply_step(model, state, _draws(model, state, active, seat, action, rng), rng)
+
+
+def _draws(model: BotModel, state: Sampled[Any], active: Sequence[int], seat: int,
+           action: Action | None, rng: Rng) -> dict[int, Action]:
+    """Every active seat's choice in a simultaneous step: ``action`` for ``seat`` (unless
+    None), a uniform draw for every other."""
+    choices: dict[int, Action] = {}
     for who in active:
         if who == seat and action is not None:
-            choices.append((who, action))
+            choices[who] = action
         else:
             legal = model.legal_actions(state, who)
-            choices.append((who, legal[rng.randbelow(len(legal))]))
-    for who, choice in sorted(choices, key=lambda pair: pair[0]):
-        state = model.step(state, who, choice, rng)
-    return state
+            choices[who] = legal[rng.randbelow(len(legal))]
+    return choices
 
 
 #: How far down a node's order `_next` looks for an action legal in this sample.
