@@ -33,17 +33,30 @@ def after_step(model: BotModel, state: Sampled[Any], seat: int, action: Action,
     active = model.active_seats(state)
     if len(active) <= 1:
         return model.step(state, seat, action, rng)
+    return apply_step(model, state, draws(model, state, active, seat, action, rng), rng)
+
+
+def draws(model: BotModel, state: Sampled[Any], active: Sequence[int], seat: int,
+          action: Action | None, rng: Rng) -> dict[int, Action]:
+    """Every active seat's choice in a simultaneous step: ``action`` for ``seat`` (unless
+    None), a uniform draw from its legal actions for every other, in ``active``'s order."""
     choices: dict[int, Action] = {}
-    for other in active:
-        if other == seat:
-            choices[other] = action
+    for who in active:
+        if who == seat and action is not None:
+            choices[who] = action
         else:
-            legal = model.legal_actions(state, other)
-            choices[other] = legal[rng.randbelow(len(legal))]
-    after = state
-    for other in sorted(choices):
-        after = model.step(after, other, choices[other], rng)
-    return after
+            legal = model.legal_actions(state, who)
+            choices[who] = legal[rng.randbelow(len(legal))]
+    return choices
+
+
+def apply_step(model: BotModel, state: Sampled[Any], choices: dict[int, Action],
+               rng: Rng) -> Sampled[Any]:
+    """``state`` after a simultaneous step whose every choice is in ``choices``, applied in
+    seat order; pending chance resolved at random."""
+    for who in sorted(choices):
+        state = model.step(state, who, choices[who], rng)
+    return state
 
 
 #: The most actions a decision weighs (drawn at random from longer legal lists).

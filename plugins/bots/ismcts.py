@@ -114,7 +114,7 @@ from typing import Any
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
-from hedgerow.plugins.bots.greedy import WIDEST
+from hedgerow.plugins.bots.greedy import WIDEST, apply_step, draws
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
@@ -268,9 +268,6 @@ class IsmctsBot:
         #: The bot's turns the tree spans: ``turns=`` if given, else the game's lookahead.
         self.turns = (self.params.turns if self.params.turns is not None
                       else self.model.lookahead)
-        #: The other seats' turns played by their best of this many likeliest actions
-        #: (0: searched; None: only where the node's order knows none of their actions).
-        self.policy = self.params.policy
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module
@@ -537,7 +534,7 @@ class IsmctsBot:
         active = model.active_seats(state)
         if tries <= 1 or len(active) < 2 or not model.has_score:
             return _play(model, state, seat, action, rng)
-        choices = _draws(model, state, active, seat, action, rng)
+        choices = draws(model, state, active, seat, action, rng)
         after: Sampled[Any] | None = None
         for who in active:
             if who == seat and action is not None:
@@ -546,7 +543,7 @@ class IsmctsBot:
             top = -math.inf
             for _ in range(tries if len(legal) > 1 else 1):
                 choice = legal[rng.randbelow(len(legal))]
-                tried = _apply_step(model, state, {**choices, who: choice}, rng)
+                tried = apply_step(model, state, {**choices, who: choice}, rng)
                 value = model.judge(tried, who)
                 if value > top or after is None:
                     top, after, choices[who] = value, tried, choice
@@ -561,9 +558,10 @@ class IsmctsBot:
         order = node.order
         if order is None:
             return False
-        if self.policy is None:
+        policy = self.params.policy
+        if policy is None:
             return not _knows(order, legal)
-        return self.policy > 0
+        return policy > 0
 
     def _policy(self, node: Node, state: Sampled[Any], seat: int, legal: Sequence[Action],
                 k: int) -> tuple[Action, Node | None, bool]:
@@ -576,7 +574,7 @@ class IsmctsBot:
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
             top = -math.inf
-            options = _likely(node.order or [], legal, self.policy or 1)
+            options = _likely(node.order or [], legal, self.params.policy or 1)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in _subset(len(options), scan, rng)]
@@ -716,15 +714,6 @@ class IsmctsBot:
         return self._judge(state)
 
 
-def _apply_step(model: BotModel, state: Sampled[Any], choices: dict[int, Action],
-                rng: Rng) -> Sampled[Any]:
-    """``state`` after a simultaneous step whose every choice is in ``choices``, applied in
-    seat order."""
-    for who in sorted(choices):
-        state = model.step(state, who, choices[who], rng)
-    return state
-
-
 def _knows(order: list[Action], legal: Sequence[Action]) -> bool:
     """Whether one of the first `ORDER_LOOK` actions of ``order`` is in ``legal``."""
     return any(action in legal for action in islice(order, ORDER_LOOK))
@@ -759,21 +748,7 @@ def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None
             legal = model.legal_actions(state, who)
             action = legal[rng.randbelow(len(legal))]
         return model.step(state, who, action, rng)
-    return _apply_step(model, state, _draws(model, state, active, seat, action, rng), rng)
-
-
-def _draws(model: BotModel, state: Sampled[Any], active: Sequence[int], seat: int,
-           action: Action | None, rng: Rng) -> dict[int, Action]:
-    """Every active seat's choice in a simultaneous step: ``action`` for ``seat`` (unless
-    None), a uniform draw for every other."""
-    choices: dict[int, Action] = {}
-    for who in active:
-        if who == seat and action is not None:
-            choices[who] = action
-        else:
-            legal = model.legal_actions(state, who)
-            choices[who] = legal[rng.randbelow(len(legal))]
-    return choices
+    return apply_step(model, state, draws(model, state, active, seat, action, rng), rng)
 
 
 #: How far down a node's order `_next` looks for an action legal in this sample.

@@ -56,7 +56,7 @@ def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params
     bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.lookahead == 1
-    assert (bot.turns, bot.policy) == (turns, policy)
+    assert (bot.turns, bot.params.policy) == (turns, policy)
 
 
 def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHost) -> None:
