@@ -35,17 +35,18 @@ Each iteration:
    **Where the order cannot guide the search, the other seats play for themselves.** A
    node's order is made in one pool sample. Where another seat's choices come from its
    hidden hand (Petals), the next samples' choices are mostly not in it, so widening would
-   make that seat's replies at random; and at any of its decisions UCB barely chooses, since
-   rewards there differ by a few hundredths, well below the exploration term, so a reply
-   node's value is the average over the replies it widened to. So by default, at another
-   seat's decision where the node's order knows none of the actions legal in this sample,
-   that seat plays its best action *by its own judgement* among all its legal actions (at
-   most `WIDEST`), remembered per node and pool sample, so each is judged once: the model of
-   a player who takes what is best for them now, as people and ``greedy`` mostly do, not of
-   an adversary aiming at the bot. ``policy=K`` plays the others that way at every one of
-   their decisions (their best of the first K actions of the order legal here); ``policy=0``
-   never (their choices searched by UCB as the bot's own, with random widening where the
-   order knows none). In a simultaneous step a like model draws the others' choices (below).
+   make that seat's replies at random; and at any of its decisions UCB barely chooses,
+   since rewards there differ by a few hundredths, well below the exploration term, so a
+   reply node's value is the average over the replies it widened to. So by default, at
+   another seat's decision where the node's order knows none of the actions legal in this
+   sample, that seat plays its best action *by its own judgement* among all its legal
+   actions (at most `WIDEST`; ties broken at random, as ``greedy`` breaks them), remembered
+   per node and pool sample, so each is judged once: the model of a player who takes what
+   is best for them now, as people and ``greedy`` mostly do, not of an adversary aiming at
+   the bot. ``policy=K`` plays the others that way at every one of their decisions (their
+   best of the first K actions of the order legal here); ``policy=0`` never (their choices
+   searched by UCB as the bot's own, with random widening where the order knows none). In a
+   simultaneous step a like model draws the others' choices (below).
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
    seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
@@ -489,7 +490,7 @@ class IsmctsBot:
             if node.order is None and node.visits and self.params.order and len(legal) > 1:
                 node.order = self._order(state, seat, legal)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
-            if seat != me and self._for_itself(node, legal):
+            if seat != me and self._for_itself(node, legal, kept):
                 action, child, expanded = self._policy(node, state, seat, legal, kept)
             else:
                 action, child, expanded = self._select(node, legal, c, kept)
@@ -550,17 +551,19 @@ class IsmctsBot:
         assert after is not None
         return after
 
-    def _for_itself(self, node: Node, legal: Sequence[Action]) -> bool:
+    def _for_itself(self, node: Node, legal: Sequence[Action], k: int = -1) -> bool:
         """Whether another seat's decision at ``node`` is its own best (`_policy`) rather
         than searched (`_select`): always with ``policy=K`` above 0, never with 0, and by
         default where the node's order (made in another sample) knows none of the actions
-        legal here."""
+        legal here (known without looking when its choice in kept pool sample ``k`` is
+        remembered: the order and that state do not change)."""
         order = node.order
         if order is None:
             return False
         policy = self.params.policy
         if policy is None:
-            return not _knows(order, legal)
+            picked = node.picked
+            return (picked is not None and k in picked) or not _knows(order, legal)
         return policy > 0
 
     def _policy(self, node: Node, state: Sampled[Any], seat: int, legal: Sequence[Action],
@@ -568,21 +571,27 @@ class IsmctsBot:
         """``policy=K``: another seat's choice at its own turn, the best by its own ``judge``
         of the first K actions of the node's order legal here, or of every legal action
         (at most ``scan``) when the order, made in another sample, has none of them (the
-        seat's hidden hand differs there).  Remembered for a kept state."""
+        seat's hidden hand differs there); ties broken at random.  Remembered for a kept
+        state."""
         model, rng = self.model, self.rng
         picked = node.picked
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
-            top = -math.inf
             options = _likely(node.order or [], legal, self.params.policy or 1)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in _subset(len(options), scan, rng)]
+            top = -math.inf
+            best: list[Action] = []
             for option in options:
                 value = model.judge(_play(model, state, seat, option, rng), seat)
-                if value > top or action is None:
-                    top, action = value, option
-            assert action is not None
+                if value > top or not best:
+                    top, best = value, [option]
+                elif value == top:
+                    best.append(option)
+            # Among equally good actions the seat is indifferent: one at random, as
+            # ``greedy`` breaks its ties (each pool sample draws its own).
+            action = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
             if k >= 0:
                 if picked is None:
                     picked = node.picked = {}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from toygames import PLUGINS
 
 from hedgerow.core import Action
 from hedgerow.core.botchoice import resolve
+from hedgerow.core.botmodel import BotModel
 from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
@@ -174,22 +177,29 @@ def test_ordering_scans_at_most_scan_actions(host: PluginHost) -> None:
         assert len(order) == length and set(order) <= set(legal)
 
 
+def _others_turn(host: PluginHost, seed: bytes, params: str
+                 ) -> tuple[IsmctsBot, Any, int, list[Action]]:
+    """A tokens bot, a state sampled from its view after it played its first legal action,
+    the other seat (to act there) and that seat's legal actions."""
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, seed)
+    (seat,) = table.active_seats()
+    bot = make_bot(ruleset, 2, seed, resolve(host, f"ismcts:{params}", "tokens"), seat)
+    assert isinstance(bot, IsmctsBot)
+    model = bot.model
+    state = model.sample(table.view(seat), bot.rng)
+    state = model.step(state, seat, model.legal_actions(state, seat)[0], bot.rng)
+    assert model.active_seats(state) == (1 - seat,)
+    return bot, state, 1 - seat, list(model.legal_actions(state, 1 - seat))
+
+
 def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) -> None:
     # Tokens: a played card scores its value, so the other seat's best is its highest card.
     assert parse_params("policy=0").policy == 0 and Params().policy is None
     with pytest.raises(ValueError, match="policy='-1' must be at least 0"):
         parse_params("policy=-1")
-    ruleset = host.ruleset("tokens", players=2)
-    table = Table(ruleset, 2, b"policy")
-    (seat,) = table.active_seats()
-    other = 1 - seat
-    bot = make_bot(ruleset, 2, b"policy", resolve(host, "ismcts:5,policy=2", "tokens"), seat)
-    assert isinstance(bot, IsmctsBot)
+    bot, state, other, legal = _others_turn(host, b"policy", "5,policy=2")
     model = bot.model
-    state = model.sample(table.view(seat), bot.rng)
-    state = model.step(state, seat, model.legal_actions(state, seat)[0], bot.rng)
-    assert model.active_seats(state) == (other,)
-    legal = list(model.legal_actions(state, other))
     assert len(legal) >= 3
 
     def gain(action: Action) -> float:
@@ -220,3 +230,26 @@ def test_another_seat_plays_for_itself_where_the_order_cannot_guide_the_search(
     node.order = ["b", "c"]
     assert bot._for_itself(node, ["a", "b"]) is known  # "b" is in the order
     assert bot._for_itself(node, ["x", "y"]) is unknown  # another sample's hidden hand
+
+
+def test_another_seats_remembered_choice_is_its_own_without_looking_at_the_order(
+        host: PluginHost) -> None:
+    bot, state, other, legal = _others_turn(host, b"memo", "5")
+    node = Node()
+    node.order = ["elsewhere"]  # made in another sample: knows none of the actions here
+    assert bot._for_itself(node, legal, 0)
+    action = bot._policy(node, state, other, legal, 0)[0]
+    # Kept sample 0's choice is remembered, so the order is not walked again for it.
+    node.order = [legal[0]]
+    assert bot._for_itself(node, legal, 0) and not bot._for_itself(node, legal, 1)
+    assert bot._policy(node, state, other, legal, 0)[0] == action
+
+
+def test_another_seat_indifferent_between_its_best_actions_picks_one_at_random(
+        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, state, other, legal = _others_turn(host, b"tied", "5")
+    monkeypatch.setattr(BotModel, "judge", lambda self, state, seat: 0.0)  # every action ties
+    node = Node()
+    picks = [bot._policy(node, state, other, legal, k)[0] for k in range(16)]
+    assert set(picks) <= set(legal) and len(set(picks)) > 1  # not always the first listed
+    assert [bot._policy(node, state, other, legal, k)[0] for k in range(16)] == picks
