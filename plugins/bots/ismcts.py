@@ -39,7 +39,9 @@ Each iteration:
    since rewards there differ by a few hundredths, well below the exploration term, so a
    reply node's value is the average over the replies it widened to. So by default, at
    another seat's decision where the node's order knows none of the actions legal in this
-   sample, that seat plays its best action *by its own judgement* among all its legal
+   sample and they are too many for the search to try each (more than `SHORT`; a shorter
+   list is searched, every action tried once, as UCB can then find that seat's strongest
+   reply), that seat plays its best action *by its own judgement* among all its legal
    actions (at most `WIDEST`; ties broken at random, as ``greedy`` breaks them), remembered
    per node and pool sample, so each is judged once: the model of a player who takes what
    is best for them now, as people and ``greedy`` mostly do, not of an adversary aiming at
@@ -555,15 +557,17 @@ class IsmctsBot:
         """Whether another seat's decision at ``node`` is its own best (`_policy`) rather
         than searched (`_select`): always with ``policy=K`` above 0, never with 0, and by
         default where the node's order (made in another sample) knows none of the actions
-        legal here (known without looking when its choice in kept pool sample ``k`` is
-        remembered: the order and that state do not change)."""
+        legal here and they are more than `SHORT` (known without looking when its choice
+        in kept pool sample ``k`` is remembered: the order and that state do not
+        change)."""
         order = node.order
         if order is None:
             return False
         policy = self.params.policy
         if policy is None:
             picked = node.picked
-            return (picked is not None and k in picked) or not _knows(order, legal)
+            return ((picked is not None and k in picked)
+                    or (len(legal) > SHORT and not _knows(order, legal)))
         return policy > 0
 
     def _policy(self, node: Node, state: Sampled[Any], seat: int, legal: Sequence[Action],

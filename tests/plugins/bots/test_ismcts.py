@@ -14,6 +14,7 @@ from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
 from hedgerow.plugins.bots.ismcts import (
+    SHORT,
     IsmctsBot,
     Node,
     Params,
@@ -215,21 +216,25 @@ def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) 
     assert bot._policy(node, state, other, legal, 1)[0] == worst_first[-1]
 
 
-@pytest.mark.parametrize(("params", "known", "unknown", "unordered"), [
-    ("5", False, True, False),  # default: only where the order knows none of them
-    ("5,policy=3", True, True, False),
+@pytest.mark.parametrize(("params", "known", "unknown", "short"), [
+    ("5", False, True, False),  # default: only where the order knows none of many actions
+    ("5,policy=3", True, True, True),
     ("5,policy=0", False, False, False),
 ])
 def test_another_seat_plays_for_itself_where_the_order_cannot_guide_the_search(
-        host: PluginHost, params: str, known: bool, unknown: bool, unordered: bool) -> None:
+        host: PluginHost, params: str, known: bool, unknown: bool, short: bool) -> None:
     bot = make_bot(host.ruleset("tokens", players=2), 2, b"self",
                    resolve(host, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
+    many = [f"a{i}" for i in range(SHORT + 1)]
     node = Node()
-    assert bot._for_itself(node, ["a", "b"]) is unordered  # no order yet: searched
-    node.order = ["b", "c"]
-    assert bot._for_itself(node, ["a", "b"]) is known  # "b" is in the order
-    assert bot._for_itself(node, ["x", "y"]) is unknown  # another sample's hidden hand
+    assert not bot._for_itself(node, many)  # no order yet: searched
+    node.order = ["a3", "c"]
+    assert bot._for_itself(node, many) is known  # "a3" is in the order
+    hand = [f"x{i}" for i in range(SHORT + 1)]
+    assert bot._for_itself(node, hand) is unknown  # another sample's hidden hand
+    # A list short enough for the search to try every action: searched by default.
+    assert bot._for_itself(node, hand[:SHORT]) is short
 
 
 def test_another_seats_remembered_choice_is_its_own_without_looking_at_the_order(
@@ -237,8 +242,8 @@ def test_another_seats_remembered_choice_is_its_own_without_looking_at_the_order
     bot, state, other, legal = _others_turn(host, b"memo", "5")
     node = Node()
     node.order = ["elsewhere"]  # made in another sample: knows none of the actions here
-    assert bot._for_itself(node, legal, 0)
-    action = bot._policy(node, state, other, legal, 0)[0]
+    assert len(legal) <= SHORT and not bot._for_itself(node, legal, 0)  # short: searched
+    action = bot._policy(node, state, other, legal, 0)[0]  # as for a longer list
     # Kept sample 0's choice is remembered, so the order is not walked again for it.
     node.order = [legal[0]]
     assert bot._for_itself(node, legal, 0) and not bot._for_itself(node, legal, 1)
