@@ -17,12 +17,14 @@ decision takes more than a few milliseconds.  It takes no parameters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
+
+T = TypeVar("T")
 
 
 def after_step(model: BotModel, state: Sampled[Any], seat: int, action: Action,
@@ -59,6 +61,21 @@ def apply_step(model: BotModel, state: Sampled[Any], choices: dict[int, Action],
     return state
 
 
+def tied_best(options: Iterable[T], value: Callable[[T], float]) -> list[T]:
+    """The options of the highest ``value``, in their order (several when they tie), each
+    valued once in that order; never empty for options (the first is kept until one
+    compares higher)."""
+    top = float("-inf")
+    best: list[T] = []
+    for option in options:
+        judged = value(option)
+        if judged > top or not best:
+            top, best = judged, [option]
+        elif judged == top:
+            best.append(option)
+    return best
+
+
 #: The most actions a decision weighs (drawn at random from longer legal lists).
 WIDEST = 256
 
@@ -78,17 +95,10 @@ class GreedyBot:
             return legal[self.rng.randbelow(len(legal))]
         model, seat, rng = self.model, self.seat, self.rng
         state = model.sample(view, rng)
-        best: list[int] = []
-        top = float("-inf")
         n = len(legal)
         indices = range(n) if n <= WIDEST else sorted(_some(n, WIDEST, rng))
-        for index in indices:
-            action = legal[index]
-            value = model.judge(after_step(model, state, seat, action, rng), seat)
-            if value > top:
-                top, best = value, [index]
-            elif value == top:
-                best.append(index)
+        best = tied_best(indices, lambda index: model.judge(
+            after_step(model, state, seat, legal[index], rng), seat))
         return legal[best[rng.randbelow(len(best))]]
 
 

@@ -117,7 +117,7 @@ from typing import Any
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
-from hedgerow.plugins.bots.greedy import WIDEST, apply_step, draws
+from hedgerow.plugins.bots.greedy import WIDEST, apply_step, draws, tied_best
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
@@ -585,14 +585,8 @@ class IsmctsBot:
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in _subset(len(options), scan, rng)]
-            top = -math.inf
-            best: list[Action] = []
-            for option in options:
-                value = model.judge(_play(model, state, seat, option, rng), seat)
-                if value > top or not best:
-                    top, best = value, [option]
-                elif value == top:
-                    best.append(option)
+            best = tied_best(options, lambda option: model.judge(
+                _play(model, state, seat, option, rng), seat))
             # Among equally good actions the seat is indifferent: one at random, as
             # ``greedy`` breaks its ties (each pool sample draws its own).
             action = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
