@@ -8,14 +8,20 @@ Run from the repository root (with the venv active)::
     python bench/flowers_bots.py --games 40          # a quick look
     python bench/flowers_bots.py --cost              # only what one evaluate costs
 
-Three players, all through `BotModel` (the bots' only door to the rules) and the built-in
+Four players, all through `BotModel` (the bots' only door to the rules) and the built-in
 ``greedy`` bot:
 
 * ``evaluate``: greedy judging each position by the game's ``evaluate`` (its model is built
   on a `GameDef` whose ``score`` is ``evaluate``, so this holds before and after the bots
   read ``evaluate`` themselves);
 * ``score``: greedy judging by ``score`` alone (a `GameDef` without ``evaluate``);
-* ``random``: a uniform legal action.
+* ``random``: a uniform legal action;
+* ``through``: greedy judging by ``evaluate`` that looks through a take from the face-down
+  stack: it is judged by the mean, over ``--through`` states sampled from the view, of the
+  best planting of the card drawn in each (greedy itself judges the take by the state
+  right after it, where the card adds nothing, so it seldom takes one).  Not a bot of the
+  project: it measures what a card drawn face down is worth, which ``ismcts`` searches
+  (``--matches through:evaluate``).
 
 Each match is 2-player games, the first named player in seat 0 in even games and seat 1 in
 odd ones (same deal for a pair of games, so neither gains from the seat or the deal).  A
@@ -42,7 +48,7 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.outcome import Ranked
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.plugins.bots.greedy import GreedyBot
+from hedgerow.plugins.bots.greedy import GreedyBot, tied_best
 from hedgerow.plugins.flowers.evaluate import Weights, make_evaluate
 from hedgerow.plugins.flowers.game import bind
 
@@ -78,10 +84,38 @@ class RandomPlayer:
         return legal[self.rng.randbelow(len(legal))]
 
 
-def play(job: tuple[int, str, str, tuple[str, ...], Weights, int]) -> tuple[float, int, int]:
+class ThroughPlayer(GreedyBot):
+    """``greedy`` on ``evaluate``, a take judged by its best planting over ``draws`` samples."""
+
+    def __init__(self, ctx: BotContext, draws: int) -> None:
+        super().__init__(ctx)
+        self.draws = draws
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        model, seat, rng = self.model, self.seat, self.rng
+        if len(legal) == 1:
+            return legal[0]
+        states = [model.sample(view, rng) for _ in range(self.draws)]
+
+        def value(action: Any) -> float:
+            if action.kind != "take":
+                return model.judge(model.step(states[0], seat, action, rng), seat)
+            total = 0.0
+            for state in states:
+                after = model.step(state, seat, action, rng)
+                total += max(model.judge(model.step(after, seat, plant, rng), seat)
+                             for plant in model.legal_actions(after, seat))
+            return total / len(states)
+
+        best = tied_best(list(legal), value)
+        return best[rng.randbelow(len(best))]
+
+
+def play(job: tuple[int, str, str, tuple[str, ...], Weights, int, int]
+         ) -> tuple[float, int, int]:
     """One game of ``first`` against ``second``: (first's win share, first's score,
     second's score)."""
-    number, first, second, variants, weights, seed = job
+    number, first, second, variants, weights, seed, draws = job
     games = gamedefs(variants, weights)
     table = games["table"]
     seed_bytes = seed_from_int(seed * 1_000_003 + number // 2)  # a pair shares its deal
@@ -92,9 +126,9 @@ def play(job: tuple[int, str, str, tuple[str, ...], Weights, int]) -> tuple[floa
         if name == "random":
             bots[seat] = RandomPlayer(rng)
         else:
-            model = BotModel(games[name], seat, 2)
-            bots[seat] = GreedyBot(BotContext(model=model, seat=seat, players=2, rng=rng,
-                                              game="flowers"))
+            model = BotModel(games["evaluate" if name == "through" else name], seat, 2)
+            ctx = BotContext(model=model, seat=seat, players=2, rng=rng, game="flowers")
+            bots[seat] = ThroughPlayer(ctx, draws) if name == "through" else GreedyBot(ctx)
     state = table.setup(SetupContext(2))
     state = table.resolve(state, draw_all(Rng(seed_bytes, "chance/0"), table.chance(state)))
     while seats := table.active_seats(state):
@@ -121,7 +155,8 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str, args: argpa
           weights: Weights) -> None:
     """Play and print one match."""
     variants = tuple(args.variant)
-    jobs = [(n, first, second, variants, weights, args.seed) for n in range(args.games)]
+    jobs = [(n, first, second, variants, weights, args.seed, args.through)
+            for n in range(args.games)]
     start = time.perf_counter()
     results = list(pool.map(play, jobs, chunksize=4) if pool else map(play, jobs))
     seconds = time.perf_counter() - start
@@ -179,11 +214,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cost", action="store_true", help="only measure evaluate's cost")
     parser.add_argument("--matches", default="evaluate:score,evaluate:random,score:random",
-                        help="comma-separated first:second pairs")
+                        help="comma-separated first:second pairs (players: evaluate, score, "
+                             "random, through)")
+    parser.add_argument("--through", type=int, default=8,
+                        help="samples the through player judges a face-down take on")
     defaults = Weights()
     for name in Weights._fields:
         parser.add_argument(f"--{name}", type=float, default=getattr(defaults, name))
     args = parser.parse_args()
+    if args.through < 1:
+        parser.error("--through must be at least 1")
     weights = Weights(*(getattr(args, name) for name in Weights._fields))
     print(f"flowers {'+'.join(args.variant) or 'standard'}, 2 players, {args.games} games a "
           f"match, seed {args.seed}, {weights}", flush=True)

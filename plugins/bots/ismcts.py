@@ -13,7 +13,13 @@ prior counts as ``bias`` visits of its value in the action's mean (progressive b
 fades as real visits come), shifted by the mean gap seen so far between the search's
 rewards and the priors (the prior judges the state before the others reply, the search
 after, which lowers every action alike).  So a search with no time plays ``greedy``'s
-choice, and a small one leaves it only on evidence.
+choice, and a small one leaves it only on evidence.  An action after which the bot acts
+again and sees something the samples disagree on (FLOWERS: a card taken from the face-down
+stack, planted next) is judged one decision further: its prior is the mean, over
+`THROUGH` pool samples, of the best one-ply reward of the bot's next decision in each.
+Judged right after the action, the drawn card would add nothing, so such an action would
+rank last and never be searched, though a card whose place is chosen after seeing it is
+often worth more than the face-up ones.
 
 Each iteration:
 
@@ -32,6 +38,13 @@ Each iteration:
    would rank them, and the best not yet tried that is legal in this sample comes next;
    for a short list (up to `SHORT` actions), every action is tried once before UCB, in
    that order.
+   **At each of the bot's own decisions below the root the tree splits by what the bot
+   sees there** (its view; one node where every sample shows the same), as single-observer
+   ISMCTS keys a node by the searching player's information set: a card it drew decides
+   where it goes, a card turned face up what it takes next turn, so each has its own node
+   (a node shared by every card would choose one place for all of them, and judge the
+   move that led there by it).  A node that only one of several views reaches is ordered
+   on its first visit.  Decisions in a simultaneous step are not split.
    **Where the order cannot guide the search, the other seats play for themselves.** A
    node's order is made in one pool sample. Where another seat's choices come from its
    hidden hand (Petals), the next samples' choices are mostly not in it, so widening would
@@ -224,14 +237,18 @@ PARITY_STEPS = 8
 #: Legal lists up to this long are walked whole at a node (the textbook ISMCTS choice).
 SHORT = 24
 
+#: The pool samples a root action's prior is averaged over where the bot acts again after
+#: it and sees what the samples disagree on (`IsmctsBot._through`).
+THROUGH = 8
+
 
 class Node:
     """A tree node below the root: the decision after a path of actions.  ``visits`` and
     ``total`` (rewards of the seat that acted into it) and ``avail`` (times it could be
     chosen) are this node's statistics as its parent's child."""
 
-    __slots__ = ("avail", "children", "legal_of", "order", "picked", "states", "total",
-                 "visits")
+    __slots__ = ("avail", "children", "legal_of", "order", "picked", "seen", "seen_of",
+                 "states", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
@@ -246,6 +263,10 @@ class Node:
         self.order: list[Action] | None = None
         #: ``policy=K``: the other seat's choice here in each kept pool sample.
         self.picked: dict[int, Action] | None = None
+        #: Where the bot is to act alone: the node for each thing it may see here (its
+        #: view), and the one each kept pool sample leads to (`IsmctsBot._seen`).
+        self.seen: dict[object, Node] | None = None
+        self.seen_of: dict[int, Node] | None = None
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -293,7 +314,7 @@ class IsmctsBot:
         deadline = None if params.seconds is None else time.monotonic() + params.seconds
         first = model.sample(view, rng)
         pool: list[Sampled[Any]] = [first] if size else []
-        cands, priors, subtrees = self._rank(first, actions)
+        cands, priors, subtrees = self._rank(first, actions, view, pool)
         n = len(cands)
         m = float(params.bias)
         c = params.c
@@ -359,14 +380,16 @@ class IsmctsBot:
                           for j in range(n)]
         return cands[best]
 
-    def _rank(self, state: Sampled[Any], actions: list[Action]
-              ) -> tuple[list[Action], list[float], list[Node]]:
+    def _rank(self, state: Sampled[Any], actions: list[Action], view: Any,
+              pool: list[Sampled[Any]]) -> tuple[list[Action], list[float], list[Node]]:
         """The root candidates, best first by their one-ply value in ``state`` (the first
         pool sample): each action is played and the state after it judged, as ``greedy``
         does (ties in an order drawn from the bot's stream, equal rewards, such as two
         won finishes, by the seat's own judgement as ``greedy`` ranks).  Also fixes how
         this search squashes judgements into rewards (`_frame`).  Keeps the ``top`` best;
-        lists longer than `WIDEST` are weighed on a uniform subset, as ``greedy`` does."""
+        lists longer than `WIDEST` are weighed on a uniform subset, as ``greedy`` does.
+        An action after which the bot acts again, having seen something the samples
+        disagree on, is judged one decision further (`_through`)."""
         model, rng, me = self.model, self.rng, self.seat
         n = len(actions)
         indices = list(range(n)) if n <= WIDEST else _subset(n, WIDEST, rng)
@@ -380,15 +403,99 @@ class IsmctsBot:
         self._nodes = len(afters)
         self._frame(model.judges(state), [judged for *_, judged in afters])
         keyed = []
+        alone = len(model.active_seats(state)) == 1
         for i, node, after, judged in afters:
             outcome = model.outcome(after)
-            reward = (model.rewards(outcome) if outcome is not None
-                      else self._reward(judged))[me]
+            if outcome is not None:
+                reward = model.rewards(outcome)[me]
+            else:
+                reward = self._reward(judged)[me]
+                if alone and model.active_seats(after) == (me,):
+                    through = self._through(node, actions[i], after, view, pool)
+                    if through is not None:
+                        reward = through
             keyed.append((reward, judged[me] if judged is not None else 0.0, i, node))
         keyed.sort(key=lambda t: (-t[0], -t[1]))
         keyed = keyed[:self.params.top or len(keyed)]
         return ([actions[i] for _, _, i, _ in keyed], [p for p, *_ in keyed],
                 [node for *_, node in keyed])
+
+    def _through(self, node: Node, action: Action, after: Sampled[Any], view: Any,
+                 pool: list[Sampled[Any]]) -> float | None:
+        """The prior of a root ``action`` after which the bot acts again and sees something
+        the samples disagree on (FLOWERS' card taken face down): the mean, over `THROUGH`
+        pool samples (drawn now where the pool is shorter), of the best reward of its next
+        decision in each, one ply as ``greedy`` judges (on a subset of at most ``scan``
+        actions).  Judged after the action alone, a card taken but not placed yet adds
+        nothing, so such an action would rank last and never be searched.  None where the
+        first two samples show the bot the same view (nothing seen, as after a Petals
+        symbol: the plain prior stands).  The states after ``action`` are kept on
+        ``node`` for the search."""
+        model, rng, me = self.model, self.rng, self.seat
+        size = self.params.samples
+        scan = min(WIDEST, self.params.scan)
+        first = model.view(after, me)
+        afters = [after]
+        for j in range(1, THROUGH if size == 0 else min(THROUGH, size)):
+            if size:
+                while len(pool) <= j:
+                    pool.append(model.sample(view, rng))
+                other = self._enter(node, pool[j], me, action, j)
+            else:
+                other = self._enter(node, model.sample(view, rng), me, action, -1)
+            if j == 1 and model.view(other, me) == first:
+                return None
+            afters.append(other)
+        if len(afters) < 2:
+            return None
+        total = 0.0
+        for state in afters:
+            if model.active_seats(state) != (me,):
+                total += self._judge(state)[me]
+                continue
+            legal = model.legal_actions(state, me)
+            n = len(legal)
+            indices = range(n) if n <= scan else _subset(n, scan, rng)
+            total += max(self._judge(_play(model, state, me, legal[t], rng))[me]
+                         for t in indices)
+        return total / len(afters)
+
+    def _seen(self, node: Node, state: Sampled[Any], k: int) -> Node:
+        """Where the bot is to act alone at ``node``: the node below it for what the bot
+        sees in ``state``.  What it saw on the way (the card it drew, a card turned face
+        up) may differ between samples, and what it does next depends on it, so the tree
+        splits here by the bot's view, as single-observer ISMCTS keys a node by the
+        searching player's information set (one node where every sample shows the same).
+        Remembered per kept pool sample ``k``, whose state is kept below the split too; no
+        split once the tree is full."""
+        memo = node.seen_of
+        if k >= 0 and memo is not None:
+            found = memo.get(k)
+            if found is not None:
+                return found
+        seen = node.seen
+        if seen is None:
+            seen = node.seen = {}
+        key: object = self.model.view(state, self.seat)
+        try:
+            sub = seen.get(key)
+        except TypeError:  # a view that cannot be hashed: every sample sees the same
+            key = None
+            sub = seen.get(key)
+        if sub is None:
+            if self._nodes >= self.params.nodes:
+                return node
+            self._nodes += 1
+            sub = seen[key] = Node()
+        if k >= 0 and node.states is not None and k in node.states:
+            if memo is None:
+                memo = node.seen_of = {}
+            memo[k] = sub
+            # The same state, kept for the sample below the split too.
+            if sub.states is None:
+                sub.states = {}
+            sub.states[k] = state
+        return sub
 
     def _frame(self, root: tuple[float, ...] | None,
                afters: list[tuple[float, ...] | None]) -> None:
@@ -481,6 +588,7 @@ class IsmctsBot:
                 state = self._step(state, -1, None)
                 waited = True
                 continue
+            alone = seat == me and len(active) == 1
             if seat == me and waited:
                 turns -= 1
                 if not turns:
@@ -488,8 +596,16 @@ class IsmctsBot:
                 waited = False
             if len(active) > 1 or seat != me:
                 waited = True
+            fresh = False  # a node split by what the bot sees: ordered on its first visit
+            if alone:
+                split = self._seen(node, state, k)
+                if split is not node:
+                    fresh = not split.visits and len(node.seen or ()) > 1
+                    node = split
+                    path.append((node, me))
             legal = model.legal_actions(state, seat)
-            if node.order is None and node.visits and self.params.order and len(legal) > 1:
+            if (node.order is None and (node.visits or fresh) and self.params.order
+                    and len(legal) > 1):
                 node.order = self._order(state, seat, legal)
             kept = k if k >= 0 and node.states is not None and k in node.states else -1
             if seat != me and self._for_itself(node, legal, kept):
@@ -789,7 +905,7 @@ def _subset(n: int, k: int, rng: Rng) -> list[int]:
 
 def spec() -> BotSpec:
     """The ``ismcts`` bot's registration."""
-    return BotSpec(name="ismcts", version="1.1.0", make=IsmctsBot,
+    return BotSpec(name="ismcts", version="1.2.0", make=IsmctsBot,
                    summary="information-set Monte Carlo tree search (budget: ismcts:1s, "
                            "ismcts:2000)",
                    check=check_params, params_help=PARAMS_HELP)

@@ -15,6 +15,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
 from hedgerow.plugins.bots.ismcts import (
     SHORT,
+    THROUGH,
     IsmctsBot,
     Node,
     Params,
@@ -258,3 +259,104 @@ def test_another_seat_indifferent_between_its_best_actions_picks_one_at_random(
     picks = [bot._policy(node, state, other, legal, k)[0] for k in range(16)]
     assert set(picks) <= set(legal) and len(set(picks)) > 1  # not always the first listed
     assert [bot._policy(node, state, other, legal, k)[0] for k in range(16)] == picks
+
+
+def _flowers_first_turn(host: PluginHost, seed: bytes, params: str
+                        ) -> tuple[IsmctsBot, Table, int, list[Action], Action]:
+    """A FLOWERS bot at the first turn of a 2-player game, its legal actions and the take
+    from the face-down stack among them."""
+    ruleset = host.ruleset("flowers", players=2)
+    table = Table(ruleset, 2, seed)
+    (seat,) = table.active_seats()
+    bot = make_bot(ruleset, 2, seed, resolve(host, f"ismcts:{params}", "flowers"), seat)
+    assert isinstance(bot, IsmctsBot)
+    legal = list(ruleset.gamedef.legal_actions(table.state, seat))
+    take = next(action for action in legal if action.kind == "take")
+    return bot, table, seat, legal, take
+
+
+def test_a_card_taken_face_down_is_judged_by_its_best_place_in_each_sample(
+        host: PluginHost) -> None:
+    # After the take the bot plants the card it drew; judged right after the take, the
+    # card adds nothing.  Its prior is the mean over THROUGH samples of its best planting.
+    bot, table, seat, legal, take = _flowers_first_turn(host, b"through", "20,top=0")
+    bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
+    model, view = bot.model, table.view(seat)
+    pool = [model.sample(view, bot.rng) for _ in range(THROUGH)]
+    afters = [model.step(state, seat, take, bot.rng) for state in pool]
+    assert all(model.active_seats(after) == (seat,) for after in afters)  # it plants next
+    held = {model.view(after, seat).holding for after in afters}
+    assert len(held) > 1  # the samples disagree on the card drawn
+
+    def best(after: Any) -> float:
+        return max(bot._judge(model.step(after, seat, plant, bot.rng))[seat]
+                   for plant in model.legal_actions(after, seat))
+
+    node = Node()
+    prior = bot._through(node, take, afters[0], view, pool)
+    assert prior == pytest.approx(sum(best(after) for after in afters) / THROUGH)
+    assert prior != bot._judge(afters[0])[seat]  # not the card left unplanted
+    # The states after the take are kept for the search (sample 0's by the ranking itself).
+    assert node.states is not None and sorted(node.states) == list(range(1, THROUGH))
+    # Where the first two samples show the bot the same thing, the plain prior stands.
+    same = [pool[0]] * THROUGH
+    assert bot._through(Node(), take, afters[0], view, same) is None
+
+
+def test_the_tree_splits_where_the_bot_sees_what_it_drew(host: PluginHost) -> None:
+    bot, table, seat, legal, take = _flowers_first_turn(host, b"split", "400,top=0")
+    bot.choose(table.view(seat), legal)
+    assert take in [action for action, *_ in bot.last_root]  # kept among the candidates
+    # The search's tree is gone after the decision; walk one by hand below the take.
+    model = bot.model
+    pool = [model.sample(table.view(seat), bot.rng) for _ in range(6)]
+    node = Node()
+    subs = []
+    for k, state in enumerate(pool):
+        after = bot._enter(node, state, seat, take, k)
+        sub = bot._seen(node, after, k)
+        assert bot._seen(node, after, k) is sub  # remembered for the kept sample
+        assert sub is node.seen[model.view(after, seat)]  # keyed by what the bot sees
+        subs.append((model.view(after, seat).holding, sub))
+    assert node.seen is not None and len(node.seen) == len({held for held, _ in subs}) > 1
+    # Two samples that drew the same card share a node; different cards never do.
+    for held, sub in subs:
+        for other_held, other in subs:
+            assert (sub is other) == (held == other_held)
+
+
+def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(host: PluginHost) -> None:
+    # FLOWERS spans two of the bot's turns.  Its plant from stack A turns up A's next card,
+    # which the samples disagree on: its next turn's node splits by what it sees then.
+    bot, table, seat, legal, _ = _flowers_first_turn(host, b"next turn", "20")
+    assert bot.turns == 2
+    bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
+    model = bot.model
+    plant = next(action for action in legal if action.kind == "plant" and action["stack"] == 0)
+    pool = [model.sample(table.view(seat), bot.rng) for _ in range(8)]
+    node = Node()
+    for _ in range(6):
+        for k, state in enumerate(pool):
+            bot._descend(state, plant, node, k)
+    splits = [reply.seen for reply in node.children.values() if reply.seen]
+    assert splits  # the bot's second turn was reached below the other seat's replies
+    tops = {view.tops for seen in splits for view in seen if view is not None}
+    assert any(len(seen) > 1 for seen in splits) and len(tops) > 1
+    # Each node below a split is reached only by the samples showing the bot its key.
+    kept = [(view, state) for seen in splits for view, sub in seen.items()
+            for state in (sub.states or {}).values()]
+    assert kept and all(model.view(state, seat) == view for view, state in kept)
+
+
+def test_a_view_that_cannot_be_hashed_leaves_the_node_whole(
+        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, table, seat, _, take = _flowers_first_turn(host, b"unhashable", "5")
+    model = bot.model
+    afters = [model.step(model.sample(table.view(seat), bot.rng), seat, take, bot.rng)
+              for _ in range(4)]
+    node = Node()
+    assert len({id(bot._seen(node, after, -1)) for after in afters}) > 1  # split by card
+    monkeypatch.setattr(BotModel, "view", lambda self, state, seat: [seat])  # a list
+    node = Node()
+    subs = {id(bot._seen(node, after, -1)) for after in afters}
+    assert len(subs) == 1 and node.seen is not None and list(node.seen) == [None]
