@@ -95,19 +95,23 @@ class GreedyBot:
             return legal[self.rng.randbelow(len(legal))]
         model, seat, rng = self.model, self.seat, self.rng
         state = model.sample(view, rng)
-        n = len(legal)
-        indices = range(n) if n <= WIDEST else sorted(_some(n, WIDEST, rng))
-        best = tied_best(indices, lambda index: model.judge(
+        best = tied_best(scanned(len(legal), WIDEST, rng), lambda index: model.judge(
             after_step(model, state, seat, legal[index], rng), seat))
         return legal[best[rng.randbelow(len(best))]]
 
 
-def _some(n: int, k: int, rng: Rng) -> set[int]:
-    """``k`` distinct indices below ``n``, uniformly (``k < n``)."""
+def subset(n: int, k: int, rng: Rng) -> list[int]:
+    """``k`` distinct indices below ``n`` (``k < n``), drawn uniformly, in order."""
     chosen: set[int] = set()
     while len(chosen) < k:
         chosen.add(rng.randbelow(n))
-    return chosen
+    return sorted(chosen)
+
+
+def scanned(n: int, k: int, rng: Rng) -> Sequence[int]:
+    """The indices below ``n`` a decision weighs: all of them when they are at most ``k``,
+    else ``k`` of them drawn uniformly (`subset`), in order."""
+    return range(n) if n <= k else subset(n, k, rng)
 
 
 def spec() -> BotSpec:

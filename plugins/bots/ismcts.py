@@ -130,7 +130,14 @@ from typing import Any
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
 from hedgerow.core.rng import Rng
-from hedgerow.plugins.bots.greedy import WIDEST, apply_step, draws, tied_best
+from hedgerow.plugins.bots.greedy import (
+    WIDEST,
+    apply_step,
+    draws,
+    scanned,
+    subset,
+    tied_best,
+)
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
@@ -392,7 +399,7 @@ class IsmctsBot:
         disagree on, is judged one decision further (`_through`)."""
         model, rng, me = self.model, self.rng, self.seat
         n = len(actions)
-        indices = list(range(n)) if n <= WIDEST else _subset(n, WIDEST, rng)
+        indices = list(scanned(n, WIDEST, rng))
         rng.shuffle(indices)
         k = 0 if self.params.samples else -1
         afters: list[tuple[int, Node, Sampled[Any], tuple[float, ...] | None]] = []
@@ -454,10 +461,8 @@ class IsmctsBot:
                 total += self._judge(state)[me]
                 continue
             legal = model.legal_actions(state, me)
-            n = len(legal)
-            indices = range(n) if n <= scan else _subset(n, scan, rng)
             total += max(self._judge(_play(model, state, me, legal[t], rng))[me]
-                         for t in indices)
+                         for t in scanned(len(legal), scan, rng))
         return total / len(afters)
 
     def _seen(self, node: Node, state: Sampled[Any], k: int) -> Node:
@@ -700,7 +705,7 @@ class IsmctsBot:
             options = _likely(node.order or [], legal, self.params.policy or 1)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
-                options = [options[i] for i in _subset(len(options), scan, rng)]
+                options = [options[i] for i in subset(len(options), scan, rng)]
             best = tied_best(options, lambda option: model.judge(
                 _play(model, state, seat, option, rng), seat))
             # Among equally good actions the seat is indifferent: one at random, as
@@ -797,12 +802,10 @@ class IsmctsBot:
         state the node is at on its second visit; in another sample the first actions of
         the order that are legal there are taken."""
         model, rng = self.model, self.rng
-        n = len(legal)
         scan = min(WIDEST, self.params.scan)
-        indices = range(n) if n <= scan else _subset(n, scan, rng)
         own = self.params.order == 2
         scored = sorted((((self._own(after, seat) if own else self._judge(after)[seat]), i)
-                         for i in indices
+                         for i in scanned(len(legal), scan, rng)
                          for after in (_play(model, state, seat, legal[i], rng),)),
                         key=lambda t: -t[0])
         return [legal[i] for _, i in scored]
@@ -893,14 +896,6 @@ def _next(node: Node, legal: Sequence[Action]) -> Action | None:
         if looked >= ORDER_LOOK:
             break
     return None
-
-
-def _subset(n: int, k: int, rng: Rng) -> list[int]:
-    """``k`` distinct indices below ``n`` (``k < n``), drawn uniformly, in order."""
-    chosen: set[int] = set()
-    while len(chosen) < k:
-        chosen.add(rng.randbelow(n))
-    return sorted(chosen)
 
 
 def spec() -> BotSpec:
