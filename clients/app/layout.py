@@ -36,7 +36,11 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
+from prompt_toolkit.layout.containers import WindowRenderInfo
 from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Char, Screen, WritePosition
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 
@@ -114,10 +118,21 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     return shown
 
 
+def more_label(lines: int, below: bool) -> str:
+    """The marker on the board's edge row when its drawing runs past the pane: how many
+    lines are out of sight that way (the row the marker covers counted) and the key."""
+    arrow, key = ("▼", "PgDn") if below else ("▲", "PgUp")
+    return f" {arrow} {lines} more line{'s' if lines != 1 else ''} · {key} "
+
+
 class BoardWindow(Window):
     """The board's pane: it follows the cursor (the drawing's ``[SetCursorPosition]``),
     except while the player scrolls it (``SeatState.board_top``: PageUp/PageDown, the mouse
-    wheel), and it notes its scroll and size in the state for the keys that scroll it."""
+    wheel), and it notes its scroll and size in the state for the keys that scroll it.
+
+    Where the drawing runs past the pane, a marker at the right end of its bottom (top)
+    row says how many lines are below (above) and which key shows them; a click on it
+    scrolls a page that way."""
 
     WHEEL = 3  # lines a turn of the mouse wheel scrolls
 
@@ -129,14 +144,51 @@ class BoardWindow(Window):
         return self.state.board_top if self.state.board_top is not None else \
             self.vertical_scroll
 
-    def write_to_screen(self, *args: Any, **kwargs: Any) -> None:
-        super().write_to_screen(*args, **kwargs)
+    def write_to_screen(self, screen: Screen, mouse_handlers: MouseHandlers,
+                        write_position: WritePosition, parent_style: str, erase_bg: bool,
+                        z_index: int | None) -> None:
+        super().write_to_screen(screen, mouse_handlers, write_position, parent_style, erase_bg,
+                                z_index)
         info = self.render_info
         if info is not None:
             self.state.board_shown = (self.vertical_scroll, info.window_height,
                                       info.content_height)
             if self.state.board_top is not None:
                 self.state.board_top = self.vertical_scroll  # as far as it could go
+            self._mark_more(screen, mouse_handlers, info)
+
+    def _mark_more(self, screen: Screen, mouse_handlers: MouseHandlers,
+                   info: WindowRenderInfo) -> None:
+        """The "more lines" markers (see the class docstring), over the drawing's edge
+        rows; none in a pane too small to keep a row of drawing between them."""
+        top, rows, lines = self.vertical_scroll, info.window_height, info.content_height
+        width = info.window_width
+        if rows < 3:
+            return
+        for below, hidden, row in ((False, top, 0),
+                                   (True, lines - top - rows, rows - 1)):
+            if hidden <= 0:
+                continue
+            label = more_label(hidden + 1, below)
+            if get_cwidth(label) > width:
+                continue
+            x0, y = info._x_offset + width - get_cwidth(label), info._y_offset + row
+            line = screen.data_buffer[y]
+            for i, char in enumerate(label):
+                line[x0 + i] = Char(char, "class:board.more")
+            step = self.state.board_page() * (1 if below else -1)
+            mouse_handlers.set_mouse_handler_for_range(
+                x0, x0 + len(label), y, y + 1, self._clicked(step))
+
+    def _clicked(self, step: int) -> Callable[[MouseEvent], object]:
+        def handler(event: MouseEvent) -> object:
+            if event.event_type != MouseEventType.MOUSE_UP:
+                return NotImplemented
+            self.state.scroll_board(step)
+            get_app().invalidate()
+            return None
+
+        return handler
 
     def _scroll_down(self) -> None:
         self.state.scroll_board(self.WHEEL)

@@ -37,6 +37,7 @@ STYLE = Style.from_dict({
     "status": "bg:#303030 fg:#d0d0d0",
     "status.key": "bg:ansiwhite fg:ansiblack bold",
     "separator": "fg:ansibrightblack",
+    "board.more": "bg:#303030 fg:ansiyellow bold",  # rows of the board out of sight
     "bar": "fg:ansicyan",
     "bar.best": "fg:ansiyellow",
     "bar.star": "fg:ansiyellow bold",

@@ -1,6 +1,6 @@
 """Scrolling the board by hand (PageUp/PageDown, the mouse wheel) in the real client: the
-other gardens of a 4-player FLOWERS table can be read at 80x24, and moving the cursor
-brings the board back to it."""
+other gardens of a 4-player FLOWERS table can be read at 80x24, the board says where
+lines are out of sight, and moving the cursor brings the board back to it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 
 from appdriver import drawn, running
 
+from hedgerow.clients.app.layout import more_label
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.render import help_text, keys_line
 from hedgerow.core.pluginhost import PluginHost
@@ -21,6 +22,24 @@ def wheel(driver, down: bool) -> None:
     info = driver.app.panes["board"].render_info
     x, y = info._x_offset + 5, info._y_offset + 2
     driver.pipe.send_text(f"\x1b[<{65 if down else 64};{x + 1};{y + 1}M")
+
+
+def click_at(driver, x: int, y: int) -> None:
+    """A left click (press and release, SGR mouse codes) at screen column ``x``, row ``y``."""
+    driver.pipe.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
+
+
+async def grown(d, s, lines: int) -> None:
+    """Play on (Enter: the first choice) until the board is ``lines`` taller than its pane
+    and it is our turn to choose a kind of move again."""
+    for _ in range(60):
+        _, rows_, drawn_lines = s.board_shown
+        if drawn_lines - rows_ >= lines and s.my_turn and s.picker.kind is None:
+            return
+        before = d.progress()
+        d.press("enter")
+        await d.until(lambda before=before: d.progress() != before and (
+            s.my_turn or s.outcome is not None), what="Enter to take effect")
 
 
 def local_flowers(host: PluginHost, players: int = 4, seed: int = 3) -> LocalSeat:
@@ -37,14 +56,7 @@ def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None
         async with running(seat, host) as d:
             s = d.state
             await d.until(lambda: s.my_turn, what="our turn")
-            for _ in range(60):  # play on (Enter: the first choice) until the gardens grow
-                _, rows_, lines = s.board_shown
-                if lines - rows_ >= 3 and s.my_turn and s.picker.kind is None:
-                    break
-                before = d.progress()
-                d.press("enter")
-                await d.until(lambda before=before: d.progress() != before and (
-                    s.my_turn or s.outcome is not None), what="Enter to take effect")
+            await grown(d, s, 3)
             last = s.name_of(3)
             rows = await drawn(d, lambda rows: any("Your garden" in r for r in rows),
                                what="the board")
@@ -75,6 +87,48 @@ def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None
                         what="the board back at the cursor")
 
     asyncio.run(main())
+
+
+def test_the_board_says_how_many_lines_are_out_of_sight_and_a_click_there_scrolls() -> None:
+    host = PluginHost(autoload=False)
+    seat = local_flowers(host)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            s = d.state
+            await d.until(lambda: s.my_turn, what="our turn")
+            await grown(d, s, 3)
+            info = d.app.panes["board"].render_info
+            top, rows, lines = s.board_shown
+            assert top == 0
+            down = more_label(lines - rows + 1, below=True).strip()
+            up = more_label(lines - rows + 1, below=False).strip()
+            screen = await drawn(d, lambda screen: any(down in r for r in screen),
+                                 what="the marker of the lines below")
+            bottom = info._y_offset + rows - 1
+            assert down in screen[bottom] and not any(up in r for r in screen)
+            assert screen[bottom].index(down) + len(down) < 80
+            # A click on the marker scrolls a page down.
+            x = screen[bottom].index(down)
+            click_at(d, x + 2, bottom)
+            await d.until(lambda: (s.board_top or 0) > 0, what="the click to scroll down")
+            d.press(PAGE_DOWN, PAGE_DOWN, PAGE_DOWN)
+            await d.until(lambda: s.board_top == lines - rows, what="the bottom")
+            # At the bottom: the marker of the lines above, none below.
+            screen = await drawn(d, lambda screen: any(up in r for r in screen),
+                                 what="the marker of the lines above")
+            assert up in screen[info._y_offset] and not any("▼" in r for r in screen)
+            # The cursor takes the board back to the top: the first marker again.
+            d.press("down")
+            await drawn(d, lambda screen: any(down in r for r in screen)
+                        and not any("▲" in r for r in screen), what="the top again")
+
+    asyncio.run(main())
+
+
+def test_the_more_label_counts_lines_and_names_the_key() -> None:
+    assert more_label(1, below=True) == " ▼ 1 more line · PgDn "
+    assert more_label(7, below=False) == " ▲ 7 more lines · PgUp "
 
 
 def test_the_help_lists_scrolling_and_reading() -> None:
