@@ -30,8 +30,9 @@ def click_at(driver, x: int, y: int) -> None:
 
 
 async def grown(d, s, lines: int) -> None:
-    """Play on (Enter: the first choice) until the board is ``lines`` taller than its pane
-    and it is our turn to choose a kind of move again."""
+    """From our first turn, play on (Enter: the first choice) until the board is ``lines``
+    taller than its pane and it is our turn to choose a kind of move again."""
+    await d.until(lambda: s.my_turn, what="our turn")
     for _ in range(60):
         _, rows_, drawn_lines = s.board_shown
         if drawn_lines - rows_ >= lines and s.my_turn and s.picker.kind is None:
@@ -55,7 +56,6 @@ def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None
     async def main() -> None:
         async with running(seat, host) as d:
             s = d.state
-            await d.until(lambda: s.my_turn, what="our turn")
             await grown(d, s, 3)
             last = s.name_of(3)
             rows = await drawn(d, lambda rows: any("Your garden" in r for r in rows),
@@ -96,7 +96,6 @@ def test_the_board_says_how_many_lines_are_out_of_sight_and_a_click_there_scroll
     async def main() -> None:
         async with running(seat, host) as d:
             s = d.state
-            await d.until(lambda: s.my_turn, what="our turn")
             await grown(d, s, 3)
             info = d.app.panes["board"].render_info
             top, rows, lines = s.board_shown
