@@ -122,7 +122,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -840,26 +840,32 @@ class IsmctsBot:
         return self._judge(state)
 
 
+def _legal_in_order(order: Iterable[Action], legal: Sequence[Action],
+                    skip: Container[Action] = ()) -> Iterator[Action]:
+    """The actions of a node's ``order`` that are in ``legal`` (the actions legal in this
+    sample), best first, ``skip``ped ones passed over; the walk gives up after `ORDER_LOOK`
+    actions that are neither (an order made in another sample may know none of them)."""
+    looked = 0
+    for action in order:
+        if action in skip:
+            continue
+        if action in legal:
+            yield action
+        else:
+            looked += 1
+            if looked >= ORDER_LOOK:
+                return
+
+
 def _knows(order: list[Action], legal: Sequence[Action]) -> bool:
     """Whether one of the first `ORDER_LOOK` actions of ``order`` is in ``legal``."""
-    return any(action in legal for action in islice(order, ORDER_LOOK))
+    return next(_legal_in_order(order, legal), None) is not None
 
 
 def _likely(order: list[Action], legal: Sequence[Action], count: int) -> list[Action]:
     """The first ``count`` actions of ``order`` that are in ``legal`` (looking at most
     `ORDER_LOOK` past them); ``legal`` itself when none is."""
-    out: list[Action] = []
-    looked = 0
-    for action in order:
-        if action in legal:
-            out.append(action)
-            if len(out) >= count:
-                break
-        else:
-            looked += 1
-            if looked >= ORDER_LOOK:
-                break
-    return out or list(legal)
+    return list(islice(_legal_in_order(order, legal), count)) or list(legal)
 
 
 def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None,
@@ -877,25 +883,16 @@ def _play(model: BotModel, state: Sampled[Any], seat: int, action: Action | None
     return apply_step(model, state, draws(model, state, active, seat, action, rng), rng)
 
 
-#: How far down a node's order `_next` looks for an action legal in this sample.
+#: How many actions neither legal in this sample nor passed over a walk down a node's
+#: order (`_legal_in_order`) looks at before it gives up.
 ORDER_LOOK = 16
 
 
 def _next(node: Node, legal: Sequence[Action]) -> Action | None:
     """The first action of ``node.order`` that is not a child yet and is in ``legal``,
     looking at most `ORDER_LOOK` actions down; None when there is none."""
-    order, children = node.order, node.children
-    assert order is not None
-    looked = 0
-    for action in order:
-        if action in children:
-            continue
-        if action in legal:
-            return action
-        looked += 1
-        if looked >= ORDER_LOOK:
-            break
-    return None
+    assert node.order is not None
+    return next(_legal_in_order(node.order, legal, node.children), None)
 
 
 def spec() -> BotSpec:
