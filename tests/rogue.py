@@ -70,6 +70,10 @@ class Rogue:
         self.dealers: dict[bytes, zmq.asyncio.Socket] = {}
         self.inbox: asyncio.Queue[tuple[bytes, Envelope | None]] = asyncio.Queue()
         self.errors: asyncio.Queue[tuple[bytes, ErrorMsg]] = asyncio.Queue()
+        #: The highest entry each peer reported a state hash for (kept here as they come:
+        #: `next_message` drops what it is not waiting for, and a peer's last StateHash can
+        #: overtake the last action sent by another peer).
+        self.sealed: dict[bytes, int] = {}
         self.tasks = [asyncio.ensure_future(self._read(self.router, None))]
         self.seq = 0
         self.table_id = b""
@@ -97,6 +101,8 @@ class Rogue:
             if isinstance(env.body, ErrorMsg):
                 await self.errors.put((sender, env.body))
             else:
+                if isinstance(env.body, StateHash):
+                    self.sealed[sender] = max(self.sealed.get(sender, -1), env.body.index)
                 await self.inbox.put((sender, env))
 
     def envelope(self, body: Any, *, sender: bytes | None = None, seq: int | None = None,
@@ -222,13 +228,11 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
             await seal(rogue, others, table, result)
         # Leave only once every honest peer has sealed the last entry: one still catching up
         # would otherwise see a seat leave before the end.
-        last, sealed = table.index - 1, set()
+        last = table.index - 1
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(WAIT):
-                while sealed != set(others):
-                    sender, env = await rogue.next_message(StateHash)
-                    if env.body.index >= last:
-                        sealed.add(sender)
+                while any(rogue.sealed.get(key, -1) < last for key in others):
+                    await rogue.next_message(StateHash)
         heartbeat.cancel()
         await rogue.broadcast(others, Leave("done"))
         return {"verdicts": verdicts, "state_hash": table.state_hash().hex(), "seat": seat}
