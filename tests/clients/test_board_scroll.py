@@ -5,12 +5,16 @@ lines are out of sight, and moving the cursor brings the board back to it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 from appdriver import drawn, running
 
 from hedgerow.clients.app.layout import more_label
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.render import help_text, keys_line
+from hedgerow.clients.app.state import SeatState
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 
@@ -29,34 +33,35 @@ def click_at(driver, x: int, y: int) -> None:
     driver.pipe.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
 
 
-async def grown(d, s, lines: int) -> None:
-    """From our first turn, play on (Enter: the first choice) until the board is ``lines``
-    taller than its pane and it is our turn to choose a kind of move again."""
-    await d.until(lambda: s.my_turn, what="our turn")
-    for _ in range(60):
-        _, rows_, drawn_lines = s.board_shown
-        if drawn_lines - rows_ >= lines and s.my_turn and s.picker.kind is None:
-            return
-        before = d.progress()
-        d.press("enter")
-        await d.until(lambda before=before: d.progress() != before and (
-            s.my_turn or s.outcome is not None), what="Enter to take effect")
-
-
 def local_flowers(host: PluginHost, players: int = 4, seed: int = 3) -> LocalSeat:
     ruleset = host.ruleset("flowers", players=players)
     return LocalSeat(ruleset, players, seed_from_int(seed),
                      bots=[host.bot("random", "flowers")], name="Ann")
 
 
-def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None:
+@contextlib.asynccontextmanager
+async def grown_board(lines: int) -> AsyncIterator[tuple[Any, SeatState]]:
+    """The client at a 4-player FLOWERS table, played on from our first turn (Enter: the
+    first choice) until the board is ``lines`` taller than its pane and it is our turn to
+    choose a kind of move again: the driver and the seat's state."""
     host = PluginHost(autoload=False)
-    seat = local_flowers(host)
+    async with running(local_flowers(host), host) as d:
+        s = d.state
+        await d.until(lambda: s.my_turn, what="our turn")
+        for _ in range(60):
+            _, rows_, drawn_lines = s.board_shown
+            if drawn_lines - rows_ >= lines and s.my_turn and s.picker.kind is None:
+                break
+            before = d.progress()
+            d.press("enter")
+            await d.until(lambda before=before: d.progress() != before and (
+                s.my_turn or s.outcome is not None), what="Enter to take effect")
+        yield d, s
 
+
+def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None:
     async def main() -> None:
-        async with running(seat, host) as d:
-            s = d.state
-            await grown(d, s, 3)
+        async with grown_board(3) as (d, s):
             last = s.name_of(3)
             rows = await drawn(d, lambda rows: any("Your garden" in r for r in rows),
                                what="the board")
@@ -90,13 +95,8 @@ def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None
 
 
 def test_the_board_says_how_many_lines_are_out_of_sight_and_a_click_there_scrolls() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_flowers(host)
-
     async def main() -> None:
-        async with running(seat, host) as d:
-            s = d.state
-            await grown(d, s, 3)
+        async with grown_board(3) as (d, s):
             info = d.app.panes["board"].render_info
             top, rows, lines = s.board_shown
             assert top == 0
