@@ -25,6 +25,8 @@ Handler = Callable[[KeyPressEvent], None]
 
 DIRECTIONS = {"up": ("up", "k"), "down": ("down", "j"), "left": ("left", "h"),
               "right": ("right", "l")}
+#: Columns a left or right arrow scrolls the board when the seat is not choosing.
+ACROSS_STEP = 6
 
 
 def cycle_keys(state: SeatState) -> list[str]:
@@ -117,6 +119,19 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
         @add(key, filter=board, follow=False)
         def _scroll_board(event: KeyPressEvent, sign: int = sign) -> None:
             state.scroll_board(sign * state.board_page())
+
+    # Not choosing (another seat's turn, the game over): the arrows scroll the board.
+    looking = board & ~choosing
+    for direction, (arrow, letter) in DIRECTIONS.items():
+        across = direction in ("left", "right")
+        sign = -1 if direction in ("up", "left") else 1
+        for key in (arrow, letter):
+            @add(key, filter=looking, follow=False)
+            def _look(event: KeyPressEvent, across: bool = across, sign: int = sign) -> None:
+                if across:
+                    state.scroll_board_across(sign * ACROSS_STEP)
+                else:
+                    state.scroll_board(sign)
 
     @add("b", filter=filters.finished & filters.no_overlay)
     def _toggle_results(event: KeyPressEvent) -> None:

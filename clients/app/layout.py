@@ -24,7 +24,7 @@ from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -37,6 +37,7 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.containers import WindowRenderInfo
+from prompt_toolkit.layout.controls import UIContent
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Char, Screen, WritePosition
@@ -128,7 +129,8 @@ def more_label(lines: int, below: bool) -> str:
 class BoardWindow(Window):
     """The board's pane: it follows the cursor (the drawing's ``[SetCursorPosition]``),
     except while the player scrolls it (``SeatState.board_top``: PageUp/PageDown, the mouse
-    wheel), and it notes its scroll and size in the state for the keys that scroll it.
+    wheel, the arrows when not choosing; ``SeatState.board_left``: the arrows sideways),
+    and it notes its scroll and size in the state for the keys that scroll it.
 
     Where the drawing runs past the pane, a marker at the right end of its bottom (top)
     row says how many lines are below (above) and which key shows them; a click on it
@@ -156,6 +158,19 @@ class BoardWindow(Window):
             if self.state.board_top is not None:
                 self.state.board_top = self.vertical_scroll  # as far as it could go
             self._mark_more(screen, mouse_handlers, info)
+
+    def _scroll(self, ui_content: UIContent, width: int, height: int) -> None:
+        """prompt_toolkit's scrolling (to the cursor, or to ``board_top``), then the
+        player's own sideways scroll (``SeatState.board_left``), noted with the drawing's
+        width for the keys that scroll it."""
+        super()._scroll(ui_content, width, height)
+        widest = max((fragment_list_width(ui_content.get_line(i))
+                      for i in range(ui_content.line_count)), default=0)
+        left = self.state.board_left
+        if left is not None:
+            self.horizontal_scroll = max(0, min(left, widest - width))
+            self.state.board_left = self.horizontal_scroll  # as far as it could go
+        self.state.board_across = (self.horizontal_scroll, width, widest)
 
     def _mark_more(self, screen: Screen, mouse_handlers: MouseHandlers,
                    info: WindowRenderInfo) -> None:

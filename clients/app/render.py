@@ -440,6 +440,8 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
             keys.append(("Esc", "back"))
     if state.outcome is not None:
         keys.append(("Enter", "results"))
+    if not state.my_turn and (state.board_scrolls() or state.board_wider()):
+        keys.append(("←↑↓→", "scroll"))
     if state.board_scrolls():
         keys.append(("PgUp/PgDn", "scroll"))
     if state.ui.has_details():
@@ -455,6 +457,7 @@ KEY_HELP = (
     ("Esc", "go back one step"),
     ("i", "read a piece in full"),
     ("PgUp PgDn", "scroll the board"),
+    ("←↑↓→", "scroll it when not your turn"),
     ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
     ("q", "leave (asks first)"),

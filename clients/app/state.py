@@ -82,6 +82,11 @@ class SeatState:
         #: board's scroll, the rows it had and the lines its drawing took.
         self.board_top: int | None = None
         self.board_shown: tuple[int, int, int] = (0, 0, 0)
+        #: The same across: the board's first shown column while the player scrolls it
+        #: sideways (the arrows when it is not this seat's turn to choose), or None; and the
+        #: column it shows first, the columns it has and the width of its drawing.
+        self.board_left: int | None = None
+        self.board_across: tuple[int, int, int] = (0, 0, 0)
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -115,7 +120,7 @@ class SeatState:
         turn_key = (len(self.lines), seat.seat in self.active, self.phase, len(legal))
         if turn_key != self._turn_key:
             if seat.seat in self.active and (self._turn_key is None or not self._turn_key[1]):
-                self.board_top = None  # this seat's turn begins: show its cursor
+                self.follow_cursor()  # this seat's turn begins: show its cursor
             self._turn_key = turn_key
             self.ui.check(legal)
             self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
@@ -225,6 +230,21 @@ class SeatState:
             self.board_top = new
         return moved
 
+    def scroll_board_across(self, step: int) -> bool:
+        """Scroll the board ``step`` columns (right when positive), as `scroll_board`
+        does lines; False when it cannot move that way."""
+        left, columns, width = self.board_across
+        start = self.board_left if self.board_left is not None else left
+        new = max(0, min(start + step, width - columns))
+        moved = new != start
+        if moved or self.board_left is not None:
+            self.board_left = new
+        return moved
+
+    def board_wider(self) -> bool:
+        """True when the board's drawing is wider than its pane."""
+        return self.board_across[2] > self.board_across[1] > 0
+
     def board_page(self) -> int:
         """How far PageUp/PageDown scroll the board: its height less two lines of context."""
         return max(1, self.board_shown[1] - 2)
@@ -236,6 +256,7 @@ class SeatState:
     def follow_cursor(self) -> None:
         """The board shows the cursor again (after a key that moves or reads it)."""
         self.board_top = None
+        self.board_left = None
 
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""

@@ -1,6 +1,7 @@
-"""Scrolling the board by hand (PageUp/PageDown, the mouse wheel) in the real client: the
-other gardens of a 4-player FLOWERS table can be read at 80x24, the board says where
-lines are out of sight, and moving the cursor brings the board back to it."""
+"""Scrolling the board by hand (PageUp/PageDown, the mouse wheel, the arrows when not
+choosing) in the real client: the other gardens of a 4-player FLOWERS table can be read at
+80x24, a final Petals garden wider than the pane too, the board says where lines are out
+of sight, and moving the cursor brings the board back to it."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from appdriver import drawn, running
+from appdriver import drawn, play_to_the_end, running
 
+from hedgerow.clients.app.keys import ACROSS_STEP
 from hedgerow.clients.app.layout import more_label
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.render import help_text, keys_line
@@ -121,6 +123,49 @@ def test_the_board_says_how_many_lines_are_out_of_sight_and_a_click_there_scroll
             d.press("down")
             await drawn(d, lambda screen: any(down in r for r in screen)
                         and not any("▲" in r for r in screen), what="the top again")
+
+    asyncio.run(main())
+
+
+def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() -> None:
+    host = PluginHost(autoload=False)
+    ruleset = host.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+                     name="Ann")
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            s = d.state
+            await play_to_the_end(d)
+            d.press("b")  # from the results back to the board: the final garden
+            await drawn(d, lambda rows: any("the final garden" in r for r in rows),
+                        what="the final garden")
+            assert not s.my_turn and s.board_wider() and s.board_left is None
+            keys = "".join(f[1] for f in keys_line(s, 80))
+            assert "←↑↓→" in keys and "scroll" in keys
+            left, columns, width = s.board_across
+            d.press("right", "right")
+            await d.until(lambda: s.board_across[0] == min(left + 2 * ACROSS_STEP,
+                                                           width - columns),
+                          what="two arrows to scroll the board right")
+            assert s.board_left == s.board_across[0]
+            d.press("l")
+            await d.until(lambda: s.board_across[0] == min(left + 3 * ACROSS_STEP,
+                                                           width - columns),
+                          what="l to scroll right too")
+            for _ in range(width // ACROSS_STEP + 1):  # no further than the drawing
+                d.press("right")
+            await d.until(lambda: s.board_across[0] == width - columns,
+                          what="the right edge of the drawing")
+            d.press("left")
+            await d.until(lambda: s.board_across[0] == width - columns - ACROSS_STEP,
+                          what="the left arrow to scroll back")
+            top = s.board_shown[0]
+            d.press("down")
+            await d.until(lambda: s.board_shown[0] == top + 1, what="a line down")
+            assert s.board_across[0] == width - columns - ACROSS_STEP  # still across
+            d.press("up")
+            await d.until(lambda: s.board_shown[0] == top, what="a line up")
 
     asyncio.run(main())
 
