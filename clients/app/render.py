@@ -457,7 +457,7 @@ KEY_HELP = (
     ("Esc", "go back one step"),
     ("i", "read a piece in full"),
     ("PgUp PgDn", "scroll the board"),
-    ("←↑↓→", "scroll it when not your turn"),
+    ("←↑↓→", "scroll when waiting"),
     ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
     ("q", "leave (asks first)"),
