@@ -222,23 +222,13 @@ class SeatState:
     def scroll_board(self, step: int) -> bool:
         """Scroll the board ``step`` lines (down when positive), leaving the cursor where it
         is until it moves; False when the board cannot move that way."""
-        top, rows, lines = self.board_shown
-        start = self.board_top if self.board_top is not None else top
-        new = max(0, min(start + step, lines - rows))
-        moved = new != start
-        if moved or self.board_top is not None:
-            self.board_top = new
+        self.board_top, moved = scrolled(self.board_top, self.board_shown, step)
         return moved
 
     def scroll_board_across(self, step: int) -> bool:
         """Scroll the board ``step`` columns (right when positive), as `scroll_board`
         does lines; False when it cannot move that way."""
-        left, columns, width = self.board_across
-        start = self.board_left if self.board_left is not None else left
-        new = max(0, min(start + step, width - columns))
-        moved = new != start
-        if moved or self.board_left is not None:
-            self.board_left = new
+        self.board_left, moved = scrolled(self.board_left, self.board_across, step)
         return moved
 
     def board_wider(self) -> bool:
@@ -261,3 +251,16 @@ class SeatState:
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""
         self.message = text
+
+
+def scrolled(by_hand: int | None, shown: tuple[int, int, int], step: int,
+             ) -> tuple[int | None, bool]:
+    """One of the board's scrolls moved ``step`` (lines or columns) by hand: the new
+    position (still None, following the cursor, when it cannot move) and whether it moved.
+    ``by_hand`` is where the player put it (None: where the cursor took it); ``shown``
+    is, from the last redraw, where it was, the room the pane had and the drawing's size."""
+    first, room, size = shown
+    start = by_hand if by_hand is not None else first
+    new = max(0, min(start + step, size - room))
+    moved = new != start
+    return (new if moved or by_hand is not None else None), moved
