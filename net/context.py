@@ -69,6 +69,9 @@ AHEAD_LIMIT = 256
 HELD_LIMIT = 64
 #: Entries per CatchUpReply.
 CATCH_UP_BATCH = 256
+#: Beats a seed agreement or an open step may stand still before this peer sends its own
+#: messages of it again (`Startup.resend_stalled`, `Sync.resend_stalled_step`).
+STALL_BEATS = 3
 #: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
 #: most this many of them from one stranger.
 REFUSALS_KEPT = 256

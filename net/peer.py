@@ -813,7 +813,9 @@ class Peer:
                 self.seating.seat_gone(m)
         self.departures.expire()  # motions that can no longer pass (§5.9)
         self.departures.hearing_out()  # resumed: the wait for the others' answers ends
-        # A step that stands still: our step messages may have been lost across a reconnect.
+        # A seed agreement or a step that stands still: our messages may have been lost
+        # across a reconnect.
+        self.startup.resend_stalled()
         self.sync.resend_stalled_step()
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if self.table is not None and self.ctx.phase == Phase.PLAYING:

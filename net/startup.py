@@ -27,7 +27,7 @@ from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
 from hedgerow.core.table import Applied, Table, TableHeader
 from hedgerow.net import tablefile
-from hedgerow.net.context import PeerContext
+from hedgerow.net.context import STALL_BEATS, PeerContext
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
@@ -39,7 +39,7 @@ from hedgerow.net.messages import (
     SeedReveal,
     Start,
 )
-from hedgerow.net.seat import Phase
+from hedgerow.net.seat import Link, Phase
 from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.transport import Received
 
@@ -88,6 +88,8 @@ class Startup:
         self._resumed = False
         self._later: list[tuple[Received, Envelope, Member]] = []  # of a round not reached
         self._stale_logged: set[tuple[int, int]] = set()  # (seat, round) ignored and logged
+        self._seed_mark: tuple[int, int, int] | None = None  # the agreement at the last beat
+        self._still_beats = 0  # heartbeats it has not moved for
 
     @property
     def round(self) -> SeedRound:
@@ -187,6 +189,31 @@ class Startup:
         log.info("every seat is taken; agreeing on the seed")
         self._maybe_reveal()
         ctx.notify()
+
+    def resend_stalled(self, every: int = STALL_BEATS) -> None:
+        """Called once a heartbeat.  While the seed is being agreed and the agreement has
+        not moved for ``every`` beats, send our SeedCommit again (and our SeedReveal, once we
+        revealed) to every connected peer: a link that was cut and came back may have lost
+        them, though neither side saw the other lost.  Identical repeats are ignored by the
+        receiver, so this is always safe (docs/protocol.md §3.2)."""
+        ctx = self.ctx
+        if ctx.phase != Phase.SEEDING or ctx.roster is None or self.fixed_seed is not None:
+            self._seed_mark, self._still_beats = None, 0
+            return
+        seed = self.round
+        mark = (ctx.round, len(seed.commits), len(seed.reveals))
+        if mark != self._seed_mark:
+            self._seed_mark, self._still_beats = mark, 0
+            return
+        self._still_beats += 1
+        if self._still_beats < every:
+            return
+        self._still_beats = 0
+        for member in ctx.roster.others():
+            if member.link == Link.CONNECTED:
+                ctx.send(member, SeedCommit(ctx.seat, seed.own_commitment, ctx.round))
+                if self._revealed:
+                    ctx.send(member, SeedReveal(ctx.seat, seed.share, ctx.round))
 
     def on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(SeedCommit, env.body)

@@ -35,7 +35,13 @@ from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.errors import Code, Refusal, RulesError
 from hedgerow.core.table import Applied, Table
-from hedgerow.net.context import AHEAD_LIMIT, CATCH_UP_BATCH, PeerContext, body_name
+from hedgerow.net.context import (
+    AHEAD_LIMIT,
+    CATCH_UP_BATCH,
+    STALL_BEATS,
+    PeerContext,
+    body_name,
+)
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
     ActionCommit,
@@ -54,10 +60,6 @@ from hedgerow.net.stepround import StepError, StepRound
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
-
-
-#: Beats an open step may stand still before this peer sends its step messages again.
-STALL_BEATS = 3
 
 
 def _out_of_turn(msg: ActionMsg, active: int) -> str:

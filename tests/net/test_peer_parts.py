@@ -241,3 +241,40 @@ def test_a_desync_message_shows_hashes_that_differ_only_at_their_end_as_differen
     shown = [part.split(" has ")[1] for part in text.rstrip(")").split("(", 1)[1].split(", ")]
     assert len(set(shown)) == 2 and true.hex().startswith(shown[0])
     assert claim.hex().startswith(shown[1]) and len(shown[0]) == len(shown[1])
+
+
+def test_a_seed_agreement_that_stands_still_sends_our_commitment_and_share_again() -> None:
+    from types import SimpleNamespace
+
+    from hedgerow.net.context import STALL_BEATS
+    from hedgerow.net.messages import SeedCommit, SeedReveal
+    from hedgerow.net.seat import Link, Phase
+    from hedgerow.net.startup import Startup
+
+    sent: list[tuple[str, object]] = []
+    near = SimpleNamespace(name="near", link=Link.CONNECTED)
+    gone = SimpleNamespace(name="gone", link=Link.LOST)
+    ctx = SimpleNamespace(phase=Phase.SEEDING, seat=0, players=3, round=2,
+                          roster=SimpleNamespace(others=lambda: [near, gone]),
+                          send=lambda member, body: sent.append((member.name, body)))
+    startup = Startup(ctx, play=None)  # type: ignore[arg-type]
+    seed = startup.round
+    for _ in range(STALL_BEATS):  # the first beat marks where the agreement is
+        startup.resend_stalled()
+    assert sent == []
+    startup.resend_stalled()  # still for STALL_BEATS beats: our commitment again
+    assert sent == [("near", SeedCommit(0, seed.own_commitment, 2))]  # not to a lost link
+    sent.clear()
+    seed.commit(1, SeedRound(3, 1).own_commitment)  # the agreement moved: wait again
+    for _ in range(STALL_BEATS):
+        startup.resend_stalled()
+    assert sent == []
+    startup._revealed = True  # once we revealed, our share goes too
+    startup.resend_stalled()
+    assert sent == [("near", SeedCommit(0, seed.own_commitment, 2)),
+                    ("near", SeedReveal(0, seed.share, 2))]
+    sent.clear()
+    ctx.phase = Phase.PLAYING  # agreed: nothing more
+    for _ in range(2 * STALL_BEATS + 2):
+        startup.resend_stalled()
+    assert sent == []
