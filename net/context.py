@@ -72,6 +72,32 @@ CATCH_UP_BATCH = 256
 #: Beats a seed agreement or an open step may stand still before this peer sends its own
 #: messages of it again (`Startup.resend_stalled`, `Sync.resend_stalled_step`).
 STALL_BEATS = 3
+
+
+class Stall:
+    """Heartbeats counted while something this peer takes part in (the seed agreement, an
+    open step) stands still, so that it sends its own messages of it again: a link cut and
+    re-made may have lost them without either side seeing the other lost."""
+
+    def __init__(self) -> None:
+        self.mark: tuple[int, ...] | None = None  # where it stood at the last beat
+        self.beats = 0  # beats since it last moved
+
+    def reset(self) -> None:
+        """Nothing to watch now."""
+        self.mark, self.beats = None, 0
+
+    def due(self, mark: tuple[int, ...], every: int = STALL_BEATS) -> bool:
+        """Called once a heartbeat with where it stands: True once it has stood still for
+        ``every`` beats (and then every ``every`` beats while it still does)."""
+        if mark != self.mark:
+            self.mark, self.beats = mark, 0
+            return False
+        self.beats += 1
+        if self.beats < every:
+            return False
+        self.beats = 0
+        return True
 #: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
 #: most this many of them from one stranger.
 REFUSALS_KEPT = 256

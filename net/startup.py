@@ -27,7 +27,7 @@ from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
 from hedgerow.core.table import Applied, Table, TableHeader
 from hedgerow.net import tablefile
-from hedgerow.net.context import STALL_BEATS, PeerContext
+from hedgerow.net.context import STALL_BEATS, PeerContext, Stall
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
@@ -88,8 +88,7 @@ class Startup:
         self._resumed = False
         self._later: list[tuple[Received, Envelope, Member]] = []  # of a round not reached
         self._stale_logged: set[tuple[int, int]] = set()  # (seat, round) ignored and logged
-        self._seed_mark: tuple[int, int, int] | None = None  # the agreement at the last beat
-        self._still_beats = 0  # heartbeats it has not moved for
+        self._stall = Stall()  # the seed agreement standing still (`resend_stalled`)
 
     @property
     def round(self) -> SeedRound:
@@ -198,17 +197,11 @@ class Startup:
         receiver, so this is always safe (docs/protocol.md §3.2)."""
         ctx = self.ctx
         if ctx.phase != Phase.SEEDING or ctx.roster is None or self.fixed_seed is not None:
-            self._seed_mark, self._still_beats = None, 0
+            self._stall.reset()
             return
         seed = self.round
-        mark = (ctx.round, len(seed.commits), len(seed.reveals))
-        if mark != self._seed_mark:
-            self._seed_mark, self._still_beats = mark, 0
+        if not self._stall.due((ctx.round, len(seed.commits), len(seed.reveals)), every):
             return
-        self._still_beats += 1
-        if self._still_beats < every:
-            return
-        self._still_beats = 0
         for member in ctx.roster.others():
             if member.link == Link.CONNECTED:
                 ctx.send(member, SeedCommit(ctx.seat, seed.own_commitment, ctx.round))

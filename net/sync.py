@@ -40,6 +40,7 @@ from hedgerow.net.context import (
     CATCH_UP_BATCH,
     STALL_BEATS,
     PeerContext,
+    Stall,
     body_name,
 )
 from hedgerow.net.members import Member
@@ -87,8 +88,7 @@ class Sync:
         self._ahead_count = 0
         self._draining = False
         self._step: StepRound | None = None  # the simultaneous step being collected
-        self._step_mark: tuple[int, int, int] | None = None  # where it stood at the last beat
-        self._still_beats = 0  # beats since it last moved
+        self._stall = Stall()  # the open step standing still (`resend_stalled_step`)
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
         #: Who authors a seat's actions now (the seat itself unless a bot took it over, set
@@ -160,16 +160,10 @@ class Sync:
         step, table = self._step, self.table
         if (step is None or table is None or step.index != table.index
                 or self.ctx.phase != Phase.PLAYING or self.ctx.roster is None):
-            self._step_mark, self._still_beats = None, 0
+            self._stall.reset()
             return
-        mark = (step.index, len(step.commits), len(step.reveals))
-        if mark != self._step_mark:
-            self._step_mark, self._still_beats = mark, 0
+        if not self._stall.due((step.index, len(step.commits), len(step.reveals)), every):
             return
-        self._still_beats += 1
-        if self._still_beats < every:
-            return
-        self._still_beats = 0
         for member in self.ctx.roster.others():
             if member.link == Link.CONNECTED and member.next_index <= step.index:
                 self._send_step(member, step)
