@@ -72,6 +72,13 @@ CATCH_UP_BATCH = 256
 #: Beats a seed agreement or an open step may stand still before this peer sends its own
 #: messages of it again (`Startup.resend_stalled`, `Sync.resend_stalled_step`).
 STALL_BEATS = 3
+#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
+#: most this many of them from one stranger.
+REFUSALS_KEPT = 256
+STRANGER_REFUSALS_KEPT = 16
+NO_TABLE = bytes(16)
+#: The bodies that name the log index they are for (an Error refusing one carries it).
+INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
 
 
 class Stall:
@@ -98,13 +105,6 @@ class Stall:
             return False
         self.beats = 0
         return True
-#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
-#: most this many of them from one stranger.
-REFUSALS_KEPT = 256
-STRANGER_REFUSALS_KEPT = 16
-NO_TABLE = bytes(16)
-#: The bodies that name the log index they are for (an Error refusing one carries it).
-INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
 
 
 class JoinRefused(HedgerowError):

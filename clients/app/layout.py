@@ -185,15 +185,16 @@ class BoardWindow(Window):
             if hidden <= 0:
                 continue
             label = more_label(hidden + 1, below)
-            if get_cwidth(label) > width:
+            room = get_cwidth(label)
+            if room > width:
                 continue
-            x0, y = info._x_offset + width - get_cwidth(label), info._y_offset + row
+            x0, y = info._x_offset + width - room, info._y_offset + row
             line = screen.data_buffer[y]
             for i, char in enumerate(label):
                 line[x0 + i] = Char(char, "class:board.more")
             step = self.state.board_page() * (1 if below else -1)
             mouse_handlers.set_mouse_handler_for_range(
-                x0, x0 + len(label), y, y + 1, self._clicked(step))
+                x0, x0 + room, y, y + 1, self._clicked(step))
 
     def _clicked(self, step: int) -> Callable[[MouseEvent], object]:
         def handler(event: MouseEvent) -> object:
