@@ -89,6 +89,9 @@ class Startup:
         self._later: list[tuple[Received, Envelope, Member]] = []  # of a round not reached
         self._stale_logged: set[tuple[int, int]] = set()  # (seat, round) ignored and logged
         self._stall = Stall()  # the seed agreement standing still (`resend_stalled`)
+        self._barrier = Stall()  # the Start barrier standing still (`resend_stalled`)
+        self._beat = 0  # heartbeats seen (`resend_stalled`)
+        self._answered: dict[int, int] = {}  # seat -> the beat we last answered its repeat
 
     @property
     def round(self) -> SeedRound:
@@ -149,6 +152,8 @@ class Startup:
         self._revealed = False
         self._starts = {}
         self._started = set()
+        self._answered = {}
+        self._barrier.reset()
         ctx.phase = Phase.SEATING
         log.warning("seed round %d abandoned before play began: back to seating, the seed "
                     "will be agreed again", abandoned)
@@ -194,8 +199,11 @@ class Startup:
         not moved for ``every`` beats, send our SeedCommit again (and our SeedReveal, once we
         revealed) to every connected peer: a link that was cut and came back may have lost
         them, though neither side saw the other lost.  Identical repeats are ignored by the
-        receiver, so this is always safe (docs/protocol.md §3.2)."""
+        receiver, so this is always safe (docs/protocol.md §3.2).  Likewise at the Start
+        barrier (`_resend_start`)."""
         ctx = self.ctx
+        self._beat += 1
+        self._resend_start(every)
         if ctx.phase != Phase.SEEDING or ctx.roster is None or self.fixed_seed is not None:
             self._stall.reset()
             return
@@ -207,6 +215,23 @@ class Startup:
                 ctx.send(member, SeedCommit(ctx.seat, seed.own_commitment, ctx.round))
                 if self._revealed:
                     ctx.send(member, SeedReveal(ctx.seat, seed.share, ctx.round))
+
+    def _resend_start(self, every: int) -> None:
+        """While this seat waits at the Start barrier (its own Start sent, another seat's
+        not matched yet) and the barrier has not moved for ``every`` beats, send our Start
+        again to every connected peer: ours may be the one lost, and the repeat tells a
+        peer that did get ours that we still wait (it answers with its own, `on_start`)."""
+        ctx = self.ctx
+        if (ctx.phase not in (Phase.PLAYING, Phase.FINISHED) or ctx.table is None
+                or ctx.roster is None or self.ready or self.setup_hash is None):
+            self._barrier.reset()
+            return
+        if not self._barrier.due((ctx.round, len(self._started)), every):
+            return
+        start = Start(ctx.table.header, self.setup_hash, ctx.round)
+        for member in ctx.roster.others():
+            if member.link == Link.CONNECTED:
+                ctx.send(member, start)
 
     def on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
         body = cast(SeedCommit, env.body)
@@ -344,7 +369,8 @@ class Startup:
                 and not self._this_round(rx, env, member):
             return
         if ctx.table is not None:
-            self._check_start(member.seat, body, rx, env)
+            if self._check_start(member.seat, body, rx, env):
+                self._answer_repeat(member)
             return
         host_committed = 0 in self.round.commits
         if rx.sender == ctx.host_key and ctx.phase == Phase.SEEDING and not host_committed:
@@ -364,9 +390,10 @@ class Startup:
         self._starts[member.seat] = body
 
     def _check_start(self, seat: int, start: Start, rx: Received | None = None,
-                     env: Envelope | None = None) -> None:
+                     env: Envelope | None = None) -> bool:
         """A seat's Start against our table: the first one that differs halts the table (it
-        plays another game); once a seat's Start matched, a different repeat is refused."""
+        plays another game); once a seat's Start matched, a different repeat is refused.
+        True for an identical repeat of a Start that matched already."""
         ctx = self.ctx
         assert ctx.table is not None
         same = start.header == ctx.table.header and start.setup_hash == self.setup_hash
@@ -376,14 +403,30 @@ class Startup:
                 ctx.refuse(rx, env, ErrorCode.WRONG_PHASE,
                            f"seat {seat} already started this table; a different Start "
                            "changes nothing")
-            return
+            return same
         if not same:
             ctx.halt(f"seat {seat} started the table with other rules or another seed "
                      f"({_differences(start, ctx.table.header, self.setup_hash)})", tell=True)
-            return
+            return False
         self._started.add(seat)
         if self.ready:
             ctx.notify()
+        return False
+
+    def _answer_repeat(self, member: Member) -> None:
+        """A seat sent its Start again after ours matched it: it still waits at the barrier,
+        perhaps for our Start, which a cut link may have lost.  Send ours to it, at most
+        once every `STALL_BEATS` heartbeats a seat (two peers answering each other's
+        answers stop there), and only once this seat is past the barrier itself."""
+        ctx = self.ctx
+        if (ctx.table is None or self.setup_hash is None or not self.ready
+                or ctx.phase == Phase.HALTED):
+            return  # (a seat still waiting itself sends its Start on its own, above)
+        last = self._answered.get(member.seat)
+        if last is not None and self._beat - last < STALL_BEATS:
+            return
+        self._answered[member.seat] = self._beat
+        ctx.send(member, Start(ctx.table.header, self.setup_hash, ctx.round))
 
 
 def _differences(start: Start, header: TableHeader, setup: bytes | None) -> str:

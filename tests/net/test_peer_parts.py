@@ -254,7 +254,7 @@ def test_a_seed_agreement_that_stands_still_sends_our_commitment_and_share_again
     sent: list[tuple[str, object]] = []
     near = SimpleNamespace(name="near", link=Link.CONNECTED)
     gone = SimpleNamespace(name="gone", link=Link.LOST)
-    ctx = SimpleNamespace(phase=Phase.SEEDING, seat=0, players=3, round=2,
+    ctx = SimpleNamespace(phase=Phase.SEEDING, seat=0, players=3, round=2, table=None,
                           roster=SimpleNamespace(others=lambda: [near, gone]),
                           send=lambda member, body: sent.append((member.name, body)))
     startup = Startup(ctx, play=None)  # type: ignore[arg-type]
@@ -278,3 +278,56 @@ def test_a_seed_agreement_that_stands_still_sends_our_commitment_and_share_again
     for _ in range(2 * STALL_BEATS + 2):
         startup.resend_stalled()
     assert sent == []
+
+
+def test_a_seat_waiting_at_the_start_barrier_sends_its_start_again_and_is_answered() -> None:
+    """A Start lost on a cut link would leave its receiver waiting at the barrier for ever:
+    the waiting seat sends its own Start again after STALL_BEATS still beats, and a seat
+    past the barrier answers that repeat with its own Start, at most once every
+    STALL_BEATS beats (docs/protocol.md §3.2 step 5)."""
+    from types import SimpleNamespace
+
+    from hedgerow.net.context import STALL_BEATS
+    from hedgerow.net.messages import Start
+    from hedgerow.net.seat import Link, Phase
+    from hedgerow.net.startup import Startup
+
+    header = SimpleNamespace(seed=b"s")  # compared by equality only
+    sent: list[tuple[str, object]] = []
+    near = SimpleNamespace(name="near", seat=1, link=Link.CONNECTED, label=lambda: "seat 1")
+    gone = SimpleNamespace(name="gone", seat=2, link=Link.LOST, label=lambda: "seat 2")
+    ctx = SimpleNamespace(phase=Phase.PLAYING, seat=0, players=3, round=1,
+                          table=SimpleNamespace(header=header),
+                          roster=SimpleNamespace(others=lambda: [near, gone]),
+                          send=lambda member, body: sent.append((member.name, body)),
+                          notify=lambda: None)
+    startup = Startup(ctx, play=None)  # type: ignore[arg-type]
+    startup.setup_hash = b"h" * 32
+    ours = Start(header, b"h" * 32, 1)  # type: ignore[arg-type]
+    startup._started = {1}  # seat 2's Start never came
+    for _ in range(STALL_BEATS):  # the first beat marks where the barrier stands
+        startup.resend_stalled()
+    assert sent == []
+    startup.resend_stalled()
+    assert sent == [("near", ours)]  # not to a lost link
+    sent.clear()
+
+    startup._started = {1, 2}  # past the barrier: no more sending on our own
+    for _ in range(2 * STALL_BEATS + 2):
+        startup.resend_stalled()
+    assert sent == []
+
+    def repeat() -> None:  # seat 1 sends its (matching) Start again: it still waits
+        startup.on_start(SimpleNamespace(sender=b"k"), SimpleNamespace(body=ours),  # type: ignore[arg-type]
+                         near)  # type: ignore[arg-type]
+
+    repeat()
+    assert sent == [("near", ours)]
+    repeat()  # an answer to our answer, the same beat: not answered again
+    for _ in range(STALL_BEATS - 1):
+        startup.resend_stalled()
+    repeat()
+    assert sent == [("near", ours)]
+    startup.resend_stalled()
+    repeat()  # STALL_BEATS beats after our last answer
+    assert sent == [("near", ours), ("near", ours)]
