@@ -46,11 +46,11 @@ from zeroconf import DNSQuestionType, InterfaceChoice, ServiceStateChange, Zeroc
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from hedgerow.core.errors import HedgerowError
+from hedgerow.net.discoveryswitch import ENV_DISABLE, discovery_disabled
 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_hedgerow._tcp.local."
-ENV_DISABLE = "HEDGEROW_NO_DISCOVERY"
 ENV_INTERFACES = "HEDGEROW_DISCOVERY_INTERFACES"
 
 #: Longest table name, in UTF-8 bytes (one DNS label).
@@ -74,7 +74,6 @@ _DIGITS = re.compile(r"[0-9]{1,5}")
 _KEY_CHARS = re.compile(r"[!-~]+")  # printable ASCII, no space: covers z85 and hex
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
-_TRUE = frozenset({"1", "true", "yes", "on"})
 _WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "*"})
 
 TableCallback = Callable[[list["TableAd"]], None]
@@ -261,11 +260,6 @@ def ad_from_info(info: AsyncServiceInfo) -> TableAd:
 
 
 # --------------------------------------------------------------------------- settings
-
-
-def discovery_disabled() -> bool:
-    """Whether ``HEDGEROW_NO_DISCOVERY`` turns LAN discovery off."""
-    return os.environ.get(ENV_DISABLE, "").strip().lower() in _TRUE
 
 
 def resolve_interfaces(interfaces: Sequence[str] | None = None) -> list[str] | None:

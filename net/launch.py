@@ -34,6 +34,7 @@ from hedgerow.net.address import (
     parse_address,
     split_endpoint,
 )
+from hedgerow.net.discoveryswitch import ENV_DISABLE, discovery_disabled
 from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
@@ -99,6 +100,9 @@ async def reopen_table(path: str | Path, *, bot: str | None = None, bind: str | 
 
 async def _announce(peer: Peer, name: str, bind: str) -> None:
     """Announce the table on the LAN until play starts or the peer closes."""
+    if discovery_disabled():  # before zeroconf is imported: this peer never needs it
+        log.info("LAN discovery is off (%s); table %r is not announced", ENV_DISABLE, name)
+        return
     try:
         from hedgerow.net.discovery import Announcer, TableAd, resolve_interfaces
         from hedgerow.net.messages import PROTOCOL_VERSION

@@ -178,6 +178,21 @@ def test_no_discovery_switch(monkeypatch: pytest.MonkeyPatch, value: str, off: b
     assert discovery.discovery_disabled() is off
 
 
+def test_a_host_with_discovery_off_never_imports_zeroconf() -> None:
+    """The switch is read before zeroconf is loaded: a host that will not announce (every
+    bot peer of ``hedgerow play``) does not pay for the import."""
+    import subprocess
+
+    code = ("import asyncio, sys\n"
+            "from hedgerow.net import launch\n"
+            "asyncio.run(launch._announce(None, 'quiet table', '0.0.0.0'))\n"
+            "print('zeroconf' in sys.modules)\n")
+    env = {**os.environ, discovery.ENV_DISABLE: "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "False"
+
+
 def test_with_discovery_off_nothing_is_sent_or_found(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(discovery.ENV_DISABLE, "1")
 
