@@ -32,7 +32,6 @@ import contextlib
 import hashlib
 import ipaddress
 import logging
-import os
 import re
 import socket
 import unicodedata
@@ -46,12 +45,15 @@ from zeroconf import DNSQuestionType, InterfaceChoice, ServiceStateChange, Zeroc
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.net.discoveryswitch import ENV_DISABLE, discovery_disabled
+from hedgerow.net.discoverysettings import (
+    ENV_DISABLE,
+    discovery_disabled,
+    resolve_interfaces,
+)
 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_hedgerow._tcp.local."
-ENV_INTERFACES = "HEDGEROW_DISCOVERY_INTERFACES"
 
 #: Longest table name, in UTF-8 bytes (one DNS label).
 MAX_NAME_BYTES = 63
@@ -257,36 +259,6 @@ def ad_from_info(info: AsyncServiceInfo) -> TableAd:
     usable = [a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_loopback]
     host = (usable or addresses)[0]
     return decode_txt(info.properties, host=host, port=info.port)
-
-
-# --------------------------------------------------------------------------- settings
-
-
-def resolve_interfaces(interfaces: Sequence[str] | None = None) -> list[str] | None:
-    """The IP addresses discovery is restricted to, or ``None`` for every interface.
-
-    ``interfaces`` wins over ``HEDGEROW_DISCOVERY_INTERFACES``; `HedgerowError` for an entry
-    that is not an IP address.
-    """
-    source = "interfaces"
-    if interfaces is None:
-        env = os.environ.get(ENV_INTERFACES, "").strip()
-        if not env:
-            return None
-        interfaces = [p for p in re.split(r"[\s,]+", env) if p]
-        source = ENV_INTERFACES
-    result = []
-    for item in interfaces:
-        try:
-            result.append(str(ipaddress.ip_address(item)))
-        except ValueError:
-            raise HedgerowError(
-                f"{source}: {item!r} is not an IP address (give the addresses of the "
-                f"interfaces to use, e.g. 127.0.0.1 or 192.168.1.20, comma separated)"
-            ) from None
-    if not result:
-        raise HedgerowError(f"{source} names no interface")
-    return result
 
 
 def _new_zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:

@@ -34,7 +34,7 @@ from hedgerow.net.address import (
     parse_address,
     split_endpoint,
 )
-from hedgerow.net.discoveryswitch import ENV_DISABLE, discovery_disabled
+from hedgerow.net.discoverysettings import ENV_DISABLE, discovery_disabled, resolve_interfaces
 from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
@@ -103,11 +103,6 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
     if discovery_disabled():  # before zeroconf is imported: this peer never needs it
         log.info("LAN discovery is off (%s); table %r is not announced", ENV_DISABLE, name)
         return
-    try:
-        from hedgerow.net.discovery import Announcer, TableAd, resolve_interfaces
-        from hedgerow.net.messages import PROTOCOL_VERSION
-    except ImportError:  # discovery is optional
-        return
     host, port = split_endpoint(peer.endpoint)
     if _loopback(host):
         # Only this machine can join (hedgerow play): announce it only where discovery
@@ -115,6 +110,11 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
         interfaces = resolve_interfaces()
         if not interfaces or not all(_loopback(i) for i in interfaces):
             return
+    try:
+        from hedgerow.net.discovery import Announcer, TableAd
+        from hedgerow.net.messages import PROTOCOL_VERSION
+    except ImportError:  # discovery is optional
+        return
 
     def ad() -> TableAd:
         free = sum(1 for s in peer.seats() if s.link == Link.WAITING)

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hedgerow.core.errors import HedgerowError
-from hedgerow.net import discovery
+from hedgerow.net import discovery, discoverysettings
 from hedgerow.net.discovery import (
     SERVICE_TYPE,
     Announcer,
@@ -161,40 +161,44 @@ def test_instance_labels_fit_one_dns_label_and_stay_distinct() -> None:
 
 def test_interfaces_come_from_the_argument_or_the_environment(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(discovery.ENV_INTERFACES, raising=False)
-    assert discovery.resolve_interfaces() is None
-    monkeypatch.setenv(discovery.ENV_INTERFACES, "127.0.0.1, 192.0.2.7")
-    assert discovery.resolve_interfaces() == ["127.0.0.1", "192.0.2.7"]
-    assert discovery.resolve_interfaces(["10.0.0.1"]) == ["10.0.0.1"]
-    monkeypatch.setenv(discovery.ENV_INTERFACES, "eth0")
+    monkeypatch.delenv(discoverysettings.ENV_INTERFACES, raising=False)
+    assert discoverysettings.resolve_interfaces() is None
+    monkeypatch.setenv(discoverysettings.ENV_INTERFACES, "127.0.0.1, 192.0.2.7")
+    assert discoverysettings.resolve_interfaces() == ["127.0.0.1", "192.0.2.7"]
+    assert discoverysettings.resolve_interfaces(["10.0.0.1"]) == ["10.0.0.1"]
+    monkeypatch.setenv(discoverysettings.ENV_INTERFACES, "eth0")
     with pytest.raises(HedgerowError, match="HEDGEROW_DISCOVERY_INTERFACES: 'eth0'"):
-        discovery.resolve_interfaces()
+        discoverysettings.resolve_interfaces()
 
 
 @pytest.mark.parametrize(("value", "off"), [("1", True), ("yes", True), ("TRUE", True),
                                             ("0", False), ("", False)])
 def test_no_discovery_switch(monkeypatch: pytest.MonkeyPatch, value: str, off: bool) -> None:
-    monkeypatch.setenv(discovery.ENV_DISABLE, value)
-    assert discovery.discovery_disabled() is off
+    monkeypatch.setenv(discoverysettings.ENV_DISABLE, value)
+    assert discoverysettings.discovery_disabled() is off
 
 
-def test_a_host_with_discovery_off_never_imports_zeroconf() -> None:
-    """The switch is read before zeroconf is loaded: a host that will not announce (every
-    bot peer of ``hedgerow play``) does not pay for the import."""
+@pytest.mark.parametrize(("bind", "off"), [("0.0.0.0", "1"), ("127.0.0.1", "")])
+def test_a_host_that_will_not_announce_never_imports_zeroconf(bind: str, off: str) -> None:
+    """The settings are read before zeroconf is loaded: a host with discovery off, or on
+    the loopback (``hedgerow play``'s table) where discovery is not confined to it, does
+    not pay for the import."""
     import subprocess
 
-    code = ("import asyncio, sys\n"
+    code = ("import asyncio, sys, types\n"
             "from hedgerow.net import launch\n"
-            "asyncio.run(launch._announce(None, 'quiet table', '0.0.0.0'))\n"
+            f"peer = types.SimpleNamespace(endpoint='tcp://{bind}:5999')\n"
+            f"asyncio.run(launch._announce(peer, 'quiet table', '{bind}'))\n"
             "print('zeroconf' in sys.modules)\n")
-    env = {**os.environ, discovery.ENV_DISABLE: "1"}
+    env = {**os.environ, discoverysettings.ENV_DISABLE: off}
+    env.pop(discoverysettings.ENV_INTERFACES, None)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=60, check=True)
     assert done.stdout.strip() == "False"
 
 
 def test_with_discovery_off_nothing_is_sent_or_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(discovery.ENV_DISABLE, "1")
+    monkeypatch.setenv(discoverysettings.ENV_DISABLE, "1")
 
     async def scenario() -> None:
         async with Announcer() as announcer:
@@ -241,8 +245,8 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = _loopback_multicast_problem()
     if problem is not None:
         pytest.skip(f"{problem}; as root, `ip link set lo multicast on` enables it")
-    monkeypatch.setenv(discovery.ENV_INTERFACES, LOOPBACK)
-    monkeypatch.delenv(discovery.ENV_DISABLE, raising=False)
+    monkeypatch.setenv(discoverysettings.ENV_INTERFACES, LOOPBACK)
+    monkeypatch.delenv(discoverysettings.ENV_DISABLE, raising=False)
 
 
 def unique(prefix: str) -> str:
@@ -377,7 +381,7 @@ def test_find_table_by_name_and_the_error_lists_the_names_seen(loopback_only: No
 @pytest.mark.timeout(60)
 def test_hedgerow_tables_lists_a_table_announced_by_another_process(loopback_only: None) -> None:
     ad = make_ad(unique("CLI"), port=47401, variants=("short",), free_seats=3)
-    env = {**os.environ, discovery.ENV_INTERFACES: LOOPBACK}
+    env = {**os.environ, discoverysettings.ENV_INTERFACES: LOOPBACK}
 
     async def hedgerow_tables(*args: str) -> tuple[int, str, str]:
         # The event loop must keep running while the command listens: our announcer answers.
@@ -444,6 +448,6 @@ def test_hedgerow_tables_refuses_a_bad_timeout_and_honours_the_off_switch() -> N
 
     bad = hedgerow("tables", "--timeout", "0")
     assert bad.returncode == 2 and "--timeout" in bad.stderr
-    off = hedgerow("tables", "--json", **{discovery.ENV_DISABLE: "1"})
+    off = hedgerow("tables", "--json", **{discoverysettings.ENV_DISABLE: "1"})
     assert off.returncode == 0 and json.loads(off.stdout) == []
     assert "HEDGEROW_NO_DISCOVERY" in off.stderr
