@@ -21,7 +21,9 @@ What the model offers (all pure, none touches a table):
   ``apply`` then ``settle`` (raises `BotModelError` on a refusal, which is a bot's bug);
 * ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
   ``score`` (``GameDef.score``), ``judge`` (``GameDef.evaluate`` where the game has it,
-  else ``score``; ``has_score``), ``judges`` (every seat's ``judge`` at once), ``estimate``
+  else ``score``; ``has_score``), ``judge_each`` (``judge`` after each of a seat's actions,
+  through ``GameDef.evaluate_each`` where the game has it), ``judges`` (every seat's
+  ``judge`` at once), ``estimate``
   (rewards judged from every seat's ``judge`` of a state that is not over), ``view``.
 
 The wrapper costs one small object per state: cheap next to any ``apply``.
@@ -210,6 +212,26 @@ class BotModel:
         if evaluate is not None:
             return float(evaluate(state._state, seat))
         return self.score(state, seat)
+
+    def judge_each(self, state: Sampled[Any], seat: int, actions: Sequence[Action],
+                   rng: Rng) -> list[float]:
+        """`judge` of the state after each of ``actions`` by ``seat``, which acts alone in
+        ``state``: ``judge(step(state, seat, action, rng), seat)`` for each, in order, the
+        same figures, for less where the game's ``evaluate_each`` answers without building
+        the state after an action.  Only the actions it does not answer are stepped, in
+        their order, so ``rng`` draws what stepping them all would have drawn (an answered
+        action waits for no chance).  Raises `BotModelError` as `judge` and `step` do."""
+        each = self.__game.evaluate_each
+        quick = each(state._state, seat, actions) if each is not None else None
+        if quick is not None and len(quick) != len(actions):
+            raise BotModelError(f"{self.game}: evaluate_each gave {len(quick)} figures for "
+                                f"{len(actions)} actions")
+        out: list[float] = []
+        for i, action in enumerate(actions):
+            value = quick[i] if quick is not None else None
+            out.append(float(value) if value is not None
+                       else self.judge(self.step(state, seat, action, rng), seat))
+        return out
 
     def judges(self, state: Sampled[Any]) -> tuple[float, ...] | None:
         """Every seat's `judge` of ``state``, in seat order; None when the game can judge

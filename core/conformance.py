@@ -34,6 +34,10 @@ step:
   legal actions, and (twice a game, for every seat) plays on with
   random actions and chance to a well-formed outcome; when it provides ``score``: every
   seat's score is a finite number, in the state and in the sampled one;
+* when it provides ``evaluate_each`` (on the same steps as ``sample``): for the acting
+  seat's legal actions and mutated ones, every figure it gives is exactly ``evaluate`` of
+  the state ``apply`` gives, that state waits for no chance, and a refused action gets
+  None;
 * your ``invariants(before, after)`` hold (see `Invariant`), and your
   ``redeal_checks(state, seat, redealt)`` hold for every re-deal (what a seat remembers
   beyond its view: see `RedealCheck`);
@@ -312,6 +316,9 @@ def check_game(
                 for action in _mutations(legal[0]):
                     if action not in legal_set:
                         refusals += _expect_refused(table, seat, action, before, step)
+                if (len(active) == 1 and gamedef.evaluate_each is not None
+                        and (table.index < exhaustive_steps or table.index % 4 == 0)):
+                    _check_evaluate_each(gamedef, state, seat, legal, step)
                 choices[seat] = legal[rng.randbelow(len(legal))]
                 describe = gamedef.describe(state, seat, choices[seat])
                 if not isinstance(describe, str) or not describe:
@@ -357,6 +364,33 @@ def check_game(
         games += 1
         chances += run.chances
     return Report(games, actions, checked, refusals, chances, steps, tuple(sorted(kinds)))
+
+
+def _check_evaluate_each(gamedef: GameDef[Any, Any], state: Any, seat: int,
+                         legal: list[Action], step: str) -> None:
+    """``evaluate_each`` against ``apply`` then ``evaluate``, on every legal action and the
+    mutations of the first (see the module docstring)."""
+    assert gamedef.evaluate_each is not None and gamedef.evaluate is not None
+    listed = set(legal)
+    actions = legal + [a for a in _mutations(legal[0]) if a not in listed]
+    figures = list(gamedef.evaluate_each(state, seat, actions))
+    if len(figures) != len(actions):
+        raise ConformanceError(f"{step}: evaluate_each gave {len(figures)} figures for "
+                               f"{len(actions)} actions")
+    for action, figure in zip(actions, figures, strict=True):
+        if figure is None:
+            continue
+        after = gamedef.apply(state, seat, action)
+        if isinstance(after, Refusal):
+            raise ConformanceError(f"{step}: evaluate_each judged {action}, which apply "
+                                   f"refuses ({after.code}); it must give None")
+        if gamedef.pending_chance(after) is not None:
+            raise ConformanceError(f"{step}: evaluate_each judged {action}, whose result "
+                                   "waits for chance; it must give None")
+        expected = gamedef.evaluate(after, seat)
+        if figure != expected:
+            raise ConformanceError(f"{step}: evaluate_each gave {figure!r} for {action}, "
+                                   f"evaluate of the state after it {expected!r}")
 
 
 def _check_legal(gamedef: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],

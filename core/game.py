@@ -101,6 +101,15 @@ class GameDef(Generic[S, V]):
       rules say is likely to come (a group half built, a claim about to pay, a card in
       hand, what a pass gives away).  Where a game gives it, the bots use it instead of
       ``score`` to judge a position; it must be cheap and, like every function here, pure.
+    * ``evaluate_each(state, seat, actions) -> Sequence[float | None]`` (optional, with
+      ``evaluate``): for each of ``actions``, ``evaluate(after, seat)`` of the state
+      ``after`` that ``apply(state, seat, action)`` gives, exactly (the same float), without
+      building ``after`` where the game can do it for less; None for an action it cannot
+      judge so (its result waits for chance, or the shortcut does not cover it, or it is
+      refused): the caller applies that one itself.  Only for a ``state`` where ``seat``
+      acts alone.  A shortcut for bots that judge every action of a decision (``greedy``,
+      a search's model of another seat); the conformance kit checks it against ``apply``
+      and ``evaluate``.
     * ``lookahead`` (a number, default 1): how many of a seat's own turns a search should
       span by default to see what a decision leads to.  1: the seat's move and the others'
       replies, enough where a move pays off at once; 2 where a move often pays off only at
@@ -132,11 +141,14 @@ class GameDef(Generic[S, V]):
     sample: Callable[[V, int, Rng], S] | None = None
     score: Callable[[S, int], float] | None = None
     evaluate: Callable[[S, int], float] | None = None
+    evaluate_each: Callable[[S, int, Sequence[Action]], Sequence[float | None]] | None = None
     lookahead: int = 1
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
             raise ValueError(f"game {self.name!r}: chance and resolve come together")
+        if self.evaluate_each is not None and self.evaluate is None:
+            raise ValueError(f"game {self.name!r}: evaluate_each needs evaluate")
         if type(self.lookahead) is not int or self.lookahead < 1:
             raise ValueError(f"game {self.name!r}: lookahead must be a whole number of "
                              f"turns, at least 1 (got {self.lookahead!r})")

@@ -2,7 +2,9 @@
 
 At each decision it samples one complete state from its view (`BotModel.sample`), plays
 every legal action on it, and keeps the actions after which its seat is judged best
-(`BotModel.judge`: the game's ``evaluate`` where it has one, else its ``score``).  An
+(`BotModel.judge`: the game's ``evaluate`` where it has one, else its ``score``; where it
+acts alone, through `BotModel.judge_each`, the same figures for less where the game's
+``evaluate_each`` answers).  An
 action's consequences are played out as far as the action itself reaches: chance it
 causes is resolved at random, and in a simultaneous step the other seats' choices are
 drawn at random, so the step resolves and is judged whole.  Ties are broken
@@ -95,8 +97,14 @@ class GreedyBot:
             return legal[self.rng.randbelow(len(legal))]
         model, seat, rng = self.model, self.seat, self.rng
         state = model.sample(view, rng)
-        best = tied_best(scanned(len(legal), WIDEST, rng), lambda index: model.judge(
-            after_step(model, state, seat, legal[index], rng), seat))
+        indices = scanned(len(legal), WIDEST, rng)
+        if len(model.active_seats(state)) == 1:
+            values = model.judge_each(state, seat, [legal[i] for i in indices], rng)
+            best = tied_best(range(len(values)), values.__getitem__)
+            best = [indices[j] for j in best]
+        else:
+            best = tied_best(indices, lambda index: model.judge(
+                after_step(model, state, seat, legal[index], rng), seat))
         return legal[best[rng.randbelow(len(best))]]
 
 

@@ -55,8 +55,10 @@ Each iteration:
    sample and they are too many for the search to try each (more than `SHORT`; a shorter
    list is searched, every action tried once, as UCB can then find that seat's strongest
    reply), that seat plays its best action *by its own judgement* among all its legal
-   actions (at most `WIDEST`; ties broken at random, as ``greedy`` breaks them), remembered
-   per node and pool sample, so each is judged once: the model of a player who takes what
+   actions (at most `WIDEST`; ties broken at random, as ``greedy`` breaks them; judged
+   through `BotModel.judge_each`, which a game's ``evaluate_each`` answers without building
+   each state after, as Petals does), remembered per node and pool sample, so each is
+   judged once: the model of a player who takes what
    is best for them now, as people and ``greedy`` mostly do, not of an adversary aiming at
    the bot. ``policy=K`` plays the others that way at every one of their decisions (their
    best of the first K actions of the order legal here); ``policy=0`` never (their choices
@@ -706,8 +708,8 @@ class IsmctsBot:
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in subset(len(options), scan, rng)]
-            best = tied_best(options, lambda option: model.judge(
-                _play(model, state, seat, option, rng), seat))
+            values = model.judge_each(state, seat, options, rng)
+            best = [options[j] for j in tied_best(range(len(options)), values.__getitem__)]
             # Among equally good actions the seat is indifferent: one at random, as
             # ``greedy`` breaks its ties (each pool sample draws its own).
             action = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]

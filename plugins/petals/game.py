@@ -13,6 +13,7 @@ from hedgerow.core import Action, GameDef, GameSpec, Outcome, Refusal
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.petals import choices, describe, setup, turn, view
 from hedgerow.plugins.petals.evaluate import evaluator
+from hedgerow.plugins.petals.preview import previewer
 from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
 from hedgerow.plugins.petals.scoring import Points
@@ -54,6 +55,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
     rule = ext.petals_score_rule()
     if not isinstance(rule, ScoreRule):
         rule = DEFAULT
+    evaluate = evaluator(rule, finish)
 
     return GameDef(
         name="petals",
@@ -70,7 +72,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         resolve=setup.deal,
         sample=sample,
         score=scorer(rule),
-        evaluate=evaluator(rule, finish),
+        evaluate=evaluate,
+        evaluate_each=previewer(evaluate),
     )
 
 

@@ -58,7 +58,15 @@ def evaluate(garden: Garden, cell: Cell) -> tuple[Points, int, tuple[Cell, ...]]
     pair with it.  With several symbol pairs one effect resolves, identical taking
     precedence (§5.3, OUR DECISION).
     """
-    sides = SIDES[garden[cell]]
+    return evaluate_placed(garden, cell, garden[cell])
+
+
+def evaluate_placed(garden: Garden, cell: Cell, code: int,
+                    ) -> tuple[Points, int, tuple[Cell, ...]]:
+    """`evaluate` of a card ``code`` (``card * 4 + rotation``) at ``cell``, whether or not
+    ``garden`` holds it there yet: only the four neighbours are read, so a placement can be
+    scored without copying the garden."""
+    sides = SIDES[code]
     x, y = cell
     acc = [0, 0, 0, 0]
     kind = NO_SYMBOLS

@@ -116,3 +116,50 @@ def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
     gamedef = host.ruleset("tokens", players=2).gamedef
     assert BotModel(gamedef, 0, 2).lookahead == 1
     assert BotModel(dataclasses.replace(gamedef, lookahead=2), 0, 2).lookahead == 2
+
+
+def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginHost) -> None:
+    """Through the game's ``evaluate_each`` where it answers, stepping the rest: the same
+    figures, and the bot's stream draws what stepping every action would have drawn."""
+    ruleset = host.ruleset("tokens", players=2)
+    game = ruleset.gamedef
+    assert game.score is not None
+
+    def evaluate(state: object, seat: int) -> float:
+        assert game.score is not None
+        return float(game.score(state, seat)) + 0.5
+
+    def each(state: object, seat: int, actions: list) -> list[float | None]:
+        out: list[float | None] = []
+        for i, action in enumerate(actions):
+            after = game.apply(state, seat, action)
+            answered = i % 2 == 0 and game.pending_chance(after) is None
+            out.append(evaluate(after, seat) if answered else None)
+        return out
+
+    table = Table(ruleset, 2, b"model")
+    (seat,) = table.active_seats()
+    figures, draws = [], []
+    for rules in (dataclasses.replace(game, evaluate=evaluate),
+                  dataclasses.replace(game, evaluate=evaluate, evaluate_each=each)):
+        model = BotModel(rules, seat, 2)
+        rng = Rng(b"bot")
+        state = model.sample(table.view(seat), rng)
+        legal = list(model.legal_actions(state, seat))
+        assert len(legal) > 2
+        figures.append(model.judge_each(state, seat, legal, rng))
+        draws.append(rng.randbelow(1 << 30))
+    model = BotModel(game, seat, 2)
+    rng = Rng(b"bot")
+    state = model.sample(table.view(seat), rng)
+    stepped = [evaluate(model.step(state, seat, a, rng)._state, seat)
+               for a in model.legal_actions(state, seat)]
+    assert figures[0] == figures[1] == stepped
+    assert draws[0] == draws[1] == rng.randbelow(1 << 30)
+
+    short = dataclasses.replace(game, evaluate=evaluate,
+                                evaluate_each=lambda s, seat, actions: [None])
+    model = BotModel(short, seat, 2)
+    state = model.sample(table.view(seat), Rng(b"bot"))
+    with pytest.raises(BotModelError, match="evaluate_each gave 1 figures"):
+        model.judge_each(state, seat, list(model.legal_actions(state, seat)), Rng(b"bot"))
