@@ -440,10 +440,11 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
             keys.append(("Esc", "back"))
     if state.outcome is not None:
         keys.append(("Enter", "results"))
-    if not state.my_turn and (state.board_scrolls() or state.board_wider()):
+    arrows = not state.my_turn and (state.board_scrolls() or state.board_wider())
+    if state.board_scrolls():  # with the arrows too: "PgUp/PgDn ←↑↓→ scroll", one word
+        keys.append(("PgUp/PgDn", "" if arrows else "scroll"))
+    if arrows:
         keys.append(("←↑↓→", "scroll"))
-    if state.board_scrolls():
-        keys.append(("PgUp/PgDn", "scroll"))
     if state.ui.has_details():
         keys.append(("i", "read"))
     keys += [("?", "help"), ("q", "quit")]

@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 from appdriver import drawn, play_to_the_end, running
 
 from hedgerow.clients.app.keys import ACROSS_STEP
@@ -142,7 +143,7 @@ def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() 
                         what="the final garden")
             assert not s.my_turn and s.board_wider() and s.board_left is None
             keys = "".join(f[1] for f in keys_line(s, 80))
-            assert "←↑↓→" in keys and "scroll" in keys
+            assert "←↑↓→" in keys and keys.count("scroll") == 1
             left, columns, width = s.board_across
             d.press("right", "right")
             await d.until(lambda: s.board_across[0] == min(left + 2 * ACROSS_STEP,
@@ -168,6 +169,24 @@ def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() 
             await d.until(lambda: s.board_shown[0] == top, what="a line up")
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("tall", "wide", "line"), [
+    (True, True, "PgUp/PgDn  ←↑↓→ scroll"), (True, False, "PgUp/PgDn  ←↑↓→ scroll"),
+    (False, True, "←↑↓→ scroll"), (False, False, None)])
+def test_waiting_the_status_line_names_the_scroll_keys_with_one_word(
+        tall: bool, wide: bool, line: str | None) -> None:
+    """Another seat's turn: Page Up/Down and the arrows both scroll, said once."""
+    from types import SimpleNamespace
+
+    waiting = SimpleNamespace(overlay=None, screen="board", my_turn=False, outcome=None,
+                              picker=None,
+                              board_scrolls=lambda: tall, board_wider=lambda: wide,
+                              ui=SimpleNamespace(has_details=lambda: False))
+    text = " ".join("".join(f[1] for f in keys_line(waiting, 200)).split())  # type: ignore[arg-type]
+    assert text.count("scroll") == (1 if line else 0)
+    if line is not None:
+        assert " ".join(line.split()) in text
 
 
 def test_the_more_label_counts_lines_and_names_the_key() -> None:
