@@ -6,6 +6,11 @@ runs a fixed number of iterations (``--iterations``).  Baselines in the same rou
 random playout of the game from its start, and one ``apply`` of a legal action at the same
 positions.  The runs take turns within each round and the best round counts (`race`, in
 CPU time of this process), so a burst of load elsewhere hits them alike.
+``speed --budget 1s`` runs the bot as it plays instead, a time budget a move, and gives
+its iterations per CPU-second of the whole decision: a decision costs a fixed part (the
+root candidates ranked, each other seat's reply judged once per tree node and pool
+sample) and a part per iteration, so a fixed iteration count below what the budget buys
+shows a lower rate than the bot reaches in play.
 
 ``python bench/ismcts.py match GAME --games N [--budget 1s] [--against random]``: ``N``
 2-player games of ``ismcts:BUDGET`` against another bot, seats alternating (the game
@@ -98,6 +103,13 @@ def positions(host: PluginHost, game: str, count: int) -> list[tuple[Table, int]
 
 def speed(args: argparse.Namespace) -> None:
     host = PluginHost(autoload=False)
+    if args.budget:
+        print(f"ISMCTS iterations per CPU-second at a time budget of {args.budget} a move, "
+              f"2 players, {args.positions} positions, best of {args.rounds} rounds")
+        print(f"{'game':<10} {'iter/s':>8} {'iter/move':>10} {'cpu/wall':>9}")
+        for game in args.games or GAMES:
+            _budget_one(host, game, args)
+        return
     print(f"ISMCTS iterations per second, 2 players, {args.iterations} iterations a "
           f"decision at {args.positions} positions, best of {args.rounds} rounds")
     print(f"{'game':<10} {'iter/s':>8} {'us/iter':>8} {'apply us':>9} {'iter/apply':>10} "
@@ -154,6 +166,34 @@ def _speed_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
           f"{per_apply * 1e6:>9.1f} {per_iter / per_apply:>10.1f} "
           f"{best['playout'] * 1e3:>10.2f} {best['playout'] / per_iter:>16.1f}",
           flush=True)
+
+
+def _budget_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
+    """One game's row at a time budget: the bot as it plays (``ismcts:1s`` by default)
+    at each position, its iterations over the CPU time of this process while it thought
+    (the whole decision: sampling, ranking the root candidates, the search).  A time
+    budget fixes the wall time, so each round's rate is its own; the best round counts."""
+    ruleset = host.ruleset(game, players=2)
+    rules = ruleset.gamedef
+    spots = positions(host, game, args.positions)
+    spec = resolve(host, f"ismcts:{args.budget}{args.extra}", game)
+    best = (0.0, 0.0, 0.0)
+    for _ in range(args.rounds):
+        iterations = 0
+        cpu = wall = 0.0
+        for number, (table, seat) in enumerate(spots):
+            bot: Any = make_bot(ruleset, 2, seed_from_int(number), spec, seat)
+            view, legal = table.view(seat), rules.legal_actions(table.state, seat)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            bot.choose(view, legal)
+            cpu += time.process_time() - start_cpu
+            wall += time.perf_counter() - start
+            iterations += bot.last_iterations
+        rate = iterations / cpu
+        if rate > best[0]:
+            best = (rate, iterations / len(spots), cpu / wall)
+    rate, per_move, share = best
+    print(f"{game:<10} {rate:>8,.0f} {per_move:>10,.0f} {share:>9.2f}", flush=True)
 
 
 # -- matches ---------------------------------------------------------------------------------
@@ -233,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--positions", type=int, default=8)
     sp.add_argument("--rounds", type=int, default=3)
     sp.add_argument("--extra", default="", help="more ismcts parameters, e.g. ',rollout=4'")
+    sp.add_argument("--budget", default="", help="a time budget a move (1s, 250ms): "
+                    "iterations per CPU-second of the bot as it plays, in place of "
+                    "--iterations")
     sp.add_argument("games", nargs="*")
     mp = sub.add_parser("match", help="win rate of ismcts against another bot")
     mp.add_argument("game")
