@@ -49,6 +49,10 @@ WAIT = 20.0
 #: What a test does at the rogue's first turn: ``(rogue, other peers' keys, the rogue's own
 #: copy of the table, its seat) -> verdicts`` (any data the test wants back).
 AtTurn = Callable[[Any, list[bytes], Any, int], Awaitable[dict[str, Any]]]
+#: What a test does once the seed is agreed, before the rogue's Start: ``(rogue, other
+#: peers' keys, send_start) -> verdicts``; it must await ``send_start()`` at least once.
+BeforeStart = Callable[[Any, list[bytes], Callable[[], Awaitable[None]]],
+                       Awaitable[dict[str, Any]]]
 
 
 class Rogue:
@@ -153,11 +157,15 @@ def toy_plugins() -> PluginHost:
     return PluginHost(builtins=(("random-bot", "hedgerow.plugins.bots.random_bot"),),
                       autoload=False, extra=toygames.PLUGINS)
 
-async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
+async def rogue_game(address: str, at_first_turn: AtTurn,
+                     before_start: BeforeStart | None = None) -> dict[str, Any]:
     """Take a seat at the table at ``address``, call ``at_first_turn`` at the rogue's first
     own turn (while every other seat waits for it), then play legally to the end.
+    ``before_start``, if given, runs once the seed is agreed and sends the rogue's Start
+    itself, when and as often as the test likes.
 
-    Returns ``at_first_turn``'s verdicts, the final state hash and the rogue's seat."""
+    Returns ``at_first_turn``'s verdicts (and ``before_start``'s, as ``"before_start"``),
+    the final state hash and the rogue's seat."""
     plugins = toy_plugins()
     where = parse_address(address)
     rogue = Rogue()
@@ -195,7 +203,16 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
             else:
                 pending.append((sender, env))
         table = GameTable(ruleset, players, seed_round.seed())
-        await rogue.broadcast(others, Start(table.header, setup_hash(table)))
+        start = Start(table.header, setup_hash(table))
+        early_verdicts: dict[str, Any] | None = None
+        if before_start is None:
+            await rogue.broadcast(others, start)
+        else:
+            for item in pending:
+                rogue.inbox.put_nowait(item)
+            pending = []
+            early_verdicts = await before_start(rogue, others,
+                                                lambda: rogue.broadcast(others, start))
         await seal(rogue, others, table, table.opening)  # the deal: chance entry #0
         for item in pending:
             rogue.inbox.put_nowait(item)
@@ -235,7 +252,8 @@ async def rogue_game(address: str, at_first_turn: AtTurn) -> dict[str, Any]:
                     await rogue.next_message(StateHash)
         heartbeat.cancel()
         await rogue.broadcast(others, Leave("done"))
-        return {"verdicts": verdicts, "state_hash": table.state_hash().hex(), "seat": seat}
+        return {"verdicts": verdicts, "state_hash": table.state_hash().hex(), "seat": seat,
+                "before_start": early_verdicts}
     finally:
         await rogue.close()
 
