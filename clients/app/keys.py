@@ -16,7 +16,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
 from hedgerow.clients.app.filters import Filters
-from hedgerow.clients.app.state import HELP, QUIT, RESULTS, TABLE, SeatState
+from hedgerow.clients.app.state import ACROSS_STEP, HELP, QUIT, RESULTS, TABLE, SeatState
 from hedgerow.core.ui import RESERVED_KEYS, Cycle
 
 log = logging.getLogger("hedgerow.client")
@@ -25,8 +25,6 @@ Handler = Callable[[KeyPressEvent], None]
 
 DIRECTIONS = {"up": ("up", "k"), "down": ("down", "j"), "left": ("left", "h"),
               "right": ("right", "l")}
-#: Columns a left or right arrow scrolls the board when the seat is not choosing.
-ACROSS_STEP = 6
 
 
 def cycle_keys(state: SeatState) -> list[str]:

@@ -48,7 +48,7 @@ from prompt_toolkit.widgets import Frame
 from hedgerow.clients.app import render
 from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import Filters
-from hedgerow.clients.app.state import SeatState
+from hedgerow.clients.app.state import ACROSS_STEP, SeatState
 from hedgerow.core.ui import HAND, Target
 
 log = logging.getLogger("hedgerow.client")
@@ -126,6 +126,10 @@ def more_label(lines: int, below: bool) -> str:
     return f" {arrow} {lines} more line{'s' if lines != 1 else ''} · {key} "
 
 
+#: The side markers: columns hidden to the left, to the right.
+SIDE = ("◀", "▶")
+
+
 class BoardWindow(Window):
     """The board's pane: it follows the cursor (the drawing's ``[SetCursorPosition]``),
     except while the player scrolls it (``SeatState.board_top``: PageUp/PageDown, the mouse
@@ -134,7 +138,9 @@ class BoardWindow(Window):
 
     Where the drawing runs past the pane, a marker at the right end of its bottom (top)
     row says how many lines are below (above) and which key shows them; a click on it
-    scrolls a page that way."""
+    scrolls a page that way.  Where it runs past the pane's right (left) side, a `SIDE`
+    marker stands on that edge of the middle row; a click on it scrolls `ACROSS_STEP`
+    columns that way."""
 
     WHEEL = 3  # lines a turn of the mouse wheel scrolls
 
@@ -195,12 +201,25 @@ class BoardWindow(Window):
             step = self.state.board_page() * (1 if below else -1)
             mouse_handlers.set_mouse_handler_for_range(
                 x0, x0 + room, y, y + 1, self._clicked(step))
+        left, columns, widest = self.state.board_across
+        y = info._y_offset + rows // 2
+        for right, hidden in ((False, left), (True, widest - left - columns)):
+            if hidden <= 0 or width < 8:
+                continue
+            x = info._x_offset + (width - 1 if right else 0)
+            screen.data_buffer[y][x] = Char(SIDE[right], "class:board.more")
+            mouse_handlers.set_mouse_handler_for_range(
+                x, x + 1, y, y + 1, self._clicked(ACROSS_STEP if right else -ACROSS_STEP,
+                                                  across=True))
 
-    def _clicked(self, step: int) -> Callable[[MouseEvent], object]:
+    def _clicked(self, step: int, *, across: bool = False) -> Callable[[MouseEvent], object]:
         def handler(event: MouseEvent) -> object:
             if event.event_type != MouseEventType.MOUSE_UP:
                 return NotImplemented
-            self.state.scroll_board(step)
+            if across:
+                self.state.scroll_board_across(step)
+            else:
+                self.state.scroll_board(step)
             get_app().invalidate()
             return None
 

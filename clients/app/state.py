@@ -27,6 +27,8 @@ log = logging.getLogger("hedgerow.client")
 
 TABLE, RESULTS = "table", "results"
 HELP, QUIT = "help", "quit"
+#: Columns a left or right arrow (or a click on a side marker) scrolls the board across.
+ACROSS_STEP = 6
 
 
 def display_name(info: SeatInfo) -> str:

@@ -14,7 +14,7 @@ import pytest
 from appdriver import drawn, play_to_the_end, running
 
 from hedgerow.clients.app.keys import ACROSS_STEP
-from hedgerow.clients.app.layout import more_label
+from hedgerow.clients.app.layout import SIDE, more_label
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.render import help_text, keys_line
 from hedgerow.clients.app.state import SeatState
@@ -167,6 +167,46 @@ def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() 
             assert s.board_across[0] == width - columns - ACROSS_STEP  # still across
             d.press("up")
             await d.until(lambda: s.board_shown[0] == top, what="a line up")
+
+    asyncio.run(main())
+
+
+def test_side_markers_show_hidden_columns_and_a_click_there_scrolls_across() -> None:
+    host = PluginHost(autoload=False)
+    ruleset = host.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+                     name="Ann")
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            s = d.state
+            await play_to_the_end(d)
+            d.press("b")
+            await drawn(d, lambda rows: any("the final garden" in r for r in rows),
+                        what="the final garden")
+            info = d.app.panes["board"].render_info
+            x0, y = info._x_offset, info._y_offset + info.window_height // 2
+            x1 = x0 + info.window_width - 1
+
+            def sides(screen: list[str]) -> tuple[bool, bool]:
+                row = screen[y]
+                return row[x0] == SIDE[0], row[x1] == SIDE[1]
+
+            left, columns, width = s.board_across
+            assert width > columns
+            screen = await drawn(d, lambda screen: sides(screen)[1], what="the right marker")
+            assert sides(screen) == (left > 0, True)
+            click_at(d, x1, y)  # scrolls right
+            await d.until(lambda: s.board_across[0] == min(left + ACROSS_STEP, width - columns),
+                          what="a click on the right marker")
+            for _ in range(width // ACROSS_STEP + 1):
+                d.press("right")
+            await d.until(lambda: s.board_across[0] == width - columns, what="the right edge")
+            screen = await drawn(d, lambda screen: sides(screen) == (True, False),
+                                 what="only the left marker at the right edge")
+            click_at(d, x0, y)  # scrolls left
+            await d.until(lambda: s.board_across[0] == width - columns - ACROSS_STEP,
+                          what="a click on the left marker")
 
     asyncio.run(main())
 
