@@ -112,6 +112,13 @@ def test_a_game_lookahead_must_be_a_whole_number_of_turns(host: PluginHost,
         dataclasses.replace(gamedef, lookahead=lookahead)
 
 
+def test_a_game_gives_evaluate_each_only_with_evaluate(host: PluginHost) -> None:
+    gamedef = host.ruleset("tokens", players=2).gamedef
+    assert gamedef.evaluate is None
+    with pytest.raises(ValueError, match="evaluate_each needs evaluate"):
+        dataclasses.replace(gamedef, evaluate_each=lambda s, seat, actions: [None])
+
+
 def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
     gamedef = host.ruleset("tokens", players=2).gamedef
     assert BotModel(gamedef, 0, 2).lookahead == 1
