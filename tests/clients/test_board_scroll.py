@@ -62,6 +62,22 @@ async def grown_board(lines: int) -> AsyncIterator[tuple[Any, SeatState]]:
         yield d, s
 
 
+@contextlib.asynccontextmanager
+async def final_garden() -> AsyncIterator[tuple[Any, SeatState]]:
+    """The client at a finished 4-player Petals game (random bots), back from the results
+    on the board: the final garden, wider than the pane at 80 columns."""
+    host = PluginHost(autoload=False)
+    ruleset = host.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+                     name="Ann")
+    async with running(seat, host) as d:
+        await play_to_the_end(d)
+        d.press("b")  # from the results back to the board: the final garden
+        await drawn(d, lambda rows: any("the final garden" in r for r in rows),
+                    what="the final garden")
+        yield d, d.state
+
+
 def test_page_down_shows_the_last_garden_and_a_cursor_key_scrolls_back() -> None:
     async def main() -> None:
         async with grown_board(3) as (d, s):
@@ -129,18 +145,8 @@ def test_the_board_says_how_many_lines_are_out_of_sight_and_a_click_there_scroll
 
 
 def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() -> None:
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=4)
-    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
-                     name="Ann")
-
     async def main() -> None:
-        async with running(seat, host) as d:
-            s = d.state
-            await play_to_the_end(d)
-            d.press("b")  # from the results back to the board: the final garden
-            await drawn(d, lambda rows: any("the final garden" in r for r in rows),
-                        what="the final garden")
+        async with final_garden() as (d, s):
             assert not s.my_turn and s.board_wider() and s.board_left is None
             keys = "".join(f[1] for f in keys_line(s, 80))
             assert "←↑↓→" in keys and keys.count("scroll") == 1
@@ -172,18 +178,8 @@ def test_when_not_choosing_the_arrows_scroll_the_final_garden_across_and_down() 
 
 
 def test_side_markers_show_hidden_columns_and_a_click_there_scrolls_across() -> None:
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=4)
-    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
-                     name="Ann")
-
     async def main() -> None:
-        async with running(seat, host) as d:
-            s = d.state
-            await play_to_the_end(d)
-            d.press("b")
-            await drawn(d, lambda rows: any("the final garden" in r for r in rows),
-                        what="the final garden")
+        async with final_garden() as (d, s):
             info = d.app.panes["board"].render_info
             x0, y = info._x_offset, info._y_offset + info.window_height // 2
             x1 = x0 + info.window_width - 1
