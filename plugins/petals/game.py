@@ -73,7 +73,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
         sample=sample,
         score=scorer(rule),
         evaluate=evaluate,
-        evaluate_each=previewer(evaluate),
+        evaluate_each=previewer(evaluate, finish),
     )
 
 

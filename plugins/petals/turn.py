@@ -57,13 +57,13 @@ def apply(state: State, seat: int, action: Action, finish: Finish) -> State | Re
                 return _refuse("wrong_choice", "score is a choice only after different "
                                "symbols (rule 5.3); here move a card or decline")
             played = score_at(state.garden, pending.played)
-            return _end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
-                             _credit(state.trackers, seat, played), finish)
+            return end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
+                             credit(state.trackers, seat, played), finish)
         if kind == "decline":
             if pending.kind != "identical" or action.args:
                 return _refuse("wrong_choice", "decline is a choice only after identical "
                                "symbols (rule 5.3); here score the card or move one")
-            return _end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
+            return end_turn(state, seat, state.garden, state.frontier, state.hands[seat],
                              state.trackers, finish)
         if kind == "place":
             return _refuse("effect_pending", f"resolve the {pending.kind}-symbols effect "
@@ -72,7 +72,8 @@ def apply(state: State, seat: int, action: Action, finish: Finish) -> State | Re
                    "move and decline)")
 
 
-def _credit(trackers: tuple[Points, ...], seat: int, points: Points) -> tuple[Points, ...]:
+def credit(trackers: tuple[Points, ...], seat: int, points: Points) -> tuple[Points, ...]:
+    """``trackers`` with ``points`` added to ``seat``'s."""
     if points == (0, 0, 0, 0):
         return trackers
     out = list(trackers)
@@ -98,19 +99,19 @@ def _place(state: State, seat: int, action: Action, finish: Finish) -> State | R
     points, effect, cells = evaluate(garden, cell)
     last = LastTurn(seat, cell)
     if effect == NO_SYMBOLS:
-        trackers = _credit(state.trackers, seat, points)
-        return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
+        trackers = credit(state.trackers, seat, points)
+        return end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
     triggers = (cell, *cells)
     movable = has_move(garden, fringe, triggers)
     if effect == IDENTICAL:
-        trackers = _credit(state.trackers, seat, points)
+        trackers = credit(state.trackers, seat, points)
         if not movable:
-            return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
+            return end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
         pending = Pending("identical", cell, triggers)
     else:
         if not movable:
-            trackers = _credit(state.trackers, seat, points)
-            return _end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
+            trackers = credit(state.trackers, seat, points)
+            return end_turn(state, seat, garden, fringe, hand, trackers, finish, last)
         trackers = state.trackers
         pending = Pending("different", cell, triggers)
     hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
@@ -134,13 +135,13 @@ def _move(state: State, seat: int, pending: Pending, action: Action, finish: Fin
     garden = dict(state.garden)
     card = garden.pop(src) >> 2
     garden[dst] = placed(card, rot)
-    trackers = _credit(state.trackers, seat, score_at(garden, dst))
+    trackers = credit(state.trackers, seat, score_at(garden, dst))
     last = LastTurn(seat, pending.played, (src, dst))
-    return _end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish,
+    return end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish,
                      last)
 
 
-def _end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
+def end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],
               hand: tuple[int, ...], trackers: tuple[Points, ...], finish: Finish,
               last: LastTurn | None = None) -> State:
     """Draw (outside the final round) and pass the turn, or end the game.
