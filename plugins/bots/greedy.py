@@ -78,6 +78,14 @@ def tied_best(options: Iterable[T], value: Callable[[T], float]) -> list[T]:
     return best
 
 
+def best_after(model: BotModel, state: Sampled[Any], seat: int, actions: Sequence[Action],
+               rng: Rng) -> list[Action]:
+    """The ``actions`` after which ``seat``, acting alone in ``state``, is judged best
+    (`BotModel.judge_each`), in their order; several when they tie."""
+    values = model.judge_each(state, seat, actions, rng)
+    return [actions[j] for j in tied_best(range(len(actions)), values.__getitem__)]
+
+
 #: The most actions a decision weighs (drawn at random from longer legal lists).
 WIDEST = 256
 
@@ -99,13 +107,11 @@ class GreedyBot:
         state = model.sample(view, rng)
         indices = scanned(len(legal), WIDEST, rng)
         if len(model.active_seats(state)) == 1:
-            values = model.judge_each(state, seat, [legal[i] for i in indices], rng)
-            best = tied_best(range(len(values)), values.__getitem__)
-            best = [indices[j] for j in best]
-        else:
-            best = tied_best(indices, lambda index: model.judge(
-                after_step(model, state, seat, legal[index], rng), seat))
-        return legal[best[rng.randbelow(len(best))]]
+            best = best_after(model, state, seat, [legal[i] for i in indices], rng)
+            return best[rng.randbelow(len(best))]
+        tied = tied_best(indices, lambda index: model.judge(
+            after_step(model, state, seat, legal[index], rng), seat))
+        return legal[tied[rng.randbelow(len(tied))]]
 
 
 def subset(n: int, k: int, rng: Rng) -> list[int]:

@@ -135,10 +135,10 @@ from hedgerow.core.rng import Rng
 from hedgerow.plugins.bots.greedy import (
     WIDEST,
     apply_step,
+    best_after,
     draws,
     scanned,
     subset,
-    tied_best,
 )
 
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
@@ -708,8 +708,7 @@ class IsmctsBot:
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in subset(len(options), scan, rng)]
-            values = model.judge_each(state, seat, options, rng)
-            best = [options[j] for j in tied_best(range(len(options)), values.__getitem__)]
+            best = best_after(model, state, seat, options, rng)
             # Among equally good actions the seat is indifferent: one at random, as
             # ``greedy`` breaks its ties (each pool sample draws its own).
             action = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
