@@ -122,14 +122,13 @@ def build_key_bindings(state: SeatState, filters: Filters, leave: Callable[[], N
     looking = board & ~choosing
     for direction, (arrow, letter) in DIRECTIONS.items():
         across = direction in ("left", "right")
-        sign = -1 if direction in ("up", "left") else 1
+        scroll = state.scroll_board_across if across else state.scroll_board
+        step = (ACROSS_STEP if across else 1) * (-1 if direction in ("up", "left") else 1)
         for key in (arrow, letter):
             @add(key, filter=looking, follow=False)
-            def _look(event: KeyPressEvent, across: bool = across, sign: int = sign) -> None:
-                if across:
-                    state.scroll_board_across(sign * ACROSS_STEP)
-                else:
-                    state.scroll_board(sign)
+            def _look(event: KeyPressEvent, scroll: Callable[[int], bool] = scroll,
+                      step: int = step) -> None:
+                scroll(step)
 
     @add("b", filter=filters.finished & filters.no_overlay)
     def _toggle_results(event: KeyPressEvent) -> None:

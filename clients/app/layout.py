@@ -200,7 +200,7 @@ class BoardWindow(Window):
                 line[x0 + i] = Char(char, "class:board.more")
             step = self.state.board_page() * (1 if below else -1)
             mouse_handlers.set_mouse_handler_for_range(
-                x0, x0 + room, y, y + 1, self._clicked(step))
+                x0, x0 + room, y, y + 1, self._clicked(self.state.scroll_board, step))
         left, columns, widest = self.state.board_across
         y = info._y_offset + rows // 2
         for right, hidden in ((False, left), (True, widest - left - columns)):
@@ -209,17 +209,18 @@ class BoardWindow(Window):
             x = info._x_offset + (width - 1 if right else 0)
             screen.data_buffer[y][x] = Char(SIDE[right], "class:board.more")
             mouse_handlers.set_mouse_handler_for_range(
-                x, x + 1, y, y + 1, self._clicked(ACROSS_STEP if right else -ACROSS_STEP,
-                                                  across=True))
+                x, x + 1, y, y + 1,
+                self._clicked(self.state.scroll_board_across,
+                              ACROSS_STEP if right else -ACROSS_STEP))
 
-    def _clicked(self, step: int, *, across: bool = False) -> Callable[[MouseEvent], object]:
+    def _clicked(self, scroll: Callable[[int], bool], step: int,
+                 ) -> Callable[[MouseEvent], object]:
+        """A click handler that scrolls the board ``step`` with ``scroll`` (down or
+        across)."""
         def handler(event: MouseEvent) -> object:
             if event.event_type != MouseEventType.MOUSE_UP:
                 return NotImplemented
-            if across:
-                self.state.scroll_board_across(step)
-            else:
-                self.state.scroll_board(step)
+            scroll(step)
             get_app().invalidate()
             return None
 
