@@ -296,6 +296,9 @@ class IsmctsBot:
         self.last_root: list[tuple[Action, float, int, float | None]] = []
         self._nodes = 0
         self._cached = 0
+        #: This search has seen the bot's view differ between samples at one of its
+        #: decisions (`_seen`, `_through`): a split node is then ordered on its first visit.
+        self._differ = False
         self._scale = MIN_SCALE
         self._team = False
         #: The bot's turns the tree spans: ``turns=`` if given, else the game's lookahead.
@@ -319,6 +322,7 @@ class IsmctsBot:
         model, rng, params = self.model, self.rng, self.params
         self._nodes = 0
         self._cached = 0
+        self._differ = False
         size = params.samples
         deadline = None if params.seconds is None else time.monotonic() + params.seconds
         first = model.sample(view, rng)
@@ -452,8 +456,10 @@ class IsmctsBot:
                 other = self._enter(node, pool[j], me, action, j)
             else:
                 other = self._enter(node, model.sample(view, rng), me, action, -1)
-            if j == 1 and model.view(other, me) == first:
-                return None
+            if j == 1:
+                if model.view(other, me) == first:
+                    return None
+                self._differ = True
             afters.append(other)
         if len(afters) < 2:
             return None
@@ -494,6 +500,8 @@ class IsmctsBot:
                 return node
             self._nodes += 1
             sub = seen[key] = Node()
+            if len(seen) > 1:
+                self._differ = True
         if k >= 0 and node.states is not None and k in node.states:
             if memo is None:
                 memo = node.seen_of = {}
@@ -607,7 +615,7 @@ class IsmctsBot:
             if alone:
                 split = self._seen(node, state, k)
                 if split is not node:
-                    fresh = not split.visits and len(node.seen or ()) > 1
+                    fresh = not split.visits and self._differ
                     node = split
                     path.append((node, me))
             legal = model.legal_actions(state, seat)

@@ -348,6 +348,29 @@ def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(host: Plugi
     assert kept and all(model.view(state, seat) == view for view, state in kept)
 
 
+def test_once_views_differ_every_split_node_plays_its_best_first(host: PluginHost) -> None:
+    # A node split by what the bot sees is mostly visited once (each sample turns up its
+    # own card), so its first child is all the search learns of it.  Once the search has
+    # seen the bot's view differ, every split node is ordered on its first visit, the
+    # first view at a parent too, whose split was not yet known when it was made: its
+    # first child is the best one-ply action there, never a random one.
+    bot, table, seat, legal, _ = _flowers_first_turn(host, b"next turn", "20")
+    bot.choose(table.view(seat), legal)
+    assert bot._differ  # the take from the face-down stack showed it at the ranking
+    model = bot.model
+    pool = [model.sample(table.view(seat), bot.rng) for _ in range(8)]
+    node = Node()
+    for _ in range(2):
+        for k, state in enumerate(pool):
+            bot._descend(state, legal[0], node, k)
+    subs = [sub for reply in node.children.values() for sub in (reply.seen or {}).values()]
+    visited = [sub for sub in subs if sub.visits]
+    assert visited
+    for sub in visited:
+        assert sub.order is not None
+        assert next(iter(sub.children)) == sub.order[0]
+
+
 def test_a_view_that_cannot_be_hashed_leaves_the_node_whole(
         host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
     bot, table, seat, _, take = _flowers_first_turn(host, b"unhashable", "5")
