@@ -15,6 +15,8 @@ What the model offers (all pure, none touches a table):
 
 * ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler; ``lookahead``
   (``GameDef.lookahead``): how many of its own turns a search should span by default;
+  ``for_themselves`` (``GameDef.for_themselves``): whether a search should take the other
+  seats to play their own best rather than search their replies;
 * ``active_seats``, ``legal_actions``, ``apply`` (a new `Sampled`, or the `Refusal`);
 * ``settle(state, rng)``: resolve pending chance at random, the way the engine resolves it
   from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
@@ -107,6 +109,12 @@ class BotModel:
         """How many of a seat's own turns a search should span by default
         (``GameDef.lookahead``)."""
         return self.__game.lookahead
+
+    @property
+    def for_themselves(self) -> bool:
+        """Whether a search should take every other seat to play its own best action by its
+        own judgement rather than search its replies (``GameDef.for_themselves``)."""
+        return self.__game.for_themselves
 
     @property
     def has_score(self) -> bool:

@@ -116,6 +116,13 @@ class GameDef(Generic[S, V]):
       the seat's next turn (a card passed in a draft comes back as a choice, a card taken
       from a shared row is one the others cannot take).  A hint for bots, measured per
       game (bench/README.md); a bot's own parameter overrides it.
+    * ``for_themselves`` (default False): True where a search should take every other seat
+      to play its own best action by its own ``evaluate`` (as ``greedy`` does) rather than
+      search its replies: where each seat builds its own tableau and the others touch it
+      only through what they take from a shared supply (FLOWERS' gardens), a seat's best
+      reply is what its own judgement finds, and searching it among its weaker replies
+      only blurs what the searching seat is up against.  A hint for bots, measured per
+      game (bench/README.md); a bot's own parameters override it.
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
     * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
@@ -143,6 +150,7 @@ class GameDef(Generic[S, V]):
     evaluate: Callable[[S, int], float] | None = None
     evaluate_each: Callable[[S, int, Sequence[Action]], Sequence[float | None]] | None = None
     lookahead: int = 1
+    for_themselves: bool = False
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
@@ -152,6 +160,9 @@ class GameDef(Generic[S, V]):
         if type(self.lookahead) is not int or self.lookahead < 1:
             raise ValueError(f"game {self.name!r}: lookahead must be a whole number of "
                              f"turns, at least 1 (got {self.lookahead!r})")
+        if type(self.for_themselves) is not bool:
+            raise ValueError(f"game {self.name!r}: for_themselves must be True or False "
+                             f"(got {self.for_themselves!r})")
 
     def pending_chance(self, state: S) -> Chance | None:
         """The chance ``state`` waits for, or None (always None for a game without chance)."""

@@ -43,8 +43,11 @@ Each iteration:
    ISMCTS keys a node by the searching player's information set: a card it drew decides
    where it goes, a card turned face up what it takes next turn, so each has its own node
    (a node shared by every card would choose one place for all of them, and judge the
-   move that led there by it).  A node that only one of several views reaches is ordered
-   on its first visit.  Decisions in a simultaneous step are not split.
+   move that led there by it).  Such a node is mostly visited once (each sample turns up
+   its own card), so once the search has seen the bot's view differ between samples, every
+   split node is ordered on its first visit and its first child is the best one-ply action
+   there (the first view at a parent too, made before a second showed that the node
+   splits).  Decisions in a simultaneous step are not split.
    **Where the order cannot guide the search, the other seats play for themselves.** A
    node's order is made in one pool sample. Where another seat's choices come from its
    hidden hand (Petals), the next samples' choices are mostly not in it, so widening would
@@ -64,14 +67,21 @@ Each iteration:
    best of the first K actions of the order legal here); ``policy=0`` never (their choices
    searched by UCB as the bot's own, with random widening where the order knows none). In a
    simultaneous step a like model draws the others' choices (below).
+   **Where the game says so, the others play for themselves everywhere**
+   (`BotModel.for_themselves`, FLOWERS: each seat plants in its own garden and touches the
+   others' only through the stacks): at each of their decisions in the tree (``policy``
+   of every legal action) and in their replies after a leaf (``parity=2``, below).  There
+   their best reply is what their own judgement finds; searched by UCB it was the average
+   of their widened replies, the weak ones too.
 3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
    (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
-   seats until the bot is to act again.  The tree spans ``turns`` of the bot's turns
-   (by default the game's ``lookahead``, `BotModel.lookahead`: 1 is its move and the
-   others' replies, 2 its next move and their replies too; 0: no bound): where the bot is to act
-   again after the others, the descent stops.  So every leaf is judged at the same
-   parity, after the others' replies, never right after the bot's own move, which the
-   others' reply would lower.
+   seats until the bot is to act again (``parity=2``: each reply that seat's own best by
+   its ``judge``, as ``greedy`` plays, where it acts alone).  The tree spans ``turns`` of
+   the bot's turns (by default the game's ``lookahead``, `BotModel.lookahead`: 1 is its
+   move and the others' replies, 2 its next move and their replies too; 0: no bound):
+   where the bot is to act again after the others, the descent stops.  So every leaf is
+   judged at the same parity, after the others' replies, never right after the bot's own
+   move, which the others' reply would lower.
 4. **Judge** the leaf: the `Outcome` when the game is over (`BotModel.rewards`), else every
    seat's ``judge`` (the game's ``evaluate``), squashed with one scale for the whole
    decision: a seat's lead over the best other seat, ``0.5 + 0.5 tanh(lead / scale)``
@@ -101,15 +111,17 @@ Parameters (``--bot ismcts:PARAMS``), comma separated:
 * ``top=K`` (root candidates kept, best prior first; default 8; 0: all), ``bias=M`` (visits
   the prior counts for, default 10; 0: none, every candidate tried once first),
   ``turns=D`` (the bot's turns the tree spans, default the game's ``lookahead``; 0:
-  unbounded), ``parity=0|1``
-  (default 1: leaves judged after the others' replies), ``order=0|1|2`` (default 1: new
-  children in order of their one-ply reward; 2: in order of the acting seat's own
-  ``judge`` alone, one call a child instead of every seat's; 0: at random), ``scan=N``
+  unbounded), ``parity=0|1|2`` (1: leaves judged after the others' random replies; 2:
+  after their own best replies; default 2 where the game's ``for_themselves`` says so,
+  else 1), ``order=0|1|2`` (default 1: new children in
+  order of their one-ply reward; 2: in order of the acting seat's own ``judge`` alone,
+  one call a child instead of every seat's; 0: at random), ``scan=N``
   (ordering judges at most N of a node's actions, drawn at random, the rest made after
   them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
   simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at every
   decision of the other seats, their best own-judged action among the first K of the
-  node's order; 0: never, searched by UCB like the bot's own; default: only where the
+  node's order; 0: never, searched by UCB like the bot's own; default: at every decision,
+  of all their actions, where the game's ``for_themselves`` says so, else only where the
   order knows none of their legal actions).
 
 Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
@@ -144,11 +156,13 @@ from hedgerow.plugins.bots.greedy import (
 PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s), then "
                "optionally c=FLOAT, rollout=N (-1: to the end), samples=N, nodes=N, "
                "top=K (root candidates kept, default 8, 0: all), bias=M (visits the one-ply prior "
-               "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1, "
+               "counts for), turns=D (own turns the tree spans, 0: any), parity=0|1|2 (2: the "
+               "others' last replies their own best), "
                "order=0|1|2 (children made best one-ply first; 2: by the acting seat's own judge), "
                "scan=N (actions judged to order a node), others=R (draws the others' "
                "simultaneous choice is the best of, 1: uniform), policy=K (the others always play "
-               "their best of the K likeliest; 0: never; default: where the order fails)")
+               "their best of the K likeliest; 0: never; default: where the order fails, or "
+               "everywhere where the game says the others play for themselves)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +179,7 @@ class Params:
     turns: int | None = None
     order: int = 1
     bias: int = 10
-    parity: int = 1
+    parity: int | None = None
     others: int = 4
     scan: int = WIDEST
     policy: int | None = None
@@ -194,6 +208,8 @@ def parse_params(text: str) -> Params:
                    "parity": 0, "turns": 0, "order": 0, "others": 1, "scan": 1,
                    "policy": 0}[key]
             fields[key] = _number(key, value, int, low)
+            if key == "parity" and fields[key] > 2:
+                raise ValueError(f"parity={value!r} must be 0, 1 or 2")
         else:
             raise ValueError(f"unknown parameter {key!r}")
     return Params(**fields)
@@ -304,6 +320,13 @@ class IsmctsBot:
         #: The bot's turns the tree spans: ``turns=`` if given, else the game's lookahead.
         self.turns = (self.params.turns if self.params.turns is not None
                       else self.model.lookahead)
+        #: How the other seats are played: ``policy=``/``parity=`` if given, else by the
+        #: game's hint (`BotModel.for_themselves`: their own best everywhere).
+        mine = self.model.for_themselves
+        self.policy = (self.params.policy if self.params.policy is not None
+                       else WIDEST if mine else None)
+        self.parity = (self.params.parity if self.params.parity is not None
+                       else 2 if mine else 1)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module
@@ -694,7 +717,7 @@ class IsmctsBot:
         order = node.order
         if order is None:
             return False
-        policy = self.params.policy
+        policy = self.policy
         if policy is None:
             picked = node.picked
             return ((picked is not None and k in picked)
@@ -712,7 +735,7 @@ class IsmctsBot:
         picked = node.picked
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
-            options = _likely(node.order or [], legal, self.params.policy or 1)
+            options = _likely(node.order or [], legal, self.policy or 1)
             scan = min(WIDEST, self.params.scan)
             if len(options) > scan:
                 options = [options[i] for i in subset(len(options), scan, rng)]
@@ -832,7 +855,8 @@ class IsmctsBot:
 
     def _rollout(self, state: Sampled[Any]) -> tuple[float, ...]:
         """``rollout`` random actions from ``state``, then (``parity=1``) random replies of
-        the other seats until the bot's seat is to act again, then judge it (`_judge`)."""
+        the other seats (``parity=2``: their own best, `_best_reply`) until the bot's seat
+        is to act again, then judge it (`_judge`)."""
         model, rng, me = self.model, self.rng, self.seat
         steps = self.params.rollout
         while steps:
@@ -840,13 +864,31 @@ class IsmctsBot:
                 break
             state = _play(model, state, -1, None, rng)
             steps -= 1
-        if self.params.parity:
+        if self.parity:
+            best = self.parity == 2 and model.has_score
             for _ in range(PARITY_STEPS):
                 active = model.active_seats(state)
                 if not active or me in active:
                     break
-                state = _play(model, state, -1, None, rng)
+                if best and len(active) == 1:
+                    state = self._best_reply(state, active[0])
+                else:
+                    state = _play(model, state, -1, None, rng)
         return self._judge(state)
+
+    def _best_reply(self, state: Sampled[Any], seat: int) -> Sampled[Any]:
+        """``parity=2``: ``state`` after ``seat``'s own best action by its ``judge`` (at
+        most ``scan`` of them weighed, ties at random), as ``greedy`` plays."""
+        model, rng = self.model, self.rng
+        legal = model.legal_actions(state, seat)
+        if len(legal) > 1:
+            scan = min(WIDEST, self.params.scan)
+            options = [legal[i] for i in scanned(len(legal), scan, rng)]
+            tied = best_after(model, state, seat, options, rng)
+            action = tied[rng.randbelow(len(tied))] if len(tied) > 1 else tied[0]
+        else:
+            action = legal[0]
+        return model.step(state, seat, action, rng)
 
 
 def _legal_in_order(order: Iterable[Action], legal: Sequence[Action],

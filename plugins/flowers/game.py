@@ -156,6 +156,10 @@ def build(ext: Extensions) -> GameDef[State, View]:
         # it uncovers is theirs to take: that shows at the next turn (bench/README.md,
         # ISMCTS: the search spanning two turns beat greedy where one turn did not).
         lookahead=2,
+        # Each seat plants in its own garden; the others touch it only through the stacks,
+        # so a seat's best reply is what its own judgement finds (bench/README.md, ISMCTS:
+        # the others played for themselves beat their replies searched).
+        for_themselves=True,
     )
 
 

@@ -125,6 +125,16 @@ def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
     assert BotModel(dataclasses.replace(gamedef, lookahead=2), 0, 2).lookahead == 2
 
 
+def test_the_model_tells_a_bot_whether_the_others_play_for_themselves(
+        host: PluginHost) -> None:
+    gamedef = host.ruleset("tokens", players=2).gamedef
+    assert BotModel(gamedef, 0, 2).for_themselves is False
+    assert BotModel(dataclasses.replace(gamedef, for_themselves=True), 0, 2).for_themselves
+    assert host.ruleset("flowers", players=2).gamedef.for_themselves
+    with pytest.raises(ValueError, match="for_themselves must be True or False"):
+        dataclasses.replace(gamedef, for_themselves=1)
+
+
 def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginHost) -> None:
     """Through the game's ``evaluate_each`` where it answers, stepping the rest: the same
     figures, and the bot's stream draws what stepping every action would have drawn."""

@@ -13,6 +13,7 @@ from hedgerow.core.botmodel import BotModel
 from hedgerow.core.playout import make_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
+from hedgerow.plugins.bots.greedy import WIDEST
 from hedgerow.plugins.bots.ismcts import (
     SHORT,
     THROUGH,
@@ -29,7 +30,7 @@ from hedgerow.plugins.bots.ismcts import (
 def test_the_search_parameters_parse() -> None:
     assert parse_params("") == Params()
     assert (Params().top, Params().bias, Params().parity, Params().turns, Params().order) == (
-        8, 10, 1, None, 1)
+        8, 10, None, None, 1)
     got = parse_params("3000,top=8,bias=0,parity=0,turns=0,order=0,c=1.2")
     assert (got.iterations, got.top, got.bias, got.parity, got.turns, got.order, got.c) == (
         3000, 8, 0, 0, 0, 0, 1.2)
@@ -39,6 +40,7 @@ def test_the_search_parameters_parse() -> None:
     ("top=-1", "top='-1' must be at least 0"),
     ("bias=x", "bias='x' is not a whole number"),
     ("parity=-1", "parity='-1' must be at least 0"),
+    ("parity=3", "parity='3' must be 0, 1 or 2"),
     ("turns=1.5", "turns='1.5' is not a whole number"),
 ])
 def test_bad_search_parameters_say_what_is_wrong(text: str, message: str) -> None:
@@ -346,6 +348,38 @@ def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(host: Plugi
     kept = [(view, state) for seen in splits for view, sub in seen.items()
             for state in (sub.states or {}).values()]
     assert kept and all(model.view(state, seat) == view for view, state in kept)
+
+
+@pytest.mark.parametrize(("game", "params", "policy", "parity"), [
+    ("tokens", "5", None, 1), ("flowers", "5", WIDEST, 2), ("flowers", "5,policy=0", 0, 2),
+    ("flowers", "5,parity=1", WIDEST, 1), ("tokens", "5,policy=3,parity=2", 3, 2)])
+def test_the_others_play_for_themselves_where_the_game_says_so_unless_told(
+        host: PluginHost, game: str, params: str, policy: int | None, parity: int) -> None:
+    ruleset = host.ruleset(game, players=2)
+    bot = make_bot(ruleset, 2, b"hint", resolve(host, f"ismcts:{params}", game), 0)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.model.for_themselves == (game == "flowers")
+    assert (bot.policy, bot.parity) == (policy, parity)
+
+
+def test_parity_2_plays_the_other_seats_last_reply_as_its_own_best(host: PluginHost) -> None:
+    bot, table, seat, legal, _ = _flowers_first_turn(host, b"parity", "20,parity=2")
+    model = bot.model
+    state = model.sample(table.view(seat), bot.rng)
+    plant = next(action for action in legal if action.kind == "plant")
+    after = model.step(state, seat, plant, bot.rng)
+    (other,) = model.active_seats(after)
+    assert other != seat
+    replies = model.legal_actions(after, other)
+    best = max(model.judge(model.step(after, other, reply, bot.rng), other)
+               for reply in replies)
+    for _ in range(4):  # ties broken at random: each draw is one of the best
+        reply = bot._best_reply(after, other)
+        assert model.judge(reply, other) == pytest.approx(best)
+    # The rollout plays it: the leaf is judged after that reply, with the bot to act.
+    bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
+    leaf = bot._rollout(after)
+    assert leaf[seat] == pytest.approx(bot._judge(bot._best_reply(after, other))[seat])
 
 
 def test_once_views_differ_every_split_node_plays_its_best_first(host: PluginHost) -> None:
