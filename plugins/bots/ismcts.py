@@ -948,7 +948,7 @@ def _next(node: Node, legal: Sequence[Action]) -> Action | None:
 
 def spec() -> BotSpec:
     """The ``ismcts`` bot's registration."""
-    return BotSpec(name="ismcts", version="1.2.0", make=IsmctsBot,
+    return BotSpec(name="ismcts", version="1.3.0", make=IsmctsBot,
                    summary="information-set Monte Carlo tree search (budget: ismcts:1s, "
                            "ismcts:2000)",
                    check=check_params, params_help=PARAMS_HELP)
