@@ -731,23 +731,27 @@ class IsmctsBot:
         (at most ``scan``) when the order, made in another sample, has none of them (the
         seat's hidden hand differs there); ties broken at random.  Remembered for a kept
         state."""
-        model, rng = self.model, self.rng
         picked = node.picked
         action = picked.get(k) if picked is not None and k >= 0 else None
         if action is None:
-            options = _likely(node.order or [], legal, self.policy or 1)
-            scan = min(WIDEST, self.params.scan)
-            if len(options) > scan:
-                options = [options[i] for i in subset(len(options), scan, rng)]
-            best = best_after(model, state, seat, options, rng)
-            # Among equally good actions the seat is indifferent: one at random, as
-            # ``greedy`` breaks its ties (each pool sample draws its own).
-            action = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
+            action = self._own_best(state, seat,
+                                    _likely(node.order or [], legal, self.policy or 1))
             if k >= 0:
                 if picked is None:
                     picked = node.picked = {}
                 picked[k] = action
         return self._child(node.children, action)
+
+    def _own_best(self, state: Sampled[Any], seat: int, options: Sequence[Action]) -> Action:
+        """``seat``'s best of ``options`` by its own ``judge`` (at most ``scan`` of them,
+        drawn at random from a longer list), as ``greedy`` plays: among equally good actions
+        the seat is indifferent, so one at random, as ``greedy`` breaks its ties."""
+        rng = self.rng
+        scan = min(WIDEST, self.params.scan)
+        if len(options) > scan:
+            options = [options[i] for i in subset(len(options), scan, rng)]
+        best = best_after(self.model, state, seat, options, rng)
+        return best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
 
     def _select(self, node: Node, legal: Sequence[Action], c: float,
                 k: int = -1) -> tuple[Action, Node | None, bool]:
@@ -879,16 +883,9 @@ class IsmctsBot:
     def _best_reply(self, state: Sampled[Any], seat: int) -> Sampled[Any]:
         """``parity=2``: ``state`` after ``seat``'s own best action by its ``judge`` (at
         most ``scan`` of them weighed, ties at random), as ``greedy`` plays."""
-        model, rng = self.model, self.rng
-        legal = model.legal_actions(state, seat)
-        if len(legal) > 1:
-            scan = min(WIDEST, self.params.scan)
-            options = [legal[i] for i in scanned(len(legal), scan, rng)]
-            tied = best_after(model, state, seat, options, rng)
-            action = tied[rng.randbelow(len(tied))] if len(tied) > 1 else tied[0]
-        else:
-            action = legal[0]
-        return model.step(state, seat, action, rng)
+        legal = self.model.legal_actions(state, seat)
+        action = self._own_best(state, seat, legal) if len(legal) > 1 else legal[0]
+        return self.model.step(state, seat, action, self.rng)
 
 
 def _legal_in_order(order: Iterable[Action], legal: Sequence[Action],
