@@ -4,8 +4,9 @@ It reads a `hedgerow.core.tournament_stats.Tally` (one line per bot for ``hedger
 tournament``, one per seat for ``hedgerow simulate``) and draws plain text that fits
 ``width`` columns (80 by default):
 
-* the table: games, wins, win rate with its 95% Wilson interval, mean and standard
-  deviation of the score, mean thinking time per move (ms);
+* the table: games, seats (when a line held several seats of a game), games won, win rate
+  with its 95% Wilson interval (both per game: `hedgerow.core.tournament_stats`), mean and
+  standard deviation of the score per seat, mean thinking time per move (ms);
 * for games that grade a result (cooperative, solo): how often each grade was reached;
 * the score distribution: one histogram per line, drawn left to right with the block
   characters ``▁▂▃▄▅▆▇█`` on a shared score axis, each line's most frequent score full
@@ -146,7 +147,8 @@ def _axis(low: int, bin_width: int, columns: int) -> str:
 
 def report(tally: Tally, heading: str = "bot", width: int = 80) -> list[str]:
     """The table, the grades (if any) and the histograms, separated by blank lines."""
-    lines = [f"win: {tally.win_meaning()}", "", *results_table(tally, heading, width)]
+    lines = [*textwrap.wrap(f"win: {tally.win_meaning()}", width, subsequent_indent="  "), "",
+             *results_table(tally, heading, width)]
     grades = grades_table(tally, heading, width)
     if grades:
         lines += ["", *grades]

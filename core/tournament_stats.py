@@ -4,37 +4,55 @@ A `Tally` reads the game records a tournament produces (see `record_seat`) one a
 any order, and keeps only counts and integer sums, so the summary is the same whatever order
 the records arrived in and a million games need no more memory than ten.
 
-What counts as a **win** depends on the kind of result (`hedgerow.core.outcome`):
+A line counts **per game**: a bot that fills several seats of a game (two bots at four
+seats: A B A B) plays one game, and wins it when any of its seats wins, once however many
+of them do.  What a seat's win is depends on the kind of result (`hedgerow.core.outcome`):
 
-* ``ranked``: the seat is ranked first; on a shared victory every sharing seat wins.
+* ``ranked``: the seat is ranked first; on a shared victory every sharing seat wins (so a
+  first place shared by two bots is a win for both, and the bots' win rates can add up to
+  more than 100%).
 * ``match``: the seat won the match (ranked first on the final totals).
-* ``cooperative``: the team reached a grade (or its goal): every seat wins or loses together.
+* ``cooperative``: the team reached a grade (or its goal): every seat, so every bot at the
+  table, wins or loses together.
 * ``solo``: the player won (Flourish solo: a medal).  FLOWERS solo cannot be lost: its
   games count as *undecided*, and only the grades reached are reported.
 
-The win rate is ``wins / decided`` with a 95% Wilson score interval (`wilson`).  When a bot
-fills several seats of one game, each seat counts (the seats of one game are not
-independent, so read the interval as a guide).  Scores are each seat's own number
-(``outcome.scores``): points in a ranked game, the seat's contribution to the team in a
-cooperative one, the graded score of a solo one.
+The win rate is ``wins / decided`` (games won of games that could be won or lost) with a
+95% Wilson score interval (`wilson`) over those games.  Each game is one trial per bot, and
+games are independent (each has its own seed), so the interval is sound; the seats rotate,
+so the trials are not all alike, which only makes it a little wider than it needs to be.
+Grades are counted per game too (every seat of a graded game reaches the same grade).
+Scores are per seat, each seat's own number (``outcome.scores``): points in a ranked game,
+the seat's contribution to the team in a cooperative one, the graded score of a solo one;
+a bot in two seats of a game adds two scores.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 
+#: what a win is, when every line held one seat of each game
 WIN_MEANING = {
     "ranked": "a seat ranked first (a shared victory is a win for each seat sharing it)",
     "match": "a seat that won the match (first on the final totals)",
     "cooperative": "the team reached a grade (all seats win or lose together)",
     "solo": "the solo player won",
+}
+#: what a win is, when a line held several seats of a game
+WIN_MEANING_PER_GAME = {
+    "ranked": "a game where any of its seats ranked first, counted once per game (a first "
+              "place shared with another bot is a win for both)",
+    "match": "a game where any of its seats won the match (first on the final totals), "
+             "counted once per game",
+    "cooperative": "the team reached a grade (every bot at the table wins or loses with it), "
+                   "counted once per game",
 }
 UNDECIDED_MEANING = "these games grade the player and cannot be lost: see the grades"
 
@@ -85,7 +103,11 @@ def record_seat(record: Mapping[str, Any], seat: int) -> SeatResult:
 
 @dataclass(slots=True)
 class Line:
-    """The running counts of one bot (or one seat)."""
+    """The running counts of one bot (or one seat).
+
+    ``games``, ``wins`` and ``decided`` count games, and ``grades`` the games that reached
+    each grade; ``seats`` counts the seats held, and the scores are per seat.
+    """
 
     label: str
     games: int = 0
@@ -97,23 +119,29 @@ class Line:
     scores: Counter[int] = field(default_factory=Counter)
     grades: Counter[str] = field(default_factory=Counter)
     grade_scores: Counter[str] = field(default_factory=Counter)
+    grade_seats: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     seconds: float = 0.0
 
-    def add(self, seat: SeatResult) -> None:
-        """Count one seat of one game."""
-        self.seats += 1
-        if seat.won is not None:
+    def add_game(self, seats: Sequence[SeatResult]) -> None:
+        """Count one game, in which this line held ``seats`` (one or more)."""
+        self.games += 1
+        self.seats += len(seats)
+        decided = [seat.won for seat in seats if seat.won is not None]
+        if decided:
             self.decided += 1
-            self.wins += seat.won
-        self.score_sum += seat.score
-        self.score_squares += seat.score * seat.score
-        self.scores[seat.score] += 1
-        if seat.grade is not None:
-            self.grades[seat.grade] += 1
-            self.grade_scores[seat.grade] += seat.score
-        self.moves += seat.moves
-        self.seconds += seat.seconds
+            self.wins += any(decided)
+        grade = seats[0].grade  # every seat of a graded game reaches the same grade
+        if grade is not None:
+            self.grades[grade] += 1
+            self.grade_scores[grade] += sum(seat.score for seat in seats)
+            self.grade_seats[grade] += len(seats)
+        for seat in seats:
+            self.score_sum += seat.score
+            self.score_squares += seat.score * seat.score
+            self.scores[seat.score] += 1
+            self.moves += seat.moves
+            self.seconds += seat.seconds
 
     @property
     def score_mean(self) -> float:
@@ -173,13 +201,11 @@ class Tally:
         self.kinds[outcome["kind"]] += 1
         if outcome.get("grades") and not self.thresholds:
             self.thresholds = dict(outcome["grades"])
-        seen: set[int] = set()
+        held: dict[int, list[SeatResult]] = {}
         for seat, key in enumerate(key_of_seat):
-            line = self.lines[key]
-            if key not in seen:
-                seen.add(key)
-                line.games += 1
-            line.add(record_seat(record, seat))
+            held.setdefault(key, []).append(record_seat(record, seat))
+        for key, seats in held.items():
+            self.lines[key].add_game(seats)
 
     @property
     def kind(self) -> str | None:
@@ -187,6 +213,11 @@ class Tally:
         if not self.kinds:
             return None
         return min(self.kinds, key=lambda k: (-self.kinds[k], k))
+
+    @property
+    def shared_seats(self) -> bool:
+        """True when some line held several seats of one game."""
+        return any(line.seats > line.games for line in self.lines)
 
     @property
     def decided(self) -> bool:
@@ -202,7 +233,7 @@ class Tally:
         seats: Counter[str] = Counter()
         scores: Counter[str] = Counter()
         for line in self.lines:
-            seats.update(line.grades)
+            seats.update(line.grade_seats)
             scores.update(line.grade_scores)
         known = sorted((g for g in seats if g in self.thresholds and g != "none"),
                        key=lambda g: (-self.thresholds[g], g))
@@ -217,6 +248,8 @@ class Tally:
             return "no game finished"
         if kind == "solo" and not self.decided:
             return UNDECIDED_MEANING
+        if self.shared_seats and kind in WIN_MEANING_PER_GAME:
+            return WIN_MEANING_PER_GAME[kind]
         return WIN_MEANING.get(kind, "a seat among the outcome's winners")
 
     def data(self, *, timing: bool = True) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from tournament_helpers import ARGS, run_json, without_timing
 from hedgerow.clients import tournament_backends
 from hedgerow.clients.cli import main
 from hedgerow.clients.tournament_play import Job, run_batch
+from hedgerow.core.tournament_stats import wilson
 
 
 @pytest.fixture
@@ -51,6 +52,38 @@ def test_json_is_a_header_every_game_in_order_and_a_summary() -> None:
     assert all(row["games"] == 6 and len(row["win_ci95"]) == 2 for row in bots["lines"])
 
 
+def test_a_bot_in_two_seats_that_wins_every_game_shows_100_percent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two bots at four seats sit A B A B: greedy beats random in every game, so greedy has
+    won every game it played (not half its seats) and random none."""
+    args = ["--players", "4", "--bots", "greedy,random", "--games", "20", "--workers", "1"]
+    lines = run_json(*args)
+    games, summary = lines[1:-1], lines[-1]
+    for g in games:
+        greedy_seats = {s for s, bot in enumerate(g["bots"]) if bot == "greedy"}
+        assert len(greedy_seats) == 2
+        assert g["outcome"]["winners"] and set(g["outcome"]["winners"]) <= greedy_seats
+    greedy, random_ = summary["bots"]["lines"]
+    assert (greedy["games"], greedy["seats"], greedy["decided"], greedy["wins"]) == (20, 40, 20, 20)
+    assert greedy["win_rate"] == 1.0
+    assert greedy["win_ci95"] == list(wilson(20, 20)) and greedy["win_ci95"][1] == 1.0
+    assert (random_["games"], random_["wins"], random_["win_rate"]) == (20, 0, 0.0)
+    assert "counted once per game" in summary["bots"]["win"]
+    # a seat is one seat of each game: its figures are per seat and per game alike
+    assert [row["games"] for row in summary["seats"]["lines"]] == [20] * 4
+    assert sum(row["wins"] for row in summary["seats"]["lines"]) >= 20
+
+    assert main([*ARGS, *args]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split()[:1] in (["greedy"], ["random"]) and "%" in line}
+    low = f"{100 * wilson(20, 20)[0]:.1f}"
+    assert rows["greedy"][1:6] == ["20", "40", "20", "100.0%", f"{low}-100.0%"]
+    assert rows["random"][1:5] == ["20", "40", "0", "0.0%"]
+
+
 def test_a_tournament_game_is_the_simulate_game_with_the_same_seed_and_seats(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -81,7 +114,7 @@ def test_the_table_fits_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
     rows = lines[lines.index(head) + 1: lines.index(head) + 4]
     assert [row.split()[0] for row in rows] == ["random", "random#2", "random#3"]
     assert [row.split()[1:3] for row in rows] == [["9", "12"]] * 3  # 4 seats of 3 bots
-    assert "win: a seat ranked first" in out
+    assert "win: a game where any of its seats ranked first" in out  # 4 seats, 3 bots
     histogram = lines[lines.index(next(x for x in lines if x.startswith("score distribution"))):]
     assert any(ch in "".join(histogram[1:4]) for ch in "▁▂▃▄▅▆▇█")
 

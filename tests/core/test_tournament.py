@@ -164,6 +164,40 @@ def test_a_bot_in_two_seats_counts_one_game_two_seats() -> None:
     assert (b.games, b.seats, b.wins) == (1, 1, 0)
 
 
+def test_a_bot_counts_each_game_once_however_many_of_its_seats_win() -> None:
+    tally = Tally(["a", "b"])
+    tally.add(ranked(0, [5, 1, 5, 1], [0, 2]), (0, 1, 0, 1))  # both of a's seats share first
+    tally.add(ranked(1, [5, 1, 2, 1], [0]), (0, 1, 0, 1))  # one of a's seats wins
+    tally.add(ranked(2, [1, 5, 1, 2], [1]), (0, 1, 0, 1))  # b wins
+    a, b = tally.lines
+    assert (a.games, a.seats, a.decided, a.wins) == (3, 6, 3, 2)
+    assert (b.games, b.seats, b.decided, b.wins) == (3, 6, 3, 1)
+    assert tally.data()["lines"][0]["win_ci95"] == list(wilson(2, 3))
+    assert a.score_mean == pytest.approx(19 / 6)  # scores stay per seat
+    assert "counted once per game" in tally.win_meaning()
+
+
+def test_a_first_place_shared_between_bots_is_a_win_for_each() -> None:
+    tally = Tally(["a", "b", "c"])
+    tally.add(ranked(0, [4, 4, 1], [0, 1]), (0, 1, 2))
+    assert [line.wins for line in tally.lines] == [1, 1, 0]
+    assert "shared victory is a win for each seat" in tally.win_meaning()
+
+
+def test_a_team_win_counts_once_for_a_bot_in_two_seats_and_grades_per_game() -> None:
+    tally = Tally(["a", "b"])
+    grades = {"Bronze": 10, "Gold": 30}
+    for i, (won, grade) in enumerate([(True, "Gold"), (False, "")]):
+        tally.add({"index": i, "moves": [1, 1, 1], "seconds": [0, 0, 0],
+                   "outcome": {"kind": "cooperative", "scores": [5, 6, 7], "winners": [],
+                               "won": won, "grade": grade, "grades": grades}}, (0, 1, 0))
+    a, b = tally.lines
+    assert (a.games, a.seats, a.wins, a.decided) == (2, 4, 1, 2)
+    assert (b.games, b.seats, b.wins, b.decided) == (2, 2, 1, 2)
+    assert a.grades == b.grades == {"Gold": 1, "none": 1}
+    assert "counted once per game" in tally.win_meaning()
+
+
 def test_graded_games_report_grades_best_first_and_what_a_win_is() -> None:
     tally = Tally(["a", "b"])
     grades = {"Bronze": 10, "Silver": 20, "Gold": 30}
