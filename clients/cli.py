@@ -119,13 +119,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def make_plugin_host(args: argparse.Namespace):
-    """The plugin host, honouring ``-p NAME`` and ``-p no:NAME``."""
+    """The plugin host, honouring ``-p NAME`` and ``-p no:NAME``.
+
+    A ``-p`` module that cannot be imported is one `HedgerowError` line naming it (and why),
+    never a traceback: the module is imported here first, then handed to the host.
+    """
     from hedgerow.core.pluginhost import PluginHost
 
     opts = getattr(args, "plugin_opts", [])
     block = [o[3:] for o in opts if o.startswith("no:")]
-    extra = [o for o in opts if not o.startswith("no:")]
+    extra = [_plugin_module(o) for o in opts if not o.startswith("no:")]
     return PluginHost(block=block, extra=extra)
+
+
+def _plugin_module(name: str) -> str:
+    """``name`` once it imports; `HedgerowError` saying why it does not."""
+    from hedgerow.core.errors import HedgerowError
+
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or name
+        if missing == name or name.startswith(missing + "."):
+            raise HedgerowError(f"-p {name}: there is no module named {name!r} here (check "
+                                "its spelling, and that its package is installed in this "
+                                f"Python, {sys.executable})") from None
+        raise HedgerowError(f"-p {name}: it needs the module {missing!r}, which is not "
+                            "installed") from None
+    except Exception as exc:  # the plugin's own bug: one line, not its traceback
+        raise HedgerowError(f"-p {name}: the module failed to load: "
+                            f"{type(exc).__name__}: {exc}") from None
+    return name
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 
 from hedgerow.clients.cli import make_plugin_host
 
@@ -54,6 +55,7 @@ def collect(host) -> dict:
             "version": b.version,
             "summary": b.summary,
             "games": list(b.games) or "any",
+            "parameters": b.params_help,
             **origin(b),
         }
         for b in sorted(host.bots.values(), key=lambda b: b.name)
@@ -85,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         games = "any game" if b["games"] == "any" else ", ".join(b["games"])
         src = f"{b['distribution']} {b['distribution_version']}".strip()
         print(f"  {b['name']:<12} {b['version']}  {b['summary']} ({games})  [{src}]")
+        if b["parameters"]:
+            print(textwrap.fill(f"parameters ({b['name']}:PARAMS): {b['parameters']}", 79,
+                                initial_indent=" " * 15, subsequent_indent=" " * 15))
     if data["broken"]:
         print("Plugins that failed to load")
         for b in data["broken"]:

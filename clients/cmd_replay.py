@@ -2,7 +2,7 @@
 
 Every entry is applied again with the installed rules, in order, checked against the hash
 chain (chance entries against the outcome the seed gives); the game is printed entry by
-entry.  ``--verify`` prints only the verdict, after
+entry, then who won (the result's headline).  ``--verify`` prints only the verdict, after
 comparing every entry's digest and the state hash stored after it with what the rules
 give.  Any damage or mismatch is reported naming the entry, with exit status 1.
 """
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Replay (or verify) the log; 0 when every entry checks out."""
     from hedgerow.core.errors import HedgerowError
-    from hedgerow.core.outcome import outcome_data
+    from hedgerow.core.outcome import headline, outcome_data
     from hedgerow.net.botrunner import seat_event_text
     from hedgerow.net.logfile import read_log, replay_log
 
@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         record["state_hash"] = table.state_hash().hex()
         outcome = table.outcome()
         record["outcome"] = outcome_data(outcome) if outcome is not None else None
+        if show and outcome is not None:  # who won, as the results screen said it
+            print(f"Result: {headline(outcome, names)}.")
     return _verdict(args, record)
 
 

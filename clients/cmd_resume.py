@@ -90,7 +90,8 @@ def choose(plugins: Any) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     """Resume the seat and play it to the end."""
     from hedgerow.clients.netseat import check_seat_player, key_file_of, run_seat
-    from hedgerow.clients.resumable import bots_of, find_tables, read_table
+    from hedgerow.clients.resumable import bots_of, find_table_logs, read_table
+    from hedgerow.core.datadir import bot_logs_dir
     from hedgerow.clients.spawn import resume_bot_peers, stop_processes
     from hedgerow.net import tablefile
     from hedgerow.net.keys import key_text, load_identity
@@ -122,7 +123,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     args.bot = args.bot or saved.bot
     spec = check_seat_player(args, plugins)
-    bots = bots_of(table, find_tables(plugins, path.parent)) if spec is None else []
+    # its bots' logs: in the bots' folder (older tables: beside the person's log)
+    folders = (bot_logs_dir(), path.parent)
+    bots = bots_of(table, find_table_logs(plugins, table.table_id, folders)) \
+        if spec is None else []
     procs: list[Any] = []
     parent = os.getppid()
 

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow tournament``."""
     parser.description = (
         "Compare bots over many games: seats rotate so no bot gains from its seat, games run "
-        "in parallel, and a table per bot ends it (wins with a 95%% confidence interval, "
+        "in parallel, and a table per bot ends it (wins with a 95% confidence interval, "
         "scores, time per move, score histograms).  To watch or replay single games with "
         "fixed seats, use hedgerow simulate."
     )

@@ -5,7 +5,9 @@ directory's ``logs/`` folder.  `find_tables` reads them (newest first) and repla
 to tell a finished game from one still under way; `unfinished` keeps the tables a person
 played (a bot seat's log is not offered); `bots_of` finds, for a table, the unfinished logs
 of the bot peers this user started for it (``hedgerow play``, the lobby), so that resuming
-the person's seat brings those bots back too.  `find_open_tables` finds the tables this
+the person's seat brings those bots back too.  A bot's log is written in ``logs/bots``
+(`hedgerow.core.datadir.bot_logs_dir`), so the list and the logs folder show the person's
+own tables; `find_table_logs` finds a table's bot logs there by the table's id.  `find_open_tables` finds the tables this
 user hosted that were lost before their seed was agreed (no log yet, only the host's
 open-table file, `hedgerow.net.openfile`), which ``hedgerow resume`` re-opens.
 """
@@ -96,6 +98,22 @@ def find_tables(plugins: PluginHost, folder: Path | None = None) -> list[SavedTa
         except (HedgerowError, OSError):
             continue
     return found
+
+
+def find_table_logs(plugins: PluginHost, table_id: bytes,
+                    folders: Sequence[Path]) -> list[SavedTable]:
+    """Every seat log of the table ``table_id`` in ``folders`` (found by the id in their
+    names, however old), for `bots_of`; logs that cannot be read here are left out."""
+    found: dict[Path, SavedTable] = {}
+    for folder in folders:
+        for path in sorted(folder.glob(f"*-{table_id.hex()[:8]}-seat*.hlog")):
+            try:
+                saved = read_table(path, plugins)
+            except (HedgerowError, OSError):
+                continue
+            if saved.table_id == table_id:
+                found.setdefault(path.resolve(), saved)
+    return list(found.values())
 
 
 def unfinished(tables: Sequence[SavedTable]) -> list[SavedTable]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from hedgerow.clients.botnames import bot_name
-from hedgerow.core.datadir import keys_dir, logs_dir
+from hedgerow.core.datadir import bot_logs_dir, keys_dir
 
 
 def bot_key_file(number: int) -> Path:
@@ -32,7 +32,8 @@ def spawn_bot_peers(address: str, strategies: Sequence[str], *,
     Each bot peer has an identity of its own (`bot_key_file`, numbered from ``first``),
     accepts a seed the host dictates, and exits when the table ends, when a seat leaves, or
     when this process is gone.  ``give_up`` is their ``--give-up`` (it only counts while no
-    person at the table is connected).  Their output goes to ``logs_dir()/bot-N.out``.
+    person at the table is connected).  Their output goes to ``bot-N.out`` beside their logs
+    (`bot_logs_dir`, apart from the person's own).
     """
     procs = []
     for number, strategy in enumerate(strategies, start=first):
@@ -53,7 +54,7 @@ def resume_bot_peers(logs: Sequence[tuple[int, Path]], *, env: dict[str, str] | 
 
 def _start(number: int, args: list[str], *, env: dict[str, str] | None, delay: float | None,
            give_up: float | None, mode: str) -> subprocess.Popen[bytes]:
-    out_dir = logs_dir()
+    out_dir = bot_logs_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "hedgerow.clients.cli", *args, "--exit-with-parent"]
     if delay is not None:

@@ -58,8 +58,9 @@ def bind(spec: BotSpec, params: str) -> BotSpec:
     try:
         spec.check(params)
     except ValueError as exc:
-        accepts = f" (it accepts: {spec.params_help})" if spec.params_help else ""
-        raise HedgerowError(f"bot {spec.name!r}: {exc}{accepts}", code="bad_bot") from None
+        # One line: the problem; what the bot accepts is one command away, not appended.
+        more = " (hedgerow games lists the parameters it takes)" if spec.params_help else ""
+        raise HedgerowError(f"bot {spec.name!r}: {exc}{more}", code="bad_bot") from None
     return replace(spec, params=params) if params != spec.params else spec
 
 

@@ -33,6 +33,12 @@ def logs_dir() -> Path:
     return data_dir() / "logs"
 
 
+def bot_logs_dir() -> Path:
+    """Where the logs of seats a bot plays go (``logs/bots``): apart from the person's own,
+    so that ``hedgerow resume`` and the logs folder show the tables a person played."""
+    return logs_dir() / "bots"
+
+
 def leaderboard_path() -> Path:
     """The user's leaderboard: one SQLite database of finished games (FLOWERS' leaderboard).
 

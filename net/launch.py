@@ -23,6 +23,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from hedgerow.core.datadir import bot_logs_dir
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
@@ -49,6 +50,8 @@ def _identity(identity: Identity | None, key_file: str | Path | None) -> Identit
 
 
 def _new_peer(identity: Identity | None, key_file: str | Path | None, **kwargs: Any) -> Peer:
+    if kwargs.get("bot"):  # a bot's log stays out of the person's logs folder
+        kwargs.setdefault("log_dir", bot_logs_dir())
     peer = Peer(_identity(identity, key_file), **kwargs)
     peer.key_file = str(key_file) if key_file is not None else None
     return peer

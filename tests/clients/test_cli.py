@@ -134,6 +134,40 @@ def test_bad_arguments_print_one_clear_line(args: list[str], message: str) -> No
     assert out.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-p", "nosuchplugin", "games"],
+         "-p nosuchplugin: there is no module named 'nosuchplugin' here (check its spelling, "
+         f"and that its package is installed in this Python, {sys.executable})"),
+        (["simulate", "posy", "--bots", "ismcts:abc"],
+         "bot 'ismcts': bad budget 'abc': write iterations (2000) or a time (1s, 250ms) "
+         "(hedgerow games lists the parameters it takes)"),
+    ],
+)
+def test_a_missing_plugin_and_bad_bot_parameters_are_one_short_line(
+        args: list[str], message: str) -> None:
+    out = hedgerow(*args, env=TOYS)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"hedgerow: error: {message}"
+    assert "Traceback" not in out.stderr and len(out.stderr.splitlines()) == 1
+
+
+def test_games_lists_what_each_bot_takes_after_its_name() -> None:
+    out = hedgerow("games")
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  ismcts "))
+    assert lines[at + 1].strip().startswith("parameters (ismcts:PARAMS): a budget per move")
+    assert all(len(line) <= 79 for line in lines[at + 1:] if line.startswith("    "))
+    bots = json.loads(hedgerow("games", "--json").stdout)["bots"]
+    assert next(b for b in bots if b["name"] == "random")["parameters"] == ""
+
+
+def test_tournament_help_says_95_percent_once() -> None:
+    out = hedgerow("tournament", "--help")
+    assert "95% confidence" in " ".join(out.stdout.split()) and "%%" not in out.stdout
+
+
 def test_argparse_errors_exit_non_zero() -> None:
     out = hedgerow("simulate", "posy", "--players", "many", env=TOYS)
     assert out.returncode == 2 and "invalid int value" in out.stderr

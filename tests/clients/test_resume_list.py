@@ -15,9 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from hedgerow.clients.resumable import bots_of, describe, find_tables, unfinished
+from hedgerow.clients.resumable import (
+    bots_of,
+    describe,
+    find_table_logs,
+    find_tables,
+    unfinished,
+)
 from hedgerow.clients.spawn import bot_key_file
-from hedgerow.core.datadir import logs_dir
+from hedgerow.core.datadir import bot_logs_dir, logs_dir
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
@@ -30,7 +36,8 @@ NAMES = ("ann", "random bot 1")
 
 
 def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | None,
-               bot: str | None = None, key_file: str | None = None) -> Path:
+               bot: str | None = None, key_file: str | None = None,
+               folder: Path | None = None) -> Path:
     """A seat's log of a 2-player Petals table after ``moves`` moves (None: to the end)."""
     ruleset = host.ruleset("petals", (), 2)
     seed = seed_from_int(int.from_bytes(table_id[:2]))
@@ -43,7 +50,7 @@ def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | Non
         assert isinstance(result, tuple), result
         applied += result
         done += 1
-    folder = logs_dir()
+    folder = folder or logs_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"petals-{table_id.hex()[:8]}-seat{seat}.hlog"
     header = LogHeader.for_table(ruleset, 2, seed, table_id=table_id, own_seat=seat,
@@ -79,6 +86,20 @@ def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> N
     assert what.startswith("petals@") and what.endswith("2 players: ann (you), random bot 1")
     assert progress.startswith("today ") and progress.endswith("after 4 actions; your turn")
     assert bots_of(table, tables) == [(1, bot_seat)]
+
+
+def test_bot_logs_are_kept_apart_and_still_found_for_their_table(host: PluginHost) -> None:
+    mine = write_seat(host, b"\x06" * 16, 0, moves=3)
+    theirs = write_seat(host, b"\x06" * 16, 1, moves=3, bot="random",
+                        key_file=str(bot_key_file(1)), folder=bot_logs_dir())
+    for n in range(7, 9):  # other tables' bots, newer
+        write_seat(host, bytes([n]) * 16, 1, moves=1, bot="random",
+                   key_file=str(bot_key_file(1)), folder=bot_logs_dir())
+    assert [t.log for t in find_tables(host)] == [mine]  # the person's folder: theirs only
+    (table,) = unfinished(find_tables(host))
+    logs = find_table_logs(host, table.table_id, (bot_logs_dir(), logs_dir()))
+    assert sorted(t.log for t in logs) == [theirs, mine]
+    assert bots_of(table, logs) == [(1, theirs)]
 
 
 def test_resume_without_a_path_and_no_terminal_lists_and_asks_for_one(host: PluginHost) -> None:

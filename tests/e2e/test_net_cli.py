@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from e2e.helpers import hedgerow, peer_env
 
+from hedgerow.core.outcome import headline
 from hedgerow.core.playout import play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
@@ -61,6 +62,12 @@ def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
     # each seat by its name at the table, where the rules' words say "Seat N"
     assert lines[2].split(" ")[1] in ("ann", "bob", "cy"), lines[2]
     assert not any("Seat " in line or "seat " in line for line in lines[1:-1]), shown.stdout
+    # then who won, by name, in one line before the verdict
+    outcome = play(PluginHost().ruleset("petals", (), 3), 3, seed_from_int(5),
+                   [PluginHost().bot("random")]).outcome()
+    assert outcome is not None
+    assert lines[-2] == f"Result: {headline(outcome, ['ann', 'bob', 'cy'])}.", lines[-3:]
+    assert lines[-1].startswith("ok: ")
 
 
 def test_replay_names_the_entry_of_a_forged_state_hash(tmp_path: Path) -> None:

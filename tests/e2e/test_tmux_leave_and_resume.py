@@ -80,7 +80,7 @@ def test_bots_wait_for_a_player_who_thinks_longer_than_their_give_up(tmp_path: P
     try:
         term.wait(ready, "our turn")
         time.sleep(THINK)  # the player reads the rules
-        out = (home / "logs" / "bot-1.out").read_text()
+        out = (home / "logs" / "bots" / "bot-1.out").read_text()
         assert "giving up" not in out, out
         assert "Your turn" in title(term.screen())
         play_to_the_end(term)
@@ -88,7 +88,7 @@ def test_bots_wait_for_a_player_who_thinks_longer_than_their_give_up(tmp_path: P
         term.wait(lambda s: "Leave the table?" in s, "the question")
         term.keys("y")
         assert wait_exit(term) == "0"
-        assert "giving up" not in (home / "logs" / "bot-1.out").read_text()
+        assert "giving up" not in (home / "logs" / "bots" / "bot-1.out").read_text()
     finally:
         term.close()
 
@@ -116,6 +116,10 @@ def test_leave_a_bot_game_and_come_back_with_resume_without_a_path(tmp_path: Pat
     finally:
         term.close()
     no_process_left(home)
+    # The logs folder holds the person's own table; the bot's log is kept apart.
+    assert [p.name.rsplit("-", 1)[1] for p in (home / "logs").glob("*.hlog")] == ["seat0.hlog"]
+    assert [p.name.rsplit("-", 1)[1] for p in (home / "logs" / "bots").glob("*.hlog")] == [
+        "seat1.hlog"]
 
     second = tmp_path / "second"
     second.mkdir()
