@@ -107,7 +107,7 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     try:
         procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay,
                                 give_up=args.bot_give_up)
-        status = await run_seat(peer, host=host)
+        status = await run_seat(peer, host=host, invite=False)  # the others: our bots
     finally:
         await peer.close()
         stop_processes(procs)

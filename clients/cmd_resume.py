@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     """Resume the seat and play it to the end."""
     from hedgerow.clients.netseat import check_seat_player, key_file_of, run_seat
     from hedgerow.clients.resumable import bots_of, find_table_logs, read_table
-    from hedgerow.core.datadir import bot_logs_dir
     from hedgerow.clients.spawn import resume_bot_peers, stop_processes
+    from hedgerow.core.datadir import bot_logs_dir
     from hedgerow.net import tablefile
     from hedgerow.net.keys import key_text, load_identity
     from hedgerow.net.launch import resume_table

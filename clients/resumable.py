@@ -7,9 +7,10 @@ played (a bot seat's log is not offered); `bots_of` finds, for a table, the unfi
 of the bot peers this user started for it (``hedgerow play``, the lobby), so that resuming
 the person's seat brings those bots back too.  A bot's log is written in ``logs/bots``
 (`hedgerow.core.datadir.bot_logs_dir`), so the list and the logs folder show the person's
-own tables; `find_table_logs` finds a table's bot logs there by the table's id.  `find_open_tables` finds the tables this
-user hosted that were lost before their seed was agreed (no log yet, only the host's
-open-table file, `hedgerow.net.openfile`), which ``hedgerow resume`` re-opens.
+own tables; `find_table_logs` finds a table's bot logs there by the table's id.
+`find_open_tables` finds the tables this user hosted that were lost before their seed was
+agreed (no log yet, only the host's open-table file, `hedgerow.net.openfile`), which
+``hedgerow resume`` re-opens.
 """
 
 from __future__ import annotations

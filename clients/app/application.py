@@ -90,15 +90,16 @@ class SeatApp:
     """The full-screen client for one seat."""
 
     def __init__(self, seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
-                 output: Output | None = None) -> None:
+                 output: Output | None = None, invite: bool = True) -> None:
         self.seat = seat
-        self.ui = ClientUI(load_ui(host or PluginHost(), seat.ruleset))
-        self.state = SeatState(seat, self.ui, invalidate=self._invalidate)
+        plugins = host or PluginHost()  # loaded once, for the UI object and the bots
+        self.ui = ClientUI(load_ui(plugins, seat.ruleset))
+        self.state = SeatState(seat, self.ui, invalidate=self._invalidate, invite=invite)
         self.filters = build_filters(self.state)
         layout, self.panes = build_layout(self.state, self.filters, self.click)
         # Who left the table and what it can do now (a box over the table, its own keys).
         self.departure = DeparturePrompt(self.state, bots=installed_bots(
-            host or PluginHost(), seat.ruleset.spec.name))
+            plugins, seat.ruleset.spec.name))
         layout.container.floats.append(self.departure.float())  # type: ignore[attr-defined]
         self.app: Application[int] = Application(
             layout=layout,
@@ -152,12 +153,14 @@ class SeatApp:
 
 
 async def run_seat(seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
-                   output: Output | None = None) -> int:
+                   output: Output | None = None, invite: bool = True) -> int:
     """Run the seat client on ``seat`` until the player leaves; returns the exit status.
 
     Call it on the loop that runs the seat's peer.  It does not close the seat: whoever
     opened it closes it afterwards.  ``host`` gives the game's UI object (a new `PluginHost`
     when omitted); ``input`` and ``output`` default to the terminal (tests pass a pipe
-    input and a dummy output).
+    input and a dummy output).  ``invite=False`` says that the other seats are this
+    program's own bots (``hedgerow play``): the seating screen then tells nobody how to
+    join.
     """
-    return await SeatApp(seat, host=host, input=input, output=output).run()
+    return await SeatApp(seat, host=host, input=input, output=output, invite=invite).run()

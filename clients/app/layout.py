@@ -92,7 +92,7 @@ def too_small_text(columns: int, rows: int) -> str:
     """What the screen says when the terminal is smaller than the table needs."""
     return (f"This terminal is {columns} x {rows}; the table needs at least "
             f"{MIN_COLUMNS} x {MIN_ROWS}. Make the window larger: the game goes on meanwhile "
-            "(q then y leaves).")
+            "(q leaves).")
 
 
 def big_enough() -> bool:

@@ -6,14 +6,11 @@ asks the lobby to join it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, HSplit, VSplit, Window
 from prompt_toolkit.widgets import TextArea
 
-if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import LobbyScreen
+from hedgerow.clients.app.lobby_protocol import Lobby
 
 
 class AddressScreen:
@@ -21,7 +18,7 @@ class AddressScreen:
 
     keys = [("Enter", "join"), ("Esc", "back")]
 
-    def __init__(self, lobby: LobbyScreen) -> None:
+    def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
         self.field = TextArea(multiline=False, style="bold")
         self.container = HSplit([

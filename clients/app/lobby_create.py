@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
@@ -17,11 +17,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, HSplit, VSplit, Window
 from prompt_toolkit.widgets import TextArea
 
+from hedgerow.clients.app.lobby_protocol import Lobby
 from hedgerow.clients.app.render import wrap
 from hedgerow.core.errors import HedgerowError
-
-if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import LobbyScreen
 
 OPEN = "open seat"
 NAME_LENGTH = 40  # the longest table name the form takes
@@ -46,7 +44,7 @@ class CreateScreen:
     keys = [("↑↓", "row"), ("←→", "change"), ("Space", "variant"), ("Enter", "open"),
             ("Esc", "back")]
 
-    def __init__(self, lobby: LobbyScreen, *, game: str | None = None, variants: Sequence[str] = (),
+    def __init__(self, lobby: Lobby, *, game: str | None = None, variants: Sequence[str] = (),
                  players: int | None = None) -> None:
         self.lobby = lobby
         host = lobby.host

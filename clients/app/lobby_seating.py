@@ -7,22 +7,18 @@ lobby hands the seat to the table screen once play begins.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, Window
 
+from hedgerow.clients.app.lobby_protocol import Lobby
 from hedgerow.clients.app.render import LINK_WORDS
 from hedgerow.net.seat import Link, Phase
-
-if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import LobbyScreen
 
 
 class SeatingScreen:
     """The seats of the table the lobby sits at."""
 
-    def __init__(self, lobby: LobbyScreen) -> None:
+    def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
         self.window = Window(FormattedTextControl(self.draw, focusable=True), wrap_lines=True)
 

@@ -14,15 +14,11 @@ lobby are prompt_toolkit's ``TextArea`` (lobby_address, lobby_create).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, Window
 
+from hedgerow.clients.app.lobby_protocol import Lobby
 from hedgerow.clients.app.render import wrap
-
-if TYPE_CHECKING:
-    from hedgerow.clients.app.lobby import LobbyScreen
 
 
 class TablesScreen:
@@ -31,7 +27,7 @@ class TablesScreen:
     keys = [("↑↓", "choose"), ("Enter", "join"), ("c", "create"), ("a", "address"),
             ("q", "quit")]
 
-    def __init__(self, lobby: LobbyScreen) -> None:
+    def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
         self.selected = 0
         self.window = Window(FormattedTextControl(self.draw, focusable=True), wrap_lines=True)

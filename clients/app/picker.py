@@ -578,15 +578,14 @@ class Picker:
         return real[n - 1] if 1 <= n <= len(real) else None
 
     def pick_number(self, n: int) -> bool:
-        """The number key ``n`` (1-based): a menu entry, the free step's n-th target, or the
-        current step's n-th target."""
+        """The number key ``n`` (1-based): a menu entry (highlighted only: Enter takes it,
+        as the key line says), the free step's n-th target, or the current step's n-th
+        target."""
         menu = self.menu()
         if menu:
             if not 1 <= n <= len(menu):
                 return False
             self.menu_index = n - 1
-            if menu[n - 1].action is None:  # a kind or value that needs more: go on at once
-                self.confirm()
             return True
         free = self.free_step
         if free is not None:

@@ -183,6 +183,9 @@ def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
     if state.phase == Phase.SEEDING:
         return [("class:prompt", "Every seat is taken: agreeing on the deal…")]
     open_seats = sum(1 for i in state.infos if i.link == Link.WAITING)
+    if not state.invite:  # every other seat is one of our bots (hedgerow play)
+        return [("class:prompt", wrap(f"The bots are taking their seats ({open_seats} to "
+                                      "go); the game starts when every seat is taken.", width))]
     return [("class:prompt", wrap(f"Waiting for {open_seats} more player(s); the game "
                                   "starts when every seat is taken.", width))]
 
@@ -303,7 +306,8 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
-    elif state.phase == Phase.SEATING and str(getattr(state.seat, "address", "") or ""):
+    elif state.phase == Phase.SEATING and state.invite and str(getattr(state.seat, "address",
+                                                                       "") or ""):
         address = str(getattr(state.seat, "address", "") or "")
         first = [("class:prompt", wrap(f"Others join with: hedgerow join {address}", width))]
     elif not state.my_turn:
@@ -461,7 +465,7 @@ KEY_HELP = (
     ("←↑↓→", "scroll when waiting"),
     ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
-    ("q", "leave (asks first)"),
+    ("q", "leave (mid-game: asks)"),
 )
 
 

@@ -50,9 +50,12 @@ class SeatState:
     """The client's model of one seat: the seat's facts, the picker, overlays, messages."""
 
     def __init__(self, seat: Seat, ui: ClientUI, *,
-                 invalidate: Callable[[], None] = lambda: None) -> None:
+                 invalidate: Callable[[], None] = lambda: None, invite: bool = True) -> None:
         self.seat = seat
         self.ui = ui
+        #: Whether others may join (the seating screen says how); False when every other
+        #: seat is one of this program's bots (``hedgerow play``).
+        self.invite = invite
         self.invalidate = invalidate
         self.stale = True
         self.screen = TABLE
@@ -149,6 +152,12 @@ class SeatState:
     def named(self, text: str) -> str:
         """A rules text (a log line, an explanation, a refusal) with seats named."""
         return name_seats(text, self.names)
+
+    def leaving_costs(self) -> bool:
+        """Whether leaving now costs the table something (a game under way, seats being
+        filled), so that ``q`` asks first; once the game is over or the table stopped,
+        there is nothing to lose and ``q`` leaves at once."""
+        return self.outcome is None and self.phase not in (Phase.FINISHED, Phase.HALTED)
 
     def waiting_for(self) -> str:
         """Who the table is waiting for, in words."""

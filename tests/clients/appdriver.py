@@ -73,10 +73,11 @@ class Driver:
 
 @contextlib.asynccontextmanager
 async def running(seat: Seat, host: PluginHost, *, rows: int = 24, columns: int = 80,
-                  ) -> AsyncIterator[Driver]:
+                  invite: bool = True) -> AsyncIterator[Driver]:
     """Run the client on ``seat`` for the body of the ``async with``; quit it afterwards."""
     with create_pipe_input() as pipe:
-        app = SeatApp(seat, host=host, input=pipe, output=SizedOutput(rows, columns))
+        app = SeatApp(seat, host=host, input=pipe, output=SizedOutput(rows, columns),
+                      invite=invite)
         driver = Driver(app, pipe)
         driver.task = asyncio.get_running_loop().create_task(app.run())
         await driver.until(lambda: app.app.is_running, what="the application to start")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from appdriver import click, drawn, play_to_the_end, running, screen_text
+from appdriver import SizedOutput, click, drawn, play_to_the_end, running, screen_text
 
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.app.results import results
@@ -47,10 +47,9 @@ def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
             d.press("b")
             await drawn(d, lambda rows: any("the final garden" in r for r in rows),
                         what="the board")
-            d.press("q")
-            await d.until(lambda: d.state.overlay == QUIT, what="the question")
-            d.press("y")
+            d.press("q")  # the game is over: nothing to lose, no question
             assert await asyncio.wait_for(d.task, 5) == 0
+            assert d.state.overlay != QUIT
         await seat.close()
         outcome = seat.outcome()
         assert outcome is not None and len(seat.history()) >= 30
@@ -82,13 +81,63 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
                 await drawn(d, lambda rows: any("Where the points" in r for r in rows),
                             what="the results screen")
                 assert d.state.outcome is not None and d.state.screen == RESULTS
-                d.press("q", "y")
+                d.press("q")  # over: it leaves at once
                 assert await asyncio.wait_for(d.task, 5) == 0
         finally:
             await peer.close()
             stop_processes(procs)
         assert all(p.returncode is not None for p in procs)
         assert peer.log_path() is not None and peer.log_path().exists()
+
+    asyncio.run(main())
+
+
+def test_q_asks_only_while_the_game_is_on() -> None:
+    host = PluginHost(autoload=False)
+    seat = local_petals(host)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            await d.until(lambda: d.state.my_turn, what="our turn")
+            d.press("q")
+            rows = await drawn(d, lambda rows: any("Leave the table?" in r for r in rows),
+                               what="the question, mid-game")
+            assert any("the other seats will see you leave" in r for r in rows)
+            d.press("n")
+            await d.until(lambda: d.state.overlay is None, what="the question to close")
+            await play_to_the_end(d)
+            d.press("q")
+            assert await asyncio.wait_for(d.task, 5) == 0
+        await seat.close()
+
+    asyncio.run(main())
+
+
+def test_the_seating_screen_of_a_table_of_our_own_bots_invites_nobody() -> None:
+    """``hedgerow play``'s table fills with its own bots: no "Others join with" there, but
+    a table that others may join says how."""
+    from hedgerow.net.launch import host_table
+
+    host = PluginHost(autoload=False)
+    ruleset = host.ruleset("petals", players=2)
+
+    async def main() -> None:
+        for invite in (False, True):
+            peer = await host_table(ruleset, 2, seat_name="Ann", announce=False)
+            try:
+                async with running(peer, host, invite=invite) as d:
+                    rows = await drawn(d, lambda rows: any("seat" in r for r in rows),
+                                       what="the seating screen")
+                    text = "\n".join(rows)
+                    if invite:
+                        assert f"Others join with: hedgerow join {peer.address}" in " ".join(
+                            text.split())
+                        assert "Waiting for 1 more player(s)" in text, text
+                    else:
+                        assert "join" not in text and "127.0.0.1" not in text, text
+                        assert "The bots are taking their seats (1 to go)" in text, text
+            finally:
+                await peer.close()
 
     asyncio.run(main())
 
@@ -251,3 +300,26 @@ def test_at_60x20_the_pile_the_log_and_the_keys_are_whole() -> None:
         await seat.close()
 
     asyncio.run(main())
+
+
+def test_the_seat_client_loads_the_plugins_once(monkeypatch) -> None:
+    """Without a plugin host given, `SeatApp` builds one, for the UI object and the bots
+    of the departure box alike (loading every plugin is not free)."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from hedgerow.clients.app import application
+
+    made: list[PluginHost] = []
+
+    class Counted(PluginHost):
+        def __init__(self) -> None:
+            super().__init__(autoload=False)
+            made.append(self)
+
+    monkeypatch.setattr(application, "PluginHost", Counted)
+    seat = local_petals(PluginHost(autoload=False))
+    with create_pipe_input() as pipe:
+        app = application.SeatApp(seat, input=pipe, output=SizedOutput())
+    assert len(made) == 1
+    assert app.departure.bots[0] == "greedy"  # the bots it found there
+    asyncio.run(seat.close())

@@ -108,7 +108,7 @@ async def _play_by_keys(seat, host: PluginHost) -> None:
     async with running(seat, host) as d:
         await play_to_the_end(d)
         assert d.state.outcome is not None
-        d.press("q", "y")
+        d.press("q")  # over: no question
         assert await asyncio.wait_for(d.task, 5) == 0
 
 

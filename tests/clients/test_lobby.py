@@ -289,3 +289,18 @@ def test_an_error_of_a_join_shows_where_it_was_asked_not_on_the_form() -> None:
         assert lobby.message == "no answer from the table"
 
     asyncio.run(main())
+
+
+def test_each_lobby_screen_stands_alone_on_the_lobby_protocol() -> None:
+    """The four screens name the `Lobby` protocol, never the module that builds them (not
+    even for types), so either side can change without the other."""
+    import ast
+    from pathlib import Path
+
+    import hedgerow.clients.app as app
+
+    for name in ("lobby_tables", "lobby_address", "lobby_create", "lobby_seating"):
+        tree = ast.parse((Path(app.__file__).parent / f"{name}.py").read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert "hedgerow.clients.app.lobby" not in imported, name
+        assert "hedgerow.clients.app.lobby_protocol" in imported, name

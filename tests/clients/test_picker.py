@@ -128,7 +128,11 @@ def test_a_move_takes_two_cell_steps_and_esc_goes_back() -> None:
     assert [e.label for e in menu] == ["move a card", "score"]
     assert menu[1].action == Action.of("score") and menu[0].action is None
     assert picker.highlighted() is None
-    assert picker.pick_number(1)  # a kind that needs more: entered at once
+    assert picker.pick_number(1)  # a kind that needs more: highlighted, as the keys say
+    assert picker.kind is None and picker.menu_index == 0
+    assert picker.pick_number(2) and picker.menu_index == 1 and picker.kind is None
+    assert picker.highlighted() == Action.of("score")  # previewed, not played
+    assert picker.pick_number(1) and picker.confirm() is None  # Enter enters it
     assert picker.kind == "move" and picker.slot.label == "the card to move"
     assert picker.current() is None
     assert picker.confirm() is None and picker.slot.label == "where it goes"

@@ -60,7 +60,8 @@ def test_previews_menu_entries_and_choices_name_the_seats() -> None:
         shown = text(prompt(state, 200))
         assert f"Leave {other} the face-up cards…" in shown and "seat 1" not in shown.lower()
         take = state.picker.kinds.index("take")
-        state.picker.pick_number(take + 1)  # the kind that needs a stack: on to its step
+        state.picker.pick_number(take + 1)  # the kind that needs a stack: highlighted,
+        state.picker.confirm()  # then Enter goes on to its step
         assert state.picker.kind == "take"
         shown = text(prompt(state, 200))
         assert f"{other} gets the other" in shown and "seat 1" not in shown.lower()
@@ -147,6 +148,7 @@ def test_flowers_starts_where_to_plant_on_an_empty_cell_not_the_card_just_plante
             picker = state.picker
             if picker.kind is None:
                 picker.pick_number(picker.kinds.index("plant") + 1)
+                picker.confirm()
             cursor = picker.cursor_target()
             assert cursor is not None and cursor.role == "cell"
             taken = {(x, y) for x, y, _ in state.view.gardens[0]}

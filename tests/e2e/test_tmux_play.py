@@ -106,11 +106,10 @@ def no_process_left(home: Path) -> None:
 
 
 def leave_table(term: Terminal, home: Path) -> None:
-    """``q``, the question, ``y``: the command ends with status 0 and every process of
-    ``home`` (its bot peers too) is gone."""
+    """``q`` after the game is over (no question: there is nothing to lose): the command
+    ends with status 0 and every process of ``home`` (its bot peers too) is gone."""
+    assert "Game over" in title(term.screen()), term.screen()
     term.keys("q")
-    term.wait(lambda s: "Leave the table?" in s, "the question")
-    term.keys("y")
     deadline = time.monotonic() + 15
     while term.alive() and time.monotonic() < deadline:
         time.sleep(0.05)
