@@ -46,8 +46,12 @@ def play_flowers(tmp_path: Path, players: int, seed: int) -> str:
         term.keys("Escape")
         term.wait(lambda s: "How to play" not in s, "the help to close")
         down = "B" if players == 1 else "C"
-        term.keys("2")  # the second kind: take the face-down card
-        term.wait(lambda s: f"Take {down}'s face-down top card" in s, "the take previewed")
+        # The second kind, take the face-down card: "2" highlights it and Enter confirms
+        # it, as the key line says (were "2" to go on at once, Enter would take the card).
+        term.keys("2", "Enter")
+        screen = term.wait(lambda s: f"Take {down}'s face-down top card" in s,
+                           "the take previewed")
+        assert "In your hand:" not in screen, screen
         term.keys("Enter")
         screen = term.wait(lambda s: "In your hand:" in s and ready(s), "the card taken")
         assert f"you took from {down}" in screen, screen
