@@ -52,14 +52,22 @@ def resolve(host: BotFinder, text: str, game: str | None = None) -> BotSpec:
     return bind(host.bot(name, game), params)
 
 
+#: The longest `BotSpec.params_help` an error about a bot's parameters repeats.
+SHORT_HELP = 80
+
+
 def bind(spec: BotSpec, params: str) -> BotSpec:
     """``spec`` with ``params`` chosen, once its ``check`` accepts them; `HedgerowError`
     (code ``bad_bot``) saying what is wrong and what the bot accepts otherwise."""
     try:
         spec.check(params)
     except ValueError as exc:
-        # One line: the problem; what the bot accepts is one command away, not appended.
-        more = " (hedgerow games lists the parameters it takes)" if spec.params_help else ""
+        # One line: the problem, and what the bot accepts when that is short; a long help
+        # (ismcts's) is one command away rather than appended.
+        if len(spec.params_help) > SHORT_HELP:
+            more = " (hedgerow games lists the parameters it takes)"
+        else:
+            more = f" (it accepts: {spec.params_help})" if spec.params_help else ""
         raise HedgerowError(f"bot {spec.name!r}: {exc}{more}", code="bad_bot") from None
     return replace(spec, params=params) if params != spec.params else spec
 

@@ -25,7 +25,8 @@ def table():
 
 
 def open_files(env: dict[str, str]) -> list[Path]:
-    return sorted((Path(env["HEDGEROW_HOME"]) / "logs").glob("*.open.json"))
+    """A bot host's open-table files (in the bots' logs folder, apart from a person's)."""
+    return sorted((Path(env["HEDGEROW_HOME"]) / "logs" / "bots").glob("*.open.json"))
 
 
 def test_a_host_killed_during_seed_agreement_reopens_the_table_and_it_plays(

@@ -347,7 +347,9 @@ def test_a_solo_game_by_keys_in_the_seat_client(host: PluginHost) -> None:
             assert "After each turn, A's top card is discarded." in screen
             assert "Rank" in rows[1] and "Beginner" in screen
             assert all(len(r) <= 80 for r in rows)
-            d.press("2")  # the kinds: 1 plant a face-up card, 2 take the face-down card
+            # the kinds: 1 plant a face-up card, 2 take the face-down card; a number
+            # highlights its line and Enter takes it
+            d.press("2", "enter")
             rows = await drawn(d, lambda rows: any("▶ Take B's face-down top card" in r
                                                    for r in rows), what="the take previewed")
             d.press("enter")
@@ -399,7 +401,7 @@ def test_a_three_player_summer_game_by_keys_in_the_seat_client(host: PluginHost)
                 assert any(r.startswith(d.state.name_of(other) + " · ") for r in rows)
             assert "Cards" in rows[1] and "Now" in rows[1]
             await d.until(lambda: d.state.my_turn, what="our turn")
-            d.press("1")  # plant a face-up card: the stack is chosen with 1 and 2
+            d.press("1", "enter")  # plant a face-up card: the stack is chosen with 1 and 2
             await drawn(d, lambda rows: any("▶ Plant" in r and "from A" in r for r in rows),
                         what="a planting from A")
             d.press("2")
