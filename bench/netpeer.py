@@ -4,7 +4,7 @@
     python bench/netpeer.py join ADDRESS
 
 It plays with the ``random`` bot through the real code path (`hedgerow.net.launch` and
-`hedgerow.net.botrunner`) and prints one JSON object at the end: the seed, the final state
+`hedgerow.clients.botrunner`) and prints one JSON object at the end: the seed, the final state
 hash, the monotonic time (ns, CLOCK_MONOTONIC, comparable between processes on Linux) at
 which it submitted each of its own actions and at which each entry was applied here, when
 play became possible (every Start matched) and when it finished, and its peak RSS.
@@ -21,8 +21,8 @@ from typing import Any
 
 
 async def main(argv: list[str]) -> dict[str, Any]:
+    from hedgerow.clients.botrunner import play_bot
     from hedgerow.core.pluginhost import PluginHost
-    from hedgerow.net.botrunner import play_bot
     from hedgerow.net.launch import host_table, join_table
 
     plugins = PluginHost()

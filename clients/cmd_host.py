@@ -9,9 +9,13 @@ by its name until every seat is taken.  This seat is then played by ``--bot STRA
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hedgerow.clients.cli import make_plugin_host
+
+if TYPE_CHECKING:
+    from hedgerow.clients.botrunner import Emit
+    from hedgerow.net.seat import Seat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     key_file = key_file_of(args)
     table_name = args.table or f"{me}'s {args.game}"
 
-    async def open_peer() -> Any:
+    async def open_peer() -> Seat:
         try:
             return await host_table(ruleset, players, name=table_name, bind=args.bind,
                                     port=args.port, bot=args.bot, seat_name=me,
@@ -64,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 
-    def opened(peer: Any, emit: Any) -> None:
+    def opened(peer: Seat, emit: Emit) -> None:
         emit("open", f"table open at {peer.address}", address=peer.address,
              name=table_name, players=players, fingerprint=ruleset.fingerprint)
 

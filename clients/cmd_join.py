@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.core.errors import HedgerowError
+
+if TYPE_CHECKING:
+    from hedgerow.clients.botrunner import Emit
+    from hedgerow.net.seat import Seat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     parent = os.getppid()
     key_file = key_file_of(args)
 
-    async def open_peer() -> Any:
+    async def open_peer() -> Seat:
         where, joiner = await prepare_join(args.table, seat_name=player_name(args),
                                            key_file=key_file, as_name=args.as_name,
                                            name_given=args.name is not None)
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                                 wanted_seat=args.seat, accept_host_seed=args.accept_host_seed,
                                 timeout=args.timeout)
 
-    def opened(peer: Any, emit: Any) -> None:
+    def opened(peer: Seat, emit: Emit) -> None:
         emit("joined", f"seated at seat {peer.seat} of {peer.players} "
              f"({peer.ruleset.fingerprint})", seat=peer.seat, players=peer.players,
              fingerprint=peer.ruleset.fingerprint)

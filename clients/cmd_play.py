@@ -18,10 +18,13 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.clients.netseat import player_name
+
+if TYPE_CHECKING:
+    from hedgerow.net.seat import Seat
 
 BOT_DELAY = 0.35  # seconds a local bot waits before it moves, so you can follow the game
 
@@ -115,7 +118,7 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     return status
 
 
-def _farewell(seat: Any, *, resumable: bool = False) -> None:
+def _farewell(seat: Seat, *, resumable: bool = False) -> None:
     """One line after the screen closes: the result (for its kind), and where the log is."""
     from hedgerow.clients.app.results import farewell
     from hedgerow.clients.app.state import display_name

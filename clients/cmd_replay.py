@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay (or verify) the log; 0 when every entry checks out."""
+    from hedgerow.clients.botrunner import seat_event_text
     from hedgerow.core.errors import HedgerowError
     from hedgerow.core.outcome import headline, outcome_data
-    from hedgerow.net.botrunner import seat_event_text
     from hedgerow.net.logfile import read_log, replay_log
 
     try:

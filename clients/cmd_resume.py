@@ -24,10 +24,14 @@ import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.core.errors import HedgerowError
+
+if TYPE_CHECKING:
+    from hedgerow.clients.botrunner import Emit
+    from hedgerow.net.seat import Seat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,13 +134,13 @@ def run(args: argparse.Namespace) -> int:
     procs: list[Any] = []
     parent = os.getppid()
 
-    async def open_peer() -> Any:
+    async def open_peer() -> Seat:
         return await resume_table(path, bot=args.bot, bind=args.bind, key_file=key_file,
                                   plugins=plugins)
 
-    def opened(peer: Any, emit: Any) -> None:
+    def opened(peer: Seat, emit: Emit) -> None:
         emit("resumed", f"resumed seat {peer.seat} of {peer.players} at action "
-             f"#{peer.table.index}; catching up", seat=peer.seat, index=peer.table.index)
+             f"#{peer.index}; catching up", seat=peer.seat, index=peer.index)
         if bots:  # the table's bots come back from their own logs (after us: we listen now)
             procs.extend(resume_bot_peers(bots))
 
@@ -158,11 +162,11 @@ def _reopen(args: argparse.Namespace, plugins: Any, path: Path) -> int:
     args.bot = args.bot or saved.bot
     spec = check_seat_player(args, plugins)
 
-    async def open_peer() -> Any:
+    async def open_peer() -> Seat:
         return await reopen_table(path, bot=args.bot, bind=args.bind, key_file=key_file,
                                   plugins=plugins)
 
-    def opened(peer: Any, emit: Any) -> None:
+    def opened(peer: Seat, emit: Emit) -> None:
         emit("open", f"table re-opened at {peer.address}; the seed is agreed again",
              address=peer.address, name=saved.name, players=peer.players,
              fingerprint=saved.fingerprint)

@@ -26,14 +26,17 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hedgerow.clients.leaderboard_check import Checked, Refused, check_log, log_of_table
+from hedgerow.clients.leaderboard_check import Checked, Refused, check_log
 from hedgerow.core.datadir import leaderboard_path
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.outcome import Solo
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net.messages import LogHeader
+
+if TYPE_CHECKING:
+    from hedgerow.net.seat import Seat
 
 #: The games with a weekly leaderboard of solo games.
 GAMES: tuple[str, ...] = ("flowers",)
@@ -274,31 +277,29 @@ def leaderboard_command(game: str, variants: Sequence[str]) -> str:
     return " ".join(["hedgerow leaderboard", game, *(f"--variant {v}" for v in variants)])
 
 
-def record_played(seat: Any, *, clock: Clock | None = None,
+def record_played(seat: Seat, *, clock: Clock | None = None,
                   path: Path | None = None) -> str | None:
-    """Keep the game ``seat`` (a `hedgerow.net.seat.Seat` with its ``table``) just finished.
+    """Keep the game ``seat`` just finished.
 
     Returns a line for the player (recorded, or why not), or None when no board takes the
-    game: not finished, not solo, or not a game of `GAMES`.  The log is the seat's own
-    log file when it wrote one (a networked seat), else the in-process table's log
-    (``hedgerow play --local``); the score shown to the player is the claimed score.
-    ``clock`` gives the finishing moment (default: `utc_now`, looked up at each call).
+    game: not finished, not solo, or not a game of `GAMES`.  The log is the seat's own log
+    file (a networked seat and ``hedgerow play --local`` both write one); the score shown
+    to the player is the claimed score.  ``clock`` gives the finishing moment (default:
+    `utc_now`, looked up at each call).
     """
-    table = getattr(seat, "table", None)
     outcome = seat.outcome()
-    if table is None or not isinstance(outcome, Solo) or table.players != 1:
+    if not isinstance(outcome, Solo) or seat.players != 1:
         return None
-    game = table.ruleset.spec.name
+    ruleset = seat.ruleset
+    game = ruleset.spec.name
     if game not in GAMES:
         return None
+    written = seat.log_path()
+    if written is None:
+        return "Not recorded on the leaderboard: this seat kept no log"
     try:
-        written = seat.log_path()
-        if written is not None and Path(written).suffix == ".hlog":
-            log = Path(written).read_bytes()
-        else:
-            names = {info.seat: info.name for info in seat.seats()}
-            log = log_of_table(table, [names.get(s, "") for s in range(table.players)])
-        entry = submit(log, lambda _header: table.ruleset, game=game,
+        log = Path(written).read_bytes()
+        entry = submit(log, lambda _header: ruleset, game=game,
                        finished_at=(clock or utc_now)(), claimed=outcome.score, path=path)
     except OSError as exc:
         return f"Not recorded on the leaderboard: cannot read the log: {exc}"

@@ -8,9 +8,9 @@ replayed game reaches.  Anything else is refused with a `Refused` that says why:
 or altered log, a game that is not over, a game that is not solo, another game than the
 board's, a log that names no player, or a claimed score the replay does not reach.
 
-`log_of_table` writes the log of a table played in this process (``hedgerow play --local``
-keeps only a plain-words transcript), in the same file format, so both ways of playing are
-checked the same way.
+`log_of_table` writes the log of a `Table` played in this process, in the same file format
+(``hedgerow play`` submits the log its seat wrote; this builds one for a table that wrote
+none, as the tests' solo games).
 """
 
 from __future__ import annotations

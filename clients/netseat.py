@@ -26,7 +26,10 @@ from typing import TYPE_CHECKING, Any, cast
 from hedgerow.core.errors import HedgerowError
 
 if TYPE_CHECKING:
-    from hedgerow.net.botrunner import Emit
+    from hedgerow.clients.botrunner import Emit
+    from hedgerow.core.game import BotSpec
+    from hedgerow.core.pluginhost import PluginHost
+    from hedgerow.net.seat import Seat
 
 
 def add_seat_arguments(parser: argparse.ArgumentParser, *, name_help: str) -> None:
@@ -73,7 +76,7 @@ def key_file_of(args: argparse.Namespace) -> str | None:
     return cast(str | None, args.key_file)
 
 
-def goodbye(peer: Any) -> list[str]:
+def goodbye(peer: Seat) -> list[str]:
     """What a person reads once the seat client has closed: how the table stands now (the
     lines printed before the screen opened are stale by then), and where the log is."""
     from hedgerow.clients.app.results import farewell
@@ -89,10 +92,9 @@ def goodbye(peer: Any) -> list[str]:
     elif phase == Phase.HALTED:
         lines.append(f"The table halted: {peer.problem()}")
     elif phase == Phase.PLAYING:
-        index = peer.table.index if peer.table is not None else 0
-        lines.append(f"You left the table at action #{index}, before the end of the game.")
+        lines.append(f"You left the table at action #{peer.index}, before the end of the game.")
     else:
-        who = "closed your table" if getattr(peer, "is_host", False) else "left the table"
+        who = "closed your table" if peer.is_host else "left the table"
         lines.append(f"You {who} before the game started.")
     path = peer.log_path()
     if path is not None:
@@ -115,7 +117,7 @@ class Printer:
             print(text, flush=True)
 
 
-def result_record(peer: Any) -> dict[str, Any]:
+def result_record(peer: Seat) -> dict[str, Any]:
     """The final JSON object of a seat."""
     from hedgerow.core.outcome import outcome_data
 
@@ -131,18 +133,19 @@ def result_record(peer: Any) -> dict[str, Any]:
         "seat": peer.seat,
         "seed": peer.seed.hex() if peer.seed else None,
         "phase": peer.phase().value,
-        "actions": peer.table.index if peer.table is not None else 0,
+        "actions": peer.index,
         "outcome": outcome_data(outcome) if outcome is not None else None,
         "state_hash": state.hex() if state else None,
         "log": str(peer.log_path()) if peer.log_path() else None,
         "problem": peer.problem(),
         "seat_events": [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner,
                          "bot": e.bot, "index": e.index}
-                        for e in getattr(getattr(peer, "departures", None), "events", ())],
+                        for e in peer.departures.events],
     }
 
 
-def check_seat_player(args: argparse.Namespace, plugins: Any, game: str | None = None) -> Any:
+def check_seat_player(args: argparse.Namespace, plugins: PluginHost,
+                      game: str | None = None) -> BotSpec | None:
     """The bot spec for ``--bot`` (None for a person); refuses what cannot work."""
     if args.bot:
         return plugins.bot(args.bot, game)
@@ -167,9 +170,9 @@ def setup_logging(args: argparse.Namespace) -> None:
     logging.getLogger("hedgerow.net.zap").setLevel(logging.WARNING)
 
 
-def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
-             open_peer: Callable[[], Awaitable[Any]],
-             opened: Callable[[Any, Emit], None] | None = None,
+def run_seat(args: argparse.Namespace, plugins: PluginHost, spec: BotSpec | None,
+             open_peer: Callable[[], Awaitable[Seat]],
+             opened: Callable[[Seat, Emit], None] | None = None,
              stop: Callable[[], bool] | None = None, *, lobby: bool = False) -> int:
     """Open the seat, play it (bot or seat client), close it, print the result.
 
@@ -181,11 +184,11 @@ def run_seat(args: argparse.Namespace, plugins: Any, spec: Any,
     return asyncio.run(_run(args, plugins, spec, open_peer, opened, stop, printer, lobby))
 
 
-async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
-               open_peer: Callable[[], Awaitable[Any]],
-               opened: Callable[[Any, Emit], None] | None,
+async def _run(args: argparse.Namespace, plugins: PluginHost, spec: BotSpec | None,
+               open_peer: Callable[[], Awaitable[Seat]],
+               opened: Callable[[Seat, Emit], None] | None,
                stop: Callable[[], bool] | None, printer: Printer, lobby: bool = False) -> int:
-    from hedgerow.net.botrunner import play_bot
+    from hedgerow.clients.botrunner import BotRunner
 
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -203,10 +206,11 @@ async def _run(args: argparse.Namespace, plugins: Any, spec: Any,
             raise HedgerowError(f"bot {spec.name!r} cannot play {peer.ruleset.spec.name}")
         if spec is not None:
             resumed = getattr(args, "command", None) == "resume"
-            status = await play_bot(peer, spec, emit=printer, delay=args.delay,
-                                    give_up=args.give_up, verbose=args.verbose, stop=stop,
-                                    reported=len(peer.history()) if resumed else 0,
-                                    take_over=getattr(args, "take_over_after", None))
+            runner = BotRunner(peer, spec, emit=printer, delay=args.delay,
+                               give_up=args.give_up, verbose=args.verbose, stop=stop,
+                               reported=len(peer.history()) if resumed else 0,
+                               take_over=getattr(args, "take_over_after", None))
+            status = await runner.run()
         elif lobby:
             from hedgerow.clients.app import run_lobby
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -51,7 +50,7 @@ from hedgerow.net.messages import (
     Hello,
     StateHash,
 )
-from hedgerow.net.seat import Phase
+from hedgerow.net.seat import Changes, Phase
 from hedgerow.net.shown import shown
 from hedgerow.net.throttle import Throttle
 from hedgerow.net.transport import Node, Received
@@ -163,8 +162,7 @@ class PeerContext:
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
         self._kept: dict[bytes, int] = {}  # refusals kept per sender
         self.throttle = Throttle()  # how many refusals are written to the log
-        self.subscribers: list[Callable[[], None]] = []
-        self.tick = asyncio.Event()
+        self.changes = Changes()  # the seat's watchers
         self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
 
     def seated(self, ruleset: Ruleset, players: int, seat: int) -> None:
@@ -203,17 +201,11 @@ class PeerContext:
 
     def notify(self) -> None:
         """Tell every watcher of the seat that something changed."""
-        self.wake()
-        for callback in list(self.subscribers):
-            try:
-                callback()
-            except Exception:
-                log.exception("a subscriber failed")
+        self.changes.notify()
 
     def wake(self) -> None:
         """Wake `Peer.wait_until` callers only (a refusal: nothing the screen shows)."""
-        tick, self.tick = self.tick, asyncio.Event()
-        tick.set()
+        self.changes.wake()
 
     # -- naming -------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from hedgerow.core.errors import Refusal, RulesError
@@ -62,7 +62,7 @@ from hedgerow.net.messages import (
     SeatTaken,
     action_commitment,
 )
-from hedgerow.net.seat import Link, Phase
+from hedgerow.net.seat import Departed, Link, Motion, Phase
 from hedgerow.net.shown import shown
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Received
@@ -89,26 +89,6 @@ class Takeover:
     runner: int
     bot: str
     index: int
-
-
-@dataclass(slots=True)
-class Motion:
-    """A motion this peer holds, and the votes it has seen for it."""
-
-    proposer: int
-    body: SeatMotion
-    votes: dict[int, bool] = field(default_factory=dict)
-    since: float = 0.0  # when this peer first held it (the event loop's clock)
-
-
-@dataclass(frozen=True, slots=True)
-class Departed:
-    """A seat the table is without: its link (lost or left) and why it left, if it said."""
-
-    seat: int
-    name: str
-    link: Link
-    why: str = ""
 
 
 class Departures:
@@ -218,6 +198,14 @@ class Departures:
         """The seat whose peer authors ``seat``'s actions now (its own, unless taken over)."""
         takeover = self.runs.get(seat)
         return seat if takeover is None else takeover.runner
+
+    def run_headless(self, delay: float) -> None:
+        """Nobody is at this seat to ask (a headless bot plays it): accept every motion that
+        passes this peer's checks (unless a policy is set already), and let a bot this peer
+        runs for a departed seat pause ``delay`` seconds before each move."""
+        if self.accept is None:
+            self.accept = lambda motion: True
+        self.delay = delay
 
     # -- proposing and voting -----------------------------------------------------------
 
@@ -603,7 +591,7 @@ class Departures:
 
     async def _next_change(self) -> None:
         """Wait for the next change at the table, or a second at most."""
-        changed = self.ctx.tick.wait()
+        changed = self.ctx.changes.changed()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(changed, 1.0)
 

@@ -1,8 +1,9 @@
 """Starting a networked seat: host a table, join one, resume one, start bot peers.
 
 These are what the commands (``hedgerow host/join/resume/play``) and the seat client use;
-each returns a `Peer` (a `hedgerow.net.seat.Seat`) that the caller plays (the seat client,
-or `hedgerow.net.botrunner.play_bot`) and closes.
+each returns a `Peer` typed as the `hedgerow.net.seat.Seat` it is, the only thing a caller
+holds: the caller plays it (the seat client, or `hedgerow.clients.botrunner.BotRunner`)
+and closes it.
 
 * `host_table` opens a table and returns at once, seats still empty; the table is
   announced on the LAN (`hedgerow.net.discovery.Announcer`) until play starts.
@@ -38,7 +39,7 @@ from hedgerow.net.address import (
 from hedgerow.net.discoverysettings import ENV_DISABLE, discovery_disabled, resolve_interfaces
 from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
 from hedgerow.net.peer import Peer
-from hedgerow.net.seat import Link, Phase
+from hedgerow.net.seat import Link, Phase, Seat
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
                      bind: str = "127.0.0.1", port: int = 0, bot: str | None = None,
                      seat_name: str = "", seed: int | bytes | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
-                     announce: bool = True) -> Peer:
+                     announce: bool = True) -> Seat:
     """Open a table on ``bind:port`` (0: any free port) and take seat 0.
 
     Returns as soon as the table listens; ``peer.address`` is what others join with.
@@ -82,7 +83,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
 async def reopen_table(path: str | Path, *, bot: str | None = None, bind: str | None = None,
                        seat_name: str = "", identity: Identity | None = None,
                        key_file: str | Path | None = None, plugins: PluginHost | None = None,
-                       announce: bool = True) -> Peer:
+                       announce: bool = True) -> Seat:
     """Re-open, as its host, the table of an open-table file (`hedgerow.net.openfile`):
     the host was lost before the seed was agreed, and its joiners wait for it."""
     from hedgerow.net import openfile
@@ -191,7 +192,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
                      seat_name: str = "", bind: str | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
                      plugins: PluginHost | None = None, wanted_seat: int | None = None,
-                     accept_host_seed: bool = False, timeout: float = 10.0) -> Peer:
+                     accept_host_seed: bool = False, timeout: float = 10.0) -> Seat:
     """Join the table at ``address`` (see `find_address`); returns once seated.
 
     Raises `JoinRefused` (a `HedgerowError`) with the host's reason, e.g. rules that differ.
@@ -213,7 +214,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
 
 async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: str | None = None,
                        identity: Identity | None = None, key_file: str | Path | None = None,
-                       plugins: PluginHost | None = None) -> Peer:
+                       plugins: PluginHost | None = None) -> Seat:
     """Come back to the table of ``log_path`` (this seat's log) and catch up."""
     from hedgerow.net import tablefile
 

@@ -58,7 +58,7 @@ from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
 from hedgerow.core.game import BotSpec, Outcome
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import Applied, Table
+from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net import openfile, rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.codec import CodecError, decode_envelope
@@ -477,6 +477,10 @@ class Peer:
         """Seats that must act now."""
         return () if self.table is None else self.table.active_seats()
 
+    def chosen_seats(self) -> tuple[int, ...]:
+        """The seats whose choice for the open simultaneous step is in (§4.5's commitments)."""
+        return self.sync.committed()
+
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (empty when it is not its turn, or it already chose)."""
         if self.table is None or self.ctx.phase != Phase.PLAYING or self.syncing or not self.ready:
@@ -519,7 +523,7 @@ class Peer:
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change."""
-        self.ctx.subscribers.append(callback)
+        self.ctx.changes.subscribe(callback)
 
     async def submit(self, action: Action) -> Refusal | None:
         """Play ``action`` for this seat: None once accepted locally and sent, or why not."""
@@ -608,6 +612,15 @@ class Peer:
         """The table seed, once agreed."""
         return None if self.table is None else self.table.header.seed
 
+    @property
+    def index(self) -> int:
+        """The number of log entries so far (0 before play)."""
+        return 0 if self.table is None else self.table.index
+
+    def entries(self) -> Sequence[LogEntry]:
+        """Every log entry so far, in order."""
+        return () if self.table is None else self.table.entries
+
     def state_hash(self) -> bytes | None:
         """The canonical hash of the current state (None before play)."""
         return None if self.table is None else self.table.state_hash()
@@ -644,22 +657,11 @@ class Peer:
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
                          ) -> bool:
         """Wait until ``predicate()`` holds (checked after every change); False on timeout."""
-        loop = asyncio.get_running_loop()
-        deadline = None if timeout is None else loop.time() + timeout
-        while not predicate():
-            remaining = None if deadline is None else deadline - loop.time()
-            if remaining is not None and remaining <= 0:
-                return False
-            tick = self.ctx.tick
-            try:
-                await asyncio.wait_for(tick.wait(), remaining)
-            except TimeoutError:
-                return predicate()
-        return True
+        return await self.ctx.changes.wait_until(predicate, timeout)
 
     def changed(self) -> Awaitable[bool]:
         """An awaitable for the next change (bound now, so no change slips in between)."""
-        return self.ctx.tick.wait()
+        return self.ctx.changes.changed()
 
     # ==================================================================================
     # Receiving

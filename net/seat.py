@@ -1,16 +1,29 @@
-"""`Seat`: one seat at a table as a seat client or a headless bot runner sees it.
+"""`Seat`: one seat at a table, as the seat client or the headless bot runner holds it.
 
-This is the seam between the network layer and the clients.  The network peer
-(`hedgerow.net.peer`) implements it for real tables; `LocalSeat` in the client tests
-implements it in-process.  A client never touches sockets or the `State`: it reads the
-seat's `View`, the legal actions and the table's public facts, submits actions, and is
-called back whenever anything changes (so it can redraw).
+This is the whole seam between the network layer and its callers: a caller holds a `Seat`
+and nothing else (a test, tests/clients/test_seat_seam.py, fails when code outside net/
+reaches past it with ``getattr`` or types a seat ``Any``).  The network peer
+(`hedgerow.net.peer.Peer`, which `hedgerow.net.launch` returns typed as a `Seat`) implements
+it for real tables; `hedgerow.clients.app.local.LocalSeat` implements it in-process, with
+the local form of what only a network seat has (no address, a host never gone, nobody
+departs).  A caller never touches sockets or the game's state: it reads the seat's view,
+the legal actions and the table's public facts, submits actions, and is called back
+whenever anything changes (so it can redraw).
+
+What a network seat adds is declared here too, so that the type checker sees every use:
+its ``address``, whether its host is gone before play (`Seat.host_gone`), the seats whose
+choice for a simultaneous step is in (`Seat.chosen_seats`), and `Seat.departures`, a
+`DepartureBoard`: the departed seats and the motions about them (docs/protocol.md §5.9) as
+a read model, plus the commands to propose and vote.  `Changes` is the watchers' part
+(`subscribe`, `changed`, `wait_until`) that every seat implements alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,6 +32,10 @@ from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal
 from hedgerow.core.game import Outcome
 from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.table import LogEntry
+from hedgerow.net.messages import LeaveReason, MotionKind, SeatEvent, SeatMotion
+
+log = logging.getLogger(__name__)
 
 
 class Link(StrEnum):
@@ -62,21 +79,119 @@ class HistoryLine:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Departed:
+    """A seat the table is without: its link (lost or left) and why it left, if it said."""
+
+    seat: int
+    name: str
+    link: Link
+    why: str = ""
+
+
+@dataclass(slots=True)
+class Motion:
+    """A motion a seat holds (docs/protocol.md §5.9), and the votes it has seen for it."""
+
+    proposer: int
+    body: SeatMotion
+    votes: dict[int, bool] = field(default_factory=dict)
+    since: float = 0.0  # when this peer first held it (the event loop's clock)
+
+
+class DepartureBoard(Protocol):
+    """What a table does about seats whose player left or was lost (docs/protocol.md §5.9):
+    a read model (departed seats, open motions, seat events) and the commands (propose,
+    vote, and answering alone when nobody is there to ask)."""
+
+    def departed(self) -> Sequence[Departed]:
+        """Seats whose peer is lost or left while play is on and that no bot runs."""
+
+    @property
+    def asked(self) -> Sequence[Motion]:
+        """The motions waiting for this seat's player to vote (`vote`), oldest first."""
+
+    @property
+    def motions(self) -> Mapping[tuple[int, int], Motion]:
+        """The open motions, by (proposer's seat, number)."""
+
+    @property
+    def ended(self) -> SeatEvent | None:
+        """The agreed end of the game, once the table agreed on it."""
+
+    @property
+    def events(self) -> Sequence[SeatEvent]:
+        """Every seat event (a takeover, a reclaim, an agreed end) in force here, in order."""
+
+    def voters(self, seat: int) -> tuple[int, ...]:
+        """The seats that must agree on a motion about ``seat``."""
+
+    def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
+        """Propose that ``bot`` takes departed ``seat`` over, or the end of the game; the
+        motion sent, or why it cannot be proposed."""
+
+    def vote(self, motion: Motion, accept: bool, reason: str = "") -> None:
+        """This seat's player's vote on ``motion`` (one of `asked`)."""
+
+    def run_headless(self, delay: float) -> None:
+        """Nobody is at this seat to ask (a headless bot plays it): accept every motion that
+        passes this seat's checks, and let a bot this seat runs for a departed one pause
+        ``delay`` seconds before each move, as its own bot does."""
+
+
+class Changes:
+    """The watchers of one seat: callbacks after every change (`Seat.subscribe`) and the
+    awaitable next change (`Seat.changed`, `Seat.wait_until`)."""
+
+    def __init__(self) -> None:
+        self.subscribers: list[Callable[[], None]] = []
+        self.tick = asyncio.Event()
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change."""
+        self.subscribers.append(callback)
+
+    def notify(self) -> None:
+        """Tell every watcher that something changed (a failing callback is logged)."""
+        self.wake()
+        for callback in list(self.subscribers):
+            try:
+                callback()
+            except Exception:
+                log.exception("a subscriber failed")
+
+    def wake(self) -> None:
+        """Wake the waiters only (`changed`, `wait_until`), not the subscribers."""
+        tick, self.tick = self.tick, asyncio.Event()
+        tick.set()
+
+    def changed(self) -> Awaitable[bool]:
+        """An awaitable for the next change (bound now, so no change slips in between)."""
+        return self.tick.wait()
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
+                         ) -> bool:
+        """Wait until ``predicate()`` holds (checked after every change); False on timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not predicate():
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.tick.wait(), remaining)
+            except TimeoutError:
+                return predicate()
+        return True
+
+
 def still_to_act(seat: Seat) -> tuple[int, ...]:
     """The seats the table still waits for: `Seat.active_seats`, less those whose choice for
-    a simultaneous step is already in.
-
-    A seat that knows it says so with a ``chosen_seats()`` method (seats whose choice is
-    in); a network peer is asked through its step round (``sync.committed()``: §4.5's
-    commitments).  `LocalSeat` already leaves chosen seats out of `Seat.active_seats`.
-    """
+    a simultaneous step is already in (`Seat.chosen_seats`)."""
     active = tuple(seat.active_seats())
-    chosen = getattr(seat, "chosen_seats", None)
-    if chosen is None:
-        chosen = getattr(getattr(seat, "sync", None), "committed", None)
-    if chosen is None or len(active) < 2:
+    if len(active) < 2:
         return active
-    done = set(chosen())
+    done = set(seat.chosen_seats())
     return tuple(s for s in active if s not in done)
 
 
@@ -104,6 +219,9 @@ class Seat(Protocol):
     def active_seats(self) -> tuple[int, ...]:
         """Seats that must act now."""
 
+    def chosen_seats(self) -> tuple[int, ...]:
+        """The seats whose choice for the open simultaneous step is in, in seat order."""
+
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (empty when it is not its turn)."""
 
@@ -128,5 +246,62 @@ class Seat(Protocol):
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change (action applied, link change, phase)."""
 
-    async def close(self) -> None:
-        """Leave the table and release every socket."""
+    def changed(self) -> Awaitable[bool]:
+        """An awaitable for the next change (bound now, so no change slips in between)."""
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
+                         ) -> bool:
+        """Wait until ``predicate()`` holds (checked after every change); False on timeout."""
+
+    async def close(self, reason: str = "left the table", why: LeaveReason | None = None
+                    ) -> None:
+        """Leave the table (telling the others ``reason`` and ``why``) and release every
+        socket and file."""
+
+    @property
+    def closed(self) -> bool:
+        """True once `close` ran."""
+
+    # -- the table's record ---------------------------------------------------------------
+
+    @property
+    def seed(self) -> bytes | None:
+        """The table seed, once agreed."""
+
+    @property
+    def index(self) -> int:
+        """The number of log entries so far (0 before play)."""
+
+    def entries(self) -> Sequence[LogEntry]:
+        """Every log entry so far, in order."""
+
+    def state_hash(self) -> bytes | None:
+        """The canonical hash of the current state (None before play)."""
+
+    @property
+    def ready(self) -> bool:
+        """True once every seat started the table (the local form: always)."""
+
+    def confirmed_end(self) -> bool:
+        """True when the game is over here and no connected seat still owes its final hash."""
+
+    def desync_settled(self) -> bool:
+        """False while a desync's naming may still change (reports for it are on the way)."""
+
+    # -- what a network seat adds (each with a local form) --------------------------------
+
+    @property
+    def address(self) -> str:
+        """What others join this table with (``HOST:PORT/KEY``); "" for a local seat."""
+
+    @property
+    def is_host(self) -> bool:
+        """True for the seat that opened the table on the network."""
+
+    def host_gone(self) -> bool:
+        """True while the host is lost or left before play began (a joiner waits for it to
+        re-open the table, docs/protocol.md §3.2); never for a local seat."""
+
+    @property
+    def departures(self) -> DepartureBoard:
+        """Departed seats and what the table does about them."""

@@ -18,8 +18,9 @@ why. While our motion is open the box stays closed; if it fails or expires (docs
 box asks this player: ``y`` agrees, ``n`` declines. When a takeover passes the screen says
 who plays the seat now, e.g. "Bot Aster (greedy) plays Ana's seat": the bot gets the first
 bot name (`hedgerow.clients.botnames`) no seat at the table has. Once the table agreed to
-end the game, the box says so (no winner) until the player leaves. A seat that is not a
-network peer (no ``departures``) never shows the box. It fits an 80x24 screen (at most 9
+end the game, the box says so (no winner) until the player leaves. The box reads the seat's
+`hedgerow.net.seat.DepartureBoard` (``seat.departures``) and acts through its commands; a
+local seat's board (nobody departs) never shows it. It fits an 80x24 screen (at most 9
 lines).
 """
 
@@ -37,8 +38,10 @@ from prompt_toolkit.widgets import Frame
 
 from hedgerow.clients.app.state import SeatState
 from hedgerow.core.botchoice import best_first
+from hedgerow.core.errors import Refusal
 from hedgerow.net.departures import describe
-from hedgerow.net.messages import MotionKind
+from hedgerow.net.messages import MotionKind, SeatEventKind
+from hedgerow.net.seat import Departed, DepartureBoard, Motion
 
 log = logging.getLogger(__name__)
 
@@ -69,39 +72,33 @@ class DeparturePrompt:
         self.bot = self.bots[0]  # the picker's choice
         self.proposed: dict[int, tuple[int, int]] = {}  # seat -> our open motion about it
         self._events = 0  # the seat events already told
-        subscribe = getattr(state.seat, "subscribe", None)
-        if subscribe is not None:
-            subscribe(self._changed)
+        state.seat.subscribe(self._changed)
 
     @property
-    def departures(self) -> Any:
-        """The seat's `hedgerow.net.departures.Departures`, or None (not a network seat)."""
-        return getattr(self.state.seat, "departures", None)
+    def departures(self) -> DepartureBoard:
+        """The seat's departed seats and motions (`hedgerow.net.seat.DepartureBoard`)."""
+        return self.state.seat.departures
 
-    def asked(self) -> Any:
+    def asked(self) -> Motion | None:
         """The first motion waiting for this player's vote, or None."""
-        dep = self.departures
-        return dep.asked[0] if dep is not None and dep.asked else None
+        asked = self.departures.asked
+        return asked[0] if asked else None
 
-    def departed(self) -> Any:
+    def departed(self) -> Departed | None:
         """The first departed seat this player has not chosen to wait for, or None."""
-        dep = self.departures
-        if dep is None:
-            return None
-        return next((d for d in dep.departed() if (d.seat, d.link.value) not in self.waited
-                     and not self._pending(d.seat)), None)
+        return next((d for d in self.departures.departed()
+                     if (d.seat, d.link.value) not in self.waited and not self._pending(d.seat)),
+                    None)
 
     def _pending(self, seat: int) -> bool:
         """True while our motion about ``seat`` is open (it has neither passed, failed nor
         expired)."""
         key = self.proposed.get(seat)
-        motions = getattr(self.departures, "motions", None)
-        return key is not None and motions is not None and key in motions
+        return key is not None and key in self.departures.motions
 
     def ended(self) -> bool:
         """True once the table agreed to end the game (no winner)."""
-        dep = self.departures
-        return dep is not None and getattr(dep, "ended", None) is not None
+        return self.departures.ended is not None
 
     def showing(self) -> bool:
         """True while the box is up."""
@@ -204,10 +201,10 @@ class DeparturePrompt:
 
     def vote(self, accept: bool) -> None:
         """This player's answer to the motion shown."""
-        motion, dep = self.asked(), self.departures
-        if motion is None or dep is None:
+        motion = self.asked()
+        if motion is None:
             return
-        dep.vote(motion, accept)
+        self.departures.vote(motion, accept)
         self.state.say("You agreed; the table waits for every seat's answer." if accept
                        else "You declined; the table goes on waiting.")
 
@@ -221,14 +218,14 @@ class DeparturePrompt:
 
     def propose(self, *, end: bool) -> None:
         """Ask the table to seat a bot for the departed seat, or to end the game."""
-        gone, dep = self.departed(), self.departures
-        if gone is None or dep is None:
+        gone, board = self.departed(), self.departures
+        if gone is None:
             return
         if end:
-            result = dep.propose(MotionKind.END, gone.seat)
+            result = board.propose(MotionKind.END, gone.seat)
         else:
-            result = dep.propose(MotionKind.TAKEOVER, gone.seat, self.bot)
-        if hasattr(result, "message"):  # a Refusal
+            result = board.propose(MotionKind.TAKEOVER, gone.seat, self.bot)
+        if isinstance(result, Refusal):
             self.state.say(f"Cannot propose that: {result.message}")
             return
         self.proposed[gone.seat] = (self.state.seat.seat, result.number)
@@ -255,14 +252,13 @@ class DeparturePrompt:
     def _changed(self) -> None:
         """Tell the player about each takeover once it is in force here, and each seat
         its player reclaimed."""
-        events = getattr(self.departures, "events", None)
-        if not events or len(events) <= self._events:
+        events = self.departures.events
+        if len(events) <= self._events:
             return
         for event in events[self._events:]:
-            kind = getattr(event.kind, "name", "")
-            if kind == "TAKEOVER":
+            if event.kind == SeatEventKind.TAKEOVER:
                 self.state.say(self.takeover_text(event.seat, event.bot) + ".")
-            elif kind == "RECLAIM":
+            elif event.kind == SeatEventKind.RECLAIM:
                 self.state.say(self.reclaim_text(event.seat))
         self._events = len(events)
 

@@ -92,7 +92,7 @@ class NetBackend:
         """
         from hedgerow.clients.spawn import spawn_bot_peers
 
-        address = getattr(seat, "address", "")  # a peer's (`Seat` does not promise one)
+        address = seat.address
         if not address:
             raise HedgerowError("this seat has no address for bots to join")
         for strategy in strategies:

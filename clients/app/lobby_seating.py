@@ -54,9 +54,8 @@ class SeatingScreen:
         rules = seat.ruleset
         out.append(("", f"{rules.spec.title}{''.join(' + ' + v for v in rules.variant_names)}"
                         f", {seat.players} players.  "))
-        address = getattr(seat, "address", "")
-        if address:
-            out += [("", "Others join with:\n  "), ("bold", f"hedgerow join {address}"),
+        if seat.address:
+            out += [("", "Others join with:\n  "), ("bold", f"hedgerow join {seat.address}"),
                     ("", "\n\n")]
         infos = {i.seat: i for i in seat.seats()}
         for s in range(seat.players):
@@ -70,8 +69,7 @@ class SeatingScreen:
                     (f"class:link.{info.link.value}", word), ("", "\n")]
         phase = seat.phase()
         out.append(("", "\n"))
-        host_gone = getattr(seat, "host_gone", None)
-        if host_gone is not None and host_gone():
+        if seat.host_gone():
             out.append(("class:prompt", "The host is gone before the game began: waiting for "
                                         "them to re-open the table (hedgerow resume)."))
         elif phase == Phase.SEEDING:

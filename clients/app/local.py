@@ -13,6 +13,11 @@ entries such as the deal included) goes, in plain words, to the history, and as 
 table log under the data directory's ``logs/`` folder (`log_path`): the same format a
 network peer writes (`hedgerow.net.logfile`), so ``hedgerow replay`` plays it back; it
 names no table id and no seat of its own, since there is no table to come back to.
+
+What only a network seat has comes in its local form: no address, a host that is never
+gone, every seat started at once (``ready``), nothing to confirm at the end, and
+`NoDepartures`: nobody leaves a table whose other seats are bots of this process, so
+there is never a motion to propose or vote on.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from hedgerow.clients.botnames import bot_name
@@ -32,10 +38,38 @@ from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.playout import make_bots
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.table import Applied, Table
+from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.logfile import LogWriter
-from hedgerow.net.messages import LogHeader
-from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
+from hedgerow.net.messages import LeaveReason, LogHeader, MotionKind, SeatEvent, SeatMotion
+from hedgerow.net.seat import Changes, Departed, HistoryLine, Link, Motion, Phase, SeatInfo
+
+
+class NoDepartures:
+    """The local form of `hedgerow.net.seat.DepartureBoard`: nobody departs, so nothing is
+    ever asked, open or in force, and a motion cannot be proposed."""
+
+    asked: Sequence[Motion] = ()
+    motions: Mapping[tuple[int, int], Motion] = MappingProxyType({})
+    ended: SeatEvent | None = None
+    events: Sequence[SeatEvent] = ()
+
+    def departed(self) -> Sequence[Departed]:
+        """Nobody (every other seat is a bot of this process)."""
+        return ()
+
+    def voters(self, seat: int) -> tuple[int, ...]:
+        """Nobody votes at a local table."""
+        return ()
+
+    def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
+        """Refused: no seat of a local table leaves it."""
+        return Refusal("not_departed", f"seat {seat} has not left the table")
+
+    def vote(self, motion: Motion, accept: bool, reason: str = "") -> None:
+        """Nothing to vote on."""
+
+    def run_headless(self, delay: float) -> None:
+        """Nothing to answer."""
 
 
 class LocalSeat:
@@ -52,7 +86,13 @@ class LocalSeat:
         self._bots: list[Bot] = make_bots(ruleset, players, seed, specs) if specs else []
         self._bot_names = [specs[s % len(specs)].name if specs else None for s in range(players)]
         self._delay = bot_delay
-        self._callbacks: list[Callable[[], None]] = []
+        self._changes = Changes()
+        self._closed = False
+        #: The local forms of what a network seat adds (`hedgerow.net.seat.Seat`).
+        self.address = ""
+        self.is_host = False
+        self.ready = True
+        self.departures = NoDepartures()
         self._history: list[HistoryLine] = []
         self._phase = Phase.PLAYING
         self._task: asyncio.Task[None] | None = None
@@ -80,6 +120,10 @@ class LocalSeat:
     def active_seats(self) -> tuple[int, ...]:
         """Seats that must act now (in a simultaneous step, those that have not chosen)."""
         return tuple(s for s in self.table.active_seats() if s not in self._step)
+
+    def chosen_seats(self) -> tuple[int, ...]:
+        """The seats whose choice for the open simultaneous step is in (held until all are)."""
+        return tuple(sorted(self._step))
 
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (nothing once it has chosen in a simultaneous step)."""
@@ -120,11 +164,57 @@ class LocalSeat:
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change; starts the bots on first use."""
-        self._callbacks.append(callback)
+        self._changes.subscribe(callback)
         self._kick()
 
-    async def close(self) -> None:
-        """Stop the bots and close the log."""
+    def changed(self) -> Awaitable[bool]:
+        """An awaitable for the next change."""
+        return self._changes.changed()
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
+                         ) -> bool:
+        """Wait until ``predicate()`` holds (checked after every change); False on timeout."""
+        return await self._changes.wait_until(predicate, timeout)
+
+    @property
+    def seed(self) -> bytes:
+        """The table seed."""
+        return self.table.header.seed
+
+    @property
+    def index(self) -> int:
+        """The number of log entries so far."""
+        return self.table.index
+
+    def entries(self) -> Sequence[LogEntry]:
+        """Every log entry so far, in order."""
+        return self.table.entries
+
+    def state_hash(self) -> bytes:
+        """The canonical hash of the current state."""
+        return self.table.state_hash()
+
+    def confirmed_end(self) -> bool:
+        """True once the game is over (there is nobody to confirm it)."""
+        return self._phase == Phase.FINISHED
+
+    def desync_settled(self) -> bool:
+        """Always: one process cannot diverge from itself."""
+        return True
+
+    def host_gone(self) -> bool:
+        """Never: there is no host to lose."""
+        return False
+
+    @property
+    def closed(self) -> bool:
+        """True once `close` ran."""
+        return self._closed
+
+    async def close(self, reason: str = "left the table", why: LeaveReason | None = None
+                    ) -> None:
+        """Stop the bots and close the log (``reason`` and ``why``: nobody to tell)."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -169,8 +259,7 @@ class LocalSeat:
             self._writer.append(entry, self.table.hash_of(item.after))
 
     def _notify(self) -> None:
-        for callback in list(self._callbacks):
-            callback()
+        self._changes.notify()
 
     def _kick(self) -> None:
         if self._task is None or self._task.done():

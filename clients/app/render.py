@@ -176,8 +176,7 @@ def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
     """Before play: how many seats are open, and how others join."""
     if state.phase == Phase.HALTED:
         return [("class:error", wrap(f"The table stopped: {state.problem}", width))]
-    host_gone = getattr(state.seat, "host_gone", None)
-    if host_gone is not None and host_gone():
+    if state.seat.host_gone():
         return [("class:prompt", wrap("The host is gone before the game began: waiting for "
                                       "them to re-open the table (hedgerow resume).", width))]
     if state.phase == Phase.SEEDING:
@@ -306,10 +305,9 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
-    elif state.phase == Phase.SEATING and state.invite and str(getattr(state.seat, "address",
-                                                                       "") or ""):
-        address = str(getattr(state.seat, "address", "") or "")
-        first = [("class:prompt", wrap(f"Others join with: hedgerow join {address}", width))]
+    elif state.phase == Phase.SEATING and state.invite and state.seat.address:
+        first = [("class:prompt", wrap(f"Others join with: hedgerow join {state.seat.address}",
+                                       width))]
     elif not state.my_turn:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:

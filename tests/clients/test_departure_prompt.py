@@ -15,13 +15,13 @@ from hedgerow.core import BotSpec, hookimpl
 from hedgerow.core.botchoice import best_first
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.net.departures import Departed, Motion
 from hedgerow.net.messages import MotionKind, SeatEvent, SeatEventKind, SeatMotion
-from hedgerow.net.seat import Link
+from hedgerow.net.seat import Departed, Link, Motion
 
 
 class FakeDepartures:
-    """What `hedgerow.net.departures.Departures` shows a client, and what it was asked."""
+    """A `hedgerow.net.seat.DepartureBoard`: what it shows a client, and what it was asked
+    (a motion proposed here is never held open)."""
 
     def __init__(self) -> None:
         self.gone = [Departed(1, "Bob", Link.LOST)]
@@ -29,9 +29,17 @@ class FakeDepartures:
         self.proposed: list[tuple[Any, ...]] = []
         self.votes: list[bool] = []
         self.ended: Any = None
+        self.motions: dict[tuple[int, int], Motion] = {}
+        self.events: list[SeatEvent] = []
 
     def departed(self) -> list[Departed]:
         return list(self.gone)
+
+    def voters(self, seat: int) -> tuple[int, ...]:
+        return (0, 2)
+
+    def run_headless(self, delay: float) -> None:
+        raise AssertionError("a person's seat")
 
     def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion:
         self.proposed.append((kind, seat, bot))

@@ -42,6 +42,9 @@ class Seating:
     def problem(self) -> str | None:
         return None
 
+    def host_gone(self) -> bool:
+        return False
+
     def subscribe(self, callback: Callable[[], None]) -> None:
         self._callbacks.append(callback)
 

@@ -13,18 +13,20 @@ from hedgerow.net.seat import still_to_act
 
 
 class _Seat:
-    def __init__(self, active: tuple[int, ...], chosen: tuple[int, ...] | None) -> None:
+    def __init__(self, active: tuple[int, ...], chosen: tuple[int, ...]) -> None:
         self._active = active
-        if chosen is not None:
-            self.chosen_seats = lambda: chosen
+        self._chosen = chosen
 
     def active_seats(self) -> tuple[int, ...]:
         return self._active
 
+    def chosen_seats(self) -> tuple[int, ...]:
+        return self._chosen
+
 
 def test_still_to_act_leaves_out_the_seats_whose_choice_is_in() -> None:
     assert still_to_act(_Seat((0, 1, 2), (1,))) == (0, 2)  # type: ignore[arg-type]
-    assert still_to_act(_Seat((0, 1, 2), None)) == (0, 1, 2)  # type: ignore[arg-type]
+    assert still_to_act(_Seat((0, 1, 2), ())) == (0, 1, 2)  # type: ignore[arg-type]
     assert still_to_act(_Seat((1,), (1,))) == (1,)  # type: ignore[arg-type]  # a lone turn
 
 

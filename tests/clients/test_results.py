@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from appdriver import drawn, running
 
+from hedgerow.clients.app.local import NoDepartures
 from hedgerow.clients.app.results import farewell
 from hedgerow.clients.app.state import RESULTS
 from hedgerow.core import Cooperative, Match, Ranked, Solo
@@ -21,6 +22,7 @@ class FinishedSeat:
 
     def __init__(self, host: PluginHost, outcome, players: int) -> None:
         self.seat = 0
+        self.departures = NoDepartures()  # nobody left: the game is over
         self.players = players
         self.ruleset = host.ruleset("petals", players=max(players, 2))
         self._outcome = outcome

@@ -129,3 +129,110 @@ def test_only_the_host_facade_touches_pm_hook() -> None:
         if ".hook." in path.read_text() and str(path.relative_to(ROOT)) not in facade
     )
     assert users == [], users
+
+
+# -- no import circle at run time -----------------------------------------------------------
+
+def _modules() -> dict[str, Path]:
+    """The installed package's modules: dotted name -> file."""
+    found = {}
+    for package in ALLOWED:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(["hedgerow", *parts])] = path
+    return found
+
+
+def _run_time_imports(source: str, modules: set[str]) -> set[str]:
+    """The project's modules ``source`` imports when it runs: every import statement,
+    those inside functions included, but not those under ``if TYPE_CHECKING:`` (never
+    run).  ``from package import module`` imports that module (the package's own
+    ``__init__`` is loaded first by any import of it, and is not counted as an edge)."""
+    tree = ast.parse(source)
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING")
+        for statement in block.body for node in ast.walk(statement)
+    }
+    names = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules
+                      else node.module for alias in node.names]
+    found = set()
+    for name in names:
+        while name and name not in modules:  # a name inside a module: the module
+            name = name.rpartition(".")[0]
+        if name:
+            found.add(name)
+    return found
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or round about (the strongly
+    connected components of ``graph`` with more than one module, or a module importing
+    itself), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]  # an explicit stack: no recursion limit
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, todo = work[-1]
+            child = next(todo, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1 or node in graph.get(node, ()):
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_the_circle_check_finds_a_circle_however_it_is_imported() -> None:
+    modules = {"hedgerow.a", "hedgerow.b", "hedgerow.c", "hedgerow.p", "hedgerow.p.m"}
+    lazy = "def f():\n    from hedgerow.b import thing\n"
+    hidden = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hedgerow.a\n"
+    assert _run_time_imports(lazy, modules) == {"hedgerow.b"}  # inside a function: counts
+    assert _run_time_imports(hidden, modules) == set()  # for the type checker only
+    assert _run_time_imports("from hedgerow.p import m\n", modules) == {"hedgerow.p.m"}
+    graph = {"hedgerow.a": {"hedgerow.b"}, "hedgerow.b": {"hedgerow.c"},
+             "hedgerow.c": {"hedgerow.a"}, "hedgerow.p": {"hedgerow.p.m"}, "hedgerow.p.m": set()}
+    assert import_circles(graph) == [["hedgerow.a", "hedgerow.b", "hedgerow.c"]]
+    assert import_circles({"hedgerow.a": {"hedgerow.a"}}) == [["hedgerow.a"]]
+
+
+def test_no_import_circle_among_the_modules_at_run_time() -> None:
+    """No module imports, directly or through others, one that imports it: not even inside a
+    function, where a circle hides until that function first runs."""
+    modules = _modules()
+    graph = {name: _run_time_imports(path.read_text(), set(modules)) - {name}
+             for name, path in modules.items()}
+    circles = import_circles(graph)
+    assert not circles, "\n".join(" <-> ".join(group) for group in circles)

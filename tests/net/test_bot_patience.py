@@ -15,8 +15,8 @@ from typing import Any
 
 import toygames
 
+from hedgerow.clients.botrunner import person_alive, play_bot
 from hedgerow.core.pluginhost import PluginHost
-from hedgerow.net.botrunner import person_alive, play_bot
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.peer import Peer

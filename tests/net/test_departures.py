@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from departing import WAIT, close_all, crash, events_of, fast, plugins, run, table, verified
 
-from hedgerow.net.botrunner import play_bot
+from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.launch import resume_table
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
 from hedgerow.net.seat import Link, Phase

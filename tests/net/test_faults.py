@@ -143,7 +143,7 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
 def test_a_peer_lost_during_seed_agreement_rejoins_and_the_game_starts(back: str) -> None:
     """Its share died with it: the table goes back to seating, it joins again with the same
     key (before or after the host saw it lost), a new seed is agreed and the game plays."""
-    from hedgerow.net.botrunner import play_bot
+    from hedgerow.clients.botrunner import play_bot
     from hedgerow.net.seat import Phase
 
     async def main() -> None:

@@ -14,7 +14,7 @@ import asyncio
 
 from departing import WAIT, close_all, events_of, fast, plugins, run, table
 
-from hedgerow.net.botrunner import play_bot
+from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase

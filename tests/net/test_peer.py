@@ -17,6 +17,7 @@ import pytest
 import toygames
 from departing import close_all, crash
 
+from hedgerow.clients.botrunner import make_bot, play_bot
 from hedgerow.core import hookimpl
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
@@ -24,7 +25,6 @@ from hedgerow.core.playout import play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import LogEntry
-from hedgerow.net.botrunner import make_bot, play_bot
 from hedgerow.net.codec import encode_envelope
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table, resume_table

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from departing import WAIT, close_all, crash, events_of, fast, plugins, run, table
 
+from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.game import BotSpec
 from hedgerow.net import departures
-from hedgerow.net.botrunner import play_bot
 from hedgerow.net.launch import resume_table
 from hedgerow.net.messages import SeatEventKind
 from hedgerow.net.peer import Peer

@@ -42,7 +42,7 @@ FAULTS = ("none", "delay", "cuts", "partition-5", "partition-20", "kill", "kill-
 BOT_DELAY = {"cuts": "0.3"}  # seconds a bot waits before each move (default 0.05)
 SLACK = 45.0  # seconds a fault may add beyond its own length (reconnects, catching up)
 TIMEOUT = 240.0  # no trial may take longer than this (then it failed)
-GIVE_UP = 120.0  # a bot peer's give-up (net/botrunner.py): a trial must never wait it out
+GIVE_UP = 120.0  # a bot peer's give-up (clients/botrunner.py): a trial must never wait it out
 STOP_SECONDS = (10.0, 30.0)  # how long ``stop`` holds a peer: drawn in this range
 
 

@@ -193,7 +193,7 @@ async def play_table(plugins: Callable[[], Any], game: str, variants: Sequence[s
                      players: int, timeout: float = 120.0) -> str | None:
     """One complete table of random bots in this process, every peer closed afterwards;
     None when it held, else what went wrong."""
-    from hedgerow.net.botrunner import play_bot
+    from hedgerow.clients.botrunner import play_bot
     from hedgerow.net.keys import generate
     from hedgerow.net.launch import host_table, join_table
 
