@@ -40,8 +40,6 @@ from hedgerow.net import wirerules as W
 from hedgerow.net.messages import (
     LOG_FORMAT_VERSION,
     LOG_FORMATS_READ,
-    MAX_ENVELOPE_SIZE,
-    MAX_VALUE_DEPTH,
     PROTOCOL_VERSION,
     Body,
     Envelope,
@@ -109,8 +107,8 @@ def _value_to_pb(value: object, out: pb.Value, depth: int) -> None:
     elif kind is bytes:
         out.blob = typing.cast(bytes, value)
     elif kind is tuple:
-        if depth >= MAX_VALUE_DEPTH:
-            _bad(f"lists nest more than {MAX_VALUE_DEPTH} deep")
+        if depth >= W.MAX_VALUE_DEPTH:
+            _bad(f"lists nest more than {W.MAX_VALUE_DEPTH} deep")
         out.list.SetInParent()
         for item in typing.cast(tuple[object, ...], value):
             _value_to_pb(item, out.list.items.add(), depth + 1)
@@ -130,8 +128,8 @@ def _value_from_pb(msg: pb.Value, depth: int) -> Value:
     if which == "blob":
         return msg.blob
     if which == "list":
-        if depth >= MAX_VALUE_DEPTH:
-            _bad(f"lists nest more than {MAX_VALUE_DEPTH} deep")
+        if depth >= W.MAX_VALUE_DEPTH:
+            _bad(f"lists nest more than {W.MAX_VALUE_DEPTH} deep")
         return tuple(_value_from_pb(item, depth + 1) for item in msg.list.items)
     _bad("an argument value has none of int, str, flag, blob, list")
 
@@ -400,8 +398,8 @@ def encode_envelope(envelope: Envelope) -> bytes:
         body.SetInParent()  # a body whose fields all have default values is still present
         _to_pb(envelope.body, type(envelope.body), body)
         data = msg.SerializeToString(deterministic=True)
-        if len(data) > MAX_ENVELOPE_SIZE:
-            _bad(f"the envelope is larger than {MAX_ENVELOPE_SIZE} bytes")
+        if len(data) > W.MAX_ENVELOPE_SIZE:
+            _bad(f"the envelope is larger than {W.MAX_ENVELOPE_SIZE} bytes")
         return data
 
     return typing.cast(bytes, _guarded("cannot encode the envelope", run))
@@ -417,8 +415,8 @@ def decode_envelope(data: bytes) -> Envelope:
 
     def run() -> Envelope:
         raw = _as_bytes(data)
-        if len(raw) > MAX_ENVELOPE_SIZE:
-            _bad(f"the envelope is larger than {MAX_ENVELOPE_SIZE} bytes")
+        if len(raw) > W.MAX_ENVELOPE_SIZE:
+            _bad(f"the envelope is larger than {W.MAX_ENVELOPE_SIZE} bytes")
         msg = pb.Envelope.FromString(raw)
         if msg.seq:
             refs["seq"] = msg.seq

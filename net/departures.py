@@ -45,10 +45,10 @@ from typing import Any, cast
 from hedgerow.core.errors import Refusal, RulesError
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
+from hedgerow.net import wirerules as W
 from hedgerow.net.context import PeerContext
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
-    SHARE_SIZE,
     ActionCommit,
     ActionMsg,
     Envelope,
@@ -674,7 +674,7 @@ class Departures:
         if seat in step.commits or seat in step.hosted:
             return False
         action = bot.choose(table.view(seat), legal)
-        salt = secrets.token_bytes(SHARE_SIZE)
+        salt = secrets.token_bytes(W.SHARE_SIZE)
         commitment = action_commitment(step.index, seat, action, salt)
         step.hosted[seat] = (action, salt)
         step.commit(seat, commitment)

@@ -64,11 +64,6 @@ class Identity:
         """The secret key as libzmq wants it in socket options."""
         return z85.encode(self.secret)
 
-    @property
-    def short(self) -> str:
-        """A short, readable tag of the public key for log lines."""
-        return key_text(self.public)[:8]
-
 
 def generate() -> Identity:
     """A fresh keypair, in memory only."""

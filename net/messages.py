@@ -8,6 +8,19 @@ seat's action, or chance the engine resolved: ``entry.seat == CHANCE_SEAT``).
 All dataclasses are frozen; equal messages compare equal, and ``decode(encode(m)) == m``.
 Each field's annotation names its validation rule (`hedgerow.net.wirerules`, where the
 limits are); the codec enforces the rules on both encode and decode.
+
+**Why this mirror of hedgerow.proto is written by hand, not generated from its descriptor.**
+What this module says is more than the .proto can: each field's validation rule (a seat
+below the table's size, a 32-byte digest, a bounded name), the rules across fields
+(``problem``: peers sorted by seat, a known motion kind), the kernel's own types in place
+of their wire form (`Action`, `TableHeader`, `LogEntry`), and the enums with their words.
+A generator would need all of that written into the .proto as custom options, and would
+still emit a file like this one to be reviewed; the callers (and mypy) read these
+dataclasses, never the generated protobuf classes (only the codec does).
+What could drift is locked instead: tests/net/test_codec.py checks that every dataclass has
+exactly the fields of its proto message (by name; only the codec converts, by name), that
+every field names a rule, and that the enums have the proto's numbers.  A new message is
+written in both places, and that test says so at once if one side is missing.
 """
 
 from __future__ import annotations
@@ -33,17 +46,6 @@ LOG_FORMAT_VERSION = 3
 #: Every log-file format version read: format 1 files predate chance entries and hold none;
 #: format 2 files hold no seat events.
 LOG_FORMATS_READ = (1, 2, 3)
-# The limits live with the rules (hedgerow.net.wirerules); the same values, by their old names.
-DIGEST_SIZE = W.DIGEST_SIZE
-MAX_ADDRESS_LENGTH = W.MAX_ADDRESS_LENGTH
-MAX_ENVELOPE_SIZE = W.MAX_ENVELOPE_SIZE
-MAX_NAME_LENGTH = W.MAX_NAME_LENGTH
-MAX_PLAYERS = W.MAX_PLAYERS
-MAX_SEED_SIZE = W.MAX_SEED_SIZE
-MAX_VALUE_DEPTH = W.MAX_VALUE_DEPTH
-PUBLIC_KEY_SIZE = W.PUBLIC_KEY_SIZE
-SHARE_SIZE = W.SHARE_SIZE
-TABLE_ID_SIZE = W.TABLE_ID_SIZE
 class ErrorCode(IntEnum):
     """Why a message was refused (the ``ErrorCode`` enum of hedgerow.proto, same numbers)."""
 
@@ -136,7 +138,7 @@ class PeerInfo:
     """One seated peer, as the host lists it in a `SeatAssignment` (proto ``Peer``)."""
 
     seat: Annotated[int, W.SEAT]
-    public_key: Annotated[bytes, W.blob(PUBLIC_KEY_SIZE)]
+    public_key: Annotated[bytes, W.blob(W.PUBLIC_KEY_SIZE)]
     address: Annotated[str, W.ADDRESS]
     display_name: Annotated[str, W.PEER_NAME] = ""
     bot: Annotated[bool, W.flag] = False
@@ -426,7 +428,7 @@ class Envelope:
     """
 
     table_id: bytes
-    sender: Annotated[bytes, W.blob(PUBLIC_KEY_SIZE)]
+    sender: Annotated[bytes, W.blob(W.PUBLIC_KEY_SIZE)]
     seq: Annotated[int, W.uint(low=1)]
     body: Body
 
@@ -434,8 +436,8 @@ class Envelope:
         """A table id of 16 bytes, or empty in a Hello sent by address."""
         if isinstance(self.body, Hello) and self.table_id == b"":
             return None  # a Hello sent by address, before the joiner knows the table id
-        if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
-            return f"table_id must be {TABLE_ID_SIZE} bytes"
+        if type(self.table_id) is not bytes or len(self.table_id) != W.TABLE_ID_SIZE:
+            return f"table_id must be {W.TABLE_ID_SIZE} bytes"
         return None
 
 
@@ -496,7 +498,7 @@ def action_commitment(index: int, seat: int, action: Action, salt: bytes) -> byt
     ``BLAKE2b-256`` in the ``hedgerow-action-commit-v1`` domain of ``salt`` (32 random
     bytes) and the canonical encoding of ``(index, seat, kind, args)``.
     """
-    if len(salt) != SHARE_SIZE:
-        raise ValueError(f"an action-commitment salt is {SHARE_SIZE} bytes")
+    if len(salt) != W.SHARE_SIZE:
+        raise ValueError(f"an action-commitment salt is {W.SHARE_SIZE} bytes")
     return digest(b"hedgerow-action-commit-v1", salt,
                   encode((index, seat, action.kind, action.args)))

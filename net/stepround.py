@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal
-from hedgerow.net.messages import SHARE_SIZE, action_commitment
+from hedgerow.net.messages import action_commitment
+from hedgerow.net.wirerules import SHARE_SIZE
 
 #: ``legality(seat, action)``: why ``action`` is not a legal choice at the step's start, or None.
 Legality = Callable[[int, Action], Refusal | None]

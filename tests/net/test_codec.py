@@ -26,9 +26,6 @@ from hedgerow.net.codec import (
     encode_log_record,
 )
 from hedgerow.net.messages import (
-    MAX_ENVELOPE_SIZE,
-    MAX_PLAYERS,
-    MAX_VALUE_DEPTH,
     PROTOCOL_VERSION,
     ActionCommit,
     ActionMsg,
@@ -58,6 +55,7 @@ from hedgerow.net.messages import (
     action_commitment,
     error_code_for_refusal,
 )
+from hedgerow.net.wirerules import MAX_ENVELOPE_SIZE, MAX_PLAYERS, MAX_VALUE_DEPTH
 from hedgerow.proto import hedgerow_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
