@@ -1,7 +1,8 @@
 """`Action`: one decision a seat makes, as plain, hashable, wire-friendly data.
 
 An action is a ``kind`` (``"place"``, ``"move"``, ``"decline"`` ...) plus named arguments whose
-values are ints, strings, bools, bytes or tuples of those.  That is all the wire codec
+values are ints, strings, bools, bytes or tuples of those; at a sealed table a value may also
+be a `Sealed` card (a card the action moves without showing it, `hedgerow.core.sealed`).  That is all the wire codec
 needs to carry any game's or any third-party variant's actions without new ``.proto``
 messages, and all the canonical encoder needs to hash them.
 """
@@ -10,14 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-Value = int | str | bool | bytes | tuple["Value", ...]
+from hedgerow.core.sealed import Sealed
+
+Value = int | str | bool | bytes | Sealed | tuple["Value", ...]
 
 
 def _check_value(value: object) -> bool:
     # Exact types: an IntEnum or a str subclass would hash differently from what the wire
     # carries (a plain int or str), so it is malformed here.
     kind = type(value)
-    if kind in (bool, int, str, bytes):
+    if kind in (bool, int, str, bytes, Sealed):
         return True
     if kind is tuple:
         return all(_check_value(v) for v in value)  # type: ignore[attr-defined]
@@ -78,7 +81,7 @@ class Action:
             if kind is not int and kind is not str and not _check_value(value):
                 return (
                     f"argument {name!r} has unsupported type {kind.__name__}: values "
-                    "must be exactly int, str, bool, bytes or a tuple of those"
+                    "must be exactly int, str, bool, bytes, a sealed card or a tuple of those"
                 )
         return None
 

@@ -17,6 +17,8 @@ set / frozenset         ``U`` varint(count) items sorted by their encodings
 dataclass instance      ``R`` str(class name) varint(count) then (str(field), value)
                         pairs sorted by field name
 enum member             ``V`` str(class name) value(member.value)
+sealed card             a record: ``R`` str("Sealed") 3, then ``draw``, ``entry``,
+                        ``pos`` with their int values (`hedgerow.core.sealed.Sealed`)
 ======================  ===========================================================
 
 Floats and other types are refused: rules state is made of integers and names.  Nothing
@@ -30,6 +32,8 @@ import hashlib
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
+
+from hedgerow.core.sealed import Sealed
 
 HASH_SIZE = 32
 
@@ -156,6 +160,14 @@ def _encode(value: object, out: list[bytes]) -> None:
         _enc_dict(value, out)
     elif isinstance(value, (set, frozenset)):
         _enc_set(value, out)
+    elif type(value) is Sealed:
+        # A record like a dataclass's: R S("Sealed") 3, then draw, entry, pos (by name).
+        out.append(b"R")
+        _enc_str("Sealed", out)
+        out.append(b"\x03")
+        for name in ("draw", "entry", "pos"):
+            _enc_str(name, out)
+            _enc_int(getattr(value, name), out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = sorted(f.name for f in dataclasses.fields(value))
         out.append(b"R")

@@ -36,6 +36,7 @@ from typing import Protocol, TypeVar, cast
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.rng import Rng
+from hedgerow.core.sealed import SealedOrder
 
 T = TypeVar("T")
 
@@ -130,7 +131,16 @@ def problem(chance: Chance, outcome: object) -> str | None:
 
 
 def permute(items: Sequence[T], order: Sequence[int]) -> tuple[T, ...]:
-    """``items`` in a `Shuffle` outcome's order: position ``i`` holds ``items[order[i]]``."""
+    """``items`` in a `Shuffle` outcome's order: position ``i`` holds ``items[order[i]]``.
+
+    At a sealed table the outcome of a shuffle is a `hedgerow.core.sealed.SealedOrder`:
+    nobody knows the order, and position ``i`` holds a `hedgerow.core.sealed.Sealed` token
+    for the card that lies there.  Rules apply every `Shuffle` outcome through this
+    function, exactly once, and treat what it returns as cards they may move but not read
+    until they are revealed (`hedgerow.core.sealed`).
+    """
+    if type(order) is SealedOrder:
+        return order.bind(items)  # type: ignore[return-value]
     return tuple(items[i] for i in order)
 
 

@@ -202,6 +202,11 @@ class Table:
 
     # -- checking -----------------------------------------------------------------------
 
+    def _rules_apply(self, state: Any, seat: int, action: Action) -> Any:
+        """The rules' ``apply``: every action the table takes goes through here (a sealed
+        table reveals what the action shows first, `hedgerow.core.sealedtable`)."""
+        return self.gamedef.apply(state, seat, action)
+
     def _gate(self, seat: int, action: Action, index: int | None, prev: bytes | None,
               ) -> Refusal | None:
         """What every action is checked for before the rules see it."""
@@ -240,7 +245,7 @@ class Table:
         refusal = self._gate(seat, action, index, prev)
         if refusal is not None:
             return refusal
-        return self.gamedef.apply(self.state, seat, action)
+        return self._rules_apply(self.state, seat, action)
 
     # -- turns --------------------------------------------------------------------------
 
@@ -337,7 +342,7 @@ class Table:
                 raise RulesError(
                     f"{gamedef.name}: inside a simultaneous step the active seats should be "
                     f"{remaining}, the rules say {list(gamedef.active_seats(state))}")
-            result = gamedef.apply(state, seat, choices[seat])
+            result = self._rules_apply(state, seat, choices[seat])
             if isinstance(result, Refusal):
                 raise RulesError(
                     f"{gamedef.name}: seat {seat}'s choice {choices[seat]} was legal at the start "
@@ -432,7 +437,7 @@ class Table:
         refusal = self._gate(seat, action, None, None)
         if refusal is not None:
             return refusal
-        result = self.gamedef.apply(self.state, seat, action)
+        result = self._rules_apply(self.state, seat, action)
         if isinstance(result, Refusal):
             return result
         held.append(LogEntry.after(head, index, seat, action))

@@ -1,0 +1,377 @@
+"""Sealed cards: what a sealed table's rules hold in place of a card nobody has shown them.
+
+At a sealed table (mental poker, docs/protocol.md §10) no peer knows the order of a shuffled
+deck.  A `Shuffle` is resolved with a `SealedOrder` instead of a permutation, and
+``permute(items, order)`` returns one `Sealed` token per position: the card that lies there,
+known only as *the card at position ``pos`` of draw ``draw`` of chance entry ``entry``*.
+The rules move tokens like cards (deal them into hands, pass them, stack them) but may
+never **read** one: any use of a token that would depend on the card it stands for (an
+index into a card table, arithmetic, a comparison with a card, truth, a hash, an attribute)
+raises `SealedRead`, which the sealed engine (`hedgerow.core.sealedtable`) turns into a
+reveal or, where the card must stay hidden, into a `RulesError`.  Comparing two tokens, and
+sorting tokens among themselves, is not a read: tokens are distinct identities, ordered by
+position.
+
+When a card is shown to a peer, the engine puts its face in place of the token
+(`substitute`): a plain face where every seat may see it (the *public* state, which every
+peer holds identically and hashes), a `Known` face where only this peer's seat knows it (its
+*information state*).  A `Known` face is the face itself (an ``int`` or ``str`` subclass:
+the rules treat it exactly as the face) that remembers its token, so that when the seat's
+own action names the card, the engine can send the token instead of the face.
+
+Nothing here does cryptography: which token is which card is the business of the mental
+poker layer (`hedgerow.net.mentalpoker`), or of a trusted in-process dealer in tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, NoReturn, TypeVar
+
+T = TypeVar("T")
+
+#: A token's identity: (chance entry, draw within the entry, position in the shuffle).
+Key = tuple[int, int, int]
+
+
+class SealedRead(Exception):  # noqa: N818 (a signal, caught by the engine)
+    """The rules used a sealed card in a way that depends on what it is."""
+
+    def __init__(self, token: Sealed, how: str) -> None:
+        super().__init__(f"the rules read the sealed card {token!r} ({how})")
+        self.token = token
+        self.how = how
+
+
+def _read(how: str) -> Callable[..., NoReturn]:
+    def refuse(self: Sealed, *args: object) -> NoReturn:
+        raise SealedRead(self, how)
+    refuse.__name__ = f"read_{how}"
+    return refuse
+
+
+class Sealed:
+    """The card at position ``pos`` of draw ``draw`` of chance entry ``entry``, unseen.
+
+    Two tokens are equal when they are the same position; tokens sort by
+    ``(entry, draw, pos)``.  Everything else that would need the card raises `SealedRead`.
+    """
+
+    __slots__ = ("draw", "entry", "pos")
+
+    entry: int
+    draw: int
+    pos: int
+
+    def __init__(self, entry: int, draw: int, pos: int) -> None:
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "draw", draw)
+        object.__setattr__(self, "pos", pos)
+
+    @property
+    def key(self) -> Key:
+        """``(entry, draw, pos)``: the token's identity, usable as a dict key."""
+        return (self.entry, self.draw, self.pos)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("a sealed card cannot be changed")
+
+    def __repr__(self) -> str:
+        return f"Sealed({self.entry}.{self.draw}.{self.pos})"
+
+    def __reduce__(self) -> tuple[type[Sealed], Key]:
+        return (Sealed, self.key)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Sealed:
+            return self.key == other.key
+        if other is None:
+            return False
+        raise SealedRead(self, "compared with a card")
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def _order(self, other: object) -> Key:
+        if type(other) is Sealed:
+            return other.key
+        raise SealedRead(self, "ordered against a card")
+
+    def __lt__(self, other: object) -> bool:
+        return self.key < self._order(other)
+
+    def __le__(self, other: object) -> bool:
+        return self.key <= self._order(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self.key > self._order(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self.key >= self._order(other)
+
+    __hash__ = _read("hashed")  # type: ignore[assignment]
+    __bool__ = _read("tested for truth")
+    __index__ = _read("used as an index")
+    __int__ = _read("turned into a number")
+    __float__ = _read("turned into a number")
+    __str__ = _read("turned into text")  # type: ignore[assignment]
+    __format__ = _read("formatted")  # type: ignore[assignment]
+    __len__ = _read("measured")
+    __iter__ = _read("iterated")
+    __contains__ = _read("searched")
+    __getitem__ = _read("indexed")
+
+    def __getattr__(self, name: str) -> NoReturn:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise SealedRead(self, f"asked for .{name}")
+
+
+for _op in ("add", "sub", "mul", "floordiv", "truediv", "mod", "pow", "lshift", "rshift",
+            "and", "or", "xor", "divmod", "matmul"):
+    setattr(Sealed, f"__{_op}__", _read("used in arithmetic"))
+    setattr(Sealed, f"__r{_op}__", _read("used in arithmetic"))
+for _op in ("neg", "pos", "abs", "invert", "round", "trunc", "floor", "ceil"):
+    setattr(Sealed, f"__{_op}__", _read("used in arithmetic"))
+
+
+class Known(int):
+    """An ``int`` card face known to this peer's seat, remembering its sealed token."""
+
+    token: Sealed
+
+    def __new__(cls, face: int, token: Sealed) -> Known:
+        obj = super().__new__(cls, face)
+        obj.token = token
+        return obj
+
+    __repr__ = int.__repr__
+
+
+class KnownText(str):
+    """A ``str`` card face known to this peer's seat, remembering its sealed token."""
+
+    token: Sealed
+
+    def __new__(cls, face: str, token: Sealed) -> KnownText:
+        obj = super().__new__(cls, face)
+        obj.token = token
+        return obj
+
+    __repr__ = str.__repr__
+
+
+def known(face: object, token: Sealed) -> object:
+    """``face`` as a `Known` (or `KnownText`) remembering ``token``; other faces as they are
+    (their token cannot be remembered: an action that names such a card names its face)."""
+    if type(face) is int:
+        return Known(face, token)
+    if type(face) is str:
+        return KnownText(face, token)
+    return face
+
+
+def packed(cards: Sequence[int]) -> bytes | tuple[object, ...]:
+    """A run of card ids as compact hash data: ``bytes`` while every card is a face (ids
+    0-255), the tuple itself once it holds a sealed card (encoded as `Sealed` records)."""
+    try:
+        return bytes(cards)
+    except SealedRead:
+        return tuple(cards)
+
+
+def token_of(value: object) -> Sealed | None:
+    """The token a value stands for: itself for a `Sealed`, the remembered one for a known
+    face, None for anything else."""
+    if type(value) is Sealed:
+        return value
+    if type(value) is Known or type(value) is KnownText:
+        return value.token  # type: ignore[union-attr]
+    return None
+
+
+def plain(value: T) -> T:
+    """``value`` with every known face turned back into a plain face (what a view hands to a
+    client or a bot: nothing that leads back to a token)."""
+    return _walk(value, _plain_leaf)  # type: ignore[no-any-return]
+
+
+def _plain_leaf(value: object) -> object:
+    kind = type(value)
+    if kind is Known:
+        return int(value)  # type: ignore[call-overload]
+    if kind is KnownText:
+        return str.__str__(value)  # type: ignore[arg-type]
+    return value
+
+
+def substitute(value: T, faces: Mapping[Key, object], *, remember: bool = False) -> T:
+    """``value`` with each token whose key is in ``faces`` replaced by its face.
+
+    With ``remember`` the face is a `Known` that remembers the token (an information
+    state); without, a plain face (the public state).  A face may itself be a token (a
+    card reshuffled into a new deck is the card it was): it is looked up again.  Parts that
+    hold no such token are returned as they are (the same objects), so substituting into a
+    state shares everything the reveal did not touch.
+    """
+    if not faces:
+        return value
+
+    def leaf(item: object) -> object:
+        if type(item) is not Sealed:
+            return item
+        face = item
+        seen = 0
+        while type(face) is Sealed and face.key in faces:
+            face = faces[face.key]  # type: ignore[assignment]
+            seen += 1
+            if seen > 64:
+                raise ValueError(f"the faces of {item!r} form a cycle")
+        if face is item:
+            return item
+        return known(face, item) if remember and type(face) is not Sealed else face
+
+    return _walk(value, leaf)  # type: ignore[no-any-return]
+
+
+def tokens_in(value: object) -> Iterator[Sealed]:
+    """Every token in ``value`` and in the faces it holds, in a fixed order (a dict's and a
+    set's items by their canonical order), each as often as it occurs."""
+    found: list[Sealed] = []
+
+    def leaf(item: object) -> object:
+        if type(item) is Sealed:
+            found.append(item)
+        return item
+
+    _walk(value, leaf, rebuild=False)
+    return iter(found)
+
+
+def knowns_in(value: object) -> Iterator[Known | KnownText]:
+    """Every known face in ``value``, in the same fixed order as `tokens_in`."""
+    found: list[Known | KnownText] = []
+
+    def leaf(item: object) -> object:
+        if type(item) is Known or type(item) is KnownText:
+            found.append(item)  # type: ignore[arg-type]
+        return item
+
+    _walk(value, leaf, rebuild=False)
+    return iter(found)
+
+
+_ATOMS = (int, str, bytes, bool, float, type(None))
+
+
+def _walk(value: object, leaf: Callable[[object], object], *, rebuild: bool = True) -> object:
+    """Apply ``leaf`` to every atom of ``value`` (a state, a view, an action: tuples, named
+    tuples, lists, dicts, sets and dataclasses of them), rebuilding only what changed."""
+    kind = type(value)
+    if kind in (Sealed, Known, KnownText):
+        return leaf(value)
+    if kind in _ATOMS:
+        return value
+    if kind is tuple or kind is list:
+        items = value  # type: ignore[assignment]
+        out = [_walk(item, leaf, rebuild=rebuild) for item in items]  # type: ignore[attr-defined]
+        if not rebuild or all(a is b for a, b in zip(out, items, strict=True)):  # type: ignore[call-overload]
+            return value
+        return tuple(out) if kind is tuple else out
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+        out = [_walk(item, leaf, rebuild=rebuild) for item in value]
+        if not rebuild or all(a is b for a, b in zip(out, value, strict=True)):
+            return value
+        return kind._make(out)  # type: ignore[attr-defined]
+    if isinstance(value, dict):
+        pairs = [(_walk(k, leaf, rebuild=rebuild), _walk(v, leaf, rebuild=rebuild))
+                 for k, v in _ordered(value.items())]
+        if not rebuild or all(k2 is k and v2 is v for (k2, v2), (k, v)
+                              in zip(pairs, _ordered(value.items()), strict=True)):
+            return value
+        return kind(pairs) if kind is not dict else dict(pairs)
+    if isinstance(value, (set, frozenset)):
+        items = _ordered((v, None) for v in value)
+        out = [_walk(v, leaf, rebuild=rebuild) for v, _ in items]
+        if not rebuild or all(a is b for a, (b, _) in zip(out, items, strict=True)):
+            return value
+        return kind(out)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes: dict[str, Any] = {}
+        for field in dataclasses.fields(value):
+            old = getattr(value, field.name)
+            new = _walk(old, leaf, rebuild=rebuild)
+            if new is not old:
+                changes[field.name] = new
+        if not rebuild or not changes:
+            return value
+        return _replace(value, changes)
+    if isinstance(value, tuple):  # another tuple subclass
+        out = [_walk(item, leaf, rebuild=rebuild) for item in value]
+        if not rebuild or all(a is b for a, b in zip(out, value, strict=True)):
+            return value
+        return kind(out)
+    return value
+
+
+def _ordered(pairs: Any) -> list[tuple[Any, Any]]:
+    """A dict's or a set's items in a fixed order (by the canonical encoding of the key;
+    a token key by its position), so that walking never depends on insertion order."""
+    from hedgerow.core.canon import encode
+
+    return sorted(pairs, key=lambda kv: encode(kv[0]))
+
+
+def _replace(value: Any, changes: dict[str, Any]) -> Any:
+    """A copy of dataclass ``value`` with ``changes``, without running ``__init__`` again
+    (a frozen dataclass's post-init checks were passed by the original)."""
+    cls = type(value)
+    copy = cls.__new__(cls)
+    for field in dataclasses.fields(value):
+        object.__setattr__(copy, field.name, changes.get(field.name, getattr(value, field.name)))
+    return copy
+
+
+class SealedOrder(tuple):  # type: ignore[type-arg]
+    """The outcome of one `Shuffle` draw at a sealed table: nobody knows the permutation.
+
+    It is a tuple (rules may check that a shuffle's result is one) of the ``n`` positions'
+    tokens, but its only use is ``permute(items, order)``, which binds the items being
+    shuffled (their canonical order, which is public) and returns one token per position,
+    or the face of a position already shown to everyone (``faces``).  The mental poker
+    layer then shuffles those items.
+    """
+
+    entry: int
+    draw: int
+    items: tuple[object, ...] | None
+    faces: Mapping[Key, object]
+
+    def __new__(cls, entry: int, draw: int, n: int,
+                faces: Mapping[Key, object] | None = None) -> SealedOrder:
+        order = super().__new__(cls, (Sealed(entry, draw, pos) for pos in range(n)))
+        order.entry = entry
+        order.draw = draw
+        order.items = None
+        order.faces = faces or {}
+        return order
+
+    @property
+    def n(self) -> int:
+        """The number of positions."""
+        return len(self)
+
+    def bind(self, items: Sequence[object]) -> tuple[object, ...]:
+        """Take the ``items`` a shuffle permutes; the tokens (or shown faces) of its
+        positions."""
+        if len(items) != len(self):
+            raise ValueError(f"a Shuffle({len(self)}) was applied to {len(items)} items")
+        if self.items is not None and tuple(items) != self.items:
+            raise ValueError("a sealed shuffle was applied to two different lists of items")
+        self.items = tuple(items)
+        faces = self.faces
+        return tuple(faces.get(token.key, token) for token in self)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a sealed order is not a value to store")
