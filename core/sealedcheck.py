@@ -8,8 +8,10 @@ checks that
 * every peer holds the same public state (same state hash) and owes the same reveals;
 * each seat's view of its information state is its view of the open game, and its legal
   actions are the open game's, in the same order;
-* the rules never read a sealed card except one the acting seat shows or one nobody has
-  seen (`SealedTable` raises `RulesError` otherwise), views and ``hash_data`` never read one;
+* a card the rules read, and so showed to everyone, is not left where only some seats see
+  it (a card read as it is drawn into a hand, or read in another seat's hand and left
+  there, would give it away): an observer peer keeps every shown card marked and looks for
+  it in each seat's view; views and ``hash_data`` never read a sealed card;
 
 and at the end that the outcome is the open game's.  So a game that passes plays at a
 sealed table exactly as it plays open, and its rules never look at a card that the seats
@@ -26,7 +28,7 @@ from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal, RulesError
 from hedgerow.core.rng import Rng
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.sealed import SealedRead, plain
+from hedgerow.core.sealed import SealedRead, knowns_in, plain
 from hedgerow.core.sealedtable import OpenDealer, SealedTable, Waiting
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
@@ -57,19 +59,27 @@ class SealedRun:
         self.dealer = OpenDealer(seed)
         self.reveals = 0
         self.actions = 0
+        self.read: set[Any] = set()  # keys of the cards shown because the rules read them
         try:
             self.peers = [SealedTable(ruleset, players, seed, seats=[s])
                           for s in range(players)]
+            # Holds no seat, marks every shown card: `check_reads` follows them.
+            self.observer = SealedTable(ruleset, players, seed, mark_public=True)
         except RulesError as exc:
             raise SealedCheckError(f"{self.where}, setup: {exc}") from exc
         self.pump("setup")
 
     # -- the dealer's part ------------------------------------------------------------------
 
+    @property
+    def everyone(self) -> list[SealedTable]:
+        """Every peer, the observer last."""
+        return [*self.peers, self.observer]
+
     def pump(self, step: str) -> None:
         """Answer every shuffle, reveal round and obligation until every peer rests."""
         for _ in range(10_000):
-            waiting = [p.waiting for p in self.peers]
+            waiting = [p.waiting for p in self.everyone]
             if waiting[0] is not None:
                 if any(w != waiting[0] for w in waiting):
                     raise SealedCheckError(f"{self.where}, {step}: the peers wait for "
@@ -78,16 +88,17 @@ class SealedRun:
                 continue
             if any(w is not None for w in waiting):
                 raise SealedCheckError(f"{self.where}, {step}: only some peers wait: {waiting}")
-            owed = [p.take_obligations() for p in self.peers]
+            owed = [p.take_obligations() for p in self.everyone]
             if any(o != owed[0] for o in owed):
                 raise SealedCheckError(f"{self.where}, {step}: the peers owe different reveals")
             if not owed[0]:
+                self.check_reads(step)
                 return
             for obligations in owed[0]:
                 if obligations.public:
                     faces = {t.key: self.dealer.face(t.key) for t in obligations.public}
                     self.reveals += len(faces)
-                    for peer in self.peers:
+                    for peer in self.everyone:
                         peer.reveal_public(faces)
                 for seat, tokens in obligations.private:
                     faces = {t.key: self.dealer.face(t.key) for t in tokens}
@@ -100,20 +111,47 @@ class SealedRun:
             chance = self.peers[0].pending_chance()
             assert chance is not None
             decks = self.dealer.deal(chance, waiting.shuffles)
-            for peer in self.peers:
+            for peer in self.everyone:
                 for (entry, draw), deck in decks.items():
                     peer.shuffled(entry, draw, deck)
         if waiting.reveals:
-            faces = {t.key: self.dealer.face(t.key) for t in waiting.reveals}
-            self.reveals += len(faces)
-            for peer in self.peers:
-                peer.reveal_public(faces)
-        for peer in self.peers:
+            self._read(waiting.reveals)
+        for peer in self.everyone:
             if peer.pending_chance() is not None:
                 try:
                     peer.settle()
                 except RulesError as exc:
                     raise SealedCheckError(f"{self.where}, {step}: {exc}") from exc
+
+    def _read(self, tokens: Iterable[Any]) -> None:
+        """Show the cards the rules read to every peer, and remember them."""
+        faces = {t.key: self.dealer.face(t.key) for t in tokens}
+        self.reveals += len(faces)
+        self.read.update(faces)
+        for peer in self.everyone:
+            peer.reveal_public(faces)
+
+    def check_reads(self, step: str) -> None:
+        """No card the rules read is where only some seats see it (see the module
+        docstring); a card read and then consumed (turned into a score, a garden value) is
+        found nowhere and passes."""
+        if not self.read:
+            return
+        observer = self.observer
+        for seat in range(self.players):
+            seen = {k.token.key for k in knowns_in(observer.gamedef.view(observer.state, seat))}
+            for other in range(self.players):
+                if other == seat:
+                    continue
+                theirs = {k.token.key for k in knowns_in(
+                    observer.gamedef.view(observer.state, other))}
+                hidden = (seen & self.read) - theirs
+                if hidden and _anywhere(observer.state, hidden):
+                    key = min(hidden)
+                    raise SealedCheckError(
+                        f"{self.where}, {step}: the rules read the card {key} "
+                        f"({self.dealer.face(key)}), so every peer was shown it, but seat "
+                        f"{other} cannot see it: it is in seat {seat}'s view only")
 
     # -- comparing --------------------------------------------------------------------------
 
@@ -166,7 +204,8 @@ class SealedRun:
                 prepared[seat] = made
             reveals = {k: f for made in prepared.values() for k, f in made.attached.items()}
             self.reveals += len(reveals)
-            for peer in self.peers:
+            self.read.update(reveals)
+            for peer in self.everyone:
                 self._submit(peer, prepared, reveals, step)
             if len(active) == 1:
                 result = self.open.submit(active[0], choices[active[0]])
@@ -194,10 +233,7 @@ class SealedRun:
                                        f"sealed: {result}")
             if not isinstance(result, Waiting):
                 return
-            faces = {t.key: self.dealer.face(t.key) for t in result.reveals}
-            self.reveals += len(faces)
-            for other in self.peers:
-                other.reveal_public(faces)
+            self._read(result.reveals)
         raise SealedCheckError(f"{self.where}, {step}: an action waits forever")
 
     def _check_end(self, step: str) -> None:
@@ -208,6 +244,11 @@ class SealedRun:
                                    f"showed: {read}") from read
         if plain(sealed) != self.open.outcome():
             raise SealedCheckError(f"{self.where}, {step}: the outcome differs sealed and open")
+
+
+def _anywhere(state: Any, keys: set[Any]) -> bool:
+    """True when a marked card of ``keys`` is still in ``state`` as itself."""
+    return any(k.token.key in keys for k in knowns_in(state))
 
 
 def _listed(peer: SealedTable, seat: int, where: str, step: str) -> list[Action]:

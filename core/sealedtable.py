@@ -21,10 +21,12 @@ What the engine decides, and the mental poker layer (`hedgerow.net`) carries out
   token in some seats' views to those seats (`Obligations.private`).  The game's own view
   says what each seat may see, so it says what each seat is shown.
 * **Reads.**  When the rules read a token (`SealedRead`) while applying a seat's action or
-  resolving chance, the card must be shown to everyone first: allowed for a card in the
-  acting seat's own view (the action shows it: its author attaches the reveal, `prepare`)
-  or seen by no seat yet (the deck's next card: a public reveal round, `waiting`).  A read
-  of any other card is a `RulesError`: the rules would give away a card another seat holds.
+  resolving chance, the card is shown to everyone first, since what the public state
+  becomes depends on it: a card in the acting seat's own view is shown by the action (its
+  author attaches the reveal, `prepare`), any other in a public reveal round (`waiting`).
+  That the rules read only cards they then show to every seat (a card played, the last
+  cards scored at the end; never a card that goes to a hand) is the game's contract,
+  which `hedgerow.core.sealedcheck` checks.
 * **Actions.**  A seat chooses among ``legal_actions`` of its information state; `prepare`
   turns the choice into what the other peers can apply to the public state: each `Known`
   card becomes its token unless the card is public, and the faces the action must show are
@@ -128,8 +130,11 @@ class SealedTable(Table):
     """
 
     def __init__(self, ruleset: Ruleset, players: int, seed: bytes, *,
-                 seats: Iterable[int] = ()) -> None:
+                 seats: Iterable[int] = (), mark_public: bool = False) -> None:
         self.seats = frozenset(seats)
+        #: Put public faces in as `Known` (remembering their tokens) rather than plain: the
+        #: sealed check follows where a shown card goes with it.  Same hashes either way.
+        self.mark_public = mark_public
         #: Faces every seat has been shown (already put into the public state).
         self.public: dict[Key, object] = {}
         #: Faces shown to this peer's seats only.
@@ -226,37 +231,32 @@ class SealedTable(Table):
 
     def prepare(self, seat: int, action: Action) -> Prepared | Refusal:
         """Make this peer's ``seat``'s chosen ``action`` ready to send and apply: the cards it
-        names as tokens unless public, and the faces of those it shows attached.
+        names as tokens unless public, and the faces of the cards of its own the rules read
+        as they apply it (they are shown to all) attached.
 
-        The action is checked against the information state first (a `Refusal` when the
-        rules refuse it there).  Applying the prepared action (`submit`, `submit_step`) is
-        then the same on every peer.
+        The action is applied to the public state, as every peer will (a `Refusal` when the
+        rules refuse it); where the rules read a card this seat cannot show, that check
+        waits for the public reveal round every peer will hold (`submit` says so).
         """
-        refusal = self._gate(seat, action, None, None)
+        wire = _to_wire(action, self.public)
+        refusal = self._gate(seat, wire, None, None)
         if refusal is not None:
             return refusal
-        checked = self.gamedef.apply(self.info_state(), seat, action)
-        if isinstance(checked, Refusal):
-            return checked
-        wire = _to_wire(action, self.public)
         attached: dict[Key, object] = {}
         sees = self._seen_by(seat)
         for _ in range(256):
             try:
-                self.gamedef.apply(substitute(self.state, attached),
-                                   seat, substitute(wire, attached))
-                break
+                result = self.gamedef.apply(substitute(self.state, attached),
+                                            seat, substitute(wire, attached))
             except SealedRead as read:
                 key = read.token.key
                 if key in self.mine and key in sees and key not in attached:
                     attached[key] = self.mine[key]
                     continue
-                if self._unseen(key):
-                    break  # the deck's next card: a public reveal round, for every peer alike
-                raise RulesError(
-                    f"{self.gamedef.name}: seat {seat}'s action {action} reads a card it does "
-                    f"not hold ({read.how}); an action must name the cards it uses, as the "
-                    f"seat's information state holds them") from None
+                break  # a card this seat cannot show: a public reveal round, on every peer
+            if isinstance(result, Refusal):
+                return result
+            break
         return Prepared(wire, attached)
 
     # -- applying -----------------------------------------------------------------------
@@ -291,9 +291,9 @@ class SealedTable(Table):
             self._reveal = {}
 
     def _rules_apply(self, state: Any, seat: int, action: Action) -> Any:
-        """Apply ``action`` of ``seat``, showing first the cards it reads: attached faces of
-        cards in the seat's own view, or a `_Wait` for a public reveal round of a card
-        nobody has seen; reading a card another seat holds is a `RulesError`."""
+        """Apply ``action`` of ``seat``, showing first every card the rules read: the faces
+        attached to the action for cards in the seat's own view, else a `_Wait` for a public
+        reveal round."""
         sees = self._seen_by(seat, state)
         shown: dict[Key, object] = {}
         for _ in range(256):
@@ -306,14 +306,10 @@ class SealedTable(Table):
                 if key in shown:
                     raise RulesError(f"{self.gamedef.name}: a revealed card read as sealed") \
                         from None
-                if key in self._reveal and (key in sees or self._unseen(key)):
+                if key in self._reveal and key in sees:
                     shown[key] = self._reveal[key]
                     continue
-                if key in sees or self._unseen(key):
-                    raise _Wait(Waiting(reveals=(read.token,), seat=seat)) from None
-                raise RulesError(
-                    f"{self.gamedef.name}: seat {seat}'s action {action} reads a card another "
-                    f"seat holds ({read.how})") from None
+                raise _Wait(Waiting(reveals=(read.token,), seat=seat)) from None
             if shown and not isinstance(result, Refusal):
                 self._note_public(shown)
             return result
@@ -328,7 +324,7 @@ class SealedTable(Table):
         self.public.update(fresh)
         for seen in self.opened:
             seen.update(fresh)
-        self._set_state(substitute(self.state, fresh))
+        self._set_state(substitute(self.state, fresh, remember=self.mark_public))
 
     # -- chance ---------------------------------------------------------------------------
 
@@ -376,9 +372,6 @@ class SealedTable(Table):
                     from None
             if (key[0], key[1]) not in self.decks:
                 raise _Wait(Waiting(shuffles=self._jobs(outcome))) from None
-            if not self._unseen(key):
-                raise RulesError(f"{self.gamedef.name}: chance reads a card a seat holds "
-                                 f"({read.how})") from None
             raise _Wait(Waiting(reveals=(read.token,))) from None
         jobs = self._jobs(outcome)
         if any((job.entry, job.draw) not in self.decks for job in jobs):

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
 from hedgerow.core import Action
+from hedgerow.core.sealed import Sealed
 from hedgerow.core.lazyactions import LazyActions
 from hedgerow.plugins.petals.geometry import Cell
 from hedgerow.plugins.petals.legality import move_options
@@ -57,12 +58,14 @@ def int_args(action: Action, names: tuple[str, ...]) -> tuple[int, ...] | None:
 
 def place_args(action: Action) -> tuple[int, int, int, int] | None:
     """``(card, rot, x, y)`` of a well-formed ``place`` action, else None (the fast path of
-    ``int_args(action, PLACE_ARGS)``, taken on every turn)."""
+    ``int_args(action, PLACE_ARGS)``, taken on every turn).  At a sealed table the card may
+    be a `Sealed` token: the card the seat shows as it places it."""
     args = action.args
     if len(args) != 4:
         return None
     (k0, card), (k1, rot), (k2, x), (k3, y) = args
-    if (k0 == "card" and k1 == "rot" and k2 == "x" and k3 == "y" and type(card) is int
+    if (k0 == "card" and k1 == "rot" and k2 == "x" and k3 == "y"
+            and (type(card) is int or type(card) is Sealed)
             and type(rot) is int and type(x) is int and type(y) is int):
         return card, rot, x, y
     return None

@@ -80,7 +80,9 @@ def build(ext: Extensions) -> GameDef[State, View]:
 SPEC = GameSpec(
     name="petals",
     title="Petals",
-    version="2.0.0",  # 2.0.0: the deal is a chance node (log entry #0)
+    # 2.0.0: the deal is a chance node (log entry #0); 2.1.0: at 3 players the two cards
+    # set aside come from the shuffled deck (sealed at a sealed table), not from picks.
+    version="2.1.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
     build=build,

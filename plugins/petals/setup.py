@@ -2,13 +2,16 @@
 
 ``setup`` lays out the cards in id order and asks chance for the deal (`deal_chance`); the
 engine resolves it from the table seed and `deal` applies it.  The deal's draws, in order,
-so that another implementation can reproduce a table from its seed: at 3 players, two
-``Pick`` draws set aside two of the regular cards (ids 1-35 in id order, the picked card
-removed before the second pick); one ``Shuffle`` of the remaining deck (regular cards in id
-order, then the ladybugs at 5 players); one ``Pick(4)`` rotation for each of the three
-starting cards; one ``Pick(players)`` for the first player.  The top of the shuffled deck
-is its end: the starting cards are taken from there for (0,0), (1,1), (2,2), then seat 0
-gets two cards, seat 1 two, and so on; the rest is the draw pile.
+so that another implementation can reproduce a table from its seed: one ``Shuffle`` of the
+deck (regular cards in id order, then the ladybugs at 5 players); one ``Pick(4)`` rotation
+for each of the three starting cards; one ``Pick(players)`` for the first player.  The top
+of the shuffled deck is its end: the starting cards are taken from there for (0,0), (1,1),
+(2,2), then seat 0 gets two cards, seat 1 two, and so on; at 3 players the two cards at the
+bottom of the deck are set aside face down, unseen by anyone; the rest is the draw pile.
+
+(Version 2.0.0 set the two cards aside by two ``Pick`` draws before the shuffle: a pick is
+public, so at a sealed table everyone would have known them.  Since 2.1.0 they come from
+the shuffled deck, sealed like the rest of it.)
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from hedgerow.plugins.petals.state import DEAL, FINAL, PLAY, State
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 START_CELLS = ((0, 0), (1, 1), (2, 2))
 HAND_SIZE = 2
+SET_ASIDE = 2  # face down at 3 players
 
 
 def setup(ctx: SetupContext) -> State:
@@ -48,24 +52,19 @@ def deal_chance(state: State) -> Chance | None:
     if state.phase != DEAL:
         return None
     players = state.players
-    set_aside = (Pick(len(REGULAR)), Pick(len(REGULAR) - 1)) if players == 3 else ()
-    shuffled = len(state.pile) - len(set_aside)
-    return Chance((*set_aside, Shuffle(shuffled), *(Pick(4) for _ in START_CELLS),
-                   Pick(players)), "shuffle and deal")
+    return Chance((Shuffle(len(state.pile)), *(Pick(4) for _ in START_CELLS), Pick(players)),
+                  "shuffle and deal")
 
 
 def deal(state: State, outcome: ChanceOutcome) -> State:
     """The table once chance has answered the deal (see the module docstring)."""
     players = state.players
     draws = list(outcome)
-    regular = [c for c in state.pile if c in REGULAR_SET]
+    deck = list(permute(state.pile, _order(draws.pop(0))))
     set_aside: tuple[int, ...] = ()
     if players == 3:
-        first = regular.pop(_int(draws.pop(0)))
-        second = regular.pop(_int(draws.pop(0)))
-        set_aside = tuple(sorted((first, second)))
-    deck = list(permute(regular + list(LADYBUGS) if players == 5 else regular,
-                        _order(draws.pop(0))))
+        set_aside = tuple(sorted(deck[:SET_ASIDE]))
+        del deck[:SET_ASIDE]
     starting = [deck.pop() for _ in START_CELLS]
     garden = {cell: placed(card, _int(draws.pop(0)))
               for cell, card in zip(START_CELLS, starting, strict=True)}
@@ -81,9 +80,6 @@ def deal(state: State, outcome: ChanceOutcome) -> State:
         final_left=0 if pile else players,
         set_aside=set_aside,
     )
-
-
-REGULAR_SET = frozenset(REGULAR)
 
 
 def _int(value: int | tuple[int, ...]) -> int:
