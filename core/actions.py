@@ -2,9 +2,9 @@
 
 An action is a ``kind`` (``"place"``, ``"move"``, ``"decline"`` ...) plus named arguments whose
 values are ints, strings, bools, bytes or tuples of those; at a sealed table a value may also
-be a `Sealed` card (a card the action moves without showing it, `hedgerow.core.sealed`).  That is all the wire codec
-needs to carry any game's or any third-party variant's actions without new ``.proto``
-messages, and all the canonical encoder needs to hash them.
+be a `Sealed` card (a card the action moves without showing it, `hedgerow.core.sealed`).
+That is all the wire codec needs to carry any game's or any third-party variant's actions
+without new ``.proto`` messages, and all the canonical encoder needs to hash them.
 """
 
 from __future__ import annotations

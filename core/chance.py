@@ -139,8 +139,9 @@ def permute(items: Sequence[T], order: Sequence[int]) -> tuple[T, ...]:
     function, exactly once, and treat what it returns as cards they may move but not read
     until they are revealed (`hedgerow.core.sealed`).
     """
-    if type(order) is SealedOrder:
-        return order.bind(items)  # type: ignore[return-value]
+    if isinstance(order, SealedOrder):
+        # Tokens (and faces already shown) stand for the items: the rules treat them alike.
+        return cast(tuple[T, ...], order.bind(items))
     return tuple(items[i] for i in order)
 
 

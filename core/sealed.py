@@ -6,11 +6,11 @@ deck.  A `Shuffle` is resolved with a `SealedOrder` instead of a permutation, an
 known only as *the card at position ``pos`` of draw ``draw`` of chance entry ``entry``*.
 The rules move tokens like cards (deal them into hands, pass them, stack them) but may
 never **read** one: any use of a token that would depend on the card it stands for (an
-index into a card table, arithmetic, a comparison with a card, truth, a hash, an attribute)
+index into a card table, arithmetic, ordering against a card, truth, a hash, an attribute)
 raises `SealedRead`, which the sealed engine (`hedgerow.core.sealedtable`) turns into a
-reveal or, where the card must stay hidden, into a `RulesError`.  Comparing two tokens, and
-sorting tokens among themselves, is not a read: tokens are distinct identities, ordered by
-position.
+reveal.  Comparing two tokens, and sorting tokens among themselves, is not a read: tokens
+are distinct identities, ordered by position.  A token is equal to no face (``7 in hand``
+walks past the hand's sealed cards without reading them).
 
 When a card is shown to a peer, the engine puts its face in place of the token
 (`substitute`): a plain face where every seat may see it (the *public* state, which every
@@ -26,7 +26,7 @@ poker layer (`hedgerow.net.mentalpoker`), or of a trusted in-process dealer in t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
@@ -35,7 +35,7 @@ T = TypeVar("T")
 Key = tuple[int, int, int]
 
 
-class SealedRead(Exception):  # noqa: N818 (a signal, caught by the engine)
+class SealedRead(Exception):
     """The rules used a sealed card in a way that depends on what it is."""
 
     def __init__(self, token: Sealed, how: str) -> None:
@@ -84,11 +84,14 @@ class Sealed:
         return (Sealed, self.key)
 
     def __eq__(self, other: object) -> bool:
+        # A sealed card is never equal to a face: asking "is this card 7?" of a card nobody
+        # has shown reads nothing and says no.  (Raising here would reveal every card a
+        # membership test walks past: ``7 in hand`` compares 7 with each card of the hand.)
+        # Rules must not ask it of a hidden card; the sealed check compares every step with
+        # the open game, where the answer could differ.
         if type(other) is Sealed:
             return self.key == other.key
-        if other is None:
-            return False
-        raise SealedRead(self, "compared with a card")
+        return False
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -110,13 +113,13 @@ class Sealed:
     def __ge__(self, other: object) -> bool:
         return self.key >= self._order(other)
 
-    __hash__ = _read("hashed")  # type: ignore[assignment]
+    __hash__ = _read("hashed")
     __bool__ = _read("tested for truth")
     __index__ = _read("used as an index")
     __int__ = _read("turned into a number")
     __float__ = _read("turned into a number")
-    __str__ = _read("turned into text")  # type: ignore[assignment]
-    __format__ = _read("formatted")  # type: ignore[assignment]
+    __str__ = _read("turned into text")
+    __format__ = _read("formatted")
     __len__ = _read("measured")
     __iter__ = _read("iterated")
     __contains__ = _read("searched")
@@ -184,25 +187,26 @@ def packed(cards: Sequence[int]) -> bytes | tuple[object, ...]:
 def token_of(value: object) -> Sealed | None:
     """The token a value stands for: itself for a `Sealed`, the remembered one for a known
     face, None for anything else."""
-    if type(value) is Sealed:
+    if isinstance(value, Sealed):
         return value
-    if type(value) is Known or type(value) is KnownText:
-        return value.token  # type: ignore[union-attr]
+    if isinstance(value, Known | KnownText):
+        return value.token
     return None
 
 
 def plain(value: T) -> T:
     """``value`` with every known face turned back into a plain face (what a view hands to a
     client or a bot: nothing that leads back to a token)."""
-    return _walk(value, _plain_leaf)  # type: ignore[no-any-return]
+    result: T = _walk(value, _plain_leaf)
+    return result
 
 
-def _plain_leaf(value: object) -> object:
+def _plain_leaf(value: Any) -> Any:
     kind = type(value)
     if kind is Known:
-        return int(value)  # type: ignore[call-overload]
+        return int(value)
     if kind is KnownText:
-        return str.__str__(value)  # type: ignore[arg-type]
+        return str.__str__(value)
     return value
 
 
@@ -218,13 +222,13 @@ def substitute(value: T, faces: Mapping[Key, object], *, remember: bool = False)
     if not faces:
         return value
 
-    def leaf(item: object) -> object:
+    def leaf(item: Any) -> Any:
         if type(item) is not Sealed:
             return item
-        face = item
+        face: Any = item
         seen = 0
         while type(face) is Sealed and face.key in faces:
-            face = faces[face.key]  # type: ignore[assignment]
+            face = faces[face.key]
             seen += 1
             if seen > 64:
                 raise ValueError(f"the faces of {item!r} form a cycle")
@@ -232,15 +236,16 @@ def substitute(value: T, faces: Mapping[Key, object], *, remember: bool = False)
             return item
         return known(face, item) if remember and type(face) is not Sealed else face
 
-    return _walk(value, leaf)  # type: ignore[no-any-return]
+    result: T = _walk(value, leaf)
+    return result
 
 
 def tokens_in(value: object) -> Iterator[Sealed]:
-    """Every token in ``value`` and in the faces it holds, in a fixed order (a dict's and a
-    set's items by their canonical order), each as often as it occurs."""
+    """Every token in ``value``, in a fixed order (a dict's and a set's items by their
+    canonical order), each as often as it occurs."""
     found: list[Sealed] = []
 
-    def leaf(item: object) -> object:
+    def leaf(item: Any) -> Any:
         if type(item) is Sealed:
             found.append(item)
         return item
@@ -253,9 +258,9 @@ def knowns_in(value: object) -> Iterator[Known | KnownText]:
     """Every known face in ``value``, in the same fixed order as `tokens_in`."""
     found: list[Known | KnownText] = []
 
-    def leaf(item: object) -> object:
+    def leaf(item: Any) -> Any:
         if type(item) is Known or type(item) is KnownText:
-            found.append(item)  # type: ignore[arg-type]
+            found.append(item)
         return item
 
     _walk(value, leaf, rebuild=False)
@@ -263,38 +268,38 @@ def knowns_in(value: object) -> Iterator[Known | KnownText]:
 
 
 _ATOMS = (int, str, bytes, bool, float, type(None))
+_LEAVES = (Sealed, Known, KnownText)
 
 
-def _walk(value: object, leaf: Callable[[object], object], *, rebuild: bool = True) -> object:
-    """Apply ``leaf`` to every atom of ``value`` (a state, a view, an action: tuples, named
+def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> Any:
+    """Apply ``leaf`` to every card of ``value`` (a state, a view, an action: tuples, named
     tuples, lists, dicts, sets and dataclasses of them), rebuilding only what changed."""
     kind = type(value)
-    if kind in (Sealed, Known, KnownText):
+    if kind in _LEAVES:
         return leaf(value)
     if kind in _ATOMS:
         return value
-    if kind is tuple or kind is list:
-        items = value  # type: ignore[assignment]
-        out = [_walk(item, leaf, rebuild=rebuild) for item in items]  # type: ignore[attr-defined]
-        if not rebuild or all(a is b for a, b in zip(out, items, strict=True)):  # type: ignore[call-overload]
-            return value
-        return tuple(out) if kind is tuple else out
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+    if isinstance(value, tuple | list):
         out = [_walk(item, leaf, rebuild=rebuild) for item in value]
         if not rebuild or all(a is b for a, b in zip(out, value, strict=True)):
             return value
-        return kind._make(out)  # type: ignore[attr-defined]
+        if kind is tuple or kind is list:
+            return kind(out)
+        if hasattr(value, "_fields"):  # a NamedTuple
+            return kind._make(out)
+        return kind(out)
     if isinstance(value, dict):
+        items = _ordered(value.items())
         pairs = [(_walk(k, leaf, rebuild=rebuild), _walk(v, leaf, rebuild=rebuild))
-                 for k, v in _ordered(value.items())]
-        if not rebuild or all(k2 is k and v2 is v for (k2, v2), (k, v)
-                              in zip(pairs, _ordered(value.items()), strict=True)):
+                 for k, v in items]
+        if not rebuild or all(k2 is k and v2 is v
+                              for (k2, v2), (k, v) in zip(pairs, items, strict=True)):
             return value
-        return kind(pairs) if kind is not dict else dict(pairs)
-    if isinstance(value, (set, frozenset)):
-        items = _ordered((v, None) for v in value)
-        out = [_walk(v, leaf, rebuild=rebuild) for v, _ in items]
-        if not rebuild or all(a is b for a, (b, _) in zip(out, items, strict=True)):
+        return kind(pairs)
+    if isinstance(value, set | frozenset):
+        members = [v for v, _ in _ordered((v, None) for v in value)]
+        out = [_walk(v, leaf, rebuild=rebuild) for v in members]
+        if not rebuild or all(a is b for a, b in zip(out, members, strict=True)):
             return value
         return kind(out)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -307,17 +312,12 @@ def _walk(value: object, leaf: Callable[[object], object], *, rebuild: bool = Tr
         if not rebuild or not changes:
             return value
         return _replace(value, changes)
-    if isinstance(value, tuple):  # another tuple subclass
-        out = [_walk(item, leaf, rebuild=rebuild) for item in value]
-        if not rebuild or all(a is b for a, b in zip(out, value, strict=True)):
-            return value
-        return kind(out)
     return value
 
 
-def _ordered(pairs: Any) -> list[tuple[Any, Any]]:
-    """A dict's or a set's items in a fixed order (by the canonical encoding of the key;
-    a token key by its position), so that walking never depends on insertion order."""
+def _ordered(pairs: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """A dict's or a set's items in a fixed order (by the canonical encoding of the key),
+    so that walking never depends on insertion order."""
     from hedgerow.core.canon import encode
 
     return sorted(pairs, key=lambda kv: encode(kv[0]))
@@ -327,13 +327,13 @@ def _replace(value: Any, changes: dict[str, Any]) -> Any:
     """A copy of dataclass ``value`` with ``changes``, without running ``__init__`` again
     (a frozen dataclass's post-init checks were passed by the original)."""
     cls = type(value)
-    copy = cls.__new__(cls)
+    copy = object.__new__(cls)
     for field in dataclasses.fields(value):
         object.__setattr__(copy, field.name, changes.get(field.name, getattr(value, field.name)))
     return copy
 
 
-class SealedOrder(tuple):  # type: ignore[type-arg]
+class SealedOrder(tuple[Sealed, ...]):
     """The outcome of one `Shuffle` draw at a sealed table: nobody knows the permutation.
 
     It is a tuple (rules may check that a shuffle's result is one) of the ``n`` positions'

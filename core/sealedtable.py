@@ -61,6 +61,7 @@ from hedgerow.core.sealed import (
     Sealed,
     SealedOrder,
     SealedRead,
+    known,
     plain,
     substitute,
     tokens_in,
@@ -115,7 +116,7 @@ class Prepared:
     attached: Mapping[Key, object]
 
 
-class _Wait(Exception):  # noqa: N818 (control flow inside the engine)
+class _Wait(Exception):
     def __init__(self, waiting: Waiting) -> None:
         super().__init__("waiting")
         self.waiting = waiting
@@ -299,8 +300,9 @@ class SealedTable(Table):
         for _ in range(256):
             faces = {**self.public, **shown}
             try:
-                result = self.gamedef.apply(substitute(state, shown), seat,
-                                            substitute(action, faces))
+                result = self.gamedef.apply(
+                    substitute(state, shown, remember=self.mark_public), seat,
+                    substitute(action, faces))
             except SealedRead as read:
                 key = read.token.key
                 if key in shown:
@@ -361,7 +363,10 @@ class SealedTable(Table):
                 # Drawn and thrown away, so that the picks are the open deck's: the same
                 # seed and the same decks make the same game, sealed or open.
                 rng.shuffle(list(range(draw.n)))
-                outcome.append(SealedOrder(index, number, draw.n, self.public))
+                shown = self.public
+                if self.mark_public:
+                    shown = {k: known(f, Sealed(*k)) for k, f in shown.items()}
+                outcome.append(SealedOrder(index, number, draw.n, shown))
         assert self.gamedef.resolve is not None
         try:
             after = self.gamedef.resolve(self.state, tuple(outcome))
@@ -454,17 +459,13 @@ def _token(key: Key) -> Sealed:
 
 def _to_wire(action: Action, public: Mapping[Key, object]) -> Action:
     """``action`` as it travels: each known card as its token, unless it is public."""
-    def wire(value: object) -> object:
-        kind = type(value)
-        if kind is Known or kind is KnownText:
-            token = value.token  # type: ignore[union-attr]
-            if token.key in public:
-                return int(value) if kind is Known else str.__str__(value)  # type: ignore[arg-type,call-overload]
-            return token
-        if kind is tuple:
-            return tuple(wire(v) for v in value)  # type: ignore[attr-defined]
+    def wire(value: Any) -> Any:
+        if isinstance(value, Known | KnownText):
+            return plain(value) if value.token.key in public else value.token
+        if type(value) is tuple:
+            return tuple(wire(v) for v in value)
         return value
-    return Action(action.kind, tuple((name, wire(v)) for name, v in action.args))  # type: ignore[misc]
+    return Action(action.kind, tuple((name, wire(v)) for name, v in action.args))
 
 
 def _describe(gamedef: Any, state: Any, seat: int, action: Action) -> str:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from hedgerow.core import Action
-from hedgerow.core.sealed import Sealed
 from hedgerow.core.lazyactions import LazyActions
+from hedgerow.core.sealed import Sealed
 from hedgerow.plugins.petals.geometry import Cell
 from hedgerow.plugins.petals.legality import move_options
 from hedgerow.plugins.petals.state import State
@@ -67,7 +68,8 @@ def place_args(action: Action) -> tuple[int, int, int, int] | None:
     if (k0 == "card" and k1 == "rot" and k2 == "x" and k3 == "y"
             and (type(card) is int or type(card) is Sealed)
             and type(rot) is int and type(x) is int and type(y) is int):
-        return card, rot, x, y
+        # A sealed card stands for a card id: the rules move it, and reading it shows it.
+        return cast(int, card), rot, x, y
     return None
 
 

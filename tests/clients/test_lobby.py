@@ -170,7 +170,7 @@ def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
             return await asyncio.wait_for(task, 10)
 
     assert asyncio.run(main()) == 0
-    assert ("create", "petals@2.0.0", 2, "Ann's Petals", "Ann") in backend.calls
+    assert ("create", "petals@2.1.0", 2, "Ann's Petals", "Ann") in backend.calls
     assert ("bots", ["greedy"]) in backend.calls
     assert backend.closed and backend.seat.phase() in (Phase.FINISHED, Phase.HALTED)
 
@@ -207,7 +207,7 @@ def test_the_create_form_by_keys() -> None:
         return lobby
 
     asyncio.run(main())
-    assert ("create", "petals@2.0.0", 3, "Ann's Petals!", "Ann") in backend.calls
+    assert ("create", "petals@2.1.0", 3, "Ann's Petals!", "Ann") in backend.calls
     assert ("bots", ["greedy"]) in backend.calls
 
 

@@ -140,17 +140,17 @@ def test_the_list_offers_a_table_this_user_hosted_that_was_lost_before_it_began(
     me = load_identity(None).public
     path = openfile.path_for(logs_dir(), "petals", "20261203-101500", b"\x05" * 16)
     openfile.save(path, openfile.OpenTable(
-        b"\x05" * 16, "petals@2.0.0", 3, "ann's petals", 2,
+        b"\x05" * 16, "petals@2.1.0", 3, "ann's petals", 2,
         (PeerInfo(0, me, "tcp://127.0.0.1:4000", "ann", False),
          PeerInfo(1, generate().public, "tcp://127.0.0.1:4001", "bob", False))))
     (found,) = find_open_tables()
     assert found.log == path and found.players == 3
     what, progress = describe_open(found)
-    assert what == "petals@2.0.0, 3 players: ann (you), bob"
+    assert what == "petals@2.1.0, 3 players: ann (you), bob"
     assert "lost before the game began" in progress
     done = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume"],
                           capture_output=True, text=True, env=dict(os.environ), timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2
-    assert "1. petals@2.0.0, 3 players: ann (you), bob" in done.stdout
+    assert "1. petals@2.1.0, 3 players: ann (you), bob" in done.stdout
     assert str(path) in done.stdout

@@ -26,7 +26,7 @@ def test_the_documented_variant_registers_and_decides_the_winner() -> None:
     host = PluginHost(autoload=False, extra=[_example_module()])
     assert [v.name for v in host.variants_of("petals")] == ["blossom", "harmony"]
     ruleset = host.ruleset("petals", ["blossom"], players=3)
-    assert ruleset.fingerprint == "petals@2.0.0+blossom@1.0.0"
+    assert ruleset.fingerprint == "petals@2.1.0+blossom@1.0.0"
     outcome = play(ruleset, 3, seed_from_int(4), [host.bot("random")]).outcome()
     assert outcome.explanation.startswith("the highest single tracker wins")
     trackers = dict(outcome.breakdown)

@@ -57,7 +57,7 @@ def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
     assert shown.returncode == 0
     lines = shown.stdout.splitlines()
     # Petals 2.0.0 deals through a chance node: the deal is entry #0, the first turn #1.
-    assert lines[0] == f"petals@2.0.0, 3 seats, seed {seed_from_int(5).hex()}"
+    assert lines[0] == f"petals@2.1.0, 3 seats, seed {seed_from_int(5).hex()}"
     assert lines[1].startswith("#0 chance: ")
     # each seat by its name at the table, where the rules' words say "Seat N"
     assert lines[2].split(" ")[1] in ("ann", "bob", "cy"), lines[2]

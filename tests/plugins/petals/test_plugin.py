@@ -19,7 +19,7 @@ from hedgerow.plugins.petals import harmony
 
 def test_game_and_variant_are_registered(host: PluginHost) -> None:
     spec = host.game("petals")
-    assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "2.0.0")
+    assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "2.1.0")
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.summary
     assert spec.players_default == 4
     variant = host.variants[("petals", "harmony")]
@@ -34,8 +34,8 @@ def test_extension_hooks_are_declared(host: PluginHost) -> None:
 
 
 def test_fingerprints(host: PluginHost) -> None:
-    assert host.ruleset("petals").fingerprint == "petals@2.0.0"
-    assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@2.0.0+harmony@1.0.0"
+    assert host.ruleset("petals").fingerprint == "petals@2.1.0"
+    assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@2.1.0+harmony@1.0.0"
 
 
 def test_player_count_is_checked(host: PluginHost) -> None:
