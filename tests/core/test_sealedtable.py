@@ -7,11 +7,10 @@ game's rules can give a hidden card away.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pytest
+from toygames import toy_host
 
 from hedgerow.core import (
     Action,
@@ -31,9 +30,6 @@ from hedgerow.core.sealed import Known, Sealed
 from hedgerow.core.sealedcheck import SealedCheckError, check_sealed
 from hedgerow.core.sealedtable import OpenDealer, SealedTable, Waiting
 from hedgerow.core.seeding import seed_from_int
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from toygames import toy_host  # noqa: E402
 
 # -- parcel: play a card face up (and draw), or pass one face down to the left ----------------
 
@@ -195,7 +191,7 @@ def test_a_played_card_travels_as_its_token_with_its_face_attached() -> None:
 
 
 def test_a_passed_card_moves_unseen_and_is_shown_to_its_new_holder_only() -> None:
-    peers, dealer = dealt()
+    peers, _ = dealt()
     passing = peers[0].legal_actions(0)[2]
     assert passing.kind == "pass"
     prepared = peers[0].prepare(0, passing)
