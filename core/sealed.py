@@ -26,7 +26,7 @@ poker layer (`hedgerow.net.mentalpoker`), or of a trusted in-process dealer in t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
@@ -241,8 +241,8 @@ def substitute(value: T, faces: Mapping[Key, object], *, remember: bool = False)
 
 
 def tokens_in(value: object) -> Iterator[Sealed]:
-    """Every token in ``value``, in a fixed order (a dict's and a set's items by their
-    canonical order), each as often as it occurs."""
+    """Every token in ``value``, each as often as it occurs (in the order of the structure:
+    callers that need an order sort them; a token is never in a set, being unhashable)."""
     found: list[Sealed] = []
 
     def leaf(item: Any) -> Any:
@@ -255,7 +255,7 @@ def tokens_in(value: object) -> Iterator[Sealed]:
 
 
 def knowns_in(value: object) -> Iterator[Known | KnownText]:
-    """Every known face in ``value``, in the same fixed order as `tokens_in`."""
+    """Every known face in ``value``, each as often as it occurs."""
     found: list[Known | KnownText] = []
 
     def leaf(item: Any) -> Any:
@@ -289,7 +289,7 @@ def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> An
             return kind._make(out)
         return kind(out)
     if isinstance(value, dict):
-        items = _ordered(value.items())
+        items = list(value.items())
         pairs = [(_walk(k, leaf, rebuild=rebuild), _walk(v, leaf, rebuild=rebuild))
                  for k, v in items]
         if not rebuild or all(k2 is k and v2 is v
@@ -297,7 +297,7 @@ def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> An
             return value
         return kind(pairs)
     if isinstance(value, set | frozenset):
-        members = [v for v, _ in _ordered((v, None) for v in value)]
+        members = list(value)
         out = [_walk(v, leaf, rebuild=rebuild) for v in members]
         if not rebuild or all(a is b for a, b in zip(out, members, strict=True)):
             return value
@@ -313,14 +313,6 @@ def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> An
             return value
         return _replace(value, changes)
     return value
-
-
-def _ordered(pairs: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """A dict's or a set's items in a fixed order (by the canonical encoding of the key),
-    so that walking never depends on insertion order."""
-    from hedgerow.core.canon import encode
-
-    return sorted(pairs, key=lambda kv: encode(kv[0]))
 
 
 def _replace(value: Any, changes: dict[str, Any]) -> Any:
