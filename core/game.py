@@ -129,6 +129,14 @@ class GameDef(Generic[S, V]):
       for, or None.  ``setup`` of a game with a deck returns a state whose chance is the deal.
     * ``resolve(state, outcome) -> S`` (optional, with ``chance``): the state once chance
       answered ``outcome`` (one result per draw of the pending `Chance`).
+    * ``name_cards(state, seat, action) -> Action`` (optional): at a sealed table
+      (`hedgerow.core.sealedtable`), ``action`` with the hidden cards it takes named, for an
+      action that takes cards by description ("two red cards" rather than "these two
+      cards").  It is called on the acting seat's information state, where the seat's own
+      cards are `hedgerow.core.sealed.Known` faces; the action it returns names the cards
+      it takes as those values (an extra argument the rules accept), so that the other
+      peers learn which of the seat's sealed cards were taken.  Not needed by a game whose
+      actions name their cards; never called at an open table.
 
     See the module docstring for simultaneous steps and hidden information.
     """
@@ -145,6 +153,7 @@ class GameDef(Generic[S, V]):
     hash_data: Callable[[S], object] | None = None
     chance: Callable[[S], Chance | None] | None = None
     resolve: Callable[[S, ChanceOutcome], S] | None = None
+    name_cards: Callable[[S, int, Action], Action] | None = None
     sample: Callable[[V, int, Rng], S] | None = None
     score: Callable[[S, int], float] | None = None
     evaluate: Callable[[S, int], float] | None = None

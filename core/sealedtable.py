@@ -232,13 +232,16 @@ class SealedTable(Table):
 
     def prepare(self, seat: int, action: Action) -> Prepared | Refusal:
         """Make this peer's ``seat``'s chosen ``action`` ready to send and apply: the cards it
-        names as tokens unless public, and the faces of the cards of its own the rules read
-        as they apply it (they are shown to all) attached.
+        names (with the game's ``name_cards``, when it takes cards by description) as tokens
+        unless public, and the faces of the cards of its own the rules read as they apply it
+        (they are shown to all) attached.
 
         The action is applied to the public state, as every peer will (a `Refusal` when the
         rules refuse it); where the rules read a card this seat cannot show, that check
         waits for the public reveal round every peer will hold (`submit` says so).
         """
+        if self.gamedef.name_cards is not None:
+            action = self.gamedef.name_cards(self.info_state(), seat, action)
         wire = _to_wire(action, self.public)
         refusal = self._gate(seat, wire, None, None)
         if refusal is not None:
