@@ -10,7 +10,8 @@ Each keeps its own state; what they share is this one object, passed to each con
   ``roster``), set once by `seated`; the seed round (``round``: counts the seed agreements
   begun, from 1; the host sets it, docs/protocol.md §3.2);
 * the table as far as it goes: ``table`` (None before the seed), ``phase`` and ``problem``,
-  the state-hash book (``hashes``);
+  the state-hash book (``hashes``).  The phase changes in one place, `PeerContext.enter`,
+  and only along `MOVES` (no phase object assigns it);
 * the log file and the table file beside it (``writer``, ``log_path``, `save_table_file`);
   at the host, before there is a log, the open-table file (``open_path``,
   `save_open_table`, `hedgerow.net.openfile`);
@@ -78,6 +79,19 @@ STRANGER_REFUSALS_KEPT = 16
 NO_TABLE = bytes(16)
 #: The bodies that name the log index they are for (an Error refusing one carries it).
 INDEXED = (ActionMsg, ActionCommit, ActionReveal, StateHash)
+
+
+#: Where the table's phase may go from each phase (`PeerContext.enter`): seating fills and
+#: the seed is agreed (or a resumed seat comes back straight to play, or to a finished
+#: game); a seat lost before anyone acted sends the table back to seating (§3.2); play
+#: ends, by the rules or by agreement (§5.9); anything may halt, and a halted table stays.
+MOVES: dict[Phase, frozenset[Phase]] = {
+    Phase.SEATING: frozenset({Phase.SEEDING, Phase.PLAYING, Phase.FINISHED, Phase.HALTED}),
+    Phase.SEEDING: frozenset({Phase.SEATING, Phase.PLAYING, Phase.FINISHED, Phase.HALTED}),
+    Phase.PLAYING: frozenset({Phase.SEATING, Phase.FINISHED, Phase.HALTED}),
+    Phase.FINISHED: frozenset({Phase.SEATING, Phase.HALTED}),
+    Phase.HALTED: frozenset(),
+}
 
 
 class Stall:
@@ -153,7 +167,7 @@ class PeerContext:
         self.round = 1  # the seed round (§3.2): one more each time the table starts over
         # The table.
         self.table: Table | None = None
-        self.phase = Phase.SEATING
+        self._phase = Phase.SEATING
         self.problem: str | None = None
         self.writer: LogWriter | None = None
         self.log_path: Path | None = None
@@ -172,6 +186,21 @@ class PeerContext:
         self.seat = seat
         self.roster = Roster(players, self.identity.public)
         self.hashes = HashBook(players, seat)
+
+    @property
+    def phase(self) -> Phase:
+        """Where the table is in its life (changed only by `enter`)."""
+        return self._phase
+
+    def enter(self, phase: Phase) -> None:
+        """The table moves to ``phase``: the one place the phase changes.  Entering the phase
+        it is in changes nothing; a move `MOVES` does not list is a bug, and raises."""
+        if phase == self._phase:
+            return
+        if phase not in MOVES[self._phase]:
+            raise RuntimeError(f"the table cannot go from {self._phase.value} to {phase.value}")
+        log.debug("the table goes from %s to %s", self._phase.value, phase.value)
+        self._phase = phase
 
     def now(self) -> float:
         """The event loop's clock."""
@@ -271,7 +300,7 @@ class PeerContext:
     def halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None:
         """Stop the table; ``tell`` sends every seated peer Error(DESYNC) saying why."""
         first = self.phase != Phase.HALTED
-        self.phase = Phase.HALTED
+        self.enter(Phase.HALTED)
         self.problem = message
         if first:
             log.error("table halted: %s", shown(message, None))

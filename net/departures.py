@@ -39,15 +39,14 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from hedgerow.core.errors import Refusal, RulesError
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.net import wirerules as W
 from hedgerow.net.context import PeerContext
-from hedgerow.net.members import Member
+from hedgerow.net.members import Member, Takeover, Takeovers
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -81,32 +80,24 @@ ANSWER_WAIT_S = 6.0
 EXPIRED_KEPT = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Takeover:
-    """A takeover in force: ``runner``'s peer runs ``bot`` for the seat since entry ``index``."""
-
-    seat: int
-    runner: int
-    bot: str
-    index: int
-
-
 class Departures:
     """Departed seats, motions about them, takeovers in force, bots hosted and reclaims.
 
-    ``find_bot(name)`` gives the `BotSpec` of a strategy this process can run (None when it
-    cannot); ``accept(motion)`` decides a vote this peer casts by itself (a headless bot
-    peer accepts; None: the seat's client asks its player, then calls `vote`).
+    ``takeovers`` are the takeovers in force, shared with play (which checks each action's
+    author against them); ``find_bot(name)`` gives the `BotSpec` of a strategy this process
+    can run (None when it cannot); ``accept(motion)`` decides a vote this peer casts by
+    itself (a headless bot peer accepts, `run_headless`; None: the seat's client asks its
+    player, then calls `vote`).
     """
 
-    def __init__(self, ctx: PeerContext, sync: Sync, *,
+    def __init__(self, ctx: PeerContext, sync: Sync, takeovers: Takeovers, *,
                  find_bot: Callable[[str], BotSpec | None]) -> None:
         self.ctx = ctx
         self.sync = sync
+        self.takeovers = takeovers
         self._find_bot = find_bot
         self.accept: Callable[[SeatMotion], bool] | None = None
         self.delay = 0.0  # a hosted bot pauses this long before each move (as its runner's)
-        self.runs: dict[int, Takeover] = {}  # seat -> takeover in force
         self.motions: dict[tuple[int, int], Motion] = {}  # (proposer, number) -> open motion
         self.early: dict[tuple[int, int], dict[int, bool]] = {}  # votes before their motion
         self.expired: dict[tuple[int, int], str] = {}  # expired motions -> why (the newest)
@@ -194,10 +185,10 @@ class Departures:
         return self.handed_back is None or (table is not None
                                             and table.index >= self.handed_back)
 
-    def author_of(self, seat: int) -> int:
-        """The seat whose peer authors ``seat``'s actions now (its own, unless taken over)."""
-        takeover = self.runs.get(seat)
-        return seat if takeover is None else takeover.runner
+    @property
+    def runs(self) -> dict[int, Takeover]:
+        """The takeovers in force, by seat (the shared `Takeovers`)."""
+        return self.takeovers.runs
 
     def run_headless(self, delay: float) -> None:
         """Nobody is at this seat to ask (a headless bot plays it): accept every motion that
@@ -266,9 +257,8 @@ class Departures:
                 return "this peer agreed to another motion for that seat"
         return None
 
-    def on_motion(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_motion(self, rx: Received, env: Envelope, member: Member, body: SeatMotion) -> None:
         """A proposal from a seated peer: checked, then answered with a vote to everyone."""
-        body = cast(SeatMotion, env.body)
         if member.seat not in body.voters or member.seat in self.runs:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"{member.label()} is not a voter of its own motion")
@@ -312,9 +302,8 @@ class Departures:
         self._maybe_pass(motion)
         self.ctx.notify()
 
-    def on_vote(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_vote(self, rx: Received, env: Envelope, member: Member, body: MotionVote) -> None:
         """A voter's answer: counted; the motion passes once every voter accepted."""
-        body = cast(MotionVote, env.body)
         key = (body.proposer, body.number)
         motion = self.motions.get(key)
         if motion is None:
@@ -389,7 +378,7 @@ class Departures:
             event = SeatEvent(SeatEventKind.END, body.seat, 0, "", body.index, body.voters)
             self.ended = event
             self._log(event)
-            self.ctx.phase = Phase.FINISHED
+            self.ctx.enter(Phase.FINISHED)
             log.info("the table agreed to end the game at entry #%d (no winner)", body.index)
         else:
             self._take_over(Takeover(body.seat, body.runner, body.bot, body.index),
@@ -430,7 +419,7 @@ class Departures:
             elif event.kind == SeatEventKind.END:
                 self.ended = event
         if self.ended is not None:
-            self.ctx.phase = Phase.FINISHED
+            self.ctx.enter(Phase.FINISHED)
         self.held = self.runs.get(self.ctx.seat)
         for takeover in list(self.runs.values()):
             member = self.ctx.roster.by_seat(takeover.seat) if self.ctx.roster else None
@@ -512,7 +501,7 @@ class Departures:
         """``member`` fell silent here (lost): a takeover of our seat by it is possible now."""
         self.lost_seen.add(member.seat)
 
-    def on_taken(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_taken(self, rx: Received, env: Envelope, member: Member, body: SeatTaken) -> None:
         """To a returning peer: a bot runs our seat; wait for the runner's handback.
 
         Believed only when it can be true (§5.9): it names our seat, the takeover began
@@ -520,7 +509,6 @@ class Departures:
         reaches a process that resumed and has authored nothing since.  A process that did
         not resume believes it only from a runner it saw lost since its last own action (a
         link that was cut both ways)."""
-        body = cast(SeatTaken, env.body)
         if body.seat != self.ctx.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, f"seat {body.seat} is not ours")
             return
@@ -555,9 +543,9 @@ class Departures:
                      "to hand the seat back", body.bot, body.runner, body.index)
             self.ctx.notify()
 
-    def on_handback(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_handback(self, rx: Received, env: Envelope, member: Member,
+                    body: SeatHandback) -> None:
         """The runner's bot stopped: the seat is its own peer's again from ``index``."""
-        body = cast(SeatHandback, env.body)
         takeover = self.runs.get(body.seat)
         if body.seat == self.ctx.seat:
             if takeover is not None and takeover.runner != member.seat:

@@ -3,6 +3,8 @@
 A `Member` is one seated peer: its `PeerInfo` (seat, public key, address, name), its link
 (`Link`), when it was last heard from and the log length it last announced.  `Roster`
 indexes members by seat and by key and turns itself into `SeatInfo` rows for the clients.
+`Takeovers` says who authors each seat's actions now: the seat's own peer, or the runner
+of a takeover in force (docs/protocol.md §5.9).
 """
 
 from __future__ import annotations
@@ -132,3 +134,26 @@ class Roster:
                 why = "" if m.left_why is None else m.left_why.name.lower()
                 rows.append(SeatInfo(seat, m.info.display_name, link, m.bot_name, why))
         return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """A takeover in force: ``runner``'s peer runs ``bot`` for the seat since entry ``index``."""
+
+    seat: int
+    runner: int
+    bot: str
+    index: int
+
+
+class Takeovers:
+    """The takeovers in force at this table, by seat: what `hedgerow.net.departures` agrees
+    on and play (`hedgerow.net.sync.Sync`) checks every action's author against."""
+
+    def __init__(self) -> None:
+        self.runs: dict[int, Takeover] = {}
+
+    def author_of(self, seat: int) -> int:
+        """The seat whose peer authors ``seat``'s actions now (its own, unless taken over)."""
+        takeover = self.runs.get(seat)
+        return seat if takeover is None else takeover.runner

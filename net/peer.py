@@ -50,7 +50,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from hedgerow.core.actions import Action
 from hedgerow.core.datadir import logs_dir
@@ -68,12 +68,12 @@ from hedgerow.net.context import (
     JoinRefused,
     PeerContext,
     RefusalRecord,
-    body_name,
 )
 from hedgerow.net.departures import Departures
+from hedgerow.net.dispatch import Dispatch
 from hedgerow.net.keys import Identity, key_text
 from hedgerow.net.logfile import LogWriter
-from hedgerow.net.members import Member, Roster
+from hedgerow.net.members import Member, Roster, Takeovers
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -109,9 +109,6 @@ from hedgerow.net.transport import Node, Received
 log = logging.getLogger(__name__)
 
 
-Handler = Callable[[Received, Envelope, Member], None]
-
-
 class Peer:
     """One seat at a networked table; see the module docstring for the protocol."""
 
@@ -125,9 +122,10 @@ class Peer:
         self.address = ""
         self.ctx = PeerContext(identity, Node(identity, self._on_frame), seat_name=seat_name,
                                bot=bot, log_dir=log_dir)
-        self.sync = Sync(self.ctx, redeliver=self._dispatch)
-        self.departures = Departures(self.ctx, self.sync, find_bot=self._find_bot)
-        self.sync.author_of = self.departures.author_of
+        self._dispatch = Dispatch(self.ctx.refuse)
+        takeovers = Takeovers()
+        self.sync = Sync(self.ctx, redeliver=self._dispatch, author_of=takeovers.author_of)
+        self.departures = Departures(self.ctx, self.sync, takeovers, find_bot=self._find_bot)
         self.startup = Startup(self.ctx, self.sync)
         self.seating = Seating(self.ctx, plugins=plugins, begin_seeding=self.startup.begin,
                                redeliver=self._accept, peer_back=self._peer_back,
@@ -135,25 +133,24 @@ class Peer:
                                restart=self.startup.restart,
                                enter_round=self.startup.enter_round)
         # Who handles each body once its sender is known to hold a seat.
-        self._handlers: dict[type, Handler] = {
-            SeatAssignment: self.seating.on_seat_assignment,
-            SeedCommit: self.startup.on_seed_commit,
-            SeedReveal: self.startup.on_seed_reveal,
-            Start: self.startup.on_start,
-            ActionMsg: self.sync.on_action,
-            StateHash: self.sync.on_state_hash,
-            ActionCommit: self.sync.on_action_commit,
-            ActionReveal: self.sync.on_action_reveal,
-            CatchUpRequest: self.sync.on_catch_up_request,
-            CatchUpReply: self._on_catch_up_reply,
-            SeatMotion: self.departures.on_motion,
-            MotionVote: self.departures.on_vote,
-            SeatTaken: self.departures.on_taken,
-            SeatHandback: self.departures.on_handback,
-            Heartbeat: self._on_heartbeat,
-            Leave: self._on_leave,
-            ErrorMsg: self._on_error,
-        }
+        on = self._dispatch.on
+        on(SeatAssignment, self.seating.on_seat_assignment)
+        on(SeedCommit, self.startup.on_seed_commit)
+        on(SeedReveal, self.startup.on_seed_reveal)
+        on(Start, self.startup.on_start)
+        on(ActionMsg, self.sync.on_action)
+        on(StateHash, self.sync.on_state_hash)
+        on(ActionCommit, self.sync.on_action_commit)
+        on(ActionReveal, self.sync.on_action_reveal)
+        on(CatchUpRequest, self.sync.on_catch_up_request)
+        on(CatchUpReply, self._on_catch_up_reply)
+        on(SeatMotion, self.departures.on_motion)
+        on(MotionVote, self.departures.on_vote)
+        on(SeatTaken, self.departures.on_taken)
+        on(SeatHandback, self.departures.on_handback)
+        on(Heartbeat, self._on_heartbeat)
+        on(Leave, self._on_leave)
+        on(ErrorMsg, self._on_error)
         self._index_at_tick = -1
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
@@ -436,7 +433,7 @@ class Peer:
                         len(result.entries))
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
-        ctx.phase = Phase.PLAYING if table.active_seats() else Phase.FINISHED
+        ctx.enter(Phase.PLAYING if table.active_seats() else Phase.FINISHED)
         self.departures.resume()
         self.departures.restore(result.events)  # takeovers in force, an agreed end (§5.9)
         self.sync.syncing = True
@@ -688,12 +685,12 @@ class Peer:
             return
         body = env.body
         if isinstance(body, Hello):
-            self.seating.on_hello(rx, env)
+            self.seating.on_hello(rx, env, body)
             return
         joining = self.seating.joining
         if (joining and isinstance(body, (SeatAssignment, ErrorMsg))
                 and rx.sender == self.ctx.host_key):
-            self.seating.on_join_answer(rx, env)
+            self.seating.on_join_answer(rx, env, body)
             return
         if joining and self.seating.hold(rx, env):
             return  # from a peer seated before the host answered us
@@ -730,20 +727,12 @@ class Peer:
         self.departures.expire()  # a motion about its seat is moot now
         self.ctx.notify()
 
-    def _dispatch(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = env.body
-        handler = self._handlers.get(type(body))
-        if handler is None:
-            self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE,
-                            f"{body_name(env)} is not expected here")
-            return
-        handler(rx, env, member)
-
     # -- links --------------------------------------------------------------------------
 
-    def _on_catch_up_reply(self, rx: Received, env: Envelope, member: Member) -> None:
+    def _on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
+                           body: CatchUpReply) -> None:
         self.departures.answered_by(member)  # after any SeatTaken it had for us (§5.9)
-        self.sync.on_catch_up_reply(rx, env, member)
+        self.sync.on_catch_up_reply(rx, env, member, body)
 
     def _peer_back(self, member: Member, *, resumed: bool = True) -> None:
         """A seated peer returned (§5.7) — ``resumed`` with a ``Hello``, or only its link
@@ -767,12 +756,11 @@ class Peer:
             return None
         return spec if spec.plays(self.ctx.ruleset.spec.name) else None
 
-    def _on_heartbeat(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(Heartbeat, env.body)
+    def _on_heartbeat(self, rx: Received, env: Envelope, member: Member,
+                      body: Heartbeat) -> None:
         member.next_index = body.next_index
 
-    def _on_leave(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(Leave, env.body)
+    def _on_leave(self, rx: Received, env: Envelope, member: Member, body: Leave) -> None:
         if member.link == Link.LEFT:
             return
         member.link = Link.LEFT
@@ -783,8 +771,7 @@ class Peer:
         self.departures.expire()
         self.ctx.notify()
 
-    def _on_error(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(ErrorMsg, env.body)
+    def _on_error(self, rx: Received, env: Envelope, member: Member, body: ErrorMsg) -> None:
         if body.code == ErrorCode.DESYNC:
             log.warning("%s halted the table: %s", member.label(), shown(body.message))
             return

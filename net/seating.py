@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import cast
 
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
@@ -97,10 +96,9 @@ class Seating:
 
     # -- the host -----------------------------------------------------------------------
 
-    def on_hello(self, rx: Received, env: Envelope) -> None:
+    def on_hello(self, rx: Received, env: Envelope, hello: Hello) -> None:
         """A joiner's ``Hello`` (the host seats it) or a seated peer's return."""
         ctx = self.ctx
-        hello = cast(Hello, env.body)
         if env.table_id not in (b"", ctx.table_id):
             ctx.refuse(rx, env, ErrorCode.WRONG_TABLE, "this is not the table of that id")
             return
@@ -114,7 +112,7 @@ class Seating:
             self.lost_before_play(member)
             member = None
         if member is not None:
-            self._on_rejoin(rx, env, member)
+            self._on_rejoin(rx, env, member, hello)
             return
         if not ctx.is_host:
             ctx.refuse(rx, env, ErrorCode.STRANGER, "this peer does not seat anyone")
@@ -141,7 +139,7 @@ class Seating:
             ctx.refuse(rx, env, code, f"seat {wanted} is taken" if wanted is not None
                        else "every seat is taken")
             return
-        address = self._hello_address(rx, env)
+        address = self._hello_address(rx, env, hello)
         if address is None:
             return
         info = PeerInfo(seat, rx.sender, address, hello.display_name, hello.bot)
@@ -153,13 +151,12 @@ class Seating:
             self._full()
         ctx.notify()
 
-    def _hello_address(self, rx: Received, env: Envelope) -> str | None:
-        """Where the sender of ``env`` (a Hello) listens; None after refusing a bad one.
+    def _hello_address(self, rx: Received, env: Envelope, hello: Hello) -> str | None:
+        """Where the sender of ``hello`` listens; None after refusing a bad address.
 
         A wildcard host (a peer that listens on every interface) is replaced by the
         address its connection came from.
         """
-        hello = cast(Hello, env.body)
         try:
             host, port = split_endpoint(hello.address)
         except ValueError:
@@ -212,16 +209,15 @@ class Seating:
 
     # -- a joiner -----------------------------------------------------------------------
 
-    def on_join_answer(self, rx: Received, env: Envelope) -> None:
+    def on_join_answer(self, rx: Received, env: Envelope,
+                       body: SeatAssignment | ErrorMsg) -> None:
         """The host's answer to our ``Hello``: a seat, or why not."""
         ctx = self.ctx
         assert self.joined is not None
-        body = env.body
         if isinstance(body, ErrorMsg):
             self.joined.set_exception(JoinRefused(f"the table refused: "
                                                   f"{shown(body.message, None)}"))
             return
-        assert isinstance(body, SeatAssignment)
         if body.seat is None:
             self.joined.set_exception(JoinRefused("the table offered no seat"))
             return
@@ -237,10 +233,10 @@ class Seating:
         self.joined.set_result(None)
         self._apply_roster(body)
 
-    def on_seat_assignment(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_seat_assignment(self, rx: Received, env: Envelope, member: Member,
+                           body: SeatAssignment) -> None:
         """A ``SeatAssignment`` after our first: the seating as it fills, or new addresses."""
         ctx = self.ctx
-        body = cast(SeatAssignment, env.body)
         if rx.sender != ctx.host_key or ctx.is_host:
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host assigns seats")
             return
@@ -302,15 +298,14 @@ class Seating:
 
     # -- returning peers ----------------------------------------------------------------
 
-    def _on_rejoin(self, rx: Received, env: Envelope, member: Member) -> None:
+    def _on_rejoin(self, rx: Received, env: Envelope, member: Member, hello: Hello) -> None:
         ctx = self.ctx
-        hello = cast(Hello, env.body)
         if hello.fingerprint != ctx.ruleset.fingerprint:
             ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH,
                        f"{member.label()} now runs {hello.fingerprint}, the table runs "
                        f"{ctx.ruleset.fingerprint}")
             return
-        address = self._hello_address(rx, env)
+        address = self._hello_address(rx, env, hello)
         if address is None:
             return
         assert ctx.roster is not None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast
+from typing import Protocol
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 #: Seed messages of a round this peer has not reached yet, kept until it does.
 LATER_LIMIT = 64
+#: The messages of a seed round (each names its round).
+SeedMessage = SeedCommit | SeedReveal | Start
 
 
 def setup_hash(table: Table) -> bytes:
@@ -86,7 +88,8 @@ class Startup:
         self._starts: dict[int, Start] = {}  # Starts that came before our own seed
         self._started: set[int] = set()  # seats whose Start matched ours
         self._resumed = False
-        self._later: list[tuple[Received, Envelope, Member]] = []  # of a round not reached
+        #: Seed messages of a round this peer has not reached yet.
+        self._later: list[tuple[Received, Envelope, Member, SeedMessage]] = []
         self._stale_logged: set[tuple[int, int]] = set()  # (seat, round) ignored and logged
         self._stall = Stall()  # the seed agreement standing still (`resend_stalled`)
         self._barrier = Stall()  # the Start barrier standing still (`resend_stalled`)
@@ -154,7 +157,7 @@ class Startup:
         self._started = set()
         self._answered = {}
         self._barrier.reset()
-        ctx.phase = Phase.SEATING
+        ctx.enter(Phase.SEATING)
         log.warning("seed round %d abandoned before play began: back to seating, the seed "
                     "will be agreed again", abandoned)
         self.enter_round(abandoned + 1 if next_round is None else next_round)
@@ -169,10 +172,13 @@ class Startup:
             return
         ctx.round = number
         later, self._later = self._later, []
-        handlers = {SeedCommit: self.on_seed_commit, SeedReveal: self.on_seed_reveal,
-                    Start: self.on_start}
-        for rx, env, member in later:
-            handlers[type(env.body)](rx, env, member)  # stale now, kept again, or counted
+        for rx, env, member, body in later:  # stale now, kept again, or counted
+            if isinstance(body, SeedCommit):
+                self.on_seed_commit(rx, env, member, body)
+            elif isinstance(body, SeedReveal):
+                self.on_seed_reveal(rx, env, member, body)
+            else:
+                self.on_start(rx, env, member, body)
 
     # -- seeding ------------------------------------------------------------------------
 
@@ -182,7 +188,7 @@ class Startup:
         if ctx.phase != Phase.SEATING:
             return
         assert ctx.roster is not None
-        ctx.phase = Phase.SEEDING
+        ctx.enter(Phase.SEEDING)
         for m in ctx.roster.others():
             ctx.node.connect(m.key, m.info.address)
         if self.fixed_seed is not None:
@@ -233,9 +239,9 @@ class Startup:
             if member.link == Link.CONNECTED:
                 ctx.send(member, start)
 
-    def on_seed_commit(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(SeedCommit, env.body)
-        if self._seed_message(rx, env, member, body.seat,
+    def on_seed_commit(self, rx: Received, env: Envelope, member: Member,
+                       body: SeedCommit) -> None:
+        if self._seed_message(rx, env, member, body,
                               lambda seed: seed.commit(body.seat, body.commitment)):
             self._maybe_reveal()
 
@@ -247,25 +253,26 @@ class Startup:
             seed.reveal(self.ctx.seat, seed.share)
         self._maybe_start()
 
-    def on_seed_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(SeedReveal, env.body)
-        if self._seed_message(rx, env, member, body.seat,
+    def on_seed_reveal(self, rx: Received, env: Envelope, member: Member,
+                       body: SeedReveal) -> None:
+        if self._seed_message(rx, env, member, body,
                               lambda seed: seed.reveal(body.seat, body.share)):
             self._maybe_start()
 
-    def _seed_message(self, rx: Received, env: Envelope, member: Member, seat: int,
-                      record: Callable[[SeedRound], None]) -> bool:
-        """Check a SeedCommit/SeedReveal for ``seat`` and ``record`` it; False if refused.
+    def _seed_message(self, rx: Received, env: Envelope, member: Member,
+                      body: SeedCommit | SeedReveal, record: Callable[[SeedRound], None]
+                      ) -> bool:
+        """Check a SeedCommit/SeedReveal (``body``) and ``record`` it; False if refused.
 
         A share that does not match its commitment halts the table (no seed can be
         agreed); a second, different commitment or share is refused and the first stands.
         """
         ctx = self.ctx
-        if seat != member.seat:
+        if body.seat != member.seat:
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
-                       f"{member.label()} cannot speak for seat {seat}")
+                       f"{member.label()} cannot speak for seat {body.seat}")
             return False
-        if ctx.phase != Phase.HALTED and not self._this_round(rx, env, member):
+        if ctx.phase != Phase.HALTED and not self._this_round(rx, env, member, body):
             return False
         if self._late_seed_message(rx, env):
             return False
@@ -278,22 +285,23 @@ class Startup:
             return False
         return True
 
-    def _this_round(self, rx: Received, env: Envelope, member: Member) -> bool:
-        """True when ``env`` (a SeedCommit, SeedReveal or Start) belongs to this peer's
+    def _this_round(self, rx: Received, env: Envelope, member: Member,
+                    body: SeedMessage) -> bool:
+        """True when ``body`` (a SeedCommit, SeedReveal or Start) belongs to this peer's
         current seed round.  One of an abandoned round is ignored without reply (logged once
         per seat and round): its shares are not this round's.  One of a later round (its
         sender already has the host's next seating) is kept until this peer gets there."""
-        number = cast(SeedCommit | SeedReveal | Start, env.body).round
+        number = body.round
         if number == self.ctx.round:
             return True
         if number > self.ctx.round:
             if len(self._later) < LATER_LIMIT:
-                self._later.append((rx, env, member))
+                self._later.append((rx, env, member, body))
             return False
         if (member.seat, number) not in self._stale_logged and len(self._stale_logged) < 256:
             self._stale_logged.add((member.seat, number))
             log.info("ignored %s from %s: seed round %d was abandoned (this table is at round "
-                     "%d)", type(env.body).__name__, member.label(), number, self.ctx.round)
+                     "%d)", type(body).__name__, member.label(), number, self.ctx.round)
         return False
 
     def _late_seed_message(self, rx: Received, env: Envelope) -> bool:
@@ -332,7 +340,7 @@ class Startup:
             return
         self.setup_hash = setup_hash(ctx.table)
         self._open_log()
-        ctx.phase = Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED
+        ctx.enter(Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED)
         log.info("seed %s; play starts", seed.hex())
         ctx.broadcast(Start(ctx.table.header, self.setup_hash, ctx.round))
         # The chance entries the rules asked for at setup (the deal) are the first entries:
@@ -362,11 +370,10 @@ class Startup:
         ctx.save_table_file()
         ctx.drop_open_table()  # (the host's) the log and its table file take over
 
-    def on_start(self, rx: Received, env: Envelope, member: Member) -> None:
+    def on_start(self, rx: Received, env: Envelope, member: Member, body: Start) -> None:
         ctx = self.ctx
-        body = cast(Start, env.body)
         if ctx.phase != Phase.HALTED and not self._resumed \
-                and not self._this_round(rx, env, member):
+                and not self._this_round(rx, env, member, body):
             return
         if ctx.table is not None:
             if self._check_start(member.seat, body, rx, env):

@@ -29,7 +29,6 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
@@ -74,13 +73,17 @@ class Sync:
     """Play, simultaneous steps and catch-up.
 
     ``redeliver(rx, env, member)`` dispatches an early message again once its index has
-    come (the peer's handler for its body).
+    come (the peer's handler for its body); ``author_of(seat)`` is the seat whose peer
+    authors ``seat``'s actions now (its own, unless a bot took it over:
+    `hedgerow.net.members.Takeovers`).
     """
 
     def __init__(self, ctx: PeerContext, *,
-                 redeliver: Callable[[Received, Envelope, Member], None]) -> None:
+                 redeliver: Callable[[Received, Envelope, Member], None],
+                 author_of: Callable[[int], int]) -> None:
         self.ctx = ctx
         self._redeliver = redeliver
+        self.author_of = author_of
         self.syncing = False  # resumed: catching up before acting
         self.history: list[HistoryLine] = []  # every sealed entry, in words
         self.catch_up_at: float | None = None  # when we last asked for entries
@@ -91,9 +94,6 @@ class Sync:
         self._stall = Stall()  # the open step standing still (`resend_stalled_step`)
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
-        #: Who authors a seat's actions now (the seat itself unless a bot took it over, set
-        #: by the peer from `hedgerow.net.departures.Departures.author_of`).
-        self.author_of: Callable[[int], int] = lambda seat: seat
 
     def reset(self) -> None:
         """Forget every entry and early message (the seed agreement starts over)."""
@@ -203,8 +203,7 @@ class Sync:
         finally:
             self._draining = False
 
-    def on_action(self, rx: Received, env: Envelope, member: Member) -> None:
-        msg = cast(ActionMsg, env.body)
+    def on_action(self, rx: Received, env: Envelope, member: Member, msg: ActionMsg) -> None:
         if self.author_of(msg.seat) != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"{member.label()} cannot act for seat {msg.seat}", ref_index=msg.index)
@@ -269,7 +268,7 @@ class Sync:
         first = not self._unsealed
         self._unsealed.extend(applied)
         if not table.active_seats() and self.ctx.phase == Phase.PLAYING:
-            self.ctx.phase = Phase.FINISHED
+            self.ctx.enter(Phase.FINISHED)
             log.info("game over after %d entries", table.index)
         self.ctx.notify()  # a bot whose turn it is now is woken before the seal below
         if first and self._unsealed:
@@ -312,8 +311,8 @@ class Sync:
         finally:
             self._sealing = False
 
-    def on_state_hash(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(StateHash, env.body)
+    def on_state_hash(self, rx: Received, env: Envelope, member: Member,
+                      body: StateHash) -> None:
         if self.ctx.hashes is None:
             return
         divergence = self.ctx.hashes.report(member.seat, body.index, body.state_hash)
@@ -388,9 +387,8 @@ class Sync:
         self.applied(result)
         self.drain()
 
-    def _step_message(self, rx: Received, env: Envelope, member: Member) -> StepRound | None:
-        body = env.body
-        assert isinstance(body, (ActionCommit, ActionReveal))
+    def _step_message(self, rx: Received, env: Envelope, member: Member,
+                      body: ActionCommit | ActionReveal) -> StepRound | None:
         if self.author_of(body.seat) != member.seat:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"{member.label()} cannot act for seat {body.seat}",
@@ -414,11 +412,11 @@ class Sync:
             return None
         return self._open_step()
 
-    def on_action_commit(self, rx: Received, env: Envelope, member: Member) -> None:
-        step = self._step_message(rx, env, member)
+    def on_action_commit(self, rx: Received, env: Envelope, member: Member,
+                         body: ActionCommit) -> None:
+        step = self._step_message(rx, env, member, body)
         if step is None:
             return
-        body = cast(ActionCommit, env.body)
         try:
             step.commit(body.seat, body.commitment)
         except StepError as exc:
@@ -427,11 +425,11 @@ class Sync:
         self._maybe_reveal_step()
         self.ctx.notify()
 
-    def on_action_reveal(self, rx: Received, env: Envelope, member: Member) -> None:
-        step = self._step_message(rx, env, member)
+    def on_action_reveal(self, rx: Received, env: Envelope, member: Member,
+                         body: ActionReveal) -> None:
+        step = self._step_message(rx, env, member, body)
         if step is None:
             return
-        body = cast(ActionReveal, env.body)
         table = self.table
         assert table is not None
 
@@ -467,8 +465,8 @@ class Sync:
         else:
             self.ctx.send(member, body)
 
-    def on_catch_up_request(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(CatchUpRequest, env.body)
+    def on_catch_up_request(self, rx: Received, env: Envelope, member: Member,
+                            body: CatchUpRequest) -> None:
         table = self.table
         if table is None or self.ctx.hashes is None:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "play has not started here")
@@ -480,8 +478,8 @@ class Sync:
                       for i in range(start, stop))
         self.ctx.send(member, CatchUpReply(table.header, start, items, table.index))
 
-    def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member) -> None:
-        body = cast(CatchUpReply, env.body)
+    def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
+                          body: CatchUpReply) -> None:
         table = self.table
         if table is None or self.ctx.hashes is None:
             return

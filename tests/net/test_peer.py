@@ -543,7 +543,8 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
             reply = CatchUpReply(host.table.header, 0, (LoggedEntry(entry, bytes(32)),), 1)
             env = Envelope(host.table_id, liar.identity.public, 99, reply)
             member = host.roster.by_key(liar.identity.public)
-            host.sync.on_catch_up_reply(Received(liar.identity.public, None, None), env, member)
+            host.sync.on_catch_up_reply(Received(liar.identity.public, None, None), env, member,
+                                        reply)
             assert host.phase() == Phase.HALTED
             problem = host.problem()
             assert problem.startswith("desync after entry #0: "), problem

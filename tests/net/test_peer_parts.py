@@ -319,7 +319,7 @@ def test_a_seat_waiting_at_the_start_barrier_sends_its_start_again_and_is_answer
 
     def repeat() -> None:  # seat 1 sends its (matching) Start again: it still waits
         startup.on_start(SimpleNamespace(sender=b"k"), SimpleNamespace(body=ours),  # type: ignore[arg-type]
-                         near)  # type: ignore[arg-type]
+                         near, ours)  # type: ignore[arg-type]
 
     repeat()
     assert sent == [("near", ours)]
