@@ -38,8 +38,8 @@ async def main(argv: list[str]) -> dict[str, Any]:
 
     def on_change() -> None:
         now = time.monotonic_ns()
-        if peer.table is not None:
-            for i in range(len(applied), peer.table.index):
+        if peer.ctx.table is not None:
+            for i in range(len(applied), peer.index):
                 applied[i] = now
             if peer.ready and not ready:
                 ready.append(now)
@@ -48,8 +48,8 @@ async def main(argv: list[str]) -> dict[str, Any]:
     submit = peer.submit
 
     async def timed_submit(action: Any) -> Any:
-        assert peer.table is not None
-        submitted[peer.table.index] = time.monotonic_ns()
+        assert peer.ctx.table is not None
+        submitted[peer.index] = time.monotonic_ns()
         return await submit(action)
 
     peer.submit = timed_submit  # type: ignore[method-assign]

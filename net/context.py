@@ -1,9 +1,9 @@
 """`PeerContext`: what every phase of one table peer shares, and how each sends, refuses and
 halts.
 
-`hedgerow.net.peer.Peer` runs the table protocol (docs/protocol.md) as phase objects:
-`hedgerow.net.seating.Seating`, `hedgerow.net.startup.Startup` and `hedgerow.net.sync.Sync`.
-Each keeps its own state; what they share is this one object, passed to each constructor:
+`hedgerow.net.peer.Peer` runs the table protocol (docs/protocol.md) as phase objects
+(seating, startup, play, links, departures, a returning peer).  Each keeps its own state;
+what they share is this one object, passed to each constructor:
 
 * who this peer is and where it sits: its key and sockets (``identity``, ``node``), the
   seating (``seat``, ``players``, ``ruleset``, ``table_id``, ``is_host``, ``host_key``,
@@ -72,7 +72,7 @@ CATCH_UP_BATCH = 256
 #: Beats a seed agreement or an open step may stand still before this peer sends its own
 #: messages of it again (`Startup.resend_stalled`, `Sync.resend_stalled_step`).
 STALL_BEATS = 3
-#: Refusals remembered for `Peer.refusals` (each message at most 1024 characters), and at
+#: Refusals remembered in ``refusals`` (each message at most 1024 characters), and at
 #: most this many of them from one stranger.
 REFUSALS_KEPT = 256
 STRANGER_REFUSALS_KEPT = 16
@@ -148,13 +148,14 @@ class PeerContext:
     """The state every phase of a peer shares and the helpers they act through."""
 
     def __init__(self, identity: Identity, node: Node, *, seat_name: str = "",
-                 bot: str | None = None, log_dir: Path | None = None) -> None:
+                 bot: str | None = None, log_dir: Path | None = None,
+                 key_file: str | None = None) -> None:
         self.identity = identity
         self.node = node
         self.seat_name = shown(seat_name, None)  # sent to the others: plain text only
         self.bot = bot  # the strategy playing this seat, if a bot does
         self.log_dir = log_dir
-        self.key_file: str | None = None  # saved in the table file for `hedgerow resume`
+        self.key_file = key_file  # saved in the table file for `hedgerow resume`
         # The seating (set by `seated`).
         self.seat = -1
         self.players = 0

@@ -436,6 +436,16 @@ class Departures:
         if writer is not None and not writer.closed:
             writer.append_event(event)
 
+    def returned(self, member: Member, *, resumed: bool = True) -> None:
+        """A seated peer returned (§5.7) — ``resumed`` with a ``Hello``, or only its link
+        came back: a bot that runs its seat hands it back, telling it first (§5.9); play
+        re-sends our step messages.  A restarted process lost any commitment it had not
+        revealed, unless that commitment was a bot's that plays its seat."""
+        bot_seat = member.seat in self.runs
+        self.peer_back(member, resumed=resumed)
+        self.sync.peer_back(member, restarted=resumed and not bot_seat)
+        self.expire()
+
     def peer_back(self, member: Member, *, resumed: bool = True) -> None:
         """A seated peer came back (``resumed``: it said Hello again; else only its link
         returned): if a bot runs its seat, tell it (`SeatTaken`), and the runner stops its bot

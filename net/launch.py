@@ -53,9 +53,8 @@ def _identity(identity: Identity | None, key_file: str | Path | None) -> Identit
 def _new_peer(identity: Identity | None, key_file: str | Path | None, **kwargs: Any) -> Peer:
     if kwargs.get("bot"):  # a bot's log stays out of the person's logs folder
         kwargs.setdefault("log_dir", bot_logs_dir())
-    peer = Peer(_identity(identity, key_file), **kwargs)
-    peer.key_file = str(key_file) if key_file is not None else None
-    return peer
+    return Peer(_identity(identity, key_file),
+                key_file=str(key_file) if key_file is not None else None, **kwargs)
 
 
 async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
@@ -202,8 +201,7 @@ async def join_table(address: str | TableAddress, *, bot: str | None = None,
     if bind is None:
         bind = "127.0.0.1" if _loopback(where.host) else "0.0.0.0"
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot,
-                     plugins=plugins or PluginHost())
-    peer.accept_host_seed = accept_host_seed
+                     plugins=plugins or PluginHost(), accept_host_seed=accept_host_seed)
     try:
         await peer.join(where, bind=bind, wanted_seat=wanted_seat, timeout=timeout)
     except BaseException:

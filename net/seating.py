@@ -1,6 +1,10 @@
-"""`Seating`: who sits where — the host's answer to a `Hello`, the roster, returning peers.
+"""`Seating`: who sits where — opening and joining a table, the host's answer to a `Hello`,
+the roster, returning peers.
 
-The host checks a joiner's rules and seat in the order of docs/protocol.md §3.1 and sends
+The host opens the table (`Seating.open_table`: a new table id, seat 0, an open-table file
+to re-open it from after a crash); a joiner (`Seating.join`) dials the host's table address
+and sends ``Hello`` (its rules, name and ROUTER address).  The host checks a joiner's rules
+and seat in the order of docs/protocol.md §3.1 and sends
 every seated peer the roster (``SeatAssignment``); a joiner binds the table's rules from
 the fingerprint and keeps a DEALER to every peer it learns of.  Envelopes from keys not
 seated yet are held while seats fill (§3.1 step 6) and handed back once the roster names
@@ -15,12 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import time
 from collections.abc import Callable
 
+from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
-from hedgerow.net import rulesmatch
-from hedgerow.net.address import endpoint, split_endpoint
+from hedgerow.core.ruleset import Ruleset
+from hedgerow.net import openfile, rulesmatch
+from hedgerow.net.address import TableAddress, endpoint, split_endpoint
 from hedgerow.net.context import HELD_LIMIT, JoinRefused, PeerContext
 from hedgerow.net.keys import key_text
 from hedgerow.net.members import Member
@@ -95,6 +103,30 @@ class Seating:
         self._release()
 
     # -- the host -----------------------------------------------------------------------
+
+    def open_table(self, ruleset: Ruleset, players: int, *, name: str, where: str,
+                   reopenable: bool = True) -> None:
+        """This peer opens a table of ``ruleset`` for ``players`` seats, listening at
+        ``where`` (its endpoint), and takes seat 0 (the host).  ``name`` is the table's name
+        on the LAN; a ``reopenable`` table is saved in an open-table file until the seed is
+        agreed (``ctx.open_path``), from which `hedgerow.net.returning.Returning.reopen`
+        brings it back after a crash."""
+        ctx = self.ctx
+        ctx.is_host = True
+        ctx.host_key = ctx.identity.public
+        ctx.table_id = secrets.token_bytes(16)
+        ctx.table_name = name
+        ctx.seated(ruleset, players, 0)
+        assert ctx.roster is not None
+        ctx.roster.add(PeerInfo(0, ctx.identity.public, where, ctx.seat_name[:64],
+                                ctx.bot is not None), ctx.now(), ctx.bot)
+        if reopenable:
+            ctx.open_path = openfile.path_for(ctx.log_dir or logs_dir(), ruleset.spec.name,
+                                              time.strftime("%Y%m%d-%H%M%S"), ctx.table_id)
+            ctx.save_open_table()
+        if ctx.roster.full:
+            self._begin_seeding()
+        ctx.notify()
 
     def on_hello(self, rx: Received, env: Envelope, hello: Hello) -> None:
         """A joiner's ``Hello`` (the host seats it) or a seated peer's return."""
@@ -208,6 +240,27 @@ class Seating:
         self.ctx.notify()
 
     # -- a joiner -----------------------------------------------------------------------
+
+    async def join(self, address: TableAddress, *, where: str, fingerprint: str,
+                   wanted_seat: int | None, timeout: float) -> None:
+        """Ask the table at ``address`` for a seat (this peer listens at ``where``);
+        returns once seated.  Raises `JoinRefused` with the host's reason (rules that
+        differ, a full table...), or when no answer comes within ``timeout`` seconds."""
+        ctx = self.ctx
+        assert self.plugins is not None
+        ctx.host_key = address.key
+        joined = self.joined = asyncio.get_running_loop().create_future()
+        ctx.node.connect(address.key, address.endpoint)
+        hello = Hello(fingerprint, rulesmatch.installed(self.plugins), ctx.seat_name[:64],
+                      wanted_seat, ctx.bot is not None, where)
+        ctx.node.send(address.key, ctx.encode(hello, table_id=b""))
+        try:
+            await asyncio.wait_for(asyncio.shield(joined), timeout)
+        except TimeoutError:
+            raise JoinRefused(
+                f"no answer from the table at {address.host}:{address.port} within {timeout:g} s "
+                f"(is it running, and can it reach this machine at {where}?)"
+            ) from None
 
     def on_join_answer(self, rx: Received, env: Envelope,
                        body: SeatAssignment | ErrorMsg) -> None:

@@ -73,15 +73,15 @@ class Play(Protocol):
 class Startup:
     """Seed agreement and the start of play.
 
-    ``fixed_seed`` is the seed a host dictates (None: commit-reveal); ``accept_host_seed``
-    lets a joiner play a seed its host dictates.
+    ``fixed_seed`` is the seed a host dictates (None: commit-reveal, `dictate`);
+    ``accept_host_seed`` lets a joiner play a seed its host dictates.
     """
 
-    def __init__(self, ctx: PeerContext, play: Play) -> None:
+    def __init__(self, ctx: PeerContext, play: Play, *, accept_host_seed: bool = False) -> None:
         self.ctx = ctx
         self.play = play
         self.fixed_seed: bytes | None = None
-        self.accept_host_seed = False
+        self.accept_host_seed = accept_host_seed
         self.setup_hash: bytes | None = None
         self._round: SeedRound | None = None
         self._revealed = False
@@ -95,6 +95,10 @@ class Startup:
         self._barrier = Stall()  # the Start barrier standing still (`resend_stalled`)
         self._beat = 0  # heartbeats seen (`resend_stalled`)
         self._answered: dict[int, int] = {}  # seat -> the beat we last answered its repeat
+
+    def dictate(self, seed: bytes | None) -> None:
+        """This host dictates ``seed`` to the table (None: it is agreed by commit-reveal)."""
+        self.fixed_seed = seed
 
     @property
     def round(self) -> SeedRound:

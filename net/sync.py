@@ -95,6 +95,12 @@ class Sync:
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
 
+    def resumed(self, history: Sequence[HistoryLine]) -> None:
+        """This seat came back with its log (``history``: its entries in words): it catches
+        up with the table before it acts."""
+        self.history.extend(history)
+        self.syncing = True
+
     def reset(self) -> None:
         """Forget every entry and early message (the seed agreement starts over)."""
         self.history.clear()
@@ -321,6 +327,33 @@ class Sync:
         elif self.ctx.phase == Phase.FINISHED:
             self.ctx.notify()  # one more seat confirmed the end
 
+    def confirmed_end(self) -> bool:
+        """True when the game is over here and no connected seat still owes its final hash.
+
+        A seat that confirmed the final state, left, is lost (its last StateHash and Leave
+        may have died with its process) or never came back (a resumed finished game) is not
+        waited for: a finished game ends for everyone who holds its final hash, at once
+        (docs/protocol.md §5.8).
+        """
+        ctx, table = self.ctx, self.table
+        if table is None or ctx.hashes is None or ctx.roster is None:
+            return False
+        if ctx.phase != Phase.FINISHED:
+            return False
+        last = table.index - 1
+        # (A seat a bot plays for a departed player, or one an agreed end left out, is not
+        # connected: not waited for either, §5.9.)
+        return all(m.link != Link.CONNECTED or ctx.hashes.reported(m.seat, last)
+                   for m in ctx.roster.others())
+
+    def desync_settled(self) -> bool:
+        """False while a desync's naming may still change (reports for it are on the way)."""
+        ctx = self.ctx
+        divergence = ctx.hashes.divergence if ctx.hashes is not None else None
+        if divergence is None or ctx.roster is None:
+            return True
+        return all(m.seat in divergence.hashes or m.link != Link.CONNECTED for m in ctx.roster)
+
     # -- simultaneous steps -------------------------------------------------------------
 
     def open_step(self) -> StepRound:
@@ -338,6 +371,36 @@ class Sync:
         if step is None or step.index != self.table.index:
             step = self._step = StepRound(self.table.index, self.table.active_seats())
         return step
+
+    def play_own(self, action: Action, *, authored: Callable[[int], None]) -> Refusal | None:
+        """This peer's seat plays ``action`` (the seat may act: the caller checked): committed
+        in a simultaneous step, else applied and sent at once.  ``authored(index)`` is told
+        the log index this peer authored for its own seat.  None, or why not."""
+        table = self.table
+        assert table is not None
+        seat = self.ctx.seat
+        active = table.active_seats()
+        if seat not in active:
+            who = ", ".join(str(s) for s in active)
+            return Refusal(Code.NOT_YOUR_TURN, f"seat {seat} may not act now "
+                                               f"(waiting for seat {who})")
+        if len(active) > 1:
+            refused = self.commit_step(action)
+            if refused is None:
+                authored(table.index)
+            return refused
+        try:
+            result = table.submit(seat, action, index=table.index, prev=table.head)
+        except RulesError as exc:
+            self.ctx.rules_failed(exc)
+            return Refusal("rules_failed", str(exc))
+        if isinstance(result, Refusal):
+            return result
+        own = result[0].entry
+        authored(own.index)
+        self.applied(result, announce=ActionMsg(own.index, own.prev, seat, action))
+        self.drain()
+        return None
 
     def commit_step(self, action: Action) -> Refusal | None:
         """This peer's seat chooses ``action`` for the open simultaneous step: checked

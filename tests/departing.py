@@ -55,7 +55,7 @@ def crash(peer: Peer) -> Awaitable[None]:
         task.cancel()
     if peer.ctx.writer is not None:
         peer.ctx.writer.close()
-    return peer.node.close()
+    return peer.ctx.node.close()
 
 
 async def close_all(peers: list[Peer]) -> None:
@@ -65,7 +65,7 @@ async def close_all(peers: list[Peer]) -> None:
 
 def fast(peers: list[Peer]) -> None:
     for p in peers:  # (the first beat still comes after a second)
-        p.heartbeat, p.lost_after = 0.1, 1.0
+        p.links.heartbeat, p.links.lost_after = 0.1, 1.0
 
 
 def events_of(path: Path) -> list[tuple[SeatEventKind, int, int]]:

@@ -65,7 +65,7 @@ def test_a_bot_waits_for_a_person_who_thinks_longer_than_its_give_up() -> None:
                 if not legal:
                     await asyncio.wait_for(person.changed(), WAIT)
                     continue
-                await asyncio.sleep(THINK if person.table.index < 3 else 0)  # reading the rules
+                await asyncio.sleep(THINK if person.index < 3 else 0)  # reading the rules
                 assert not bot.done() and not bot_peer.closed
                 assert await person.submit(choose.choice(list(legal))) is None
             assert person.phase() == Phase.FINISHED

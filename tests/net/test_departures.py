@@ -59,14 +59,14 @@ def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: st
         assert first.seats()[gone].bot == "random"
         assert all(p.seats()[gone].run_by == runner for p in rest)  # shown as "bot"
         # The bot plays: the table moves on past the seat's turns.
-        start = first.table.index
+        start = first.index
         assert await first.wait_until(
-            lambda: any(e.seat == gone and e.index >= start for e in first.table.entries)
+            lambda: any(e.seat == gone and e.index >= start for e in first.entries())
             or first.phase() == Phase.FINISHED, WAIT)
         # The player comes back while the game is on and reclaims the seat.
         assert first.phase() == Phase.PLAYING
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.0
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: back.departures.may_act(), WAIT)
             for p in rest:
@@ -115,7 +115,7 @@ def test_every_peer_checks_a_motion_and_a_refusal_stops_it() -> None:
             assert await one.wait_until(lambda: not one.departures.motions, WAIT)
             assert all(3 not in p.departures.runs for p in (host, one, two))
             # The checks every voter makes, on the motion as it arrives.
-            table_index = host.table.index
+            table_index = host.index
             wrong = [
                 SeatMotion(9, MotionKind.TAKEOVER, 3, 0, "random", table_index + 1, (0, 1, 2)),
                 SeatMotion(9, MotionKind.TAKEOVER, 3, 0, "random", table_index, (0, 1)),
@@ -159,9 +159,9 @@ def test_a_runner_that_resumes_runs_the_bot_again_from_its_log() -> None:
         bots = [asyncio.ensure_future(play_bot(runner, spec, delay=0.05, take_over=0.3)),
                 asyncio.ensure_future(play_bot(other, spec, delay=0.05))]
         assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT), "takeover"
-        start = other.table.index
+        start = other.index
         assert await other.wait_until(
-            lambda: any(e.seat == 2 and e.index >= start for e in other.table.entries), WAIT)
+            lambda: any(e.seat == 2 and e.index >= start for e in other.entries()), WAIT)
         # The runner's process dies too; it comes back from its own log and plays on.
         bots[0].cancel()
         for task in list(runner.departures._bots.values()):
@@ -169,14 +169,14 @@ def test_a_runner_that_resumes_runs_the_bot_again_from_its_log() -> None:
         await crash(runner)
         log_path: Path = runner.log_path()
         back = await resume_table(log_path, identity=runner.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.0
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert 2 in back.departures.runs and back.departures.runs[2].runner == 0
-            resumed_at = back.table.index
+            resumed_at = back.index
             codes = await asyncio.gather(play_bot(back, spec, delay=0.02), bots[1])
             assert codes == [0, 0]
             assert back.state_hash() == other.state_hash()
-            assert any(e.seat == 2 and e.index >= resumed_at for e in back.table.entries)
+            assert any(e.seat == 2 and e.index >= resumed_at for e in back.entries())
             assert events_of(log_path) == [(SeatEventKind.TAKEOVER, 2, 0)]
             verified(back, log_path)
         finally:
@@ -259,34 +259,34 @@ def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
             to_runner = forger.ctx.roster.by_seat(runner.seat)
             forger.ctx.send(to_runner, SeatTaken(runner.seat, runner.seat, "x", 2**32 - 1))
             forger.ctx.send(to_runner, SeatTaken(runner.seat, mover.seat, "random", 1))
-            assert await runner.wait_until(lambda: len(runner.refusals) >= 2, WAIT)
-            codes = [(r.code, r.message) for r in list(runner.refusals)[-2:]]
+            assert await runner.wait_until(lambda: len(runner.ctx.refusals) >= 2, WAIT)
+            codes = [(r.code, r.message) for r in list(runner.ctx.refusals)[-2:]]
             assert codes[0][0] == codes[1][0] == ErrorCode.WRONG_SEAT
             assert "cannot run a bot" in codes[0][1] and "runner named" in codes[1][1]
             assert runner.departures.held is None and runner.departures.may_act()
             assert await mover.submit(mover.legal_actions()[0]) is None
-            assert mover.departures.authored == mover.table.index - 1 >= 1
+            assert mover.departures.authored == mover.index - 1 >= 1
             to_mover = forger.ctx.roster.by_seat(mover.seat)
-            at = mover.table.index
+            at = mover.index
             # a takeover from before the mover's own move; one that names another runner
             forger.ctx.send(to_mover, SeatTaken(mover.seat, forger.seat, "random", 0))
             forger.ctx.send(to_mover, SeatTaken(mover.seat, runner.seat, "random", at))
             # (the CI fuzz run) the forger names itself, with a takeover after our move: but
             # the mover never lost touch with it, so no bot of its can have taken the seat
             forger.ctx.send(to_mover, SeatTaken(mover.seat, forger.seat, "random", at))
-            assert await mover.wait_until(lambda: len(mover.refusals) >= 3, WAIT)
-            codes = [(r.code, r.message) for r in list(mover.refusals)[-3:]]
+            assert await mover.wait_until(lambda: len(mover.ctx.refusals) >= 3, WAIT)
+            codes = [(r.code, r.message) for r in list(mover.ctx.refusals)[-3:]]
             assert codes[0][0] == codes[1][0] == codes[2][0] == ErrorCode.WRONG_SEAT
             assert "authored entry" in codes[0][1] and "runner named" in codes[1][1]
             assert "has not lost touch" in codes[2][1]
             # a handback of the mover's seat that no takeover came before
             forger.ctx.send(to_mover, SeatHandback(mover.seat, at))
             # a second Start from a seat whose first one matched, now with another seed
-            header = mover.table.header
+            header = mover.ctx.table.header
             forger.ctx.send(to_mover, Start(replace(header, seed=b"\x01" * 32), bytes(32),
                                             forger.ctx.round))
-            assert await mover.wait_until(lambda: len(mover.refusals) >= 5, WAIT)
-            codes = [(r.code, r.message) for r in list(mover.refusals)[-2:]]
+            assert await mover.wait_until(lambda: len(mover.ctx.refusals) >= 5, WAIT)
+            codes = [(r.code, r.message) for r in list(mover.ctx.refusals)[-2:]]
             assert codes[0][0] == ErrorCode.WRONG_SEAT and "no bot runs" in codes[0][1]
             assert codes[1][0] == ErrorCode.WRONG_PHASE and "already started" in codes[1][1]
             assert mover.departures.held is None and mover.departures.may_act()

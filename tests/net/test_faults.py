@@ -15,10 +15,11 @@ import pytest
 import toygames
 
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.messages import ErrorCode
-from hedgerow.net.peer import JoinRefused, Peer
+from hedgerow.net.peer import Peer
 
 WAIT = 20.0
 RANDOM_BOT = (("random-bot", "hedgerow.plugins.bots.random_bot"),)
@@ -49,7 +50,7 @@ def test_a_hello_with_the_hosts_own_key_is_refused_saying_so() -> None:
         try:
             with pytest.raises(JoinRefused, match=r"this table's own identity .*--as NAME"):
                 await join_table(host.address, identity=me, plugins=plugins(), timeout=5)
-            assert host.refusals[-1].code == ErrorCode.STRANGER
+            assert host.ctx.refusals[-1].code == ErrorCode.STRANGER
             assert [m.seat for m in host.members()] == [0]  # nothing changed at the table
         finally:
             await host.close()
@@ -107,7 +108,7 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
                                   hello=hello)
                 node.send(address.key, env.SerializeToString())
             for _ in range(200):  # refusals change nothing, so nothing to wait on but time
-                if len(answers) >= 3 and len(host.refusals) >= 3:
+                if len(answers) >= 3 and len(host.ctx.refusals) >= 3:
                     break
                 await asyncio.sleep(0.05)
             assert len(answers) == 3  # every one answered, with a short Error
@@ -120,12 +121,12 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
                 if len(answers) >= 39:
                     break
                 await asyncio.sleep(0.05)
-            assert len(answers) == 39 and len(host.refusals) == 16
+            assert len(answers) == 39 and len(host.ctx.refusals) == 16
             assert all(a.data is not None and len(a.data) < 2000 for a in answers)
-            assert [r.code for r in host.refusals][:3] == [ErrorCode.MALFORMED] * 2 + [
+            assert [r.code for r in host.ctx.refusals][:3] == [ErrorCode.MALFORMED] * 2 + [
                 ErrorCode.RULES_MISMATCH]
             assert all(len(r.message) <= 1024 and "\x1b" not in r.message
-                       for r in host.refusals)
+                       for r in host.ctx.refusals)
             # The host's own name went out plain (it cannot break the wire rules).
             joiner = await join_table(host.address, identity=generate(), plugins=plugins())
             try:
@@ -155,21 +156,21 @@ def test_a_peer_lost_during_seed_agreement_rejoins_and_the_game_starts(back: str
         a = await join_table(host.address, identity=generate(), plugins=plugins())
         peers = [host, a]
         for p in (host, a, k):
-            p.heartbeat, p.lost_after = 0.1, 1.0
+            p.links.heartbeat, p.links.lost_after = 0.1, 1.0
         try:
             assert await host.wait_until(lambda: host.phase() == Phase.SEEDING, WAIT)
             assert await a.wait_until(lambda: a.phase() == Phase.SEEDING, WAIT)
             k._closed = True  # killed: no Leave, no heartbeat, nothing more
             for task in k._tasks:
                 task.cancel()
-            await k.node.close()
+            await k.ctx.node.close()
             if back == "once_lost":
                 assert await host.wait_until(lambda: host.phase() == Phase.SEATING, WAIT)
                 assert await a.wait_until(lambda: a.phase() == Phase.SEATING, WAIT)
                 assert [m.seat for m in host.members()] == [0, 2]
             again = await join_table(host.address, identity=doomed, plugins=plugins(),
                                      seat_name="kay")
-            again.heartbeat, again.lost_after = 0.1, 1.0
+            again.links.heartbeat, again.links.lost_after = 0.1, 1.0
             peers.append(again)
             assert again.seat == 1
             spec = plugins().bot("random")

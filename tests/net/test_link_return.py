@@ -23,10 +23,10 @@ from hedgerow.net.seat import Link, Phase
 def cut(peer: Peer) -> list[bool]:
     """Cut ``peer`` off both ways until the returned flag's first item is set to False."""
     on = [True]
-    accept, send, reply = peer._accept, peer.node.send, peer.node.reply
+    accept, send, reply = peer._accept, peer.ctx.node.send, peer.ctx.node.reply
     peer._accept = lambda rx, env: None if on[0] else accept(rx, env)  # type: ignore
-    peer.node.send = lambda key, data: False if on[0] else send(key, data)  # type: ignore
-    peer.node.reply = lambda route, data: False if on[0] else reply(route, data)  # type: ignore
+    peer.ctx.node.send = lambda key, data: False if on[0] else send(key, data)  # type: ignore
+    peer.ctx.node.reply = lambda route, data: False if on[0] else reply(route, data)  # type: ignore
     return on
 
 
@@ -50,14 +50,14 @@ def test_a_cut_off_seat_taken_over_by_a_bot_is_its_own_again_when_the_link_retur
             assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
             bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05))
                     for p in (runner, other)]
-            start = runner.table.index
+            start = runner.index
             assert await runner.wait_until(  # the bot plays seat 2 meanwhile
-                lambda: any(e.seat == 2 and e.index >= start for e in runner.table.entries)
+                lambda: any(e.seat == 2 and e.index >= start for e in runner.entries())
                 or runner.phase() == Phase.FINISHED, WAIT)
             link[0] = False  # the link returns
             assert await victim.wait_until(lambda: victim.departures.handed_back is not None,
                                            WAIT)
-            assert not any(r.what in ("SeatTaken", "SeatHandback") for r in victim.refusals)
+            assert not any(r.what in ("SeatTaken", "SeatHandback") for r in victim.ctx.refusals)
             codes = await asyncio.gather(play_bot(victim, spec, delay=0.01), *bots)
             assert codes == [0, 0, 0]
             assert victim.state_hash() == runner.state_hash() == other.state_hash()

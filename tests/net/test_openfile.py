@@ -33,7 +33,7 @@ def test_the_open_table_file_lives_until_the_log_exists() -> None:
         try:
             (path,) = logs_dir().glob(f"*{openfile.SUFFIX}")
             saved = openfile.load(path)
-            assert (saved.table_id, saved.players, saved.round) == (host.table_id, 2, 1)
+            assert (saved.table_id, saved.players, saved.round) == (host.ctx.table_id, 2, 1)
             assert saved.name == "the table"
             assert [p.seat for p in saved.peers] == [0]
             assert saved.peers[0].address == host.endpoint

@@ -26,6 +26,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import LogEntry
 from hedgerow.net.codec import encode_envelope
+from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table, resume_table
 from hedgerow.net.logfile import read_log, verify_log
@@ -40,7 +41,7 @@ from hedgerow.net.messages import (
     LoggedEntry,
     action_commitment,
 )
-from hedgerow.net.peer import JoinRefused, Peer
+from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
 from hedgerow.net.transport import Node, Received
 
@@ -110,7 +111,7 @@ def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
             hashes = {p.state_hash() for p in peers}
             assert hashes == {simulate(game, players, peers[0].seed)}
             assert all(p.phase() == Phase.FINISHED for p in peers)
-            assert [len(p.history()) for p in peers] == [peers[0].table.index] * players
+            assert [len(p.history()) for p in peers] == [peers[0].index] * players
         finally:
             await close_all(peers)
 
@@ -147,8 +148,8 @@ def test_a_joiner_without_the_tables_variant_is_refused_and_told_why() -> None:
             with pytest.raises(JoinRefused, match=r"lacks variant lowball 1\.0\.0"):
                 await join_table(host.address, identity=generate(), plugins=lacking,
                                  seat_name="carl")
-            assert host.refusals[-1].code == ErrorCode.RULES_MISMATCH
-            assert "peer carl lacks variant lowball 1.0.0" in host.refusals[-1].message
+            assert host.ctx.refusals[-1].code == ErrorCode.RULES_MISMATCH
+            assert "peer carl lacks variant lowball 1.0.0" in host.ctx.refusals[-1].message
             assert len(host.members()) == 1  # nothing changed at the table
         finally:
             await host.close()
@@ -194,11 +195,11 @@ def test_a_stranger_is_refused_and_changes_nothing() -> None:
         await stranger.start()
         try:
             assert await host.wait_until(lambda: host.phase() == Phase.PLAYING, WAIT)
-            index = host.table.index
+            index = host.index
             stranger.connect(host.identity.public, host.endpoint)
-            action = host.table.legal_actions(host.table.active_seats()[0])[0]
-            env = Envelope(host.table_id, stranger_id.public, 1,
-                           ActionMsg(index, host.table.head, host.table.active_seats()[0],
+            action = host.ctx.table.legal_actions(host.ctx.table.active_seats()[0])[0]
+            env = Envelope(host.ctx.table_id, stranger_id.public, 1,
+                           ActionMsg(index, host.ctx.table.head, host.ctx.table.active_seats()[0],
                                      action))
             stranger.send(host.identity.public, encode_envelope(env))
             reply = await asyncio.wait_for(got.get(), WAIT)
@@ -206,8 +207,8 @@ def test_a_stranger_is_refused_and_changes_nothing() -> None:
 
             error = decode_envelope(reply.data).body
             assert isinstance(error, ErrorMsg) and error.code == ErrorCode.STRANGER
-            assert host.refusals[-1].code == ErrorCode.STRANGER
-            assert host.table.index == index
+            assert host.ctx.refusals[-1].code == ErrorCode.STRANGER
+            assert host.index == index
         finally:
             await stranger.close()
             await close_all(peers)
@@ -220,7 +221,7 @@ def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log(game: str) -> No
     async def main() -> None:
         peers = await table(game, 3)
         for p in peers:  # (the first beat still comes after a second)
-            p.heartbeat, p.lost_after = 0.1, 1.5
+            p.links.heartbeat, p.links.lost_after = 0.1, 1.5
         victim = peers[2]
         assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
         log_path: Path = victim.log_path()
@@ -238,13 +239,13 @@ def test_a_lost_seat_is_shown_and_its_peer_resumes_from_its_log(game: str) -> No
         host = peers[0]
         assert await host.wait_until(lambda: host.seats()[2].link == Link.LOST, WAIT), "lost"
         await asyncio.wait_for(waiting.wait(), WAIT)
-        before = host.table.index
+        before = host.index
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.5
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.5
         try:
-            assert back.table.index <= before
-            assert await back.wait_until(lambda: not back.syncing, WAIT), "catching up"
-            assert back.table.index == host.table.index  # what it missed was fetched
+            assert back.index <= before
+            assert await back.wait_until(lambda: not back.sync.syncing, WAIT), "catching up"
+            assert back.index == host.index  # what it missed was fetched
             codes = await asyncio.gather(play_bot(back, spec), *honest)
             assert codes == [0, 0, 0]
             assert await host.wait_until(lambda: host.seats()[2].link == Link.CONNECTED, WAIT)
@@ -311,10 +312,10 @@ def test_submit_refuses_out_of_turn_and_illegal_actions_locally() -> None:
             assert refusal is not None and refusal.code == "not_your_turn"
             refusal = await actor.submit(Action.of("play", card=99))
             assert refusal is not None and refusal.code == "posy.not_in_hand"
-            assert actor.table.index == 1  # entry #0 is the deal, a chance entry
+            assert actor.index == 1  # entry #0 is the deal, a chance entry
             legal = actor.legal_actions()[0]
             assert await actor.submit(legal) is None
-            assert await idle.wait_until(lambda: idle.table.index == 2, WAIT)
+            assert await idle.wait_until(lambda: idle.index == 2, WAIT)
             assert [(line.index, line.seat, line.text) for line in idle.history()] == [
                 (0, -1, "chance: deal"), (1, active, f"seat {active} plays {legal['card']}")]
         finally:
@@ -399,7 +400,7 @@ def cheat_at_steps(peer: Peer, change: str) -> list[Any]:
         step = peer.sync.step
         if isinstance(body, (ActionCommit, ActionReveal)) and step is not None and step.own:
             seat, action, salt = step.own
-            other = next(a for a in peer.table.legal_actions(seat) if a != action)
+            other = next(a for a in peer.ctx.table.legal_actions(seat) if a != action)
             if change == "reveal" and isinstance(body, ActionReveal):
                 body = ActionReveal(body.index, seat, other, salt)
             elif change == "illegal":
@@ -439,8 +440,8 @@ def test_a_cheat_at_a_simultaneous_step_is_named_by_every_honest_peer(change: st
             reveal = next(m for m in rewrote if isinstance(m, ActionReveal))
             assert problem == named.format(n=reveal.action["n"])
             for p in peers[:2]:
-                assert p.phase() == Phase.HALTED and p.table.index == 0  # nothing applied
-                refused = [r for r in p.refusals if r.seat == 2]
+                assert p.phase() == Phase.HALTED and p.index == 0  # nothing applied
+                refused = [r for r in p.ctx.refusals if r.seat == 2]
                 assert refused and refused[-1].code == (
                     ErrorCode.BAD_REVEAL if change == "reveal" else ErrorCode.ILLEGAL)
             playing.cancel()
@@ -467,10 +468,10 @@ def test_a_step_is_applied_whole_against_its_starting_state() -> None:
                 again = await p.submit(Action.of("pick", n=2))
                 assert again is not None and again.code in ("already_chosen", "not_your_turn")
             for p in peers:
-                assert await p.wait_until(lambda p=p: p.table.index == 3, WAIT)
-            logs = {tuple((e.seat, e.action["n"]) for e in p.table.entries) for p in peers}
+                assert await p.wait_until(lambda p=p: p.index == 3, WAIT)
+            logs = {tuple((e.seat, e.action["n"]) for e in p.entries()) for p in peers}
             assert logs == {((0, 3), (1, 1), (2, 3))}
-            assert {p.table.state.scores for p in peers} == {(0, 1, 0)}  # 1 is the unique pick
+            assert {p.ctx.table.state.scores for p in peers} == {(0, 1, 0)}  # 1 is the unique pick
             assert {p.state_hash() for p in peers} == {peers[0].state_hash()}
         finally:
             await close_all(peers)
@@ -485,7 +486,7 @@ def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
     async def main() -> None:
         peers = await table("goofspiel", 3)
         for p in peers:
-            p.heartbeat, p.lost_after = 0.1, 1.5
+            p.links.heartbeat, p.links.lost_after = 0.1, 1.5
         victim = peers[2]
         spec = plugins().bot("random")
         assert await victim.wait_until(lambda: victim.ready, WAIT)
@@ -507,20 +508,20 @@ def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
         assert await victim.submit(choice) is None  # what its bot would play
         await crash(victim)
         host = peers[0]
-        assert await host.wait_until(lambda: host.table.index >= 5, WAIT)  # bids, prize
+        assert await host.wait_until(lambda: host.index >= 5, WAIT)  # bids, prize
         assert read_log(log_path).next_index == 1  # the first prize only
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.5
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.5
         try:
-            assert back.table.index == 1
-            assert await back.wait_until(lambda: not back.syncing, WAIT), "catching up"
-            assert back.table.index >= 5 and back.table.entries[:5] == host.table.entries[:5]
+            assert back.index == 1
+            assert await back.wait_until(lambda: not back.sync.syncing, WAIT), "catching up"
+            assert back.index >= 5 and back.entries()[:5] == host.entries()[:5]
             codes = await asyncio.gather(play_bot(back, spec), *honest)
             assert codes == [0, 0, 0]
             assert {p.state_hash() for p in (back, *peers[:2])} == {
                 simulate("goofspiel", 3, host.seed)}
             assert verify_log(lambda h: back.ruleset, read_log(log_path)) is None
-            assert read_log(log_path).next_index == back.table.index
+            assert read_log(log_path).next_index == back.index
         finally:
             await close_all([back, *peers[:2]])
 
@@ -535,14 +536,14 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
         try:
             assert await host.wait_until(lambda: host.ready, WAIT)
             host.sync.seal()
-            ours = host.table.entries[0]
+            ours = host.entries()[0]
             assert ours.is_chance
             order, first = ours.action.args[0][1]
             forged = Action.of("chance", draws=((order[1], order[0], *order[2:]), first))
             entry = LogEntry.after(ours.prev, 0, CHANCE_SEAT, forged)
-            reply = CatchUpReply(host.table.header, 0, (LoggedEntry(entry, bytes(32)),), 1)
-            env = Envelope(host.table_id, liar.identity.public, 99, reply)
-            member = host.roster.by_key(liar.identity.public)
+            reply = CatchUpReply(host.ctx.table.header, 0, (LoggedEntry(entry, bytes(32)),), 1)
+            env = Envelope(host.ctx.table_id, liar.identity.public, 99, reply)
+            member = host.ctx.roster.by_key(liar.identity.public)
             host.sync.on_catch_up_reply(Received(liar.identity.public, None, None), env, member,
                                         reply)
             assert host.phase() == Phase.HALTED
@@ -551,7 +552,7 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
             # named by the hashes known for #0: "seat 2 (joiner2) diverged (state 000000000000"
             # or, if the others' reports were already settled, "seat 2 (joiner2) has 0000..."
             assert "seat 2 (joiner2)" in problem and "000000000000" in problem, problem
-            assert host.table.index == 1  # nothing else changed
+            assert host.index == 1  # nothing else changed
         finally:
             await close_all(peers)
 
@@ -576,7 +577,7 @@ def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up() -> None:
         for p in peers:  # the first round's bids, by hand
             assert await p.submit(p.legal_actions()[0]) is None
         for p in peers:  # three bids and the next prize: entries #1-#4
-            assert await p.wait_until(lambda p=p: p.table.index == 5, WAIT)
+            assert await p.wait_until(lambda p=p: p.index == 5, WAIT)
         victim.sync.seal()
         log_path: Path = victim.log_path()
         await crash(victim)
@@ -585,15 +586,15 @@ def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up() -> None:
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
         spec = plugins().bot("random")
         try:
-            assert back.table.index == 1 and back.table.following == 2
-            assert await back.wait_until(lambda: not back.syncing, WAIT), "catching up"
-            assert back.table.entries == peers[0].table.entries
+            assert back.index == 1 and back.ctx.table.following == 2
+            assert await back.wait_until(lambda: not back.sync.syncing, WAIT), "catching up"
+            assert back.entries() == peers[0].entries()
             assert [line.index for line in back.history()] == [0, 1, 2, 3, 4]
             codes = await asyncio.gather(*(play_bot(p, spec) for p in (back, *peers[:2])))
             assert codes == [0, 0, 0]
             assert len({p.state_hash() for p in (back, *peers[:2])}) == 1
             log = read_log(log_path)
-            assert log.ok and log.next_index == back.table.index  # nothing written twice
+            assert log.ok and log.next_index == back.index  # nothing written twice
             assert verify_log(lambda h: back.ruleset, log) is None
         finally:
             await close_all([back, *peers[:2]])

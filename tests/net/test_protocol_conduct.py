@@ -157,7 +157,7 @@ class RawPeer:
 async def open_table(players: int) -> Peer:
     host = await host_table(plugins().ruleset("posy", (), players), players,
                             identity=generate(), seat_name="host", announce=False)
-    host.lost_after = 600.0  # the raw peers send no heartbeats
+    host.links.lost_after = 600.0  # the raw peers send no heartbeats
     return host
 
 
@@ -183,7 +183,7 @@ def test_a_refusal_comes_back_on_the_joiners_link_its_seat_assignment_on_a_new_o
             assert rx.route is None  # on our DEALER: the connection the Hello came in on
             raw.send(key, raw.hello(), table_id=b"")
             rx, env = await raw.next(is_body(SeatAssignment))
-            assert rx.sender == key and env.table_id == host.table_id
+            assert rx.sender == key and env.table_id == host.ctx.table_id
             assert rx.route is not None  # on our ROUTER: the host dialed Hello.address
             assert rx.peer_ip == "127.0.0.1"
         finally:
@@ -212,7 +212,7 @@ def test_a_joiner_sends_heartbeats_only_once_seated() -> None:
             assert (error.code, error.message) == (ErrorCode.MALFORMED,
                                                    "table_id must be 16 bytes")
             assert error.ref_seq == seq
-            seq = raw.send(key, Heartbeat(0), table_id=host.table_id)  # known from discovery
+            seq = raw.send(key, Heartbeat(0), table_id=host.ctx.table_id)  # known from discovery
             _, error = await raw.error(key)
             assert (error.code, error.ref_seq) == (ErrorCode.STRANGER, seq)
             raw.backlog.clear()
@@ -260,7 +260,7 @@ def test_every_refusal_names_the_envelope_and_an_action_its_index() -> None:
             stranger.node.connect(key, host.endpoint)
             action = ActionMsg(5, bytes(32), 1, toygames_play())
             await refused("stranger's action", encode_envelope(
-                Envelope(host.table_id, stranger.key, 43, action)), stranger)
+                Envelope(host.ctx.table_id, stranger.key, 43, action)), stranger)
             await refused("action for another table", encode_envelope(
                 Envelope(NOT_THE_TABLE, raw.key, 44, action)))
             assert refusals == {
@@ -292,7 +292,7 @@ def test_a_key_without_a_seat_may_only_say_hello() -> None:
         try:
             key = host.identity.public
             stranger.node.connect(key, host.endpoint)
-            stranger.table_id = host.table_id
+            stranger.table_id = host.ctx.table_id
             codes = {}
             for body in (Heartbeat(0), CatchUpRequest(0), Leave("bye")):
                 seq = stranger.send(key, body)
@@ -320,7 +320,7 @@ def test_a_seat_assignment_from_anyone_but_the_host_is_wrong_seat() -> None:
             await raw.join(host)
             joiner = await join_table(host.address, identity=generate(), plugins=plugins(),
                                       seat_name="ann")
-            joiner.lost_after = 600.0
+            joiner.links.lost_after = 600.0
             final = await raw.seating(3)
             ann = next(p for p in final.peers if p.seat == 2)
             raw.node.connect(ann.public_key, ann.address)
@@ -383,7 +383,7 @@ def test_seed_messages_before_the_final_seating_are_kept() -> None:
             assert host.phase() == Phase.SEATING
             joiner = await join_table(host.address, identity=generate(), plugins=plugins(),
                                       seat_name="ann")
-            joiner.lost_after = 600.0
+            joiner.links.lost_after = 600.0
             final = await raw.seating(3)
             ann = next(p for p in final.peers if p.seat == 2)
             await raw.next(lambda rx, env: isinstance(env.body, SeedReveal)
@@ -435,7 +435,7 @@ def test_seed_messages_of_an_abandoned_round_are_ignored_and_a_later_rounds_kept
             assert 1 not in host.startup.round.commits
             joiner = await join_table(host.address, identity=generate(), plugins=plugins(),
                                       seat_name="ann")
-            joiner.lost_after = 600.0
+            joiner.links.lost_after = 600.0
             try:
                 final = await raw.seating(3)
                 assert final.round == 2
@@ -527,10 +527,10 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
         ps = plugins()
         ruleset = ps.ruleset("posy", (), 3)
         host = await host_table(ruleset, 3, seed=7, identity=generate(), announce=False)
-        host.lost_after = 600.0  # the raw peer sends no heartbeats
+        host.links.lost_after = 600.0  # the raw peer sends no heartbeats
         victim = await join_table(host.address, identity=generate(), plugins=ps,
                                   seat_name="vic", accept_host_seed=True)
-        victim.lost_after = 600.0
+        victim.links.lost_after = 600.0
         raw = await RawPeer().start()
         returning: RawPeer | None = None
         try:
@@ -548,7 +548,7 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
                 raw.send(peer_key, mine)
             assert await host.wait_until(lambda: host.ready, WAIT)
             assert await victim.wait_until(lambda: victim.ready, WAIT)
-            index = host.table.index
+            index = host.index
             assert host.active_seats() == (1,)
             # A motion about a seat still at the table is refused by a vote, with the reason.
             raw.send(key, SeatMotion(1, MotionKind.TAKEOVER, 1, 0, "random", index, (0, 2)))
@@ -594,7 +594,7 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
             returning = await RawPeer(victim.identity).start()
             returning.table_id = raw.table_id
             returning.node.connect(key, host.endpoint)
-            seq = returning.send(key, ActionMsg(host.table.index, host.table.head, 1,
+            seq = returning.send(key, ActionMsg(host.index, host.ctx.table.head, 1,
                                                 toygames_play()))
             _, error = await returning.error(key)
             assert (error.code, error.ref_seq) == (ErrorCode.WRONG_SEAT, seq)

@@ -44,7 +44,7 @@ def test_a_seat_reclaimed_mid_step_is_handed_back_after_the_step_its_bot_committ
         assert step is not None
         # The player comes back while the bot's commitment for its seat is open.
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.0
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: back.departures.held is not None, WAIT)
             assert await runner.wait_until(lambda: 2 in runner.departures._handing_back, WAIT)
@@ -62,11 +62,11 @@ def test_a_seat_reclaimed_mid_step_is_handed_back_after_the_step_its_bot_committ
             assert events_of(log_path) == [(SeatEventKind.TAKEOVER, 2, 0),
                                            (SeatEventKind.RECLAIM, 2, 0)]
             assert not any(r.what in ("ActionCommit", "ActionReveal")
-                           for p in (runner, other) for r in p.refusals)
+                           for p in (runner, other) for r in p.ctx.refusals)
             # The returning process may refuse the bot's first commitment: sent to the dead
             # process's address, it waited in the sender's queue and arrived before the
             # SeatTaken.  The one re-sent after the SeatTaken was taken.
-            assert all(r.code.name == "WRONG_SEAT" for r in back.refusals
+            assert all(r.code.name == "WRONG_SEAT" for r in back.ctx.refusals
                        if r.what in ("ActionCommit", "ActionReveal"))
         finally:
             await close_all([back, runner, other])
@@ -90,7 +90,7 @@ def test_a_commitment_that_died_with_its_process_is_made_afresh_by_the_bot() -> 
         for p in (runner, other):
             assert await p.wait_until(lambda p=p: 2 in p.sync.committed(), WAIT)
         await crash(victim)
-        start = runner.table.index
+        start = runner.index
         for p in (runner, other):  # (a peer that still sees seat 2 would vote no)
             assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
         other.departures.accept = lambda motion: True
@@ -101,7 +101,7 @@ def test_a_commitment_that_died_with_its_process_is_made_afresh_by_the_bot() -> 
                 assert await p.wait_until(lambda p=p: 2 in p.departures.runs, WAIT)
                 assert await p.submit(p.legal_actions()[0]) is None
             for p in (runner, other):
-                assert await p.wait_until(lambda p=p: p.table.index > start, WAIT), "step"
+                assert await p.wait_until(lambda p=p: p.index > start, WAIT), "step"
             codes = await asyncio.gather(*(play_bot(p, spec, delay=0.01)
                                            for p in (runner, other)))
             assert codes == [0, 0]

@@ -68,7 +68,7 @@ def test_a_resumed_player_waits_for_the_runner_behind_a_slow_link() -> None:
         other.departures.peer_back = lambda member, resumed=True: None  # type: ignore
         slow_intake_from(runner, victim.identity.public, 2.0)
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.0
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: other.seat in back.departures.answered, WAIT)
             assert not back.departures.may_act() and back.legal_actions() == []
@@ -83,7 +83,7 @@ def test_a_resumed_player_waits_for_the_runner_behind_a_slow_link() -> None:
                                            (SeatEventKind.RECLAIM, 2, 0)]
             # The true SeatTaken and handback were believed.  (The bot's actions for seat 2
             # that reached it before the SeatTaken were refused; catch-up brought them.)
-            refused = {r.what for r in back.refusals}
+            refused = {r.what for r in back.ctx.refusals}
             assert refused <= {"ActionMsg"}, refused
         finally:
             await close_all([back, runner, other])
@@ -105,7 +105,7 @@ def test_a_resumed_player_stops_waiting_for_a_silent_seat(monkeypatch) -> None:
         await crash(victim)
         await crash(silent)
         back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-        back.heartbeat, back.lost_after = 0.1, 1.0
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: host.seat in back.departures.answered, WAIT)
             assert not back.departures.may_act()

@@ -43,7 +43,7 @@ def test_no_choice_is_seen_before_every_seat_has_committed() -> None:
         try:
             for p in peers:
                 assert await p.wait_until(lambda p=p: p.ready and p.active_seats(), WAIT)
-            start = peers[0].table.index  # the step starts after the deal
+            start = peers[0].index  # the step starts after the deal
             views: dict[int, Any] = {p.seat: p.view() for p in peers}
             late = next(p for p in peers if p.seat == 2)
             early = [p for p in peers if p is not late]
@@ -61,16 +61,16 @@ def test_no_choice_is_seen_before_every_seat_has_committed() -> None:
                 step = p.sync.step
                 assert step is not None and not step.all_committed
                 assert step.reveals == {}, (p.seat, step.reveals)  # nobody revealed
-                assert p.table.index == start  # nothing of the step applied...
+                assert p.index == start  # nothing of the step applied...
                 assert p.view() == views[p.seat]  # ...nor shown
                 log = read_log(p.log_path())
                 assert len(log.entries) == start  # ...nor logged
             late_choice = late.legal_actions()[0]
             assert await late.submit(late_choice) is None
             for p in peers:
-                assert await p.wait_until(lambda p=p: p.table.index >= start + 3, WAIT)
+                assert await p.wait_until(lambda p=p: p.index >= start + 3, WAIT)
             for p in peers:
-                step_entries = [(e.seat, e.action) for e in p.table.entries[start:start + 3]]
+                step_entries = [(e.seat, e.action) for e in p.entries()[start:start + 3]]
                 assert step_entries == [(0, chosen[0]), (1, chosen[1]), (2, late_choice)]
             assert len({p.state_hash() for p in peers}) == 1
         finally:

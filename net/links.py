@@ -1,0 +1,191 @@
+"""`Links`: whether each seated peer is there — heartbeats, lost and back, leaving, errors.
+
+Every peer sends ``Heartbeat(next_index)`` to every other one each ``heartbeat`` seconds
+(docs/protocol.md §5.6); a seat silent for ``lost_after`` seconds is LOST, and the table
+waits for it.  Anything a seated peer sends shows it is there: a lost seat that speaks
+again is back (§5.7) — its seat handed back if a bot ran it, our step messages sent
+again since what went meanwhile may be lost.  A ``Leave`` marks its seat LEFT with the
+reason it gave; an ``Error`` from a seated peer is logged (a ``DESYNC`` one says it
+halted).  Each beat also nudges what may stand still across a cut link (the seed
+agreement, an open step, a catch-up behind a peer that is ahead).
+
+Of the other phases this needs only what its constructor takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from hedgerow.net.context import PeerContext
+from hedgerow.net.members import Member, Takeover
+from hedgerow.net.messages import (
+    Body,
+    CatchUpReply,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Heartbeat,
+    Hello,
+    Leave,
+)
+from hedgerow.net.seat import Link, Phase
+from hedgerow.net.shown import shown
+from hedgerow.net.transport import Received
+
+log = logging.getLogger(__name__)
+
+
+class LinkedPlay(Protocol):
+    """What links need of play (`hedgerow.net.sync.Sync`)."""
+
+    @property
+    def catch_up_at(self) -> float | None:
+        """When this peer last asked for entries (None: not waiting for any)."""
+
+    def peer_back(self, member: Member, *, restarted: bool = True) -> None:
+        """``member`` is back: it gets our step messages again."""
+
+    def resend_stalled_step(self) -> None:
+        """Once a beat: send our messages of a step that stands still again."""
+
+    def request_catch_up(self, member: Member | None) -> None:
+        """Ask ``member`` for the entries after our log's end."""
+
+    def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
+                          body: CatchUpReply) -> None:
+        """Entries we asked for."""
+
+
+class LinkedDepartures(Protocol):
+    """What links need of departures (`hedgerow.net.departures.Departures`)."""
+
+    @property
+    def runs(self) -> Mapping[int, Takeover]:
+        """The takeovers in force, by seat."""
+
+    def returned(self, member: Member, *, resumed: bool = True) -> None:
+        """A seated peer came back (with a Hello when ``resumed``)."""
+
+    def saw_lost(self, member: Member) -> None:
+        """``member`` fell silent here."""
+
+    def answered_by(self, member: Member) -> None:
+        """``member`` answered our catch-up request."""
+
+    def expire(self) -> None:
+        """Drop the motions that can no longer pass."""
+
+    def hearing_out(self) -> bool:
+        """True while a resumed process still waits for the other seats' answers."""
+
+
+class Links:
+    """Heartbeats, lost and returning seats, ``Leave`` and ``Error``.
+
+    ``seat_gone(member)`` tells seating that a seat was lost or left; ``resend_stalled()``
+    is the seed agreement's nudge, once a beat.
+    """
+
+    def __init__(self, ctx: PeerContext, *, heartbeat: float, lost_after: float,
+                 play: LinkedPlay, departures: LinkedDepartures,
+                 seat_gone: Callable[[Member], None],
+                 resend_stalled: Callable[[], None]) -> None:
+        self.ctx = ctx
+        self.heartbeat = heartbeat  # seconds between our heartbeats
+        self.lost_after = lost_after  # seconds of silence after which a seat is lost
+        self._play = play
+        self._departures = departures
+        self._seat_gone = seat_gone
+        self._resend_stalled = resend_stalled
+        self._index_at_tick = -1
+
+    def alive(self, member: Member, body: Body) -> None:
+        """``member`` sent ``body``: it is there (a lost seat is back, §5.7)."""
+        member.last_seen = self.ctx.now()
+        if isinstance(body, Leave) or member.link in (Link.CONNECTED, Link.LEFT):
+            return
+        was_lost = member.link == Link.LOST
+        if was_lost:
+            log.info("%s is back", member.label())
+        member.link = Link.CONNECTED
+        if member.seat in self._departures.runs and not isinstance(body, Hello):
+            # back without a resume: its seat is handed back too
+            self._departures.returned(member, resumed=False)
+        elif was_lost and not isinstance(body, Hello):
+            # Only its link was down: our step messages sent meanwhile may be lost.
+            self._play.peer_back(member, restarted=False)
+        self._departures.expire()  # a motion about its seat is moot now
+        self.ctx.notify()
+
+    def on_heartbeat(self, rx: Received, env: Envelope, member: Member,
+                     body: Heartbeat) -> None:
+        member.next_index = body.next_index
+
+    def on_leave(self, rx: Received, env: Envelope, member: Member, body: Leave) -> None:
+        if member.link == Link.LEFT:
+            return
+        member.link = Link.LEFT
+        member.left_why = body.why
+        log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
+                 shown(body.reason) or "no reason given")
+        self._seat_gone(member)
+        self._departures.expire()
+        self.ctx.notify()
+
+    def on_error(self, rx: Received, env: Envelope, member: Member, body: ErrorMsg) -> None:
+        if body.code == ErrorCode.DESYNC:
+            log.warning("%s halted the table: %s", member.label(), shown(body.message))
+            return
+        log.warning("%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
+                    body.code.name, shown(body.message))
+
+    def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
+                          body: CatchUpReply) -> None:
+        self._departures.answered_by(member)  # after any SeatTaken it had for us (§5.9)
+        self._play.on_catch_up_reply(rx, env, member, body)
+
+    async def run(self) -> None:
+        """Beat every ``heartbeat`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                self.beat()
+            except Exception:
+                log.exception("heartbeat failed")
+
+    def beat(self) -> None:
+        """One heartbeat: tell everyone where we are, and see who fell silent."""
+        ctx = self.ctx
+        if ctx.roster is None or not ctx.table_id:
+            return
+        index = ctx.table.index if ctx.table is not None else 0
+        ctx.broadcast(Heartbeat(index))
+        now = ctx.now()
+        changed = False
+        for m in ctx.roster.others():
+            if m.link == Link.CONNECTED and now - m.last_seen > self.lost_after:
+                m.link = Link.LOST
+                changed = True
+                log.warning("%s is lost (silent for %.0f s)", m.label(), now - m.last_seen)
+                self._departures.saw_lost(m)
+                self._seat_gone(m)
+        self._departures.expire()  # motions that can no longer pass (§5.9)
+        self._departures.hearing_out()  # resumed: the wait for the others' answers ends
+        # A seed agreement or a step that stands still: our messages may have been lost
+        # across a reconnect.
+        self._resend_stalled()
+        self._play.resend_stalled_step()
+        # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
+        if ctx.table is not None and ctx.phase == Phase.PLAYING:
+            ahead = [m for m in ctx.roster.others()
+                     if m.next_index > index and m.link == Link.CONNECTED]
+            asked = self._play.catch_up_at
+            stale = asked is None or now - asked > self.heartbeat * 2
+            if ahead and index == self._index_at_tick and stale:
+                self._play.request_catch_up(max(ahead, key=lambda m: m.next_index))
+        self._index_at_tick = index
+        if changed:
+            ctx.notify()
