@@ -7,7 +7,10 @@ its seat (`hedgerow.core.tournament`), plays the games in parallel
 ends with a table per bot (`hedgerow.clients.tournament_report`).  The same ``--seed`` gives
 the same games and the same summary, timing aside, with any number of workers and on any
 backend.  ``--json`` writes JSON lines instead of the table: a ``tournament`` header, one
-``game`` record per game in game order, and a ``summary`` (docs/tournaments.md).
+``game`` record per game in game order, and a ``summary`` (docs/tournaments.md).  News
+goes to stderr, above the bar while there is one: where the Dask dashboard is
+(``--dashboard``), and while a ``--scheduler`` has no worker, that it waits for one (until
+``--worker-timeout``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import signal
 import sys
@@ -25,7 +29,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
-from hedgerow.clients.progress import progress_bar
+from hedgerow.clients.progress import progress_bar, say_on_stderr
 from hedgerow.clients.tournament_backends import Backend, make_backend
 from hedgerow.clients.tournament_play import Job, bot_labels, resolve_bot
 from hedgerow.clients.tournament_report import report
@@ -71,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "1 plays in this process)")
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
                         help="run on an existing Dask cluster (needs hedgerow[cluster])")
+    parser.add_argument("--worker-timeout", type=float, default=None, metavar="SECONDS",
+                        help="with --scheduler: give up when no worker has been connected "
+                             "for SECONDS (default: wait, saying so every 10 s)")
+    parser.add_argument("--dashboard", action="store_true",
+                        help="serve the Dask dashboard of the local cluster, on this machine "
+                             "only (127.0.0.1), and say where; with --scheduler, say where "
+                             "the scheduler's is")
     parser.add_argument("--json", action="store_true",
                         help="JSON lines: the settings, every game's record, the summary")
 
@@ -85,6 +96,11 @@ def _job(args: argparse.Namespace) -> tuple[Job, list[str]]:
         raise HedgerowError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
         raise HedgerowError(f"--workers must be at least 1, not {args.workers}")
+    timeout = args.worker_timeout
+    if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
+        raise HedgerowError(
+            f"--worker-timeout must be a number of seconds above 0, not {timeout:g}"
+        )
     choices = [name.strip() for name in args.bots.split(",")]
     if any(not name for name in choices):
         raise HedgerowError(f"--bots {args.bots!r} has an empty name")
@@ -187,16 +203,22 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and args.games > 1
     try:
         with _Interrupts() as interrupts:
-            backend = make_backend(workers, args.scheduler)
+            backend = make_backend(workers, args.scheduler, dashboard=args.dashboard,
+                                   worker_timeout=args.worker_timeout)
+            if backend.dashboard_news:
+                say_on_stderr(backend.dashboard_news)
+            backend.ready(say_on_stderr)
+            started = time.monotonic()  # the games' time, not the wait for workers
             if args.json:
                 with interrupts.held():
                     _print_json(_header(job, labels, args.games, backend))
-            with progress_bar(args.games, show) as advance:
-                for batch in backend.results(job, Batcher(args.games, backend.workers)):
+            with progress_bar(args.games, show) as progress:
+                batcher = Batcher(args.games, backend.workers)
+                for batch in backend.results(job, batcher, progress.say):
                     with interrupts.held():
                         for record in batch["records"]:
                             results.add(record)
-                    advance(len(batch["records"]))
+                    progress(len(batch["records"]))
                     if batch["error"] is not None:
                         failure = batch["error"]
                         break
@@ -246,6 +268,7 @@ def _header(job: Job, labels: list[str], games: int, backend: Backend) -> dict[s
         "cycle": cycle_size(len(job.bots), job.players),
         "workers": backend.workers,
         "backend": backend.description,
+        "dashboard": backend.dashboard,
     }
 
 

@@ -15,17 +15,34 @@ the caller puts the games back in order.  None of them schedules anything itself
 At most two tasks per worker are in flight at once (one running, one waiting), so an
 interrupted tournament leaves little unfinished work and the results waiting to be put in
 order stay few.
+
+**The local cluster listens on this machine only.**  Its scheduler, workers and nannies
+bind to 127.0.0.1, and it serves no dashboard unless asked (``--dashboard``), and then on
+127.0.0.1 too (port 8787, or any free one when that is taken): the dashboard shows and
+controls the cluster and has no password, so it must not be open to the network.  To see
+it from another machine, forward the port (``ssh -L 8787:127.0.0.1:8787 HOST``).
+
+**Waiting for workers.**  A scheduler named with ``--scheduler`` may have no worker yet (or
+lose all of them during the run).  The games cannot run then, so the backend says so at
+once, says it again every `NOTICE_EVERY` seconds with how long it has waited, says when a
+worker arrives, and gives up with an error after ``--worker-timeout`` seconds without a
+worker, when that is set.  Workers that join later are used too: the number of tasks in
+flight follows the threads connected.
 """
 
 from __future__ import annotations
 
 import contextlib
+import http.client
 import importlib.util
 import logging
 import multiprocessing
 import signal
 import socket
-from collections.abc import Iterator
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -38,6 +55,18 @@ from hedgerow.core.tournament import Batcher
 IN_FLIGHT = 2
 #: seconds to wait for a Dask scheduler to answer
 CONNECT_TIMEOUT = 10
+#: seconds between two "still no worker" notices
+NOTICE_EVERY = 10.0
+#: seconds between two looks at the workers connected to a Dask scheduler
+POLL = 1.0
+#: where the local cluster's dashboard is served, when asked for (loopback only)
+DASHBOARD_ADDRESS = "127.0.0.1:8787"
+#: what Dask's dashboard needs installed to show anything (``distributed.versions``)
+BOKEH_REQUIREMENT = "bokeh>=3.1.0"
+
+#: how a backend tells the user something while the tournament runs: a line, and perhaps
+#: more after a newline that only matter where there is room (`hedgerow.clients.progress`)
+Say = Callable[[str], None]
 
 
 class Backend(Protocol):
@@ -47,8 +76,16 @@ class Backend(Protocol):
     workers: int
     #: where the games run, in a few words after "played": "on 2 worker processes"
     description: str
+    #: the address of the Dask dashboard, when one is shown (``--dashboard``)
+    dashboard: str | None
+    #: what to tell about the dashboard (where it is, or that there is none), when asked
+    dashboard_news: str | None
 
-    def results(self, job: Job, batcher: Batcher) -> Iterator[dict[str, Any]]:
+    def ready(self, say: Say) -> None:
+        """Return once games can run (``say``-ing why, while they cannot yet)."""
+        ...
+
+    def results(self, job: Job, batcher: Batcher, say: Say) -> Iterator[dict[str, Any]]:
         """Run every task ``batcher`` gives out; yield each `run_batch` result as it ends."""
         ...
 
@@ -62,6 +99,11 @@ def dask_installed() -> bool:
     return importlib.util.find_spec("distributed") is not None
 
 
+def bokeh_installed() -> bool:
+    """True when ``bokeh`` is installed, which Dask's dashboard needs to show anything."""
+    return importlib.util.find_spec("bokeh") is not None
+
+
 def _observed(batcher: Batcher, result: dict[str, Any]) -> dict[str, Any]:
     batcher.observe(len(result["records"]), result["seconds"])
     return result
@@ -72,8 +114,13 @@ class InProcess:
 
     workers = 1
     description = "in this process"
+    dashboard: str | None = None
+    dashboard_news: str | None = None
 
-    def results(self, job: Job, batcher: Batcher) -> Iterator[dict[str, Any]]:
+    def ready(self, say: Say) -> None:
+        pass
+
+    def results(self, job: Job, batcher: Batcher, say: Say) -> Iterator[dict[str, Any]]:
         while (task := batcher.next()) is not None:
             yield _observed(batcher, run_batch(job, *task))
 
@@ -89,6 +136,9 @@ def _ignore_interrupts() -> None:
 class ProcessPool:
     """``workers`` processes of `concurrent.futures` (used when Dask is not installed)."""
 
+    dashboard: str | None = None
+    dashboard_news: str | None = None
+
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"on {workers} worker processes"
@@ -98,7 +148,10 @@ class ProcessPool:
             initializer=_ignore_interrupts,
         )
 
-    def results(self, job: Job, batcher: Batcher) -> Iterator[dict[str, Any]]:
+    def ready(self, say: Say) -> None:
+        pass
+
+    def results(self, job: Job, batcher: Batcher, say: Say) -> Iterator[dict[str, Any]]:
         pending: dict[Future[dict[str, Any]], int] = {}
 
         def fill() -> None:
@@ -150,10 +203,52 @@ def check_scheduler_address(address: str) -> tuple[str, str, int]:
     return scheme, host, int(port)
 
 
-class DaskBackend:
-    """A Dask client on a fresh local cluster, or on the scheduler at ``address``."""
+class _WorkerWait:
+    """Whether a Dask scheduler has a worker, and what to say (and when to give up) if not."""
 
-    def __init__(self, workers: int, address: str | None = None) -> None:
+    def __init__(self, address: str, timeout: float | None) -> None:
+        self.address = address
+        self.timeout = timeout
+        self._since: float | None = None  # when the scheduler was first seen without workers
+        self._said = 0.0
+        self._seen = False  # whether a worker was ever connected
+
+    def update(self, threads: int, say: Say) -> None:
+        """The scheduler has ``threads`` worker threads now: say what changed, or time out."""
+        now = time.monotonic()
+        if threads:
+            self._seen = True
+            if self._since is not None:
+                each = "thread" if threads == 1 else "threads"
+                say(f"a Dask worker is connected ({threads} {each}) after "
+                    f"{int(now - self._since)} s: playing")
+                self._since = None
+            return
+        if self._since is None:
+            self._since = self._said = now
+            state = "every Dask worker has left" if self._seen else "no Dask worker yet"
+            say(f"{state} at {self.address}: waiting for one\n"
+                f"start one with: dask worker {self.address} --nthreads 1")
+        elif now - self._said >= NOTICE_EVERY:
+            self._said = now
+            say(f"still no Dask worker at {self.address} after {int(now - self._since)} s")
+        if self.timeout is not None and now - self._since >= self.timeout:
+            raise HedgerowError(
+                f"no Dask worker connected to the scheduler at {self.address} "
+                f"in {self.timeout:g} s (--worker-timeout)"
+            )
+
+
+class DaskBackend:
+    """A Dask client on a fresh local cluster, or on the scheduler at ``address``.
+
+    ``dashboard``: serve the local cluster's dashboard on 127.0.0.1 (or, with ``address``,
+    find the scheduler's own).  ``worker_timeout``: with ``address``, give up after that many
+    seconds without a worker connected (None: wait for as long as it takes, saying so).
+    """
+
+    def __init__(self, workers: int, address: str | None = None, *, dashboard: bool = False,
+                 worker_timeout: float | None = None) -> None:
         if not dask_installed():
             raise HedgerowError(
                 "Dask is not installed: pip install 'hedgerow[cluster]' "
@@ -162,13 +257,19 @@ class DaskBackend:
         from distributed import Client, LocalCluster
 
         self._cluster: Any = None
+        self.dashboard: str | None = None
+        self.dashboard_news: str | None = None
         if address is None:
             try:
                 self._cluster = LocalCluster(
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=":0",  # any free port: 8787 may be taken
+                    host="127.0.0.1",
+                    dashboard_address=DASHBOARD_ADDRESS if dashboard else None,
+                    # without a dashboard the scheduler still serves /health and the like:
+                    # on 127.0.0.1 too, and on any free port rather than the dashboard's
+                    scheduler_kwargs=None if dashboard else {"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.ERROR,
                 )
             except (OSError, RuntimeError, TimeoutError) as exc:
@@ -178,6 +279,14 @@ class DaskBackend:
                 ) from None
             self._client = Client(self._cluster)
             self.description = f"on a local Dask cluster of {workers} worker processes"
+            if dashboard:
+                self.dashboard = self._client.dashboard_link
+                self.dashboard_news = f"Dask dashboard: {self.dashboard} (this machine only)"
+                if not bokeh_installed():
+                    self.dashboard_news += (
+                        f"\nit shows nothing without bokeh: pip install '{BOKEH_REQUIREMENT}'"
+                    )
+            self._address = self._cluster.scheduler_address
         else:
             _, host, port = check_scheduler_address(address)
             try:
@@ -191,34 +300,94 @@ class DaskBackend:
             except (OSError, TimeoutError) as exc:
                 raise HedgerowError(f"cannot use the Dask scheduler at {address}: {exc}") from None
             self.description = f"on the Dask cluster at {address}"
-        threads = sum(self._client.nthreads().values())
-        self.workers = max(1, threads)
+            if dashboard:
+                self.dashboard, self.dashboard_news = self._scheduler_dashboard(host, address)
+            self._address = address
+        self._wait = _WorkerWait(self._address, worker_timeout)
+        self.workers = max(1, self._threads())
 
-    def results(self, job: Job, batcher: Batcher) -> Iterator[dict[str, Any]]:
-        from distributed import as_completed
+    def _threads(self) -> int:
+        """The worker threads connected to the scheduler now."""
+        try:
+            return int(sum(self._client.nthreads().values()))
+        except (OSError, TimeoutError) as exc:
+            raise HedgerowError(f"lost the Dask scheduler at {self._address}: {exc}") from None
 
-        starts: dict[Any, int] = {}
+    def _scheduler_dashboard(self, host: str, address: str) -> tuple[str | None, str]:
+        """The dashboard the scheduler at ``address`` serves (at ``host``, where it was
+        reached), and what to say about it."""
+        from distributed.utils import format_dashboard_link
 
-        def submit(task: tuple[int, int]) -> Any:
-            future = self._client.submit(run_batch, job, *task, pure=False)
-            starts[future.key] = task[0]
-            return future
+        none = f"the Dask scheduler at {address} serves no dashboard"
+        port = self._client.scheduler_info().get("services", {}).get("dashboard")
+        if port is None:
+            return None, none
+        link = format_dashboard_link(host, port)
+        found = f"Dask dashboard (the scheduler's): {link}"
+        # a scheduler without a dashboard still serves /health and the like on that port
+        try:
+            with urllib.request.urlopen(link, timeout=CONNECT_TIMEOUT):
+                return link, found
+        except urllib.error.HTTPError as exc:
+            return (None, none) if exc.code == 404 else (link, f"{found} (it answers {exc.code})")
+        except (OSError, http.client.HTTPException) as exc:
+            return link, f"{found} (not reachable from here: {getattr(exc, 'reason', exc)})"
 
-        first: list[Any] = []
-        while len(first) < self.workers * IN_FLIGHT and (task := batcher.next()):
-            first.append(submit(task))
-        finished = as_completed(first, with_results=True, raise_errors=False)
-        for future, result in finished:
-            start = starts.pop(future.key)
-            if future.status != "finished":  # a worker died (KilledWorker), or could not run it
-                raise HedgerowError(
-                    f"Dask could not play games from {start} on: "
-                    f"{type(result).__name__}: {result}"
-                )
-            _observed(batcher, result)
-            if (task := batcher.next()) is not None:
-                finished.add(submit(task))
-            yield result
+    def _look(self, say: Say) -> int:
+        """Count the worker threads, say whether there are none, and follow their number."""
+        threads = self._threads()
+        self._wait.update(threads, say)
+        if threads:
+            self.workers = threads
+        return threads
+
+    def ready(self, say: Say) -> None:
+        """Return once a worker is connected; until then, say so (and time out, if set)."""
+        while not self._look(say):
+            with contextlib.suppress(TimeoutError):
+                self._client.wait_for_workers(1, timeout=POLL)
+
+    def results(self, job: Job, batcher: Batcher, say: Say) -> Iterator[dict[str, Any]]:
+        from distributed import wait as wait_for
+
+        self.ready(say)
+        batcher.workers = self.workers
+        pending: dict[Any, int] = {}  # future -> the first game of its task
+        looked = time.monotonic()
+
+        def fill() -> None:
+            while len(pending) < self.workers * IN_FLIGHT and (task := batcher.next()):
+                pending[self._client.submit(run_batch, job, *task, pure=False)] = task[0]
+
+        fill()
+        while pending:
+            try:
+                done = wait_for(list(pending), timeout=POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            if not done or time.monotonic() - looked >= POLL:
+                looked = time.monotonic()
+                if self._look(say):
+                    batcher.workers = self.workers
+            for future in sorted(done, key=lambda f: pending[f]):
+                start = pending[future]
+                if future.status in ("cancelled", "lost"):
+                    raise HedgerowError(
+                        f"Dask could not play games from {start} on: the task was {future.status}"
+                    )
+                try:  # the result may be lost with its worker, and then played again
+                    result = future.result(timeout=POLL)
+                except TimeoutError:
+                    continue  # still pending: waited for with the others
+                except Exception as exc:  # a worker died playing it, too often (KilledWorker)
+                    raise HedgerowError(
+                        f"Dask could not play games from {start} on: {type(exc).__name__}: {exc}"
+                    ) from None
+                del pending[future]
+                _observed(batcher, result)
+                fill()
+                yield result
+            fill()  # more workers may have come
 
     def close(self, *, interrupted: bool = False) -> None:
         with contextlib.suppress(Exception):
@@ -228,12 +397,24 @@ class DaskBackend:
                 self._cluster.close()
 
 
-def make_backend(workers: int, scheduler: str | None) -> Backend:
-    """The backend for ``--workers`` and ``--scheduler``: see the module's docstring."""
+def make_backend(workers: int, scheduler: str | None, *, dashboard: bool = False,
+                 worker_timeout: float | None = None) -> Backend:
+    """The backend for ``--workers``, ``--scheduler``, ``--dashboard`` and
+    ``--worker-timeout``: see the module's docstring."""
+    if worker_timeout is not None and scheduler is None:
+        raise HedgerowError(
+            "--worker-timeout is for a cluster named with --scheduler (the workers of a "
+            "local one start with the tournament)"
+        )
     if scheduler is not None:
-        return DaskBackend(workers, scheduler)
+        return DaskBackend(workers, scheduler, dashboard=dashboard,
+                           worker_timeout=worker_timeout)
+    if dashboard and (workers == 1 or not dask_installed()):
+        where = ("this run plays in this process (--workers 1)" if workers == 1 else
+                 "Dask is not installed (pip install 'hedgerow[cluster]')")
+        raise HedgerowError(f"--dashboard shows a Dask cluster's dashboard, and {where}")
     if workers == 1:
         return InProcess()
     if dask_installed():
-        return DaskBackend(workers)
+        return DaskBackend(workers, dashboard=dashboard)
     return ProcessPool(workers)

@@ -18,6 +18,7 @@ from tournament_helpers import ARGS, run_json, without_timing
 
 from hedgerow.clients import tournament_backends
 from hedgerow.clients.cli import main
+from hedgerow.clients.progress import Progress
 from hedgerow.clients.tournament_play import Job, run_batch
 from hedgerow.core.tournament_stats import wilson
 
@@ -145,6 +146,14 @@ def test_cooperative_games_report_team_wins_and_grades(
          "--scheduler 'http://host:8786' is not a scheduler address"),
         (["--bots", "random,random", "--scheduler", "tcp://127.0.0.1:1"],
          "no Dask scheduler answers at tcp://127.0.0.1:1"),
+        (["--bots", "random,random", "--worker-timeout", "5"],
+         "--worker-timeout is for a cluster named with --scheduler"),
+        (["--bots", "random,random", "--worker-timeout", "0", "--scheduler", "tcp://h:1"],
+         "--worker-timeout must be a number of seconds above 0, not 0"),
+        (["--bots", "random,random", "--worker-timeout", "nan", "--scheduler", "tcp://h:1"],
+         "--worker-timeout must be a number of seconds above 0, not nan"),
+        (["--bots", "random,random", "--dashboard", "--workers", "1"],
+         "--dashboard shows a Dask cluster's dashboard, and this run plays in this process"),
     ],
 )
 def test_bad_arguments_are_one_clear_line(
@@ -242,3 +251,19 @@ def test_a_worker_with_other_rules_refuses_to_play() -> None:
     assert result["records"] == [] and result["error"]["index"] == 4
     assert "has the rules petals@" in result["error"]["message"]
     assert "the tournament was set up with petals@0.0.1" in result["error"]["message"]
+
+
+def test_news_during_a_run_goes_above_the_bar_or_to_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    Progress().say("no Dask worker yet at tcp://h:1: waiting for one\nstart one with: x")
+    assert capsys.readouterr().err == ("hedgerow: no Dask worker yet at tcp://h:1: waiting "
+                                       "for one\nhedgerow: start one with: x\n")
+    titles: list[str | None] = []
+    moved: list[int] = []
+    bar = Progress(moved.append, titles.append)
+    bar.say("every Dask worker has left: waiting for one\nstart one with: x")
+    bar(1)  # games came: the news goes
+    bar(2)
+    assert titles == ["every Dask worker has left: waiting for one", None]
+    assert moved == [1, 2] and capsys.readouterr().err == ""

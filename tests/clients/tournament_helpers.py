@@ -27,7 +27,8 @@ def without_timing(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The output with the clock's fields and the description of the workers left out."""
     out = []
     for line in lines:
-        line = {k: v for k, v in line.items() if k not in ("seconds", "workers", "backend")}
+        line = {k: v for k, v in line.items()
+                if k not in ("seconds", "workers", "backend", "dashboard")}
         if line["type"] == "summary":
             for part in ("bots", "seats"):
                 line[part] = {**line[part], "lines": [
