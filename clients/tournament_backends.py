@@ -371,11 +371,11 @@ class DaskBackend:
                     batcher.workers = self.workers
             for future in sorted(done, key=lambda f: pending[f]):
                 start = pending[future]
-                if future.status in ("cancelled", "lost"):
+                if future.status == "cancelled":  # by the scheduler (restarted, or closed)
                     raise HedgerowError(
-                        f"Dask could not play games from {start} on: the task was {future.status}"
+                        f"Dask could not play games from {start} on: the task was cancelled"
                     )
-                try:  # the result may be lost with its worker, and then played again
+                try:  # "lost" (its result left with its worker): the scheduler plays it again
                     result = future.result(timeout=POLL)
                 except TimeoutError:
                     continue  # still pending: waited for with the others
