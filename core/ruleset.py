@@ -93,9 +93,9 @@ class Ruleset:
         low, high = self.player_range
         if not low <= players <= high:
             what = self.spec.name + "".join(f" + {v.name}" for v in self.variants)
-            raise HedgerowError(
-                f"{what} is for {low} to {high} players, not {players}", code="bad_players"
-            )
+            seats = f"{low} player{'s' if low != 1 else ''}" if low == high else \
+                f"{low} to {high} players"
+            raise HedgerowError(f"{what} is for {seats}, not {players}", code="bad_players")
 
 
 def make_ruleset(

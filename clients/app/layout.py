@@ -56,7 +56,6 @@ log = logging.getLogger("hedgerow.client")
 SIDEBAR = 32
 HELP_WIDTH = 72
 HAND_HEIGHT = 8  # at most; the hand pane is as tall as the game's hand parts
-PROMPT_HEIGHT = 3
 NARROW_LOG = 2  # the log's last lines, under the players when the screen is narrow
 #: The smallest terminal the table screen is drawn in (every pane then fits, at 60 x 20
 #: with five players).
@@ -88,6 +87,15 @@ def board_width(filters: Filters) -> int:
     return columns if filters.narrow() else columns - SIDEBAR - 1
 
 
+def prompt_rows(state: SeatState) -> int:
+    """The rows the prompt pane takes now (`render.prompt_height`); 3 if it cannot say."""
+    try:
+        return render.prompt_height(state, columns())
+    except Exception:
+        log.exception("measuring the prompt failed")
+        return render.PROMPT_LINES
+
+
 def too_small_text(columns: int, rows: int) -> str:
     """What the screen says when the terminal is smaller than the table needs."""
     return (f"This terminal is {columns} x {rows}; the table needs at least "
@@ -114,7 +122,7 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     size = get_app().output.get_size()
     fragments = results_screen.results(state, size.columns - 2)
     saved = 1 if state.seat.log_path() is not None else 0
-    state.results_room = size.rows - 3 - saved - (PROMPT_HEIGHT if state.message else 0)
+    state.results_room = size.rows - 3 - saved - (prompt_rows(state) if state.message else 0)
     shown, state.results_lines = results_screen.scrolled(fragments, state.results_top)
     return shown
 
@@ -306,8 +314,9 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
                     1 if state.seat.log_path() is not None else 0)),
         ]), filter=filters.on_results),
         ConditionalContainer(Window(FormattedTextControl(_guard(
-            state, "prompt", lambda: render.prompt(state, columns()))), height=PROMPT_HEIGHT,
-            wrap_lines=True), filter=filters.show_prompt),
+            state, "prompt", lambda: render.prompt(state, columns()))),
+            height=lambda: D.exact(prompt_rows(state)), wrap_lines=False),
+            filter=filters.show_prompt),
         Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(
             state, columns()))), height=1, style="class:status"),
     ])

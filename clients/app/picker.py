@@ -655,6 +655,17 @@ class Picker:
                 return True
         return False
 
+    def set_sizes(self) -> list[int]:
+        """In a `ChooseMany` step: how many targets the legal sets have (given what is
+        chosen so far), fewest first; else empty."""
+        slot = self.slot
+        k = self._k
+        if not isinstance(slot, ChooseMany) or k is None:
+            return []
+        sizes = {len(value) for i in self._matching(self._want())
+                 if isinstance(value := k.args[i].get(slot.arg), tuple)}
+        return sorted(sizes)
+
     def can_clear(self) -> bool:
         """True when Backspace (`clear`) would change something."""
         slot = self.slot

@@ -10,6 +10,7 @@ The results screen is `results`.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,6 +46,69 @@ def wrap(text: str, width: int, indent: str = "") -> str:
     if width < 8:
         return text
     return textwrap.fill(text, width, subsequent_indent=indent, break_on_hyphens=False)
+
+
+Line = list[tuple[str, str]]
+
+
+def flow(fragments: StyleAndTextTuples, width: int) -> list[Line]:
+    """Styled ``fragments`` broken between words into lines of at most ``width`` columns
+    (a new line in the text starts one; a word longer than a line is cut across lines).
+    A word may be several fragments (a styled mark before its text): it is kept whole."""
+    words: list[tuple[Line, bool]] = []  # each word's pieces, and whether a space precedes it
+    current: Line = []
+    space = False
+    lines: list[Line] = []
+
+    def place() -> None:
+        nonlocal current, space
+        if current:
+            words.append((current, space))
+        current, space = [], False
+
+    out: list[list[tuple[Line, bool]]] = [[]]
+    for fragment in fragments:
+        style, text = fragment[0], fragment[1]
+        if style == "[SetCursorPosition]":
+            continue
+        for piece in re.split(r"(\n| +)", text):
+            if not piece:
+                continue
+            if piece == "\n":
+                place()
+                out[-1].extend(words)
+                words.clear()
+                out.append([])
+            elif piece.startswith(" "):
+                place()
+                space = True
+            else:
+                current.append((style, piece))
+    place()
+    out[-1].extend(words)
+    for paragraph in out:
+        line: Line = []
+        used = 0
+        for pieces, spaced in paragraph:
+            size = sum(get_cwidth(t) for _, t in pieces)
+            gap = 1 if spaced and line else 0
+            if line and used + gap + size > width:
+                lines.append(line)
+                line, used, gap = [], 0, 0
+            if gap:
+                line.append((pieces[0][0], " "))
+                used += 1
+            for style, text in pieces:
+                while used + get_cwidth(text) > width and width > 0:  # longer than a line
+                    room = max(1, width - used)
+                    line.append((style, text[:room]))
+                    lines.append(line)
+                    line, used, text = [], 0, text[room:]
+                if text:
+                    line.append((style, text))
+                    used += get_cwidth(text)
+        lines.append(line)
+    return lines
 
 
 @dataclass(slots=True)
@@ -291,12 +355,69 @@ def history(state: SeatState, width: int, *, heading: bool = True) -> StyleAndTe
     return out
 
 
+#: The prompt pane's lines: what it usually has, and the most it takes (from the board)
+#: for a preview that needs two lines under an instruction or a message that needs two.
+PROMPT_LINES, PROMPT_MOST = 3, 5
+
+
 def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
-    """Two lines: what to do now (or the last message), then the preview or the menu."""
+    """What to do now (or the last message), then the preview or the menu, broken between
+    words (`prompt_lines`)."""
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(prompt_lines(state, width)):
+        out += [("", "\n")] * bool(i) + line
+    return out
+
+
+def prompt_lines(state: SeatState, width: int) -> list[Line]:
+    """The prompt pane's lines, at most `PROMPT_MOST`: what to do now (or the last
+    message), then the preview of the move (or the menu, the step's choice), then a hint
+    for a newcomer, each broken between words.  The preview is the line read most: it is
+    never cut.  Where they do not all fit, the hint goes first, then what was chosen so far
+    (the board marks it), then the instruction's last lines (ending with "…")."""
+    first, second, chosen, hint = _prompt_parts(state, width)
+    preview = flow(chosen + second, width) if second else []
+    if chosen and len(preview) > 2:  # what was chosen so far gives way to the preview
+        preview = flow(second, width)
+    head = flow(first, width) if first else []
+    tail = flow(hint, width) if hint else []
+    if len(head) + len(preview) + len(tail) > max(PROMPT_LINES, len(head) + len(preview)):
+        tail = []  # the hint only where it fits in the usual lines
+    room = max(1, PROMPT_MOST - len(preview))
+    if len(head) > room:
+        head = [*head[:room - 1], _ended(head[room - 1], width)]
+    return [*head, *(preview or ([[]] if head else [])), *tail]
+
+
+def _ended(line: Line, width: int) -> Line:
+    """``line`` ending with "…" (said to go on), cut to fit ``width`` columns."""
+    text = "".join(t for _, t in line)
+    style = line[-1][0] if line else ""
+    keep = max(0, min(len(text), width - 1))
+    out: Line = []
+    for piece_style, piece in line:
+        if keep <= 0:
+            break
+        out.append((piece_style, piece[:keep]))
+        keep -= len(piece)
+    return [*out, (style, "…")]
+
+
+def prompt_height(state: SeatState, width: int) -> int:
+    """The rows the prompt pane takes now: `PROMPT_LINES`, or more (up to `PROMPT_MOST`)
+    for a long preview or message."""
+    return max(PROMPT_LINES, len(prompt_lines(state, width)))
+
+
+def _prompt_parts(state: SeatState, width: int,
+                  ) -> tuple[StyleAndTextTuples, StyleAndTextTuples, StyleAndTextTuples,
+                             StyleAndTextTuples]:
+    """The prompt's parts, unbroken: what to do now (or the last message), the preview or
+    the menu, what was chosen so far (before the preview), the newcomer's hint."""
     view, seat, picker = state.view, state.seat.seat, state.picker
     first: StyleAndTextTuples
     if state.message:
-        first = [("class:message", wrap(state.named(state.message), width))]
+        first = [("class:message", state.named(state.message))]
     elif state.phase == Phase.HALTED:
         first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
     elif state.outcome is not None and state.screen == RESULTS:
@@ -312,22 +433,24 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
         first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
     else:
         text = state.ui.prompt(view, seat) or _generic_prompt(picker)
-        first = [("class:prompt", wrap(state.named(text), width))]
+        first = [("class:prompt", state.named(text))]
     second: StyleAndTextTuples = []
+    chosen: StyleAndTextTuples = []
     if state.my_turn:
         menu = picker.menu()
         so_far = state.named("; ".join(
             f"{label}: {state.ui.target_text(value) if isinstance(value, Target) else value}"
             for label, value in picker.choices_so_far()))
-        if so_far:
-            second.append(("class:dim", so_far + " · "))
+        if so_far and (menu or picker.current() is None):  # a whole move says it all
+            chosen.append(("class:dim", so_far + " · "))
         if menu:
             for i, entry in enumerate(menu):
                 label = state.named(state.ui.preview(view, seat, entry.action)
                                     if entry.action else
                                     f"{entry.label[:1].upper()}{entry.label[1:]}…")
                 style = "class:menu.current" if i == picker.menu_index else "class:menu"
-                second += [("", "  " if i else ""), (style, f" {i + 1} {label} ")]
+                # a line per entry's words: "1" stays with its first word (no-break space)
+                second += [("", "  " if i else ""), (style, f"\u00a0{i + 1}\u00a0{label}\u00a0")]
         else:
             action = picker.current()
             slot = picker.slot
@@ -352,9 +475,10 @@ def prompt(state: SeatState, width: int) -> StyleAndTextTuples:
                 else:
                     second.append(("class:dim", f"Choose {step_label(slot)} with the arrows "
                                                 "(or a click), then press Enter."))
+    hint: StyleAndTextTuples = []
     if state.my_turn and not any(line.seat == seat for line in state.lines):
-        second += [("", "\n"), ("class:dim", "New to the game? Press ? to see how to play.")]
-    return [*first, ("", "\n"), *second]
+        hint = [("class:dim", "New to the game? Press ? to see how to play.")]
+    return first, second, chosen, hint
 
 
 def _generic_prompt(picker: Picker) -> str:

@@ -20,7 +20,7 @@ from hedgerow.clients.app.names import name_seats, seat_name, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.outcome import Outcome
-from hedgerow.core.ui import HAND, Choose, Target
+from hedgerow.core.ui import HAND, Choose, ChooseMany, Target
 from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
@@ -195,12 +195,17 @@ class SeatState:
     # -- acting -------------------------------------------------------------------------------
 
     def confirm(self) -> None:
-        """Enter: finish a step, or submit the composed action."""
+        """Enter: finish a step, or submit the composed action; where Enter can do nothing
+        yet (a set of targets still short of a legal one), say what it waits for."""
         if self.busy or self.picker.empty:
             return
-        action = self.picker.confirm()
+        picker = self.picker
+        where = (picker.kind, picker.step)
+        action = picker.confirm()
         if action is not None:
             self.submit(action)
+        elif (picker.kind, picker.step) == where and isinstance(picker.slot, ChooseMany):
+            self.say(set_hint(picker.set_sizes(), len(picker.selection), picker.slot))
 
     def submit(self, action: Action) -> None:
         """Send ``action`` (always one the picker took from the legal actions)."""
@@ -262,6 +267,17 @@ class SeatState:
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""
         self.message = text
+
+
+def set_hint(sizes: Sequence[int], marked: int, step: ChooseMany) -> str:
+    """Why Enter did nothing in a `ChooseMany` step: how many to mark, how many are."""
+    counts = " or ".join(str(n) for n in sizes)
+    what = step.label or counts or "them"  # a label says how many: "two cards to pass"
+    if not sizes:
+        return f"No legal set has these: Backspace empties it, then mark {what}."
+    so_far = "none is marked yet" if not marked else \
+        f"{marked} {'is' if marked == 1 else 'are'} marked"
+    return f"Mark {what} with Space (or a click), then press Enter; {so_far}."
 
 
 def scrolled(by_hand: int | None, shown: tuple[int, int, int], step: int,

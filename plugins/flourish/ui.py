@@ -232,7 +232,7 @@ class FlourishUI(GameUI):
     def target_text(self, target: Target) -> str:
         """A card by name."""
         if target.role in (CARD, PLANTED) and isinstance(target.value, int):
-            return short_name(target.value, 16)
+            return short_name(target.value)
         return super().target_text(target)
 
     def details(self, view: Any, seat: int, target: Target) -> str | None:

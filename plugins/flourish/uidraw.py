@@ -5,11 +5,14 @@
   every seat's match total), flowed into the width (`flow`);
 * `draw_gardens`: every garden in rows by round (`garden_row`): each card's symbols
   (`symbols_of`, coloured) and name on one line, its abilities in short form under it, the
-  round's points at the left; a heading per garden (`garden_heading`) with its points and
+  round's points at the left; where a row's cells have no room for the names (an
+  80-column terminal), a line per card (`garden_list`), every name whole or shortened as
+  botanists do (`short_name`); a heading per garden (`garden_heading`) with its points and
   ribbons.  Yours first, then your left and right neighbours', then the others; the garden
   a pass being chosen goes to comes first (`passing_to`);
-* `draw_hand`: your cards numbered, each with its part in the turn being composed or where
-  it came from, and what you passed last turn.
+* `draw_hand`: your cards numbered, each with its abilities or its part in the turn being
+  composed, where last turn's new cards came from (`hand_heading`), and what you passed
+  last turn.
 
 Cards in gardens carry ``Target("planted", id)``, cards in the hand ``Target("card", id)``
 and a seat named in a drawing ``Target("seat", n)`` (`seat_ref`); the card being read
@@ -28,6 +31,7 @@ from hedgerow.plugins.flourish.garden_show import KINDS
 from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS
 from hedgerow.plugins.flourish.state import OVER, View
 from hedgerow.plugins.flourish.uiwords import (
+    NAME_WIDTH,
     abilities_short,
     arrivals,
     card_roles,
@@ -35,6 +39,7 @@ from hedgerow.plugins.flourish.uiwords import (
     match_totals,
     passed_line,
     scored,
+    short_name,
     turn_words,
 )
 
@@ -220,12 +225,18 @@ def medal_words(value: int, grades: Sequence[tuple[str, int]], sep: str = " · "
                     + (" ✓" if value >= at else "")))
     return out
 
+#: The narrowest cell of a round's row of cards (symbols, a name, abilities under them):
+#: below it the cards of a garden go one a line, each name whole (`garden_list`).
+ROW_CELL = 22
+
+
 def draw_gardens(view: View, width: int, reading: Target | None = None,
                  partial: Any = None, ribbons: bool = False) -> Drawing:
-    """Every garden: a heading with its points, then a row of cards per round; the
-    garden you are passing a card to comes first while you choose that card."""
+    """Every garden: a heading with its points, then its cards by round (a row of cells
+    per round where a cell has room for the names, else a line per card); the garden you
+    are passing a card to comes first while you choose that card."""
     out: Drawing = []
-    cell = max(12, min(26, (width - 3 - 2) // 3))
+    cell = min(26, (width - 3 - 2) // 3)
     for n, garden in enumerate(garden_order(view, passing_to(view, partial))):
         if n:
             out.append(("", "\n"))
@@ -233,10 +244,40 @@ def draw_gardens(view: View, width: int, reading: Target | None = None,
         cards = view.gardens[garden]
         if not cards:
             out.append((DIM, "\n   (nothing planted yet)"))
-        for rnd in range(1, ROUNDS + 1):
+        elif cell < ROW_CELL:
+            out += garden_list(view, garden, width, reading)
+        for rnd in range(1, ROUNDS + 1) if cell >= ROW_CELL else ():
             row = cards[(rnd - 1) * CARDS_PER_ROUND: rnd * CARDS_PER_ROUND]
             if row:
                 out += garden_row(view, garden, rnd, row, cell, reading)
+    return out
+
+
+def garden_list(view: View, garden: int, width: int, reading: Target | None) -> Drawing:
+    """A garden's cards one a line, for a narrow board: ``R1 G2  Festuca glauca  e9
+    G>=all``, the round at the left of its first card and its points under that once
+    scored; the columns sized to the garden's cards, the name taking what is left."""
+    cards = view.gardens[garden]
+    symbols = max(sum(len(f[1]) for f in symbols_of(c)) for c in cards)
+    abilities = max(len(abilities_short(c)) for c in cards)
+    longest = max(len(short_name(c)) for c in cards)
+    name_w = max(8, min(longest, width - 3 - symbols - 1 - 1 - abilities))
+    out: Drawing = []
+    for index, ident in enumerate(cards):
+        rnd, place = divmod(index, CARDS_PER_ROUND)
+        points = view.points[garden][rnd]
+        if place == 0:
+            left = (DIM, f"R{rnd + 1} ")
+        elif place == 1 and scored(view, rnd + 1):
+            left = (MINE if points else DIM, f"{f'+{points}' if points < 10 else points:<2} ")
+        else:
+            left = ("", "   ")
+        target = Target(PLANTED, ident)
+        extra = READING if target == reading else ""
+        line: Drawing = [*fit_drawing(symbols_of(ident), symbols),
+                         ("", " " + fit(short_name(ident, name_w), name_w)),
+                         ("", " " + abilities_short(ident))]
+        out += [("", "\n"), left, *with_target(line, target, extra)]
     return out
 
 def garden_heading(view: View, garden: int, width: int = 80, ribbons: bool = False,
@@ -276,7 +317,8 @@ def garden_row(view: View, garden: int, rnd: int, row: Sequence[int], cell: int,
         target = Target(PLANTED, ident)
         extra = READING if target == reading else ""
         gap: Drawing = [("", " ")] if i else []
-        head = [*symbols_of(ident), ("", " " + card(ident).name)]
+        size = sum(len(f[1]) for f in symbols_of(ident))
+        head = [*symbols_of(ident), ("", " " + short_name(ident, cell - size - 1))]
         top += gap + with_target(fit_drawing(head, cell), target, extra)
         bottom += gap + with_target([("", fit(abilities_short(ident), cell))], target,
                                     extra)
@@ -284,27 +326,46 @@ def garden_row(view: View, garden: int, rnd: int, row: Sequence[int], cell: int,
 
 def draw_hand(view: View, width: int, partial: Any = None, reading: Target | None = None,
               ) -> Drawing:
-    """Your cards, numbered for the keys, each with its part in the turn being composed
-    (or where it came from); then what you passed last turn."""
+    """Your cards, numbered for the keys: symbols, name, abilities in short form (a card
+    given a part in the turn being composed shows that part there instead: ``plant``, ``→
+    left``); where last turn's new cards came from on the heading line; then what you
+    passed last turn.  The columns are sized to the hand (the same all turn) and the
+    name takes the rest, so that names stay whole (`short_name`)."""
     if view.turn >= OVER:
         return [(DIM, "Your hand is empty: the game is over.")]
     roles = card_roles(partial)
-    came = arrivals(view)
-    tags = {c: roles.get(c) or came.get(c, "") for c in view.hand}
-    tag_w = max(7, *(len(t) for t in tags.values()))
-    name_w = max(8, min(24, width - 2 - 7 - 1 - 1 - 15 - 1 - tag_w))
-    out: Drawing = [(HEADING, "Your hand"), (DIM, f" ({len(view.hand)} cards)")]
+    symbols = max((sum(len(f[1]) for f in symbols_of(c)) for c in view.hand), default=2)
+    abilities = max(ROLE_WIDTH, *(len(abilities_short(c)) for c in view.hand))
+    name_w = max(8, min(NAME_WIDTH, width - 2 - symbols - 1 - 1 - abilities))
+    out: Drawing = hand_heading(view, width)
     for n, ident in enumerate(view.hand, 1):
         target = Target(CARD, ident)
         extra = READING if target == reading else ""
-        line: Drawing = [("", f"{n} "), *fit_drawing(symbols_of(ident), 7),
-                         ("", " " + fit(card(ident).name, name_w)),
-                         ("", " " + fit(abilities_short(ident), 15))]
+        role = roles.get(ident)
+        line: Drawing = [("", f"{n} "), *fit_drawing(symbols_of(ident), symbols),
+                         ("", " " + fit(short_name(ident, name_w), name_w) + " ")]
+        line.append((MINE, role) if role else ("", abilities_short(ident)))
         out.append(("", "\n"))
         out += with_target(line, target, extra)
-        if tags[ident]:
-            out.append((MINE if ident in roles else DIM, " " + tags[ident]))
     passed = passed_line(view, width)
     if passed:
         out += [("", "\n"), (DIM, passed)]
     return out
+
+
+#: The widest part a hand card can be given (``compost``, ``→ right``).
+ROLE_WIDTH = 7
+
+
+def hand_heading(view: View, width: int) -> Drawing:
+    """``Your hand (6 cards) · new: 2 ← left, 5 ← right, 6 drawn``: the cards that
+    arrived last turn by their number, and where from (as much as ``width`` holds)."""
+    came = arrivals(view)
+    new = ", ".join(f"{n} {came[c]}" for n, c in enumerate(view.hand, 1) if c in came)
+    count = f" ({len(view.hand)} cards)"
+    for heading in (f"Your hand{count} · new: {new}", f"Your hand · new: {new}",
+                    f"Hand · new: {new}"):
+        if new and len(heading) <= width:
+            head, _, rest = heading.partition(" · ")
+            return [(HEADING, head), (DIM, " · " + rest)]
+    return [(HEADING, "Your hand"), (DIM, count)]

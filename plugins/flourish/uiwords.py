@@ -1,7 +1,8 @@
 """What the Flourish screen says, read from a seat's `View`: plain text, no drawing.
 
 * cards: `abilities_short` (``r1/G e4/G-Path``: the end-of-round ability after ``r``, the
-  end-of-game one after ``e``), `symbols_text`, `short_name`, `card_words` (a card in
+  end-of-game one after ``e``), `symbols_text`, `short_name` (``N. pseudonarcissus``
+  where the whole name does not fit), `card_words` (a card in
   full) and `place_words` (where it is, what it has scored), `fits` (three lines of 80);
 * the turn: `turn_words`, `card_roles` (each hand card's part in the turn being composed),
   `arrivals` (where last turn's new cards came from), `passed_line`, `names`, `cards_of`;
@@ -55,9 +56,21 @@ def fit(text: str, width: int) -> str:
     return text.ljust(width)
 
 
-def short_name(ident: int, width: int = 24) -> str:
-    """A card's name, cut to ``width``."""
-    return fit(card(ident).name, width).rstrip()
+#: The most columns a card's name takes in words (the longest is 25): longer, a plant's
+#: name is written as botanists shorten it.
+NAME_WIDTH = 24
+
+
+def short_name(ident: int, width: int = NAME_WIDTH) -> str:
+    """A card's name in ``width`` columns: whole when it fits; else a plant's genus as its
+    initial, as botanists write it (``N. pseudonarcissus``); else cut with "…"."""
+    name = card(ident).name
+    if len(name) <= width:
+        return name
+    genus, _, species = name.partition(" ")
+    if card(ident).kind == PLANT and species[:1].islower():
+        name = f"{genus[0]}. {species}"
+    return fit(name, width).rstrip()
 
 
 def symbols_text(ident: int) -> str:
@@ -103,8 +116,8 @@ def cards_of(value: object) -> tuple[int, ...]:
 
 
 def names(cards: Sequence[int]) -> str:
-    """``"Oak, Skep and Statue"`` (long names cut)."""
-    words = [short_name(c, 14) for c in cards]
+    """``"Oak, Skep and Statue"`` (a long plant name shortened, `short_name`)."""
+    words = [short_name(c) for c in cards]
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
@@ -155,12 +168,26 @@ def passed_line(view: View, width: int = 80) -> str:
         return ""
     if view.solo or len(view.gardens) == 2:
         head = "You gave McGregor " if view.solo else "You gave away "
-        room = max(6, (width - len(head) - 2) // 2)
-        return head + ", ".join(short_name(c, room) for c, _ in passed)
+        first, second = two_names(passed[0][0], passed[1][0], width - len(head) - 2)
+        return f"{head}{first}, {second}"
     head = "You passed "
-    room = max(6, (width - len(head) - len(" left, ") - len(" right")) // 2)
-    left, right = passed[0][0], passed[1][0]
-    return f"{head}{short_name(left, room)} left, {short_name(right, room)} right"
+    first, second = two_names(passed[0][0], passed[1][0],
+                              width - len(head) - len(" left, ") - len(" right"))
+    return f"{head}{first} left, {second} right"
+
+
+def two_names(first: int, second: int, room: int) -> tuple[str, str]:
+    """Two cards' names in ``room`` columns together: whole where they fit, else the
+    longer one shortened first (`short_name`)."""
+    a, b = short_name(first), short_name(second)
+    if len(a) + len(b) <= room:
+        return a, b
+    half = max(6, room // 2)
+    if len(a) <= half:
+        return a, short_name(second, max(6, room - len(a)))
+    if len(b) <= half:
+        return short_name(first, max(6, room - len(b))), b
+    return short_name(first, half), short_name(second, max(6, room - half))
 
 
 def ribbon_points(view: View) -> tuple[int, ...]:

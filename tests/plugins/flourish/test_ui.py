@@ -104,17 +104,34 @@ def f1_view(players: int = 3):
 
 def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
         host: PluginHost) -> None:
+    """A wide board: a row of cells per round, names whole, abilities under them."""
+    ui = ui_for(host)
+    v = f1_view()
+    lines = text(draw(ui, "gardens", v, width=100)).splitlines()
+    assert lines[1] == "You · 5 points"
+    row, abilities = lines[2], lines[3]
+    assert row.startswith("R1 Path G2 Moss Path ") and "Tree G3 Oak" in row
+    assert "Feat Sundial" in row
+    assert abilities.startswith("+5 e3/Tree nb+nb") and "r1/G e4/G-Path" in abilities
+    assert "e9 Tree" in abilities
+    assert "B1 Campanula persicifolia" in lines[5]  # the longest name, whole
+    assert all(len(line) <= 100 for line in lines)
+
+
+def test_an_80_column_board_lists_each_card_on_a_line_with_its_name_whole(
+        host: PluginHost) -> None:
+    """47 columns (an 80-column terminal): a row of three cells has no room for the names,
+    so each card goes on a line, the round at the left of its first, its points under."""
     ui = ui_for(host)
     v = f1_view()
     drawing = draw(ui, "gardens", v)
     lines = text(drawing).splitlines()
     assert lines[0].startswith("Round 2 of 4, turn 1 of 3")
     assert lines[1] == "You · 5 points"
-    row, abilities = lines[2], lines[3]
-    assert row.startswith("R1 Path G2 Moss …") and "Tree G3 Oak" in row
-    assert "Feat Sundial" in row
-    assert abilities.startswith("+5 e3/Tree nb+nb") and "r1/G e4/G-Path" in abilities
-    assert "e9 Tree" in abilities
+    assert lines[2].split() == ["R1", "Path", "G2", "Moss", "Path", "e3/Tree", "nb+nb"]
+    assert lines[3].split() == ["+5", "Tree", "G3", "Oak", "r1/G", "e4/G-Path"]
+    assert lines[4].split() == ["Feat", "Sundial", "e9", "Tree"]
+    assert "Campanula persicifolia" in text(drawing) and "…" not in text(drawing)
     assert "Seat 1 (your left) · 3 points" in lines
     assert "Seat 2 (your right) · 2 points" in lines
     assert all(len(line) <= 47 for line in lines)
@@ -158,12 +175,15 @@ def test_what_you_passed_and_received_after_a_turn(host: PluginHost) -> None:
     hand = text(draw(ui_for(host), "hand", v)).splitlines()
     from_left = hands[1][2]  # seat 1 passed its right card to seat 0
     from_right = hands[2][1]  # seat 2 passed its left card to seat 0
-    line = next(x for x in hand if str(v.hand.index(from_left) + 1) == x[:1])
-    assert line.endswith("← left")  # seat 1 is seat 0's left neighbour
-    assert next(x for x in hand if str(v.hand.index(from_right) + 1) == x[:1]).endswith(
-        "← right")
-    assert sum(x.endswith("drawn") for x in hand) == 1
+    # where the new cards came from, by their numbers, on the heading line
+    head, new = hand[0].split(" · new: ")
+    assert head in ("Your hand (6 cards)", "Your hand", "Hand"), hand[0]
+    came = dict(item.split(" ", 1) for item in new.split(", "))
+    assert came[str(v.hand.index(from_left) + 1)] == "← left"  # seat 1: seat 0's left
+    assert came[str(v.hand.index(from_right) + 1)] == "← right"
+    assert sorted(came.values()) == ["drawn", "← left", "← right"]
     assert hand[-1].startswith("You passed ") and hand[-1].endswith(" right")
+    assert "…" not in "\n".join(hand)
 
 
 def test_scores_per_round_in_the_players_table(host: PluginHost) -> None:
@@ -200,7 +220,7 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     assert ui.preview(v, 0, action) == ("Plant Rosa gallica (+6 now), pass Poppy Hive left and "
                                         "Green Lawn right")
     assert ui.preview(v, 0, Action.of("turn", play=5, left=65, right=83)).startswith(
-        "Plant Buxus semperv…, pass")  # an end-of-game ability only: nothing now
+        "Plant Buxus sempervirens, pass")  # an end-of-game ability only: nothing now
     assert ui.prompt(v, 0) == "Round 2, turn 1: plant a card, pass one left and one right."
     composting = dataclasses.replace(v, compost=True)
     assert ui.prompt(composting, 0) == ("Round 2, turn 1: plant, pass left, pass right, then "
@@ -209,7 +229,7 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
                    or "") <= 80 for p in (1, 2, 3) for c in (False, True))
     final = dataclasses.replace(v, turn=9, round=4)
     assert ui.preview(final, 0, Action.of("final", play=(5, 6, 7))).startswith(
-        "Plant Buxus semperv…, Festuca glauca and Thymus vulgar…, discard ")
+        "Plant Buxus sempervirens, Festuca glauca and Thymus vulgaris, discard ")
     assert ui.preview(final, 0, Action.of("final", play=(10, 65, 83))).startswith(
         "Plant Rosa gallica, Poppy Hive and Green Lawn (+18 now), discard ")  # spec F2
     assert ui.prompt(final, 0).startswith("Final round: Space marks the 3 cards to plant")
@@ -343,5 +363,46 @@ def test_a_whole_game_by_keys_to_the_results(host: PluginHost) -> None:
             await drawn(d, lambda rows: any("Team" in r for r in rows), what="the results")
         await seat.close()
         assert seat.outcome() is not None
+
+    asyncio.run(main())
+
+
+def test_a_name_too_long_is_shortened_as_botanists_do_before_it_is_cut() -> None:
+    from hedgerow.plugins.flourish.cards import SIZE, card
+    from hedgerow.plugins.flourish.uiwords import short_name
+
+    narcissus = next(i for i in range(1, SIZE + 1) if card(i).name.startswith("Narcissus"))
+    assert short_name(narcissus) == "N. pseudonarcissus"  # 25 letters in full
+    assert short_name(narcissus, 25) == "Narcissus pseudonarcissus"
+    assert short_name(narcissus, 10) == "N. pseudo…"
+    hive = next(i for i in range(1, SIZE + 1) if card(i).name == "Cornflower Hive")
+    assert short_name(hive, 12) == "Cornflower …"  # not a plant: no genus to shorten
+    # every card's name in words (previews, what was passed) is whole or shortened, not cut
+    assert all("…" not in short_name(i) for i in range(1, SIZE + 1))
+
+
+def test_enter_with_nothing_marked_says_what_it_waits_for(host: PluginHost) -> None:
+    """Solo: plant a card, then Enter before marking McGregor's two: the screen says to
+    mark them, and how many are marked; nothing is sent."""
+    seat = local_flourish(host, "solo", players=1, seed=3)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            state = d.state
+            await d.until(lambda: state.my_turn, what="our turn")
+            d.press("enter")  # the card to plant: the cursor's
+            await d.until(lambda: state.picker.step == 1, what="the cards to give")
+            d.press("enter")
+            await d.until(lambda: state.message is not None, what="a word on why")
+            assert state.message == ("Mark two cards to pass with Space (or a click), then "
+                                     "press Enter; none is marked yet.")
+            assert len(state.lines) == 1  # the deal only: nothing was played
+            rows = await drawn(d, lambda rows: any("Mark two cards" in r for r in rows),
+                               what="the words on screen")
+            assert "none is marked yet." in " ".join(" ".join(rows).split()), rows
+            d.press("2", "enter")
+            await d.until(lambda: state.message is not None and "1 is marked" in
+                          state.message, what="the count marked")
+        await seat.close()
 
     asyncio.run(main())

@@ -73,7 +73,7 @@ def test_solo_names_the_one_player_game(host: PluginHost) -> None:
     for other in ("cooperative", "garden-show"):
         with pytest.raises(HedgerowError, match=f"'solo' cannot be combined with {other}"):
             ruleset(host, "solo", other)
-    with pytest.raises(HedgerowError, match="flourish \\+ solo is for 1 to 1 players, not 2"):
+    with pytest.raises(HedgerowError, match="flourish \\+ solo is for 1 player, not 2"):
         ruleset(host, "solo", players=2)
     # The variant only names the game's one-seat rules: the same seed plays the same game.
     seed = seed_from_int(7)
