@@ -122,8 +122,11 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     size = get_app().output.get_size()
     fragments = results_screen.results(state, size.columns - 2)
     saved = 1 if state.seat.log_path() is not None else 0
-    state.results_room = size.rows - 3 - saved - (prompt_rows(state) if state.message else 0)
-    shown, state.results_lines = results_screen.scrolled(fragments, state.results_top)
+    room = size.rows - 3 - saved - (prompt_rows(state) if state.message else 0)
+    shown, state.results_top, last = results_screen.window(fragments, state.results_top,
+                                                           room)
+    # what the scroll keys can reach: a first line from 0 to ``last``
+    state.results_room, state.results_lines = room, room + last
     return shown
 
 

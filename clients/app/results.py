@@ -14,8 +14,9 @@
 
 Then, for every kind: the game's own results parts (`RESULTS` area of its UI object: Petals
 shows where each player's points came from) and the explanation with the players named.
-A screen taller than the terminal scrolls with the arrows (`scrolled`); where the log is
-saved stays on the line under it (`saved_line`).
+A screen taller than the terminal scrolls with the arrows, a marker on its edge row
+saying how many lines are out of sight that way (`window`); where the log is saved stays
+on the line under it (`saved_line`).
 """
 
 from __future__ import annotations
@@ -157,13 +158,28 @@ def number_table(rows: Sequence[tuple[int, str, str]], columns: Sequence[Column]
     return out
 
 
+def has_total(columns: Sequence[Column], scores: Sequence[int]) -> bool:
+    """Whether one of ``columns`` already shows the numbers the game ranks by (its total,
+    or that figure with the sign turned, as Harmony's spread), so that none is added."""
+    want = tuple(scores)
+    return any(tuple(values) in (want, tuple(-v for v in want)) for _, values in columns)
+
+
+def with_total(columns: Sequence[Column], scores: Sequence[int], label: str = "Score",
+               ) -> list[Column]:
+    """``columns`` with the score as the last one, unless one of them shows it already:
+    a result always says the total its ranking is read from."""
+    out = list(columns)
+    return out if has_total(out, scores) else [*out, (label, tuple(scores))]
+
+
 def _label(names: Sequence[str], seat: int, me: int) -> str:
     return f"{names[seat]} (you)" if seat == me else names[seat]
 
 
 def _ranked(outcome: Ranked, names: Sequence[str], me: int, width: int) -> StyleAndTextTuples:
     n = len(names)
-    columns: list[Column] = list(outcome.breakdown) or [("Score", outcome.scores)]
+    columns = with_total(outcome.breakdown, outcome.scores)
     ranks = [outcome.ranking[s] if s < len(outcome.ranking) else n for s in range(n)]
     rows = []
     for s in sorted(range(n), key=lambda s: (ranks[s], s)):
@@ -204,7 +220,8 @@ def _cooperative(outcome: Cooperative, names: Sequence[str], width: int) -> Styl
         out += _grades(outcome.grades, outcome.total, outcome.grade)
         out.append(("", "\n"))
     out += [("", "\n"), ("class:heading", "Everyone's contribution"), ("", "\n")]
-    columns: list[Column] = [("Points", outcome.scores), *outcome.breakdown]
+    columns = outcome.breakdown if has_total(outcome.breakdown, outcome.scores) else \
+        [("Points", outcome.scores), *outcome.breakdown]
     rows = [(s, f"  {names[s]}  ", "") for s in range(len(names))]
     out += bar_chart(rows, columns, width)
     return out
@@ -253,12 +270,18 @@ def _match(outcome: Match, names: Sequence[str], me: int, width: int) -> StyleAn
     labels = [f"{'★ ' if s in outcome.winners else '  '}{ranks[s]}. {_label(names, s, me)}"
               for s in range(n)]
     name_w = min(24, max(len(x) for x in labels) + 2)
-    extra = list(outcome.final.breakdown)
+    # the match's own columns, but its total once (the Total column is it)
+    extra = [c for c in outcome.final.breakdown if tuple(c[1]) != tuple(outcome.final.scores)]
     heads = [f"Game {g + 1}" for g in range(len(games))] + ["Total"] + [h for h, _ in extra]
     cell = max(8, min(12, (width - name_w) // max(1, len(heads))))
-    out: StyleAndTextTuples = [("class:heading", "Points per game"), ("", "\n"),
-                               ("", " " * name_w)]
-    out += [("class:heading", h[:cell - 1].rjust(cell - 1) + " ") for h in heads]
+    out: StyleAndTextTuples = [("class:heading", "Points per game")]
+    lines = [label_lines(h, cell - 1, 2) for h in heads]  # "Ribbons won" on two lines
+    depth = max(len(x) for x in lines)
+    for row in range(depth):  # each heading's lines end on the last row
+        out.append(("", "\n" + " " * name_w))
+        for x in lines:
+            text = x[row - (depth - len(x))] if row >= depth - len(x) else ""
+            out.append(("class:heading", text.rjust(cell - 1) + " "))
     for s in order:
         style = "class:results.winner" if s in outcome.winners else ""
         out += [("", "\n"), (style, labels[s][:name_w - 1].ljust(name_w))]
@@ -324,8 +347,7 @@ def saved_line(state: SeatState, width: int) -> StyleAndTextTuples:
     return [("class:dim", "Log saved to "), ("", str(path))]
 
 
-def scrolled(fragments: StyleAndTextTuples, top: int) -> tuple[StyleAndTextTuples, int]:
-    """``fragments`` without their first ``top`` lines, and how many lines they have."""
+def _lines(fragments: StyleAndTextTuples) -> list[StyleAndTextTuples]:
     lines: list[StyleAndTextTuples] = [[]]
     for fragment in fragments:
         pieces = fragment[1].split("\n")
@@ -334,9 +356,42 @@ def scrolled(fragments: StyleAndTextTuples, top: int) -> tuple[StyleAndTextTuple
                 lines.append([])
             if piece:
                 lines[-1].append((fragment[0], piece))
+    return lines
+
+
+def _joined(lines: Sequence[StyleAndTextTuples]) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
-    for i, line in enumerate(lines[top:]):
+    for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
         out += line
-    return out, len(lines)
+    return out
+
+
+def more_line(hidden: int, below: bool) -> StyleAndTextTuples:
+    """The marker of lines out of sight above or below the results, and the keys."""
+    arrow, where, keys = ("▼", "below", "↓ or PgDn") if below else ("▲", "above", "↑ or PgUp")
+    plural = "s" if hidden != 1 else ""
+    return [("class:board.more", f" {arrow} {hidden} more line{plural} {where}: {keys} ")]
+
+
+def window(fragments: StyleAndTextTuples, top: int, room: int,
+           ) -> tuple[StyleAndTextTuples, int, int]:
+    """The results as shown in ``room`` rows from line ``top``: where lines are out of
+    sight, the edge row says how many and which keys show them (`more_line`), so that an
+    explanation below the fold is known to be there.  Returns the shown fragments, the
+    first line shown (``top`` kept in range) and the last first line the keys can reach."""
+    lines = _lines(fragments)
+    count = len(lines)
+    if count <= room or room < 3:
+        return _joined(lines), 0, 0
+    last = count - (room - 1)  # at the end, only the marker of the lines above
+    top = max(0, min(top, last))
+    space = room - (1 if top else 0)
+    if top + space < count:
+        space -= 1  # the marker of the lines below
+    shown = lines[top:top + space]
+    out = ([more_line(top, False)] if top else []) + shown
+    if top + space < count:
+        out.append(more_line(count - top - space, True))
+    return _joined(out), top, last

@@ -7,8 +7,9 @@ ribbons, compost), and how far the medals are raised.  The object declares:
 
 * the parts: ``gardens`` (board: the round, the piles and how the variant stands, then
   every garden in rows by round with each card's symbols and abilities in short form and
-  each round's points) and ``hand`` (your cards, each marked with its part in the turn
-  being composed or where it came from, and what you passed last turn), drawn by
+  each round's points), ``hand`` (your cards, each marked with its part in the turn
+  being composed, where new ones came from, and what you passed last turn) and
+  ``endgame`` (results: each garden's end-of-game points, card by card), drawn by
   `hedgerow.plugins.flourish.uidraw`;
 * the roles: ``"card"`` (a card of your hand, by id: what the forms choose),
   ``"planted"`` (a card in a garden: only read in full, `details`, with the ``i`` key) and
@@ -34,6 +35,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import (
     BOARD,
     HAND,
+    RESULTS,
     Choose,
     ChooseMany,
     Column,
@@ -53,6 +55,7 @@ from hedgerow.plugins.flourish.uidraw import (
     CARD,
     PLANTED,
     SEAT,
+    draw_endgame,
     draw_gardens,
     draw_hand,
     draw_table,
@@ -99,7 +102,7 @@ class FlourishUI(GameUI):
     """Flourish's face in the seat client (see the module docstring)."""
 
     game = GAME
-    parts = (Part("gardens", BOARD), Part("hand", HAND))
+    parts = (Part("gardens", BOARD), Part("hand", HAND), Part("endgame", RESULTS))
     forms = {
         "turn": Form((PLAY, LEFT, RIGHT, COMPOST), TURN_LABEL),
         "final": Form((THREE,), "plant three cards"),
@@ -167,6 +170,8 @@ class FlourishUI(GameUI):
                     *draw_gardens(view, ctx.width, ctx.reading, ctx.partial, self.garden_show)]
         if part == "hand":
             return draw_hand(view, ctx.width, ctx.partial, ctx.reading)
+        if part == "endgame" and view.turn >= OVER:
+            return draw_endgame(view, ctx.width)
         return None
 
     # -- words -------------------------------------------------------------------------------

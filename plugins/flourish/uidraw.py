@@ -10,6 +10,7 @@
   botanists do (`short_name`); a heading per garden (`garden_heading`) with its points and
   ribbons.  Yours first, then your left and right neighbours', then the others; the garden
   a pass being chosen goes to comes first (`passing_to`);
+* `draw_endgame` (the results): each garden's end-of-game points, card by card;
 * `draw_hand`: your cards numbered, each with its abilities or its part in the turn being
   composed, where last turn's new cards came from (`hand_heading`), and what you passed
   last turn.
@@ -28,7 +29,7 @@ from hedgerow.core.ui import Drawing, Fragment, Target
 from hedgerow.plugins.flourish.abilities import left_of, right_of
 from hedgerow.plugins.flourish.cards import PLANT, SYMBOL_CODES, card
 from hedgerow.plugins.flourish.garden_show import KINDS
-from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS
+from hedgerow.plugins.flourish.scoring import CARDS_PER_ROUND, ROUNDS, card_points
 from hedgerow.plugins.flourish.state import OVER, View
 from hedgerow.plugins.flourish.uiwords import (
     NAME_WIDTH,
@@ -369,3 +370,25 @@ def hand_heading(view: View, width: int) -> Drawing:
             head, _, rest = heading.partition(" · ")
             return [(HEADING, head), (DIM, " · " + rest)]
     return [(HEADING, "Your hand"), (DIM, count)]
+
+
+def draw_endgame(view: View, width: int) -> Drawing:
+    """Where each garden's end-of-game points came from, card by card (the results):
+    ``You 45 = Oak 12 + Festuca glauca 9 + …``, the cards that scored most first and those
+    that scored nothing dimmed, so that the total in the results table is explained."""
+    out: Drawing = [(HEADING, "End-of-game points, card by card")]
+    for garden in garden_order(view):
+        cards = view.gardens[garden]
+        scored = [(ident, points) for index, ident in enumerate(cards)
+                  if (points := card_points(view.gardens, garden, index)[1]) is not None]
+        scored.sort(key=lambda item: -item[1])
+        total = view.points[garden][ROUNDS]
+        pieces: list[Drawing] = [[*garden_name(view, garden, HEADING),
+                                  ("", f" {total}" + (" =" if scored else ""))]]
+        for n, (ident, points) in enumerate(scored):
+            pieces.append([("" if points else DIM,
+                            f"{'+ ' if n else ''}{short_name(ident)} {points}")])
+        if not scored:
+            pieces.append([(DIM, "(no card with an end-of-game ability)")])
+        out += [("", "\n"), *flow(pieces, width, " ")]
+    return out

@@ -197,10 +197,16 @@ def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
             first = await drawn(d, lambda rows: "scroll" in rows[-1], what="a scroll key")
             assert "You win!" in "\n".join(first) and "The end." not in "\n".join(first)
             assert "Log saved to" in first[-2]  # it stays in view under the results
+            # the explanation below the fold: its last row says so, and which keys show it
+            below = first[-3].strip()
+            assert below.startswith("▼ ") and below.endswith("more lines below: ↓ or PgDn")
+            assert not any("▲" in r for r in first)
             d.press("\x1b[6~", "\x1b[6~")  # Page Down, twice
             rows = await drawn(d, lambda rows: any("The end." in r for r in rows),
                                what="the end of the screen")
             assert "You win!" not in "\n".join(rows) and "Log saved to" in rows[-2]
+            assert rows[2].strip().endswith("more lines above: ↑ or PgUp"), rows
+            assert "The end." in rows[-3] and not any("▼" in r for r in rows)
             d.press("up")
             await d.until(lambda: d.state.results_top == d.state.results_lines
                           - d.state.results_room - 1, what="one line up")
@@ -230,3 +236,41 @@ def test_a_narrow_results_screen_turns_the_table_rather_than_cut_its_heads() -> 
                                                                               "9", "5", "7"]
 
     asyncio.run(main())
+
+
+def test_a_ranked_result_without_a_total_column_gets_one() -> None:
+    """Mandala's breakdown has no column of the points it ranks by: the table adds it."""
+    outcome = Ranked(scores=(15, 5, 16), ranking=(2, 3, 1), winners=(2,), explanation="",
+                     breakdown=(("Flower points", (11, 3, 9)), ("Single points", (4, 2, 7))))
+    screen = results_screen(outcome, 3)
+    head = next(r for r in screen.splitlines() if "Flower" in r)
+    assert head.split()[-1] == "Score"
+    assert next(r for r in screen.splitlines() if "1. Bot 2" in r).split()[-1] == "16"
+
+
+def test_a_column_of_the_totals_is_shown_once() -> None:
+    """Petals' last column is its score; Flourish's cooperative breakdown has its Total:
+    no second column of the same numbers."""
+    petals = Ranked(scores=(9, 4), ranking=(1, 2), winners=(0,), explanation="",
+                    breakdown=(("Fire", (5, 4)), ("Two lowest", (9, 4))))
+    assert "Score" not in results_screen(petals, 2)
+    team = Cooperative(scores=(71, 78), total=149, won=False, grade="", explanation="",
+                       breakdown=(("End of game", (51, 51)), ("Total", (71, 78))))
+    screen = results_screen(team, 2)
+    assert "Points" not in screen and screen.count("Total") == 1
+
+
+def test_a_match_shows_its_total_once_and_wraps_long_heads() -> None:
+    """The Garden Show's own columns repeat the total: it shows once, and "Ribbons won"
+    goes on two lines rather than being cut."""
+    games = (Ranked((52, 48), (1, 2), (0,), ""), Ranked((40, 55), (2, 1), (1,), ""))
+    outcome = Match(games=games, totals=((52, 48), (92, 103)),
+                    final=Ranked((92, 103), (2, 1), (1,), "",
+                                 breakdown=(("Total", (92, 103)), ("Ribbons won", (1, 2)))))
+    lines = results_screen(outcome, 2, rows=30).splitlines()
+    at = next(i for i, r in enumerate(lines) if "Points per game" in r)
+    heads = " ".join(lines[at + 1: at + 3]).split()
+    assert heads.count("Total") == 1 and "Ribbons" in heads and "won" in heads, heads
+    from hedgerow.clients.app.results import label_lines
+
+    assert label_lines("Ribbons won", 8, 2) == ["Ribbons", "won"]  # a narrow column

@@ -406,3 +406,24 @@ def test_enter_with_nothing_marked_says_what_it_waits_for(host: PluginHost) -> N
         await seat.close()
 
     asyncio.run(main())
+
+
+def test_the_results_say_where_each_garden_s_end_of_game_points_came_from(
+        host: PluginHost) -> None:
+    import re
+
+    rules = ruleset(host, players=3)
+    finished = play(rules, 3, seed_from_int(5), [host.bot("random", "flourish")])
+    v = finished.view(0)
+    ui = ui_for(host, players=3)
+    lines = text(ui.draw("endgame", DrawContext(v, 0, 78))).split("\n")
+    assert lines[0] == "End-of-game points, card by card"
+    assert all(len(line) <= 78 for line in lines)
+    words = " ".join(lines[1:])
+    found = re.findall(r"(You|Seat \d \([a-z ]+\)) (\d+) = (.*?)(?= Seat \d|$)", words)
+    assert [who for who, _, _ in found] == ["You", "Seat 1 (your left)", "Seat 2 (your right)"]
+    for seat, (_, total, cards) in zip((0, 1, 2), found, strict=True):
+        assert int(total) == v.points[seat][4]  # the results table's End of game
+        points = [int(n) for n in re.findall(r" (\d+)(?: \+|$)", cards)]
+        assert sum(points) == int(total) and points == sorted(points, reverse=True)
+    assert ui.draw("endgame", DrawContext(f1_view(), 0, 78)) is None  # not before the end
