@@ -107,8 +107,12 @@ def test_play_flourish_solo_against_mcgregor_in_tmux(tmp_path: Path) -> None:
         assert "then give McGregor two (Space marks them)." in screen, screen
         screen = play_game(term, TWO_PASS, games=1)
         assert "McGregor" in screen and "Total" in screen, screen
-        assert "You scored " in screen and "McGregor" in screen and "(Bronze 30, Silver 40, " \
-            "Gold 50)" in screen, screen
+        assert "End-of-game points, card by card" in screen, screen
+        # the explanation is below the fold: the edge row says so, and PgDn shows it
+        assert "more lines below: ↓ or PgDn" in screen, screen
+        term.keys("NPage")
+        screen = term.wait(lambda s: "You scored " in s, "the explanation")
+        assert "(Bronze 30, Silver 40, Gold 50)" in " ".join(screen.split()), screen
         leave_table(term, home)
     finally:
         term.close()

@@ -100,8 +100,11 @@ def test_play_mandala_with_a_tile_choice_against_a_bot_peer_in_tmux(tmp_path: Pa
             assert turns < 150, "the game does not end"
         assert turns >= 10 and kept, (turns, kept)
         screen = term.wait(over, "the results screen")
-        for label in ("Flower points", "Complete", "Tiles taken", "wins"):
+        for label in ("Flower", "Complete", "Tiles taken", "wins"):
             assert label in screen, (label, screen)
+        # the points the ranking is read from, as the table's last column
+        head = next(line for line in screen.splitlines() if "Single" in line)
+        assert head.split()[-1] == "Score", screen
         leave_table(term, home)
     finally:
         term.close()
