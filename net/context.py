@@ -18,8 +18,10 @@ what they share is this one object, passed to each constructor:
 * the sender (`send`, `broadcast`), the refuser (`refuse`, which answers with an ``Error``
   and remembers the refusal in ``refusals``), `halt`, and `notify` for the seat's watchers.
 
-Anything else a phase needs from another is a callable or a small protocol in its
-constructor, so each phase's reach is visible where it is built (`Peer.__init__`).
+No phase takes the whole object: each names what it reads and writes of it as a protocol
+of its own (built from `Speaking`, `Seated` and `Living`), and anything it needs from
+another phase is a callable or a small protocol in its constructor, so each phase's reach
+is visible, and checked by the type checker, where it is built (`Peer.__init__`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Protocol, cast
 
 from hedgerow.core.errors import HedgerowError, RulesError
 from hedgerow.core.ruleset import Ruleset
@@ -144,8 +146,68 @@ def body_name(env: Envelope | None) -> str:
     return "a message" if env is None else type(env.body).__name__
 
 
+class Speaking(Protocol):
+    """How a phase speaks: to every seated peer, to one, a refusal, and to the seat's
+    watchers; and the loop's clock."""
+
+    def now(self) -> float: ...
+
+    def broadcast(self, body: Body) -> None: ...
+
+    def send(self, member: Member, body: Body) -> None: ...
+
+    def refuse(self, rx: Received, env: Envelope | None, code: ErrorCode, message: str, *,
+               ref_index: int | None = None, ref_seq: int | None = None,
+               refusal: str = "") -> None: ...
+
+    def notify(self) -> None: ...
+
+
+class Keyed(Protocol):
+    """Who this peer is, and its sockets."""
+
+    @property
+    def identity(self) -> Identity: ...
+
+    @property
+    def node(self) -> Node: ...
+
+
+class Seated(Protocol):
+    """Where this peer sits (read only: `PeerContext.seated` sets it)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+    @property
+    def roster(self) -> Roster | None: ...
+
+
+class Living(Protocol):
+    """The table's life: its phase, moved only by `enter`, and its stops."""
+
+    @property
+    def phase(self) -> Phase: ...
+
+    def enter(self, phase: Phase) -> None: ...
+
+    def halt(self, message: str, *, tell: bool = False, index: int | None = None) -> None: ...
+
+    def rules_failed(self, exc: RulesError) -> None: ...
+
+
 class PeerContext:
-    """The state every phase of a peer shares and the helpers they act through."""
+    """The state every phase of a peer shares and the helpers they act through.  No phase
+    takes all of it: each declares what it reads and writes as a protocol of its own
+    (`hedgerow.net.sync.PlayContext`, ...), built from `Speaking`, `Keyed`, `Seated` and
+    `Living`,
+    and this object is each of them."""
 
     def __init__(self, identity: Identity, node: Node, *, seat_name: str = "",
                  bot: str | None = None, log_dir: Path | None = None,

@@ -39,13 +39,16 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from hedgerow.core.errors import Refusal, RulesError
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
+from hedgerow.core.table import Applied, Table
 from hedgerow.net import wirerules as W
-from hedgerow.net.context import PeerContext
+from hedgerow.net.context import Living, Seated, Speaking
+from hedgerow.net.keys import Identity
+from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Takeover, Takeovers
 from hedgerow.net.messages import (
     ActionCommit,
@@ -61,9 +64,9 @@ from hedgerow.net.messages import (
     SeatTaken,
     action_commitment,
 )
-from hedgerow.net.seat import Departed, Link, Motion, Phase
+from hedgerow.net.seat import Changes, Departed, Link, Motion, Phase
 from hedgerow.net.shown import shown
-from hedgerow.net.sync import Sync
+from hedgerow.net.stepround import StepRound
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
@@ -80,6 +83,52 @@ ANSWER_WAIT_S = 6.0
 EXPIRED_KEPT = 64
 
 
+class DeparturesContext(Speaking, Seated, Living, Protocol):
+    """What departures read of the peer's shared state (`hedgerow.net.context.PeerContext`):
+    the table (its entries change through the table and play), the log for seat events,
+    and the watchers' next change (a hosted bot waits for it)."""
+
+    @property
+    def identity(self) -> Identity: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def writer(self) -> LogWriter | None: ...
+
+    @property
+    def changes(self) -> Changes: ...
+
+
+class DeparturesPlay(Protocol):
+    """What departures need of play (`hedgerow.net.sync.Sync`): its open step (a hosted
+    bot commits to it), sealing and applying entries, catch-up, and a returning peer."""
+
+    @property
+    def step(self) -> StepRound | None: ...
+
+    @property
+    def syncing(self) -> bool: ...
+
+    def open_step(self) -> StepRound: ...
+
+    def reveal_when_ready(self) -> None: ...
+
+    def forget_commitment(self, seat: int) -> None: ...
+
+    def applied(self, applied: Sequence[Applied], *, announce: ActionMsg | None = None
+                ) -> None: ...
+
+    def drain(self) -> None: ...
+
+    def seal(self) -> None: ...
+
+    def request_catch_up(self, member: Member | None) -> None: ...
+
+    def peer_back(self, member: Member, *, restarted: bool = True) -> None: ...
+
+
 class Departures:
     """Departed seats, motions about them, takeovers in force, bots hosted and reclaims.
 
@@ -90,7 +139,7 @@ class Departures:
     player, then calls `vote`).
     """
 
-    def __init__(self, ctx: PeerContext, sync: Sync, takeovers: Takeovers, *,
+    def __init__(self, ctx: DeparturesContext, sync: DeparturesPlay, takeovers: Takeovers, *,
                  find_bot: Callable[[str], BotSpec | None]) -> None:
         self.ctx = ctx
         self.sync = sync

@@ -19,8 +19,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from hedgerow.net.context import PeerContext
-from hedgerow.net.members import Member, Takeover
+from hedgerow.core.table import Table
+from hedgerow.net.members import Member, Roster, Takeover
 from hedgerow.net.messages import (
     Body,
     CatchUpReply,
@@ -36,6 +36,30 @@ from hedgerow.net.shown import shown
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+
+class LinksContext(Protocol):
+    """What links read of the peer's shared state (`hedgerow.net.context.PeerContext`):
+    the roster (each member's link is theirs to change), the table's id, phase and length;
+    and how to tell everyone and the seat's watchers."""
+
+    @property
+    def roster(self) -> Roster | None: ...
+
+    @property
+    def table_id(self) -> bytes: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    def now(self) -> float: ...
+
+    def broadcast(self, body: Body) -> None: ...
+
+    def notify(self) -> None: ...
 
 
 class LinkedPlay(Protocol):
@@ -89,7 +113,7 @@ class Links:
     is the seed agreement's nudge, once a beat.
     """
 
-    def __init__(self, ctx: PeerContext, *, heartbeat: float, lost_after: float,
+    def __init__(self, ctx: LinksContext, *, heartbeat: float, lost_after: float,
                  play: LinkedPlay, departures: LinkedDepartures,
                  seat_gone: Callable[[Member], None],
                  resend_stalled: Callable[[], None]) -> None:

@@ -26,20 +26,61 @@ from typing import Protocol
 
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
 from hedgerow.net import openfile, rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, split_endpoint
-from hedgerow.net.context import PeerContext
+from hedgerow.net.context import Keyed
+from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import key_text
 from hedgerow.net.logfile import LogWriter, read_log, replay_log
-from hedgerow.net.members import Member
-from hedgerow.net.messages import Hello, PeerInfo, SeatEvent, Start
+from hedgerow.net.members import Member, Roster
+from hedgerow.net.messages import Body, Hello, PeerInfo, SeatEvent, Start
 from hedgerow.net.seat import HistoryLine, Link, Phase
 
 log = logging.getLogger(__name__)
 
 #: Listen at (bind, port); the endpoint others reach this peer at.
 Listen = Callable[[str, int], Awaitable[str]]
+
+
+class ReturningContext(Keyed, Protocol):
+    """What a returning peer reads and writes of the peer's shared state
+    (`hedgerow.net.context.PeerContext`): nearly all of it, once — it rebuilds the seating,
+    the table and the log from the file its process left behind."""
+
+    table_id: bytes
+    host_key: bytes | None
+    is_host: bool
+    bot: str | None
+    seat_name: str
+    round: int
+    table: Table | None
+    table_name: str
+    writer: LogWriter | None
+    log_path: Path | None
+    open_path: Path | None
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def roster(self) -> Roster | None: ...
+
+    @property
+    def hashes(self) -> HashBook | None: ...
+
+    def seated(self, ruleset: Ruleset, players: int, seat: int) -> None: ...
+
+    def enter(self, phase: Phase) -> None: ...
+
+    def now(self) -> float: ...
+
+    def broadcast(self, body: Body) -> None: ...
+
+    def notify(self) -> None: ...
+
+    def save_table_file(self) -> None: ...
 
 
 class ResumedPlay(Protocol):
@@ -86,7 +127,7 @@ class Returning:
     it at; ``send_roster()`` sends every seated peer the seating (a re-opened host).
     """
 
-    def __init__(self, ctx: PeerContext, *, plugins: PluginHost | None, listen: Listen,
+    def __init__(self, ctx: ReturningContext, *, plugins: PluginHost | None, listen: Listen,
                  play: ResumedPlay, start: ResumedStart, departures: ResumedDepartures,
                  send_roster: Callable[[], None]) -> None:
         self.ctx = ctx

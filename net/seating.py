@@ -11,8 +11,8 @@ seated yet are held while seats fill (§3.1 step 6) and handed back once the ros
 their sender.  A seated key that says ``Hello`` again is a returning peer (§5.7): its new
 address is taken, and the host answers with the current seating.
 
-This phase reads and writes the shared `PeerContext` (the seating, the roster, the table
-file); from the other phases it needs only what its constructor takes.
+This phase reads and writes the shared `PeerContext` as a `SeatingContext` (the seating,
+the roster, the table file); from the other phases it needs only what its constructor takes.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import HedgerowError
@@ -29,10 +31,11 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net import openfile, rulesmatch
 from hedgerow.net.address import TableAddress, endpoint, split_endpoint
-from hedgerow.net.context import HELD_LIMIT, JoinRefused, PeerContext
+from hedgerow.net.context import HELD_LIMIT, JoinRefused, Keyed, Seated, Speaking
 from hedgerow.net.keys import key_text
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
+    Body,
     Envelope,
     ErrorCode,
     ErrorMsg,
@@ -51,6 +54,41 @@ OWN_IDENTITY = ("that is this table's own identity (the same user data folder): 
                 "another local player, `hedgerow join ADDRESS --as NAME`")
 
 
+class SeatingContext(Speaking, Keyed, Seated, Protocol):
+    """What seating reads and writes of the peer's shared state
+    (`hedgerow.net.context.PeerContext`): who this peer is, the table it opens or joins, the
+    seating (`seated`) and the files that keep it."""
+
+    is_host: bool
+    host_key: bytes | None
+    table_id: bytes
+    table_name: str
+    open_path: Path | None
+
+    @property
+    def seat_name(self) -> str: ...
+
+    @property
+    def bot(self) -> str | None: ...
+
+    @property
+    def log_dir(self) -> Path | None: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    def seated(self, ruleset: Ruleset, players: int, seat: int) -> None: ...
+
+    def encode(self, body: Body, *, table_id: bytes | None = None) -> bytes: ...
+
+    def save_table_file(self) -> None: ...
+
+    def save_open_table(self) -> None: ...
+
+
 class Seating:
     """Seating and returning peers.
 
@@ -62,7 +100,7 @@ class Seating:
     start over without that seat, and ``restart()`` goes back to seating (§3.2).
     """
 
-    def __init__(self, ctx: PeerContext, *, plugins: PluginHost | None,
+    def __init__(self, ctx: SeatingContext, *, plugins: PluginHost | None,
                  begin_seeding: Callable[[], None],
                  redeliver: Callable[[Received, Envelope], None],
                  peer_back: Callable[[Member], None],

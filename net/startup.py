@@ -11,9 +11,10 @@ Every SeedCommit, SeedReveal and Start names its round (``ctx.round``, which the
 and sends in every SeatAssignment): one from an abandoned round is ignored (logged once per
 seat and round), one from a round this peer has not reached yet is kept until it does.
 
-This phase reads and writes the shared `PeerContext` (it builds ``table``, opens the log);
-of play it needs only a `Play`: somewhere to put the opening chance entries, a nudge to
-handle actions that came early, and a reset when the agreement starts over.
+This phase reads and writes the shared `PeerContext` as a `StartContext` (it builds
+``table``, opens the log); of play it needs only a `Play`: somewhere to put the opening
+chance entries, a nudge to handle actions that came early, and a reset when the agreement
+starts over.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import RulesError
 from hedgerow.core.table import Applied, Table, TableHeader
 from hedgerow.net import tablefile
-from hedgerow.net.context import STALL_BEATS, PeerContext, Stall
+from hedgerow.net.context import STALL_BEATS, Living, Seated, Speaking, Stall
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
@@ -41,7 +43,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.seat import Link, Phase
 from hedgerow.net.seedround import SeedRound, SeedRoundError
-from hedgerow.net.transport import Received
+from hedgerow.net.transport import Node, Received
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,36 @@ class Play(Protocol):
         """Forget every entry and early message: the seed agreement starts over."""
 
 
+class StartContext(Speaking, Seated, Living, Protocol):
+    """What the start of play reads and writes of the peer's shared state
+    (`hedgerow.net.context.PeerContext`): it builds the table, opens the log and its table
+    file (or drops them when the agreement starts over), and counts the seed rounds."""
+
+    table: Table | None
+    hashes: HashBook | None
+    writer: LogWriter | None
+    log_path: Path | None
+    round: int
+
+    @property
+    def table_id(self) -> bytes: ...
+
+    @property
+    def host_key(self) -> bytes | None: ...
+
+    @property
+    def log_dir(self) -> Path | None: ...
+
+    @property
+    def node(self) -> Node: ...
+
+    def names(self) -> dict[int, str]: ...
+
+    def save_table_file(self) -> None: ...
+
+    def drop_open_table(self) -> None: ...
+
+
 class Startup:
     """Seed agreement and the start of play.
 
@@ -77,7 +109,8 @@ class Startup:
     ``accept_host_seed`` lets a joiner play a seed its host dictates.
     """
 
-    def __init__(self, ctx: PeerContext, play: Play, *, accept_host_seed: bool = False) -> None:
+    def __init__(self, ctx: StartContext, play: Play, *, accept_host_seed: bool = False
+                 ) -> None:
         self.ctx = ctx
         self.play = play
         self.fixed_seed: bytes | None = None

@@ -17,10 +17,11 @@ with ``CatchUpRequest`` and feeds them to its table in log order (`Table.follow`
 it already has (its own chance entries included) must be identical, else the logs forked
 and the table halts naming who diverged.
 
-This phase reads and writes the shared `PeerContext` (the table, the hash book, the log);
-its own state is the early-message buffer, the open simultaneous step, the entries not
+This phase reads the shared `PeerContext` as a `PlayContext` (the table, the hash book, the
+log); its own state is the early-message buffer, the open simultaneous step, the entries not
 sealed yet and the catch-up in progress.  From the rest of the peer it needs only
-``redeliver`` (to hand an early message back to the peer's dispatch once its turn comes).
+``redeliver`` (to hand an early message back to the peer's dispatch once its turn comes)
+and ``author_of`` (who authors a seat's actions now).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
@@ -38,10 +40,14 @@ from hedgerow.net.context import (
     AHEAD_LIMIT,
     CATCH_UP_BATCH,
     STALL_BEATS,
-    PeerContext,
+    Living,
+    Seated,
+    Speaking,
     Stall,
     body_name,
 )
+from hedgerow.net.hashbook import HashBook
+from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
     ActionCommit,
@@ -69,6 +75,22 @@ def _out_of_turn(msg: ActionMsg, active: int) -> str:
     return f"seat {msg.seat} may not act at #{msg.index}: it is seat {active}'s turn"
 
 
+class PlayContext(Speaking, Seated, Living, Protocol):
+    """What play reads of the peer's shared state (`hedgerow.net.context.PeerContext`): the
+    table, whose entries it adds through the table itself, the hash book and the log."""
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def hashes(self) -> HashBook | None: ...
+
+    @property
+    def writer(self) -> LogWriter | None: ...
+
+    def names(self) -> dict[int, str]: ...
+
+
 class Sync:
     """Play, simultaneous steps and catch-up.
 
@@ -78,7 +100,7 @@ class Sync:
     `hedgerow.net.members.Takeovers`).
     """
 
-    def __init__(self, ctx: PeerContext, *,
+    def __init__(self, ctx: PlayContext, *,
                  redeliver: Callable[[Received, Envelope, Member], None],
                  author_of: Callable[[int], int]) -> None:
         self.ctx = ctx

@@ -2,7 +2,9 @@
 
 The table's phase changes in one place (`PeerContext.enter`, along `MOVES`): no phase
 object assigns it.  Handlers get their message body typed (`hedgerow.net.dispatch`): no
-module in net/ casts one.  Both read from every module's syntax tree.
+module in net/ casts one.  No phase takes the whole `PeerContext`: each names what it
+reads and writes as a protocol of its own (mypy checks that the context is each of them).
+All read from every module's syntax tree.
 """
 
 from __future__ import annotations
@@ -76,3 +78,19 @@ def test_the_phase_moves_only_along_its_moves() -> None:
     assert ctx.phase == Phase.HALTED
     with pytest.raises(AttributeError):
         ctx.phase = Phase.PLAYING  # type: ignore[misc]  # read-only: `enter` moves it
+
+
+def whole_context_takers(source: str) -> list[tuple[int, str]]:
+    """Parameters annotated ``PeerContext``: (line, function)."""
+    return [(node.lineno, node.name) for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for arg in node.args.args + node.args.kwonlyargs
+            if arg.annotation is not None and ast.unparse(arg.annotation) == "PeerContext"]
+
+
+def test_no_phase_takes_the_whole_context() -> None:
+    assert whole_context_takers("def __init__(self, ctx: PeerContext) -> None: ...") == [
+        (1, "__init__")]
+    found = {path.name: whole_context_takers(path.read_text())
+             for path in sorted(NET.glob("*.py"))}
+    assert {name: takers for name, takers in found.items() if takers} == {}
