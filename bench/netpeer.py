@@ -38,7 +38,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
 
     def on_change() -> None:
         now = time.monotonic_ns()
-        if peer.ctx.table is not None:
+        if peer.seed is not None:  # (the table is there)
             for i in range(len(applied), peer.index):
                 applied[i] = now
             if peer.ready and not ready:
@@ -48,7 +48,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
     submit = peer.submit
 
     async def timed_submit(action: Any) -> Any:
-        assert peer.ctx.table is not None
+        assert peer.seed is not None
         submitted[peer.index] = time.monotonic_ns()
         return await submit(action)
 
