@@ -14,7 +14,7 @@ from hedgerow.plugins.flowers.cards import card_text
 from hedgerow.plugins.flowers.choices import plant_args, take_args
 from hedgerow.plugins.flowers.garden import key
 from hedgerow.plugins.flowers.setup import stack_name
-from hedgerow.plugins.flowers.state import OVER, State
+from hedgerow.plugins.flowers.state import NOBODY, OVER, State
 
 
 def describe(state: State, seat: int, action: Action,
@@ -37,7 +37,7 @@ def describe(state: State, seat: int, action: Action,
     assert found is not None
     stack, cell = found
     below = state.gardens[seat].get(key(*cell))
-    if state.holding >= 0:
+    if state.holding != NOBODY:  # a token equals no face: this reads no sealed card
         text = f"{who} plants {card_text(state.holding)}"
     else:
         text = f"{who} plants {card_text(state.stacks[stack][-1])} from stack {stack_name(stack)}"

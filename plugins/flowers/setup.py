@@ -12,6 +12,16 @@ card: first one start card for each seat that needs one, in seat order, planted 
 a stack being skipped once it has its size (the first card a stack gets is its bottom);
 the cards left go back to the box unseen.  The ``Pick`` is the first player.
 
+At a sealed table (`hedgerow.core.sealedtable`) the shuffle's cards are sealed tokens and
+the deal reads none of them: the start cards, the stacks and the box are dealt by position
+alone.  The targets of a drawn start card depend on whether it may be covered; when every
+deck card answers alike (the standard rule and Summer) they are worked out without looking
+at the card, so the deal asks for no reveal of its own: the start cards and the face-up
+tops are shown to every seat with the rest of what the deal makes visible (a layout whose
+deck cards differ in that would read the drawn start card, which shows it to everyone
+first; it is planted face up anyway).  The box is sorted, which at a sealed table orders
+its tokens by position (they are never read).
+
 Stack sizes (rules §3, OUR DECISION: the "about" figures are exact): 1 player 40 / 40;
 2 players 26 / 26 / 26; 3 players 30 / 30 / 30; 4 players every card left, so 35 / 35 / 34
 after four start cards and 36 / 36 / 36 in Summer.  The last stack is the face-down one.
@@ -114,10 +124,19 @@ def deal(state: State, outcome: ChanceOutcome, coverable: Sequence[bool]) -> Sta
     deck = permute(DECK, order)
     k = 0
     gardens: list[Garden] = []
+    fringes: list[tuple[int, ...]] = []
+    # A deck card whose coverability every deck card shares (the standard rule, Summer):
+    # the targets of a drawn start card are worked out with it, without reading the card.
+    stand_in = DECK[0] if len({coverable[c] for c in DECK}) == 1 else None
     for garden in state.gardens:
-        if not garden:
-            garden = {START: (deck[k],)}
+        if garden:
+            fringes.append(targets(garden, coverable))
+        else:
+            card = deck[k]
             k += 1
+            garden = {START: (card,)}
+            fringes.append(targets({START: (card if stand_in is None else stand_in,)},
+                                   coverable))
         gardens.append(garden)
     sizes = state.sizes
     rest = deck[k:]
@@ -125,7 +144,7 @@ def deal(state: State, outcome: ChanceOutcome, coverable: Sequence[bool]) -> Sta
     return State(
         players=state.players,
         gardens=tuple(gardens),
-        targets=tuple(targets(g, coverable) for g in gardens),
+        targets=tuple(fringes),
         stacks=stacks,
         active=first,
         phase=TAKE,

@@ -6,6 +6,13 @@ never mutated once a state holds it; every other field is a tuple or a scalar, s
 state shares everything it did not change.
 
 `View` is what one seat may see; it is a separate type and holds no hidden card.
+
+At a sealed table (`hedgerow.core.sealedtable`) each card no seat has been shown is a
+`Sealed` token in its place in the public state: the stacks (the face-down one, and each
+face-up one below its top), the box, and the card a seat took face down (``holding``,
+whose face only its holder's information state has).  The rules move tokens and never
+read one; they read a card only once every seat has been shown it (a face-up top, a
+garden card) or as it is planted (see `turn`).
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ class State(NamedTuple):
     * ``phase``: ``"deal"`` (waiting for the deal: a chance node), ``"take"`` (a turn's
       start: the active seat plants a face-up card or takes the face-down one), ``"plant"``
       (it plants the face-down card it took) or ``"over"``;
-    * ``holding``: the face-down card taken and not yet planted (-1 when none);
+    * ``holding``: the face-down card taken and not yet planted (-1 when none; at a sealed
+      table a `Sealed` token, compared with -1 only by ``==`` / ``!=``);
     * ``source``: the stack it was taken from (-1 when none);
     * ``discards``: solo only, the face-up cards discarded after each turn, in order;
-    * ``box``: the cards dealt to no stack (hidden from everyone, in id order);
+    * ``box``: the cards dealt to no stack (hidden from everyone, in id order; at a sealed
+      table tokens, in the order of their positions in the shuffle);
     * ``sizes``: while waiting for the deal, the sizes of the stacks it will make.
     """
 

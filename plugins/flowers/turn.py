@@ -11,6 +11,13 @@ stack is always visible.  Once the card is planted:
   A is discarded (even when the card planted came from A), and the game is over if that
   emptied A (OUR DECISION, rules §5: end checks after the plant and after the discard).
 
+At a sealed table (`hedgerow.core.sealedtable`) a take moves the face-down card's token
+into ``holding`` unread, and a planting reads one card: the one planted (whether it may be
+covered in turn), which every seat sees from then on.  A face-up top was shown to everyone
+before the turn began; the card taken face down is shown by its holder with the planting.
+A refusal reads no hidden card: it names the held card only where it is a face (the open
+game, the holder's own peer) and says "card" elsewhere, so a bad action shows nothing.
+
 Planting legality reads the table's ``coverable`` table, built once from the
 ``flowers_coverable`` hook (in Summer the purple card may not be covered): `make_apply`
 binds it, so the per-move path calls no hook.
@@ -21,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hedgerow.core import Action, Refusal
+from hedgerow.core.sealed import Sealed
 from hedgerow.plugins.flowers.cards import card_text
 from hedgerow.plugins.flowers.choices import plant_args, take_args
 from hedgerow.plugins.flowers.garden import LIMIT, OFFSET, STRIDE, grow_targets, inside, key
@@ -114,6 +122,14 @@ def make_apply(coverable: Sequence[bool]) -> Apply:
     return apply
 
 
+def _held(state: State) -> str:
+    """The card the active seat took face down, as a refusal names it: at a sealed table
+    the peers that have not seen it (every peer but the holder's) say "card" rather than
+    read it (a refusal shows no card)."""
+    card = state.holding
+    return "card" if type(card) is Sealed else card_text(card)
+
+
 def _refusal(state: State, seat: int, action: Action, coverable: Sequence[bool]) -> Refusal:
     """Why ``action`` by ``seat`` is not legal now (the first rule it breaks)."""
     phase = state.phase
@@ -129,8 +145,8 @@ def _refusal(state: State, seat: int, action: Action, coverable: Sequence[bool])
         if index is None:
             return _refuse("bad_action", "take names one stack: take(stack=...)")
         if phase == PLANT:
-            return _refuse("plant_first", f"plant the {card_text(state.holding)} you took "
-                           "first (rules §4: one card a turn)")
+            return _refuse("plant_first", f"plant the {_held(state)} you took first (rules §4: "
+                           "one card a turn)")
         if not 0 <= index <= down:
             return _refuse("no_stack", f"there is no stack {index} (the stacks are 0 to {down})")
         if index != down:
@@ -146,8 +162,8 @@ def _refusal(state: State, seat: int, action: Action, coverable: Sequence[bool])
                        "plant(stack=..., x=..., y=...)")
     stack, (x, y) = found
     if phase == PLANT and stack != state.source:
-        return _refuse("wrong_stack", f"you hold the {card_text(state.holding)} taken from "
-                       f"stack {stack_name(state.source)}: plant(stack={state.source}, ...)")
+        return _refuse("wrong_stack", f"you hold the {_held(state)} taken from stack "
+                       f"{stack_name(state.source)}: plant(stack={state.source}, ...)")
     if phase == TAKE:
         if not 0 <= stack <= down:
             return _refuse("no_stack", f"there is no stack {stack} (the stacks are 0 to {down})")
