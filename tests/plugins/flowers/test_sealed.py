@@ -70,16 +70,22 @@ def test_the_deal_reads_no_card(host: PluginHost, players: int,
         assert owed.private == ()
 
 
-def _act(run: SealedRun, seat: int, action: Action, step: str) -> None:
-    """``seat`` takes ``action`` on every sealed peer (prepared by its own) and open."""
+def _act(run: SealedRun, seat: int, action: Action, step: str) -> list[str]:
+    """``seat`` takes ``action`` on every sealed peer (prepared by its own) and open; how
+    each describes the entry it logged (every sealed peer, then the open table)."""
     made = run.peers[seat].prepare(seat, action)
     assert not isinstance(made, Refusal), made
+    words = []
     for peer in run.everyone:
         applied = peer.submit(seat, made.action, reveals=made.attached)
         assert isinstance(applied, tuple), applied
-    assert isinstance(run.open.submit(seat, action), tuple)
+        words.append(peer.describe_entry(applied[0].entry, applied[0].before))
+    opened = run.open.submit(seat, action)
+    assert isinstance(opened, tuple)
+    words.append(run.open.describe_entry(opened[0].entry, opened[0].before))
     run.pump(step)
     run.compare(step)
+    return words
 
 
 def _holding(players: int, host: PluginHost) -> tuple[SealedRun, int, Sealed]:
@@ -107,7 +113,9 @@ def test_a_card_taken_face_down_is_seen_by_its_holder_alone_until_it_is_planted(
     made = run.peers[seat].prepare(seat, planting)
     assert not isinstance(made, Refusal)
     assert made.action == planting and made.attached == {token.key: face}  # shown as planted
-    _act(run, seat, planting, "plant")
+    words = _act(run, seat, planting, "plant")
+    assert words == [words[-1]] * len(words)  # every peer names the card planted
+    assert card_text(face) in words[-1]
     (x, y) = (planting["x"], planting["y"])
     for peer in run.everyone:
         assert token.key in peer.public
