@@ -5,14 +5,15 @@ the cards will lie and what the play does to the claim ("seat 1 plays 2 red face
 and takes the claim").  The words are meant for every seat (a table's log pane), so a
 face-down play is described without its colour ("2 cards face-down"), as the other seats
 see it.  (At an open-deck table the action itself still carries the colour: views are a
-fair-play boundary there, not secrecy; see DESIGN.md.)
+fair-play boundary there, not secrecy; see DESIGN.md.)  A play at a sealed table names the
+hidden cards it takes (`choices.play_cards`); the words are the same.
 """
 
 from __future__ import annotations
 
 from hedgerow.core import Action
 from hedgerow.plugins.mandala.cards import COLOURS, NCOLOURS, tile_name
-from hedgerow.plugins.mandala.choices import play_args, tile_arg
+from hedgerow.plugins.mandala.choices import play_cards, tile_arg
 from hedgerow.plugins.mandala.claims import preview
 from hedgerow.plugins.mandala.state import MANDALAS, State
 
@@ -21,10 +22,10 @@ def describe(state: State, seat: int, action: Action) -> str:
     """``action`` by ``seat`` in words, given the state it applies to."""
     kind = action.kind
     if kind == "play":
-        values = play_args(action)
+        values = play_cards(action)
         if values is None:
             return f"seat {seat}: malformed play {action}"
-        at, colour, count = values
+        at, colour, count, _ = values
         if not (0 <= at < MANDALAS and 0 <= colour < NCOLOURS and count >= 1):
             return f"seat {seat}: play {action} (no such mandala or colour)"
         after = preview(state.mandalas[at], seat, colour, count)

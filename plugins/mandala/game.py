@@ -9,7 +9,8 @@ and binds ``ext.mandala_game_end`` (called after each resolution and each pass) 
 is `sample.sample`; ``determinize`` is ``sample`` of the seat's view.
 
 Chance: the deal after setup, and a reshuffle of the discard pile whenever a draw finds
-the deck empty (``"deal"`` and ``"reshuffle"`` phases).
+the deck empty (``"deal"`` and ``"reshuffle"`` phases).  At a sealed table a play names the
+hidden cards it takes (``name_cards`` is `choices.name_cards`; see `hands`).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
         hash_data=view.hash_data,
         chance=chance,
         resolve=resolve,
+        name_cards=choices.name_cards,
         sample=sample,
         score=score,
         evaluate=Outlook(rank, score),

@@ -10,12 +10,17 @@ order, and asks chance for the deal (`deal_chance`): one ``Shuffle(90)`` of the 
 * the start player is seat 0 (spec §4, OUR DECISION: no draw for it); it gets 5 cards from
   the top of the deck, then seat 1 gets 6, seat 2 gets 7, seat 3 gets 8, each whole hand
   dealt before the next.
+
+At a sealed table the shuffled cards and tiles are sealed: the six tiles the mandalas take
+are read (so shown to every seat, as the rules lay them face up), and each hand's cards go
+to its seat's hidden cards (`hands`), to be shown to that seat alone.
 """
 
 from __future__ import annotations
 
 from hedgerow.core import Chance, ChanceOutcome, SetupContext, Shuffle, permute
-from hedgerow.plugins.mandala.cards import CARDS, DARK_TILES, LIGHT_TILES, NO_CARDS, count_of
+from hedgerow.plugins.mandala.cards import CARDS, DARK_TILES, LIGHT_TILES, NO_CARDS
+from hedgerow.plugins.mandala.hands import receive
 from hedgerow.plugins.mandala.resolution import empty_mandala
 from hedgerow.plugins.mandala.state import DEAL, MANDALAS, PLAY, State
 
@@ -65,10 +70,15 @@ def deal(state: State, outcome: ChanceOutcome) -> State:
     light = list(permute(state.light, lights))
     players = state.players
     mandalas = tuple(empty_mandala(players, (dark.pop(), light.pop())) for _ in range(MANDALAS))
-    hands = []
+    hands, hidden = [], []
     for seat in range(players):
         n = hand_size(seat)
-        hands.append(count_of(deck[len(deck) - n:]))
+        counts: list[int] = list(NO_CARDS)
+        sealed: list[object] = []
+        receive(counts, sealed, deck[len(deck) - n:])
+        hands.append(tuple(counts))
+        hidden.append(tuple(sealed))
         deck = deck[:len(deck) - n]
     return state._replace(phase=PLAY, hands=tuple(hands), deck=deck, dark=tuple(dark),
-                          light=tuple(light), mandalas=mandalas)
+                          light=tuple(light), mandalas=mandalas,
+                          hidden=tuple(hidden) if any(hidden) else ())

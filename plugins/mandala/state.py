@@ -6,6 +6,11 @@ change.  `View` and `MandalaView` are what one seat may see: separate, frozen ty
 hold no card the seat cannot know.
 
 Card counts are `Counts` (six ints, one per colour, see `cards`); colour sets are bit masks.
+
+**Sealed tables.**  Colour counts cannot hold a card nobody has been shown.  At a sealed
+table (`hedgerow.core.sealedtable`) the cards dealt and drawn from the deck are sealed
+tokens, so each seat also has `State.hidden`: its cards that are not in ``hands``, one by
+one (see `hands`).  At an open table ``hidden`` is ``()`` and ``hands`` holds every card.
 """
 
 from __future__ import annotations
@@ -88,8 +93,10 @@ class State(NamedTuple):
       ``"choose"`` (a claim holder chooses a tile) or ``"over"``;
     * ``turn``: the seat whose turn it is (in ``"reshuffle"`` and ``"choose"``: the seat
       whose play caused it);
-    * ``hands``: each seat's cards; ``known``: the part of each hand every seat knows
-      (cards revealed when they came back from a mandala and not possibly played since);
+    * ``hands``: each seat's cards as colour counts (at a sealed table: the cards every peer
+      can count, those that came back from a mandala and were not played since; the rest
+      are in ``hidden``); ``known``: the part of each hand every seat knows (cards revealed
+      when they came back from a mandala and not possibly played since);
     * ``deck``: the draw deck as colours, its top at the end; ``discard``: the discard pile;
     * ``dark`` / ``light``: the tile stacks, their tops at the end;
     * ``mandalas``: the three `Mandala`;
@@ -98,7 +105,10 @@ class State(NamedTuple):
     * ``at``: the mandala being played (``"reshuffle"``) or resolved (``"choose"``), else -1;
       ``owed``: cards still to draw after a reshuffle; ``second``: the seat that takes the
       tile the claim holder leaves (``"choose"``), else -1;
-    * ``last``: the latest `Resolution`, or None.
+    * ``last``: the latest `Resolution`, or None;
+    * ``hidden``: ``()`` at an open table; at a sealed table, each seat's cards that are
+      not in ``hands``, in the order it got them: sealed tokens in the public state, known
+      faces in the seat's own information state (`hands`).
     """
 
     players: int
@@ -118,6 +128,7 @@ class State(NamedTuple):
     owed: int = 0
     second: int = -1
     last: Resolution | None = None
+    hidden: tuple[tuple[object, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +164,11 @@ class View:
     * ``tiles``: each seat's tiles in the order taken; ``scores``: each seat's points now;
     * ``at`` / ``second``: in ``"choose"``, the mandala resolved and the seat that takes the
       tile left; ``owed``, ``passes``, ``ended`` and ``last`` as in `State` (``owed``:
-      cards the turn's draw still takes once the discard pile is reshuffled, a public count).
+      cards the turn's draw still takes once the discard pile is reshuffled, a public count);
+    * ``sealed``: this seat's own cards that have not been shown to it yet.  Only a sealed
+      table's public state has any (its view says so, and the table then shows them to the
+      seat, `hands.shown_hand`); a view a seat, a bot or a client gets has none, and
+      ``hand`` holds all of the seat's cards.
     """
 
     seat: int
@@ -177,3 +192,4 @@ class View:
     passes: int
     ended: str
     last: Resolution | None
+    sealed: tuple[object, ...] = ()

@@ -11,6 +11,11 @@ stops in the ``"reshuffle"`` phase: the state waits for chance (`reshuffle_chanc
 engine draws a permutation, and `reshuffled` makes the pile the new deck and finishes the
 turn (the rest of the draw, the claim check, completion).  The rules never shuffle.
 
+At a sealed table a play names the hidden cards it takes and shows them as it is applied
+(`choices`: checked before any is read, then read, so shown to every seat, as played cards
+are), and cards drawn from the deck are sealed and go to the seat's hidden cards (`hands`).
+A pass is checked against public facts alone (`choices.can_play`).
+
 Who knows what (`State.known`): a face-up play shows its colour, so at most ``count`` of
 the seat's known cards of that colour are gone; a face-down play hides its colour, which is
 one of the colours present, so each of those may have lost ``count`` known cards.  Known
@@ -22,9 +27,17 @@ from __future__ import annotations
 from hedgerow.core import Action, Chance, ChanceOutcome, Refusal, Shuffle, permute
 from hedgerow.plugins.mandala import resolution
 from hedgerow.plugins.mandala.cards import NO_CARDS, Counts, expand
-from hedgerow.plugins.mandala.choices import check_play, play_args, plays, tile_arg
+from hedgerow.plugins.mandala.choices import (
+    can_play,
+    check_play,
+    play_args,
+    play_cards,
+    take_from,
+    tile_arg,
+)
 from hedgerow.plugins.mandala.claims import claims, is_complete
 from hedgerow.plugins.mandala.drawing import DrawRule
+from hedgerow.plugins.mandala.hands import hidden_of, receive, with_hidden
 from hedgerow.plugins.mandala.resolution import EndCheck
 from hedgerow.plugins.mandala.state import (
     CHOOSE,
@@ -65,7 +78,7 @@ def apply(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck
     if kind == "pass":
         if action.args:
             return _refuse("bad_action", "pass takes no arguments")
-        if plays(state, seat, rule):
+        if can_play(state, seat, rule):
             return _refuse("must_play", "you have a legal play, so you must play (spec §7: "
                            "there is no voluntary pass)")
         return _pass(state, seat, end)
@@ -109,12 +122,27 @@ def _forget(known: Counts, present: int, colour: int, count: int, up: bool) -> C
 def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck,
           ) -> State | Refusal:
     values = play_args(action)
-    if values is None:
-        return _refuse("bad_action", "play takes three whole numbers: mandala, colour, count")
+    cards: tuple[object, ...] = ()
+    if values is None:  # a play that names the hidden cards it takes (a sealed table)
+        named = play_cards(action)
+        if named is None:
+            return _refuse("bad_action", "play takes three whole numbers: mandala, colour, "
+                           "count (and, at a sealed table, the hidden cards it takes)")
+        values, cards = named[:3], named[3]
     at, colour, count = values
-    bad = check_play(state, seat, at, colour, count, rule)
+    bad = check_play(state, seat, at, colour, count, rule, cards)
     if bad is not None:
         return bad
+    hidden = state.hidden
+    if cards:
+        took = take_from(state, seat, colour, count, cards)
+        if isinstance(took, Refusal):
+            return took
+        hand, held = took
+    else:
+        hand = list(state.hands[seat])
+        hand[colour] -= count
+        held = hidden[seat] if hidden else ()
     mandala = state.mandalas[at]
     present = mandala.present
     up = not present >> colour & 1
@@ -130,26 +158,34 @@ def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck
     mine = _forget(known[seat], present, colour, count, up)
     if mine is not known[seat]:
         known = put(known, seat, mine)
-    hand = list(state.hands[seat])
-    hand[colour] -= count
-    deck, owed = _draw_into(hand, state.deck, rule.wanted(count, sum(hand)))
+    if hidden:  # a sealed table (module docstring)
+        drawing = list(held)
+        deck, owed = _draw_into(hand, drawing, state.deck,
+                                rule.wanted(count, sum(hand) + len(drawing)))
+        hidden = with_hidden(state, seat, tuple(drawing))
+    else:
+        deck, owed = _draw_into(hand, None, state.deck, rule.wanted(count, sum(hand)))
     state = State(state.players, PLAY, seat, put(state.hands, seat, tuple(hand)), known, deck,
                   state.discard, state.dark, state.light, put(state.mandalas, at, placed),
-                  state.tiles, 0, state.ended, -1, 0, -1, state.last)
+                  state.tiles, 0, state.ended, -1, 0, -1, state.last, hidden)
     if owed and any(state.discard):
         return state._replace(phase=RESHUFFLE, at=at, owed=owed)
     return _settle(state, seat, at, end)
 
 
-def _draw_into(hand: list[int], deck: tuple[int, ...], wanted: int,
-               ) -> tuple[tuple[int, ...], int]:
-    """Draw up to ``wanted`` cards from the top of ``deck`` into ``hand`` (a list of colour
-    counts, changed in place); the deck left and how many cards are still owed."""
+def _draw_into(hand: list[int], hidden: list[object] | None, deck: tuple[int, ...],
+               wanted: int) -> tuple[tuple[int, ...], int]:
+    """Draw up to ``wanted`` cards from the top of ``deck`` into a hand: its colour counts
+    ``hand`` or, at a sealed table, for a sealed card, its ``hidden`` cards (`hands.receive`;
+    both lists changed in place); the deck left and how many cards are still owed."""
     n = min(wanted, len(deck))
     if not n:
         return deck, wanted
-    for colour in deck[len(deck) - n:]:
-        hand[colour] += 1
+    if hidden is None:  # an open table: every card is a face
+        for colour in deck[len(deck) - n:]:
+            hand[colour] += 1
+    else:
+        receive(hand, hidden, deck[len(deck) - n:])
     return deck[:len(deck) - n], wanted - n
 
 
@@ -177,7 +213,9 @@ def reshuffled(state: State, outcome: ChanceOutcome, end: EndCheck) -> State:
     assert isinstance(order, tuple)
     seat, at = state.turn, state.at
     hand = list(state.hands[seat])
-    deck, _ = _draw_into(hand, permute(expand(state.discard), order), state.owed)
+    hidden = list(hidden_of(state, seat))
+    deck, _ = _draw_into(hand, hidden, permute(expand(state.discard), order), state.owed)
     state = state._replace(phase=PLAY, hands=put(state.hands, seat, tuple(hand)), deck=deck,
-                           discard=NO_CARDS, at=-1, owed=0)
+                           discard=NO_CARDS, at=-1, owed=0,
+                           hidden=with_hidden(state, seat, tuple(hidden)))
     return _settle(state, seat, at, end)

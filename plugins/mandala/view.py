@@ -11,6 +11,10 @@ Hidden from a seat (spec §14, and the house decision that face-down cards are h
   (they go to the discard pile or back to a hand in the open);
 * the order of the deck and of both tile stacks.
 
+At a sealed table a seat's cards from the deck are sealed (`hands`): the view of the public
+state holds the seat's own ones in ``sealed`` (so the table shows them to that seat alone),
+and its information state's view counts them into ``hand``, as the open game's does.
+
 Everything else is public: tiles, face-up cards, claims, hand sizes, the discard pile (each
 card in it was seen), the tiles in front of each player.  `side` reads one seat's cards on a
 mandala out of a view, as a client draws them.
@@ -25,8 +29,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hedgerow.core import Rng
+from hedgerow.core.sealed import packed
 from hedgerow.plugins.mandala.cards import NCOLOURS, Counts
 from hedgerow.plugins.mandala.choices import active_seats
+from hedgerow.plugins.mandala.hands import hand_size, shown_hand
 from hedgerow.plugins.mandala.sample import sample
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, State, View
@@ -34,6 +40,7 @@ from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, Stat
 
 def view(state: State, seat: int) -> View:
     """``seat``'s view of ``state``."""
+    hand, sealed = shown_hand(state, seat)
     mandalas = tuple(
         MandalaView(
             index=i,
@@ -53,8 +60,9 @@ def view(state: State, seat: int) -> View:
         phase=state.phase,
         turn=state.turn,
         active=active_seats(state),
-        hand=state.hands[seat],
-        hand_sizes=tuple(sum(h) for h in state.hands),
+        hand=hand,
+        hand_sizes=tuple(sum(h) for h in state.hands) if not state.hidden else
+        tuple(hand_size(state, s) for s in range(state.players)),
         known=state.known,
         deck_count=len(state.deck),
         discard=state.discard,
@@ -69,6 +77,7 @@ def view(state: State, seat: int) -> View:
         passes=state.passes,
         ended=state.ended,
         last=state.last,
+        sealed=sealed,
     )
 
 
@@ -118,14 +127,19 @@ def hash_data(state: State) -> tuple[object, ...]:
     A mandala's derived counts are left out; card counts, the deck, the tile stacks, each
     seat's tiles, each mandala's plays (seat, colour, count, up, colour set: five small ints
     a play) and the last resolution's lists are packed as bytes, which the canonical encoder
-    hashes far faster than tuples of ints.
+    hashes far faster than tuples of ints.  At a sealed table the deck and the stacks hold
+    sealed cards (`packed` keeps them as records) and the seats' hidden cards follow at the
+    end; an open table has none, so its data (and its hashes) are the counts' alone.
     """
-    return (
+    data = (
         state.players, state.phase, state.turn,
         tuple([bytes(h) for h in state.hands]), tuple([bytes(k) for k in state.known]),
-        bytes(state.deck), bytes(state.discard), bytes(state.dark), bytes(state.light),
+        packed(state.deck), bytes(state.discard), packed(state.dark), packed(state.light),
         tuple([(bytes(m.tiles), m.claim, b"".join([bytes(p) for p in m.plays]))
                for m in state.mandalas]),
         tuple([bytes(t) for t in state.tiles]),
         state.passes, state.ended, state.at, state.owed, state.second, _packed(state.last),
     )
+    if state.hidden:
+        return (*data, tuple([packed(h) for h in state.hidden]))  # type: ignore[arg-type]
+    return data
