@@ -14,6 +14,14 @@ The order is fixed: by the hand's order (ids ascending) of the played card, then
 passed cards, each choice without a compost discard first and then with each possible one.
 A 6-card hand gives 120 actions (60 with one neighbour), four times as many with compost,
 and 10 in the final round.  `TurnChoices` makes each `Action` only when asked for.
+
+At a sealed table (``hedgerow.plugins.flourish.hidden``) a seat lists its actions from its
+information state, where its hand is `Known` faces (put in the order of the public state,
+so it is sorted here again), and an action travels with a `Sealed` token for each card it
+names; `parse` takes both.  It never reads a sealed card: a card is checked to be in the
+hand and distinct from the others by equality, and the "lowest id first" order of the two
+cards passed to one neighbour, which cannot be checked without reading them, is checked
+only where the cards are faces (the open game; the author's own legal actions keep it).
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from itertools import combinations, permutations
 
 from hedgerow.core import Action, Refusal
 from hedgerow.core.lazyactions import LazyActions
+from hedgerow.core.sealed import Sealed
+from hedgerow.plugins.flourish.hidden import NO_CARD, distinct, in_order, increasing, is_card
 from hedgerow.plugins.flourish.state import FINAL, Choice, State
 
 #: One action's shape: (play indices, pass indices, compost index or -1) into a hand.
@@ -80,6 +90,10 @@ def listed(hand: tuple[int, ...], split: bool, compost: bool, final: bool,
                  for p in patterns(len(hand), split, compost, final))
 
 
+#: The card types of a hand whose listing may be shared (`listed`): plain ids only.
+_PLAIN = frozenset({int})
+
+
 class TurnChoices(LazyActions):
     """A seat's legal actions, made one at a time when indexed; listed whole (and kept for
     the same hand) when iterated; ``in`` is answered by parsing."""
@@ -90,7 +104,7 @@ class TurnChoices(LazyActions):
                  ) -> None:
         self._state = state
         self._seat = seat
-        self._hand = state.hands[seat]
+        self._hand = in_order(state.hands[seat])
         self._split = split
         self._compost = compost
         self._final = final
@@ -103,7 +117,12 @@ class TurnChoices(LazyActions):
         return make_action(self._hand, self._patterns[index], self._split)
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(listed(self._hand, self._split, self._compost, self._final))
+        hand = self._hand
+        if {*map(type, hand)} <= _PLAIN:
+            return iter(listed(hand, self._split, self._compost, self._final))
+        # Known faces (a sealed table's information state) are equal to plain ids: the
+        # listing kept for a plain hand would hand back plain cards, and the other way.
+        return super().__iter__()
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):
@@ -130,13 +149,13 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
 
 
 def _card(value: object) -> int | None:
-    return value if type(value) is int else None
+    return value if is_card(value) else None
 
 
 def _cards(value: object, count: int) -> tuple[int, ...] | None:
     if type(value) is not tuple or len(value) != count:
         return None
-    if any(type(v) is not int for v in value):
+    if not all(is_card(v) for v in value):
         return None
     return value
 
@@ -168,6 +187,11 @@ def _pair_legal(cards: tuple[int, int, int], hand: tuple[int, ...]) -> bool:
             and play in hand and first in hand and second in hand)
 
 
+def _ordered_wrongly(first: int, second: int) -> bool:
+    """True when two faces are not in ascending order (sealed cards are not compared)."""
+    return type(first) is not Sealed and type(second) is not Sealed and first >= second
+
+
 def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
     """The `Choice` an action stands for, or why it is not legal for ``seat`` now."""
     if state.luck or state.turn > FINAL:
@@ -186,7 +210,7 @@ def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
         play = _cards(args["play"], 3)
         if play is None:
             return _refuse("bad_action", "play three cards: play=(a, b, c)")
-        if list(play) != sorted(set(play)):
+        if not increasing(play):
             return _refuse("bad_order", "list the three cards once each, lowest id first")
         if any(c not in hand for c in play):
             return _refuse("not_in_hand", f"seat {seat} does not hold all of {play}")
@@ -210,15 +234,15 @@ def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
         passes: tuple[int, ...] | None = None if left is None or right is None else (left, right)
     else:
         passes = _cards(args["passed"], 2)
-    extra = _card(compost) if compost is not None else -1
+    extra = _card(compost) if compost is not None else NO_CARD
     if card is None or passes is None or extra is None:
         return _refuse("bad_action", "cards are named by their ids (ints)")
     if compost is not None and extra not in hand:
-        return _refuse("not_in_hand", f"seat {seat} does not hold card {extra} to compost")
-    if not split and passes[0] >= passes[1]:
+        return _refuse("not_in_hand", f"seat {seat} does not hold card {extra!r} to compost")
+    if not split and _ordered_wrongly(passes[0], passes[1]):
         return _refuse("bad_order", "list the two passed cards lowest id first")
-    chosen = (card, *passes) + ((extra,) if extra >= 0 else ())
-    if len(set(chosen)) != len(chosen):
+    chosen = (card, *passes) + ((extra,) if compost is not None else ())
+    if not distinct(chosen):
         return _refuse("not_distinct", "play, pass and compost distinct cards")
     if any(c not in hand for c in chosen):
         return _refuse("not_in_hand", f"seat {seat} does not hold all of {chosen}")

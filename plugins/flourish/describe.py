@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hedgerow.core import Action, Refusal
 from hedgerow.plugins.flourish.choices import parse
+from hedgerow.plugins.flourish.hidden import NO_CARD
 from hedgerow.plugins.flourish.state import State
 from hedgerow.plugins.flourish.words import card_name
 
@@ -36,5 +37,5 @@ def describe(state: State, seat: int, action: Action) -> str:
         given = "passes two cards to the other player"
     else:
         given = "passes a card to each neighbour"
-    extra = " and composts a card" if choice.compost >= 0 else ""
+    extra = " and composts a card" if choice.compost != NO_CARD else ""
     return f"{who} plays {_names(choice.play)}, {given}{extra}"

@@ -26,6 +26,16 @@ cannot both have gone left in the same turn — and a re-deal may break such a c
 
 ``determinize`` (``hedgerow.plugins.flourish.view``) re-deals hidden cards only into zones
 their masks allow, so a re-dealt state is one the seat cannot tell from the real one.
+
+At a sealed table the memories are part of the public state: which cards (tokens) a seat
+remembers and where they may be is public, their faces are not (a seat's information
+state shows it its own).  Nothing here reads a card: cards are told apart by equality and
+`card_id`, and kept in `in_order`.  A shuffle that takes in a remembered card (the compost
+pile becoming the deck, the cards passed to McGregor shuffled into his) gives it a new
+token that nobody can tie to the old one, so the public memory keeps the old token, with
+the masks the open game gives the card, after the card is seen again under its new token;
+the seat's view, which can tell them apart by their faces, drops it
+(``hedgerow.plugins.flourish.view``).
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from hedgerow.plugins.flourish.abilities import left_of, right_of
+from hedgerow.plugins.flourish.hidden import NO_CARD, card_id, card_ids, in_order
 from hedgerow.plugins.flourish.state import Choice, Config, State
 
 DECK, COMPOST, DISCARD, MCG = 8, 9, 10, 11
@@ -66,7 +77,8 @@ def pass_zone(cfg: Config, seat: int, which: int) -> int:
 
 
 def locations(state: State) -> dict[int, int]:
-    """Card -> zone for every card of the table (`GARDEN` for cards in gardens)."""
+    """Card -> zone for every card of the table (`GARDEN` for cards in gardens); for an
+    open table's state (a sealed card is not a dict key)."""
     where: dict[int, int] = {}
     for seat, hand in enumerate(state.hands):
         for c in hand:
@@ -87,7 +99,7 @@ def locations(state: State) -> dict[int, int]:
 
 def chosen_cards(choice: Choice) -> tuple[int, ...]:
     """Every card a choice takes out of its hand."""
-    extra = (choice.compost,) if choice.compost >= 0 else ()
+    extra = (choice.compost,) if choice.compost != NO_CARD else ()
     return (*choice.play, *choice.passes, *extra)
 
 
@@ -97,7 +109,7 @@ def after_moves(state: State, choices: Sequence[Choice]) -> tuple[Memory, ...]:
     cfg = state.cfg
     final = state.turn >= 9
     gardens = cfg.gardens
-    composted = [c.compost >= 0 for c in choices]
+    composted = [c.compost != NO_CARD for c in choices]
     spread = []  # per holder: the zones a card it held may be in after this turn
     for holder in range(cfg.players):
         if final:
@@ -111,7 +123,7 @@ def after_moves(state: State, choices: Sequence[Choice]) -> tuple[Memory, ...]:
         spread.append(reach)
     out = []
     for seat in range(cfg.players):
-        entries: dict[int, int] = {}
+        entries: dict[object, tuple[int, int]] = {}  # by card_id: (card, mask)
         for card, mask in state.memory[seat]:
             new = mask & PILES
             hands = mask & HANDS
@@ -121,19 +133,19 @@ def after_moves(state: State, choices: Sequence[Choice]) -> tuple[Memory, ...]:
                     new |= spread[holder] & ~(1 << seat)
                 hands >>= 1
                 holder += 1
-            entries[card] = new
+            entries[card_id(card)] = (card, new)
         choice = choices[seat]
         if choice.passes:
             first, second = choice.passes
-            entries[first] = 1 << pass_zone(cfg, seat, 0)
-            entries[second] = 1 << pass_zone(cfg, seat, 1)
-        if choice.compost >= 0:
-            entries[choice.compost] = 1 << COMPOST
+            entries[card_id(first)] = (first, 1 << pass_zone(cfg, seat, 0))
+            entries[card_id(second)] = (second, 1 << pass_zone(cfg, seat, 1))
+        if choice.compost != NO_CARD:
+            entries[card_id(choice.compost)] = (choice.compost, 1 << COMPOST)
         if final:
             for card in state.hands[seat]:
                 if card not in choice.play:
-                    entries[card] = 1 << DISCARD
-        out.append(tuple(sorted(entries.items())))
+                    entries[card_id(card)] = (card, 1 << DISCARD)
+        out.append(in_order(list(entries.values())))
     return tuple(out)
 
 
@@ -161,9 +173,9 @@ def after_reshuffle(memory: tuple[Memory, ...]) -> tuple[Memory, ...]:
 def forget_seen(memory: tuple[Memory, ...], hands: Sequence[Iterable[int]],
                 gardens: Sequence[Iterable[int]]) -> tuple[Memory, ...]:
     """Drop every remembered card the seat sees again: in its hand or in any garden."""
-    public = {c for g in gardens for c in g}
+    public = card_ids(*gardens)
     out = []
     for seat, entries in enumerate(memory):
-        seen = public.union(hands[seat])
-        out.append(tuple((c, m) for c, m in entries if c not in seen))
+        seen = public.union(card_ids(hands[seat]))
+        out.append(tuple((c, m) for c, m in entries if card_id(c) not in seen))
     return tuple(out)

@@ -8,6 +8,12 @@ knows (``hedgerow.plugins.flourish.view``).
 Gardens are listed by *garden*: one per seat, then McGregor's in a solo game, so that
 scoring treats the automaton as the only neighbour of the one player.  Everything else
 per-seat (hands, choices, memory, last exchange) is listed by seat.
+
+A card is its id (1-98).  At a sealed table a card no seat has been shown by all is a
+`hedgerow.core.sealed.Sealed` token wherever the state holds a card (typed ``int`` here),
+and sorted runs (hands, memories, the discards) are in `hedgerow.plugins.flourish.hidden`'s
+``in_order``: tokens by position, so a seat's own cards in its information state are
+not in id order until its view or its legal actions sort them.
 """
 
 from __future__ import annotations
@@ -48,7 +54,8 @@ class Choice(NamedTuple):
     """One seat's choice in a step.  ``play``: the card(s) it plays (one in rounds 1-3,
     three in round 4); ``passes``: the card passed left then the one passed right (with one
     neighbour or McGregor, the two cards passed, lower id first); ``compost``: the card
-    discarded to the compost pile, or -1."""
+    discarded to the compost pile, or -1 (`hedgerow.plugins.flourish.hidden.NO_CARD`:
+    compare with ``!=``, which a sealed card answers without being read)."""
 
     play: tuple[int, ...]
     passes: tuple[int, ...] = ()

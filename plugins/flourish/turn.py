@@ -21,6 +21,12 @@ choices in seat order) the turn resolves in one go, in the spec's order:
 
 At the end of the final round a game of a match hands over to the next game, whose deal is
 a chance node; the last game ends the table.
+
+At a sealed table (``hedgerow.plugins.flourish.hidden``) the rules read a card only where
+every seat is shown it: ``apply`` turns the played card(s) face up as the choice is
+recorded (the author attaches their faces to its action), and scoring reads McGregor's
+card as it reaches his garden.  The cards passed, composted, discarded, drawn and
+shuffled move as tokens: a passed card is shown to its new holder only, by its view.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from typing import NamedTuple
 from hedgerow.core import Action, Chance, ChanceOutcome, Refusal, Shuffle, permute
 from hedgerow.plugins.flourish import knowledge
 from hedgerow.plugins.flourish.choices import parse
+from hedgerow.plugins.flourish.hidden import NO_CARD, in_order, turn_up
 from hedgerow.plugins.flourish.knowledge import MCG, pass_zone
 from hedgerow.plugins.flourish.scoring import end_points, round_points, tallies
 from hedgerow.plugins.flourish.setup import fresh_game
@@ -65,6 +72,7 @@ def apply(state: State, seat: int, action: Action, hooks: Hooks) -> State | Refu
     choice = parse(state, seat, action)
     if isinstance(choice, Refusal):
         return choice
+    turn_up(choice.play)
     taken = knowledge.chosen_cards(choice)
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hands[seat] if c not in taken)
@@ -92,10 +100,10 @@ def resolve_turn(state: State, hooks: Hooks) -> State:
         take = len(mcg) if final else 1
         gardens[1] = gardens[1] + mcg[:take]
         mcg = mcg[take:]
-    compost = state.compost + tuple(c.compost for c in choices if c.compost >= 0)
+    compost = state.compost + tuple(c.compost for c in choices if c.compost != NO_CARD)
     discard = state.discard
     if final:
-        discard = tuple(sorted(discard + tuple(c for h in state.hands for c in h)))
+        discard = in_order(discard + tuple(c for h in state.hands for c in h))
     points = _scored(state.points, gardens, turn)
     if final:
         memory = knowledge.forget_seen(memory, ((),) * seats, gardens)
@@ -122,7 +130,7 @@ def resolve_turn(state: State, hooks: Hooks) -> State:
         hands[0] += mcg[:2]
         received[0] += [(c, MCG) for c in mcg[:2]]
         mcg = mcg[2:]
-    draws = tuple((1 if turn < TURNS - 1 else 0) + (1 if c.compost >= 0 else 0)
+    draws = tuple((1 if turn < TURNS - 1 else 0) + (1 if c.compost != NO_CARD else 0)
                   for c in choices)
     last = tuple(Exchange(passed[s], tuple(received[s])) for s in range(seats))
     state = state._replace(
@@ -179,7 +187,7 @@ def continue_draws(state: State) -> State:
         if got:
             hands[seat].extend(got)
             last[seat] = last[seat]._replace(drawn=last[seat].drawn + tuple(got))
-    sorted_hands = tuple(tuple(sorted(h)) for h in hands)
+    sorted_hands = tuple(in_order(h) for h in hands)
     memory = knowledge.forget_seen(memory, sorted_hands, state.gardens)
     luck = MCGREGOR if state.aside else NO_LUCK
     return state._replace(luck=luck, deck=deck, hands=sorted_hands, draws=tuple(draws),

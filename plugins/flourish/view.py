@@ -5,8 +5,9 @@ Public: every garden and the points, hand sizes, the sizes of the deck, the comp
 the discards and McGregor's deck, the variant's data and the finished games.  Private to a
 seat: its hand, its own choice inside a step, what it passed, received and drew last turn,
 and its memory of the cards it has seen (``hedgerow.plugins.flourish.knowledge``): the
-view lists each remembered card with the one place it must be (``known``, read from the
-state, so that a re-deal that moved it shows) or the places it may be (``unsure``).
+view lists each remembered card with the one place it must be (``known``: the one zone of
+its mask, where the card always is) or the places it may be (``unsure``); both by card id,
+like the hand.
 
 Public too: who has already chosen inside a step (not what), and the chance the table
 waits for.
@@ -15,12 +16,23 @@ waits for.
 implementation of "re-deal what the seat cannot know" — other hands (with their choices
 inside a step), the deck, the compost pile, the discards, McGregor's deck — keeping each
 card it remembers within the places its memory allows.
+
+At a sealed table (``hedgerow.plugins.flourish.hidden``) ``view`` runs on a seat's
+information state, whose cards are in the public state's order: it sorts the hand and the
+memory by id itself, and copies cards without reading any.  A card the public memory keeps
+under an old token after a reshuffle (``hedgerow.plugins.flourish.knowledge``) is known to
+the seat by its face: the view drops it where the seat sees the card again (its hand, its
+choice, a garden) and keeps only the newest entry of a card remembered twice, so that the
+seat sees exactly what the open game shows it.  ``hash_data`` packs runs of cards with
+`hedgerow.core.sealed.packed` (bytes while they are faces, as in the open game).
 """
 
 from __future__ import annotations
 
 from hedgerow.core import Rng
-from hedgerow.plugins.flourish.knowledge import chosen_cards, locations
+from hedgerow.core.sealed import packed
+from hedgerow.plugins.flourish.hidden import card_id, card_ids, in_order
+from hedgerow.plugins.flourish.knowledge import Memory, chosen_cards
 from hedgerow.plugins.flourish.sample import sample
 from hedgerow.plugins.flourish.state import GameRecord, State, View
 
@@ -31,8 +43,8 @@ def view(state: State, seat: int) -> View:
     known: tuple[tuple[int, int], ...] = ()
     unsure: tuple[tuple[int, int], ...] = ()
     if memory:
-        where = locations(state)
-        known = tuple((c, where[c]) for c, m in memory if not m & (m - 1))
+        memory = _current(state, seat, memory)
+        known = tuple((c, m.bit_length() - 1) for c, m in memory if not m & (m - 1))
         unsure = tuple((c, m) for c, m in memory if m & (m - 1))
     return View(
         seat=seat,
@@ -43,7 +55,7 @@ def view(state: State, seat: int) -> View:
         games=state.cfg.games,
         turn=state.turn,
         round=state.round,
-        hand=state.hands[seat],
+        hand=in_order(state.hands[seat]),
         choice=state.choices[seat],
         gardens=state.gardens,
         points=state.points,
@@ -60,6 +72,22 @@ def view(state: State, seat: int) -> View:
         chosen=tuple(c is not None for c in state.choices),
         luck=state.luck,
     )
+
+
+def _current(state: State, seat: int, memory: Memory) -> Memory:
+    """``seat``'s memory as the open game keeps it (see the module docstring): without the
+    cards the seat sees again, each card once (its newest entry: the public state keeps a
+    memory in token order, and a card's new token comes from a later shuffle than its old
+    one), in id order.  In the open game that is the memory as it is."""
+    choice = state.choices[seat]
+    own = state.hands[seat] if choice is None else state.hands[seat] + chosen_cards(choice)
+    seen = card_ids(own, *state.gardens)
+    newest: dict[object, tuple[int, int]] = {}
+    for card, mask in memory:
+        ident = card_id(card)
+        if ident not in seen:
+            newest[ident] = (card, mask)
+    return in_order(list(newest.values()))
 
 
 def hand_sizes(state: State) -> tuple[int, ...]:
@@ -81,29 +109,30 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
 # -- hash -----------------------------------------------------------------------------------
 
 
-def _flat(pairs: tuple[tuple[int, int], ...]) -> bytes:
-    return bytes(x for pair in pairs for x in pair)
+def _flat(pairs: tuple[tuple[int, int], ...]) -> bytes | tuple[object, ...]:
+    return packed(tuple(x for pair in pairs for x in pair))
 
 
 def _record(record: GameRecord) -> tuple[object, ...]:
-    return (tuple(bytes(g) for g in record.gardens), sum(record.points, ()), record.bonus,
+    return (tuple(packed(g) for g in record.gardens), sum(record.points, ()), record.bonus,
             record.note)
 
 
 def hash_data(state: State) -> tuple[object, ...]:
     """Plain data naming ``state`` exactly, compact so that hashing after every step stays
     cheap: card ids (1-98) and zones (0-11) as bytes, memory masks as two bytes each, the
-    variant's pending chance as its label and draws."""
+    variant's pending chance as its label and draws.  (At a sealed table a run holding a
+    sealed card is the tuple itself, its tokens encoded as such: `packed`.)"""
     chance = state.extra_luck
     luck = None if chance is None else (chance.label, tuple(
         (type(d).__name__, d.n) for d in chance.draws))
-    choices = tuple(None if c is None else (bytes(c.play), bytes(c.passes), c.compost)
+    choices = tuple(None if c is None else (packed(c.play), packed(c.passes), c.compost)
                     for c in state.choices)
-    memory = tuple(bytes(x for c, m in entries for x in (c, m & 255, m >> 8))
+    memory = tuple(packed(tuple(x for c, m in entries for x in (c, m & 255, m >> 8)))
                    for entries in state.memory)
-    last = tuple((_flat(e.passed), _flat(e.received), bytes(e.drawn)) for e in state.last)
+    last = tuple((_flat(e.passed), _flat(e.received), packed(e.drawn)) for e in state.last)
     return (tuple(state.cfg), state.luck, state.game, state.turn,
-            tuple(bytes(h) for h in state.hands), tuple(bytes(g) for g in state.gardens),
-            bytes(state.deck), bytes(state.compost), bytes(state.discard), bytes(state.mcg),
-            bytes(state.aside), choices, sum(state.points, ()), memory, last, state.draws,
-            state.extras, luck, tuple(_record(r) for r in state.history))
+            tuple(packed(h) for h in state.hands), tuple(packed(g) for g in state.gardens),
+            packed(state.deck), packed(state.compost), packed(state.discard),
+            packed(state.mcg), packed(state.aside), choices, sum(state.points, ()), memory,
+            last, state.draws, state.extras, luck, tuple(_record(r) for r in state.history))
