@@ -32,7 +32,7 @@ from itertools import combinations, permutations
 
 from hedgerow.core import Action, Refusal
 from hedgerow.core.lazyactions import LazyActions
-from hedgerow.core.sealed import Sealed
+from hedgerow.core.sealed import Sealed, SealedRead
 from hedgerow.plugins.flourish.hidden import NO_CARD, distinct, in_order, increasing, is_card
 from hedgerow.plugins.flourish.state import FINAL, Choice, State
 
@@ -104,7 +104,11 @@ class TurnChoices(LazyActions):
                  ) -> None:
         self._state = state
         self._seat = seat
-        self._hand = in_order(state.hands[seat])
+        hand = state.hands[seat]
+        try:  # an information state's hand is in the public state's order: sort it
+            self._hand: Sequence[int] = sorted(hand)
+        except SealedRead:
+            self._hand = in_order(hand)
         self._split = split
         self._compost = compost
         self._final = final
@@ -119,7 +123,7 @@ class TurnChoices(LazyActions):
     def __iter__(self) -> Iterator[Action]:
         hand = self._hand
         if {*map(type, hand)} <= _PLAIN:
-            return iter(listed(hand, self._split, self._compost, self._final))
+            return iter(listed(tuple(hand), self._split, self._compost, self._final))
         # Known faces (a sealed table's information state) are equal to plain ids: the
         # listing kept for a plain hand would hand back plain cards, and the other way.
         return super().__iter__()
@@ -149,13 +153,13 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
 
 
 def _card(value: object) -> int | None:
-    return value if is_card(value) else None
+    return value if type(value) is int or is_card(value) else None
 
 
 def _cards(value: object, count: int) -> tuple[int, ...] | None:
     if type(value) is not tuple or len(value) != count:
         return None
-    if not all(is_card(v) for v in value):
+    if not all(type(v) is int or is_card(v) for v in value):
         return None
     return value
 
@@ -179,7 +183,7 @@ def _pair_turn(args: tuple[tuple[str, object], ...]) -> tuple[int, int, int] | N
     return play, first, second
 
 
-def _pair_legal(cards: tuple[int, int, int], hand: tuple[int, ...]) -> bool:
+def _pair_legal(cards: tuple[int, int, int], hand: Sequence[int]) -> bool:
     """Whether a `_pair_turn` is legal with ``hand``: three distinct cards held, the
     passed pair lowest id first (what `parse` checks of that shape)."""
     play, first, second = cards

@@ -78,6 +78,34 @@ def _first_place(item: Any) -> tuple[bool, Any]:
     return _place(item[0] if type(item) is tuple else item)
 
 
+def merged(entries: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """``(card, value)`` pairs with each card once, its last pair winning, in `in_order`
+    (a memory: each card with its zone mask)."""
+    try:
+        return tuple(sorted(dict(entries).items()))
+    except SealedRead:
+        last = {card_id(card): (card, value) for card, value in entries}
+        return in_order(list(last.values()))
+
+
+class ByCard:
+    """A memory being made at a sealed table: ``entries[card] = mask`` as for a dict keyed
+    by card, a card kept under its `card_id`; `memory` the ``(card, mask)`` pairs, each
+    card once (its last mask), in `in_order`."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[object, tuple[int, int]] = {}
+
+    def __setitem__(self, card: int, mask: int) -> None:
+        self._entries[card_id(card)] = (card, mask)
+
+    def memory(self) -> tuple[tuple[int, int], ...]:
+        """The pairs, in order."""
+        return in_order(list(self._entries.values()))
+
+
 def turn_up(cards: Iterable[int]) -> None:
     """Turn ``cards`` face up: read them.  At a sealed table this is where a seat's played
     cards are shown to every seat: the author attaches their faces to the action that
@@ -87,8 +115,12 @@ def turn_up(cards: Iterable[int]) -> None:
 
 
 def distinct(cards: Sequence[int]) -> bool:
-    """True when no card of ``cards`` is there twice (by equality: never hashed)."""
-    return not any(a == b for i, a in enumerate(cards) for b in cards[i + 1:])
+    """True when no card of ``cards`` is there twice (a sealed card by equality: never
+    hashed)."""
+    try:
+        return len(set(cards)) == len(cards)
+    except SealedRead:
+        return not any(a == b for i, a in enumerate(cards) for b in cards[i + 1:])
 
 
 def increasing(cards: Sequence[int]) -> bool:

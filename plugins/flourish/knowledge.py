@@ -40,10 +40,11 @@ the seat's view, which can tell them apart by their faces, drops it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from hedgerow.core.sealed import SealedRead
 from hedgerow.plugins.flourish.abilities import left_of, right_of
-from hedgerow.plugins.flourish.hidden import NO_CARD, card_id, card_ids, in_order
+from hedgerow.plugins.flourish.hidden import NO_CARD, ByCard, card_id, card_ids
 from hedgerow.plugins.flourish.state import Choice, Config, State
 
 DECK, COMPOST, DISCARD, MCG = 8, 9, 10, 11
@@ -123,30 +124,43 @@ def after_moves(state: State, choices: Sequence[Choice]) -> tuple[Memory, ...]:
         spread.append(reach)
     out = []
     for seat in range(cfg.players):
-        entries: dict[object, tuple[int, int]] = {}  # by card_id: (card, mask)
-        for card, mask in state.memory[seat]:
-            new = mask & PILES
-            hands = mask & HANDS
-            holder = 0
-            while hands:
-                if hands & 1:
-                    new |= spread[holder] & ~(1 << seat)
-                hands >>= 1
-                holder += 1
-            entries[card_id(card)] = (card, new)
-        choice = choices[seat]
-        if choice.passes:
-            first, second = choice.passes
-            entries[card_id(first)] = (first, 1 << pass_zone(cfg, seat, 0))
-            entries[card_id(second)] = (second, 1 << pass_zone(cfg, seat, 1))
-        if choice.compost != NO_CARD:
-            entries[card_id(choice.compost)] = (choice.compost, 1 << COMPOST)
-        if final:
-            for card in state.hands[seat]:
-                if card not in choice.play:
-                    entries[card_id(card)] = (card, 1 << DISCARD)
-        out.append(in_order(list(entries.values())))
+        try:
+            entries: dict[int, int] = {}
+            _remember(state, seat, choices[seat], spread, entries)
+            out.append(tuple(sorted(entries.items())))
+        except SealedRead:  # a sealed table: a token is told apart by its position
+            sealed = ByCard()
+            _remember(state, seat, choices[seat], spread, sealed)
+            out.append(sealed.memory())
     return tuple(out)
+
+
+def _remember(state: State, seat: int, choice: Choice, spread: Sequence[int],
+              entries: dict[int, int] | ByCard) -> None:
+    """Put in ``entries`` (card -> mask) what ``seat`` remembers once the step's moves are
+    made (`after_moves`): each remembered card moved as ``spread`` allows, the cards it
+    just passed, composted or discarded where they went."""
+    cfg = state.cfg
+    for card, mask in state.memory[seat]:
+        new = mask & PILES
+        hands = mask & HANDS
+        holder = 0
+        while hands:
+            if hands & 1:
+                new |= spread[holder] & ~(1 << seat)
+            hands >>= 1
+            holder += 1
+        entries[card] = new
+    if choice.passes:
+        first, second = choice.passes
+        entries[first] = 1 << pass_zone(cfg, seat, 0)
+        entries[second] = 1 << pass_zone(cfg, seat, 1)
+    if choice.compost != NO_CARD:
+        entries[choice.compost] = 1 << COMPOST
+    if state.turn >= 9:
+        for card in state.hands[seat]:
+            if card not in choice.play:
+                entries[card] = 1 << DISCARD
 
 
 def after_draw(memory: tuple[Memory, ...], drawer: int) -> tuple[Memory, ...]:
@@ -170,12 +184,18 @@ def after_reshuffle(memory: tuple[Memory, ...]) -> tuple[Memory, ...]:
                  for entries in memory)
 
 
-def forget_seen(memory: tuple[Memory, ...], hands: Sequence[Iterable[int]],
-                gardens: Sequence[Iterable[int]]) -> tuple[Memory, ...]:
+def forget_seen(memory: tuple[Memory, ...], hands: Sequence[Sequence[int]],
+                gardens: Sequence[Sequence[int]]) -> tuple[Memory, ...]:
     """Drop every remembered card the seat sees again: in its hand or in any garden."""
-    public = card_ids(*gardens)
-    out = []
-    for seat, entries in enumerate(memory):
-        seen = public.union(card_ids(hands[seat]))
-        out.append(tuple((c, m) for c, m in entries if card_id(c) not in seen))
-    return tuple(out)
+    try:
+        public = {c for g in gardens for c in g}
+        out = []
+        for seat, entries in enumerate(memory):
+            seen = public.union(hands[seat])
+            out.append(tuple((c, m) for c, m in entries if c not in seen))
+        return tuple(out)
+    except SealedRead:  # a sealed table: a token is told apart by its position
+        shown = card_ids(*gardens)
+        return tuple(tuple((c, m) for c, m in entries if card_id(c) not in seen)
+                     for seat, entries in enumerate(memory)
+                     for seen in (shown | card_ids(hands[seat]),))

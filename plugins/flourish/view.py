@@ -29,12 +29,14 @@ seat sees exactly what the open game shows it.  ``hash_data`` packs runs of card
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from hedgerow.core import Rng
-from hedgerow.core.sealed import packed
-from hedgerow.plugins.flourish.hidden import card_id, card_ids, in_order
+from hedgerow.core.sealed import SealedRead, packed
+from hedgerow.plugins.flourish.hidden import card_id, card_ids, in_order, merged
 from hedgerow.plugins.flourish.knowledge import Memory, chosen_cards
 from hedgerow.plugins.flourish.sample import sample
-from hedgerow.plugins.flourish.state import GameRecord, State, View
+from hedgerow.plugins.flourish.state import State, View
 
 
 def view(state: State, seat: int) -> View:
@@ -82,12 +84,7 @@ def _current(state: State, seat: int, memory: Memory) -> Memory:
     choice = state.choices[seat]
     own = state.hands[seat] if choice is None else state.hands[seat] + chosen_cards(choice)
     seen = card_ids(own, *state.gardens)
-    newest: dict[object, tuple[int, int]] = {}
-    for card, mask in memory:
-        ident = card_id(card)
-        if ident not in seen:
-            newest[ident] = (card, mask)
-    return in_order(list(newest.values()))
+    return merged([(c, m) for c, m in memory if card_id(c) not in seen])
 
 
 def hand_sizes(state: State) -> tuple[int, ...]:
@@ -109,30 +106,36 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
 # -- hash -----------------------------------------------------------------------------------
 
 
-def _flat(pairs: tuple[tuple[int, int], ...]) -> bytes | tuple[object, ...]:
-    return packed(tuple(x for pair in pairs for x in pair))
-
-
-def _record(record: GameRecord) -> tuple[object, ...]:
-    return (tuple(packed(g) for g in record.gardens), sum(record.points, ()), record.bonus,
-            record.note)
+Pack = Callable[[Sequence[int]], object]
 
 
 def hash_data(state: State) -> tuple[object, ...]:
     """Plain data naming ``state`` exactly, compact so that hashing after every step stays
     cheap: card ids (1-98) and zones (0-11) as bytes, memory masks as two bytes each, the
-    variant's pending chance as its label and draws.  (At a sealed table a run holding a
-    sealed card is the tuple itself, its tokens encoded as such: `packed`.)"""
+    variant's pending chance as its label and draws.  At a sealed table a run of cards
+    that holds a sealed card is the tuple itself, its tokens encoded as such (`packed`)."""
+    try:
+        return _hash_data(state, bytes)
+    except SealedRead:
+        return _hash_data(state, packed)
+
+
+def _hash_data(state: State, pack: Pack) -> tuple[object, ...]:
+    """`hash_data` with each run of cards (and zones, masks) made compact by ``pack``."""
     chance = state.extra_luck
     luck = None if chance is None else (chance.label, tuple(
         (type(d).__name__, d.n) for d in chance.draws))
-    choices = tuple(None if c is None else (packed(c.play), packed(c.passes), c.compost)
+    choices = tuple(None if c is None else (pack(c.play), pack(c.passes), c.compost)
                     for c in state.choices)
-    memory = tuple(packed(tuple(x for c, m in entries for x in (c, m & 255, m >> 8)))
+    memory = tuple(pack([x for c, m in entries for x in (c, m & 255, m >> 8)])
                    for entries in state.memory)
-    last = tuple((_flat(e.passed), _flat(e.received), packed(e.drawn)) for e in state.last)
+    last = tuple((pack([x for pair in e.passed for x in pair]),
+                  pack([x for pair in e.received for x in pair]), pack(e.drawn))
+                 for e in state.last)
+    history = tuple((tuple(pack(g) for g in r.gardens), sum(r.points, ()), r.bonus, r.note)
+                    for r in state.history)
     return (tuple(state.cfg), state.luck, state.game, state.turn,
-            tuple(packed(h) for h in state.hands), tuple(packed(g) for g in state.gardens),
-            packed(state.deck), packed(state.compost), packed(state.discard),
-            packed(state.mcg), packed(state.aside), choices, sum(state.points, ()), memory,
-            last, state.draws, state.extras, luck, tuple(_record(r) for r in state.history))
+            tuple(pack(h) for h in state.hands), tuple(pack(g) for g in state.gardens),
+            pack(state.deck), pack(state.compost), pack(state.discard), pack(state.mcg),
+            pack(state.aside), choices, sum(state.points, ()), memory, last, state.draws,
+            state.extras, luck, history)

@@ -163,6 +163,28 @@ def test_the_composter_alone_knows_where_its_card_went() -> None:
     assert run.peers[0].view(0).compost_count == 3
 
 
+def test_every_peer_tells_a_step_as_the_open_table_does() -> None:
+    run = SealedRun(HOST.ruleset("flourish", ("compost",), players=3), 3, 4)
+    choices = {seat: list(run.open.legal_actions(seat))[3 + 40 * seat] for seat in range(3)}
+    prepared = {}
+    for seat, choice in choices.items():
+        mine = list(run.peers[seat].legal_actions(seat))
+        made = run.peers[seat].prepare(seat, mine[mine.index(choice)])
+        assert not isinstance(made, Refusal)
+        prepared[seat] = made
+    reveals = {k: f for made in prepared.values() for k, f in made.attached.items()}
+    told = []
+    for table in run.everyone:
+        applied = table.submit_step({s: m.action for s, m in prepared.items()}, reveals=reveals)
+        assert isinstance(applied, tuple)
+        told.append([table.describe_entry(a.entry, a.before) for a in applied[:3]])
+    opened = run.open.submit_step(choices)
+    assert isinstance(opened, tuple)
+    words = [run.open.describe_entry(a.entry, a.before) for a in opened[:3]]
+    assert told == [words] * len(told)
+    assert "plays" in words[0] and "composts a card" in " ".join(words)
+
+
 # -- forged actions -------------------------------------------------------------------------------
 
 
