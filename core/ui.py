@@ -176,10 +176,17 @@ class Form:
 @dataclass(frozen=True, slots=True)
 class Part:
     """One drawn part of the table screen: its ``name`` (passed back to `GameUI.draw`) and
-    the ``area`` it is shown in.  Several parts in one area are shown one under the other."""
+    the ``area`` it is shown in.  Several parts in one area are shown one under the other.
+
+    The first `BOARD` part may have headings that stay on screen while the board scrolls:
+    its first ``head_rows`` lines (column labels, kept at the top while it scrolls down and
+    moved sideways with it) and its first ``head_columns`` columns (row labels, kept at the
+    left while it scrolls across and moved up and down with it), as Petals' coordinates."""
 
     name: str
     area: str = BOARD  # one of AREAS
+    head_rows: int = 0
+    head_columns: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,9 +227,10 @@ class GameUI:
 
     Class attributes to set: ``parts``, ``forms``, ``help``; methods to override: `draw`,
     `score_columns`, `preview`, `prompt`, `target_text`, `details`, `start` when the
-    cursor should not start where it was last, and `declared` when a kind's arguments
-    differ from table to table.  Every method is pure (it must not
-    change the view), may return None where documented, and must not import the client.
+    cursor should not start where it was last, `focus` for what the board shows between
+    your turns, and `declared` when a kind's arguments differ from table to table.  Every
+    method is pure (it must not change the view), may return None where documented, and
+    must not import the client.
     The client calls them on every redraw, guarded: a method that raises is logged and
     treated as having no answer.
     """
@@ -291,6 +299,12 @@ class GameUI:
         Override it when the last target stays legal but is rarely what the player wants
         next (FLOWERS: the card just planted can be covered; an empty cell is the usual
         aim).  The base class always answers None."""
+        return None
+
+    def focus(self, view: Any, seat: int) -> Target | None:
+        """What the board shows while the seat is not choosing (the others' turns, the game
+        over): a drawn target, usually the latest move's, that the board scrolls to after
+        each move; None (the base class) to leave the board at its top."""
         return None
 
     def declared(self, kind: str, names: Collection[str]) -> Form | None:

@@ -22,6 +22,7 @@ from hedgerow.core.actions import Action, Value
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import (
+    BOARD,
     Choose,
     Column,
     DrawContext,
@@ -127,6 +128,17 @@ class ClientUI:
         """Where the game wants ``step``'s cursor to start (`GameUI.start`), or None."""
         found = self._call("start", lambda: self.ui.start(view, seat, step, options))
         return found if isinstance(found, Target) and found in options else None
+
+    def focus(self, view: Any, seat: int) -> Target | None:
+        """What the board shows while the seat is not choosing (`GameUI.focus`), or None."""
+        found = self._call("focus", lambda: self.ui.focus(view, seat))
+        return found if isinstance(found, Target) else None
+
+    def head(self) -> tuple[int, int]:
+        """The rows and columns of headings the first board part keeps on screen while the
+        board scrolls (`Part.head_rows`, `Part.head_columns`)."""
+        first = next(iter(self.parts(BOARD)), None)
+        return (max(0, first.head_rows), max(0, first.head_columns)) if first else (0, 0)
 
     def form(self, kind: str, names: Any) -> Form:
         """The form of ``kind`` (menus for what the game leaves out, or when it fails)."""

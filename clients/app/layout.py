@@ -130,6 +130,11 @@ def _results(state: SeatState) -> StyleAndTextTuples:
     return shown
 
 
+def _inert(event: MouseEvent) -> object:
+    """A click on a board heading that covers the drawing: nothing under it is chosen."""
+    return None
+
+
 def more_label(lines: int, below: bool) -> str:
     """The marker on the board's edge row when its drawing runs past the pane: how many
     lines are out of sight that way (the row the marker covers counted) and the key."""
@@ -174,7 +179,47 @@ class BoardWindow(Window):
                                       info.content_height)
             if self.state.board_top is not None:
                 self.state.board_top = self.vertical_scroll  # as far as it could go
+            self._stick(screen, mouse_handlers, info)
             self._mark_more(screen, mouse_handlers, info)
+
+    def _stick(self, screen: Screen, mouse_handlers: MouseHandlers,
+               info: WindowRenderInfo) -> None:
+        """Keep the board's headings on screen (`SeatState.board_head`): its first rows
+        over the top of the pane while it is scrolled down (moved sideways with it), its
+        first columns over the left of the pane while it is scrolled across (moved up and
+        down with it).  What they cover takes no clicks."""
+        rows, columns = self.state.board_head
+        top, left = self.vertical_scroll, self.horizontal_scroll
+        height, width = info.window_height, info.window_width
+        if not (rows and top) and not (columns and left):
+            return
+        content = self.content.create_content(width, height)
+        x0, y0 = info._x_offset, info._y_offset
+
+        def paint(line: int, y: int, start: int, stop: int, at: int) -> None:
+            """Columns ``start`` to ``stop`` of the drawing's ``line`` at pane column ``at``."""
+            if line >= content.line_count:
+                return
+            x = 0
+            for fragment in content.get_line(line):
+                style, text = fragment[0], fragment[1]
+                if style.startswith("["):
+                    continue
+                for char in text:
+                    size = get_cwidth(char)
+                    if start <= x < stop and at + x - start + size <= width:
+                        screen.data_buffer[y0 + y][x0 + at + x - start] = Char(char, style)
+                    x += size
+            mouse_handlers.set_mouse_handler_for_range(x0 + at, x0 + at + stop - start,
+                                                       y0 + y, y0 + y + 1, _inert)
+
+        if rows and top:  # the column labels, over the first rows
+            for y in range(min(rows, height)):
+                paint(y, y, left + (columns if left else 0), left + width, columns if left else 0)
+        if columns and left:  # the row labels, over the first columns
+            for y in range(height):
+                line = y if rows and top and y < rows else top + y
+                paint(line, y, 0, min(columns, width), 0)
 
     def _scroll(self, ui_content: UIContent, width: int, height: int) -> None:
         """prompt_toolkit's scrolling (to the cursor, or to ``board_top``), then the
@@ -197,15 +242,22 @@ class BoardWindow(Window):
         width = info.window_width
         if rows < 3:
             return
+        head_rows, head_columns = self.state.board_head
         for below, hidden, row in ((False, top, 0),
                                    (True, lines - top - rows, rows - 1)):
             if hidden <= 0:
                 continue
             label = more_label(hidden + 1, below)
+            x0 = info._x_offset + width - get_cwidth(label)
+            if not below and head_rows and head_columns >= 3:
+                # over the headings' corner, so that the column labels stay whole; the
+                # headings cover the lines above, none is under the marker
+                label = f"▲{hidden}"[:head_columns].ljust(head_columns)
+                x0 = info._x_offset
             room = get_cwidth(label)
             if room > width:
                 continue
-            x0, y = info._x_offset + width - room, info._y_offset + row
+            y = info._y_offset + row
             line = screen.data_buffer[y]
             for i, char in enumerate(label):
                 line[x0 + i] = Char(char, "class:board.more")
@@ -247,15 +299,22 @@ class BoardWindow(Window):
 def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], None],
                  ) -> tuple[Layout, dict[str, Window]]:
     """The whole screen for ``state``, and its panes by name (``board``, ``hand``, ...)."""
-    def margin(lines: int) -> Callable[[], int]:
-        return lambda: 0 if state.board_top is not None else lines
+    def margin(lines: int, head: int = -1) -> Callable[[], int]:
+        """A scroll offset: ``lines`` with the headings that cover that side of the pane
+        (`SeatState.board_head`) added; none while the board is scrolled by hand."""
+        def offset() -> int:
+            if state.board_top is not None:
+                return 0
+            return lines + (state.board_head[head] if head >= 0 else 0)
+        return offset
 
     board = BoardWindow(
         state,
         FormattedTextControl(_guard(state, "board", lambda: render.board(
             state, board_width(filters), click)), focusable=True, show_cursor=False),
         wrap_lines=False, always_hide_cursor=True,
-        scroll_offsets=ScrollOffsets(top=margin(2), bottom=margin(3), left=4, right=10),
+        scroll_offsets=ScrollOffsets(top=margin(2, 0), bottom=margin(3),
+                                     left=lambda: 4 + state.board_head[1], right=10),
     )
     hand = Window(
         FormattedTextControl(_guard(state, "hand", lambda: render.hand(

@@ -100,7 +100,10 @@ def _step_towards(here: Pos, options: dict[Values, Pos], direction: str) -> Valu
     Positions are first scaled by the grid they are drawn on (a Petals cell is 3 rows by
     9 columns: one step each way), so that "up" weighs rows and columns alike.  Among the
     options ahead, those within 45° of the direction come first, the nearest of them
-    (straight-line distance); only when none is, the nearest anywhere ahead.
+    counting a step aside as two steps ahead: a cell two or three ahead in the same row
+    (column) comes before one diagonally beside (no diagonal surprise), and one beside
+    before one far ahead across the garden; only when none is within 45°, the nearest
+    anywhere ahead.  Ties go to the one less aside.
     """
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
     rows = _pitch([p[0] for p in options.values()] + [here[0]])
@@ -112,7 +115,8 @@ def _step_towards(here: Pos, options: dict[Values, Pos], direction: str) -> Valu
         if along <= 0:
             continue
         across = abs(dy * dc) + abs(dx * dr)
-        cost = (across > along, along * along + across * across, across, r, c)
+        cost = (across > along, along + 2 * across if across <= along else
+                along * along + across * across, across, r, c)
         if best_cost is None or cost < best_cost:
             best, best_cost = value, cost
     return best

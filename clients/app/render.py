@@ -138,12 +138,14 @@ def _on_click(target: Target, click: Click) -> Callable[[MouseEvent], object]:
 
 
 def decorate(fragments: Drawing, drawn: Drawn, marks: Highlights, click: Click,
-             ) -> StyleAndTextTuples:
+             focus: Target | None = None) -> StyleAndTextTuples:
     """Highlight the targets in a game's drawing and make them clickable.
 
     Records in ``drawn`` where each target was first drawn (row, column) and in which
-    order targets appear; a fragment's `Target` becomes a mouse handler.
+    order targets appear; a fragment's `Target` becomes a mouse handler.  The pane's
+    cursor (what it scrolls to) goes on the cursor's target, else on ``focus``'s.
     """
+    aim = marks.cursor if marks.cursor is not None else focus
     drawn.positions.clear()
     drawn.order.clear()
     out: StyleAndTextTuples = []
@@ -155,7 +157,7 @@ def decorate(fragments: Drawing, drawn: Drawn, marks: Highlights, click: Click,
             if target not in drawn.positions:
                 drawn.positions[target] = (row, col)
                 drawn.order.append(target)
-                if target == marks.cursor:
+                if target == aim:
                     out.append(("[SetCursorPosition]", ""))
             if target == marks.cursor:
                 style += " class:target.cursor"
@@ -175,9 +177,11 @@ def decorate(fragments: Drawing, drawn: Drawn, marks: Highlights, click: Click,
     return out
 
 
-def draw_area(state: SeatState, area: str, width: int) -> Drawing:
+def draw_area(state: SeatState, area: str, width: int, drew: list[str] | None = None,
+              ) -> Drawing:
     """The game's parts in ``area``, one under the other (a blank line between them), with
-    the players' names where the game drew a ``"seat"`` target (`names.fill_name`)."""
+    the players' names where the game drew a ``"seat"`` target (`names.fill_name`); the
+    names of the parts that drew something are added to ``drew``."""
     view, seat, picker = state.view, state.seat.seat, state.picker
     preview = picker.highlighted() if state.my_turn else None
     partial = picker.partial() if state.my_turn else {}
@@ -188,6 +192,8 @@ def draw_area(state: SeatState, area: str, width: int) -> Drawing:
             if out:
                 out.append(("", "\n\n"))
             out.extend(fill_name(f, state.names) for f in drawing)
+            if drew is not None:
+                drew.append(part.name)
     return out
 
 
@@ -197,12 +203,20 @@ def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
     When the game draws nothing there (or its drawing failed), the view as plain text.
     """
     if state.view is None:
+        state.board_head = (0, 0)
         return waiting_room(state, width)
-    fragments = draw_area(state, BOARD, width)
+    drew: list[str] = []
+    fragments = draw_area(state, BOARD, width, drew)
     if not fragments:
         fragments = plain_view(state.view, width)
+    first = next(iter(state.ui.parts(BOARD)), None)
+    # the first part's headings stay on screen while the board scrolls (when it drew)
+    state.board_head = state.ui.head() if first is not None and drew[:1] == [first.name] \
+        else (0, 0)
     marks = Highlights.of(state.picker) if state.my_turn else Highlights()
-    out = decorate(fragments, state.board, marks, click)
+    # between this seat's choices, the board shows what the game points at (the last move)
+    focus = None if state.my_turn else state.ui.focus(state.view, state.seat.seat)
+    out = decorate(fragments, state.board, marks, click, focus)
     state.drawn()
     if state.board_top is not None:
         out = cursor_at_line(out, state.board_top)
@@ -300,7 +314,7 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
         label, values = column.label, column.values
         size = max(len(label) if len(label) <= 6 else 2, 2, *(len(str(v)) for v in values)) + 1
         cells.append((label, values, column.style, size))
-    show_link = any(i.link not in (Link.YOU, Link.CONNECTED) for i in state.infos)
+    show_link = links_matter(state)
     link_w = 5 if show_link else 0
     room = width - 2 - link_w - sum(c[3] for c in cells)
     name_w = max(6, min(16, room))
@@ -334,8 +348,16 @@ def players_width(state: SeatState) -> int:
     sizes = sum(max(len(c.label) if len(c.label) <= 6 else 2, 2,
                     *(len(str(v)) for v in c.values)) + 1 for c in columns)
     names = max((len(state.name_of(i.seat)) for i in state.infos), default=6)
-    link = 5 if any(i.link not in (Link.YOU, Link.CONNECTED) for i in state.infos) else 0
+    link = 5 if links_matter(state) else 0
     return 2 + max(7, min(16, names)) + link + sizes
+
+
+def links_matter(state: SeatState) -> bool:
+    """Whether the players table spends a column on each seat's link: once some seat's
+    link is not plainly on, while the game is on (after the end, who left says nothing:
+    the names get the room)."""
+    return state.outcome is None and any(i.link not in (Link.YOU, Link.CONNECTED)
+                                         for i in state.infos)
 
 
 def history(state: SeatState, width: int, *, heading: bool = True) -> StyleAndTextTuples:

@@ -92,6 +92,9 @@ class SeatState:
         #: column it shows first, the columns it has and the width of its drawing.
         self.board_left: int | None = None
         self.board_across: tuple[int, int, int] = (0, 0, 0)
+        #: The rows and columns of headings the board keeps on screen as it scrolls
+        #: (`ClientUI.head`), from the last redraw.
+        self.board_head: tuple[int, int] = (0, 0)
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -123,6 +126,8 @@ class SeatState:
         # whether this seat is active counts, not who else is: in a simultaneous step the
         # others choosing must not throw away a half-composed choice.
         turn_key = (len(self.lines), seat.seat in self.active, self.phase, len(legal))
+        if self._turn_key is not None and turn_key[0] != self._turn_key[0]:
+            self.follow_cursor()  # a move was made: the board shows it (`GameUI.focus`)
         if turn_key != self._turn_key:
             if seat.seat in self.active and (self._turn_key is None or not self._turn_key[1]):
                 self.follow_cursor()  # this seat's turn begins: show its cursor

@@ -14,7 +14,10 @@ The garden is drawn as the move being composed would leave it: the card at its n
 with rounded corners (its id in italics), and the facing flowers that would score or meet
 as symbols underlined on both cards.  Every card is drawn on a dark tile, so that cards
 side by side read apart.  The latest turn's card has heavy corners (and a card
-it moved leaves "moved" where it was).  Empty cells where a card may go show a dim dot.  A
+it moved leaves "moved" where it was); the line under the hand says whose it is.  The
+garden's first line is its column labels and every line starts with its row label: the
+part declares them as headings (`Part.head_rows`, `Part.head_columns`), which the client
+keeps on screen while the garden scrolls.  Empty cells where a card may go show a dim dot.  A
 garden too wide for the width drops the card ids (5 columns a cell instead of 8); wider
 still, the client scrolls.
 """
@@ -161,15 +164,13 @@ def status_text(view: View) -> str:
 
 
 def _legend(view: View) -> list[Fragment]:
-    """The first line of the garden: whose card has the heavy corners (the pile count is
-    in the hand, which never scrolls away), or the end of the game."""
+    """Whose card has the heavy corners: under the hand, which never scrolls away (so the
+    board's first line can be its column labels, which stay on screen as it scrolls)."""
     last = view.last
-    if view.phase == OVER:
-        return [(DIM, "The game is over: the final garden.")]
     if last is None:
         return [(DIM, "No card played yet.")]
     who = [(DIM, "yours")] if last.seat == view.seat else [seat_name(last.seat)]
-    return [(LAST, "┏┓"), (DIM, " the last turn's card: "), *who]
+    return [(LAST, "┏┓"), (DIM, " last turn: "), *who]
 
 
 def _pending_lines(view: View, width: int) -> list[list[Fragment]]:
@@ -204,11 +205,10 @@ def draw_garden(view: View, width: int, preview: Action | None) -> Drawing:
     last = view.last
     last_cells = set() if last is None else {last.placed, *(last.moved or ())[1:]}
     moved_from = last.moved[0] if last is not None and last.moved else None
-    lines: list[list[Fragment]] = [_legend(view)]
-    header: list[Fragment] = [("", " " * ROW_LABEL)]
+    header: list[Fragment] = [("", " " * ROW_LABEL)]  # the row the client keeps on top
     for x in range(low_x, high_x + 1):
         header.append((DIM, f"x{x}".center(size) + " "))
-    lines.append(header)
+    lines: list[list[Fragment]] = [header]
     for y in range(high_y, low_y - 1, -1):
         margin: Fragment = ("", " " * ROW_LABEL)
         rows: list[list[Fragment]] = [[margin], [(DIM, f"y{y}".rjust(ROW_LABEL - 1) + " ")],
@@ -229,10 +229,11 @@ def draw_garden(view: View, width: int, preview: Action | None) -> Drawing:
 def draw_hand(view: View, preview: Action | None,
               partial: Mapping[str, Value] | None = None) -> Drawing:
     """The seat's cards side by side, labelled for the keys 1, 2, …; the previewed card
-    turned as it would be played; the draw pile.  While the card to move is being chosen,
-    a line naming the card under the cursor.  Nothing once the game is over."""
+    turned as it would be played; the draw pile, and whose card has the heavy corners.
+    While the card to move is being chosen, a line naming the card under the cursor.  Once
+    the game is over, a line saying the board is the final garden."""
     if view.phase == OVER:
-        return []
+        return join([[(DIM, "The game is over: the final garden.")], _legend(view)])
     rot_of: dict[int, int] = {}
     if preview is not None and preview.kind == "place":
         values = int_args(preview, PLACE_ARGS)
@@ -250,7 +251,9 @@ def draw_hand(view: View, preview: Action | None,
                     ("", " ", target), _flower(right, target), ("", "  ")]
         rows[3] += [("", "   ", target), _flower(bottom, target), ("", "   ", target),
                     ("", "  ")]
-    rows.append([(DIM, status_text(view))])
+    # a line each: beside each other they would make the hand too wide to share a narrow
+    # screen with the players table
+    rows += [[(DIM, status_text(view))], _legend(view)]
     moving = _moving(view, preview, partial or {})
     if moving:
         rows.append(moving)

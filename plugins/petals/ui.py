@@ -47,6 +47,7 @@ from hedgerow.plugins.petals.render import (
     CARD,
     CELL,
     ELEMENT_STYLES,
+    ROW_LABEL,
     draw_chart,
     draw_garden,
     draw_hand,
@@ -125,8 +126,10 @@ class PetalsUI(GameUI):
     """Petals' face in the seat client (see the module docstring)."""
 
     game = GAME
-    parts = (Part("garden", BOARD), Part("hand", HAND), Part("chart", RESULTS),
-             Part("scored", RESULTS))
+    # the garden's column labels (its first line) and row labels (its first columns)
+    # stay on screen while it scrolls
+    parts = (Part("garden", BOARD, head_rows=1, head_columns=ROW_LABEL), Part("hand", HAND),
+             Part("chart", RESULTS), Part("scored", RESULTS))
     forms = {
         "place": Form((Choose(CARD, ("card",), "a card", free=True),
                        Choose(CELL, ("x", "y"), "a cell"), ROTATE), "play a card"),
@@ -157,6 +160,11 @@ class PetalsUI(GameUI):
         if part == "scored":
             return draw_scored(view)
         return None
+
+    def focus(self, view: Any, seat: int) -> Target | None:
+        """Between your turns the garden shows the latest turn's card."""
+        last = view.last
+        return Target(CELL, last.placed) if last is not None else None
 
     def score_columns(self, view: Any) -> Sequence[Column]:
         """The four trackers of every seat, then the figure so far under the table's rule

@@ -242,3 +242,80 @@ def test_the_help_lists_scrolling_and_reading() -> None:
             assert "read a piece in full" in text and "wheel" in text
 
     asyncio.run(main())
+
+
+def _pane(d: Any, rows: list[str]) -> list[str]:
+    """The board pane's rows as drawn on screen."""
+    info = d.app.panes["board"].render_info
+    x0, y0 = info._x_offset, info._y_offset
+    return [r[x0:x0 + info.window_width] for r in rows[y0:y0 + info.window_height]]
+
+
+def test_the_garden_s_coordinates_stay_on_screen_while_it_scrolls() -> None:
+    """Petals' column labels stay on the pane's top row when the final garden is scrolled
+    down, and its row labels at the left when it is scrolled across (`Part.head_rows`,
+    `Part.head_columns`); the marker of the lines above sits in their corner."""
+    async def main() -> None:
+        async with final_garden() as (d, s):
+            assert s.board_head == (1, 4)
+            d.press(PAGE_UP, PAGE_UP, PAGE_UP, PAGE_UP)  # to the very top
+            await d.until(lambda: s.board_shown[0] == 0, what="the top")
+            d.press("j", "j")
+            await d.until(lambda: s.board_shown[0] == 2, what="two lines down")
+            pane = _pane(d, await drawn(d, lambda rows: True))
+            assert pane[0].startswith("▲2  "), pane[0]  # the corner: two lines above
+            assert pane[0][4:].split()[0].startswith("x"), pane[0]  # the column labels
+            labels = [row[:4].strip() for row in pane[1:]]
+            assert any(label.startswith("y") for label in labels)
+            d.press("right", "right")
+            await d.until(lambda: s.board_across[0] > 0, what="scrolled across")
+            pane = _pane(d, await drawn(d, lambda rows: True))
+            # every row still starts with its row label (or the label column's blank; the
+            # middle row's ◀ says columns are hidden that way)
+            assert [row[:4].strip("◀ ") for row in pane[1:]] == labels, pane
+            assert pane[0][4:].split()[0].startswith(("x", "-")) or pane[0][4] == " "
+
+    asyncio.run(main())
+
+
+def test_between_turns_the_board_shows_the_last_card_played() -> None:
+    """Petals' focus (`GameUI.focus`): whoever played last, the board scrolls to that card
+    after each move, without the player touching a key."""
+    host = PluginHost(autoload=False)
+    ruleset = host.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+                     name="Ann", bot_delay=0.3)
+
+    async def main() -> None:
+        async with running(seat, host) as d:
+            s = d.state
+            checked = away = 0
+            while s.outcome is None and (checked < 6 or not away):
+                await d.until(lambda: s.my_turn or s.outcome is not None, timeout=20,
+                              what="our turn")
+                if s.outcome is not None:
+                    break
+                d.press("enter")
+                await d.until(lambda: not s.my_turn, what="the bots' turn")
+                seen = len(s.lines)
+                await d.until(lambda seen=seen: len(s.lines) > seen, what="a bot's move")
+                last = s.view.last
+                cell = ("cell", last.placed)
+                await d.until(lambda cell=cell: any(
+                    t.role == cell[0] and t.value == cell[1] for t in s.board.order),
+                    what="the card drawn")
+                from hedgerow.core.ui import Target
+
+                target = Target(*cell)
+                top, room, _ = s.board_shown
+                await d.until(lambda target=target: top <= s.board.positions[target][0]
+                              < top + room or s.my_turn, what="the last card in view")
+                if not s.my_turn:
+                    row = s.board.positions[target][0]
+                    first, room, _ = s.board_shown
+                    assert first <= row < first + room, (row, s.board_shown)
+                    checked += 1
+                    away += first > 0  # the board had to scroll to show it
+            assert checked >= 3 and away, (checked, away)
+
+    asyncio.run(main())

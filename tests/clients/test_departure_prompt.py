@@ -191,6 +191,7 @@ def test_the_players_table_shows_a_seat_a_bot_took_over_as_bot_not_lost() -> Non
              SeatInfo(2, "Cy", Link.LOST)]
     state = SimpleNamespace(ui=None, view=None, infos=infos, names=names,
                             name_of=names.__getitem__, active=(1,), phase=Phase.PLAYING,
+                            outcome=None,
                             seat=SimpleNamespace(seat=0))
     rows = "".join(t for _, t in players(state, 30)).split("\n")  # type: ignore[arg-type]
     assert rows[0].split() == ["Players", "link"]

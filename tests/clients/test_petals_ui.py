@@ -110,8 +110,10 @@ def test_the_last_turn_is_marked_and_the_ghost_is_not_a_placed_card(ui) -> None:
     plain = draw(ui, "garden", v, width=100)
     assert corners_at(plain, (1, 0)) == "┏┓┗┛"  # the other seat's last card
     assert corners_at(plain, (0, 0)) == corners_at(plain, (1, 1)) == ""
-    assert rows_of(plain)[0] == "┏┓ the last turn's card: Seat 1"
-    assert [f[2] for f in plain if f[1] == "Seat 1"] == [Target("seat", 1)]  # named by client
+    assert rows_of(plain)[0].split()[0] == "x-1"  # the column labels: the first line
+    hand = draw(ui, "hand", v, width=47)  # whose card is last: under the hand, in view
+    assert rows_of(hand)[-2:] == ["Draw pile 20", "┏┓ last turn: Seat 1"]
+    assert [f[2] for f in hand if f[1] == "Seat 1"] == [Target("seat", 1)]  # named by client
     ghost = draw(ui, "garden", v, width=100,
                  preview=Action.of("place", card=25, x=2, y=1, rot=0))
     assert corners_at(ghost, (2, 1)) == "╭╮╰╯" and corners_at(ghost, (1, 0)) == "┏┓┗┛"
@@ -122,13 +124,13 @@ def test_the_last_turn_is_marked_and_the_ghost_is_not_a_placed_card(ui) -> None:
     assert corners_at(drawn, (2, 0)) == corners_at(drawn, (2, 1)) == "┏┓┗┛"
     assert any(f[1].strip() == "moved" and f[2] == Target("cell", (2, 2))
                for f in drawn if len(f) > 2)
-    assert rows_of(drawn)[0].endswith(": yours")
+    assert rows_of(draw(ui, "hand", moved, width=47))[-1].endswith(": yours")
 
 
 def test_narrow_cells_line_up(ui) -> None:
     garden = {**EXAMPLE_9, (1, 0): (7, 3)}
     rows = rows_of(draw(ui, "garden", view(garden, last=LastTurn(1, (1, 0))), width=30))
-    assert len({len(r) for r in rows[2:]}) == 1  # every row of cells as wide as the others
+    assert len({len(r) for r in rows[1:]}) == 1  # every row of cells as wide as the others
 
 
 def test_the_hand_names_the_card_to_move_and_shows_the_pile(ui) -> None:

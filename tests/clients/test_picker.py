@@ -100,13 +100,30 @@ def test_arrows_move_spatially_not_to_a_far_cell_straight_ahead() -> None:
     picker.cursor = (1, -1)
     assert picker.move("up", petals_like) and picker.cursor == (0, 0)
     assert picker.move("up", petals_like) and picker.cursor == (1, 6)  # the only one above
-    assert picker.move("down", petals_like) and picker.cursor == (0, 0)
+    # Down from (1,6): both are far; the one straight down its column before the one aside
+    assert picker.move("down", petals_like) and picker.cursor == (1, -1)
+    assert picker.move("up", petals_like) and picker.cursor == (0, 0)
     assert picker.move("right", petals_like) and picker.cursor == (1, -1)  # not (3,-1)
     assert picker.move("right", petals_like) and picker.cursor == (3, -1)
     assert not picker.move("right", petals_like)
     # The same by the cells themselves when nothing is drawn.
     picker.cursor = (1, -1)
     assert picker.move("up", nowhere) and picker.cursor == (0, 0)
+
+
+def test_an_arrow_keeps_to_its_row_before_a_diagonal_beside_it() -> None:
+    """Right from (0,0): a cell two or three ahead in the same row before the cell
+    diagonally beside (a step aside counts as two ahead); four ahead, the diagonal."""
+    for straight, expected in (((2, 0), (2, 0)), ((3, 0), (3, 0)), ((4, 0), (1, 1))):
+        picker = Picker(place_actions(cells=((0, 0), (1, 1), straight)), UI)
+        picker.cursor = (0, 0)
+        assert picker.move("right", petals_like) and picker.cursor == expected, straight
+    # up and down alike: the column first
+    picker = Picker(place_actions(cells=((0, 0), (1, 1), (0, 2), (0, -2), (-1, -1))), UI)
+    picker.cursor = (0, 0)
+    assert picker.move("up", petals_like) and picker.cursor == (0, 2)
+    assert picker.move("down", petals_like) and picker.cursor == (0, 0)
+    assert picker.move("down", petals_like) and picker.cursor == (0, -2)
 
 
 def test_number_keys_follow_the_drawn_order() -> None:

@@ -99,7 +99,8 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
         assert all(isinstance(f[0], str) and isinstance(f[1], str) for f in fragments)
     text = _text(garden)
     assert "Draw pile 28" in _text(hand) and "Your" in _text(hand)  # the pile never scrolls
-    assert "No card played yet" in text
+    assert "No card played yet" in _text(hand)  # whose card is last: under the hand
+    assert text.split("\n")[0].split() == ["x-1", "x0", "x1", "x2", "x3"]  # column labels
     for *_, c, _ in seen.garden:
         assert f"{c:02d}" in text
     for c in seen.hand:
