@@ -60,6 +60,16 @@ def number_words(value: int, size: int) -> str:
     return f"{value}s: {size}, too many"
 
 
+def group_sentence(value: int, size: int) -> str:
+    """A card's number group as a sentence's start, for reading a card in full:
+    ``A lone 1: right``, ``Its group of 3s: 2 of 3``, ``Its group of 1s: 3 touch, wrong``."""
+    if value == 1 and size == 1:
+        return "A lone 1: right"
+    if value == 1:
+        return f"Its group of 1s: {size} touch, wrong"
+    return f"Its group of {number_words(value, size)}"
+
+
 def planting_text(view: View, seat: int, stack: int, cell: Cell, card: int,
                   before: GardenScore, after: GardenScore) -> str:
     """One line: a planting of ``card`` at ``cell`` and what it does (see the module)."""
@@ -171,12 +181,11 @@ def cell_text(view: View, seat: int, owner: int, cell: Cell, score: GardenScore,
     group = next((g for g in score.numbers if cell in g.cells), None)
     if group is not None:
         size, value = len(group.cells), VALUE[top]
-        if group.valid:
-            text += f" Its {number_words(value, size)}."
-        else:
+        text += f" {group_sentence(value, size)}"
+        if not group.valid:
             when = "was removed" if over else "would be removed if the game ended now"
-            text += (f" Its {number_words(value, size)}: the group {when} "
-                     f"(-{group.cards}).")
+            text += f"; it {when} (-{group.cards})"
+        text += "."
     wing = BUTTERFLY[top]
     if wing != NONE:
         if cell in score.butterflies:

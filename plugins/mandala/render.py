@@ -8,8 +8,8 @@ it.  It knows no client and no key; `ui` says which parts exist and what the for
 47 columns the board has in an 80-column terminal)::
 
             M0           M1           M2
-    tiles   pu2 or1      gy3 rd1      pu1 gn2
-    needs   gn ye        pu rd or     gy pu or ye
+    tiles   pu2 og1      gy3 rd1      pu1 gn2
+    needs   gn ye        pu rd og     gy pu og ye
     claim   seat 1       you          -
     You     3 ■■□        1 ■          ·
     Seat 1  5 ■■■□□      ·            ·
@@ -55,7 +55,8 @@ BOARD_TILE = "board-tile"
 HELD = "held"
 
 #: Two letters per colour, in colour order (gray, purple, red, green, orange, yellow).
-ABBR: tuple[str, ...] = ("gy", "pu", "rd", "gn", "or", "ye")
+#: Orange is "og", not "or", which reads as the word in a list of colours ("pu or ye").
+ABBR: tuple[str, ...] = ("gy", "pu", "rd", "gn", "og", "ye")
 COLOUR_STYLES: tuple[str, ...] = ("fg:#bcbcbc", "fg:#af5fff", "fg:#ff5f5f", "fg:#5fd75f",
                                   "fg:#ff8700", "fg:#ffff00")
 DIM = "fg:ansibrightblack"
@@ -66,7 +67,10 @@ UP, DOWN = "■", "□"
 TIMES = "\u00d7"
 FLOWER = "✿"
 LABEL = 8  # the least width of the row labels (players' names)
-CELL = 13  # the least width of a mandala's column (a space between columns included)
+RULE = "│"  # between two mandalas' columns, so that full cells ("pu rd gn og") read apart
+#: The least width of a mandala's column (a space between columns included): 47 columns
+#: (an 80-column terminal) leave 11 for the names, "Bot Clover" whole.
+CELL = 12
 
 
 def columns(width: int) -> tuple[int, int]:
@@ -198,7 +202,9 @@ def _side_glyphs(view: View, mandala: MandalaView, seat: int, ghost: Ghost,
     return out + tail
 
 
-def _needs(mandala: MandalaView, ghost: Ghost) -> list[Fragment]:
+def _needs(mandala: MandalaView, ghost: Ghost, room: int = 99) -> list[Fragment]:
+    """The colours ``mandala`` still lacks (struck: the one the preview plays there); in
+    ``room`` columns, "all but gy" where five are lacking and the list would not fit."""
     if mandala.closed:
         return [(DIM, "closed")]
     present = mandala.present
@@ -215,6 +221,12 @@ def _needs(mandala: MandalaView, ghost: Ghost) -> list[Fragment]:
             out.append(("", " "))
         style = COLOUR_STYLES[c] + (" strike" if c == played else "")
         out.append((style, ABBR[c]))
+    if _width(out) > room:
+        shown = [c for c in range(NCOLOURS) if present >> c & 1]
+        out = [(DIM, "all but " if shown else "any colour")]
+        for c in shown:
+            out += [("", " ")] if len(out) > 1 else []
+            out.append((COLOUR_STYLES[c], ABBR[c]))
     return out
 
 
@@ -257,8 +269,8 @@ def draw_mandalas(view: View, width: int, action: Action | None,
     def row(label: str | Fragment, cells: list[list[Fragment]]) -> None:
         line: list[Fragment] = ([(DIM, label.ljust(label_w))] if isinstance(label, str)
                                 else [label, ("", " ")])
-        for i, frags in enumerate(cells):
-            line += _pad(frags, cell - 1) + ([("", " ")] if i < len(cells) - 1 else [])
+        for i, frags in enumerate(cells):  # a dim rule between columns: a full cell
+            line += _pad(frags, cell - 1) + ([(DIM, RULE)] if i < len(cells) - 1 else [])
         lines.append(line)
 
     mandalas = view.mandalas
@@ -268,7 +280,7 @@ def draw_mandalas(view: View, width: int, action: Action | None,
         heads.append([(style, f"M{m.index}", Target(MANDALA, m.index))])
     row("", heads)
     row("tiles", [_tiles_cell(view, m) for m in mandalas])
-    row("needs", [_needs(m, ghost) for m in mandalas])
+    row("needs", [_needs(m, ghost, cell - 1) for m in mandalas])
     row("claim", [_claim(view, m, ghost, cell) for m in mandalas])
     for seat in range(view.players):
         cells: list[list[Fragment]] = []
@@ -328,20 +340,31 @@ def _notes(view: View) -> list[list[Fragment]]:
     return lines
 
 
+#: After a tile the move being composed would add (a tile choice, a completing play):
+#: tentative, until the move is made.
+TENTATIVE = "?"
+
+
 def _held(seat: int, held: tuple[int, ...], tile: int, new: int) -> Fragment:
-    """One tile in front of ``seat`` (previewed, underlined, from index ``new`` on)."""
+    """One tile in front of ``seat``; from index ``new`` on, previewed: underlined and
+    marked `TENTATIVE` (``og1?``)."""
     index = held.index(tile)
-    style = COLOUR_STYLES[tile_colour(tile)] + (" " + GHOST if index >= new else "")
-    return (style, tile_short(tile), Target(HELD, (seat, index)))
+    previewed = index >= new
+    style = COLOUR_STYLES[tile_colour(tile)] + (" " + GHOST if previewed else "")
+    return (style, tile_short(tile) + (TENTATIVE if previewed else ""),
+            Target(HELD, (seat, index)))
 
 
 def draw_tiles(view: View, width: int, action: Action | None,
                reading: Target | None = None) -> Drawing:
-    """The tiles in front of every player, complete flowers first (``✿gy1+gy3``)."""
+    """The tiles in front of every player, complete flowers first (``✿gy1+gy3``); the
+    tiles the move being composed would add marked as such (`TENTATIVE`)."""
     ghost = Ghost(view, action)
     after = ghost.after(view)
     label_w = columns(width)[0]
-    out: Drawing = [(BOLD, f"Tiles taken ({FLOWER} = complete flower)")]
+    adds = any(len(after[s]) > len(view.tiles[s]) for s in range(view.players))
+    legend = f"{TENTATIVE} = if you make this move" if adds else f"{FLOWER} = complete flower"
+    out: Drawing = [(BOLD, f"Tiles taken ({legend})")]
     for seat in range(view.players):
         held = after[seat]
         new = len(view.tiles[seat])  # tiles from this index on are previewed

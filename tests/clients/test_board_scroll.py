@@ -307,9 +307,13 @@ def test_between_turns_the_board_shows_the_last_card_played() -> None:
                 from hedgerow.core.ui import Target
 
                 target = Target(*cell)
-                top, room, _ = s.board_shown
-                await d.until(lambda target=target: top <= s.board.positions[target][0]
-                              < top + room or s.my_turn, what="the last card in view")
+
+                def in_view(target: Target = target) -> bool:
+                    first, room, _ = s.board_shown
+                    return first <= s.board.positions[target][0] < first + room
+
+                await d.until(lambda in_view=in_view: in_view() or s.my_turn,
+                              what="the last card in view")
                 if not s.my_turn:
                     row = s.board.positions[target][0]
                     first, room, _ = s.board_shown

@@ -216,6 +216,10 @@ def test_a_cell_and_a_stack_read_in_full(ui: FlowersUI, standard: Ruleset) -> No
     assert "R1" in ui.details(view, 0, Target("stack", 0))
     assert ui.details(view, 0, Target("plot", (5, 0, 0))) is None
     assert len(ui.details(view, 0, Target("cell", (0, -1)))) <= 230
+    # a group in words that read: "Its group of 2s: 1 of 2; it would be removed …"
+    assert "Its group of 2s: 1 of 2; it would be removed" in pile
+    lone = view_of(standard, ({key(0, 0): (cards("G1")[0],)},), stacks(("R3",), ("B3",)))
+    assert ui.details(lone, 0, Target("cell", (0, 0))) == "Your garden (0,0): G1. A lone 1: right."
 
 
 def test_score_columns_are_the_cards_and_the_score_now_and_alone_the_rank(

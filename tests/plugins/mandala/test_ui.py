@@ -24,7 +24,7 @@ from hedgerow.core.ui import DrawContext, Target, problems
 from hedgerow.core.uicheck import check_ui
 from hedgerow.plugins.mandala.cards import COLOURS, tile_name
 from hedgerow.plugins.mandala.choices import take_action
-from hedgerow.plugins.mandala.render import DIM, DOWN, GHOST, UP
+from hedgerow.plugins.mandala.render import DIM, DOWN, GHOST, RULE, UP
 from hedgerow.plugins.mandala.resolution import empty_mandala
 from hedgerow.plugins.mandala.state import CHOOSE, Play, State, View
 from hedgerow.plugins.mandala.ui import MandalaUI
@@ -67,7 +67,7 @@ def draw(ui: MandalaUI, part: str, v: View, preview: Action | None = None,
 def rows(ui: MandalaUI, v: View, preview: Action | None = None) -> dict[str, str]:
     """The mandalas table's rows by their label (players by "You" / "Seat n")."""
     lines = text(draw(ui, "mandalas", v, preview)).split("\n")
-    return {line[:8].strip(): line[8:] for line in lines}
+    return {line[:8].strip(): line[8:].replace(RULE, " ") for line in lines}  # cells only
 
 
 def example(standard: Ruleset, *, b_yellow: int = 2) -> State:
@@ -114,7 +114,7 @@ def test_the_table_shows_tiles_needs_claim_and_every_side(ui: MandalaUI,
     s = example(standard)
     table = rows(ui, view_of(s, A))
     assert table[""].split()[:3] == ["M0", "M1", "M2"]
-    assert table["tiles"].split()[:2] == ["pu2", "or1"]
+    assert table["tiles"].split()[:2] == ["pu2", "og1"]
     assert table["needs"].split()[:1] == ["gn"]  # purple orange red gray yellow are there
     assert table["claim"].split()[:2] == ["Seat", "2"]
     assert table["You"].split()[:2] == ["3", UP * 2 + DOWN]  # 2 red up, 1 red down
@@ -184,7 +184,9 @@ def test_completing_says_who_takes_the_tiles(ui: MandalaUI, standard: Ruleset) -
     words = ui.preview(view_of(tied, C), C, play(0, "green", 1))
     assert words == ("1 green on M0 completes it: you take both tiles; you discard your 4 "
                      "there; draw 2.")
-    assert "You     pu2 or1" in text(draw(ui, "tiles", view_of(tied, C), play(0, "green", 1)))
+    tiles = text(draw(ui, "tiles", view_of(tied, C), play(0, "green", 1)))
+    assert "You        pu2? og1?" in tiles  # tentative: taken if the play is made
+    assert tiles.startswith("Tiles taken (? = if you make this move)")
     second = example(standard, b_yellow=1)  # A is second
     words = ui.preview(view_of(second, C), C, play(0, "green", 1))
     assert "you choose a tile, seat 0 gets the other" in words
@@ -206,7 +208,7 @@ def test_the_claim_holder_chooses_a_tile_on_the_board(ui: MandalaUI,
     assert ui.preview(v, C, take("purple-2")) == (
         "Keep purple-2: +2; seat 0 gets orange-1 (+1).")
     after = text(draw(ui, "tiles", v, take("orange-1")))
-    assert "You     or1" in after and "Seat 0  pu2" in after  # the previewed tiles
+    assert "You        og1?" in after and "Seat 0     pu2?" in after  # the previewed tiles
     watcher = view_of(s, A)
     assert ui.prompt(watcher, A) is None
     assert "chooses a tile" in text(draw(ui, "mandalas", watcher))
@@ -215,7 +217,7 @@ def test_the_claim_holder_chooses_a_tile_on_the_board(ui: MandalaUI,
     s = applied(standard, s, C, take("orange-1"))
     words = text(draw(ui, "mandalas", view_of(s, B)))
     assert "Last completed: M0; 2 cards came back to you." in words
-    assert "  Seat 2 took or1; Seat 0 took pu2" in words
+    assert "  Seat 2 took og1; Seat 0 took pu2" in words
     for seat in (A, B, C):
         s = applied(standard, s, seat, standard.gamedef.legal_actions(s, seat)[0])
     assert "Last completed" not in text(draw(ui, "mandalas", view_of(s, B)))
@@ -484,3 +486,20 @@ def test_the_piece_read_with_i_is_underlined(ui: MandalaUI, standard: Ruleset) -
     marked = [f for f in drawing if len(f) > 2 and f[2] == side]
     assert marked and all("underline" in f[0] for f in marked)
     assert not any("underline" in f[0] for f in drawing if len(f) < 3 or f[2] != side)
+
+
+def test_at_80_columns_the_names_have_ten_columns_and_orange_is_og(ui: MandalaUI,
+                                                                 standard: Ruleset) -> None:
+    """An 80-column terminal gives the board 47 columns: the rows' names get 10 of them
+    (the client writes "Bot Clover" whole there, not "Bot Cl…"); a dim rule parts the
+    mandalas' columns, so that a full cell ("pu rd gn og") reads apart from the next; and
+    orange is "og", never the word "or"."""
+    v = view_of(example(standard), A)
+    drawing = draw(ui, "mandalas", v)
+    names = [f for f in drawing if len(f) > 2 and f[2].role == "seat"]
+    assert names and all(len(f[1]) >= 10 for f in names)  # a row's label, or a claim cell
+    lines = text(drawing).split("\n")
+    assert all(line.count(RULE) == 2 for line in lines[:4 + v.players])
+    assert all(len(line) <= 47 for line in lines)
+    assert " or " not in text(drawing) and not any(w.startswith("or") for w in
+                                                    text(drawing).replace(RULE, " ").split())
