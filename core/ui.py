@@ -338,6 +338,50 @@ def plain_view(view: Any, width: int) -> Drawing:
     return [("", "\n".join(lines))]
 
 
+def lines_of(drawing: Drawing) -> list[list[Fragment]]:
+    """A drawing cut into its lines (no ``"\n"`` left in them)."""
+    lines: list[list[Fragment]] = [[]]
+    for fragment in drawing:
+        for i, piece in enumerate(fragment[1].split("\n")):
+            if i:
+                lines.append([])
+            if piece:
+                lines[-1].append(cast(Fragment, (fragment[0], piece, *fragment[2:])))
+    return lines
+
+
+def side_by_side(blocks: Sequence[Drawing], width: int, gap: int = 3, size: int = 0,
+                 ) -> Drawing:
+    """``blocks`` (drawings of several lines: gardens) next to each other, as many to a
+    row as fit in ``width`` (every block as wide as its widest line, or ``size`` when that
+    is more, so that the rows stay put as the blocks grow; a blank line between rows), for
+    a board with room to spare.  A player's name drawn as a ``"seat"`` target counts as its
+    text: pad that text to the width the name may take, so that the client fits the name
+    there and the blocks stay aligned."""
+    cut = [lines_of(b) for b in blocks]
+    sizes = [max([size, *(sum(len(f[1]) for f in line) for line in block)]) for block in cut]
+    rows: list[list[int]] = []
+    for n, size in enumerate(sizes):
+        used = sum(sizes[i] + gap for i in rows[-1]) if rows else 0
+        if rows and rows[-1] and used + size <= width:
+            rows[-1].append(n)
+        else:
+            rows.append([n])
+    out: Drawing = []
+    for r, row in enumerate(rows):
+        if r:
+            out.append(("", "\n\n"))
+        for y in range(max(len(cut[n]) for n in row)):
+            if y:
+                out.append(("", "\n"))
+            for k, n in enumerate(row):
+                line = cut[n][y] if y < len(cut[n]) else []
+                out += line
+                if k < len(row) - 1:
+                    out.append(("", " " * (sizes[n] - sum(len(f[1]) for f in line) + gap)))
+    return out
+
+
 def problems(ui: GameUI, actions: Iterable[Action]) -> list[str]:
     """What is wrong with ``ui``'s forms for these legal actions, in plain words (empty: fine).
 

@@ -53,7 +53,8 @@ from hedgerow.core.ui import HAND, Target
 
 log = logging.getLogger("hedgerow.client")
 
-SIDEBAR = 32
+SIDEBAR = 32  # the players table and the log, at 100 columns and less
+SIDEBAR_MOST = 48  # the widest they get: a third of what a wider terminal adds, up to this
 HELP_WIDTH = 72
 HAND_HEIGHT = 8  # at most; the hand pane is as tall as the game's hand parts
 NARROW_LOG = 2  # the log's last lines, under the players when the screen is narrow
@@ -81,10 +82,16 @@ def columns() -> int:
     return get_app().output.get_size().columns
 
 
+def sidebar_width() -> int:
+    """The players table's and the log's columns now: `SIDEBAR`, and on a terminal wider
+    than 100 columns a third of the rest too, up to `SIDEBAR_MOST` (160 columns: 48), so
+    that names and log lines get room while the board keeps most of it."""
+    return min(SIDEBAR_MOST, SIDEBAR + max(0, columns() - 100) // 3)
+
+
 def board_width(filters: Filters) -> int:
     """Columns the board pane has now."""
-    columns = get_app().output.get_size().columns
-    return columns if filters.narrow() else columns - SIDEBAR - 1
+    return columns() if filters.narrow() else columns() - sidebar_width() - 1
 
 
 def prompt_rows(state: SeatState) -> int:
@@ -323,17 +330,17 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
     )
     players = Window(
         FormattedTextControl(_guard(state, "players", lambda: render.players(
-            state, SIDEBAR if not filters.narrow() else render.players_width(state)))),
+            state, sidebar_width() if not filters.narrow() else render.players_width(state)))),
         height=lambda: D.exact(1 + len(state.infos)), wrap_lines=False,
     )
     history = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
-        state, SIDEBAR if not filters.narrow() else columns()))),
+        state, sidebar_width() if not filters.narrow() else columns()))),
                      wrap_lines=True, always_hide_cursor=True)
     last_lines = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
         state, columns(), heading=False))), height=NARROW_LOG, wrap_lines=True,
         always_hide_cursor=True)
     rule = Window(height=1, char="─", style="class:separator")
-    sidebar = HSplit([players, rule, history], width=D.exact(SIDEBAR))
+    sidebar = HSplit([players, rule, history], width=lambda: D.exact(sidebar_width()))
     beside = Condition(lambda: filters.has_hand() and hand_size(state)[0] + 1
                        + render.players_width(state) <= columns())
     # narrow: the hand and the players side by side when they fit, then the log's end

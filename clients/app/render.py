@@ -317,7 +317,7 @@ def players(state: SeatState, width: int) -> StyleAndTextTuples:
     show_link = links_matter(state)
     link_w = 5 if show_link else 0
     room = width - 2 - link_w - sum(c[3] for c in cells)
-    name_w = max(6, min(16, room))
+    name_w = max(6, min(24, room))  # a wide sidebar (a wide terminal) shows more of a name
     head = "  " + "Players".ljust(name_w) + (" link" if show_link else "")
     out: StyleAndTextTuples = [("class:heading", head)]
     shown = fit_names([state.name_of(s) for s in range(len(state.names))], name_w)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hedgerow.core.ui import Drawing, Fragment, Target
+from hedgerow.core.ui import Drawing, Fragment, Target, side_by_side
 from hedgerow.plugins.flourish.abilities import left_of, right_of
 from hedgerow.plugins.flourish.cards import PLANT, SYMBOL_CODES, card
 from hedgerow.plugins.flourish.garden_show import KINDS
@@ -114,14 +114,16 @@ def flow(pieces: Sequence[Drawing], width: int, sep: str = " · ") -> Drawing:
     return out
 
 
-def seat_ref(seat: int, style: str = "", capital: bool = False) -> Fragment:
+def seat_ref(seat: int, style: str = "", capital: bool = False, width: int = 0) -> Fragment:
     """A seat named in a drawing: ``"seat 1"``, carrying ``Target("seat", 1)`` so that a
-    client that knows the players' names can show the name instead."""
-    return (style, f"{'S' if capital else 's'}eat {seat}", Target(SEAT, seat))
+    client that knows the players' names can show the name instead (fitted to ``width``
+    columns when given: blocks side by side stay aligned)."""
+    return (style, f"{'S' if capital else 's'}eat {seat}".ljust(width), Target(SEAT, seat))
 
 
-def garden_name(view: View, garden: int, style: str = "") -> Drawing:
-    """``You``, ``Seat 1 (your left)``, ``Seat 1 (your neighbour)``, ``McGregor``."""
+def garden_name(view: View, garden: int, style: str = "", width: int = 0) -> Drawing:
+    """``You``, ``Seat 1 (your left)``, ``Seat 1 (your neighbour)``, ``McGregor`` (a
+    player's name in ``width`` columns when given)."""
     if view.solo and garden == view.players:
         return [(style, "McGregor")]
     if garden == view.seat:
@@ -135,7 +137,7 @@ def garden_name(view: View, garden: int, style: str = "") -> Drawing:
             where.append("your left")
         if garden == right_of(view.seat, gardens):
             where.append("your right")
-    out = [seat_ref(garden, style, capital=True)]
+    out = [seat_ref(garden, style, capital=True, width=width)]
     return out + ([(style, f" ({' and '.join(where)})")] if where else [])
 
 
@@ -226,6 +228,12 @@ def medal_words(value: int, grades: Sequence[tuple[str, int]], sep: str = " · "
                     + (" ✓" if value >= at else "")))
     return out
 
+#: Where the board has room for two gardens listed a card a line (`garden_list`) side by
+#: side, with `GAP` between them (a terminal of about 150 columns), it shows them so; each
+#: at most `ROW_WIDTH` wide.
+LIST_WIDTH, ROW_WIDTH, GAP = 46, 60, 3
+#: A player's name in a heading side by side: the client fits the name there.
+NAME_ROOM = 12
 #: The narrowest cell of a round's row of cards (symbols, a name, abilities under them):
 #: below it the cards of a garden go one a line, each name whole (`garden_list`).
 ROW_CELL = 22
@@ -236,6 +244,17 @@ def draw_gardens(view: View, width: int, reading: Target | None = None,
     """Every garden: a heading with its points, then its cards by round (a row of cells
     per round where a cell has room for the names, else a line per card); the garden you
     are passing a card to comes first while you choose that card."""
+    if width >= 2 * LIST_WIDTH + GAP:  # room to spare: the gardens side by side, in place
+        size = min(ROW_WIDTH, (width - GAP) // 2)
+        blocks = []
+        for garden in garden_order(view):
+            block = garden_heading(view, garden, size, ribbons, NAME_ROOM)
+            if view.gardens[garden]:
+                block += garden_list(view, garden, size, reading)
+            else:
+                block += [(DIM, "\n   (nothing planted yet)")]
+            blocks.append(block)
+        return side_by_side(blocks, width, GAP, size)
     out: Drawing = []
     cell = min(26, (width - 3 - 2) // 3)
     for n, garden in enumerate(garden_order(view, passing_to(view, partial))):
@@ -282,13 +301,14 @@ def garden_list(view: View, garden: int, width: int, reading: Target | None) -> 
     return out
 
 def garden_heading(view: View, garden: int, width: int = 80, ribbons: bool = False,
-                   ) -> Drawing:
-    """``You · 23 points · 9 at game end`` (flowed into ``width``), and with ``ribbons``
-    the Garden Show's ribbons under it."""
+                   name: int = 0) -> Drawing:
+    """``You · 23 points · 9 at game end`` (flowed into ``width``; a player's name in
+    ``name`` columns when given), and with ``ribbons`` the Garden Show's ribbons under
+    it."""
     points = view.points[garden]
     total = sum(points)
     style = MINE if garden == view.seat else HEADING
-    pieces: list[Drawing] = [garden_name(view, garden, style),
+    pieces: list[Drawing] = [garden_name(view, garden, style, name),
                              [("", f"{total} point{'' if total == 1 else 's'}")]]
     if view.turn >= OVER:
         pieces.append([(DIM, f"{points[ROUNDS]} at game end")])

@@ -28,7 +28,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping
 
 from hedgerow.core import Action
-from hedgerow.core.ui import Drawing, Fragment, Target
+from hedgerow.core.ui import Drawing, Fragment, Target, side_by_side
 from hedgerow.plugins.flowers.cards import (
     BLUE,
     BUTTERFLY,
@@ -194,18 +194,20 @@ def garden_grid(cells: GardenCells, seat: int, me: int, *, spots: Iterable[Cell]
     return lines
 
 
-def who(seat: int, me: int, mine: str, style: str = HEAD) -> Fragment:
+def who(seat: int, me: int, mine: str, style: str = HEAD, width: int = 0) -> Fragment:
     """A player: ``mine`` for the seat's own, else ``Seat N`` as a ``"seat"`` target, which
-    the seat client fills in with the player's name."""
+    the seat client fills in with the player's name (fitted to ``width``, when given)."""
     if seat == me:
         return (style, mine)
-    return (style, f"Seat {seat}", Target(SEAT, seat))
+    return (style, f"Seat {seat}".ljust(width), Target(SEAT, seat))
 
 
-def garden_header(view: View, seat: int, me: int, score: GardenScore) -> list[Fragment]:
-    """``Your garden · 12 cards · 5 pts now`` (the final score once the game is over)."""
+def garden_header(view: View, seat: int, me: int, score: GardenScore, name: int = 0,
+                  ) -> list[Fragment]:
+    """``Your garden · 12 cards · 5 pts now`` (the final score once the game is over); the
+    name in ``name`` columns when given (gardens side by side stay aligned)."""
     cards = sum(len(stack) for _, _, stack in view.gardens[seat])
-    line: list[Fragment] = [who(seat, me, "Your garden"),
+    line: list[Fragment] = [who(seat, me, "Your garden", width=name),
                             (DIM, f" · {cards} card{'s' if cards != 1 else ''}")]
     if view.phase == OVER:
         line.append((HEAD, f" · final score {score.total}"))
@@ -216,23 +218,29 @@ def garden_header(view: View, seat: int, me: int, score: GardenScore) -> list[Fr
     return line
 
 
+#: The board width from which the gardens go side by side, as many to a row as fit
+#: (a wide terminal: 160 columns); below it, one under the other.
+SIDE_BY_SIDE = 72
+#: A player's name in a garden's header, side by side: the client fits the name there.
+NAME_WIDTH = 12
+
+
 def draw_gardens(view: View, me: int, score: Scorer, *, preview: Action | None = None,
                  reading: Target | None = None,
                  coverable: Callable[[int], bool] = lambda card: card not in PURPLES,
-                 ) -> Drawing:
-    """Every garden, the seat's own first, each under a header with its score so far."""
-    lines: list[list[Fragment]] = []
+                 width: int = 0) -> Drawing:
+    """Every garden, the seat's own first, each under a header with its score so far; on
+    a board at least `SIDE_BY_SIDE` wide, side by side (`side_by_side`)."""
     over = view.phase == OVER
-    if is_summer(view):
-        lines.append([("fg:ansimagenta", "Summer: only colour groups touching P score.")])
+    wide = width >= SIDE_BY_SIDE
     order = [me] + [s for s in range(view.players) if s != me] if me < view.players else \
         list(range(view.players))
+    blocks: list[Drawing] = []
     for seat in order:
         cells = view.gardens[seat]
         final = view.final[seat] if over and seat < len(view.final) else None
-        if lines:
-            lines.append([])
-        lines.append(garden_header(view, seat, me, final or score(seat)))
+        lines = [garden_header(view, seat, me, final or score(seat),
+                               NAME_WIDTH if wide else 0)]
         spots: set[Cell] = set()
         ghost = None
         if seat == me and not over:
@@ -242,7 +250,16 @@ def draw_gardens(view: View, me: int, score: Scorer, *, preview: Action | None =
         gone = [c for g in final.removed for c in g.cells] if final else []
         lines += garden_grid(cells, seat, me, spots=spots, ghost=ghost, gone=gone,
                              reading=reading, axis=seat == me or over)
-    return join(lines)
+        blocks.append(join(lines))
+    out: Drawing = []
+    if is_summer(view):
+        out += [("fg:ansimagenta", "Summer: only colour groups touching P score."),
+                ("", "\n")]
+    if wide:
+        return out + side_by_side(blocks, width)
+    for n, block in enumerate(blocks):
+        out += ([("", "\n\n")] if n else []) + block
+    return out
 
 
 def _ended_by(view: View) -> str:

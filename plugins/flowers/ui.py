@@ -160,7 +160,7 @@ class FlowersUI(GameUI):
         if part == "gardens":
             return draw_gardens(view, ctx.seat, lambda seat: self.score(view, seat),
                                 preview=ctx.preview, reading=ctx.reading,
-                                coverable=self.coverable)
+                                coverable=self.coverable, width=ctx.width)
         if part == "stacks":
             return draw_stacks(view, ctx.seat, ctx.reading)
         if part == "final":

@@ -101,3 +101,17 @@ def test_check_finds_what_is_not_drawn_and_drawings_that_break() -> None:
     missing = undrawn(ui, PLACE, targets)
     assert "place: Target(role='card', value=2) can be chosen but is not drawn" in missing
     assert "place: Target(role='cell', value=(1, 0)) can be chosen but is not drawn" in missing
+
+
+def test_blocks_side_by_side_as_many_to_a_row_as_fit() -> None:
+    from hedgerow.core.ui import lines_of, side_by_side
+
+    a = [("", "AAAA\nAA"), ("x", "A", Target("cell", (0, 0)))]
+    b = [("", "BBB\nB\nB")]
+    c = [("", "CC")]
+    out = side_by_side([a, b, c], width=10, gap=1)
+    assert "".join(f[1] for f in out).split("\n") == ["AAAA BBB", "AAA  B", "     B", "", "CC"]
+    assert ("x", "A", Target("cell", (0, 0))) in out  # targets kept
+    fixed = side_by_side([a, b], width=40, gap=2, size=6)  # each block at least 6 wide
+    assert "".join(f[1] for f in fixed).split("\n")[0] == "AAAA    BBB"
+    assert [len(line) for line in lines_of([("", "a\n\nbc")])] == [1, 0, 1]

@@ -104,10 +104,11 @@ def f1_view(players: int = 3):
 
 def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
         host: PluginHost) -> None:
-    """A wide board: a row of cells per round, names whole, abilities under them."""
+    """A board of 80 columns: a row of cells per round, names whole, abilities under
+    them."""
     ui = ui_for(host)
     v = f1_view()
-    lines = text(draw(ui, "gardens", v, width=100)).splitlines()
+    lines = text(draw(ui, "gardens", v, width=80)).splitlines()
     assert lines[1] == "You · 5 points"
     row, abilities = lines[2], lines[3]
     assert row.startswith("R1 Path G2 Moss Path ") and "Tree G3 Oak" in row
@@ -115,7 +116,22 @@ def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
     assert abilities.startswith("+5 e3/Tree nb+nb") and "r1/G e4/G-Path" in abilities
     assert "e9 Tree" in abilities
     assert "B1 Campanula persicifolia" in lines[5]  # the longest name, whole
-    assert all(len(line) <= 100 for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_a_board_with_room_to_spare_shows_the_gardens_side_by_side(host: PluginHost) -> None:
+    """160 columns leave the board 111: two gardens to a row, a card a line each."""
+    ui = ui_for(host)
+    v = f1_view()
+    drawing = draw(ui, "gardens", v, width=111)
+    lines = text(drawing).splitlines()
+    assert lines[1].startswith("You · 5 points") and "Seat 1       (your left)" in lines[1]
+    assert lines[2].split()[:5] == ["R1", "Path", "G2", "Moss", "Path"]
+    assert "Delphinium elatum" in lines[2]  # the left neighbour's first card, beside
+    assert "Seat 2       (your right)" in text(drawing)
+    assert all(len(line) <= 111 for line in lines)
+    names = [f for f in drawing if len(f) > 2 and f[2] == Target(SEAT, 1)]
+    assert names and len(names[0][1]) == 12  # padded: the client fits the name there
 
 
 def test_an_80_column_board_lists_each_card_on_a_line_with_its_name_whole(
