@@ -248,6 +248,7 @@ class BotRunner:
         seat, emit, spec = self.seat, self.emit, self.spec
         loop = asyncio.get_running_loop()
         rested = False
+        judged = False  # a seat that halted left, and this peer took in what was on its way
         last_change = loop.time()
         # Nobody is there to ask: the seat votes by itself, and a bot it hosts for a
         # departed seat pauses as this one does.
@@ -272,6 +273,14 @@ class BotRunner:
                 self._proposer.tick(loop.time())
             elif seat.ready and (left := self._left()) is not None:
                 # (Before play began the host seats the table again without the leaver.)
+                if left.left_why == "halted" and not judged:
+                    # The leaver halted its table: what it caught (a reveal that breaks its
+                    # commitment, docs/protocol.md §3.3) was sent to this peer too and may
+                    # still be on its way here, behind the Leave on another link.  Every
+                    # honest peer judges a cheat itself, so take in what arrives first.
+                    judged = True
+                    await seat.wait_until(lambda: seat.phase() == Phase.HALTED, SETTLE_S)
+                    continue
                 emit("abandoned", f"seat {left.seat} left before the end; the table cannot "
                      "go on", seat=left.seat, why=left.left_why)
                 return 1
