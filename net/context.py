@@ -147,8 +147,8 @@ def body_name(env: Envelope | None) -> str:
 
 
 class Speaking(Protocol):
-    """How a phase speaks: to every seated peer, to one, a refusal, and to the seat's
-    watchers; and the loop's clock."""
+    """How a phase speaks: to every seated peer, to one, a refusal, a log line about
+    another peer's message, and to the seat's watchers; and the loop's clock."""
 
     def now(self) -> float: ...
 
@@ -159,6 +159,9 @@ class Speaking(Protocol):
     def refuse(self, rx: Received, env: Envelope | None, code: ErrorCode, message: str, *,
                ref_index: int | None = None, ref_seq: int | None = None,
                refusal: str = "") -> None: ...
+
+    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
+        """A log line another peer's message caused, rate-limited per sender and kind."""
 
     def notify(self) -> None: ...
 
@@ -238,7 +241,7 @@ class PeerContext:
         self.table_name = ""  # the table's name on the LAN (kept in the open-table file)
         self.refusals: deque[RefusalRecord] = deque(maxlen=REFUSALS_KEPT)
         self._kept: dict[bytes, int] = {}  # refusals kept per sender
-        self.throttle = Throttle()  # how many refusals are written to the log
+        self.throttle = Throttle()  # how many lines about others' messages are written
         self.changes = Changes()  # the seat's watchers
         self._seq = 0  # envelopes created by this process (a reference, docs/protocol.md §5.2)
 
@@ -329,11 +332,8 @@ class PeerContext:
         what = body_name(env)
         # The message may echo what was refused: bounded and escaped before it goes anywhere.
         message = shown(message, MAX_MESSAGE_LENGTH)
-        if self.throttle.allow(rx.sender + bytes([code]), self.now()):
-            hidden = self.throttle.take_suppressed()
-            log.warning("refused %s from %s: %s: %s%s", what, self.who(rx.sender), code.name,
-                        shown(message), f" ({hidden} more refusals not logged)" if hidden
-                        else "")
+        self.note(rx.sender, bytes([code]), logging.WARNING, "refused %s from %s: %s: %s",
+                  what, self.who(rx.sender), code.name, shown(message))
         self._keep(RefusalRecord(rx.sender, member.seat if member else None, what, code,
                                  message, ref_index))
         self.wake()
@@ -346,6 +346,18 @@ class PeerContext:
             self.node.reply(rx.route, data)
         else:
             self.node.send(rx.sender, data)
+
+    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
+        """Log a line that ``sender``'s message caused (a refusal, a motion and the vote it
+        got, an ``Error`` it sent), rate-limited per sender and ``kind`` of line and for all
+        senders together (docs/protocol.md §5.1, `hedgerow.net.throttle`): a line not
+        written is counted, and the next line written says how many were not."""
+        if not log.isEnabledFor(level):
+            return  # (not written anyway: it takes nothing from the budget)
+        if self.throttle.allow(sender + kind, self.now()):
+            hidden = self.throttle.take_suppressed()
+            log.log(level, msg + (f" ({hidden} more lines about other peers' messages not "
+                                  "logged)" if hidden else ""), *args)
 
     def _keep(self, record: RefusalRecord) -> None:
         """Remember ``record`` among the latest refusals; a stranger (no seat) fills at most

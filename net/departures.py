@@ -319,7 +319,8 @@ class Departures:
         motion.votes.update({seat: vote for seat, vote in self.early.pop(key, {}).items()
                              if seat in body.voters})  # (a non-voter's vote counts for nothing)
         motion.votes[member.seat] = True
-        log.info("%s proposes %s", member.label(), describe(body))
+        self.ctx.note(member.key, b"motion", logging.INFO, "%s proposes %s", member.label(),
+                      describe(body))
         problem = self.check(body, member.seat)
         if self.ctx.seat not in body.voters:
             problem = problem or "this peer is not among the voters"
@@ -346,8 +347,9 @@ class Departures:
         motion.votes[self.ctx.seat] = accept
         self.ctx.broadcast(MotionVote(motion.proposer, motion.body.number, accept,
                                       reason[:200]))
-        log.info("voted %s on %s%s", "yes" if accept else "no", describe(motion.body),
-                 "" if accept else f": {reason}")
+        self.ctx.note(self._key_of(motion.proposer), b"motion", logging.INFO, "voted %s on %s%s",
+                      "yes" if accept else "no", describe(motion.body),
+                      "" if accept else f": {reason}")
         self._maybe_pass(motion)
         self.ctx.notify()
 
@@ -367,8 +369,9 @@ class Departures:
             return
         motion.votes.setdefault(member.seat, body.accept)
         if not body.accept:
-            log.info("%s refused %s: %s", member.label(), describe(motion.body),
-                     shown(body.reason) or "no reason given")
+            self.ctx.note(member.key, b"vote", logging.INFO, "%s refused %s: %s",
+                          member.label(), describe(motion.body),
+                          shown(body.reason) or "no reason given")
         self._maybe_pass(motion)
         self.ctx.notify()
 
@@ -399,8 +402,15 @@ class Departures:
             self.expired[key] = why
             while len(self.expired) > EXPIRED_KEPT:
                 del self.expired[next(iter(self.expired))]
-            log.info("%s expired: %s", describe(body), why)
+            self.ctx.note(self._key_of(motion.proposer), b"motion", logging.INFO,
+                          "%s expired: %s", describe(body), why)
             self.ctx.notify()
+
+    def _key_of(self, seat: int) -> bytes:
+        """The key that holds ``seat`` (whose messages a line about its motion counts
+        against, `PeerContext.note`)."""
+        member = self.ctx.roster.by_seat(seat) if self.ctx.roster is not None else None
+        return member.key if member is not None else bytes([seat])
 
     def _keep(self, motion: Motion) -> Motion:
         motion.since = self.ctx.now()

@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 class LinksContext(Protocol):
     """What links read of the peer's shared state (`hedgerow.net.context.PeerContext`):
     the roster (each member's link is theirs to change), the table's id, phase and length;
-    and how to tell everyone and the seat's watchers."""
+    and how to tell everyone, the log (about another peer's message) and the seat's
+    watchers."""
 
     @property
     def roster(self) -> Roster | None: ...
@@ -58,6 +59,9 @@ class LinksContext(Protocol):
     def now(self) -> float: ...
 
     def broadcast(self, body: Body) -> None: ...
+
+    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
+        """A log line another peer's message caused, rate-limited per sender and kind."""
 
     def notify(self) -> None: ...
 
@@ -153,18 +157,21 @@ class Links:
             return
         member.link = Link.LEFT
         member.left_why = body.why
-        log.info("%s left the table (%s: %s)", member.label(), body.why.name.lower(),
-                 shown(body.reason) or "no reason given")
+        self.ctx.note(member.key, b"leave", logging.INFO, "%s left the table (%s: %s)",
+                      member.label(), body.why.name.lower(),
+                      shown(body.reason) or "no reason given")
         self._seat_gone(member)
         self._departures.expire()
         self.ctx.notify()
 
     def on_error(self, rx: Received, env: Envelope, member: Member, body: ErrorMsg) -> None:
         if body.code == ErrorCode.DESYNC:
-            log.warning("%s halted the table: %s", member.label(), shown(body.message))
+            self.ctx.note(member.key, b"error", logging.WARNING, "%s halted the table: %s",
+                          member.label(), shown(body.message))
             return
-        log.warning("%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
-                    body.code.name, shown(body.message))
+        self.ctx.note(member.key, b"error", logging.WARNING,
+                      "%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
+                      body.code.name, shown(body.message))
 
     def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
                           body: CatchUpReply) -> None:

@@ -208,8 +208,9 @@ class Sync:
 
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:
-            log.warning("dropped %s #%d from %s: too many early messages (catch-up will "
-                        "fetch it)", body_name(env), index, member.label())
+            self.ctx.note(member.key, b"early", logging.WARNING, "dropped %s #%d from %s: too "
+                          "many early messages (catch-up will fetch it)", body_name(env), index,
+                          member.label())
             return
         self._ahead.setdefault(index, []).append((rx, env, member))
         self._ahead_count += 1

@@ -1,10 +1,12 @@
-"""`Throttle`: how many log lines about refused messages a peer writes, per sender and in all.
+"""`Throttle`: how many log lines about other peers' messages a peer writes, per sender and
+in all.
 
-A stranger (or many, each with a fresh key) can send messages faster than anyone reads
-refusals; each one is still refused and answered, but only the first few per sender, and
-a bounded number per second in all, are written to the log.  The rest are counted and the
-count is said on the next line that is written.  Pure bookkeeping on a clock the caller
-passes (the event loop's), so it is deterministic under test.
+A stranger (or many, each with a fresh key), or a seated peer, can send messages faster
+than anyone reads the lines they cause (refusals, motions and votes, errors); each one is
+still handled and answered, but only the first few per sender and kind of line, and a
+bounded number per second in all, are written to the log (`PeerContext.note`).  The rest
+are counted and the count is said on the next line that is written.  Pure bookkeeping on a
+clock the caller passes (the event loop's), so it is deterministic under test.
 """
 
 from __future__ import annotations
