@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                             "(--key-file, or --as NAME)")
     table = read_table(path, plugins)
     if table.finished:
-        _over(table, as_json=args.json)
+        _over(table, plugins, as_json=args.json)
         return 0
     args.bot = args.bot or saved.bot
     spec = check_seat_player(args, plugins)
@@ -174,8 +174,9 @@ def _reopen(args: argparse.Namespace, plugins: Any, path: Path) -> int:
     return run_seat(args, plugins, spec, open_peer, opened, lobby=spec is None)
 
 
-def _over(table: Any, *, as_json: bool = False) -> None:
-    """A finished game: its result, from the log alone (nobody needs to be reached)."""
+def _over(table: Any, plugins: Any, *, as_json: bool = False) -> None:
+    """A finished game: its result, from the log alone (nobody needs to be reached).  With
+    ``--json``: an "over" event, then the same "result" record a seat prints at its end."""
     from hedgerow.clients.app.results import farewell
     from hedgerow.core.outcome import outcome_data
 
@@ -183,7 +184,43 @@ def _over(table: Any, *, as_json: bool = False) -> None:
     if as_json:
         print(json.dumps({"event": "over", "text": result, "seat": table.own_seat,
                           "outcome": outcome_data(table.outcome), "log": str(table.log)}))
+        print(json.dumps(finished_record(table.log, table.own_seat, plugins)), flush=True)
         return
     print(result)
     print(f"This game is already over, so there is nothing to resume; watch it again with: "
           f"hedgerow replay {table.log}")
+
+
+def finished_record(path: Path, seat: int, plugins: Any) -> dict[str, Any]:
+    """The "result" record of a game over in the log at ``path`` (``seat``'s), with the
+    fields `hedgerow.clients.netseat.result_record` gives at the end of a game."""
+    from hedgerow.clients.netseat import seat_event_records
+    from hedgerow.core.outcome import outcome_data
+    from hedgerow.net import rulesmatch
+    from hedgerow.net.logfile import read_log, replay_log
+
+    read = read_log(path)
+    header = read.header
+    if header is None:
+        raise HedgerowError(f"{path} is not a table log: {read.problem}")
+    ruleset = rulesmatch.ruleset_for(plugins, header.fingerprint, header.players)
+    replayed = replay_log(ruleset, header, read.entries).table
+    if replayed is None:
+        raise HedgerowError(f"{path} does not replay")
+    outcome = replayed.outcome()
+    return {
+        "event": "result",
+        "game": ruleset.spec.name,
+        "variants": list(ruleset.variant_names),
+        "fingerprint": ruleset.fingerprint,
+        "players": header.players,
+        "seat": seat,
+        "seed": header.seed.hex(),
+        "phase": "finished",
+        "actions": replayed.index,
+        "outcome": outcome_data(outcome) if outcome is not None else None,
+        "state_hash": replayed.state_hash().hex(),
+        "log": str(path),
+        "problem": None,
+        "seat_events": seat_event_records(read.events),
+    }

@@ -20,7 +20,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from hedgerow.core.errors import HedgerowError
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from hedgerow.clients.botrunner import Emit
     from hedgerow.core.game import BotSpec
     from hedgerow.core.pluginhost import PluginHost
+    from hedgerow.net.messages import SeatEvent
     from hedgerow.net.seat import Seat
 
 
@@ -138,10 +139,14 @@ def result_record(peer: Seat) -> dict[str, Any]:
         "state_hash": state.hex() if state else None,
         "log": str(peer.log_path()) if peer.log_path() else None,
         "problem": peer.problem(),
-        "seat_events": [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner,
-                         "bot": e.bot, "index": e.index}
-                        for e in peer.departures.events],
+        "seat_events": seat_event_records(peer.departures.events),
     }
+
+
+def seat_event_records(events: Iterable[SeatEvent]) -> list[dict[str, Any]]:
+    """The seat events (takeovers, reclaims, an agreed end) as the result record lists them."""
+    return [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner, "bot": e.bot,
+             "index": e.index} for e in events]
 
 
 def check_seat_player(args: argparse.Namespace, plugins: PluginHost,

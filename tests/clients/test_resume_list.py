@@ -129,8 +129,13 @@ def test_resume_of_a_finished_game_prints_the_result_and_ends(host: PluginHost) 
                               "--json"], capture_output=True, text=True, env=dict(os.environ),
                              timeout=60, stdin=subprocess.DEVNULL)
     assert as_json.returncode == 0, as_json.stderr
-    record = json.loads(as_json.stdout)
-    assert record["event"] == "over" and record["outcome"] and record["seat"] == 1
+    over, record = (json.loads(line) for line in as_json.stdout.splitlines())
+    assert over["event"] == "over" and over["outcome"] and over["seat"] == 1
+    # ... then the result record a seat prints at its end (tests/e2e/test_net_game.py
+    # compares it with a live seat's).
+    assert record["event"] == "result" and record["phase"] == "finished"
+    assert record["seat"] == 1 and record["outcome"] == over["outcome"]
+    assert record["log"] == str(path) and record["problem"] is None
 
 
 def test_the_list_offers_a_table_this_user_hosted_that_was_lost_before_it_began() -> None:

@@ -63,6 +63,15 @@ def test_four_bots_play_petals_and_agree(table: Table) -> None:
     assert all(not e.entry.is_chance for e in entries[1:])
     assert len({tuple(e.state_hash for e in log.entries) for log in logs}) == 1
     assert entries[-1].state_hash.hex() == results[0]["state_hash"]
+    # `hedgerow resume --json` of the finished game: the result again, the very record the
+    # seat printed at its end, after an "over" event.
+    import json
+
+    done = hedgerow("resume", results[1]["log"], "--json", env=joiners[0].env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    over, record = (json.loads(line) for line in done.stdout.splitlines())
+    assert over["event"] == "over" and over["outcome"] == results[1]["outcome"]
+    assert record == results[1]
 
 
 def test_a_variant_the_joiner_lacks_is_refused_with_a_reason(table: Table) -> None:
