@@ -183,7 +183,8 @@ class Peer:
         """Ask the table at ``address`` for a seat; returns once seated.
 
         Raises `JoinRefused` with the host's reason (rules that differ, a full table...),
-        or when no answer comes within ``timeout`` seconds.
+        within a few seconds when nothing at ``address`` holds its key or nothing listens
+        there (`unreachable`), or when no answer comes within ``timeout`` seconds.
         """
         if self.plugins is None:
             raise ValueError("a joining peer needs the plugin host to bind the table's rules")

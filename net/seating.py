@@ -45,7 +45,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.seat import Link, Phase
 from hedgerow.net.shown import shown
-from hedgerow.net.transport import Received
+from hedgerow.net.transport import Received, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -283,22 +283,35 @@ class Seating:
                    wanted_seat: int | None, timeout: float) -> None:
         """Ask the table at ``address`` for a seat (this peer listens at ``where``);
         returns once seated.  Raises `JoinRefused` with the host's reason (rules that
-        differ, a full table...), or when no answer comes within ``timeout`` seconds."""
+        differ, a full table...), within a few seconds when nothing at ``address`` holds
+        its key or nothing listens there (`hedgerow.net.transport.unreachable`), or when no
+        answer comes within ``timeout`` seconds."""
         ctx = self.ctx
         assert self.plugins is not None
         ctx.host_key = address.key
-        joined = self.joined = asyncio.get_running_loop().create_future()
-        ctx.node.connect(address.key, address.endpoint)
+        loop = asyncio.get_running_loop()
+        joined = self.joined = loop.create_future()
+        ctx.node.connect(address.key, address.endpoint, watch=True)
         hello = Hello(fingerprint, rulesmatch.installed(self.plugins), ctx.seat_name[:64],
                       wanted_seat, ctx.bot is not None, where)
         ctx.node.send(address.key, ctx.encode(hello, table_id=b""))
+        deadline = loop.time() + timeout
+        shaken = loop.create_task(ctx.node.handshake(address.key, timeout))
         try:
-            await asyncio.wait_for(asyncio.shield(joined), timeout)
+            await asyncio.wait({joined, shaken}, timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if not joined.done() and shaken.done():
+                problem = unreachable(address, shaken.result())
+                if problem is not None:
+                    raise JoinRefused(problem)
+            await asyncio.wait_for(asyncio.shield(joined), max(deadline - loop.time(), 0))
         except TimeoutError:
             raise JoinRefused(
                 f"no answer from the table at {address.host}:{address.port} within {timeout:g} s "
                 f"(is it running, and can it reach this machine at {where}?)"
             ) from None
+        finally:
+            shaken.cancel()
 
     def on_join_answer(self, rx: Received, env: Envelope,
                        body: SeatAssignment | ErrorMsg) -> None:

@@ -13,6 +13,13 @@ The node moves opaque bytes; it knows nothing of messages.  Sends never block: a
 full queue (high-water mark) cannot take is dropped, and the table protocol
 recovers it (catch-up).  `close` lingers briefly so the last frames (a final action, a
 Leave) still go out.
+
+A CURVE client pinned to a key the server does not hold never completes its handshake: the
+server drops the connection and libzmq dials again, forever, and nothing is ever received.
+So a DEALER can be watched (``connect(..., watch=True)``, then `Node.handshake`): libzmq's
+socket monitor says whether the first handshake succeeded, failed on a connection that was
+made (something listens there, but not with that key), or no connection was accepted at
+all (nothing listens there).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import cast
 
 import zmq
@@ -30,8 +38,9 @@ import zmq.asyncio
 from zmq.auth import CURVE_ALLOW_ANY
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
+from zmq.utils.monitor import parse_monitor_message
 
-from hedgerow.net.address import endpoint, split_endpoint
+from hedgerow.net.address import TableAddress, endpoint, split_endpoint
 from hedgerow.net.keys import Identity, key_from_z85, key_text
 
 log = logging.getLogger(__name__)
@@ -48,6 +57,43 @@ ZMTP_HEARTBEAT_MS = 1000
 ZMTP_HEARTBEAT_TIMEOUT_MS = 5000
 RECONNECT_MS = 100
 RECONNECT_MAX_MS = 1000
+#: A watched link (`Node.handshake`) whose handshake failed this many times in a row on
+#: connections that were made is talking to something that does not hold the key.
+HANDSHAKE_FAILURES = 3
+#: A watched link that could not make a single connection for this long (each one refused,
+#: or no route) has nothing listening at the other end.
+REFUSED_S = 3.0
+
+
+class Handshake(Enum):
+    """How the first CURVE handshake of a watched link went (`Node.handshake`)."""
+
+    DONE = "done"  # it succeeded: the server holds the key this link is pinned to
+    WRONG_KEY = "wrong key"  # connections were made, but every handshake on them failed
+    REFUSED = "refused"  # no connection was accepted (nothing listens there, or no route)
+    PENDING = "pending"  # none of the above yet (the deadline came first)
+
+
+def unreachable(address: TableAddress, handshake: Handshake) -> str | None:
+    """Why the table at ``address`` cannot be reached, as its handshake showed (a sentence
+    that says what to check), or None when nothing is known to be wrong yet."""
+    where = f"{address.host}:{address.port}"
+    if handshake == Handshake.WRONG_KEY:
+        return (f"nobody at {where} answers to the table key {key_text(address.key)[:8]}…: "
+                "a program listens there, but it does not hold that key.  Check the key "
+                "(the part after the /) against the address `hedgerow host` printed, or "
+                "join the table by its name")
+    if handshake == Handshake.REFUSED:
+        return (f"nothing listens at {where} (the connection is refused, or there is no "
+                "route to it): check the address against the one `hedgerow host` printed, "
+                "and that the table is still open")
+    return None
+
+
+_FAILED = (zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+           | zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+_WATCHED = (zmq.EVENT_CONNECTED | zmq.EVENT_CONNECT_RETRIED | zmq.EVENT_HANDSHAKE_SUCCEEDED
+            | _FAILED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +138,7 @@ class Node:
         self._auth: AsyncioAuthenticator | None = None
         self._router: zmq.asyncio.Socket | None = None
         self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket, asyncio.Task[None]]] = {}
+        self._monitors: dict[bytes, zmq.asyncio.Socket] = {}  # watched DEALERs' monitors
         self._tasks: list[asyncio.Task[None]] = []
         self.endpoint: str | None = None
         self._closed = False
@@ -130,6 +177,8 @@ class Node:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for key in list(self._monitors):
+            self._unwatch(key)
         socks = [sock for _, sock, _ in self._dealers.values()]
         if self._router is not None:
             socks.append(self._router)
@@ -166,11 +215,12 @@ class Node:
 
     # -- links -------------------------------------------------------------------------
 
-    def connect(self, key: bytes, address: str) -> None:
+    def connect(self, key: bytes, address: str, *, watch: bool = False) -> None:
         """Keep a DEALER to the peer with public ``key`` at ``address`` (``tcp://h:p``).
 
         Connecting again to the same address is a no-op; to a new address, the old
-        DEALER is replaced.  libzmq reconnects by itself after a link drops.
+        DEALER is replaced.  libzmq reconnects by itself after a link drops.  With
+        ``watch`` the new link's first handshake is watched from the start (`handshake`).
         """
         current = self._dealers.get(key)
         if current is not None:
@@ -182,12 +232,68 @@ class Node:
         sock.curve_serverkey = z85.encode(key)
         sock.reconnect_ivl = RECONNECT_MS
         sock.reconnect_ivl_max = RECONNECT_MAX_MS
+        if watch:
+            self._monitors[key] = cast(zmq.asyncio.Socket, sock.get_monitor_socket(_WATCHED))
         sock.connect(address)
         task = asyncio.create_task(self._read_dealer(key, sock))
         self._dealers[key] = (address, sock, task)
 
+    async def handshake(self, key: bytes, timeout: float) -> Handshake:
+        """How the first handshake of the watched link to ``key`` goes, within ``timeout``
+        seconds: `Handshake.DONE` once one succeeded; `Handshake.WRONG_KEY` once
+        `HANDSHAKE_FAILURES` failed in a row on connections that were made; `Handshake.REFUSED`
+        when no connection was made for `REFUSED_S` seconds though libzmq kept dialling;
+        else `Handshake.PENDING` at the deadline.  The watch ends with the answer."""
+        monitor = self._monitors.get(key)
+        if monitor is None:
+            raise ValueError("that link is not watched (connect it with watch=True)")
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + timeout
+        failures = 0
+        connected = retried = False
+        verdict = Handshake.PENDING
+        try:
+            while (left := deadline - loop.time()) > 0:
+                try:
+                    frames = await asyncio.wait_for(monitor.recv_multipart(),
+                                                    min(left, REFUSED_S / 4))
+                except TimeoutError:
+                    frames = None
+                if frames is not None:
+                    event = parse_monitor_message(frames)["event"]
+                    if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                        verdict = Handshake.DONE
+                        break
+                    if event == zmq.EVENT_CONNECTED:
+                        connected = True
+                    elif event == zmq.EVENT_CONNECT_RETRIED:
+                        retried = True
+                    elif event & _FAILED:
+                        failures += 1
+                        if failures >= HANDSHAKE_FAILURES:
+                            verdict = Handshake.WRONG_KEY
+                            break
+                if not connected and retried and loop.time() - start >= REFUSED_S:
+                    verdict = Handshake.REFUSED
+                    break
+        finally:
+            self._unwatch(key)
+        return verdict
+
+    def _unwatch(self, key: bytes) -> None:
+        monitor = self._monitors.pop(key, None)
+        if monitor is None:
+            return
+        entry = self._dealers.get(key)
+        if entry is not None:
+            with contextlib.suppress(zmq.ZMQError):
+                entry[1].disable_monitor()
+        monitor.close(0)
+
     def disconnect(self, key: bytes) -> None:
         """Drop the DEALER to ``key`` (queued frames are discarded)."""
+        self._unwatch(key)
         entry = self._dealers.pop(key, None)
         if entry is not None:
             entry[2].cancel()

@@ -98,6 +98,10 @@ def test_replay_names_where_a_damaged_file_breaks(tmp_path: Path) -> None:
     (["join", "127.0.0.1:4567", "--bot", "random"], "has no table key"),
     (["join", f"127.0.0.1:1/{key_text(generate().public)}", "--bot", "random", "--timeout",
       "0.5"], "no answer from the table"),
+    # Nothing listens there: said after a few seconds of refused connections, not at the end
+    # of the 30 s.
+    (["join", f"127.0.0.1:1/{key_text(generate().public)}", "--bot", "random", "--timeout",
+      "30"], "nothing listens at 127.0.0.1:1 (the connection is refused"),
     (["join", f"nosuch.invalid:4567/{key_text(generate().public)}", "--bot", "random",
       "--timeout", "30"], "the host name 'nosuch.invalid' did not resolve"),
     (["join", "127.0.0.1:4567/x", "--bot", "random", "--as", "../x"], "--as takes a short name"),
@@ -126,3 +130,55 @@ def test_resume_needs_the_table_file_and_the_seats_identity(tmp_path: Path) -> N
     tablefile.save(log, tablefile.TableFile(bytes(16), 0, peers))
     done = hedgerow("resume", str(log), "--bot", "random", env=peer_env())
     assert done.returncode == 2 and "was played by another identity" in done.stderr
+
+
+def test_a_wrong_table_key_is_named_at_once_and_the_table_goes_on() -> None:
+    # A well-formed key that is not the host's: the CURVE handshake fails on every
+    # connection, which the joiner sees within a few seconds (docs/protocol.md §1), so it says
+    # nobody there answers to that key rather than waiting out its 30 s to blame the network.
+    from e2e.helpers import Table
+
+    from hedgerow.net.address import parse_address
+
+    procs = Table()
+    try:
+        host, address = procs.host("petals", 2, "--bot", "random", env=peer_env())
+        where = parse_address(address)
+        wrong = f"127.0.0.1:{where.port}/{key_text(generate().public)}"
+        done = hedgerow("join", wrong, "--bot", "random", "--timeout", "30", env=peer_env())
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith(f"hedgerow: error: nobody at 127.0.0.1:{where.port} "
+                                      "answers to the table key "), done.stderr
+        assert "Check the key (the part after the /)" in done.stderr
+        assert done.stderr.count("\n") == 1
+        # The right key still joins, and the game is played.
+        good = procs.join(address, "--bot", "random", env=peer_env())
+        assert good.finish()[0] == 0 and host.finish()[0] == 0
+    finally:
+        procs.close()
+
+
+def test_a_program_that_is_not_a_table_is_named_too() -> None:
+    # Something listens, but speaks no CURVE at all (here a socket that accepts and closes).
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        done = hedgerow("join", f"127.0.0.1:{port}/{key_text(generate().public)}", "--bot",
+                        "random", "--timeout", "30", env=peer_env())
+    finally:
+        server.close()
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"nobody at 127.0.0.1:{port} answers to the table key" in done.stderr

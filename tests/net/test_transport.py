@@ -23,7 +23,7 @@ from hedgerow.net.keys import (
     load_identity,
     parse_key,
 )
-from hedgerow.net.transport import Node, Received
+from hedgerow.net.transport import Handshake, Node, Received
 
 WAIT = 10.0
 
@@ -212,6 +212,37 @@ def test_a_port_in_use_is_an_os_error() -> None:
                 await other.start("127.0.0.1", port)
         finally:
             await other.close()
+            await a.close()
+
+    run(main())
+
+
+def test_a_watched_link_says_how_its_first_handshake_went() -> None:
+    import socket
+
+    async def main() -> None:
+        (a,), (qa,) = await nodes(1)
+        with socket.socket() as s:  # a port nothing listens on (bound, then freed)
+            s.bind(("127.0.0.1", 0))
+            free = s.getsockname()[1]
+        client = Node(generate(), lambda r: None)
+        try:
+            right, wrong, nobody = generate().public, generate().public, generate().public
+            client.connect(a.identity.public, a.endpoint, watch=True)
+            assert await client.handshake(a.identity.public, WAIT) == Handshake.DONE
+            client.connect(wrong, a.endpoint, watch=True)  # pinned to a key a does not hold
+            assert await client.handshake(wrong, WAIT) == Handshake.WRONG_KEY
+            client.connect(nobody, f"tcp://127.0.0.1:{free}", watch=True)
+            assert await client.handshake(nobody, WAIT) == Handshake.REFUSED
+            client.connect(right, f"tcp://127.0.0.1:{free}", watch=True)
+            assert await client.handshake(right, 0.2) == Handshake.PENDING  # too soon to say
+            with pytest.raises(ValueError, match="not watched"):
+                await client.handshake(right, 1)  # the watch ended with its answer
+            # The link itself works on after its watch.
+            client.send(a.identity.public, b"after")
+            assert (await qa.get()).data == b"after"
+        finally:
+            await client.close()
             await a.close()
 
     run(main())
