@@ -24,7 +24,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from hedgerow.core.datadir import bot_logs_dir
+from hedgerow.core.datadir import bot_logs_dir, logs_dir
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
@@ -38,6 +38,7 @@ from hedgerow.net.address import (
 )
 from hedgerow.net.discoverysettings import ENV_DISABLE, discovery_disabled, resolve_interfaces
 from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
+from hedgerow.net.logfile import check_room
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase, Seat
 
@@ -50,9 +51,13 @@ def _identity(identity: Identity | None, key_file: str | Path | None) -> Identit
     return identity if identity is not None else load_identity(key_file)
 
 
-def _new_peer(identity: Identity | None, key_file: str | Path | None, **kwargs: Any) -> Peer:
+def _new_peer(identity: Identity | None, key_file: str | Path | None, *,
+              room: Path | None = None, **kwargs: Any) -> Peer:
+    """A peer, once its log can be kept: in ``room`` (a resumed log's folder), else in its
+    logs folder (`check_room`: a seat that cannot write its log does not sit down)."""
     if kwargs.get("bot"):  # a bot's log stays out of the person's logs folder
         kwargs.setdefault("log_dir", bot_logs_dir())
+    check_room(room or kwargs.get("log_dir") or logs_dir())
     return Peer(_identity(identity, key_file),
                 key_file=str(key_file) if key_file is not None else None, **kwargs)
 
@@ -221,7 +226,8 @@ async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: st
         raise HedgerowError(f"no such log file: {path}")
     saved = tablefile.load(path)
     key_file = key_file if key_file is not None else saved.key_file
-    peer = _new_peer(identity, key_file, bot=bot, plugins=plugins or PluginHost())
+    peer = _new_peer(identity, key_file, room=path.parent, bot=bot,
+                     plugins=plugins or PluginHost())
     try:
         await peer.resume(path, bind=bind)
     except BaseException:

@@ -29,7 +29,9 @@ missed, from the other peers.
 from __future__ import annotations
 
 import os
+import shutil
 import struct
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -49,6 +51,7 @@ __all__ = [
     "SYNC_ALWAYS",
     "SYNC_NEVER",
     "SYNC_OWN",
+    "TABLE_ROOM",
     "LogFileError",
     "LogProblem",
     "LogReadResult",
@@ -56,6 +59,7 @@ __all__ = [
     "Mismatch",
     "ReplayReport",
     "Sync",
+    "check_room",
     "parse_log",
     "read_log",
     "replay_log",
@@ -68,6 +72,45 @@ MAGIC = b"HDRWLOG1"
 MAX_RECORD_SIZE = 1 << 20
 
 _FRAME = struct.Struct("<II")
+
+#: The free space a folder must have before a seat starts a table whose log goes there.  The
+#: longest built-in game's log is about 32 KiB (Mandala, 4 seats), its table file 1 KiB: this
+#: is room for thirty of them, so a seat that sits down can keep its log to the end.
+TABLE_ROOM = 1 << 20
+
+
+def check_room(folder: str | os.PathLike[str], need: int = TABLE_ROOM) -> None:
+    """`LogFileError` unless a table's log can be kept in ``folder`` (made if need be): a
+    file can be written there, and ``need`` bytes are free (for this user).
+
+    A seat calls it before it sits down (hedgerow host, join, resume): one that cannot write
+    its log must not take a seat it cannot play (docs/protocol.md §6).
+    """
+    where = Path(folder)
+    advice = ("a seat that cannot write its log cannot play: free some space there, or set "
+              "HEDGEROW_HOME to a folder on another disk")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=where, prefix=".room-")
+        try:
+            os.write(fd, bytes(4096))  # a full disk refuses even this
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+        free = shutil.disk_usage(where).free
+    except OSError as exc:
+        raise LogFileError(f"cannot keep this table's log in {where}: "
+                           f"{exc.strerror or exc}; {advice}") from None
+    if free < need:
+        raise LogFileError(f"cannot keep this table's log in {where}: only {_size(free)} free "
+                           f"there, and a table needs {_size(need)}; {advice}")
+
+
+def _size(count: int) -> str:
+    """A byte count for people: ``12 KiB``, ``3.5 MiB``."""
+    if count < 1 << 20:
+        return f"{count // 1024} KiB" if count >= 1024 else f"{count} bytes"
+    return f"{count / (1 << 20):.1f} MiB".replace(".0 MiB", " MiB")
 
 
 class LogFileError(HedgerowError):

@@ -303,6 +303,8 @@ class Peer:
         if why is None:
             why = {Phase.FINISHED: msg.LeaveReason.GAME_OVER, Phase.HALTED: msg.LeaveReason.HALTED
                    }.get(self.ctx.phase, msg.LeaveReason.QUIT)
+        if why == msg.LeaveReason.HALTED and self.ctx.problem and reason == "left the table":
+            reason = self.ctx.problem  # why it stopped, for the others' log lines
         self.sync.seal()
         self._closed = True
         if self.ctx.roster is not None and self.ctx.table_id:

@@ -19,6 +19,7 @@ starts over.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +32,7 @@ from hedgerow.core.table import Applied, Table, TableHeader
 from hedgerow.net import tablefile
 from hedgerow.net.context import STALL_BEATS, Living, Seated, Speaking, Stall
 from hedgerow.net.hashbook import HashBook
-from hedgerow.net.logfile import LogWriter
+from hedgerow.net.logfile import LogFileError, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
     Envelope,
@@ -376,7 +377,16 @@ class Startup:
             ctx.rules_failed(exc)
             return
         self.setup_hash = setup_hash(ctx.table)
-        self._open_log()
+        try:
+            self._open_log()
+        except (OSError, LogFileError) as exc:
+            # (A full disk since `check_room`.)  Never play a seat whose log cannot be kept:
+            # stop before the first entry, and leave (the others see the seat go, §5.9).
+            self._drop_log()
+            ctx.table = None  # nothing was played here, not even the deal
+            ctx.halt(f"cannot write this seat's log: {getattr(exc, 'strerror', None) or exc}; "
+                     "free some space, or set HEDGEROW_HOME to a folder on another disk")
+            return
         ctx.enter(Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED)
         log.info("seed %s; play starts", seed.hex())
         ctx.broadcast(Start(ctx.table.header, self.setup_hash, ctx.round))
@@ -406,6 +416,18 @@ class Startup:
         ctx.writer = LogWriter(ctx.log_path, header)
         ctx.save_table_file()
         ctx.drop_open_table()  # (the host's) the log and its table file take over
+
+    def _drop_log(self) -> None:
+        """Remove what `_open_log` made of a log it could not finish (nothing was played)."""
+        ctx = self.ctx
+        if ctx.writer is not None:
+            with contextlib.suppress(OSError):
+                ctx.writer.close()
+            ctx.writer = None
+        if ctx.log_path is not None:
+            for path in (ctx.log_path, tablefile.path_for(ctx.log_path)):
+                path.unlink(missing_ok=True)
+            ctx.log_path = None
 
     def on_start(self, rx: Received, env: Envelope, member: Member, body: Start) -> None:
         ctx = self.ctx
