@@ -255,10 +255,23 @@ def ad_from_info(info: AsyncServiceInfo) -> TableAd:
     addresses = info.parsed_scoped_addresses()
     if not addresses:
         raise BadTableAd("no address record")
-    # IPv4 addresses come first; prefer one that is not loopback when there is a choice.
+    return decode_txt(info.properties, host=_reachable(addresses), port=info.port)
+
+
+def _reachable(addresses: Sequence[str]) -> str:
+    """Which of a table's addresses to dial: one on a network this machine is on (a host on
+    two subnets may announce both), else the first that is not loopback, else the first.
+    (IPv4 addresses come first.)"""
+    from hedgerow.net.address import lan_addresses
+
+    if len(addresses) > 1:
+        with contextlib.suppress(Exception):  # (interfaces unreadable: choose as below)
+            local = lan_addresses(socket.AF_INET) + lan_addresses(socket.AF_INET6)
+            for address in addresses:
+                if any(mine.reaches(address) for mine in local):
+                    return address
     usable = [a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_loopback]
-    host = (usable or addresses)[0]
-    return decode_txt(info.properties, host=host, port=info.port)
+    return (usable or addresses)[0]
 
 
 def _new_zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
@@ -274,11 +287,9 @@ def _announce_addresses(host: str, interfaces: list[str] | None) -> list[str]:
         return [host]
     if interfaces:
         return list(interfaces)
-    # The address this machine sends multicast from (no packet is sent by connect()).
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("224.0.0.251", 5353))
-        return [s.getsockname()[0]]
-    return ["127.0.0.1"]
+    from hedgerow.net.address import advertised_host
+
+    return [advertised_host("0.0.0.0")]  # this machine's address on the LAN
 
 
 def _instance_label(ad: TableAd) -> str:
@@ -323,23 +334,45 @@ class _ZeroconfUser:
             self._zc = None
 
 
+@dataclass(slots=True)
+class _OnAir:
+    """One announcement of a table: on some interfaces (one, when announcing each
+    interface's own address there), with the addresses valid there."""
+
+    zc: AsyncZeroconf
+    own: bool  # made for this announcement alone (else the announcer's own, or shared)
+    interfaces: list[str] | None  # the zeroconf's interfaces (None: all of them)
+    addresses: list[str]
+    info: AsyncServiceInfo | None = None
+    broadcast: Awaitable[None] | None = None
+
+    def cancel_broadcast(self) -> None:
+        if isinstance(self.broadcast, asyncio.Future):
+            self.broadcast.cancel()
+        self.broadcast = None
+
+
 class Announcer(_ZeroconfUser):
     """Announces one open table on the LAN until closed.
 
+    A table listening on every interface (a wildcard host) is announced on each interface
+    with that interface's own address (RFC 6762 §6.2): a host on two subnets is found on
+    both, each at the address its peers there can reach.  Each interface then gets a
+    zeroconf of its own; the first one probes the service name, the others announce the
+    same name as its cooperating responders.  A table on one address is announced with it.
+
     A no-op when discovery is off (``HEDGEROW_NO_DISCOVERY=1``) or cannot start here (a
     warning is logged): hosting never fails because of discovery.  Pass ``zeroconf`` to
-    share one `AsyncZeroconf` with a `Browser`; it is then not closed by `close`.
+    share one `AsyncZeroconf` with a `Browser`; it is then not closed by `close` (and the
+    table is announced on that zeroconf's interfaces only, with one address).
     """
 
     def __init__(self, interfaces: Sequence[str] | None = None, *,
                  zeroconf: AsyncZeroconf | None = None) -> None:
         super().__init__(interfaces, zeroconf)
-        self._info: AsyncServiceInfo | None = None
+        self._air: list[_OnAir] = []
         self._ad: TableAd | None = None
         self._closed = False
-        # The announcements still being repeated; a later update or goodbye cancels them, so
-        # an old announcement never follows (and undoes) a newer one.
-        self._broadcast: Awaitable[None] | None = None
 
     @property
     def ad(self) -> TableAd | None:
@@ -349,9 +382,15 @@ class Announcer(_ZeroconfUser):
     @property
     def announcing(self) -> bool:
         """Whether the table is really on the air (false when discovery is off or failed)."""
-        return self._info is not None
+        return any(air.info is not None for air in self._air)
 
-    def _make_info(self, ad: TableAd, instance: str, server: str) -> AsyncServiceInfo:
+    @property
+    def addresses(self) -> list[list[str]]:
+        """The addresses announced, per announcement (one per interface for a wildcard)."""
+        return [air.addresses for air in self._air if air.info is not None]
+
+    def _make_info(self, ad: TableAd, instance: str, server: str,
+                   addresses: list[str]) -> AsyncServiceInfo:
         return AsyncServiceInfo(
             SERVICE_TYPE,
             f"{instance}.{SERVICE_TYPE}",
@@ -362,8 +401,28 @@ class Announcer(_ZeroconfUser):
             # is lost (a crash, a dropped packet) vanishes from long-lived browsers soon.
             host_ttl=RECORD_TTL,
             other_ttl=RECORD_TTL,
-            parsed_addresses=_announce_addresses(ad.host, self._interfaces),
+            parsed_addresses=addresses,
         )
+
+    def _plan(self, host: str) -> list[_OnAir]:
+        """Where to announce a table listening on ``host``: each interface with its own
+        address for a wildcard host on several interfaces, else once."""
+        if host in _WILDCARD_HOSTS and not (self._zc is not None and not self._own_zc):
+            from hedgerow.net.address import lan_addresses
+
+            each = self._interfaces or [a.address for a in lan_addresses()]
+            if len(each) > 1:
+                plan = []
+                for where in each:
+                    try:
+                        plan.append(_OnAir(_new_zeroconf([where]), True, [where], [where]))
+                    except (OSError, RuntimeError) as exc:
+                        log.warning("LAN discovery cannot use the interface at %s: %s",
+                                    where, exc)
+                if plan:
+                    return plan
+        return [_OnAir(self._zeroconf(), False, self._interfaces,
+                       _announce_addresses(host, self._interfaces))]
 
     async def start(self, ad: TableAd) -> bool:
         """Announce ``ad``; returns whether it is on the air (see `announcing`)."""
@@ -381,18 +440,42 @@ class Announcer(_ZeroconfUser):
         # table never says goodbye to the address records of another.
         key_part = re.sub(r"[^0-9A-Za-z]", "", ad.host_key)[:8] or "table"
         server = f"hedgerow-{key_part}-{ad.port}-{uuid.uuid4().hex[:8]}.local."
-        info = self._make_info(ad, instance, server)
         try:
-            self._broadcast = await self._zeroconf().async_register_service(info,
-                                                                    allow_name_change=True)
+            self._air = self._plan(ad.host)
         except (OSError, RuntimeError) as exc:
-            log.warning("LAN discovery unavailable (%s); table %r can still be joined at %s",
-                        exc, ad.name, ad.address)
-            await self._close_zc()
+            return await self._unavailable(ad, exc)
+        name: str | None = None
+        for air in list(self._air):
+            info = self._make_info(ad, instance, server, air.addresses)
+            if name is not None:
+                info.name = name  # the name the first interface settled on
+            try:
+                air.broadcast = await air.zc.async_register_service(
+                    info, allow_name_change=name is None, cooperating_responders=name is not None)
+            except (OSError, RuntimeError) as exc:
+                if len(self._air) == 1:
+                    return await self._unavailable(ad, exc)
+                log.warning("table %r is not announced on %s: %s", ad.name,
+                            ", ".join(air.interfaces or ()), exc)
+                self._air.remove(air)
+                await _close_air(air)
+                continue
+            air.info = info
+            name = info.name
+        if not self.announcing:
             return False
-        self._info = info
-        log.info("announcing table %r as %s", ad.name, info.name)
+        log.info("announcing table %r as %s (%s)", ad.name, name,
+                 "; ".join(", ".join(a) for a in self.addresses))
         return True
+
+    async def _unavailable(self, ad: TableAd, exc: Exception) -> bool:
+        log.warning("LAN discovery unavailable (%s); table %r can still be joined at %s",
+                    exc, ad.name, ad.address)
+        for air in self._air:
+            await _close_air(air)
+        self._air = []
+        await self._close_zc()
+        return False
 
     async def update(self, ad: TableAd) -> None:
         """Announce a change to the table (typically its free seats)."""
@@ -400,46 +483,39 @@ class Announcer(_ZeroconfUser):
             raise RuntimeError("Announcer not started")
         encode_txt(ad)
         old, self._ad = self._ad, ad
-        if self._info is None or self._zc is None:
+        if not self.announcing:
             return
         if (ad.name, ad.host, ad.port, ad.host_key) != (old.name, old.host, old.port,
                                                         old.host_key):
             # A different identity is a different service: withdraw and announce afresh.
-            await self._withdraw(self._info)
-            self._info = None
+            await self._withdraw_all()
             self._ad = None
             await self.start(ad)
             return
-        instance = self._info.name[: -len(SERVICE_TYPE) - 1]
-        info = self._make_info(ad, instance, self._info.server or "")
-        self._cancel_broadcast()
-        self._broadcast = await self._zc.async_update_service(info)
-        self._info = info
+        for air in self._air:
+            if air.info is None:
+                continue
+            instance = air.info.name[: -len(SERVICE_TYPE) - 1]
+            info = self._make_info(ad, instance, air.info.server or "", air.addresses)
+            air.cancel_broadcast()
+            air.broadcast = await air.zc.async_update_service(info)
+            air.info = info
 
     async def close(self) -> None:
         """Withdraw the table (goodbye packets) and release the sockets."""
         if self._closed:
             return
         self._closed = True
-        if self._info is not None and self._zc is not None:
-            await self._withdraw(self._info)
-        self._info = None
+        await self._withdraw_all()
         await self._close_zc()
 
-    async def _withdraw(self, info: AsyncServiceInfo) -> None:
-        """Send the goodbye packets for ``info`` (about 0.25 s), so browsers drop it at once."""
-        assert self._zc is not None
-        self._cancel_broadcast()
-        try:
-            goodbyes = await self._zc.async_unregister_service(info)
-            await asyncio.wait_for(goodbyes, 1.0)
-        except Exception as exc:  # closing must not fail because the network went away
-            log.debug("goodbye for %s failed: %s", info.name, exc)
-
-    def _cancel_broadcast(self) -> None:
-        if isinstance(self._broadcast, asyncio.Future):
-            self._broadcast.cancel()
-        self._broadcast = None
+    async def _withdraw_all(self) -> None:
+        """Say goodbye on every interface (at once: about 0.25 s) and close the zeroconfs
+        made for one interface each (`_close_zc` closes the announcer's own)."""
+        await asyncio.gather(*(_withdraw(air) for air in self._air))
+        for air in self._air:
+            await _close_air(air)
+        self._air = []
 
     async def __aenter__(self) -> Self:
         return self
@@ -447,6 +523,26 @@ class Announcer(_ZeroconfUser):
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> None:
         await self.close()
+
+
+async def _withdraw(air: _OnAir) -> None:
+    """Send the goodbye packets of ``air`` (about 0.25 s), so browsers drop it at once."""
+    info, air.info = air.info, None
+    air.cancel_broadcast()
+    if info is None:
+        return
+    try:
+        goodbyes = await air.zc.async_unregister_service(info)
+        await asyncio.wait_for(goodbyes, 1.0)
+    except Exception as exc:  # closing must not fail because the network went away
+        log.debug("goodbye for %s failed: %s", info.name, exc)
+
+
+async def _close_air(air: _OnAir) -> None:
+    """Close an announcement's zeroconf when it was made for it alone."""
+    if air.own:
+        with contextlib.suppress(Exception):
+            await air.zc.async_close()
 
 
 # --------------------------------------------------------------------------- Browser

@@ -117,6 +117,9 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
         # itself is confined to the loopback (tests, demos on one machine).
         interfaces = resolve_interfaces()
         if not interfaces or not all(_loopback(i) for i in interfaces):
+            if not _loopback(bind):  # it was to listen everywhere, but there is no network
+                log.warning("table %r is not announced on the LAN: this machine has no "
+                            "network address but loopback", name)
             return
     try:
         from hedgerow.net.discovery import Announcer, TableAd

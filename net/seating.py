@@ -18,6 +18,7 @@ the roster, the table file); from the other phases it needs only what its constr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -30,7 +31,7 @@ from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net import openfile, rulesmatch
-from hedgerow.net.address import TableAddress, endpoint, split_endpoint
+from hedgerow.net.address import TableAddress, endpoint, endpoint_toward, split_endpoint
 from hedgerow.net.context import HELD_LIMIT, JoinRefused, Keyed, Seated, Speaking
 from hedgerow.net.keys import key_text
 from hedgerow.net.members import Member
@@ -240,11 +241,24 @@ class Seating:
         """Send every other seated peer the seating, each with its own seat."""
         ctx = self.ctx
         assert ctx.roster is not None
-        peers = ctx.roster.peer_infos()
         for m in ctx.roster.others():
-            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint, peers,
-                                       ctx.round))
+            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint,
+                                       self._peers_for(m), ctx.round))
         ctx.save_open_table()  # a host that crashes now can re-open the table as it is
+
+    def _peers_for(self, member: Member) -> tuple[PeerInfo, ...]:
+        """The seating as ``member`` gets it: the host listed at the address ``member`` can
+        reach it at (a host on two subnets, listening on both, is at another address on
+        each, docs/protocol.md §3.1)."""
+        ctx = self.ctx
+        assert ctx.roster is not None
+        peers = ctx.roster.peer_infos()
+        bound = ctx.node.endpoint
+        if bound is None:
+            return peers
+        return tuple(
+            dataclasses.replace(p, address=endpoint_toward(bound, p.address, member.info.address))
+            if p.public_key == ctx.identity.public else p for p in peers)
 
     def free_seat(self, member: Member) -> None:
         """The host frees the seat of a peer that left or was lost while seating."""
@@ -426,7 +440,7 @@ class Seating:
             if ctx.phase == Phase.SEATING:
                 self.send_roster()
             else:
-                peers = ctx.roster.peer_infos()
                 ctx.send(member, SeatAssignment(member.seat, ctx.players,
-                                                ctx.ruleset.fingerprint, peers, ctx.round))
+                                                ctx.ruleset.fingerprint,
+                                                self._peers_for(member), ctx.round))
         ctx.notify()

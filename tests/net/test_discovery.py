@@ -451,3 +451,19 @@ def test_hedgerow_tables_refuses_a_bad_timeout_and_honours_the_off_switch() -> N
     off = hedgerow("tables", "--json", **{discoverysettings.ENV_DISABLE: "1"})
     assert off.returncode == 0 and json.loads(off.stdout) == []
     assert "HEDGEROW_NO_DISCOVERY" in off.stderr
+
+
+def test_a_browser_dials_the_address_on_its_own_network(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # A table announced with several addresses (another implementation, or records of a
+    # host on two subnets that reached us over both): the one on a network this machine is
+    # on is dialled, else the first that is not loopback.  (This machine's interfaces are
+    # the operating system's to tell; here they are given.)
+    from hedgerow.net import address
+
+    mine = [address.LocalAddress("eth1", "10.77.1.3", 24)]
+    monkeypatch.setattr(address, "lan_addresses", lambda family=socket.AF_INET: (
+        mine if family == socket.AF_INET else []))
+    assert discovery._reachable(["10.77.0.1", "10.77.1.1"]) == "10.77.1.1"
+    assert discovery._reachable(["127.0.0.1", "192.168.5.5"]) == "192.168.5.5"
+    assert discovery._reachable(["127.0.0.1"]) == "127.0.0.1"

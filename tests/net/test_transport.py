@@ -246,3 +246,15 @@ def test_a_watched_link_says_how_its_first_handshake_went() -> None:
             await a.close()
 
     run(main())
+
+
+def test_a_socket_on_every_interface_is_advertised_at_the_address_toward_each_peer() -> None:
+    from hedgerow.net.address import advertised_host, endpoint_toward
+
+    assert advertised_host("127.0.0.1") == "127.0.0.1"  # a specific bind is itself
+    assert advertised_host("0.0.0.0", "127.0.0.1") == "127.0.0.1"  # the route toward a peer
+    assert advertised_host("0.0.0.0") != "0.0.0.0"
+    assert endpoint_toward("tcp://0.0.0.0:4000", "tcp://192.0.2.9:4000",
+                           "tcp://127.0.0.1:5000") == "tcp://127.0.0.1:4000"
+    assert endpoint_toward("tcp://127.0.0.1:4000", "tcp://127.0.0.1:4000",
+                           "tcp://10.0.0.1:5000") == "tcp://127.0.0.1:4000"

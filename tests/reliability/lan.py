@@ -8,6 +8,15 @@ peer can reach nothing but the other hosts of this LAN: the namespaces have no l
 machine's own network.  Names carry the test process's id and a counter, so parallel test
 workers each get their own LAN.
 
+Several subnets: ``Lan(hosts=n, subnets=k, on=[...])`` makes ``k`` bridges, subnet ``j`` being
+``10.77.<j>.0/24``; ``on[i]`` lists the subnets host ``i`` is on (default: subnet 0), each
+through its own interface (``eth0``, ``eth1``... in that order), where its address is
+``10.77.<j>.<i+1>``.  No router joins the subnets, and such a LAN gives its hosts no default
+route (a default route on the link would make every address look on-link, and Linux
+answers ARP for any of its addresses on any link, so a host would reach another subnet's
+address of a two-subnet host through the wrong wire); the multicast route is on the first
+interface.  ``drop_route(i, "default")`` takes a route away from a host.
+
 Faults the kernel gives us:
 
 * ``partition(i)`` / ``heal(i)``: host ``i``'s port on the bridge goes down / up (its TCP
@@ -66,12 +75,13 @@ def lan_available() -> str | None:
 
 @dataclass
 class Host:
-    """One host of the LAN: a namespace with one address."""
+    """One host of the LAN: a namespace with an address on each of its subnets."""
 
     index: int
     netns: str
-    address: str
-    port_on_switch: str  # the veth end on the bridge, in the switch namespace
+    address: str  # on its first subnet
+    port_on_switch: str  # the veth end of its first interface, on the bridge
+    addresses: tuple[str, ...] = ()  # one per interface (eth0, eth1...)
     proxy: subprocess.Popen[bytes] | None = None
     control: Path | None = None  # the fault proxy's control socket
 
@@ -85,6 +95,8 @@ class Lan:
     """``hosts`` namespaces on one bridge; see the module docstring."""
 
     hosts: int
+    subnets: int = 1
+    on: Sequence[Sequence[int]] | None = None  # the subnets of each host (default: [0])
     members: list[Host] = field(default_factory=list)
     switch: str = ""
     _closed: bool = False
@@ -102,24 +114,37 @@ class Lan:
 
     def _build(self, tag: str) -> None:
         _run("ip", "netns", "add", self.switch)
-        _run("ip", "-n", self.switch, "link", "add", "br0", "type", "bridge")
-        _run("ip", "-n", self.switch, "link", "set", "br0", "up")
+        for j in range(self.subnets):
+            _run("ip", "-n", self.switch, "link", "add", f"br{j}", "type", "bridge")
+            _run("ip", "-n", self.switch, "link", "set", f"br{j}", "up")
+        on = [list(nets) for nets in self.on] if self.on is not None else \
+            [[0] for _ in range(self.hosts)]
         for i in range(self.hosts):
             ns = f"{tag}h{i}"
             _run("ip", "netns", "add", ns)
-            # created in the switch namespace under private names, then one end moved
-            _run("ip", "-n", self.switch, "link", "add", f"p{i}", "type", "veth",
-                 "peer", "name", f"e{i}")
-            _run("ip", "-n", self.switch, "link", "set", f"e{i}", "netns", ns)
-            _run("ip", "-n", ns, "link", "set", f"e{i}", "name", "eth0")
-            _run("ip", "-n", self.switch, "link", "set", f"p{i}", "master", "br0", "up")
-            address = f"{SUBNET}.{i + 1}"
-            _run("ip", "-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
-            _run("ip", "-n", ns, "link", "set", "eth0", "up")
             _run("ip", "-n", ns, "link", "set", "lo", "up")
-            _run("ip", "-n", ns, "route", "add", "default", "dev", "eth0")
+            addresses = []
+            for n, j in enumerate(on[i]):
+                port, end, dev = f"p{i}s{j}", f"e{i}s{j}", f"eth{n}"
+                # created in the switch namespace under private names, then one end moved
+                _run("ip", "-n", self.switch, "link", "add", port, "type", "veth",
+                     "peer", "name", end)
+                _run("ip", "-n", self.switch, "link", "set", end, "netns", ns)
+                _run("ip", "-n", ns, "link", "set", end, "name", dev)
+                _run("ip", "-n", self.switch, "link", "set", port, "master", f"br{j}", "up")
+                address = f"{SUBNET.rsplit('.', 1)[0]}.{j}.{i + 1}"
+                _run("ip", "-n", ns, "addr", "add", f"{address}/24", "dev", dev)
+                _run("ip", "-n", ns, "link", "set", dev, "up")
+                addresses.append(address)
+            if self.subnets == 1:
+                _run("ip", "-n", ns, "route", "add", "default", "dev", "eth0")
             _run("ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", "eth0")
-            self.members.append(Host(i, ns, address, f"p{i}"))
+            self.members.append(Host(i, ns, addresses[0], f"p{i}s{on[i][0]}",
+                                     tuple(addresses)))
+
+    def drop_route(self, index: int, prefix: str) -> None:
+        """Take the route to ``prefix`` (``default``, ``224.0.0.0/4``) from host ``index``."""
+        _run("ip", "-n", self.members[index].netns, "route", "del", prefix)
 
     def __enter__(self) -> Lan:
         return self
