@@ -87,8 +87,7 @@ def check_room(folder: str | os.PathLike[str], need: int = TABLE_ROOM) -> None:
     its log must not take a seat it cannot play (docs/protocol.md §6).
     """
     where = Path(folder)
-    advice = ("a seat that cannot write its log cannot play: free some space there, or set "
-              "HEDGEROW_HOME to a folder on another disk")
+    advice = "free some space there, or set HEDGEROW_HOME to a folder on another disk"
     try:
         where.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=where, prefix=".room-")
@@ -99,11 +98,11 @@ def check_room(folder: str | os.PathLike[str], need: int = TABLE_ROOM) -> None:
             os.unlink(probe)
         free = shutil.disk_usage(where).free
     except OSError as exc:
-        raise LogFileError(f"cannot keep this table's log in {where}: "
-                           f"{exc.strerror or exc}; {advice}") from None
+        raise LogFileError(f"cannot keep this table's log in {where} "
+                           f"({exc.strerror or exc}): {advice}") from None
     if free < need:
-        raise LogFileError(f"cannot keep this table's log in {where}: only {_size(free)} free "
-                           f"there, and a table needs {_size(need)}; {advice}")
+        raise LogFileError(f"cannot keep this table's log in {where} (only {_size(free)} "
+                           f"free, a table needs {_size(need)}): {advice}")
 
 
 def _size(count: int) -> str:

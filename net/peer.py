@@ -104,7 +104,7 @@ class Peer:
         on(msg.SeedReveal, self.startup.on_seed_reveal)
         on(msg.Start, self.startup.on_start)
         on(msg.ActionMsg, self.sync.on_action)
-        on(msg.StateHash, self.sync.on_state_hash)
+        on(msg.StateHash, self.startup.on_state_hash)  # (of this seed round) to play
         on(msg.ActionCommit, self.sync.on_action_commit)
         on(msg.ActionReveal, self.sync.on_action_reveal)
         on(msg.CatchUpRequest, self.sync.on_catch_up_request)

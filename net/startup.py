@@ -41,6 +41,7 @@ from hedgerow.net.messages import (
     SeedCommit,
     SeedReveal,
     Start,
+    StateHash,
 )
 from hedgerow.net.seat import Link, Phase
 from hedgerow.net.seedround import SeedRound, SeedRoundError
@@ -71,6 +72,10 @@ class Play(Protocol):
 
     def reset(self) -> None:
         """Forget every entry and early message: the seed agreement starts over."""
+
+    def on_state_hash(self, rx: Received, env: Envelope, member: Member,
+                      body: StateHash) -> None:
+        """A seat's state hash after an entry (of this seed round)."""
 
 
 class StartContext(Speaking, Seated, Living, Protocol):
@@ -146,6 +151,19 @@ class Startup:
         """True once every other seat's Start matched ours: this seat may act (§3.2)."""
         return self.ctx.table is not None and (
             self._resumed or len(self._started) >= self.ctx.players - 1)
+
+    def on_state_hash(self, rx: Received, env: Envelope, member: Member,
+                      body: StateHash) -> None:
+        """A seat's state hash counts only once that seat's Start of this seed round is in
+        (docs/protocol.md §3.2, "A seat lost before play"): a seat sends its Start before
+        its first StateHash, on the same link, so one that comes first was sealed in a
+        round abandoned since, after the deal of a seed nobody plays; it is ignored without
+        reply.  (A peer that came back from its log does not wait for Starts.)"""
+        if self._resumed or member.seat in self._started or member.seat in self._starts:
+            self.play.on_state_hash(rx, env, member, body)
+        else:
+            log.info("ignored StateHash #%d from %s: sealed in an abandoned seed round",
+                     body.index, member.label())
 
     def resumed(self, table: Table) -> None:
         """This seat came back with ``table`` rebuilt from its log: it does not wait for the

@@ -80,13 +80,11 @@ def unreachable(address: TableAddress, handshake: Handshake) -> str | None:
     where = f"{address.host}:{address.port}"
     if handshake == Handshake.WRONG_KEY:
         return (f"nobody at {where} answers to the table key {key_text(address.key)[:8]}…: "
-                "a program listens there, but it does not hold that key.  Check the key "
-                "(the part after the /) against the address `hedgerow host` printed, or "
-                "join the table by its name")
+                "something listens there, but not that table; check the key after the / "
+                "against the address `hedgerow host` printed")
     if handshake == Handshake.REFUSED:
-        return (f"nothing listens at {where} (the connection is refused, or there is no "
-                "route to it): check the address against the one `hedgerow host` printed, "
-                "and that the table is still open")
+        return (f"nothing listens at {where}: check the address against the one `hedgerow "
+                "host` printed, and that the table is still open")
     return None
 
 

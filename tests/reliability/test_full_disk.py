@@ -55,8 +55,8 @@ def test_a_joiner_on_a_full_disk_refuses_to_sit_and_the_seat_stays_free(table: T
         assert done.returncode == 2, done.stdout + done.stderr
         assert done.stderr.startswith("hedgerow: error: cannot keep this table's log in "
                                       f"{disk.path}/logs"), done.stderr
-        assert "No space left on device" in done.stderr
-        assert "free some space there, or set HEDGEROW_HOME" in done.stderr
+        assert "(No space left on device): free some space there, or set HEDGEROW_HOME to a " \
+            "folder on another disk" in done.stderr
         assert done.stderr.count("\n") == 1, done.stderr  # one line, no traceback
         assert not list(disk.path.rglob("*.hlog"))
         # It never said Hello: the seat is still free, and the next joiner plays it.
@@ -74,8 +74,8 @@ def test_a_host_with_too_little_room_says_so_before_it_opens(table: Table) -> No
         assert done.returncode == 2, done.stdout + done.stderr
         # (a bot seat's log goes to logs/bots, apart from the person's own)
         assert done.stderr.startswith("hedgerow: error: cannot keep this table's log in "
-                                      f"{disk.path}/logs/bots: only "), done.stderr
-        assert "free there, and a table needs 1 MiB" in done.stderr
+                                      f"{disk.path}/logs/bots (only "), done.stderr
+        assert "free, a table needs 1 MiB): free some space there" in done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
         assert "table open" not in done.stdout
 
