@@ -143,7 +143,7 @@ def result_record(peer: Seat) -> dict[str, Any]:
     }
 
 
-def seat_event_records(events: Iterable[SeatEvent]) -> list[dict[str, Any]]:
+def seat_event_records(events: Iterable[SeatEvent]) -> list[dict[str, object]]:
     """The seat events (takeovers, reclaims, an agreed end) as the result record lists them."""
     return [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner, "bot": e.bot,
              "index": e.index} for e in events]
