@@ -5,7 +5,8 @@
   where the whole name does not fit), `card_words` (a card in
   full) and `place_words` (where it is, what it has scored), `fits` (three lines of 80);
 * the turn: `turn_words`, `card_roles` (each hand card's part in the turn being composed),
-  `arrivals` (where last turn's new cards came from), `passed_line`, `names`, `cards_of`;
+  `arrivals` (where last turn's new cards came from), `passed_line` (with `two_names`),
+  `names`, `cards_of`;
 * the scores: `scored` (is a round scored yet), `round_points_now` (what planting cards
   would score at the round's end as things stand), `ribbon_points` and `match_totals` (the
   Garden Show).
@@ -160,17 +161,17 @@ def arrivals(view: View) -> dict[int, str]:
 
 
 def passed_line(view: View, width: int = 80) -> str:
-    """What you passed last turn, in ``width`` columns: ``"You passed Oak left, Skep
-    right"``, ``"You gave away Oak, Skep"`` (one neighbour, or McGregor); ``""`` before
-    the first pass."""
+    """What you passed last turn, in ``width`` columns: ``"Passed Oak left, Skep right"``,
+    ``"Gave away Oak, Skep"`` (one neighbour), ``"Gave McGregor Oak, Skep"``; ``""``
+    before the first pass.  The names whole where they fit (`two_names`)."""
     passed = view.last.passed
     if not passed:
         return ""
     if view.solo or len(view.gardens) == 2:
-        head = "You gave McGregor " if view.solo else "You gave away "
+        head = "Gave McGregor " if view.solo else "Gave away "
         first, second = two_names(passed[0][0], passed[1][0], width - len(head) - 2)
         return f"{head}{first}, {second}"
-    head = "You passed "
+    head = "Passed "
     first, second = two_names(passed[0][0], passed[1][0],
                               width - len(head) - len(" left, ") - len(" right"))
     return f"{head}{first} left, {second} right"

@@ -132,6 +132,7 @@ def test_play_a_garden_show_match_to_its_results_in_tmux(tmp_path: Path) -> None
         screen = play_game(term, TWO_PASS, games=3)  # one match: three games, one log
         assert "You win the match!" in screen or " wins the match" in screen, screen
         assert "Points per game" in screen and "Running totals" in screen, screen
+        assert "Total Total" not in screen and "Ribbons w " not in screen, screen
         assert "Game 1: " in screen and "Game 3: " in screen, screen
         leave_table(term, home)
     finally:

@@ -55,6 +55,9 @@ def play_flowers(tmp_path: Path, players: int, seed: int) -> str:
         term.keys("Enter")
         screen = term.wait(lambda s: "In your hand:" in s and ready(s), "the card taken")
         assert f"you took from {down}" in screen, screen
+        term.keys("i")  # the card under the cursor in full: words that read
+        screen = term.wait(lambda s: "garden (0,0)" in s, "the start card in full")
+        assert "Its a " not in screen and "Its 1" not in screen, screen
         term.keys("Left")
         term.wait(lambda s: "at (-1,0)" in s, "the planting aimed left of the start")
         term.keys("Enter")

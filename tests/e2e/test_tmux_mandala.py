@@ -65,6 +65,10 @@ def test_play_mandala_with_a_tile_choice_against_a_bot_peer_in_tmux(tmp_path: Pa
                       "Pts Fl Hand"):
             assert label in screen, (label, screen)
         assert all(len(line) <= 80 for line in screen.splitlines())
+        # names whole in the table's rows; orange is "og", never the word "or"
+        assert any(line.startswith("Bot Aster ") for line in screen.splitlines()), screen
+        needs = next(line for line in screen.splitlines() if line.startswith("needs"))
+        assert " or " not in needs.replace("│", " ") + " ", screen
         screen = term.wait(ready, "our first turn")
         assert "Enter plays" in screen and " on M" in screen, screen
         term.keys("?")
@@ -86,6 +90,9 @@ def test_play_mandala_with_a_tile_choice_against_a_bot_peer_in_tmux(tmp_path: Pa
                 found = KEEP.search(screen)
                 assert found is not None
                 tile = found.group(1)
+                # the tile kept if Enter is pressed: marked as tentative in the tiles taken
+                assert "Tiles taken (? = if you make this move)" in screen, screen
+                assert re.search(r"\b\w\w(\u00d7|\d)\d?\?", screen), screen
                 kept.append(tile)
                 before = screen
                 term.keys("Enter")

@@ -198,7 +198,7 @@ def test_what_you_passed_and_received_after_a_turn(host: PluginHost) -> None:
     assert came[str(v.hand.index(from_left) + 1)] == "← left"  # seat 1: seat 0's left
     assert came[str(v.hand.index(from_right) + 1)] == "← right"
     assert sorted(came.values()) == ["drawn", "← left", "← right"]
-    assert hand[-1].startswith("You passed ") and hand[-1].endswith(" right")
+    assert hand[-1].startswith("Passed ") and hand[-1].endswith(" right")
     assert "…" not in "\n".join(hand)
 
 
