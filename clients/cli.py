@@ -41,12 +41,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from hedgerow.core.entrypoints import version
 
-    try:
-        return version("hedgerow")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return version("hedgerow") or "0+unknown"
 
 
 class _VersionAction(argparse.Action):
@@ -85,7 +82,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         metavar="NAME",
         help="load plugin module NAME, or block a plugin with no:NAME (like pytest)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog given: argparse would otherwise build a help formatter (importing shutil) to work
+    # out this same "hedgerow" on every start, not only when help is printed
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=parser.prog)
     for name, (module, help_text) in COMMANDS.items():
         child = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:

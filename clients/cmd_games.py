@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 
 from hedgerow.clients.cli import make_plugin_host
@@ -68,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the catalogue."""
     data = collect(make_plugin_host(args))
     if args.json:
+        import json
+
         print(json.dumps(data, indent=2))
         return 0
     print("Games")

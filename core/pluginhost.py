@@ -19,15 +19,17 @@ import importlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from hedgerow.core import botchoice, hookspecs
+from hedgerow.core import botchoice, entrypoints, hookspecs
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
 from hedgerow.core.ruleset import Ruleset, make_ruleset
-from hedgerow.core.ui import GameUI
+
+if TYPE_CHECKING:  # imported by game_ui when a seat client asks; `hedgerow games` never does
+    from hedgerow.core.ui import GameUI
 
 #: Built-in plugins as (name, module), registered exactly as third-party plugins are.
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
@@ -65,12 +67,8 @@ def _csv_env(name: str) -> tuple[str, ...]:
 
 
 def _hedgerow_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("hedgerow")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
+    # "0+unknown": running from a source tree that is not installed
+    return entrypoints.version("hedgerow") or "0+unknown"
 
 
 class PluginHost:
@@ -121,28 +119,29 @@ class PluginHost:
         self._origins[registered] = Origin(registered, origin.distribution, origin.version)
 
     def _load_entry_points(self) -> None:
-        """Register every ``hedgerow`` entry point; one that fails to load is reported."""
-        from importlib.metadata import distributions
+        """Register every ``hedgerow`` entry point; one that fails to load is reported.
 
+        The first distribution on the path that declares a name wins; the scan is
+        `hedgerow.core.entrypoints` (what `importlib.metadata` finds, without its import).
+        """
         seen: set[str] = set()
-        for dist in distributions():
-            for ep in dist.entry_points:
-                if ep.group != ENTRY_POINT_GROUP or ep.name in seen:
-                    continue
-                seen.add(ep.name)
-                if self.pm.is_blocked(ep.name) or self.pm.has_plugin(ep.name):
-                    continue
-                origin = Origin(ep.name, dist.metadata["name"], dist.version)
-                try:
-                    plugin = ep.load()
-                    self._register(plugin, ep.name, origin)
-                except Exception as exc:  # a third party's bug must not stop Hedgerow
-                    self.broken.append(
-                        (
-                            ep.name,
-                            f"{origin.distribution} {origin.version}: {type(exc).__name__}: {exc}",
-                        )
+        for ep in entrypoints.entry_points(ENTRY_POINT_GROUP):
+            if ep.name in seen:
+                continue
+            seen.add(ep.name)
+            if self.pm.is_blocked(ep.name) or self.pm.has_plugin(ep.name):
+                continue
+            origin = Origin(ep.name, ep.distribution, ep.version)
+            try:
+                plugin = ep.load()
+                self._register(plugin, ep.name, origin)
+            except Exception as exc:  # a third party's bug must not stop Hedgerow
+                self.broken.append(
+                    (
+                        ep.name,
+                        f"{origin.distribution} {origin.version}: {type(exc).__name__}: {exc}",
                     )
+                )
 
     def _each_impl(self, hook_name: str, make_register: Callable[[Origin], Callable[[Any], None]]):
         caller = getattr(self.pm.hook, hook_name)
@@ -261,6 +260,8 @@ class PluginHost:
 
         Raises `HedgerowError` when the answer is not a `hedgerow.core.ui.GameUI`.
         """
+        from hedgerow.core.ui import GameUI
+
         found = self.pm.hook.hedgerow_game_ui(game=game, ruleset=ruleset)
         if found is not None and not isinstance(found, GameUI):
             raise HedgerowError(

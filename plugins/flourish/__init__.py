@@ -18,17 +18,19 @@ The variants are separate plugins: ``cooperative``, ``garden_show`` and ``compos
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, Outcome, hookimpl
-from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import GameUI
 from hedgerow.plugins.flourish import hookspecs
 from hedgerow.plugins.flourish.game import SPEC
 from hedgerow.plugins.flourish.ranking import standard_outcome
 from hedgerow.plugins.flourish.state import GameEnd, Result
-from hedgerow.plugins.flourish.ui import ui_for
+
+if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+    from hedgerow.core.ruleset import Ruleset
+    from hedgerow.core.ui import GameUI
 
 
 @hookimpl
@@ -46,7 +48,11 @@ def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
 @hookimpl
 def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
     """Flourish's UI object for a table with ``ruleset``; None for other games."""
-    return ui_for(ruleset) if game == SPEC.name else None
+    if game != SPEC.name:
+        return None
+    from hedgerow.plugins.flourish.ui import ui_for  # only at a table
+
+    return ui_for(ruleset)
 
 
 @hookimpl(trylast=True)

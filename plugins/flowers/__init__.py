@@ -18,17 +18,19 @@ game (1 player) is part of the game, not a variant.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, hookimpl
-from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import GameUI
 from hedgerow.plugins.flowers import hookspecs
 from hedgerow.plugins.flowers.game import SPEC
 from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
 from hedgerow.plugins.flowers.setup import Layout, standard_layout
-from hedgerow.plugins.flowers.ui import flowers_ui
+
+if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+    from hedgerow.core.ruleset import Ruleset
+    from hedgerow.core.ui import GameUI
 
 
 @hookimpl
@@ -46,7 +48,11 @@ def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
 @hookimpl
 def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
     """FLOWERS' face in the seat client, scoring as the table does; None for other games."""
-    return flowers_ui(ruleset) if game == SPEC.name else None
+    if game != SPEC.name:
+        return None
+    from hedgerow.plugins.flowers.ui import flowers_ui  # only at a table
+
+    return flowers_ui(ruleset)
 
 
 @hookimpl(trylast=True)

@@ -17,17 +17,19 @@ published "draw up to 4" rule is the separate variant plugin
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.ui import GameUI
 from hedgerow.plugins.mandala import hookspecs
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
 from hedgerow.plugins.mandala.game import SPEC
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
-from hedgerow.plugins.mandala.ui import ui_for
+
+if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+    from hedgerow.core.ruleset import Ruleset
+    from hedgerow.core.ui import GameUI
 
 
 @hookimpl
@@ -45,7 +47,11 @@ def hedgerow_register_games(register: Callable[[GameSpec], None]) -> None:
 @hookimpl
 def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
     """Mandala's UI object for a table with ``ruleset``; None for other games."""
-    return ui_for(ruleset) if game == SPEC.name else None
+    if game != SPEC.name:
+        return None
+    from hedgerow.plugins.mandala.ui import ui_for  # only at a table
+
+    return ui_for(ruleset)
 
 
 @hookimpl(trylast=True)
