@@ -41,9 +41,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _version() -> str:
-    from hedgerow.core.entrypoints import version
+    from importlib.metadata import PackageNotFoundError, version
 
-    return version("hedgerow") or "0+unknown"
+    try:
+        return version("hedgerow")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 class _VersionAction(argparse.Action):

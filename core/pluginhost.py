@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,9 +27,9 @@ import pluggy
 from hedgerow.core import botchoice, entrypoints, hookspecs
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import BotSpec, GameSpec, VariantSpec
-from hedgerow.core.ruleset import Ruleset, make_ruleset
 
-if TYPE_CHECKING:  # imported by game_ui when a seat client asks; `hedgerow games` never does
+if TYPE_CHECKING:  # imported when a table or a seat client asks; `hedgerow games` never does
+    from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
 
 #: Built-in plugins as (name, module), registered exactly as third-party plugins are.
@@ -71,6 +72,33 @@ def _hedgerow_version() -> str:
     return entrypoints.version("hedgerow") or "0+unknown"
 
 
+_HOOKABLE_WRAPPERS = (staticmethod, classmethod, types.MethodType)
+_ABSENT = object()
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager, finding a module plugin's hook implementations sooner.
+
+    pluggy looks at every name a registered object has with `inspect.getattr_static`
+    (so that no property runs); a game's module holds a few hundred names, its imports
+    included, and that look-up was most of building a host.  For a plain module the value
+    is its ``__dict__`` entry and nothing runs to read it, so a plain function is judged by
+    its ``hedgerow_impl`` marker here and a value pluggy can never call is skipped; anything
+    else (a class, an instance, a wrapped method) is pluggy's own `parse_hookimpl_opts`.
+    The same implementations are found (tests/core/test_pluginhost.py checks it).
+    """
+
+    def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
+        if type(plugin) is types.ModuleType:
+            value = plugin.__dict__.get(name, _ABSENT)
+            if type(value) is types.FunctionType:
+                opts = getattr(value, self.project_name + "_impl", None)
+                return opts if isinstance(opts, dict) else None  # type: ignore[return-value]
+            if value is not _ABSENT and not isinstance(value, _HOOKABLE_WRAPPERS):
+                return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
 class PluginHost:
     """Loads plugins and answers: which games, variants and bots exist, and with what rules."""
 
@@ -82,7 +110,7 @@ class PluginHost:
         block: Iterable[str] = (),
         extra: Iterable[str | object] = (),
     ) -> None:
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm: pluggy.PluginManager = _Manager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         # Historic: every plugin registered from now on gets its hedgerow_addhooks call.
         self.pm.hook.hedgerow_addhooks.call_historic(kwargs={"pluginmanager": self.pm})
@@ -248,6 +276,8 @@ class PluginHost:
             if found in chosen:
                 raise HedgerowError(f"variant {name!r} is named twice", code="bad_variant")
             chosen.append(found)
+        from hedgerow.core.ruleset import make_ruleset
+
         # A variant's `impl` is the very object registered with the plugin manager.
         inactive = [v.impl for v in self.variants.values() if v not in chosen]
         return make_ruleset(self.pm, spec, chosen, inactive, players)
