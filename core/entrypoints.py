@@ -19,7 +19,9 @@ standard path finder that answers for distributions.  It answers the same as
 
 Anything else on the path (a zip file, an ``.egg``, a custom finder that answers
 ``find_distributions``) hands the whole question to `importlib.metadata`, so the answer
-never depends on which way it was found.
+never depends on which way it was found.  (The ``importlib_metadata`` backport, once
+something imports it, puts its own finder on `sys.meta_path` and deletes the standard
+one's ``find_distributions``; such a process is answered by `importlib.metadata`.)
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.machinery import PathFinder
@@ -68,19 +70,8 @@ def entry_points(group: str) -> Iterator[Found]:
     """
     folders = _plain_path()
     if folders is None:
-        yield from _entry_points_slow(group)
-        return
-    for info in _infos(folders):
-        text = _read(info, "entry_points.txt")
-        if not text or group not in text:
-            continue
-        pairs = [(n, v) for g, n, v in _sections(text) if g == group]
-        if not pairs:
-            continue
-        headers = _headers(info)
-        dist, version = headers.get("name", ""), headers.get("version", "")
-        for name, value in pairs:
-            yield Found(name, value, dist, version, _loader(value))
+        return _entry_points_slow(group)
+    return read_entry_points(group, folders)
 
 
 def version(distribution: str) -> str | None:
@@ -94,6 +85,26 @@ def version(distribution: str) -> str | None:
             return slow_version(distribution)
         except PackageNotFoundError:
             return None
+    return read_version(distribution, folders)
+
+
+def read_entry_points(group: str, folders: Iterable[str]) -> Iterator[Found]:
+    """`entry_points` read from the distribution folders in ``folders`` (in that order)."""
+    for info in _infos(folders):
+        text = _read(info, "entry_points.txt")
+        if not text or group not in text:
+            continue
+        pairs = [(n, v) for g, n, v in _sections(text) if g == group]
+        if not pairs:
+            continue
+        headers = _headers(info)
+        dist, version = headers.get("name", ""), headers.get("version", "")
+        for name, value in pairs:
+            yield Found(name, value, dist, version, _loader(value))
+
+
+def read_version(distribution: str, folders: Iterable[str]) -> str | None:
+    """`version` read from the distribution folders in ``folders`` (in that order)."""
     wanted = normalize(distribution)
     for folder in folders:
         for info in _listing(folder).get(wanted, ()):
@@ -105,11 +116,20 @@ def version(distribution: str) -> str | None:
 
 
 def _plain_path() -> list[str] | None:
-    """`sys.path` when every entry is a folder or absent and only the standard finder
-    answers for distributions; None when `importlib.metadata` must answer."""
+    """The folders of `sys.path` when only the standard path finder answers for
+    distributions and every entry is a folder or absent; None when `importlib.metadata`
+    must answer."""
+    if PathFinder not in sys.meta_path or not hasattr(PathFinder, "find_distributions"):
+        return None  # the importlib_metadata backport deletes it and answers instead
     for finder in sys.meta_path:
         if finder is not PathFinder and hasattr(finder, "find_distributions"):
             return None
+    return path_folders()
+
+
+def path_folders() -> list[str] | None:
+    """The folders of `sys.path` (``.`` for the empty entry; missing ones left out), or
+    None when an entry is something else (a zip file, an ``.egg``)."""
     folders: list[str] = []
     for entry in sys.path:
         if not isinstance(entry, str):
@@ -140,7 +160,7 @@ def _listing(folder: str) -> dict[str, list[str]]:
     return found
 
 
-def _infos(folders: list[str]) -> Iterator[str]:
+def _infos(folders: Iterable[str]) -> Iterator[str]:
     for folder in folders:
         for paths in _listing(folder).values():
             yield from paths
@@ -215,4 +235,4 @@ def _entry_points_slow(group: str) -> Iterator[Found]:
         for ep in dist.entry_points:
             if ep.group == group:
                 yield Found(ep.name, ep.value, dist.metadata["name"] or "", dist.version or "",
-                            ep.load)
+                            _loader(ep.value))

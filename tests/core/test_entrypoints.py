@@ -52,8 +52,16 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
           "Name: delta\nSummary: folded\n  over two lines\nVersion: 3\n",
           "[hedgerow]\n  delta  =  delta.plugin  \n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert entrypoints._plain_path() is not None  # the fast reading is the one under test
     return tmp_path
+
+
+def _folders() -> list[str]:
+    """The folders the fast reading reads: the tests call it directly, since a process that
+    imported the ``importlib_metadata`` backport (a test dependency may) is answered by
+    `importlib.metadata` (the fallback has its own test below)."""
+    folders = entrypoints.path_folders()
+    assert folders is not None
+    return folders
 
 
 def _slow(group: str) -> list[tuple[str, str, str, str]]:
@@ -65,9 +73,10 @@ def _slow(group: str) -> list[tuple[str, str, str, str]]:
 def test_entry_points_are_what_importlib_metadata_finds(site: Path) -> None:
     for group in GROUPS:
         fast = [(f.name, f.value, f.distribution, f.version)
-                for f in entrypoints.entry_points(group)]
+                for f in entrypoints.read_entry_points(group, _folders())]
         assert fast == _slow(group), group
-    ours = [(f.name, f.distribution, f.version) for f in entrypoints.entry_points("hedgerow")]
+    ours = [(f.name, f.distribution, f.version)
+            for f in entrypoints.read_entry_points("hedgerow", _folders())]
     assert sorted(ours[:4]) == [  # in the folder's listing order, as importlib.metadata has it
         ("alpha", "Alpha.Plug", "1.0"),
         ("delta", "delta", "3"),
@@ -80,8 +89,9 @@ def test_versions_are_what_importlib_metadata_finds(site: Path) -> None:
     names = {dist.metadata["name"] for dist in metadata.distributions()}
     assert {"Alpha.Plug", "beta", "gamma", "delta", "hedgerow", "pluggy"} <= names
     for name in names:
-        assert entrypoints.version(name) == metadata.version(name), name
-    assert entrypoints.version("alpha-plug") == "1.0"  # normalized as pip writes it
+        assert entrypoints.read_version(name, _folders()) == metadata.version(name), name
+        assert entrypoints.version(name) == metadata.version(name), name  # either way
+    assert entrypoints.read_version("alpha-plug", _folders()) == "1.0"  # normalized, as pip
     assert entrypoints.version("not-installed-anywhere") is None
 
 
@@ -90,7 +100,7 @@ def test_an_entry_point_loads_its_object(site: Path) -> None:
     (site / "alpha_plug" / "__init__.py").write_text("")
     (site / "alpha_plug" / "other.py").write_text(
         "class obj:\n    attr = 'found'\n")
-    found = {f.name: f for f in entrypoints.entry_points("hedgerow")}
+    found = {f.name: f for f in entrypoints.read_entry_points("hedgerow", _folders())}
     assert found["shared"].load() == "found"
     assert found["alpha"].load() is sys.modules["alpha_plug"]
 
@@ -101,10 +111,41 @@ def test_a_malformed_entry_point_is_one_broken_plugin(
     _dist(tmp_path, "bent-1.dist-info", "Name: bent\nVersion: 1\n",
           "[hedgerow]\nbent = not a module!\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    host = PluginHost()
-    assert host.broken == [("bent", "bent 1: ValueError: malformed entry point "
-                                    "'not a module!' (want module or module:attr)")]
-    assert "random" in host.bots
+    for extra in ([], [_NoDistributions()]):  # the second only importlib.metadata asks
+        monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, *extra])
+        assert (entrypoints._plain_path() is None) or not extra
+        host = PluginHost()
+        assert host.broken == [("bent", "bent 1: ValueError: malformed entry point "
+                                        "'not a module!' (want module or module:attr)")]
+        assert "random" in host.bots
+
+
+class _NoDistributions:
+    """A meta-path finder that finds no module and no distribution."""
+
+    def find_spec(self, *_args: object) -> None:
+        return None
+
+    def find_distributions(self, *_args: object) -> list[object]:
+        return []
+
+
+def test_the_fast_reading_is_used_only_where_it_reads_what_importlib_metadata_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from importlib.machinery import PathFinder
+
+    standard = [f for f in sys.meta_path
+                if f is PathFinder or not hasattr(f, "find_distributions")]
+    monkeypatch.setattr(sys, "meta_path", standard)
+    if hasattr(PathFinder, "find_distributions"):
+        assert entrypoints._plain_path() == entrypoints.path_folders() is not None
+    else:  # the importlib_metadata backport took the standard finder's place
+        assert entrypoints._plain_path() is None
+    monkeypatch.setattr(sys, "meta_path", [*standard, _NoDistributions()])
+    assert entrypoints._plain_path() is None
+    monkeypatch.setattr(sys, "meta_path", [f for f in standard if f is not PathFinder])
+    assert entrypoints._plain_path() is None
 
 
 def test_a_zipped_distribution_is_read_by_importlib_metadata(
