@@ -64,7 +64,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.bots.greedy import GreedyBot
 from hedgerow.plugins.bots.ismcts import IsmctsBot
-from hedgerow.plugins.flourish.evaluate import WEIGHTS, Potential
+from hedgerow.plugins.flourish.bots.evaluate import WEIGHTS, Potential
 
 Key = tuple[tuple[str, ...], tuple[float, ...], int]
 _GAMES: dict[Key, dict[str, Any]] = {}
@@ -72,17 +72,20 @@ _GAMES: dict[Key, dict[str, Any]] = {}
 
 def gamedefs(variants: tuple[str, ...], weights: tuple[float, ...], players: int,
              ) -> dict[str, Any]:
-    """The table's `GameDef` and each kind of player's (built once per process)."""
+    """The table's `GameDef` and each kind of player's `BotSupport` (built once per
+    process)."""
     key = (variants, weights, players)
     found = _GAMES.get(key)
     if found is None:
-        game = PluginHost().ruleset("flourish", list(variants), players=players).gamedef
-        evaluate = Potential(game.score, weights) if weights != WEIGHTS else game.evaluate
+        ruleset = PluginHost().ruleset("flourish", list(variants), players=players)
+        bots = ruleset.bots
+        assert bots is not None and bots.score is not None
+        evaluate = Potential(bots.score, weights) if weights != WEIGHTS else bots.evaluate
         assert evaluate is not None
         found = _GAMES[key] = {
-            "table": game,
-            "evaluate": replace(game, score=evaluate, evaluate=evaluate),
-            "score": replace(game, evaluate=None),
+            "table": ruleset.gamedef,
+            "evaluate": replace(bots, score=evaluate, evaluate=evaluate),
+            "score": replace(bots, evaluate=None),
         }
     return found
 
@@ -118,7 +121,7 @@ def play(job: Job) -> tuple[float, float, float]:
             bots[seat] = RandomPlayer(rng)
             continue
         search, _, judge = name.rpartition("-")
-        model = BotModel(games[judge], seat, players)
+        model = BotModel(table, games[judge], seat, players)
         ctx = BotContext(model=model, seat=seat, players=players, rng=rng, game="flourish",
                          params=str(iterations) if search else "")
         bots[seat] = IsmctsBot(ctx) if search else GreedyBot(ctx)
@@ -178,8 +181,10 @@ def match(pool: ProcessPoolExecutor | None, first: str, second: str,
 
 def cost(players: int, variants: tuple[str, ...], games: int) -> None:
     """Print what ``evaluate`` costs against the mean ``apply`` (see the module docstring)."""
-    game = PluginHost().ruleset("flourish", list(variants), players=players).gamedef
-    evaluate = game.evaluate
+    ruleset = PluginHost().ruleset("flourish", list(variants), players=players)
+    game = ruleset.gamedef
+    assert ruleset.bots is not None
+    evaluate, score = ruleset.bots.evaluate, ruleset.bots.score
     assert isinstance(evaluate, Potential)
     rng = Rng(b"cost")
     states: list[Any] = []
@@ -218,7 +223,7 @@ def cost(players: int, variants: tuple[str, ...], games: int) -> None:
                 evaluate.forget()
             if potential_only:
                 for s in range(players):
-                    game.score(state, s)  # type: ignore[misc]
+                    score(state, s)  # type: ignore[misc]
             begin = time.process_time()
             for s in range(players):
                 evaluate(state, s)

@@ -21,7 +21,7 @@ in the same run, so that figures from different machines compare:
   peer computes it; ratios against the bare `GameDef` games.
 * **parts of a step** (on states collected from real games): ``legal_actions`` (lazy) and
   listing it whole, one ``apply`` that records a choice, the last ``apply`` that resolves
-  the turn, ``view`` and ``determinize`` of one seat.
+  the turn, and ``view`` of one seat.
 * **what bots call** (on the same states): ``sample`` from a view it has not seen (the view
   worked out, then dealt) and from the same view object again (what a search does at every
   iteration), and ``score`` for a set of gardens it has not scored (the end-of-game hooks
@@ -93,6 +93,7 @@ def table_playout(ruleset: Any, players: int, seed: bytes, rng: Rng, hashed: boo
 def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int) -> None:
     """Measure and print every figure for one player count."""
     game = ruleset.gamedef
+    bots = ruleset.bots
     counter = CountingRng(b"bench-count")
     for s in seeds:
         playout(game, players, s, counter)
@@ -133,37 +134,32 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int) -> None:
         for st, seat, _ in first:
             game.view(st, seat)
 
-    def redealing() -> None:
-        r = Rng(b"bench-det")
-        for st, seat, _ in first:
-            game.determinize(st, seat, r)
-
     views = [(game.view(st, seat), seat) for st, seat, _ in first]
     again = 10
 
     def sampling_fresh() -> None:
         r = Rng(b"bench-sample")
         for st, seat, _ in first:
-            game.sample(game.view(st, seat), seat, r)
+            bots.sample(game.view(st, seat), seat, r)
 
     def sampling_again() -> None:
         r = Rng(b"bench-sample")
         for v, seat in views:
             for _ in range(again):
-                game.sample(v, seat, r)
+                bots.sample(v, seat, r)
 
     def scoring_fresh() -> None:
         for st, seat, _ in first:
-            game.score.forget()
-            game.score(st, seat)
+            bots.score.forget()
+            bots.score(st, seat)
 
     def scoring_again() -> None:
         for st, seat, _ in first:
-            game.score(st, seat)
+            bots.score(st, seat)
 
     n = len(first)
     t = race(rounds, {"record": applying(first), "resolve": applying(last), "lazy": lazy,
-                      "whole": whole, "view": viewing, "det": redealing,
+                      "whole": whole, "view": viewing,
                       "sample": sampling_fresh, "sample again": sampling_again,
                       "score": scoring_fresh})
     scoring_again()  # remember every answer first (the memory holds them all)
@@ -175,20 +171,19 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int) -> None:
             ("legal_actions (lazy)", t["lazy"] / n,
              f"{sum(sizes) / len(sizes):.0f} actions on average, {max(sizes)} at most"),
             ("... listing them all", t["whole"] / n, ""),
-            ("view of one seat", t["view"] / n, ""),
-            ("determinize for one seat", t["det"] / n, "")]
+            ("view of one seat", t["view"] / n, "")]
     for what, seconds, note in rows:
         COLUMNS.step("   " + what, seconds, seconds / t_record,
                      f"vs recording a choice{'; ' + note if note else ''}", digits=1)
     mean_apply = (t_record * (players - 1) + t["resolve"] / n) / players
-    bots = [("sample, a new view", t["sample"] / n, "with the view made"),
+    bot_rows = [("sample, a new view", t["sample"] / n, "with the view made"),
             ("sample, the same view again", t["sample again"] / (n * again),
              "a search's every iteration"),
             ("score, gardens not scored yet", t["score"] / n, "the hooks asked"),
             ("score, asked again", t["score again"] / n, "remembered")]
     COLUMNS.step("   mean apply of a step", mean_apply, mean_apply / t_record,
                  "vs recording a choice", digits=1)
-    for what, seconds, note in bots:
+    for what, seconds, note in bot_rows:
         COLUMNS.step("   " + what, seconds, seconds / t_record,
                      f"vs recording a choice; {seconds / mean_apply:.2f}x the mean apply; "
                      f"{note}", digits=1)

@@ -49,27 +49,28 @@ from hedgerow.core.outcome import Ranked
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.plugins.bots.greedy import GreedyBot, tied_best
-from hedgerow.plugins.flowers.evaluate import Weights, make_evaluate
+from hedgerow.plugins.flowers.bots.evaluate import Weights, make_evaluate
 from hedgerow.plugins.flowers.game import bind
 
 _GAMES: dict[tuple[tuple[str, ...], Weights], dict[str, Any]] = {}
 
 
 def gamedefs(variants: tuple[str, ...], weights: Weights) -> dict[str, Any]:
-    """The table's `GameDef` as each player's model sees it (built once per process)."""
+    """The table's `GameDef`, and its `BotSupport` as each player's model sees it (built
+    once per process)."""
     found = _GAMES.get((variants, weights))
     if found is None:
         ruleset = PluginHost().ruleset("flowers", list(variants))
-        game = ruleset.gamedef
-        assert ruleset.ext is not None
+        bots = ruleset.bots
+        assert ruleset.ext is not None and bots is not None and bots.score is not None
         colour_points = bind(ruleset.ext).colour_points
-        evaluate = make_evaluate(colour_points, game.score, weights)
+        evaluate = make_evaluate(colour_points, bots.score, weights)
         found = _GAMES[(variants, weights)] = {
             "colour_points": colour_points,
-            "table": game,
-            "evaluate": replace(game, score=evaluate, evaluate=evaluate),
-            "score": replace(game, evaluate=None),
-            "random": game,
+            "table": ruleset.gamedef,
+            "evaluate": replace(bots, score=evaluate, evaluate=evaluate),
+            "score": replace(bots, evaluate=None),
+            "random": bots,
         }
     return found
 
@@ -126,7 +127,7 @@ def play(job: tuple[int, str, str, tuple[str, ...], Weights, int, int]
         if name == "random":
             bots[seat] = RandomPlayer(rng)
         else:
-            model = BotModel(games["evaluate" if name == "through" else name], seat, 2)
+            model = BotModel(table, games["evaluate" if name == "through" else name], seat, 2)
             ctx = BotContext(model=model, seat=seat, players=2, rng=rng, game="flowers")
             bots[seat] = ThroughPlayer(ctx, draws) if name == "through" else GreedyBot(ctx)
     state = table.setup(SetupContext(2))
@@ -176,7 +177,7 @@ def cost(variants: tuple[str, ...], weights: Weights, rounds: int = 5) -> None:
     remembers gardens by content too), best of ``rounds``."""
     games = gamedefs(variants, weights)
     table = games["table"]
-    score = table.score
+    score = games["score"].score
     pairs = []
     for number in range(4):
         rng = Rng(seed_from_int(number), "cost")

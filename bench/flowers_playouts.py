@@ -24,8 +24,8 @@ a baseline measured in the same run, so that figures from different machines com
   kind of decision on states collected from real games: a turn's start (``plant`` from a
   face-up stack, or ``take`` of the face-down one) and the planting after a take.
 * **what search bots call**, on the same states, against one ``apply`` (a planting):
-  ``sample`` of a view it has already sampled (a search iteration), ``determinize`` (a
-  view read afresh, then sampled) and ``score`` of the seat to act (a search leaf), on a
+  ``sample`` of a view it has already sampled (a search iteration), ``sample`` of a new
+  view (the view read afresh, then sampled) and ``score`` of the seat to act (a search leaf), on a
   garden it has not scored yet and on one it has just scored.
 * **through Table** (with ``--table``): the same games through the table engine, as a ratio
   against the bare `GameDef` games.
@@ -203,17 +203,17 @@ def report(ruleset: Any, players: int, seeds: list[bytes], rounds: int, table: b
     COLUMNS.step("   ... legal_actions (turn start)", t_legal, t_legal / t_plant,
                  f"vs one planting; {sum(sizes) / len(sizes):.1f} actions on average, "
                  f"{max(sizes)} at most")
-    bots(game, states, rounds, t_plant)
+    bot_rows(game, ruleset.bots, states, rounds, t_plant)
     print()
     return 1 / t_game
 
 
-def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
+def bot_rows(game: Any, bots: Any, states: list[State], rounds: int, t_apply: float) -> None:
     """The rows for what search bots call: ``sample`` and ``score``, against one apply.
 
     ``sample`` is timed as a search calls it, many times on the same view (the work that
     depends on the view alone is done once per view object), and on a new view each time
-    (what ``determinize`` costs, the view made inside it included).  Every decision state
+    (the view made first, as a bot does at each decision).  Every decision state
     of the games is sampled from the view of the seat to act and of the next seat (which
     cannot see a card taken face down).  ``score`` of the seat to act is timed on gardens it
     has not scored (each round gets its own copies: a search leaf's new garden) and on a
@@ -230,7 +230,7 @@ def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
 
     def same_view() -> None:
         rng = Rng(b"bench-sample")
-        sample = game.sample
+        sample = bots.sample
         for view, seat in views:
             for _ in range(again):
                 sample(view, seat, rng)
@@ -238,15 +238,15 @@ def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
     def new_view() -> None:
         rng = Rng(b"bench-sample")
         for state, seat in seen:
-            game.determinize(state, seat, rng)
+            bots.sample(game.view(state, seat), seat, rng)
 
     def scored_new() -> None:
-        score = game.score
+        score = bots.score
         for state in fresh.pop():
             score(state, state.active)
 
     def scored_again() -> None:
-        score = game.score
+        score = bots.score
         state = few[-1]
         for _ in few:
             score(state, state.active)
@@ -257,7 +257,7 @@ def bots(game: Any, states: list[State], rounds: int, t_apply: float) -> None:
     t_score, t_again = t["score"] / len(few), t["again"] / len(few)
     COLUMNS.step("   ... sample (the same view again)", t_same, t_same / t_apply,
                  "vs one planting: a search iteration's deal")
-    COLUMNS.step("   ... determinize (a new view)", t_new, t_new / t_apply,
+    COLUMNS.step("   ... sample (a new view)", t_new, t_new / t_apply,
                  "vs one planting: view + sample, the view read afresh")
     COLUMNS.step("   ... score (a new garden)", t_score, t_score / t_apply,
                  "vs one planting: the garden an action changed")

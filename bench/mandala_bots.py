@@ -25,7 +25,7 @@ first bot's wins of ``games`` with a 95% Wilson interval and the mean points of 
 first the CPU cost of one ``evaluate`` (with nothing remembered, and called again) against
 one ``apply`` and one ``score``, on the decision points of random games.
 ``--ahead``, ``--rival`` and ``--card`` replace the weights of ``greedy-eval`` and
-``ismcts-eval`` (`hedgerow.plugins.mandala.outlook.Weights`) to tune them.
+``ismcts-eval`` (`hedgerow.plugins.mandala.bots.outlook.Weights`) to tune them.
 """
 
 from __future__ import annotations
@@ -39,12 +39,14 @@ from typing import Any
 
 from hedgerow.core import Rng
 from hedgerow.core.botmodel import BotModel
-from hedgerow.core.game import Bot, BotContext, GameDef
+from hedgerow.core.botsupport import BotSupport
+from hedgerow.core.game import Bot, BotContext
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.plugins.bots import greedy, ismcts, random_bot
-from hedgerow.plugins.mandala.outlook import STANDARD, Outlook, Weights
+from hedgerow.plugins.mandala.bots.outlook import STANDARD, Outlook, Weights
 
 BOTS = ("random", "greedy-score", "greedy-eval", "ismcts-score", "ismcts-eval")
 PAIRS = "greedy-eval:greedy-score,greedy-eval:random,greedy-score:random"
@@ -61,21 +63,24 @@ def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float
     return (centre - spread) / scale, (centre + spread) / scale
 
 
-def judged_by(game: GameDef[Any, Any], kind: str, weights: Weights) -> GameDef[Any, Any]:
-    """``game`` whose bots judge by the plain score (``"score"``) or by ``evaluate``."""
+def judged_by(bots: BotSupport[Any, Any], kind: str, weights: Weights,
+              ) -> BotSupport[Any, Any]:
+    """``bots`` judging by the plain score (``"score"``) or by ``evaluate``."""
     if kind == "score":
-        return dataclasses.replace(game, evaluate=None)
-    outlook = game.evaluate
+        return dataclasses.replace(bots, evaluate=None)
+    outlook = bots.evaluate
     assert isinstance(outlook, Outlook)
     judge = outlook.with_weights(weights)
-    return dataclasses.replace(game, score=judge, evaluate=judge)
+    return dataclasses.replace(bots, score=judge, evaluate=judge)
 
 
-def make(name: str, game: GameDef[Any, Any], seat: int, seed: bytes, iterations: int,
+def make(name: str, ruleset: Ruleset, seat: int, seed: bytes, iterations: int,
          weights: Weights) -> Bot:
     """Bot ``name`` (one of `BOTS`) for ``seat``."""
     kind = name.partition("-")[2] or "score"
-    ctx = BotContext(BotModel(judged_by(game, kind, weights), seat, 2), seat, 2,
+    assert ruleset.bots is not None
+    model = BotModel(ruleset.gamedef, judged_by(ruleset.bots, kind, weights), seat, 2)
+    ctx = BotContext(model, seat, 2,
                      Rng(seed, "bot").fork(str(seat)), game="mandala",
                      params=str(iterations) if name.startswith("ismcts") else "")
     if name == "random":
@@ -95,7 +100,7 @@ def one_game(first: str, second: str, number: int, variants: tuple[str, ...],
     mine = number % 2
     seed = seed_from_int(number)
     names = {mine: first, 1 - mine: second}
-    bots = [make(names[s], game, s, seed, iterations, weights) for s in range(2)]
+    bots = [make(names[s], ruleset, s, seed, iterations, weights) for s in range(2)]
     table = Table(ruleset, 2, seed)
     while True:
         active = table.active_seats()
@@ -142,7 +147,8 @@ def costs(variants: tuple[str, ...]) -> tuple[float, float, float, float]:
         for state, seat, action in points:
             game.apply(state, seat, action)
         best["apply"] = min(best["apply"], time.process_time() - start)
-        fresh = host.ruleset("mandala", list(variants), players=2).gamedef
+        fresh = host.ruleset("mandala", list(variants), players=2).bots
+        assert fresh is not None
         timed("score", fresh.score)
         timed("cold", fresh.evaluate)
         timed("warm", fresh.evaluate)

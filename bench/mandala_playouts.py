@@ -21,12 +21,12 @@ a baseline measured in the same run, so that figures from different machines com
   networked peer does; ratios against the bare `GameDef`.
 * **one step**: ``apply`` of a play, ``legal_actions`` of a play turn, ``view``, ``sample``
   (a state drawn from the active seat's view: what a searching bot calls once per
-  iteration), ``determinize`` (``view`` then ``sample``) and ``score`` (a seat's points if
+  iteration), ``view`` then ``sample`` (a new view) and ``score`` (a seat's points if
   scored now: what a search calls at every leaf), on states collected from random games.
   ``sample`` is also reported for one view sampled again and again (a search's case: what
   the view alone decides is worked out once per view) and for the views with at least 10
   hidden face-down plays, which it colours with a short Markov chain
-  (``hedgerow.plugins.mandala.colouring``); random play lays far more face-down cards than
+  (``hedgerow.plugins.mandala.bots.colouring``); random play lays far more face-down cards than
   a thoughtful player does.
 """
 
@@ -45,6 +45,7 @@ COLUMNS = Columns(label=34, rate=12, ms=3, us=2)
 def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
     """Measure and print every figure for one player count."""
     game = ruleset.gamedef
+    bots = ruleset.bots
     games = len(seeds)
     draws, entries, chances = count_draws(game, players, seeds)
     headline(COLUMNS, players, rounds, seeds,
@@ -77,7 +78,7 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
     def redealt() -> None:
         det = Rng(b"bench-det")
         for st, seat in sample:
-            game.determinize(st, seat, det)
+            bots.sample(game.view(st, seat), seat, det)
 
     views = [(game.view(st, seat), seat) for st, seat in sample]
     crowded = [(v, seat) for v, seat in views if _hidden_plays(v) >= 10]
@@ -86,18 +87,18 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
         def run() -> None:
             rng = Rng(b"bench-sample")
             for v, seat in pairs:
-                game.sample(v, seat, rng)
+                bots.sample(v, seat, rng)
         return run
 
     def again() -> None:  # as a search does: one view, sampled at every iteration
         rng = Rng(b"bench-again")
         for v, seat in views[::10]:
             for _ in range(10):
-                game.sample(v, seat, rng)
+                bots.sample(v, seat, rng)
 
     def scored() -> None:
         for st, seat in plays:
-            game.score(st, seat)
+            bots.score(st, seat)
 
     t = race(rounds, {"apply": applied, "legal": listed, "view": viewed, "det": redealt,
                       "sample": sampler(views), "crowded": sampler(crowded or views[:1]),
@@ -111,7 +112,7 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
                  f"vs one apply; {sum(sizes) / len(sizes):.0f} actions on average, "
                  f"{max(sizes)} at most")
     for name, key in (("view", "view"), ("sample (from a view)", "sample"),
-                      ("determinize", "det")):
+                      ("view then sample (a new view)", "det")):
         per = t[key] / len(sample)
         COLUMNS.step(f"   ... {name}", per, per / t_apply, "vs one apply")
     per = t["again"] / (10 * len(views[::10]))

@@ -16,13 +16,13 @@ its view through `BotModel`, plays every legal action on it (chance resolved at 
 and keeps one of those after which its judgement of its own seat is highest, ties broken
 by its own seeded stream.  The judgement is the only difference:
 
-* ``score``: the game's ``GameDef.score`` (the figure now);
-* ``evaluate``: Petals' ``GameDef.evaluate`` (`hedgerow.plugins.petals.evaluate`);
+* ``score``: the game's ``BotSupport.score`` (the figure now);
+* ``evaluate``: Petals' ``BotSupport.evaluate`` (`hedgerow.plugins.petals.bots.evaluate`);
   ``evaluate:spread=1.2,hand=0.5,lead=1`` builds it with other constants, to try them;
 * ``random``: a uniform legal action (no greedy at all).
 
-A judgement reaches the model as the ``score`` of a copy of the `GameDef`
-(``dataclasses.replace``), the only number `BotModel` offers today.  The result is player
+A judgement reaches the model as the ``score`` of a copy of the game's `BotSupport`
+(``dataclasses.replace``), which the greedy here asks for.  The result is player
 A's share of wins (a shared victory counts 1/k) with a 95% Wilson interval.
 """
 
@@ -39,13 +39,12 @@ from typing import Any
 
 from hedgerow.core import Action, Rng
 from hedgerow.core.botmodel import BotModel
-from hedgerow.core.game import GameDef
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
-from hedgerow.plugins.petals.evaluate import evaluator
-from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
+from hedgerow.plugins.petals.bots.evaluate import evaluator
+from hedgerow.plugins.petals.game import final_scoring, score_rule
 
 Judge = Callable[[Any, int], float]
 
@@ -62,38 +61,34 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def judge(name: str, ruleset: Ruleset) -> Judge | None:
     """The judgement a player name stands for (None for ``random``)."""
-    game = ruleset.gamedef
+    bots = ruleset.bots
+    assert bots is not None
     kind, _, params = name.partition(":")
     if kind == "random":
         return None
     if kind == "score":
-        assert game.score is not None
-        return game.score
+        assert bots.score is not None
+        return bots.score
     if kind == "evaluate" and not params:
-        assert game.evaluate is not None, "this Petals has no evaluate"
-        return game.evaluate
+        assert bots.evaluate is not None, "this Petals has no evaluate"
+        return bots.evaluate
     if kind == "evaluate":
         ext = ruleset.ext
         assert ext is not None
-        rule = ext.petals_score_rule()
-        if not isinstance(rule, ScoreRule):
-            rule = DEFAULT
         values = {k: float(v) for k, v in (p.split("=") for p in params.split(","))}
-
-        def final(trackers: Any, remaining: Any) -> Any:
-            return tuple(ext.petals_final_scoring(trackers=trackers, remaining=remaining))
-        return evaluator(rule, final, **values)
+        return evaluator(score_rule(ext), final_scoring(ext), **values)
     raise SystemExit(f"unknown player {name!r}: score, evaluate[:k=v,...] or random")
 
 
 class Greedy:
     """The action after which ``judgement`` of its own seat is highest (see the docstring)."""
 
-    def __init__(self, game: GameDef[Any, Any], judgement: Judge | None, seat: int,
+    def __init__(self, ruleset: Ruleset, judgement: Judge | None, seat: int,
                  rng: Rng) -> None:
         self.judgement = judgement
-        self.model = BotModel(dataclasses.replace(game, score=judgement, evaluate=None),
-                              seat, 2)
+        assert ruleset.bots is not None
+        self.model = BotModel(ruleset.gamedef, dataclasses.replace(
+            ruleset.bots, score=judgement, evaluate=None, evaluate_each=None), seat, 2)
         self.seat = seat
         self.rng = rng
 
@@ -123,7 +118,7 @@ def one_game(a: str, b: str, variants: tuple[str, ...], number: int) -> tuple[fl
     seed = seed_from_int(number)
     a_seat = number % 2
     names = (a, b) if a_seat == 0 else (b, a)
-    bots = [Greedy(game, judge(names[s], ruleset), s, Rng(seed, "bench-bot").fork(str(s)))
+    bots = [Greedy(ruleset, judge(names[s], ruleset), s, Rng(seed, "bench-bot").fork(str(s)))
             for s in range(2)]
     table = Table(ruleset, 2, seed)
     actions = 0
@@ -156,8 +151,8 @@ def match(a: str, b: str, variants: tuple[str, ...], games: int, first: int,
 def cost(variants: tuple[str, ...]) -> None:
     """Time ``evaluate`` and ``score`` against one ``apply`` on positions of real games."""
     ruleset = PluginHost().ruleset("petals", list(variants))
-    game = ruleset.gamedef
-    assert game.evaluate is not None and game.score is not None
+    game, bots = ruleset.gamedef, ruleset.bots
+    assert bots is not None and bots.evaluate is not None and bots.score is not None
     rng = Rng(b"bench-cost")
     states: list[tuple[Any, int, Action]] = []
     for number in range(40):
@@ -170,8 +165,8 @@ def cost(variants: tuple[str, ...]) -> None:
             table.play(seat, action)
     runs: dict[str, Callable[[], object]] = {
         "apply": lambda: [game.apply(s, p, x) for s, p, x in states],
-        "score": lambda: [game.score(s, p) for s, p, _ in states],  # type: ignore[misc]
-        "evaluate": lambda: [game.evaluate(s, p) for s, p, _ in states],  # type: ignore[misc]
+        "score": lambda: [bots.score(s, p) for s, p, _ in states],  # type: ignore[misc]
+        "evaluate": lambda: [bots.evaluate(s, p) for s, p, _ in states],  # type: ignore[misc]
     }
     best = {k: math.inf for k in runs}
     for _ in range(7):

@@ -85,11 +85,12 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
                      f"vs one apply; {share:.1%} of decisions, {sum(sizes) / len(sizes):.0f} "
                      f"actions on average, {max(sizes)} at most")
         COLUMNS.step("   ... listing every action", t_list, t_list / t_lazy, "vs lazy", digits=1)
-    bots(game, label, states, t_apply, rounds)
+    bot_rows(game, ruleset.bots, label, states, t_apply, rounds)
     print()
 
 
-def bots(game, label: str, states: list[State], t_apply: float, rounds: int) -> None:
+def bot_rows(game, bots, label: str, states: list[State], t_apply: float, rounds: int,
+             ) -> None:
     """The rows for what bots call: sample, view and score, each against one apply."""
     views = [(game.view(st, st.active), st.active) for st in states]
     again = 10
@@ -97,13 +98,13 @@ def bots(game, label: str, states: list[State], t_apply: float, rounds: int) -> 
     def fresh() -> None:
         rng = Rng(b"bench-sample")
         for v, seat in views:
-            game.sample(v, seat, rng)
+            bots.sample(v, seat, rng)
 
     def repeated() -> None:
         rng = Rng(b"bench-sample")
         for v, seat in views:
             for _ in range(again):
-                game.sample(v, seat, rng)
+                bots.sample(v, seat, rng)
 
     def viewed() -> None:
         for st in states:
@@ -111,7 +112,7 @@ def bots(game, label: str, states: list[State], t_apply: float, rounds: int) -> 
 
     def scored() -> None:
         for st in states:
-            game.score(st, st.active)
+            bots.score(st, st.active)
 
     t = race(rounds, {"fresh": fresh, "repeated": repeated, "view": viewed, "score": scored})
     n = len(states)

@@ -8,6 +8,7 @@ what they need from this package::
 """
 
 from hedgerow.core.actions import Action
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.chance import CHANCE_SEAT, Chance, ChanceOutcome, Pick, Shuffle, permute
 from hedgerow.core.errors import Code, HedgerowError, Refusal, RulesError
 from hedgerow.core.game import (
@@ -27,6 +28,7 @@ __all__ = [
     "Action",
     "BotContext",
     "BotSpec",
+    "BotSupport",
     "Chance",
     "ChanceOutcome",
     "Code",

@@ -2,29 +2,36 @@
 
 A bot is handed its seat's view and the legal actions, never the table's state.  A bot that
 searches needs complete states to think about; it gets them here: ``model.sample(view,
-rng)`` asks the game's ``GameDef.sample`` for a state consistent with the view (everything
-the view does not fix dealt at random), and every other method works on such states only.
+rng)`` asks the game's bot support (`hedgerow.core.botsupport.BotSupport`, which a game
+offers beside its rules) for a state consistent with the view (everything the view does
+not fix dealt at random), and every other method works on such states only.
+
+The model is made from two values: the table's rules, typed by the small `Rules` protocol
+here (the functions of a `hedgerow.core.game.GameDef` it calls), and the game's
+`BotSupport`, or None when the game offers none (then ``can_sample`` and ``has_score`` are
+False, and a bot plays on without them).
 
 The boundary is enforced by types.  States a bot holds are `Sampled` wrappers, which only
-this module makes (from ``GameDef.sample`` and from applying actions or chance to a
+this module makes (from ``BotSupport.sample`` and from applying actions or chance to a
 `Sampled`), and every method takes a `Sampled`: a bot that tried to hand the model a raw
 state, or a view, is a mypy error and, at run time, an `AttributeError` on the missing
-wrapper.  The model keeps the `GameDef` in a private slot; it offers no way to reach it.
+wrapper.  The model keeps the rules and the support in private slots; it offers no way to
+reach them.
 
 What the model offers (all pure, none touches a table):
 
 * ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler; ``lookahead``
-  (``GameDef.lookahead``): how many of its own turns a search should span by default;
-  ``for_themselves`` (``GameDef.for_themselves``): whether a search should take the other
-  seats to play their own best rather than search their replies;
+  (``BotSupport.lookahead``): how many of its own turns a search should span by default;
+  ``for_themselves`` (``BotSupport.for_themselves``): whether a search should take the
+  other seats to play their own best rather than search their replies;
 * ``active_seats``, ``legal_actions``, ``apply`` (a new `Sampled`, or the `Refusal`);
 * ``settle(state, rng)``: resolve pending chance at random, the way the engine resolves it
   from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
   ``apply`` then ``settle`` (raises `BotModelError` on a refusal, which is a bot's bug);
 * ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
-  ``score`` (``GameDef.score``), ``judge`` (``GameDef.evaluate`` where the game has it,
-  else ``score``; ``has_score``), ``judge_each`` (``judge`` after each of a seat's actions,
-  through ``GameDef.evaluate_each`` where the game has it), ``judges`` (every seat's
+  ``score`` (``BotSupport.score``), ``judge`` (``BotSupport.evaluate`` where the game has
+  it, else ``score``; ``has_score``), ``judge_each`` (``judge`` after each of a seat's
+  actions, through ``BotSupport.evaluate_each`` where the game has it), ``judges`` (every seat's
   ``judge`` at once), ``estimate``
   (rewards judged from every seat's ``judge`` of a state that is not over), ``view``.
 
@@ -34,17 +41,40 @@ The wrapper costs one small object per state: cheap next to any ``apply``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any, Generic, TypeVar, final
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, final
 
 from hedgerow.core.actions import Action
-from hedgerow.core.chance import draw_all
+from hedgerow.core.botsupport import BotSupport
+from hedgerow.core.chance import Chance, ChanceOutcome, draw_all
 from hedgerow.core.errors import HedgerowError, Refusal
-from hedgerow.core.game import GameDef
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
 from hedgerow.core.rng import Rng
 
 S = TypeVar("S")
+
+
+class Rules(Protocol):
+    """What the model calls of a table's rules: the functions of a
+    `hedgerow.core.game.GameDef` (which is one), named here so that neither module needs
+    the other's types."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def active_seats(self) -> Callable[..., tuple[int, ...]]: ...
+    @property
+    def legal_actions(self) -> Callable[[Any, int], Sequence[Action]]: ...
+    @property
+    def apply(self) -> Callable[[Any, int, Action], Any]: ...
+    @property
+    def view(self) -> Callable[[Any, int], Any]: ...
+    @property
+    def outcome(self) -> Callable[[Any], Outcome | None]: ...
+    @property
+    def chance(self) -> Callable[[Any], Chance | None] | None: ...
+    @property
+    def resolve(self) -> Callable[[Any, ChanceOutcome], Any] | None: ...
 
 
 class BotModelError(HedgerowError):
@@ -85,12 +115,14 @@ MAX_CHANCE_CHAIN = 1000
 class BotModel:
     """The rules of one table, as a bot at ``seat`` may use them (see the module docstring)."""
 
-    __slots__ = ("__game", "game", "players", "seat")
+    __slots__ = ("__game", "__support", "game", "players", "seat")
 
-    def __init__(self, gamedef: GameDef[Any, Any], seat: int, players: int) -> None:
-        self.__game = gamedef
+    def __init__(self, rules: Rules, support: BotSupport[Any, Any] | None, seat: int,
+                 players: int) -> None:
+        self.__game = rules
+        self.__support = support
         #: The game's name.
-        self.game: str = gamedef.name
+        self.game: str = rules.name
         self.seat = seat
         self.players = players
 
@@ -101,26 +133,26 @@ class BotModel:
 
     @property
     def can_sample(self) -> bool:
-        """True when the game can sample a state from a view (``GameDef.sample``)."""
-        return self.__game.sample is not None
+        """True when the game can sample a state from a view (it offers `BotSupport`)."""
+        return self.__support is not None
 
     @property
     def lookahead(self) -> int:
         """How many of a seat's own turns a search should span by default
-        (``GameDef.lookahead``)."""
-        return self.__game.lookahead
+        (``BotSupport.lookahead``; 1 for a game without support)."""
+        return self.__support.lookahead if self.__support is not None else 1
 
     @property
     def for_themselves(self) -> bool:
         """Whether a search should take every other seat to play its own best action by its
-        own judgement rather than search its replies (``GameDef.for_themselves``)."""
-        return self.__game.for_themselves
+        own judgement rather than search its replies (``BotSupport.for_themselves``)."""
+        return self.__support is not None and self.__support.for_themselves
 
     @property
     def has_score(self) -> bool:
-        """True when the game can judge a state that is not over (``GameDef.score`` or
-        ``GameDef.evaluate``)."""
-        return self.__game.score is not None or self.__game.evaluate is not None
+        """True when the game can judge a state that is not over (``BotSupport.score`` or
+        ``BotSupport.evaluate``)."""
+        return self.__support is not None and self.__support.judge is not None
 
     # -- states ------------------------------------------------------------------------------
 
@@ -129,11 +161,11 @@ class BotModel:
 
         Raises `BotModelError` when the game has no sampler (``can_sample`` is False).
         """
-        sample = self.__game.sample
-        if sample is None:
+        support = self.__support
+        if support is None:
             raise BotModelError(f"{self.game} cannot sample a state from a view "
-                                "(its GameDef has no sample)", code="no_sample")
-        return _wrap(sample(view, self.seat, rng))
+                                "(it offers no bot support)", code="no_sample")
+        return _wrap(support.sample(view, self.seat, rng))
 
     def active_seats(self, state: Sampled[Any]) -> tuple[int, ...]:
         """Who must act in ``state`` (``()`` when it is over or waits for chance)."""
@@ -204,10 +236,10 @@ class BotModel:
 
         Raises `BotModelError` when the game has no ``score`` (``has_score`` is False).
         """
-        score = self.__game.score
+        score = self.__support.score if self.__support is not None else None
         if score is None:
             raise BotModelError(f"{self.game} cannot score a state that is not over "
-                                "(its GameDef has no score)", code="no_score")
+                                "(its bot support has no score)", code="no_score")
         return float(score(state._state, seat))
 
     def judge(self, state: Sampled[Any], seat: int) -> float:
@@ -216,7 +248,7 @@ class BotModel:
 
         Raises `BotModelError` when the game has neither (``has_score`` is False).
         """
-        evaluate = self.__game.evaluate
+        evaluate = self.__support.evaluate if self.__support is not None else None
         if evaluate is not None:
             return float(evaluate(state._state, seat))
         return self.score(state, seat)
@@ -229,7 +261,7 @@ class BotModel:
         the state after an action.  Only the actions it does not answer are stepped, in
         their order, so ``rng`` draws what stepping them all would have drawn (an answered
         action waits for no chance).  Raises `BotModelError` as `judge` and `step` do."""
-        each = self.__game.evaluate_each
+        each = self.__support.evaluate_each if self.__support is not None else None
         quick = each(state._state, seat, actions) if each is not None else None
         if quick is not None and len(quick) != len(actions):
             raise BotModelError(f"{self.game}: evaluate_each gave {len(quick)} figures for "
@@ -244,7 +276,7 @@ class BotModel:
     def judges(self, state: Sampled[Any]) -> tuple[float, ...] | None:
         """Every seat's `judge` of ``state``, in seat order; None when the game can judge
         nothing (``has_score`` is False)."""
-        judge = self.__game.evaluate or self.__game.score
+        judge = self.__support.judge if self.__support is not None else None
         if judge is None:
             return None
         s = state._state
@@ -257,7 +289,7 @@ class BotModel:
     def estimate(self, state: Sampled[Any]) -> tuple[float, ...]:
         """Rewards judged from every seat's `judge` of a state that is not over (see
         `estimate`); every seat 0.5 when the game can judge nothing."""
-        judge = self.__game.evaluate or self.__game.score
+        judge = self.__support.judge if self.__support is not None else None
         if judge is None:
             return (0.5,) * self.players
         s = state._state

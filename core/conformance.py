@@ -29,15 +29,14 @@ step:
   ``determinize``, a seat's view and its legal actions are the same for a state re-dealt
   from its point of view, re-dealt twice included (the view leaks nothing hidden, and
   re-dealing never hands the seat knowledge it could not have);
-* when the game provides ``sample`` (on the first steps and every fourth after, to keep the
-  kit quick): a state sampled from a seat's view shows the seat that same view and the same
-  legal actions, and (twice a game, for every seat) plays on with
-  random actions and chance to a well-formed outcome; when it provides ``score``: every
-  seat's score is a finite number, in the state and in the sampled one;
-* when it provides ``evaluate_each`` (on the same steps as ``sample``): for the acting
-  seat's legal actions and mutated ones, every figure it gives is exactly ``evaluate`` of
-  the state ``apply`` gives, that state waits for no chance, and a refused action gets
-  None;
+* when the game offers bot support (``Ruleset.bots``, `hedgerow.core.botsupport`; on the
+  first steps and every fourth after, to keep the kit quick): a state sampled from a
+  seat's view shows the seat that same view and the same legal actions, and (twice a
+  game, for every seat) plays on with random actions and chance to a well-formed outcome;
+  with ``score``, every seat's score is a finite number, in the state and in the sampled
+  one; with ``evaluate_each``, for the acting seat's legal actions and mutated ones, every
+  figure it gives is exactly ``evaluate`` of the state ``apply`` gives, that state waits
+  for no chance, and a refused action gets None;
 * your ``invariants(before, after)`` hold (see `Invariant`), and your
   ``redeal_checks(state, seat, redealt)`` hold for every re-deal (what a seat remembers
   beyond its view: see `RedealCheck`);
@@ -58,6 +57,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hedgerow.core.actions import Action, Value
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.canon import state_hash
 from hedgerow.core.chance import Chance, ChanceOutcome, Pick, SeededChance, draw_all, outcome_of
 from hedgerow.core.errors import Code, Refusal, RulesError
@@ -273,7 +273,7 @@ def check_game(
     max_actions: int = 10_000,
 ) -> Report:
     """Play one seeded random game per seed and check the contract (see the module doc)."""
-    gamedef = ruleset.gamedef
+    gamedef, bots = ruleset.gamedef, ruleset.bots
     games = actions = checked = refusals = chances = steps = 0
     kinds: set[str] = set()
     for seed_number in seeds:
@@ -294,11 +294,11 @@ def check_game(
             state = table.state
             before = _hash(gamedef, state)
             listed = [list(gamedef.legal_actions(state, seat)) for seat in range(players)]
-            _check_views(gamedef, state, listed, rng, step, redeal_checks,
+            _check_views(gamedef, bots, state, listed, rng, step, redeal_checks,
                          sampled=table.index < exhaustive_steps or table.index % 4 == 0)
             if table.index in (exhaustive_steps, 4 * exhaustive_steps + 1):
                 for seat in range(players):
-                    check_sample_plays_on(gamedef, state, seat, players, rng, step,
+                    check_sample_plays_on(gamedef, bots, state, seat, players, rng, step,
                                           max_actions)
             for seat in range(players):
                 if seat not in active:
@@ -316,9 +316,9 @@ def check_game(
                 for action in _mutations(legal[0]):
                     if action not in legal_set:
                         refusals += _expect_refused(table, seat, action, before, step)
-                if (len(active) == 1 and gamedef.evaluate_each is not None
+                if (len(active) == 1 and bots is not None and bots.evaluate_each is not None
                         and (table.index < exhaustive_steps or table.index % 4 == 0)):
-                    _check_evaluate_each(gamedef, state, seat, legal, step)
+                    _check_evaluate_each(gamedef, bots, state, seat, legal, step)
                 choices[seat] = legal[rng.randbelow(len(legal))]
                 describe = gamedef.describe(state, seat, choices[seat])
                 if not isinstance(describe, str) or not describe:
@@ -366,14 +366,14 @@ def check_game(
     return Report(games, actions, checked, refusals, chances, steps, tuple(sorted(kinds)))
 
 
-def _check_evaluate_each(gamedef: GameDef[Any, Any], state: Any, seat: int,
-                         legal: list[Action], step: str) -> None:
+def _check_evaluate_each(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any], state: Any,
+                         seat: int, legal: list[Action], step: str) -> None:
     """``evaluate_each`` against ``apply`` then ``evaluate``, on every legal action and the
     mutations of the first (see the module docstring)."""
-    assert gamedef.evaluate_each is not None and gamedef.evaluate is not None
+    assert bots.evaluate_each is not None and bots.evaluate is not None
     listed = set(legal)
     actions = legal + [a for a in _mutations(legal[0]) if a not in listed]
-    figures = list(gamedef.evaluate_each(state, seat, actions))
+    figures = list(bots.evaluate_each(state, seat, actions))
     if len(figures) != len(actions):
         raise ConformanceError(f"{step}: evaluate_each gave {len(figures)} figures for "
                                f"{len(actions)} actions")
@@ -387,7 +387,7 @@ def _check_evaluate_each(gamedef: GameDef[Any, Any], state: Any, seat: int,
         if gamedef.pending_chance(after) is not None:
             raise ConformanceError(f"{step}: evaluate_each judged {action}, whose result "
                                    "waits for chance; it must give None")
-        expected = gamedef.evaluate(after, seat)
+        expected = bots.evaluate(after, seat)
         if figure != expected:
             raise ConformanceError(f"{step}: evaluate_each gave {figure!r} for {action}, "
                                    f"evaluate of the state after it {expected!r}")
@@ -461,9 +461,9 @@ def _expect_refused(
     return 1
 
 
-def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Action]], rng: Rng,
-                 step: str, redeal_checks: Sequence[RedealCheck] = (),
-                 sampled: bool = True) -> None:
+def _check_views(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, state: Any,
+                 listed: list[list[Action]], rng: Rng, step: str,
+                 redeal_checks: Sequence[RedealCheck] = (), sampled: bool = True) -> None:
     """Each seat's view is a View, and neither it nor the seat's legal actions (``listed``,
     one list per seat) change when what the seat cannot know is re-dealt."""
     for seat, legal in enumerate(listed):
@@ -472,7 +472,7 @@ def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Actio
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
         if gamedef.determinize is None:
             if sampled:
-                _check_sample(gamedef, state, seat, view, legal, rng, step)
+                _check_sample(gamedef, bots, state, seat, view, legal, rng, step)
             continue
         other = gamedef.determinize(state, seat, rng.fork(f"det{seat}"))
         if gamedef.view(other, seat) != view:
@@ -499,43 +499,43 @@ def _check_views(gamedef: GameDef[Any, Any], state: Any, listed: list[list[Actio
                 "they depend on something the seat cannot see"
             )
         if sampled:
-            _check_sample(gamedef, state, seat, view, legal, rng, step)
+            _check_sample(gamedef, bots, state, seat, view, legal, rng, step)
 
 
-def _check_sample(gamedef: GameDef[Any, Any], state: Any, seat: int, view: Any,
-                  legal: list[Action], rng: Rng, step: str) -> None:
+def _check_sample(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, state: Any,
+                  seat: int, view: Any, legal: list[Action], rng: Rng, step: str) -> None:
     """``sample(view)`` agrees with the view and the seat's legal actions; ``score`` is a
-    finite number for every seat, in the real state and in the sampled one."""
-    sampled = None
-    if gamedef.sample is not None:
-        sampled = gamedef.sample(view, seat, rng.fork(f"sample{seat}"))
-        if gamedef.view(sampled, seat) != view:
-            raise ConformanceError(
-                f"{step}: seat {seat}'s view of a state sampled from its view differs from "
-                "the view: sample() must keep everything the view shows"
-            )
-        if list(gamedef.legal_actions(sampled, seat)) != legal:
-            raise ConformanceError(
-                f"{step}: seat {seat}'s legal actions differ in a state sampled from its view"
-            )
-    if gamedef.score is not None:
+    finite number for every seat, in the real state and in the sampled one (the game's bot
+    support, when it offers one)."""
+    if bots is None:
+        return
+    sampled = bots.sample(view, seat, rng.fork(f"sample{seat}"))
+    if gamedef.view(sampled, seat) != view:
+        raise ConformanceError(
+            f"{step}: seat {seat}'s view of a state sampled from its view differs from "
+            "the view: sample() must keep everything the view shows"
+        )
+    if list(gamedef.legal_actions(sampled, seat)) != legal:
+        raise ConformanceError(
+            f"{step}: seat {seat}'s legal actions differ in a state sampled from its view"
+        )
+    if bots.score is not None:
         for where, some in (("state", state), ("sampled state", sampled)):
-            if some is None:
-                continue
-            value = gamedef.score(some, seat)
+            value = bots.score(some, seat)
             if not isinstance(value, int | float) or isinstance(value, bool) \
                     or not math.isfinite(value):
                 raise ConformanceError(f"{step}: score() of seat {seat} in the {where} is "
                                        f"{value!r}, not a finite number")
 
 
-def check_sample_plays_on(gamedef: GameDef[Any, Any], state: Any, seat: int, players: int,
-                          rng: Rng, step: str, max_actions: int) -> None:
+def check_sample_plays_on(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None,
+                          state: Any, seat: int, players: int, rng: Rng, step: str,
+                          max_actions: int) -> None:
     """A state sampled from ``seat``'s view of ``state`` plays on, with random legal actions
     and chance drawn at random, to a well-formed outcome within ``max_actions``."""
-    if gamedef.sample is None:
+    if bots is None:
         return
-    some = gamedef.sample(gamedef.view(state, seat), seat, rng.fork("plays-on"))
+    some = bots.sample(gamedef.view(state, seat), seat, rng.fork("plays-on"))
     for _ in range(max_actions):
         pending = gamedef.pending_chance(some)
         if pending is not None:

@@ -32,28 +32,28 @@ The contract (version 2) in one place:
 * **Hidden information.**  ``view(state, seat)`` is everything ``seat`` knows, and only that:
   its own hidden cards, public cards, counts of others' hidden cards, *and what it has seen
   and still knows* — cards it passed to a neighbour, cards it saw revealed and that went
-  back into a hand.  ``determinize(state, seat, rng)`` re-deals only what ``seat`` cannot
-  know, so the seat's view of the re-dealt state is its view of ``state``; ``sample(view,
-  seat, rng)`` builds such a state from the view alone.
+  back into a hand, cards played face down in front of it.  ``determinize(state, seat,
+  rng)`` (optional) re-deals, from the state, only what ``seat`` cannot know.
 * **Bots.**  A bot gets its seat's view, the legal actions and a `BotContext`, never the
   state: its rules are a `hedgerow.core.botmodel.BotModel`, which works only on states it
-  sampled from the bot's view (``sample``) and played on from there.
+  sampled from the bot's view and played on from there.  What a bot needs beyond the rules
+  (a sampler, the game's judgement of a position) is not part of them: a game offers it
+  beside them, as a `hedgerow.core.botsupport.BotSupport` (``GameSpec.bots``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from hedgerow.core.actions import Action
+from hedgerow.core.botmodel import BotModel
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.chance import Chance, ChanceOutcome
 from hedgerow.core.errors import Refusal
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.rng import Rng
-
-if TYPE_CHECKING:
-    from hedgerow.core.botmodel import BotModel
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -86,43 +86,10 @@ class GameDef(Generic[S, V]):
       applies to (for logs and the client).
     * ``determinize(state, seat, rng) -> S`` (optional): a state that ``seat`` cannot tell from
       ``state``: everything hidden from ``seat`` (and only that: not what it has seen) is
-      re-dealt at random.  Bots that search use it, and the conformance kit checks with it
-      that a view leaks nothing.
-    * ``sample(view, seat, rng) -> S`` (optional): a complete state consistent with ``view``,
-      what ``seat`` sees: ``view(sample(v, seat, rng), seat) == v``, and everything the view
-      does not fix (other hands, the deck's order, another seat's secret choice inside a
-      step) dealt at random from what ``v`` says could be there.  Search bots build every
-      state they think about with it, so a bot never needs, or gets, the real state.
-    * ``score(state, seat) -> float`` (optional): ``seat``'s points as the game's own scoring
-      would count them if it were scored now (in a cooperative game, the team's).  The
-      ``greedy`` bot maximises it and search bots use it to judge a position they stop at.
-    * ``evaluate(state, seat) -> float`` (optional): the game's own judgement of how good
-      the position is for ``seat``, in points like ``score``: the score now plus what the
-      rules say is likely to come (a group half built, a claim about to pay, a card in
-      hand, what a pass gives away).  Where a game gives it, the bots use it instead of
-      ``score`` to judge a position; it must be cheap and, like every function here, pure.
-    * ``evaluate_each(state, seat, actions) -> Sequence[float | None]`` (optional, with
-      ``evaluate``): for each of ``actions``, ``evaluate(after, seat)`` of the state
-      ``after`` that ``apply(state, seat, action)`` gives, exactly (the same float), without
-      building ``after`` where the game can do it for less; None for an action it cannot
-      judge so (its result waits for chance, or the shortcut does not cover it, or it is
-      refused): the caller applies that one itself.  Only for a ``state`` where ``seat``
-      acts alone.  A shortcut for bots that judge every action of a decision (``greedy``,
-      a search's model of another seat); the conformance kit checks it against ``apply``
-      and ``evaluate``.
-    * ``lookahead`` (a number, default 1): how many of a seat's own turns a search should
-      span by default to see what a decision leads to.  1: the seat's move and the others'
-      replies, enough where a move pays off at once; 2 where a move often pays off only at
-      the seat's next turn (a card passed in a draft comes back as a choice, a card taken
-      from a shared row is one the others cannot take).  A hint for bots, measured per
-      game (bench/README.md); a bot's own parameter overrides it.
-    * ``for_themselves`` (default False): True where a search should take every other seat
-      to play its own best action by its own ``evaluate`` (as ``greedy`` does) rather than
-      search its replies: where each seat builds its own tableau and the others touch it
-      only through what they take from a shared supply (FLOWERS' gardens), a seat's best
-      reply is what its own judgement finds, and searching it among its weaker replies
-      only blurs what the searching seat is up against.  A hint for bots, measured per
-      game (bench/README.md); a bot's own parameters override it.
+      re-dealt at random.  Write it from the state, never from the view: the conformance
+      kit checks with it that the view leaks nothing, which a determinize built from the
+      view cannot show (the kit also re-deals by itself, through chance: see
+      `hedgerow.core.conformance`).
     * ``hash_data(state) -> object`` (optional): plain data (ints, strings, tuples) that names
       the state exactly, for the canonical state hash; by default the state itself.
     * ``chance(state) -> Chance | None`` (optional, with ``resolve``): the luck the state waits
@@ -154,24 +121,10 @@ class GameDef(Generic[S, V]):
     chance: Callable[[S], Chance | None] | None = None
     resolve: Callable[[S, ChanceOutcome], S] | None = None
     name_cards: Callable[[S, int, Action], Action] | None = None
-    sample: Callable[[V, int, Rng], S] | None = None
-    score: Callable[[S, int], float] | None = None
-    evaluate: Callable[[S, int], float] | None = None
-    evaluate_each: Callable[[S, int, Sequence[Action]], Sequence[float | None]] | None = None
-    lookahead: int = 1
-    for_themselves: bool = False
 
     def __post_init__(self) -> None:
         if (self.chance is None) != (self.resolve is None):
             raise ValueError(f"game {self.name!r}: chance and resolve come together")
-        if self.evaluate_each is not None and self.evaluate is None:
-            raise ValueError(f"game {self.name!r}: evaluate_each needs evaluate")
-        if type(self.lookahead) is not int or self.lookahead < 1:
-            raise ValueError(f"game {self.name!r}: lookahead must be a whole number of "
-                             f"turns, at least 1 (got {self.lookahead!r})")
-        if type(self.for_themselves) is not bool:
-            raise ValueError(f"game {self.name!r}: for_themselves must be True or False "
-                             f"(got {self.for_themselves!r})")
 
     def pending_chance(self, state: S) -> Chance | None:
         """The chance ``state`` waits for, or None (always None for a game without chance)."""
@@ -194,6 +147,10 @@ class GameSpec:
     ``build(ext)`` returns the `GameDef` for a table whose chosen variants answer through
     ``ext``.  Extension hookspecs the game offers its variants are added through
     ``hedgerow_addhooks``.
+
+    ``bots(ext)`` (optional) returns the game's `BotSupport` for the same table: what its
+    bots may use beyond the rules (a sampler, the game's judgement of a position).  Without
+    it every bot still plays, ``greedy`` and ``ismcts`` uniformly at random.
     """
 
     name: str
@@ -204,6 +161,7 @@ class GameSpec:
     build: Callable[[Extensions], GameDef[Any, Any]]
     summary: str = ""
     default_players: int | None = None
+    bots: Callable[[Extensions], BotSupport[Any, Any]] | None = None
 
     @property
     def players_default(self) -> int:

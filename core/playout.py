@@ -35,7 +35,7 @@ def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSp
 
 def make_bot(ruleset: Ruleset, players: int, seed: bytes, spec: BotSpec, seat: int) -> Bot:
     """The bot ``spec`` makes for ``seat`` (exactly as `make_bots` makes it)."""
-    ctx = BotContext(BotModel(ruleset.gamedef, seat, players), seat, players,
+    ctx = BotContext(BotModel(ruleset.gamedef, ruleset.bots, seat, players), seat, players,
                      bot_rng(seed, seat), game=ruleset.spec.name, params=spec.params)
     return spec.make(ctx)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pluggy
 
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.canon import digest
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.game import GameDef, GameSpec, VariantSpec
@@ -44,7 +45,8 @@ class ExtensionRelay:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The rules one table runs: the game, its chosen variants, and the bound `GameDef`."""
+    """The rules one table runs: the game, its chosen variants, the bound `GameDef`, and
+    beside it what the game offers its bots (`BotSupport`, when it offers any)."""
 
     spec: GameSpec
     variants: tuple[VariantSpec, ...]
@@ -53,6 +55,9 @@ class Ruleset:
     #: with), for code outside the rules that must answer as this table's variants would,
     #: e.g. a UI previewing a score under a variant's scoring rule.
     ext: ExtensionRelay | None = None
+    #: What the game offers its bots at this table (``GameSpec.bots(ext)``), or None: read
+    #: by the bots' `hedgerow.core.botmodel.BotModel` only, never by the engine.
+    bots: BotSupport[Any, Any] | None = None
 
     @property
     def variant_names(self) -> tuple[str, ...]:
@@ -116,7 +121,8 @@ def make_ruleset(
                 code="variant_conflict",
             )
     relay = ExtensionRelay(pm, inactive, tuple(v.name for v in variants))
-    ruleset = Ruleset(spec, variants, spec.build(relay), relay)
+    bots = spec.bots(relay) if spec.bots is not None else None
+    ruleset = Ruleset(spec, variants, spec.build(relay), relay, bots)
     if players is not None:
         ruleset.check_players(players)
     return ruleset

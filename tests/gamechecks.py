@@ -2,12 +2,16 @@
 puts tests/ on ``sys.path``).
 
 * `applied` / `refused`: apply an action that must be legal (or must be refused);
+* `redeal`: a state a seat cannot tell from the real one, dealt from its view by the game's
+  bot support (``BotSupport.sample``);
 * `simulate`: ``hedgerow simulate <game> ... --json`` in a fresh process with a given hash
   seed, its records (for reproducibility across processes);
 * `assert_rules_import_no_ui_or_network`: importing the rules in a fresh interpreter pulls
   in no UI, network or protobuf module;
 * `assert_imports_nothing_nondeterministic`: a rules module's own import statements name
-  nothing random, timed, or of the UI and network (`FORBIDDEN`).
+  nothing random, timed, or of the UI and network (`FORBIDDEN`);
+* `assert_rules_leave_bots_alone`: no module of a game's rules imports its bot support
+  (``<game>.bots``), which only the plugin module (``<game>/__init__.py``) names.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hedgerow.core import Action, Refusal
+from hedgerow.core import Action, Refusal, Rng
 from hedgerow.core.ruleset import Ruleset
 
 #: What a rules module may not import (nor any module below these).
@@ -44,6 +48,12 @@ def refused(ruleset: Ruleset, state: Any, seat: int, action: Action) -> Refusal:
     result = ruleset.gamedef.apply(state, seat, action)
     assert isinstance(result, Refusal), result
     return result
+
+
+def redeal(ruleset: Ruleset, state: Any, seat: int, rng: Rng) -> Any:
+    """A state ``seat`` cannot tell from ``state``: its view sampled by the bot support."""
+    assert ruleset.bots is not None
+    return ruleset.bots.sample(ruleset.gamedef.view(state, seat), seat, rng)
 
 
 def simulate(game: str, *args: str, hash_seed: str,
@@ -71,8 +81,29 @@ def assert_rules_import_no_ui_or_network(*modules: str) -> None:
 
 
 def rules_modules(package: Any) -> list[Path]:
-    """The modules of a plugin package (``package`` as imported), sorted (for parametrize)."""
-    return sorted(Path(package.__file__).parent.glob("*.py"))
+    """The modules of a plugin package (``package`` as imported) and of its sub-packages (its
+    bot support), sorted (for parametrize)."""
+    return sorted(Path(package.__file__).parent.rglob("*.py"))
+
+
+def assert_rules_leave_bots_alone(package: Any) -> None:
+    """No module of ``package``'s rules imports its bot support package (``.bots``): only
+    the plugin module itself (``__init__.py``, which registers both) and the bot support's
+    own modules name it."""
+    root = Path(package.__file__).parent
+    bots = f"{package.__name__}.bots"
+    for path in sorted(root.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if isinstance(node, ast.ImportFrom) and node.module == package.__name__:
+                names += [f"{package.__name__}.{a.name}" for a in node.names]
+            for name in names:
+                assert not (name == bots or name.startswith(bots + ".")), (
+                    f"{path.name} (rules) imports the bot support {name}")
 
 
 def assert_imports_nothing_nondeterministic(path: Path, *, docstring: bool = True) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from hedgerow.core import (
     Action,
+    BotSupport,
     Chance,
     GameDef,
     GameSpec,
@@ -160,6 +161,13 @@ def build_posy(ext) -> GameDef:
                 k += len(h)
         return replace(s, hands=tuple(hands), pile=tuple(hidden[k:]))
 
+    return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize,
+                   chance=chance, resolve=resolve)
+
+
+def build_posy_bots(ext) -> BotSupport:
+    """Posy's bot support: a state from a view, and the points so far."""
+
     def sample(v: PosyView, seat: int, rng: Rng) -> PosyState:
         # The view does not say which cards were played: any card not in the seat's hand
         # may be anywhere hidden.
@@ -178,8 +186,7 @@ def build_posy(ext) -> GameDef:
     def score(s: PosyState, seat: int) -> float:
         return float(s.scores[seat])
 
-    return GameDef("posy", setup, active, legal, apply, view, outcome, describe, determinize,
-                   chance=chance, resolve=resolve, sample=sample, score=score)
+    return BotSupport(sample=sample, score=score)
 
 
 class PosyPlugin:
@@ -191,7 +198,8 @@ class PosyPlugin:
 
     @hookimpl
     def hedgerow_register_games(self, register) -> None:
-        register(GameSpec("posy", "Posy", "1.0.0", 2, 4, build_posy, summary="test game"))
+        register(GameSpec("posy", "Posy", "1.0.0", 2, 4, build_posy, summary="test game",
+                          bots=build_posy_bots))
 
     @hookimpl(trylast=True)
     def posy_rank(self, scores: tuple[int, ...]) -> tuple[int, ...]:
@@ -315,6 +323,12 @@ def build_duel(ext) -> GameDef:
         )
         return replace(s, picks=picks)
 
+    return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize)
+
+
+def build_duel_bots(ext) -> BotSupport:
+    """Duel's bot support: the others' hidden picks drawn at random, the points."""
+
     def sample(v: DuelView, seat: int, rng: Rng) -> DuelState:
         picks = tuple(v.my_pick if i == seat else (1 + rng.randbelow(3) if chose else 0)
                       for i, chose in enumerate(v.picked))
@@ -323,15 +337,15 @@ def build_duel(ext) -> GameDef:
     def score(s: DuelState, seat: int) -> float:
         return float(s.scores[seat])
 
-    return GameDef("duel", setup, active, legal, apply, view, outcome, describe, determinize,
-                   sample=sample, score=score)
+    return BotSupport(sample=sample, score=score)
 
 
 class DuelPlugin:
     @hookimpl
     def hedgerow_register_games(self, register) -> None:
         register(
-            GameSpec("duel", "Duel", "1.0.0", 2, 5, build_duel, summary="simultaneous test game")
+            GameSpec("duel", "Duel", "1.0.0", 2, 5, build_duel, summary="simultaneous test game",
+                     bots=build_duel_bots)
         )
 
 
@@ -544,6 +558,17 @@ def build_tokens(ext) -> GameDef:
     def describe(s: TokenState, seat: int, a: Action) -> str:
         return f"seat {seat} plays {a.get('card')}"
 
+    return GameDef("tokens", setup, active, legal, apply, view, outcome, describe,
+                   chance=chance, resolve=resolve)
+
+
+def _token_points(s: TokenState) -> tuple[int, ...]:
+    return tuple(sum(v for _, v in p) for p in s.played)
+
+
+def build_tokens_bots(ext) -> BotSupport:
+    """Tokens' bot support: a state from a view (other hands fresh tokens), the points."""
+
     def sample(v: TokenView, seat: int, rng: Rng) -> TokenState:
         hands = tuple(v.hand if i == seat else
                       tuple(token_card(rng.randbelow(TOKEN_SPACE)) for _ in range(size))
@@ -551,17 +576,17 @@ def build_tokens(ext) -> GameDef:
         return TokenState(hands, v.played, v.turn, v.plays)
 
     def score(s: TokenState, seat: int) -> float:
-        return float(points(s)[seat])
+        return float(_token_points(s)[seat])
 
-    return GameDef("tokens", setup, active, legal, apply, view, outcome, describe,
-                   chance=chance, resolve=resolve, sample=sample, score=score)
+    return BotSupport(sample=sample, score=score)
 
 
 class TokensPlugin:
     @hookimpl
     def hedgerow_register_games(self, register) -> None:
         register(GameSpec("tokens", "Tokens", "1.0.0", 2, 4, build_tokens,
-                          summary="unique hidden tokens (information-boundary tests)"))
+                          summary="unique hidden tokens (information-boundary tests)",
+                          bots=build_tokens_bots))
 
 
 PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin(), TokensPlugin())

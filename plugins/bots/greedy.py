@@ -11,10 +11,11 @@ drawn at random, so the step resolves and is judged whole.  Ties are broken
 with the bot's own random stream, so with the same table seed it makes the same choices
 in any process.
 
-Where the game cannot sample a state or judge one it falls back to a uniform choice
-(``random``'s play).  A decision with more than `WIDEST` legal actions (a Petals symbol
-effect lists over a thousand moves) weighs `WIDEST` of them drawn at random, so that no
-decision takes more than a few milliseconds.  It takes no parameters.
+Where the game cannot sample a state or judge one (it offers no bot support, or one without
+``score`` or ``evaluate``) it falls back to a uniform choice (``random``'s play), and says
+so once (`hedgerow.core.botsupport.say_unsupported`).  A decision with more than `WIDEST`
+legal actions (a Petals symbol effect lists over a thousand moves) weighs `WIDEST` of them
+drawn at random, so that no decision takes more than a few milliseconds.  It takes no parameters.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
+from hedgerow.core.botsupport import say_unsupported
 from hedgerow.core.rng import Rng
 
 T = TypeVar("T")
@@ -98,6 +100,11 @@ class GreedyBot:
         self.seat = ctx.seat
         self.rng = ctx.rng
         self.informed = ctx.model.can_sample and ctx.model.has_score
+        if not ctx.model.can_sample:
+            say_unsupported("greedy", ctx.model.game, "no bot support", "uniformly at random")
+        elif not ctx.model.has_score:
+            say_unsupported("greedy", ctx.model.game, "no score or evaluate in its bot support",
+                            "uniformly at random")
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """One of the best-scoring legal actions (a uniform one if the game cannot say)."""

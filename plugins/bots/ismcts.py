@@ -129,7 +129,8 @@ budget the same seed gives the same moves in any process.  A time budget makes t
 of iterations depend on the machine and its load, so those games are not reproducible.
 An iteration budget does not count the ranking of the root candidates; a time budget
 does, and one shorter than the ranking (a few to a few tens of milliseconds) is overrun.
-Where the game cannot sample a state from a view the bot plays uniformly at random.
+Where the game offers no bot support (it cannot sample a state from a view) the bot plays
+uniformly at random, and says so once.
 """
 
 from __future__ import annotations
@@ -143,6 +144,7 @@ from typing import Any
 
 from hedgerow.core import Action, BotContext, BotSpec, hookimpl
 from hedgerow.core.botmodel import BotModel, Sampled
+from hedgerow.core.botsupport import say_unsupported
 from hedgerow.core.rng import Rng
 from hedgerow.plugins.bots.greedy import (
     WIDEST,
@@ -327,6 +329,13 @@ class IsmctsBot:
                        else WIDEST if mine else None)
         self.parity = (self.params.parity if self.params.parity is not None
                        else 2 if mine else 1)
+        if not self.model.can_sample:
+            say_unsupported("ismcts", self.model.game, "no bot support",
+                            "uniformly at random")
+        elif not self.model.has_score and self.params.rollout != -1:
+            say_unsupported("ismcts", self.model.game, "no score or evaluate in its bot "
+                            "support", "blind to every position short of the end (try "
+                            "ismcts:...,rollout=-1 to play each iteration to the end)")
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         """The best root candidate after the budget's iterations (see the module

@@ -4,13 +4,15 @@ docs/rules/flourish.md).
 This module is the plugin the host registers.  It:
 
 * adds Flourish's extension hooks (`hookspecs`) through ``hedgerow_addhooks``;
-* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* registers the game (`SPEC`: its rules, ``game.build``, and beside them what it offers its
+  bots, ``bots.build``) through ``hedgerow_register_games``;
 * implements the standard rule of each extension hook, ``trylast``, so that a chosen
   variant's answer comes first and the standard rule is the fallback;
 * answers the seat client's ``hedgerow_game_ui`` with a `FlourishUI` for the table
   (``hedgerow.plugins.flourish.ui``).
 
-The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The two-
+The rules live in the sibling modules and import nothing but ``hedgerow.core``; the bot
+support lives in `hedgerow.plugins.flourish.bots`, which the rules never import.  The two-
 player rules and the solo game against McGregor are part of the game (by player count).
 The variants are separate plugins: ``cooperative``, ``garden_show`` and ``compost``.
 """
@@ -23,14 +25,27 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, Outcome, hookimpl
-from hedgerow.plugins.flourish import hookspecs
-from hedgerow.plugins.flourish.game import SPEC
+from hedgerow.plugins.flourish import bots, game, hookspecs, setup
 from hedgerow.plugins.flourish.ranking import standard_outcome
 from hedgerow.plugins.flourish.state import GameEnd, Result
 
 if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+
+SPEC = GameSpec(
+    name=game.NAME,
+    title="Flourish",
+    version="1.0.0",
+    min_players=setup.MIN_PLAYERS,
+    max_players=setup.MAX_PLAYERS,
+    build=game.build,
+    bots=bots.build,
+    summary="Everyone at once: plant one card, pass one to each neighbour, and grow a garden "
+            "of twelve whose symbols score round by round and at the end; alone, against "
+            "McGregor.",
+    default_players=4,
+)
 
 
 @hookimpl

@@ -1,32 +1,31 @@
-"""Binding the Flourish rules for one table: ``build(ext)`` and the `GameSpec`.
+"""Binding the Flourish rules for one table: ``build(ext)``.
 
 The `GameDef` functions are the pure rules of the sibling modules; ``build`` adds the
 table's extension relay ``ext``, called only at setup (compost allowed? how many games?),
 around the variant's own luck, at the end of each game and for the outcome — never per
-move (``score`` asks the end-of-game hooks too, once per set of gardens it is asked
-about).  One seat plays solo against McGregor: that is the rules for one player, not a
-variant.
+move.  `bind` is that binding, which the bots' judgement shares
+(`hedgerow.plugins.flourish.bots`: its ``score`` asks the end-of-game hooks too, once per
+set of gardens it is asked about).  One seat plays solo against McGregor: that is the
+rules for one player, not a variant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from hedgerow.core import (
     Action,
     Chance,
     ChanceOutcome,
     GameDef,
-    GameSpec,
     Outcome,
     Refusal,
     SetupContext,
 )
 from hedgerow.core.game import Extensions
-from hedgerow.plugins.flourish import describe, sample, setup, turn, view
+from hedgerow.plugins.flourish import describe, setup, turn, view
 from hedgerow.plugins.flourish.choices import legal_actions
-from hedgerow.plugins.flourish.evaluate import Potential
-from hedgerow.plugins.flourish.scorenow import ScoreNow
 from hedgerow.plugins.flourish.state import (
     DEAL,
     EXTRA,
@@ -64,8 +63,18 @@ def chance(state: State) -> Chance | None:
     return state.extra_luck
 
 
-def build(ext: Extensions) -> GameDef[State, View]:
-    """The Flourish rules with the variants behind ``ext``."""
+class Bound(NamedTuple):
+    """A table's extension hooks as the rules call them (`bind`)."""
+
+    hooks: turn.Hooks
+    #: ``outcome_of(result)``: the table's ``flourish_outcome``.
+    outcome_of: Callable[[Result], Outcome]
+    #: ``medal_raise(players)``: the sum of the table's ``flourish_medal_raise`` answers.
+    medal_raise: Callable[[int], int]
+
+
+def bind(ext: Extensions) -> Bound:
+    """The hooks of the table behind ``ext``, bound once."""
 
     def game_end(players: int, game: int, gardens: tuple[tuple[int, ...], ...],
                  extras: tuple[object, ...]) -> GameEnd:
@@ -83,7 +92,19 @@ def build(ext: Extensions) -> GameDef[State, View]:
             players=players, extras=extras, outcome=outcome)
         return answer
 
-    hooks = turn.Hooks(game_end, extra_chance, extra_resolve)
+    def medal_raise(players: int) -> int:
+        return sum(r for r in ext.flourish_medal_raise(players=players) if r)
+
+    def outcome_of(result: Result) -> Outcome:
+        answer: Outcome = ext.flourish_outcome(result=result)
+        return answer
+
+    return Bound(turn.Hooks(game_end, extra_chance, extra_resolve), outcome_of, medal_raise)
+
+
+def build(ext: Extensions) -> GameDef[State, View]:
+    """The Flourish rules with the variants behind ``ext``."""
+    hooks, outcome_of, medal_raise = bind(ext)
 
     def setup_(ctx: SetupContext) -> State:
         players = ctx.players
@@ -107,13 +128,6 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def apply(state: State, seat: int, action: Action) -> State | Refusal:
         return turn.apply(state, seat, action, hooks)
 
-    def medal_raise(players: int) -> int:
-        return sum(r for r in ext.flourish_medal_raise(players=players) if r)
-
-    def outcome_of(result: Result) -> Outcome:
-        answer: Outcome = ext.flourish_outcome(result=result)
-        return answer
-
     def outcome(state: State) -> Outcome | None:
         if state.luck or state.turn < OVER:
             return None
@@ -123,7 +137,6 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def legal(state: State, seat: int) -> Sequence[Action]:
         return legal_actions(state, seat)
 
-    score = ScoreNow(game_end, outcome_of, medal_raise)
     return GameDef(
         name=NAME,
         setup=setup_,
@@ -133,28 +146,8 @@ def build(ext: Extensions) -> GameDef[State, View]:
         view=view.view,
         outcome=outcome,
         describe=describe.describe,
-        determinize=view.determinize,
         hash_data=view.hash_data,
         chance=chance,
         resolve=resolve,
-        sample=sample.sample,
-        score=score,
-        evaluate=Potential(score),
-        # The cards a step passes come back as the next step's choices (bench/README.md,
-        # ISMCTS: the search spanning two steps beat greedy where one step did not).
-        lookahead=2,
     )
 
-
-SPEC = GameSpec(
-    name=NAME,
-    title="Flourish",
-    version="1.0.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
-    build=build,
-    summary="Everyone at once: plant one card, pass one to each neighbour, and grow a garden "
-            "of twelve whose symbols score round by round and at the end; alone, against "
-            "McGregor.",
-    default_players=4,
-)

@@ -24,8 +24,8 @@ cannot both have gone left in the same turn — and a re-deal may break such a c
   into the deck.
 * A card that shows up in the seat's hand or in a garden is forgotten: it is seen again.
 
-``determinize`` (``hedgerow.plugins.flourish.view``) re-deals hidden cards only into zones
-their masks allow, so a re-dealt state is one the seat cannot tell from the real one.
+The bots' sampler (`hedgerow.plugins.flourish.bots.sample`) deals hidden cards only into
+zones their masks allow, so a sampled state is one the seat cannot tell from the real one.
 
 At a sealed table the memories are part of the public state: which cards (tokens) a seat
 remembers and where they may be is public, their faces are not (a seat's information

@@ -1,5 +1,5 @@
-"""What a seat knows (``view``), a state it cannot tell from the real one (``determinize``),
-and the plain data that names a state for its hash (``hash_data``).
+"""What a seat knows (``view``) and the plain data that names a state for its hash
+(``hash_data``).
 
 Public: every garden and the points, hand sizes, the sizes of the deck, the compost pile,
 the discards and McGregor's deck, the variant's data and the finished games.  Private to a
@@ -12,10 +12,10 @@ like the hand.
 Public too: who has already chosen inside a step (not what), and the chance the table
 waits for.
 
-``determinize`` is ``sample`` (``hedgerow.plugins.flourish.sample``) of the seat's view: one
-implementation of "re-deal what the seat cannot know" — other hands (with their choices
-inside a step), the deck, the compost pile, the discards, McGregor's deck — keeping each
-card it remembers within the places its memory allows.
+The other way, a state dealt from a view (other hands with their choices inside a step,
+the deck, the compost pile, the discards, McGregor's deck re-dealt, each card the seat
+remembers kept within the places its memory allows), is the bots' sampler
+(`hedgerow.plugins.flourish.bots.sample`).
 
 At a sealed table (``hedgerow.plugins.flourish.hidden``) ``view`` runs on a seat's
 information state, whose cards are in the public state's order: it sorts the hand and the
@@ -31,11 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from hedgerow.core import Rng
 from hedgerow.core.sealed import SealedRead, packed
 from hedgerow.plugins.flourish.hidden import card_id, card_ids, in_order, merged
 from hedgerow.plugins.flourish.knowledge import Memory, chosen_cards
-from hedgerow.plugins.flourish.sample import sample
 from hedgerow.plugins.flourish.state import State, View
 
 
@@ -91,16 +89,6 @@ def hand_sizes(state: State) -> tuple[int, ...]:
     """Each seat's hand size, counting the cards it chose inside a step."""
     return tuple(len(h) + (0 if c is None else len(chosen_cards(c)))
                  for h, c in zip(state.hands, state.choices, strict=True))
-
-
-# -- determinize ----------------------------------------------------------------------------
-
-
-def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A state ``seat`` cannot tell from ``state``: its view sampled again
-    (``sample(view(state, seat), seat, rng)``), so everything hidden from it is re-dealt
-    within what its memory allows and nothing else is read from ``state``."""
-    return sample(view(state, seat), seat, rng)
 
 
 # -- hash -----------------------------------------------------------------------------------

@@ -4,13 +4,15 @@ This module is the plugin the host registers.  It:
 
 * adds FLOWERS' extension hooks (`hookspecs`: ``flowers_setup``, ``flowers_coverable``,
   ``flowers_colour_points``) through ``hedgerow_addhooks``;
-* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* registers the game (`SPEC`: its rules, ``game.build``, and beside them what it offers its
+  bots, ``bots.build``) through ``hedgerow_register_games``;
 * answers ``hedgerow_game_ui`` with the seat client's UI object (`ui.flowers_ui`, bound
   to the table's rules);
 * implements the three extension hooks with the standard rules, ``trylast``, so that a
   chosen variant's answer comes first (firstresult) and the standard rule is the fallback.
 
-The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``.
+The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``;
+the bot support lives in `hedgerow.plugins.flowers.bots`, which the rules never import.
 The Summer variant is the separate plugin ``hedgerow.plugins.flowers.summer``; the solo
 game (1 player) is part of the game, not a variant.
 """
@@ -23,14 +25,27 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, hookimpl
-from hedgerow.plugins.flowers import hookspecs
-from hedgerow.plugins.flowers.game import SPEC
+from hedgerow.plugins.flowers import bots, game, hookspecs, setup
 from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
 from hedgerow.plugins.flowers.setup import Layout, standard_layout
 
 if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+
+SPEC = GameSpec(
+    name="flowers",
+    title="FLOWERS",
+    version="1.0.0",
+    min_players=setup.MIN_PLAYERS,
+    max_players=setup.MAX_PLAYERS,
+    build=game.build,
+    bots=bots.build,
+    summary="Take a card from a stack and plant it in your own garden, next to a card or on "
+            "top of one; at the end, number groups of the wrong size are removed and colour "
+            "groups of five or more score. Alone, earn a rank.",
+    default_players=2,
+)
 
 
 @hookimpl

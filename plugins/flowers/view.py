@@ -1,6 +1,6 @@
 """What a seat may see (``view``) and the plain data that names a state for its canonical
-hash (``hash_data``).  The other way, a state dealt from a view, is `sample`; the game's
-``determinize`` is ``sample`` of ``view``.
+hash (``hash_data``).  The other way, a state dealt from a view, is the bots' sampler
+(`hedgerow.plugins.flowers.bots.sample`).
 
 Hidden from everyone: the face-down stack, every card of a face-up stack below its top (the
 order of every stack), and the box.  Hidden from the other seats: the card the active seat

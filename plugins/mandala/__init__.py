@@ -4,11 +4,13 @@ This module is the plugin the host registers.  It:
 
 * adds Mandala's extension hooks (`hookspecs`: ``mandala_draw_rule``, ``mandala_game_end``,
   ``mandala_winner``) through ``hedgerow_addhooks``;
-* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* registers the game (`SPEC`: its rules, ``game.build``, and beside them what it offers its
+  bots, ``bots.build``) through ``hedgerow_register_games``;
 * implements the three extension hooks with the standard rules, ``trylast``, so that a
   chosen variant's answer comes first (firstresult) and the standard rule is the fallback.
 
-The rules live in the sibling modules and import nothing but ``hedgerow.core``.  The
+The rules live in the sibling modules and import nothing but ``hedgerow.core``; the bot
+support lives in `hedgerow.plugins.mandala.bots`, which the rules never import.  The
 published "draw up to 4" rule is the separate variant plugin
 ``hedgerow.plugins.mandala.drawfour``.  The plugin also answers the seat client's
 ``hedgerow_game_ui`` with a `MandalaUI` built for the table (``hedgerow.plugins.mandala.ui``).
@@ -22,14 +24,27 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.plugins.mandala import hookspecs
+from hedgerow.plugins.mandala import bots, game, hookspecs, setup
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
-from hedgerow.plugins.mandala.game import SPEC
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
 
 if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+
+SPEC = GameSpec(
+    name="mandala",
+    title="Flowers: A Mandala Game",
+    version="1.0.0",
+    min_players=setup.MIN_PLAYERS,
+    max_players=setup.MAX_PLAYERS,
+    build=game.build,
+    bots=bots.build,
+    summary="Play cards of one colour onto three shared mandalas; hold the most cards when "
+            "all six colours show to claim a half-flower tile, and pair halves into "
+            "complete flowers.",
+    default_players=3,
+)
 
 
 @hookimpl

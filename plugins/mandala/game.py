@@ -1,12 +1,10 @@
-"""Binding the Mandala rules for one table: ``build(ext)`` and the `GameSpec`.
+"""Binding the Mandala rules for one table: ``build(ext)``.
 
 The `GameDef` functions are the pure rules of the other modules; ``build`` adds the table's
 extension relay ``ext``: it asks ``ext.mandala_draw_rule`` once for the table's `DrawRule`,
 and binds ``ext.mandala_game_end`` (called after each resolution and each pass) and
-``ext.mandala_winner`` (the outcome, and ``score``: a seat's points if scored now, see
-`scorenow`; and ``evaluate``: that score plus what the open mandalas promise, see
-`outlook`).  No hook is called per move.  ``sample`` (a state drawn from a seat's view)
-is `sample.sample`; ``determinize`` is ``sample`` of the seat's view.
+``ext.mandala_winner`` (the outcome, through `ranker`, which the bots' judgement shares:
+`hedgerow.plugins.mandala.bots`).  No hook is called per move.
 
 Chance: the deal after setup, and a reshuffle of the discard pile whenever a draw finds
 the deck empty (``"deal"`` and ``"reshuffle"`` phases).  At a sealed table a play names the
@@ -20,7 +18,6 @@ from hedgerow.core import (
     Chance,
     ChanceOutcome,
     GameDef,
-    GameSpec,
     Outcome,
     Ranked,
     Refusal,
@@ -28,10 +25,7 @@ from hedgerow.core import (
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.mandala import choices, describe, setup, turn, view
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
-from hedgerow.plugins.mandala.outlook import Outlook
-from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
-from hedgerow.plugins.mandala.sample import sample
-from hedgerow.plugins.mandala.scorenow import ScoreNow
+from hedgerow.plugins.mandala.ranking import Rank, standard_end, standard_outcome
 from hedgerow.plugins.mandala.state import DEAL, OVER, RESHUFFLE, State, View
 
 
@@ -42,6 +36,16 @@ def chance(state: State) -> Chance | None:
     if state.phase == RESHUFFLE:
         return turn.reshuffle_chance(state)
     return None
+
+
+def ranker(ext: Extensions) -> Rank:
+    """The table's final scoring of the tiles (``ext.mandala_winner``, else the standard)."""
+
+    def rank(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked:
+        found = ext.mandala_winner(tiles=tiles, ended=ended)
+        return found if found is not None else standard_outcome(tiles, ended)
+
+    return rank
 
 
 def build(ext: Extensions) -> GameDef[State, View]:
@@ -61,9 +65,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         return choices.legal_actions(state, seat, rule)
 
-    def rank(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked:
-        found = ext.mandala_winner(tiles=tiles, ended=ended)
-        return found if found is not None else standard_outcome(tiles, ended)
+    rank = ranker(ext)
 
     def outcome(state: State) -> Outcome | None:
         if state.phase != OVER:
@@ -75,7 +77,6 @@ def build(ext: Extensions) -> GameDef[State, View]:
             return setup.deal(state, drawn)
         return turn.reshuffled(state, drawn, end)
 
-    score = ScoreNow(rank)
     return GameDef(
         name="mandala",
         setup=setup.setup,
@@ -85,26 +86,9 @@ def build(ext: Extensions) -> GameDef[State, View]:
         view=view.view,
         outcome=outcome,
         describe=describe.describe,
-        determinize=view.determinize,
         hash_data=view.hash_data,
         chance=chance,
         resolve=resolve,
         name_cards=choices.name_cards,
-        sample=sample,
-        score=score,
-        evaluate=Outlook(rank, score),
     )
 
-
-SPEC = GameSpec(
-    name="mandala",
-    title="Flowers: A Mandala Game",
-    version="1.0.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
-    build=build,
-    summary="Play cards of one colour onto three shared mandalas; hold the most cards when "
-            "all six colours show to claim a half-flower tile, and pair halves into "
-            "complete flowers.",
-    default_players=3,
-)

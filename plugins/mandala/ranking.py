@@ -12,7 +12,7 @@ plain-words explanation (the competition ranks come from `hedgerow.core.ranking`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hedgerow.core import Ranked
 from hedgerow.core.ranking import competition_ranks, deciding, seat_names, winners
@@ -25,6 +25,8 @@ from hedgerow.plugins.mandala.scoring import (
 )
 
 Key = tuple[int, ...]
+#: ``rank(tiles, ended) -> Ranked``: a table's final scoring (its ``mandala_winner``).
+Rank = Callable[[tuple[tuple[int, ...], ...], str], Ranked]
 FLOWERS_TO_END = 3
 STANDARD_CRITERIA = ("points", "complete flowers", "tiles held")
 STANDARD_RULE = "The most points win."

@@ -1,5 +1,5 @@
-"""What a seat may see (``view``), a state it cannot tell apart (``determinize``), and the
-plain data that names a state for its canonical hash (``hash_data``).
+"""What a seat may see (``view``) and the plain data that names a state for its canonical
+hash (``hash_data``).
 
 Hidden from a seat (spec §14, and the house decision that face-down cards are hidden):
 
@@ -19,21 +19,18 @@ Everything else is public: tiles, face-up cards, claims, hand sizes, the discard
 card in it was seen), the tiles in front of each player.  `side` reads one seat's cards on a
 mandala out of a view, as a client draws them.
 
-``determinize`` is `sample` (``hedgerow.plugins.mandala.sample``) of the seat's view: it keeps
-what the view shows and deals the rest at random, so a seat's view of the re-dealt state is
-its view of ``state``.
+The other way, a state dealt from a view, is the bots' sampler
+(`hedgerow.plugins.mandala.bots.sample`).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from hedgerow.core import Rng
 from hedgerow.core.sealed import packed
 from hedgerow.plugins.mandala.cards import NCOLOURS, Counts
 from hedgerow.plugins.mandala.choices import active_seats
 from hedgerow.plugins.mandala.hands import hand_size, shown_hand
-from hedgerow.plugins.mandala.sample import sample
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import HIDDEN, MandalaView, Resolution, State, View
 
@@ -105,12 +102,6 @@ def side(mandala: MandalaView, seat: int) -> Side:
             if colour != HIDDEN:
                 known[colour] += cards
     return Side(tuple(up), down, tuple(known))
-
-
-def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A state ``seat`` cannot tell from ``state``: `sample` of the seat's view, so the game
-    has one implementation of re-dealing what a seat cannot know."""
-    return sample(view(state, seat), seat, rng)
 
 
 def _packed(last: Resolution | None) -> object:

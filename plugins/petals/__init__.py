@@ -4,12 +4,14 @@ This module is the plugin the host registers.  It:
 
 * adds Petals' extension hooks (`hookspecs`: ``petals_final_scoring``, ``petals_winner``)
   through ``hedgerow_addhooks``;
-* registers the game (``game.SPEC``) through ``hedgerow_register_games``;
+* registers the game (`SPEC`: its rules, ``game.build``, and beside them what it offers its
+  bots, ``bots.build``) through ``hedgerow_register_games``;
 * implements its extension hooks with the standard rules, ``trylast``, so that a chosen
   variant's answer comes first (firstresult) and the standard rule is the fallback: the
   final scoring, the winner, and the score rule every screen shows (`scorerule`).
 
-The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``.
+The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``;
+the bot support lives in `hedgerow.plugins.petals.bots`, which the rules never import.
 The Harmony variant is the separate plugin ``hedgerow.plugins.petals.harmony``; the seat
 client's UI object is registered by the separate plugin ``hedgerow.plugins.petals.ui``, the
 way a third party would register one.
@@ -22,11 +24,25 @@ from collections.abc import Callable
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.plugins.petals import hookspecs
-from hedgerow.plugins.petals.game import SPEC
+from hedgerow.plugins.petals import bots, game, hookspecs, setup
 from hedgerow.plugins.petals.ranking import standard_outcome
 from hedgerow.plugins.petals.scorerule import STANDARD, ScoreRule
 from hedgerow.plugins.petals.scoring import Points, add, direct_points
+
+SPEC = GameSpec(
+    name="petals",
+    title="Petals",
+    # 2.0.0: the deal is a chance node (log entry #0); 2.1.0: at 3 players the two cards
+    # set aside come from the shuffled deck (sealed at a sealed table), not from picks.
+    version="2.1.0",
+    min_players=setup.MIN_PLAYERS,
+    max_players=setup.MAX_PLAYERS,
+    build=game.build,
+    bots=bots.build,
+    summary="Grow one shared garden of four-flowered cards; your score is the sum of your "
+            "two weakest elements, so keep Fire, Water, Earth and Air in balance.",
+    default_players=4,
+)
 
 
 @hookimpl

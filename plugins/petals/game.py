@@ -1,24 +1,22 @@
-"""Binding the Petals rules for one table: ``build(ext)`` and the `GameSpec`.
+"""Binding the Petals rules for one table: ``build(ext)``.
 
 The `GameDef` functions are the pure rules of the other modules; the only thing ``build``
 adds is the table's extension relay ``ext``, which the rules call at the end of a game:
-``ext.petals_final_scoring`` when the final round is over and ``ext.petals_winner`` for
-the outcome.  ``ext.petals_score_rule`` is asked once, here, for the figure ``score``
-counts (`standing`).  Nothing calls a hook per move.
+``ext.petals_final_scoring`` when the final round is over (`final_scoring`) and
+``ext.petals_winner`` for the outcome.  Nothing calls a hook per move.  `score_rule` asks
+``ext.petals_score_rule`` for the figure a seat ranks by, which the bots' judgement counts
+(`hedgerow.plugins.petals.bots`); the rules themselves never need it.
 """
 
 from __future__ import annotations
 
-from hedgerow.core import Action, GameDef, GameSpec, Outcome, Refusal
+from hedgerow.core import Action, GameDef, Outcome, Refusal
 from hedgerow.core.game import Extensions
 from hedgerow.plugins.petals import choices, describe, setup, turn, view
-from hedgerow.plugins.petals.evaluate import evaluator
-from hedgerow.plugins.petals.preview import previewer
-from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.scorerule import DEFAULT, ScoreRule
 from hedgerow.plugins.petals.scoring import Points
-from hedgerow.plugins.petals.standing import scorer
 from hedgerow.plugins.petals.state import DEAL, OVER, State, View
+from hedgerow.plugins.petals.turn import Finish
 
 
 def _keep(trackers: tuple[Points, ...], remaining: tuple[tuple[int, ...], ...],
@@ -31,12 +29,25 @@ def active_seats(state: State) -> tuple[int, ...]:
     return () if state.phase in (OVER, DEAL) else (state.active,)
 
 
-def build(ext: Extensions) -> GameDef[State, View]:
-    """The Petals rules with the variants behind ``ext``."""
+def final_scoring(ext: Extensions) -> Finish:
+    """The table's final scoring (``ext.petals_final_scoring``), as `turn` calls it."""
 
     def finish(trackers: tuple[Points, ...], remaining: tuple[tuple[int, ...], ...],
                ) -> tuple[Points, ...]:
         return tuple(ext.petals_final_scoring(trackers=trackers, remaining=remaining))
+
+    return finish
+
+
+def score_rule(ext: Extensions) -> ScoreRule:
+    """The figure a seat ranks by at this table (``ext.petals_score_rule``, asked once)."""
+    rule = ext.petals_score_rule()
+    return rule if isinstance(rule, ScoreRule) else DEFAULT
+
+
+def build(ext: Extensions) -> GameDef[State, View]:
+    """The Petals rules with the variants behind ``ext``."""
+    finish = final_scoring(ext)
 
     def apply(state: State, seat: int, action: Action) -> State | Refusal:
         return turn.apply(state, seat, action, finish)
@@ -52,11 +63,6 @@ def build(ext: Extensions) -> GameDef[State, View]:
     def describe_action(state: State, seat: int, action: Action) -> str:
         return describe.describe(state, seat, action, check)
 
-    rule = ext.petals_score_rule()
-    if not isinstance(rule, ScoreRule):
-        rule = DEFAULT
-    evaluate = evaluator(rule, finish)
-
     return GameDef(
         name="petals",
         setup=setup.setup,
@@ -66,27 +72,7 @@ def build(ext: Extensions) -> GameDef[State, View]:
         view=view.view,
         outcome=outcome,
         describe=describe_action,
-        determinize=view.determinize,
         hash_data=view.hash_data,
         chance=setup.deal_chance,
         resolve=setup.deal,
-        sample=sample,
-        score=scorer(rule),
-        evaluate=evaluate,
-        evaluate_each=previewer(evaluate, finish),
     )
-
-
-SPEC = GameSpec(
-    name="petals",
-    title="Petals",
-    # 2.0.0: the deal is a chance node (log entry #0); 2.1.0: at 3 players the two cards
-    # set aside come from the shuffled deck (sealed at a sealed table), not from picks.
-    version="2.1.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
-    build=build,
-    summary="Grow one shared garden of four-flowered cards; your score is the sum of your "
-            "two weakest elements, so keep Fire, Water, Earth and Air in balance.",
-    default_players=4,
-)

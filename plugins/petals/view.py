@@ -1,14 +1,13 @@
-"""What a seat may see (``view``), a state it cannot tell apart (``determinize``, through
-`sample`), and the plain data that names a state for its canonical hash (``hash_data``).
+"""What a seat may see (``view``) and the plain data that names a state for its canonical
+hash (``hash_data``).
 
 Hidden from a seat: the other seats' hands, the order of the draw pile, and the two cards
-set aside face down at 3 players.  Everything else is public.
+set aside face down at 3 players.  Everything else is public.  The other way, a state
+dealt from a view, is the bots' sampler (`hedgerow.plugins.petals.bots.sample`).
 """
 
 from __future__ import annotations
 
-from hedgerow.core import Rng
-from hedgerow.plugins.petals.sample import sample
 from hedgerow.plugins.petals.state import State, View
 
 
@@ -32,15 +31,6 @@ def view(state: State, seat: int) -> View:
         last=state.last,
         direct=state.direct,
     )
-
-
-def determinize(state: State, seat: int, rng: Rng) -> State:
-    """A state ``seat`` cannot tell from ``state``: every card hidden from it re-dealt.
-
-    It is ``sample(view(state, seat), seat, rng)``: the game has one way of re-dealing what a
-    seat cannot know, and it starts from the seat's view, never from the hidden cards.
-    """
-    return sample(view(state, seat), seat, rng)
 
 
 def hash_data(state: State) -> tuple[object, ...]:

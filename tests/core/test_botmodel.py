@@ -23,7 +23,7 @@ def test_a_sampled_state_agrees_with_the_view_and_plays_to_the_end(host: PluginH
     ruleset = host.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"model")
     (seat,) = table.active_seats()
-    model = BotModel(ruleset.gamedef, seat, 2)
+    model = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
     assert model.can_sample and model.has_score
     view = table.view(seat)
     rng = Rng(b"bot")
@@ -49,7 +49,7 @@ def test_an_illegal_action_is_the_bots_error(host: PluginHost) -> None:
     ruleset = host.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"model")
     (seat,) = table.active_seats()
-    model = BotModel(ruleset.gamedef, seat, 2)
+    model = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
     state = model.sample(table.view(seat), Rng(b"bot"))
     from hedgerow.core import Action
 
@@ -62,8 +62,10 @@ def test_an_illegal_action_is_the_bots_error(host: PluginHost) -> None:
 def test_without_a_sampler_or_a_score_the_model_says_so(host: PluginHost) -> None:
     ruleset = host.ruleset("relay", players=2)
     table = Table(ruleset, 2, b"model")
-    model = BotModel(ruleset.gamedef, 0, 2)
+    assert ruleset.bots is None
+    model = BotModel(ruleset.gamedef, None, 0, 2)
     assert not model.can_sample and not model.has_score
+    assert model.lookahead == 1 and model.for_themselves is False
     with pytest.raises(BotModelError, match="cannot sample"):
         model.sample(table.view(0), Rng(b"x"))
 
@@ -95,10 +97,11 @@ def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
     ruleset = host.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"judge")
     (seat,) = table.active_seats()
-    plain = BotModel(ruleset.gamedef, seat, 2)
+    plain = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
     state = plain.sample(table.view(seat), Rng(b"j"))
     assert plain.judge(state, seat) == plain.score(state, seat) == 0.0
-    judged = BotModel(replace(ruleset.gamedef, evaluate=lambda s, who: 40.0 + who), seat, 2)
+    judged = BotModel(ruleset.gamedef, replace(ruleset.bots, evaluate=lambda s, who: 40.0 + who),
+                      seat, 2)
     state = judged.sample(table.view(seat), Rng(b"j"))
     assert judged.judge(state, 1) == 41.0 and judged.score(state, 1) == 0.0
     assert judged.estimate(state)[1] > 0.5 > judged.estimate(state)[0]
@@ -107,44 +110,47 @@ def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
 @pytest.mark.parametrize("lookahead", [0, -1, 1.5, True])
 def test_a_game_lookahead_must_be_a_whole_number_of_turns(host: PluginHost,
                                                          lookahead: object) -> None:
-    gamedef = host.ruleset("tokens", players=2).gamedef
+    bots = host.ruleset("tokens", players=2).bots
     with pytest.raises(ValueError, match="lookahead must be a whole number of turns"):
-        dataclasses.replace(gamedef, lookahead=lookahead)
+        dataclasses.replace(bots, lookahead=lookahead)
 
 
 def test_a_game_gives_evaluate_each_only_with_evaluate(host: PluginHost) -> None:
-    gamedef = host.ruleset("tokens", players=2).gamedef
-    assert gamedef.evaluate is None
+    bots = host.ruleset("tokens", players=2).bots
+    assert bots is not None and bots.evaluate is None
     with pytest.raises(ValueError, match="evaluate_each needs evaluate"):
-        dataclasses.replace(gamedef, evaluate_each=lambda s, seat, actions: [None])
+        dataclasses.replace(bots, evaluate_each=lambda s, seat, actions: [None])
 
 
 def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
-    gamedef = host.ruleset("tokens", players=2).gamedef
-    assert BotModel(gamedef, 0, 2).lookahead == 1
-    assert BotModel(dataclasses.replace(gamedef, lookahead=2), 0, 2).lookahead == 2
+    ruleset = host.ruleset("tokens", players=2)
+    rules, bots = ruleset.gamedef, ruleset.bots
+    assert BotModel(rules, bots, 0, 2).lookahead == 1
+    assert BotModel(rules, dataclasses.replace(bots, lookahead=2), 0, 2).lookahead == 2
 
 
 def test_the_model_tells_a_bot_whether_the_others_play_for_themselves(
         host: PluginHost) -> None:
-    gamedef = host.ruleset("tokens", players=2).gamedef
-    assert BotModel(gamedef, 0, 2).for_themselves is False
-    assert BotModel(dataclasses.replace(gamedef, for_themselves=True), 0, 2).for_themselves
-    assert host.ruleset("flowers", players=2).gamedef.for_themselves
+    ruleset = host.ruleset("tokens", players=2)
+    rules, bots = ruleset.gamedef, ruleset.bots
+    assert BotModel(rules, bots, 0, 2).for_themselves is False
+    assert BotModel(rules, dataclasses.replace(bots, for_themselves=True), 0, 2).for_themselves
+    flowers = host.ruleset("flowers", players=2).bots
+    assert flowers is not None and flowers.for_themselves
     with pytest.raises(ValueError, match="for_themselves must be True or False"):
-        dataclasses.replace(gamedef, for_themselves=1)
+        dataclasses.replace(bots, for_themselves=1)
 
 
 def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginHost) -> None:
     """Through the game's ``evaluate_each`` where it answers, stepping the rest: the same
     figures, and the bot's stream draws what stepping every action would have drawn."""
     ruleset = host.ruleset("tokens", players=2)
-    game = ruleset.gamedef
-    assert game.score is not None
+    game, bots = ruleset.gamedef, ruleset.bots
+    assert bots is not None and bots.score is not None
+    score = bots.score
 
     def evaluate(state: object, seat: int) -> float:
-        assert game.score is not None
-        return float(game.score(state, seat)) + 0.5
+        return float(score(state, seat)) + 0.5
 
     def each(state: object, seat: int, actions: list) -> list[float | None]:
         out: list[float | None] = []
@@ -157,16 +163,16 @@ def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginH
     table = Table(ruleset, 2, b"model")
     (seat,) = table.active_seats()
     figures, draws = [], []
-    for rules in (dataclasses.replace(game, evaluate=evaluate),
-                  dataclasses.replace(game, evaluate=evaluate, evaluate_each=each)):
-        model = BotModel(rules, seat, 2)
+    for support in (dataclasses.replace(bots, evaluate=evaluate),
+                    dataclasses.replace(bots, evaluate=evaluate, evaluate_each=each)):
+        model = BotModel(game, support, seat, 2)
         rng = Rng(b"bot")
         state = model.sample(table.view(seat), rng)
         legal = list(model.legal_actions(state, seat))
         assert len(legal) > 2
         figures.append(model.judge_each(state, seat, legal, rng))
         draws.append(rng.randbelow(1 << 30))
-    model = BotModel(game, seat, 2)
+    model = BotModel(game, bots, seat, 2)
     rng = Rng(b"bot")
     state = model.sample(table.view(seat), rng)
     stepped = [evaluate(model.step(state, seat, a, rng)._state, seat)
@@ -174,9 +180,9 @@ def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginH
     assert figures[0] == figures[1] == stepped
     assert draws[0] == draws[1] == rng.randbelow(1 << 30)
 
-    short = dataclasses.replace(game, evaluate=evaluate,
+    short = dataclasses.replace(bots, evaluate=evaluate,
                                 evaluate_each=lambda s, seat, actions: [None])
-    model = BotModel(short, seat, 2)
+    model = BotModel(game, short, seat, 2)
     state = model.sample(table.view(seat), Rng(b"bot"))
     with pytest.raises(BotModelError, match="evaluate_each gave 1 figures"):
         model.judge_each(state, seat, list(model.legal_actions(state, seat)), Rng(b"bot"))

@@ -243,8 +243,8 @@ def test_runs_the_games_own_redeal_checks(toy_host) -> None:
 
 def test_catches_a_sample_that_does_not_keep_the_view(toy_host) -> None:
     r = toy_host.ruleset("posy", players=2)
-    assert r.gamedef.sample is not None
-    real = r.gamedef.sample
+    assert r.bots is not None
+    real = r.bots.sample
 
     def forgetful(view, seat, rng):
         state = real(view, seat, rng)
@@ -252,15 +252,14 @@ def test_catches_a_sample_that_does_not_keep_the_view(toy_host) -> None:
         return replace(state, hands=tuple(tuple(sorted(h)) for h in hands),
                        scores=tuple(s + 1 for s in state.scores))
 
-    broken = Ruleset(r.spec, r.variants, replace(r.gamedef, sample=forgetful))
+    broken = replace(r, bots=replace(r.bots, sample=forgetful))
     with pytest.raises(ConformanceError, match="sampled from its view differs"):
         check_game(broken, players=2, seeds=range(2))
 
 
 def test_catches_a_score_that_is_not_a_number(toy_host) -> None:
     r = toy_host.ruleset("duel", players=2)
-    broken = Ruleset(r.spec, r.variants,
-                     replace(r.gamedef, score=lambda state, seat: float("nan")))
+    broken = replace(r, bots=replace(r.bots, score=lambda state, seat: float("nan")))
     with pytest.raises(ConformanceError, match="not a finite number"):
         check_game(broken, players=2, seeds=range(1))
 

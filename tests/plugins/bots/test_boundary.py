@@ -63,7 +63,7 @@ def test_a_bot_cannot_make_a_sampled_state_from_a_real_one(host: PluginHost) -> 
     table = Table(ruleset, 2, b"forge")
     with pytest.raises(TypeError, match=r"BotModel\.sample"):
         Sampled(table.state)
-    model = BotModel(ruleset.gamedef, 0, 2)
+    model = BotModel(ruleset.gamedef, ruleset.bots, 0, 2)
     with pytest.raises(AttributeError):
         model.active_seats(table.state)  # type: ignore[arg-type]
     assert "_state" not in dir(model) and not hasattr(model, "gamedef")

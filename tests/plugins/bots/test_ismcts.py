@@ -59,7 +59,7 @@ def host() -> PluginHost:
 def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params: str,
                                                         turns: int, policy: int | None) -> None:
     ruleset = host.ruleset("tokens", players=2)
-    assert ruleset.gamedef.lookahead == 1
+    assert ruleset.bots is not None and ruleset.bots.lookahead == 1
     bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.lookahead == 1

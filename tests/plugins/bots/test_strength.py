@@ -100,10 +100,10 @@ def test_ismcts_keeps_to_its_budgets(host: PluginHost) -> None:
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:20"])
 def test_without_a_sampler_a_bot_plays_like_random(host: PluginHost, bot: str) -> None:
-    # relay has no GameDef.sample: nothing to think with, so the bot picks uniformly, with
+    # relay offers no bot support: nothing to think with, so the bot picks uniformly, with
     # the random bot's very stream
     ruleset = host.ruleset("relay", players=3)
-    assert ruleset.gamedef.sample is None
+    assert ruleset.bots is None
     thinking = _log3(ruleset, resolve(host, bot, "relay"))
     assert thinking == _log3(ruleset, resolve(host, "random", "relay"))
 

@@ -6,9 +6,10 @@ from collections import Counter
 from typing import Any
 
 from hedgerow.core import Action, Rng
+from hedgerow.plugins.flourish.bots.sample import sample
 from hedgerow.plugins.flourish.knowledge import GARDEN, chosen_cards, locations, zones_of
 from hedgerow.plugins.flourish.state import FINAL, OVER, State
-from hedgerow.plugins.flourish.view import determinize, hand_sizes, view
+from hedgerow.plugins.flourish.view import hand_sizes, view
 
 RNG = Rng(b"flourish-invariants")
 
@@ -43,8 +44,9 @@ def sizes(state: State) -> None:
 
 
 def redeal_keeps_memory(state: State, seats: range | None = None) -> None:
-    """A re-dealt state keeps every card within the zones each seat's memory allows (for
-    ``seats``; by default one seat, a different one each turn)."""
+    """A state re-dealt from a seat's view (the bots' sampler) keeps every card within the
+    zones each seat's memory allows (for ``seats``; by default one seat, a different one
+    each turn)."""
     if state.luck or state.turn >= OVER:
         return
     players = state.cfg.players
@@ -52,7 +54,7 @@ def redeal_keeps_memory(state: State, seats: range | None = None) -> None:
         one = (state.turn + state.game) % players
         seats = range(one, one + 1)
     for seat in seats:
-        other = determinize(state, seat, RNG.fork(f"{seat}"))
+        other = sample(view(state, seat), seat, RNG.fork(f"{seat}"))
         every_card_once(other)
         memory_is_true(other)
         assert hand_sizes(other) == hand_sizes(state)

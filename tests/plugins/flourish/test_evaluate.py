@@ -19,10 +19,11 @@ import pytest
 
 from hedgerow.core import GameDef, Rng
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
+from hedgerow.plugins.flourish.bots.evaluate import RANKED, SOLO, TEAM, WEIGHTS, Potential
 from hedgerow.plugins.flourish.cards import IDS
-from hedgerow.plugins.flourish.evaluate import RANKED, SOLO, TEAM, WEIGHTS, Potential
 from hedgerow.plugins.flourish.state import FINAL, OVER, Config, State
 
 from .conftest import make_state, pair, ruleset
@@ -41,18 +42,18 @@ IDS_OF_RUNS = [f"{p}p-{'+'.join(v) or 'standard'}" for p, v in RUNS]
 SUNDIAL, BENCH, MOSS_PATH, OAK, BEECH, MAPLE, WALL = 91, 93, 53, 43, 44, 45, 73
 
 
-def _game(host: PluginHost, players: int, *variants: str) -> GameDef[Any, Any]:
-    return ruleset(host, *variants, players=players).gamedef
+def _game(host: PluginHost, players: int, *variants: str) -> Ruleset:
+    return ruleset(host, *variants, players=players)
 
 
-def _evaluate(game: GameDef[Any, Any]) -> Potential:
-    assert isinstance(game.evaluate, Potential)
-    return game.evaluate
+def _evaluate(game: Ruleset) -> Potential:
+    assert game.bots is not None and isinstance(game.bots.evaluate, Potential)
+    return game.bots.evaluate
 
 
-def _score(game: GameDef[Any, Any], state: State, seat: int) -> float:
-    assert game.score is not None
-    return game.score(state, seat)
+def _score(game: Ruleset, state: State, seat: int) -> float:
+    assert game.bots is not None and game.bots.score is not None
+    return game.bots.score(state, seat)
 
 
 # -- nothing left to come ------------------------------------------------------------------
@@ -63,7 +64,7 @@ def test_evaluate_is_score_once_over_and_never_raises_on_samples(
         host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
     game = _game(host, players, *variants)
     evaluate = _evaluate(game)
-    assert game.sample is not None
+    assert game.bots is not None
     table = Table(ruleset(host, *variants, players=players), players, seed_from_int(11))
     rng = Rng(b"evaluate")
     steps = 0
@@ -71,16 +72,16 @@ def test_evaluate_is_score_once_over_and_never_raises_on_samples(
         state = table.state
         choices = {}
         for s in table.active_seats():
-            legal = game.legal_actions(state, s)
+            legal = game.gamedef.legal_actions(state, s)
             choices[s] = legal[rng.randbelow(len(legal))]
         positions = [state]
         if len(choices) > 1:  # inside the step: the first seat has chosen
-            inside = game.apply(state, min(choices), choices[min(choices)])
+            inside = game.gamedef.apply(state, min(choices), choices[min(choices)])
             assert isinstance(inside, State)
             positions.append(inside)
         for position in positions:  # every seat samples what it sees and judges it
             for seat in range(players):
-                sampled = game.sample(game.view(position, seat), seat, rng)
+                sampled = game.bots.sample(game.gamedef.view(position, seat), seat, rng)
                 value = evaluate(sampled, seat)
                 assert math.isfinite(value)
                 assert value == evaluate(sampled, seat)  # asked again: the same
@@ -172,8 +173,8 @@ def test_give_the_card_worth_least_to_the_opponent_and_keep_the_best(
     evaluate = _evaluate(game)
     state = make_state(Config(2), [[SUNDIAL, BENCH, 94, WALL, 97, 98], [95, 96]],
                        [[MOSS_PATH, OAK], [BEECH, MAPLE]], turn=2)
-    give_sundial = game.apply(state, 0, pair(WALL, SUNDIAL, 94))
-    give_bench = game.apply(state, 0, pair(WALL, BENCH, 94))
+    give_sundial = game.gamedef.apply(state, 0, pair(WALL, SUNDIAL, 94))
+    give_bench = game.gamedef.apply(state, 0, pair(WALL, BENCH, 94))
     assert isinstance(give_sundial, State) and isinstance(give_bench, State)
     assert evaluate(give_sundial, 0) == evaluate(give_bench, 0) - 18
     # with a real hand for the opponent and the step resolved the same way (the opponent
@@ -182,9 +183,9 @@ def test_give_the_card_worth_least_to_the_opponent_and_keep_the_best(
     reply = pair(4, 5, 6)
     after = []
     for given in (SUNDIAL, BENCH):
-        inside = game.apply(state, 0, pair(WALL, given, 94))
+        inside = game.gamedef.apply(state, 0, pair(WALL, given, 94))
         assert isinstance(inside, State)
-        resolved = game.apply(inside, 1, reply)
+        resolved = game.gamedef.apply(inside, 1, reply)
         assert isinstance(resolved, State) and resolved.turn == 3 and not resolved.luck
         after.append(evaluate(resolved, 0))
     assert after[0] < after[1]

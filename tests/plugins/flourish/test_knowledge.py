@@ -1,5 +1,5 @@
 """Hidden information across passes: what a seat's view holds, what it remembers, and what
-``determinize`` may and may not re-deal."""
+a state re-dealt from the view (the bots' sampler) may and may not move."""
 
 from __future__ import annotations
 
@@ -7,12 +7,19 @@ from hedgerow.core import Refusal, Rng
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
+from hedgerow.plugins.flourish.bots.sample import sample
 from hedgerow.plugins.flourish.knowledge import COMPOST, DISCARD, zone_name
-from hedgerow.plugins.flourish.state import FINAL, Config
-from hedgerow.plugins.flourish.view import determinize, view
+from hedgerow.plugins.flourish.state import FINAL, Config, State
+from hedgerow.plugins.flourish.view import view
 
 from .conftest import final, make_state, ruleset, step, turn
 from .invariants import every_card_once, memory_is_true, redeal_keeps_memory
+
+
+def redeal(state: State, seat: int, rng: Rng) -> State:
+    """A state ``seat`` cannot tell from ``state``: its view sampled again."""
+    return sample(view(state, seat), seat, rng)
+
 
 HANDS5 = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(5)]
 
@@ -75,11 +82,11 @@ def test_the_final_discards(host: PluginHost) -> None:
     assert dict(after.memory[0]) == {4: 1 << DISCARD, 5: 1 << DISCARD}
 
 
-def test_determinize_keeps_what_the_seat_knows_and_redeals_the_rest(host: PluginHost) -> None:
+def test_a_redeal_keeps_what_the_seat_knows_and_redeals_the_rest(host: PluginHost) -> None:
     _, state = _first_turn(host)
     seen_hands = set()
     for n in range(8):
-        other = determinize(state, 0, Rng(b"t", str(n)))
+        other = redeal(state, 0, Rng(b"t", str(n)))
         every_card_once(other)
         assert view(other, 0) == view(state, 0)
         assert 2 in other.hands[1] and 3 in other.hands[4]
@@ -88,13 +95,13 @@ def test_determinize_keeps_what_the_seat_knows_and_redeals_the_rest(host: Plugin
     assert len(seen_hands) > 1  # the hidden hands really are re-dealt
 
 
-def test_determinize_inside_a_step(host: PluginHost) -> None:
+def test_a_redeal_inside_a_step(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
     state = make_state(Config(3), HANDS5[:3])
     inside = rules.gamedef.apply(state, 0, turn(1, 2, 3))
     inside = rules.gamedef.apply(inside, 1, turn(7, 8, 9))
     assert not isinstance(inside, Refusal)
-    other = determinize(inside, 2, Rng(b"inside"))
+    other = redeal(inside, 2, Rng(b"inside"))
     every_card_once(other)
     assert view(other, 2) == view(inside, 2)
     assert other.choices[2] is None and other.choices[0] is not None

@@ -1,11 +1,11 @@
-"""``sample``: a complete state from one seat's view alone, and ``determinize`` built on it.
+"""``sample``: a complete state from one seat's view alone (the bots' sampler).
 
 Along random games of every variant and several player counts, at every decision point
 (inside simultaneous steps too, after passes and compost reshuffles) and for every seat:
 the sample's view is the view it came from, every card is in one place, each re-dealt card
 stays where the seat's memory allows, different streams deal different hidden cards, and
 a sampled state plays on to an outcome.  Then: the deal is uniform where the spec says
-nothing is known, bad views are refused, and ``determinize`` is ``sample`` of the view.
+nothing is known, and bad views are refused.
 """
 
 from __future__ import annotations
@@ -15,16 +15,17 @@ from typing import Any
 
 import pytest
 
+import hedgerow.plugins.flourish.bots.sample as sampling
 from hedgerow.core import GameDef, Refusal, Rng
 from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
-from hedgerow.plugins.flourish import sample as sampling
+from hedgerow.plugins.flourish.bots.sample import sample
 from hedgerow.plugins.flourish.knowledge import COMPOST, DECK
-from hedgerow.plugins.flourish.sample import sample
 from hedgerow.plugins.flourish.state import RESHUFFLE, Config, State
-from hedgerow.plugins.flourish.view import determinize, view
+from hedgerow.plugins.flourish.view import view
 
 from .conftest import make_state, ruleset, step, turn
 from .invariants import every_card_once, memory_is_true
@@ -69,12 +70,13 @@ def play_on(game: GameDef[Any, Any], state: State, rng: Rng) -> object:
     raise AssertionError("the sampled game did not end")
 
 
-def check_point(game: GameDef[Any, Any], state: State, rng: Rng, play: bool) -> None:
+def check_point(rules: Ruleset, state: State, rng: Rng, play: bool) -> None:
     """Every check of one decision point, for every seat."""
-    assert game.sample is not None
+    game, bots = rules.gamedef, rules.bots
+    assert bots is not None
     for seat in range(state.cfg.players):
         seen = view(state, seat)
-        first = game.sample(seen, seat, rng.fork(f"a{seat}"))
+        first = bots.sample(seen, seat, rng.fork(f"a{seat}"))
         every_card_once(first)
         memory_is_true(first)
         assert view(first, seat) == seen
@@ -82,7 +84,7 @@ def check_point(game: GameDef[Any, Any], state: State, rng: Rng, play: bool) -> 
         assert len(game.legal_actions(first, seat)) == len(game.legal_actions(state, seat))
         lots_hidden = seen.deck_count + sum(seen.hand_sizes) - seen.hand_sizes[seat] >= 10
         if lots_hidden:  # a re-deal really re-deals
-            second = game.sample(seen, seat, rng.fork(f"b{seat}"))
+            second = bots.sample(seen, seat, rng.fork(f"b{seat}"))
             assert view(second, seat) == seen
             assert hidden(second, seat) != hidden(first, seat)
         if play and seat == (state.turn + state.game) % state.cfg.players:
@@ -101,7 +103,7 @@ def test_sample_along_random_games(host: PluginHost, players: int,
         rng = Rng(seed_from_int(seed), "sample")
         while table.active_seats():
             state = table.state
-            check_point(game, state, rng.fork(f"{table.index}"), play=True)
+            check_point(rules, state, rng.fork(f"{table.index}"), play=True)
             choices = {}
             for s in table.active_seats():
                 legal = game.legal_actions(state, s)
@@ -111,12 +113,12 @@ def test_sample_along_random_games(host: PluginHost, players: int,
                 after = game.apply(inside, s, choices[s])
                 assert not isinstance(after, Refusal)
                 inside = after
-                check_point(game, inside, rng.fork(f"{table.index}/{s}"), play=s == 0)
+                check_point(rules, inside, rng.fork(f"{table.index}/{s}"), play=s == 0)
             before = len(state.compost)
             table.submit_step(choices)
             if len(table.state.compost) < before:
                 reshuffled += 1
-        check_point(game, table.state, rng.fork("over"), play=False)
+        check_point(rules, table.state, rng.fork("over"), play=False)
     if "compost" in variants and players == 7:
         assert reshuffled  # the compost pile became the deck, and play went on from there
 
@@ -195,15 +197,6 @@ def test_cards_known_in_the_deck_go_anywhere_in_it(host: PluginHost) -> None:
         where.add(other.deck.index(50))
     assert len(where) > 30  # anywhere in a deck of 85, not always on top
     assert rules.gamedef.view(other, 0) == seen
-
-
-def test_determinize_is_sample_of_the_view(host: PluginHost) -> None:
-    rules = ruleset(host, players=4)
-    table = Table(rules, 4, seed_from_int(7))
-    state = table.state
-    for seat in range(4):
-        assert determinize(state, seat, Rng(b"same")) == sample(view(state, seat), seat,
-                                                                Rng(b"same"))
 
 
 def test_a_view_that_is_not_whole_is_refused(host: PluginHost) -> None:

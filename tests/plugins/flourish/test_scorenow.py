@@ -59,8 +59,8 @@ def test_score_is_the_final_scoring_at_the_end(host: PluginHost, players: int,
                                                variants: tuple[str, ...]) -> None:
     rules = ruleset(host, *variants, players=players)
     game: GameDef[Any, Any] = rules.gamedef
-    assert game.score is not None
-    score = game.score
+    assert rules.bots is not None and rules.bots.score is not None
+    score = rules.bots.score
     table = Table(rules, players, seed_from_int(3))
     rng = Rng(b"score")
     ends = 0
@@ -93,14 +93,14 @@ def test_score_is_the_final_scoring_at_the_end(host: PluginHost, players: int,
 
 def test_a_choice_inside_a_step_is_not_scored_yet(host: PluginHost) -> None:
     rules = ruleset(host, players=3)
-    game = rules.gamedef
-    assert game.score is not None
+    game, score = rules.gamedef, rules.bots.score if rules.bots else None
+    assert score is not None
     table = Table(rules, 3, seed_from_int(5))
     state = table.state
     legal = game.legal_actions(state, 0)
     inside = game.apply(state, 0, legal[0])
     assert not isinstance(inside, Refusal) and chosen_cards(inside.choices[0])
-    assert [game.score(inside, s) for s in range(3)] == [game.score(state, s) for s in range(3)]
+    assert [score(inside, s) for s in range(3)] == [score(state, s) for s in range(3)]
 
 
 # -- the worked examples (spec §13) ---------------------------------------------------------
@@ -111,9 +111,9 @@ LEFT = [17, 18, 21]
 
 
 def _score(host: PluginHost, state: State, seat: int = 0, *variants: str) -> float:
-    game = ruleset(host, *variants, players=state.cfg.players).gamedef
-    assert game.score is not None
-    return game.score(state, seat)
+    bots = ruleset(host, *variants, players=state.cfg.players).bots
+    assert bots is not None and bots.score is not None
+    return bots.score(state, seat)
 
 
 def test_f1_and_f14_in_the_middle_of_round_one(host: PluginHost) -> None:

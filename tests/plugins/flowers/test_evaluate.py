@@ -1,4 +1,5 @@
-"""``evaluate``: FLOWERS' judgement of a position for bots (`hedgerow.plugins.flowers.evaluate`).
+"""``evaluate``: FLOWERS' judgement of a position for bots
+(`hedgerow.plugins.flowers.bots.evaluate`).
 
 Once nothing is left to come it is ``score``; while the game goes on it ranks half-built
 positions the way a player would (a group being built is not a group removed, unless it is
@@ -18,7 +19,7 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.plugins.flowers.evaluate import judge, outlook, turns_left
+from hedgerow.plugins.flowers.bots.evaluate import judge, outlook, turns_left
 from hedgerow.plugins.flowers.garden import Garden
 from hedgerow.plugins.flowers.scoring import score_garden, standard_colour_points
 from hedgerow.plugins.flowers.state import OVER, State
@@ -36,13 +37,13 @@ def _stacks(size: int) -> tuple[tuple[int, ...], ...]:
 def _judge(ruleset: Ruleset, rows: list[str], size: int = 20,
            coverable: tuple[bool, ...] | None = None) -> tuple[float, float]:
     """(evaluate, score) of seat 0 whose garden is ``rows``, two players, stacks of ``size``."""
-    game = ruleset.gamedef
-    assert game.evaluate is not None and game.score is not None
+    bots = ruleset.bots
+    assert bots.evaluate is not None and bots.score is not None
     garden = grid(*rows)
     other = grid("B1")
     kwargs = {} if coverable is None else {"coverable": coverable}
     state = make_state((garden, other), _stacks(size), **kwargs)
-    return game.evaluate(state, 0), game.score(state, 0)
+    return bots.evaluate(state, 0), bots.score(state, 0)
 
 
 def _games(ruleset: Ruleset, players: int, games: int):
@@ -74,18 +75,19 @@ def test_once_the_game_is_over_evaluate_is_the_score(host: PluginHost, players: 
                                                      variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
-    assert game.evaluate is not None and game.score is not None
+    bots = ruleset.bots
+    assert bots.evaluate is not None and bots.score is not None
     rule = summer_colour_points if variants else standard_colour_points
     ends = 0
     for step, state in enumerate(_games(ruleset, players, 2)):
         seat = step % players  # along the way, the score now is the score, too
-        assert outlook(state.gardens[seat], rule).now == game.score(state, seat)
+        assert outlook(state.gardens[seat], rule).now == bots.score(state, seat)
         if state.phase == OVER:
             ends += 1
             outcome = game.outcome(state)
             assert outcome is not None
             for seat in range(players):
-                assert game.evaluate(state, seat) == game.score(state, seat)
+                assert bots.evaluate(state, seat) == bots.score(state, seat)
                 assert turns_left(state, seat) == 0
     assert ends == 2
 
@@ -190,30 +192,31 @@ def test_sampled_states_of_every_variant_evaluate_to_a_number(
     from the same state asked twice and from a table built afresh (nothing remembered
     changes the answer)."""
     ruleset = host.ruleset("flowers", variants, players=players)
-    fresh = host.ruleset("flowers", variants, players=players).gamedef
+    fresh = host.ruleset("flowers", variants, players=players).bots
     game = ruleset.gamedef
-    assert game.evaluate is not None and game.sample is not None and fresh.evaluate is not None
+    bots = ruleset.bots
+    assert bots.evaluate is not None and bots.sample is not None and fresh.evaluate is not None
     for step, state in enumerate(_games(ruleset, players, 1)):
         if step % 2 and state.phase != OVER:
             continue  # every other state keeps the test quick
         for seat in range(players):
-            dealt = game.sample(game.view(state, seat), seat, Rng(b"eval", f"{step}/{seat}"))
-            value = game.evaluate(dealt, seat)
+            dealt = bots.sample(game.view(state, seat), seat, Rng(b"eval", f"{step}/{seat}"))
+            value = bots.evaluate(dealt, seat)
             assert math.isfinite(value)
-            assert game.evaluate(dealt, seat) == value == fresh.evaluate(dealt, seat)
-            assert value == game.evaluate(state, seat)  # a garden is public: the same value
+            assert bots.evaluate(dealt, seat) == value == fresh.evaluate(dealt, seat)
+            assert value == bots.evaluate(state, seat)  # a garden is public: the same value
 
 
 def test_garden_identity_is_what_is_remembered(standard: Ruleset) -> None:
-    game = standard.gamedef
-    assert game.evaluate is not None
+    bots = standard.bots
+    assert bots.evaluate is not None
     gardens: list[Garden] = [grid("B4 B4 B4"), grid("B4 B4 B4 B4")]
     values = []
     for garden in gardens * 2:
         state = make_state((garden, grid("B1")), _stacks(20))
-        values.append(game.evaluate(state, 0))
+        values.append(bots.evaluate(state, 0))
     assert values[:2] == values[2:] and values[0] < values[1]
     copy = make_state((dict(gardens[0]), grid("B1")), _stacks(20))  # same cards, a new dict
-    assert game.evaluate(copy, 0) == values[0]
+    assert bots.evaluate(copy, 0) == values[0]
     moved = make_state((grid("B4 B4 B4 B4 B4"), grid("B1")), _stacks(20))
-    assert game.evaluate(moved, 0) == -5 - 0.0  # five 4s: removed, nothing to hope for
+    assert bots.evaluate(moved, 0) == -5 - 0.0  # five 4s: removed, nothing to hope for

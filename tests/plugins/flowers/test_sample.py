@@ -22,8 +22,8 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
+from hedgerow.plugins.flowers.bots.score import SCORED_GARDENS
 from hedgerow.plugins.flowers.choices import take_action
-from hedgerow.plugins.flowers.game import SCORED_GARDENS
 from hedgerow.plugins.flowers.scoring import score_garden
 from hedgerow.plugins.flowers.state import DEAL, OVER, PLANT, TAKE, State
 from hedgerow.plugins.flowers.ui import flowers_ui
@@ -94,19 +94,20 @@ def test_a_sample_shows_the_seat_its_view_and_plays_on(host: PluginHost, players
                                                        variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
-    assert game.sample is not None and game.score is not None
+    bots = ruleset.bots
+    assert bots.sample is not None and bots.score is not None
     everything = sorted(_places(next(_games(ruleset, players, 1))))
     seen = Counter[str]()
     for step, state in enumerate(_games(ruleset, players, GAMES[players])):
         for seat in range(players):
             view = game.view(state, seat)
             rng = Rng(b"sample", f"{step}/{seat}")
-            dealt = game.sample(view, seat, rng.fork("a"))
+            dealt = bots.sample(view, seat, rng.fork("a"))
             assert game.view(dealt, seat) == view
             assert sorted(_places(dealt)) == everything  # every card once, none made up
             assert dealt.box == tuple(sorted(dealt.box)) and dealt.targets == state.targets
             assert list(game.legal_actions(dealt, seat)) == list(game.legal_actions(state, seat))
-            again = game.sample(view, seat, rng.fork("b"))
+            again = bots.sample(view, seat, rng.fork("b"))
             assert game.view(again, seat) == view
             stacks, box, held = _hidden(state, seat)
             placed = sum(map(len, stacks)) + (held != -1)  # the cards dealt in order
@@ -126,18 +127,19 @@ def test_a_sample_shows_the_seat_its_view_and_plays_on(host: PluginHost, players
 def test_a_card_another_seat_holds_is_dealt_from_the_unseen_cards(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=3)
     game = ruleset.gamedef
-    assert game.sample is not None
+    bots = ruleset.bots
+    assert bots.sample is not None
     state = next(s for s in _games(ruleset, 3, 1) if s.phase == TAKE and len(s.gardens[0]) > 3)
     taker = state.active
     state = game.apply(state, taker, take_action(2))
     assert isinstance(state, State)
     mine = game.view(state, taker)
-    assert {game.sample(mine, taker, Rng(b"h", str(i))).holding for i in range(8)} == {
+    assert {bots.sample(mine, taker, Rng(b"h", str(i))).holding for i in range(8)} == {
         state.holding}
     other = (taker + 1) % 3
     view = game.view(state, other)
     shown = {c for g in view.gardens for _, _, s in g for c in s} | set(view.tops)
-    held = [game.sample(view, other, Rng(b"h", str(i))).holding for i in range(40)]
+    held = [bots.sample(view, other, Rng(b"h", str(i))).holding for i in range(40)]
     assert len(set(held)) > 20 and not set(held) & shown
 
 
@@ -147,56 +149,59 @@ def test_a_sample_reads_the_view_only(host: PluginHost) -> None:
     for players, variants in ((2, ()), (4, ("summer",))):
         ruleset = host.ruleset("flowers", variants, players=players)
         game = ruleset.gamedef
-        assert game.sample is not None and game.determinize is not None
+        bots = ruleset.bots
+        assert bots is not None
         for i, state in enumerate(_games(ruleset, players, 1)):
             if i % 5:
                 continue
             for seat in range(players):
-                twin = game.determinize(state, seat, Rng(b"twin", str(i)))
+                twin = bots.sample(game.view(state, seat), seat, Rng(b"twin", str(i)))
                 assert game.view(twin, seat) == game.view(state, seat)
-                assert twin == game.sample(game.view(twin, seat), seat, Rng(b"twin", str(i)))
-                a = game.sample(game.view(state, seat), seat, Rng(b"same"))
-                b = game.sample(game.view(twin, seat), seat, Rng(b"same"))
+                a = bots.sample(game.view(state, seat), seat, Rng(b"same"))
+                b = bots.sample(game.view(twin, seat), seat, Rng(b"same"))
                 assert a == b
 
 
 def test_the_same_rng_gives_the_same_sample(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=2)
     game = ruleset.gamedef
-    assert game.sample is not None
+    bots = ruleset.bots
+    assert bots.sample is not None
     state = next(s for i, s in enumerate(_games(ruleset, 2, 1)) if i == 6)
     view = game.view(state, 1)
-    assert game.sample(view, 1, Rng(b"r", "x")) == game.sample(view, 1, Rng(b"r", "x"))
+    assert bots.sample(view, 1, Rng(b"r", "x")) == bots.sample(view, 1, Rng(b"r", "x"))
     rng = Rng(b"r", "y")
-    first, second = game.sample(view, 1, rng), game.sample(view, 1, rng)
+    first, second = bots.sample(view, 1, rng), bots.sample(view, 1, rng)
     assert first != second
     views = [game.view(state, seat) for seat in (0, 1)] * 2  # two bots thinking by turns
     for i, each in enumerate(views * 3):
-        dealt = game.sample(each, each.seat, Rng(b"r", str(i % 4)))
+        dealt = bots.sample(each, each.seat, Rng(b"r", str(i % 4)))
         assert game.view(dealt, each.seat) == each
-        assert dealt == game.sample(replace(each), each.seat, Rng(b"r", str(i % 4)))
+        assert dealt == bots.sample(replace(each), each.seat, Rng(b"r", str(i % 4)))
 
 
 def test_a_view_before_the_deal_samples_the_table_before_the_deal(host: PluginHost) -> None:
     for variants in VARIANTS:
         ruleset = host.ruleset("flowers", variants, players=3)
         game = ruleset.gamedef
-        assert game.sample is not None
+        bots = ruleset.bots
+        assert bots.sample is not None
         state = game.setup(SetupContext(3))
         assert state.phase == DEAL
-        dealt = game.sample(game.view(state, 2), 2, Rng(b"d"))
+        dealt = bots.sample(game.view(state, 2), 2, Rng(b"d"))
         assert dealt == state and game.pending_chance(dealt) is not None
 
 
 def test_a_view_no_state_could_show_is_refused(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=2)
     game = ruleset.gamedef
-    assert game.sample is not None
+    bots = ruleset.bots
+    assert bots.sample is not None
     state = next(s for i, s in enumerate(_games(ruleset, 2, 1)) if i == 8)
     view = game.view(state, 0)
-    game.sample(view, 0, Rng(b"ok"))
+    bots.sample(view, 0, Rng(b"ok"))
     with pytest.raises(ValueError, match="seat 0's view, asked as seat 1's"):
-        game.sample(view, 1, Rng(b"bad"))  # the view just sampled, asked for another seat
+        bots.sample(view, 1, Rng(b"bad"))  # the view just sampled, asked for another seat
     mine, theirs = view.gardens
     moved = tuple((x + 300, y, s) for x, y, s in theirs)  # the same cards, far away
     cases = {
@@ -211,10 +216,10 @@ def test_a_view_no_state_could_show_is_refused(host: PluginHost) -> None:
     }
     for why, bad in cases.items():
         with pytest.raises(ValueError, match=why):
-            game.sample(bad, 0, Rng(b"bad"))
+            bots.sample(bad, 0, Rng(b"bad"))
     with pytest.raises(ValueError, match="View"):
-        game.sample(state, 0, Rng(b"bad"))  # type: ignore[arg-type]
-    assert game.view(game.sample(view, 0, Rng(b"ok")), 0) == view  # nothing was changed
+        bots.sample(state, 0, Rng(b"bad"))  # type: ignore[arg-type]
+    assert game.view(bots.sample(view, 0, Rng(b"ok")), 0) == view  # nothing was changed
 
 
 # -- score --------------------------------------------------------------------------------
@@ -226,16 +231,17 @@ def test_score_is_the_final_score_at_the_end(host: PluginHost, players: int,
                                              variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
-    assert game.score is not None
+    bots = ruleset.bots
+    assert bots.score is not None
     ui = flowers_ui(ruleset)
     for state in _games(ruleset, players, 6):
         if state.phase == OVER:
             outcome = game.outcome(state)
             assert outcome is not None
-            assert tuple(game.score(state, s) for s in range(players)) == outcome.scores
+            assert tuple(bots.score(state, s) for s in range(players)) == outcome.scores
         elif len(state.gardens[0]) % 4 == 0:  # mid-game: what the client shows as "now"
             view = game.view(state, 0)
-            assert [game.score(state, s) for s in range(players)] == [
+            assert [bots.score(state, s) for s in range(players)] == [
                 ui.score(view, s).total for s in range(players)]
 
 
@@ -243,13 +249,13 @@ def test_score_is_the_final_score_at_the_end(host: PluginHost, players: int,
                          ids=[f"example-{e[0]}" for e in EXAMPLES])
 def test_score_of_the_worked_examples_mid_game(standard: Ruleset, number: int,
                                                rows: list[str], total: int) -> None:
-    game = standard.gamedef
-    assert game.score is not None
+    bots = standard.bots
+    assert bots.score is not None
     other = grid("R1")
     state = make_state((other, grid(*rows)), (cards("B3", "Y2"), cards("G3"), cards("R4")),
                        active=0)
-    assert game.score(state, 1) == total
-    assert game.score(state, 0) == 0  # a lone R1: valid, in no colour group of 5
+    assert bots.score(state, 1) == total
+    assert bots.score(state, 0) == 0  # a lone R1: valid, in no colour group of 5
 
 
 def test_score_under_summer_counts_only_groups_touching_the_purple_card(summer: Ruleset,
@@ -258,18 +264,18 @@ def test_score_under_summer_counts_only_groups_touching_the_purple_card(summer: 
     apart = grid("P Y2 G1 G4 G4", ". Y2 . G4 G4")
     stacks = (cards("B3"), cards("G3"), cards("R4"))
     state = make_state((touching, apart), stacks, coverable=SUMMER)
-    assert summer.gamedef.score is not None and standard.gamedef.score is not None
-    assert (summer.gamedef.score(state, 0), summer.gamedef.score(state, 1)) == (5, 0)
-    assert standard.gamedef.score(state, 1) == 5  # the same greens score without Summer
+    assert summer.bots.score is not None and standard.bots.score is not None
+    assert (summer.bots.score(state, 0), summer.bots.score(state, 1)) == (5, 0)
+    assert standard.bots.score(state, 1) == 5  # the same greens score without Summer
 
 
 def test_score_stays_right_past_the_gardens_it_remembers(standard: Ruleset) -> None:
     """``score`` remembers recent gardens by identity; through many more than it keeps, and
     with each garden asked again, every answer is the garden's own score."""
-    game = standard.gamedef
-    assert game.score is not None
+    bots = standard.bots
+    assert bots.score is not None
     states = [s for s in _games(standard, 2, 10) for _ in (0, 1)]  # each state twice in a row
     assert len({id(g) for s in states for g in s.gardens}) > 2 * SCORED_GARDENS
     for state in states:
         for seat in range(2):
-            assert game.score(state, seat) == score_garden(state.gardens[seat]).total
+            assert bots.score(state, seat) == score_garden(state.gardens[seat]).total

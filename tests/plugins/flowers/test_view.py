@@ -1,10 +1,11 @@
-"""Hidden information: what a view shows, what determinize re-deals, what the hash names."""
+"""Hidden information: what a view shows, what a state dealt from it re-deals, what the hash
+names."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from gamechecks import applied
+from gamechecks import applied, redeal
 
 from hedgerow.core import Rng
 from hedgerow.core.canon import state_hash
@@ -64,18 +65,18 @@ def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: PluginHost) -> N
     other = (seat + 1) % 3
     assert game.view(state, other).holding == -1 and game.view(state, other).source == 2
     rng = Rng(b"det")
-    regiven = [game.determinize(state, other, rng.fork(str(i))).holding for i in range(12)]
+    regiven = [redeal(ruleset, state, other, rng.fork(str(i))).holding for i in range(12)]
     assert len(set(regiven)) > 1  # another seat cannot know it
-    assert {game.determinize(state, seat, rng.fork(str(i))).holding for i in range(5)} == {
+    assert {redeal(ruleset, state, seat, rng.fork(str(i))).holding for i in range(5)} == {
         state.holding}
 
 
-def test_determinize_re_deals_only_the_hidden_cards(host: PluginHost) -> None:
+def test_a_state_dealt_from_a_view_re_deals_only_the_hidden_cards(host: PluginHost) -> None:
     ruleset = host.ruleset("flowers", players=2)
     game = ruleset.gamedef
     state = _midgame(ruleset, 2, 6)
     assert state.phase == TAKE
-    other = game.determinize(state, 0, Rng(b"x"))
+    other = redeal(ruleset, state, 0, Rng(b"x"))
     assert game.view(other, 0) == game.view(state, 0)
     assert Counter(_hidden(other)) == Counter(_hidden(state))
     assert _hidden(other) != _hidden(state)

@@ -8,12 +8,12 @@ its tiles and plays; a face-down play's colour was present, a face-up one's was 
 claim holder is eligible and no eligible seat has more cards on that mandala (spec §6);
 a mandala with an eligible seat is claimed; an open mandala is never complete outside the
 tile choice.  The core conformance kit checks the contract itself (views and legal actions
-unchanged by `determinize`, refusals, chance entries, replay).
+unchanged across re-deals, refusals, chance entries, replay).
 
 `SEEDS` random games per configuration: with a line tracer over plugins/mandala and core,
-the 15 reach every line that 30 reach but four, the dead ends of `determinize`'s colouring
-search (plugins/mandala/colouring.py), which tests/plugins/mandala/test_sample.py takes on
-purpose, at a fraction of the cost.
+the 15 reach every line that 30 reach but four, the dead ends of the bots' sampler's
+colouring search (plugins/mandala/bots/colouring.py), which
+tests/plugins/mandala/test_sample.py takes on purpose, at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from gamechecks import redeal
 
 from hedgerow.core import Action, Refusal, Rng
 from hedgerow.core.conformance import check_game
@@ -96,10 +97,10 @@ def test_core_conformance_kit(host: PluginHost, players: int, variants: tuple[st
 def test_random_games_keep_every_invariant(host: PluginHost, players: int,
                                            variants: tuple[str, ...]) -> None:
     """Many more seeds through the table: the invariants after every entry, views against
-    determinize now and then, and the ways games end."""
+    states dealt from them now and then, and the ways games end."""
     ruleset = host.ruleset("mandala", variants, players=players)
     game = ruleset.gamedef
-    assert game.determinize is not None
+    assert ruleset.bots is not None
     endings: Counter[str] = Counter()
     reshuffles = choices = 0
     for n in range(SEEDS):
@@ -113,7 +114,7 @@ def test_random_games_keep_every_invariant(host: PluginHost, players: int,
             legal = game.legal_actions(state, seat)
             if table.index % 9 == 0:
                 for other in range(players):
-                    redealt = game.determinize(state, other, rng.fork(str(table.index)))
+                    redealt = redeal(ruleset, state, other, rng.fork(str(table.index)))
                     assert game.view(redealt, other) == game.view(state, other)
             result = table.submit(seat, legal[rng.randbelow(len(legal))])
             assert not isinstance(result, Refusal), result

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.colouring import Digits
+from hedgerow.plugins.mandala.bots.colouring import Digits
 
 
 def test_draws_of_mixed_bounds_are_uniform() -> None:

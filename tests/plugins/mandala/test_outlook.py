@@ -19,13 +19,15 @@ from collections.abc import Iterator
 import pytest
 
 from hedgerow.core import Ranked, Rng, SetupContext
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.chance import draw_all
 from hedgerow.core.game import GameDef
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
+from hedgerow.plugins.mandala import bots as mandala_bots
 from hedgerow.plugins.mandala import game as mandala_game
+from hedgerow.plugins.mandala.bots.outlook import STANDARD, Outlook
 from hedgerow.plugins.mandala.cards import colour_named
-from hedgerow.plugins.mandala.outlook import STANDARD, Outlook
 from hedgerow.plugins.mandala.ranking import standard_outcome
 from hedgerow.plugins.mandala.state import CHOOSE, OVER, PLAY, State, View
 
@@ -67,10 +69,11 @@ def games(host: PluginHost) -> list[tuple[Ruleset, list[State]]]:
     return out
 
 
-def _judge(ruleset: Ruleset) -> tuple[Outlook, GameDef[State, View]]:
+def _judge(ruleset: Ruleset) -> tuple[Outlook, GameDef[State, View], BotSupport[State, View]]:
     game = ruleset.gamedef
-    assert isinstance(game.evaluate, Outlook) and game.score is not None
-    return game.evaluate, game
+    bots = ruleset.bots
+    assert isinstance(bots.evaluate, Outlook) and bots.score is not None
+    return bots.evaluate, game, bots
 
 
 def _cards(state: State, seat: int) -> float:
@@ -81,7 +84,7 @@ def _cards(state: State, seat: int) -> float:
 
 def test_at_the_end_evaluate_is_the_score(games: list[tuple[Ruleset, list[State]]]) -> None:
     for ruleset, states in games:
-        judge, game = _judge(ruleset)
+        judge, game, _ = _judge(ruleset)
         final = states[-1]
         assert final.phase == OVER
         outcome = game.outcome(final)
@@ -92,12 +95,12 @@ def test_at_the_end_evaluate_is_the_score(games: list[tuple[Ruleset, list[State]
 
 def test_with_every_mandala_unclaimed_only_the_cards_in_hand_are_added(
         standard: Ruleset) -> None:
-    judge, game = _judge(standard)
+    judge, _, bots = _judge(standard)
     state = make_state(players=2, held={0: tiles("gray-1", "gray-3"), 1: tiles("red-2")},
                        hands={0: hand(red=3, gray=1), 1: hand(green=2)})
-    assert game.score is not None
+    assert bots.score is not None
     for seat in (0, 1):
-        assert judge(state, seat) == pytest.approx(game.score(state, seat)
+        assert judge(state, seat) == pytest.approx(bots.score(state, seat)
                                                    + _cards(state, seat))
 
 
@@ -118,15 +121,15 @@ def test_taking_the_claim_beats_coming_second_and_playing_elsewhere(standard: Ru
     sees one: 3 green on M0 take its claim (seat 0 would keep red-3 and leave yellow-1),
     1 green there only makes seat 0 the runner-up (it would get yellow-1, seat 1 red-3),
     1 purple on M1 leaves M0 whole to seat 1 (both tiles)."""
-    judge, game = _judge(standard)
+    judge, _, bots = _judge(standard)
     s = _contest(standard)
     assert s.mandalas[0].claim == 1
     claim = applied(standard, s, 0, play(0, "green", 3))
     runner_up = applied(standard, s, 0, play(0, "green", 1))
     elsewhere = applied(standard, s, 0, play(1, "purple", 1))
     assert claim.mandalas[0].claim == 0 and runner_up.mandalas[0].claim == 1
-    assert game.score is not None
-    assert {game.score(x, 0) for x in (claim, runner_up, elsewhere)} == {0.0}
+    assert bots.score is not None
+    assert {bots.score(x, 0) for x in (claim, runner_up, elsewhere)} == {0.0}
     assert judge(claim, 0) > judge(runner_up, 0)
     assert judge(claim, 0) > judge(elsewhere, 0)
     # and seat 1 sees it the other way round
@@ -136,7 +139,7 @@ def test_taking_the_claim_beats_coming_second_and_playing_elsewhere(standard: Ru
 def test_the_terms_are_the_documented_ones(standard: Ruleset) -> None:
     """After 3 green on M0 (2 colours missing): seat 0 holds the claim and would keep red-3
     (3 points), seat 1 would be second and take yellow-1 (1 point)."""
-    judge, _ = _judge(standard)
+    judge, _, _ = _judge(standard)
     claim = applied(standard, _contest(standard), 0, play(0, "green", 3))
     ahead = W.ahead[2]
     assert judge(claim, 0) == pytest.approx(ahead * 3 - W.rival * ahead * 1 + _cards(claim, 0))
@@ -145,7 +148,7 @@ def test_the_terms_are_the_documented_ones(standard: Ruleset) -> None:
 
 def test_closer_to_completion_weighs_more(standard: Ruleset) -> None:
     """The same lead on M0 with fewer colours missing is worth more to its holder."""
-    judge, _ = _judge(standard)
+    judge, _, _ = _judge(standard)
     claim = applied(standard, _contest(standard), 0, play(0, "green", 3))  # 2 missing
     later = applied(standard, claim, 1, play(1, "purple", 1))  # elsewhere, still 2 missing
     closer = applied(standard, later, 0, play(0, "orange", 1))  # M0: 1 missing
@@ -176,12 +179,12 @@ def test_worked_example_the_claim_holder_leads(standard: Ruleset) -> None:
     """§13.2 after step 3: C holds the claim (it would keep purple-2), A would be second
     (orange-1), B is not eligible.  Leaving the cards in hand aside, C's position is the
     best, A's next, B's the worst; by the score all three are level at 0."""
-    judge, game = _judge(standard)
+    judge, _, bots = _judge(standard)
     s = _example_13_2(standard, 3)
     assert s.mandalas[0].claim == 2
     on_board = [judge(s, seat) - _cards(s, seat) for seat in range(3)]
     assert on_board[2] > on_board[0] > on_board[1]
-    assert game.score is not None and {game.score(s, seat) for seat in range(3)} == {0.0}
+    assert bots.score is not None and {bots.score(s, seat) for seat in range(3)} == {0.0}
 
 
 def test_worked_example_the_tile_choice(standard: Ruleset) -> None:
@@ -189,7 +192,7 @@ def test_worked_example_the_tile_choice(standard: Ruleset) -> None:
     nothing is left to chance (weight 1): C counts purple-2 (2) and A's orange-1 against
     it.  Taking purple-2 is judged better for C than taking orange-1, and once taken the
     tiles are in the score and only the cards in hand are added."""
-    judge, game = _judge(standard)
+    judge, _, bots = _judge(standard)
     s = _example_13_2(standard, 6, b_yellow=1)
     assert s.phase == CHOOSE and s.mandalas[0].claim == 2 and s.second == 0
     assert judge(s, 2) == pytest.approx(2 - W.rival * 1 + _cards(s, 2))
@@ -198,20 +201,21 @@ def test_worked_example_the_tile_choice(standard: Ruleset) -> None:
     worse = applied(standard, s, 2, take("orange-1"))
     assert best.phase == PLAY
     assert judge(best, 2) > judge(worse, 2)
-    assert game.score is not None
+    assert bots.score is not None
     for seat in range(3):
-        assert judge(best, seat) == pytest.approx(game.score(best, seat) + _cards(best, seat))
+        assert judge(best, seat) == pytest.approx(bots.score(best, seat) + _cards(best, seat))
 
 
 def test_a_variant_that_changes_scoring_changes_the_tiles_worth() -> None:
     """Under a winner hook that doubles every score, every tile promises twice as much."""
-    plain = mandala_game.build(_PlainScores())  # type: ignore[arg-type]
-    doubled = mandala_game.build(_DoubledScores())  # type: ignore[arg-type]
+    rules = mandala_game.build(_PlainScores())  # type: ignore[arg-type]
+    plain = mandala_bots.build(_PlainScores())  # type: ignore[arg-type]
+    doubled = mandala_bots.build(_DoubledScores())  # type: ignore[arg-type]
     assert plain.evaluate is not None and doubled.evaluate is not None
     s = make_state(players=2, mandalas=[tiles("red-3", "yellow-1")],
                    hands={0: hand(green=3), 1: hand(gray=2, purple=1)}, turn=1,
                    held={0: tiles("red-2")})
-    result = plain.apply(s, 1, play(0, "gray", 2))
+    result = rules.apply(s, 1, play(0, "gray", 2))
     assert isinstance(result, State)
     for seat in (0, 1):
         on_plain = plain.evaluate(result, seat) - _cards(result, seat)
@@ -233,9 +237,9 @@ class _PlainScores(_DoubledScores):
 def test_deterministic_and_finite_on_every_state(
         games: list[tuple[Ruleset, list[State]]], host: PluginHost) -> None:
     for ruleset, states in games:
-        judge, _ = _judge(ruleset)
+        judge, _, _ = _judge(ruleset)
         fresh = host.ruleset("mandala", list(ruleset.variant_names),
-                             players=states[0].players).gamedef.evaluate
+                             players=states[0].players).bots.evaluate
         assert fresh is not None and fresh is not judge
         for state in states:
             for seat in range(state.players):
@@ -247,12 +251,12 @@ def test_deterministic_and_finite_on_every_state(
 def test_never_raises_on_sampled_states(games: list[tuple[Ruleset, list[State]]]) -> None:
     rng = Rng(b"outlook/samples")
     for ruleset, states in games:
-        judge, game = _judge(ruleset)
-        assert game.sample is not None
+        judge, game, bots = _judge(ruleset)
+        assert bots.sample is not None
         for state in states[:: max(1, len(states) // 25)]:
             if game.pending_chance(state) is not None:
                 continue
             for seat in range(state.players):
-                sampled = game.sample(game.view(state, seat), seat, rng)
+                sampled = bots.sample(game.view(state, seat), seat, rng)
                 for judged in range(state.players):
                     assert math.isfinite(judge(sampled, judged))

@@ -10,6 +10,7 @@ import pytest
 from gamechecks import (
     assert_imports_nothing_nondeterministic,
     assert_rules_import_no_ui_or_network,
+    assert_rules_leave_bots_alone,
     rules_modules,
 )
 
@@ -119,6 +120,11 @@ def test_rules_import_no_ui_or_network() -> None:
                                          "hedgerow.plugins.mandala.drawfour")
 
 
-@pytest.mark.parametrize("path", rules_modules(mandala), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rules_modules(mandala),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_modules_import_nothing_nondeterministic(path: Path) -> None:
     assert_imports_nothing_nondeterministic(path)
+
+
+def test_the_rules_never_import_the_bot_support() -> None:
+    assert_rules_leave_bots_alone(mandala)

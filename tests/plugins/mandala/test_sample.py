@@ -16,19 +16,20 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from gamechecks import redeal
 
 from hedgerow.core import Ranked, Rng, SetupContext
 from hedgerow.core.chance import draw_all
 from hedgerow.core.game import GameDef
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
-from hedgerow.plugins.mandala import colouring as colouring_module
-from hedgerow.plugins.mandala import game as mandala_game
+from hedgerow.plugins.mandala import bots as mandala_bots
+from hedgerow.plugins.mandala.bots import colouring as colouring_module
+from hedgerow.plugins.mandala.bots.colouring import Group, _counted, colour_plays, falling
+from hedgerow.plugins.mandala.bots.sample import frame
 from hedgerow.plugins.mandala.cards import NCOLOURS, PER_COLOUR, TILES, colour_named
-from hedgerow.plugins.mandala.colouring import Group, _counted, colour_plays, falling
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
-from hedgerow.plugins.mandala.sample import frame
 from hedgerow.plugins.mandala.scoring import points
 from hedgerow.plugins.mandala.state import OVER, RESHUFFLE, State, View
 
@@ -124,11 +125,12 @@ def test_the_walks_reach_every_kind_of_state(walks: list[tuple[Ruleset, list[Sta
 def test_a_sample_shows_the_view_it_came_from(walks: list[tuple[Ruleset, list[State]]]) -> None:
     for ruleset, states in walks:
         game = ruleset.gamedef
-        assert game.sample is not None
+        bots = ruleset.bots
+        assert bots.sample is not None
         for i, state in enumerate(states):
             for seat in range(state.players):
                 v = game.view(state, seat)
-                drawn = game.sample(v, seat, Rng(b"sample", f"{i}/{seat}"))
+                drawn = bots.sample(v, seat, Rng(b"sample", f"{i}/{seat}"))
                 assert game.view(drawn, seat) == v
                 assert drawn.hands[seat] == state.hands[seat]
                 assert _cards(drawn) == (PER_COLOUR,) * NCOLOURS == _cards(state)
@@ -141,11 +143,12 @@ def test_a_sampled_state_plays_on_to_an_outcome(
         walks: list[tuple[Ruleset, list[State]]]) -> None:
     for ruleset, states in walks:
         game = ruleset.gamedef
-        assert game.sample is not None
+        bots = ruleset.bots
+        assert bots.sample is not None
         picked = [*states[::12], *(s for s in states if s.phase == RESHUFFLE)]
         for i, state in enumerate(picked):
             seat = i % state.players
-            drawn = game.sample(game.view(state, seat), seat, Rng(b"on", str(i)))
+            drawn = bots.sample(game.view(state, seat), seat, Rng(b"on", str(i)))
             _plays_on(game, drawn, Rng(b"play on", str(i)))
 
 
@@ -153,7 +156,8 @@ def test_right_after_a_reshuffle_too(walks: list[tuple[Ruleset, list[State]]]) -
     after = 0
     for ruleset, states in walks:
         game = ruleset.gamedef
-        assert game.sample is not None
+        bots = ruleset.bots
+        assert bots.sample is not None
         for before, state in itertools.pairwise(states):
             if before.phase != RESHUFFLE:
                 continue
@@ -161,7 +165,7 @@ def test_right_after_a_reshuffle_too(walks: list[tuple[Ruleset, list[State]]]) -
             assert state.deck and not any(state.discard)
             for seat in range(state.players):
                 v = game.view(state, seat)
-                assert game.view(game.sample(v, seat, Rng(b"after", str(seat))), seat) == v
+                assert game.view(bots.sample(v, seat, Rng(b"after", str(seat))), seat) == v
     assert after > 0
 
 
@@ -179,13 +183,14 @@ def test_other_generators_re_deal_what_the_seat_cannot_see(
     decks = stacks = colours = 0
     for ruleset, states in walks:
         game = ruleset.gamedef
-        assert game.sample is not None
+        bots = ruleset.bots
+        assert bots.sample is not None
         for i, state in enumerate(states[::4]):
             for seat in range(state.players):
                 v = game.view(state, seat)
-                drawn = [game.sample(v, seat, Rng(b"redeal", f"{i}/{seat}/{k}"))
+                drawn = [bots.sample(v, seat, Rng(b"redeal", f"{i}/{seat}/{k}"))
                          for k in range(8)]
-                again = game.sample(v, seat, Rng(b"redeal", f"{i}/{seat}/0"))
+                again = bots.sample(v, seat, Rng(b"redeal", f"{i}/{seat}/0"))
                 assert again == drawn[0]  # the generator alone decides
                 pool = frame(v, seat).pool
                 if v.deck_count >= 4 and 2 * max(pool) <= sum(pool):
@@ -202,35 +207,35 @@ def test_other_generators_re_deal_what_the_seat_cannot_see(
     assert decks > 100 and stacks > 100 and colours > 20
 
 
-def test_determinize_is_sample_of_the_view(walks: list[tuple[Ruleset, list[State]]]) -> None:
+def test_a_sample_reads_the_view_only(walks: list[tuple[Ruleset, list[State]]]) -> None:
     for ruleset, states in walks[:3]:
         game = ruleset.gamedef
-        assert game.sample is not None and game.determinize is not None
+        bots = ruleset.bots
+        assert bots is not None
         for i, state in enumerate(states[::5]):
             for seat in range(state.players):
                 v = game.view(state, seat)
-                redealt = game.determinize(state, seat, Rng(b"det", f"{i}/{seat}"))
-                assert redealt == game.sample(v, seat, Rng(b"det", f"{i}/{seat}"))
                 # a state the seat cannot tell from this one samples the same: the view
                 # is all that sample reads
-                twin = game.determinize(state, seat, Rng(b"twin", f"{i}/{seat}"))
+                twin = redeal(ruleset, state, seat, Rng(b"twin", f"{i}/{seat}"))
                 assert game.view(twin, seat) == v
-                assert (game.sample(game.view(twin, seat), seat, Rng(b"same", str(i)))
-                        == game.sample(v, seat, Rng(b"same", str(i))))
+                assert (bots.sample(game.view(twin, seat), seat, Rng(b"same", str(i)))
+                        == bots.sample(v, seat, Rng(b"same", str(i))))
 
 
 def test_a_view_no_table_shows_is_refused(standard: Ruleset) -> None:
     game = standard.gamedef
-    assert game.sample is not None
+    bots = standard.bots
+    assert bots.sample is not None
     state = next(s for s in _walk(game, 3, b"refuse") if s.phase == "play" and s.turn == 1)
     v = game.view(state, 0)
     with pytest.raises(ValueError, match="seat 0's, not seat 1's"):
-        game.sample(v, 1, Rng(b"x"))
+        bots.sample(v, 1, Rng(b"x"))
     more = tuple(n + (o == 1) for o, n in enumerate(v.hand_sizes))
     with pytest.raises(ValueError, match="not a view of a real Mandala table"):
-        game.sample(_replaced(v, hand_sizes=more), 0, Rng(b"x"))
+        bots.sample(_replaced(v, hand_sizes=more), 0, Rng(b"x"))
     with pytest.raises(ValueError, match="tile stack"):
-        game.sample(_replaced(v, dark_left=v.dark_left + 1), 0, Rng(b"x"))
+        bots.sample(_replaced(v, dark_left=v.dark_left + 1), 0, Rng(b"x"))
     assert game.view(state, 0) == v  # nothing changed
 
 
@@ -308,25 +313,26 @@ def test_score_is_the_final_scoring_at_every_end(
         walks: list[tuple[Ruleset, list[State]]]) -> None:
     for ruleset, states in walks:
         game = ruleset.gamedef
-        assert game.score is not None
+        bots = ruleset.bots
+        assert bots.score is not None
         final = states[-1]
         assert final.phase == OVER
         outcome = game.outcome(final)
         for seat in range(final.players):
-            assert game.score(final, seat) == outcome.scores[seat]  # type: ignore[union-attr]
+            assert bots.score(final, seat) == outcome.scores[seat]  # type: ignore[union-attr]
         for state in states:
             for seat in range(state.players):
-                assert game.score(state, seat) == points(state.tiles[seat])
+                assert bots.score(state, seat) == points(state.tiles[seat])
 
 
 @pytest.mark.parametrize(("held", "expected"), [(h, e) for _, h, e in SCORING],
                          ids=[name for name, _, _ in SCORING])
 def test_score_mid_game_on_the_scoring_table(standard: Ruleset, held: tuple[str, ...],
                                              expected: int) -> None:
-    game = standard.gamedef
-    assert game.score is not None
+    bots = standard.bots
+    assert bots.score is not None
     state = make_state(players=2, held={1: tiles(*held)})
-    assert game.score(state, 1) == expected and game.score(state, 0) == 0
+    assert bots.score(state, 1) == expected and bots.score(state, 0) == 0
 
 
 def _example_13_2(standard: Ruleset, b_yellow: int) -> State:
@@ -346,14 +352,14 @@ def _example_13_2(standard: Ruleset, b_yellow: int) -> State:
 
 
 def test_score_mid_game_in_the_worked_example(standard: Ruleset) -> None:
-    game = standard.gamedef
-    assert game.score is not None
+    bots = standard.bots
+    assert bots.score is not None
     # §13.2: C takes both tiles, purple-2 and orange-1: two singles, 2 + 1
     s = _example_13_2(standard, 2)
-    assert [game.score(s, seat) for seat in range(3)] == [0, 0, 3]
+    assert [bots.score(s, seat) for seat in range(3)] == [0, 0, 3]
     # its variant: C chooses purple-2 and A takes orange-1
     s = applied(standard, _example_13_2(standard, 1), 2, take("purple-2"))
-    assert [game.score(s, seat) for seat in range(3)] == [1, 0, 2]
+    assert [bots.score(s, seat) for seat in range(3)] == [1, 0, 2]
 
 
 class _DoubledScores:
@@ -375,7 +381,7 @@ class _DoubledScores:
 
 
 def test_a_variant_that_changes_scoring_changes_score() -> None:
-    game = mandala_game.build(_DoubledScores())  # type: ignore[arg-type]
-    assert game.score is not None
+    bots = mandala_bots.build(_DoubledScores())  # type: ignore[arg-type]
+    assert bots.score is not None
     state = make_state(players=2, held={0: tiles("gray-1", "gray-3"), 1: tiles("red-2")})
-    assert (game.score(state, 0), game.score(state, 1)) == (10, 4)
+    assert (bots.score(state, 0), bots.score(state, 1)) == (10, 4)

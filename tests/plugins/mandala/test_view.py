@@ -1,9 +1,11 @@
-"""Hidden information: views, known cards, determinize (spec §14 and the house decision that
-face-down cards are hidden until their mandala is resolved)."""
+"""Hidden information: views, known cards, states dealt from a view (spec §14 and the house
+decision that face-down cards are hidden until their mandala is resolved)."""
 
 from __future__ import annotations
 
 from collections import Counter
+
+from gamechecks import redeal
 
 from hedgerow.core import Rng
 from hedgerow.core.ruleset import Ruleset
@@ -73,19 +75,19 @@ def test_known_cards_shrink_only_as_far_as_plays_allow(standard: Ruleset) -> Non
     assert game.view(s, 2).known[1] == hand(purple=1, orange=1)
 
 
-def test_determinize_keeps_the_view_and_re_deals_the_rest(standard: Ruleset) -> None:
+def test_a_redeal_keeps_the_view_and_re_deals_the_rest(standard: Ruleset) -> None:
     game = standard.gamedef
-    assert game.determinize is not None
+    assert standard.bots is not None
     s = applied(standard, _with_face_down(), 0, play(0, "red", 2))
     s = applied(standard, s, 1, play(0, "purple", 2))
     s = applied(standard, s, 2, play(0, "gray", 1))
     s = applied(standard, s, 0, play(0, "gray", 2))  # gray present now: face-down
     s = complete(s)  # sampling reads the whole table's cards and tiles
-    rng = Rng(b"determinize")
+    rng = Rng(b"redeal")
     colours_seen = set()
     for i in range(40):
         for seat in range(3):
-            other = game.determinize(s, seat, rng.fork(f"{i}/{seat}"))
+            other = redeal(standard, s, seat, rng.fork(f"{i}/{seat}"))
             assert game.view(other, seat) == game.view(s, seat)
             assert list(game.legal_actions(other, seat)) == list(game.legal_actions(s, seat))
             assert _cards(other) == _cards(s)
@@ -104,9 +106,9 @@ def test_determinize_keeps_the_view_and_re_deals_the_rest(standard: Ruleset) -> 
     assert colours_seen == {PURPLE, ORANGE}
 
 
-def test_determinize_keeps_known_cards_and_respects_supply(standard: Ruleset) -> None:
+def test_a_redeal_keeps_known_cards_and_respects_supply(standard: Ruleset) -> None:
     game = standard.gamedef
-    assert game.determinize is not None
+    assert standard.bots is not None
     # seat 1 played 3 cards face-down where purple and orange were present; the cards seat 0
     # cannot see (those 3, seat 1's unknown card, the deck) hold 3 purple and 1 orange, so
     # the 3 must be purple.  Seat 1's known yellow stays in its hand.
@@ -117,7 +119,7 @@ def test_determinize_keeps_known_cards_and_respects_supply(standard: Ruleset) ->
     s = s._replace(mandalas=(m, *s.mandalas[1:]), known=(NO_CARDS, hand(yellow=1)))
     s = complete(s)  # sampling reads the whole table's cards and tiles
     for i in range(10):
-        other = game.determinize(s, 0, Rng(b"tight", str(i)))
+        other = redeal(standard, s, 0, Rng(b"tight", str(i)))
         assert other.mandalas[0].plays[0].colour == PURPLE
         assert other.hands[1][colour_named("yellow")] >= 1
         assert game.view(other, 0) == game.view(s, 0)

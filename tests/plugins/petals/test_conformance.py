@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from gamechecks import redeal
 
 from hedgerow.core import Action, Refusal, Rng
 from hedgerow.core.pluginhost import PluginHost
@@ -91,7 +92,7 @@ def play_checked(ruleset, players: int, seed: int, kinds: Counter[str]) -> Table
         for other in range(players):
             assert (game.legal_actions(state, other) == ()) == (other != seat)
             seen = game.view(state, other)
-            assert game.view(game.determinize(state, other, rng.fork("det")), other) == seen
+            assert game.view(redeal(ruleset, state, other, rng.fork("det")), other) == seen
         if state.pending is None:
             if seat % 2 == 0:
                 listed = [a for a in listed if _triggers(state, a)] or listed

@@ -15,19 +15,24 @@ import math
 import pytest
 
 from hedgerow.core import Action, Rng, SetupContext
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.chance import draw_all
 from hedgerow.core.game import GameDef
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.plugins.petals.evaluate import LEAD, turns_left
+from hedgerow.plugins.petals.bots.evaluate import LEAD, turns_left
 from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, State
 
 VARIANTS = [(), ("harmony",)]
 IDS = ["standard", "harmony"]
 
 
-def rules(host: PluginHost, variants: tuple[str, ...], players: int = 2) -> GameDef:
-    return host.ruleset("petals", list(variants), players=players).gamedef
+def rules(host: PluginHost, variants: tuple[str, ...], players: int = 2,
+          ) -> tuple[GameDef, BotSupport]:
+    """The rules of a table and its bot support."""
+    ruleset = host.ruleset("petals", list(variants), players=players)
+    assert ruleset.bots is not None
+    return ruleset.gamedef, ruleset.bots
 
 
 def random_game(game: GameDef, players: int, seed: int) -> list[State]:
@@ -57,18 +62,18 @@ def shortfall(state: State, seat: int) -> int:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_at_the_end_it_is_the_score_less_the_lead_term(host: PluginHost, players: int,
                                                       variants: tuple[str, ...]) -> None:
-    game = rules(host, variants, players)
-    assert game.evaluate is not None and game.score is not None
+    game, bots = rules(host, variants, players)
+    assert bots.evaluate is not None and bots.score is not None
     for seed in range(3):
         end = random_game(game, players, seed)[-1]
         assert end.phase == OVER
         outcome = game.outcome(end)
         assert outcome is not None
         for seat in range(players):
-            expected = game.score(end, seat) - LEAD * shortfall(end, seat)
-            assert game.evaluate(end, seat) == pytest.approx(expected)
+            expected = bots.score(end, seat) - LEAD * shortfall(end, seat)
+            assert bots.evaluate(end, seat) == pytest.approx(expected)
             if seat not in outcome.eliminated:  # type: ignore[union-attr]
-                assert game.evaluate(end, seat) == game.score(end, seat)
+                assert bots.evaluate(end, seat) == bots.score(end, seat)
 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
@@ -76,8 +81,8 @@ def test_after_its_last_card_a_seat_is_judged_by_the_score_it_ends_with(
         host: PluginHost, variants: tuple[str, ...]) -> None:
     """In the final round, once a seat has laid its last card, nothing is left to guess:
     the card in its hand will be scored directly, and nothing else changes its trackers."""
-    game = rules(host, variants)
-    assert game.evaluate is not None and game.score is not None
+    game, bots = rules(host, variants)
+    assert bots.evaluate is not None and bots.score is not None
     checked = 0
     for seed in range(6):
         states = random_game(game, 2, seed)
@@ -86,15 +91,15 @@ def test_after_its_last_card_a_seat_is_judged_by_the_score_it_ends_with(
             for seat in range(2):
                 if state.phase == FINAL and turns_left(state, seat) == 0 and (
                         state.pending is None or state.active != seat):
-                    expected = game.score(end, seat) - LEAD * shortfall(state, seat)
-                    assert game.evaluate(state, seat) == pytest.approx(expected)
+                    expected = bots.score(end, seat) - LEAD * shortfall(state, seat)
+                    assert bots.evaluate(state, seat) == pytest.approx(expected)
                     checked += 1
     assert checked >= 6
 
 
 def test_turns_left_counts_the_cards_a_seat_will_lay(host: PluginHost) -> None:
     for players in (2, 3, 4, 5):
-        game = rules(host, (), players)
+        game, _ = rules(host, (), players)
         states = random_game(game, players, 7)
         assert [turns_left(states[0], s) for s in range(players)] == [
             {2: 15, 3: 9, 4: 7, 5: 6}[players]] * players  # docs/rules/petals.md
@@ -115,19 +120,19 @@ def test_a_point_near_the_bottom_is_worth_more_than_one_at_the_top(board,
     two lowest at 1 + 1 either way, but Earth is the tracker likely to count once the low
     ones grow, so a player lays the points there.  Likewise, with nothing else different,
     two points on each of two trackers beat four on one."""
-    game = rules(host, ())
-    assert game.evaluate is not None and game.score is not None
+    _, bots = rules(host, ())
+    assert bots.evaluate is not None and bots.score is not None
     start = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}, hands=((7, 20), (21, 22)))
 
     def at(points: tuple[int, int, int, int]) -> State:
         return start._replace(trackers=(points, (0, 0, 0, 0)))
 
     earth, air = at((1, 1, 7, 9)), at((1, 1, 4, 12))
-    assert game.score(earth, 0) == game.score(air, 0)
-    assert game.evaluate(earth, 0) > game.evaluate(air, 0)
+    assert bots.score(earth, 0) == bots.score(air, 0)
+    assert bots.evaluate(earth, 0) > bots.evaluate(air, 0)
     even, lopsided = at((2, 2, 0, 0)), at((4, 0, 0, 0))
-    assert game.score(even, 0) == game.score(lopsided, 0) == 0
-    assert game.evaluate(even, 0) > game.evaluate(lopsided, 0)
+    assert bots.score(even, 0) == bots.score(lopsided, 0) == 0
+    assert bots.evaluate(even, 0) > bots.evaluate(lopsided, 0)
 
 
 def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> None:
@@ -139,8 +144,8 @@ def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> 
     tie-break) is no clear call with four turns to go, so only r2's place is asserted."""
     judged: dict[tuple[str, ...], dict[int, float]] = {}
     for variants in VARIANTS:
-        game = rules(host, variants)
-        assert game.evaluate is not None
+        game, bots = rules(host, variants)
+        assert bots.evaluate is not None
         state = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)},
                       hands=((7, 20), (21, 22)), pile=tuple(range(23, 30)))
         state = state._replace(trackers=((3, 0, 3, 3), (0, 0, 0, 0)))
@@ -148,7 +153,7 @@ def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> 
         for rot in (0, 2, 3):
             after = game.apply(state, 0, Action.of("place", card=7, x=1, y=0, rot=rot))
             assert isinstance(after, State)
-            judged[variants][rot] = game.evaluate(after, 0)
+            judged[variants][rot] = bots.evaluate(after, 0)
     standard, harmony = judged[()], judged[("harmony",)]
     assert standard[3] > standard[2] > standard[0], standard
     assert harmony[2] > max(harmony[0], harmony[3]), harmony
@@ -161,8 +166,8 @@ def test_different_symbols_waiting_count_the_card_that_will_score(board,
     trackers hold nothing of that, so ``score`` cannot tell this from laying #25 where it
     scores nothing; but the seat will score at least the card's Fire +6 (or move a card
     instead, if that is better), so ``evaluate`` counts it."""
-    game = rules(host, ())
-    assert game.evaluate is not None and game.score is not None
+    game, bots = rules(host, ())
+    assert bots.evaluate is not None and bots.score is not None
     garden = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0), (1, 0): (16, 1),
               (2, -1): (1, 0)}
     state = board(garden, hands=((25, 20), (21, 22)), pile=tuple(range(26, 34)))
@@ -173,8 +178,8 @@ def test_different_symbols_waiting_count_the_card_that_will_score(board,
     nothing = game.apply(state, 0, Action.of("place", card=25, x=-1, y=0, rot=0))
     assert isinstance(nothing, State) and nothing.trackers == state.trackers
     assert nothing.pending is None
-    assert game.score(waiting, 0) == game.score(nothing, 0)
-    assert game.evaluate(waiting, 0) > game.evaluate(nothing, 0)
+    assert bots.score(waiting, 0) == bots.score(nothing, 0)
+    assert bots.evaluate(waiting, 0) > bots.evaluate(nothing, 0)
     scored = game.apply(waiting, 0, Action.of("score"))
     assert isinstance(scored, State) and scored.trackers[0] == (10, 4, 4, 4)
 
@@ -183,15 +188,15 @@ def test_example_15_the_card_kept_to_the_end_counts(board, host: PluginHost) -> 
     """Final round, the seat has laid its last card: keeping #38 (F3 W1 A3 E2) or #20 (W3 A1
     E2, F0) with trackers 2/5/5/5 ends at 5/6/7/8 (score 11) or 2/8/7/6 (score 8).  The
     trackers are the same now; ``evaluate`` already counts the card that will be scored."""
-    game = rules(host, ())
-    assert game.evaluate is not None and game.score is not None
+    _, bots = rules(host, ())
+    assert bots.evaluate is not None and bots.score is not None
     base = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}, pile=())
     judged = {}
     for kept in (38, 20):
         state = base._replace(hands=((kept,), (21, 22)), active=1, phase=FINAL, final_left=1,
                               trackers=((2, 5, 5, 5), (1, 1, 1, 1)))
         assert turns_left(state, 0) == 0
-        judged[kept] = game.evaluate(state, 0)
+        judged[kept] = bots.evaluate(state, 0)
     assert judged == {38: 11.0, 20: 8.0}
 
 
@@ -200,16 +205,16 @@ def test_example_18_leading_no_tracker_is_judged_below_its_points(board,
     """Example 18: P1 at 10/10/10/10 scores 20 but leads no tracker and is eliminated.  With
     Earth at 12 instead (leading Earth), it still scores 20 and may win: ``score`` gives both
     20, ``evaluate`` puts the eliminated one below (by the point it is short of Earth)."""
-    game = rules(host, (), 3)
-    assert game.evaluate is not None and game.score is not None
+    _, bots = rules(host, (), 3)
+    assert bots.evaluate is not None and bots.score is not None
     others = ((20, 2, 3, 25), (5, 12, 11, 3))
     base = board({(0, 0): (1, 0)}, players=3)._replace(phase=OVER, active=-1,
                                                        hands=((), (), ()))
     out = base._replace(trackers=((10, 10, 10, 10), *others))
     leads = base._replace(trackers=((10, 10, 12, 10), *others))
-    assert game.score(out, 0) == game.score(leads, 0) == 20
-    assert game.evaluate(leads, 0) == 20
-    assert game.evaluate(out, 0) == 20 - LEAD * 1
+    assert bots.score(out, 0) == bots.score(leads, 0) == 20
+    assert bots.evaluate(leads, 0) == 20
+    assert bots.evaluate(out, 0) == 20 - LEAD * 1
 
 
 # -- purity and robustness -------------------------------------------------------------------
@@ -217,12 +222,12 @@ def test_example_18_leading_no_tracker_is_judged_below_its_points(board,
 
 def test_the_same_position_is_always_judged_the_same(host: PluginHost) -> None:
     """Asked twice, in another order, or by a table built afresh: the same numbers."""
-    states = random_game(rules(host, ()), 2, 11)[::5]
-    first = rules(host, ())
+    states = random_game(rules(host, ())[0], 2, 11)[::5]
+    _, first = rules(host, ())
     assert first.evaluate is not None
     forward = [first.evaluate(s, seat) for s in states for seat in (0, 1)]
     backward = [first.evaluate(s, seat) for s in reversed(states) for seat in (1, 0)]
-    fresh = PluginHost().ruleset("petals", [], players=2).gamedef
+    fresh = PluginHost().ruleset("petals", [], players=2).bots
     assert fresh.evaluate is not None
     again = [fresh.evaluate(s, seat) for s in states for seat in (0, 1)]
     assert forward == list(reversed(backward)) == again
@@ -232,21 +237,21 @@ def test_the_same_position_is_always_judged_the_same(host: PluginHost) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_sampled_state_is_judged_with_a_finite_number(host: PluginHost, players: int,
                                                             variants: tuple[str, ...]) -> None:
-    game = rules(host, variants, players)
-    assert game.evaluate is not None and game.sample is not None
+    game, bots = rules(host, variants, players)
+    assert bots.evaluate is not None and bots.sample is not None
     rng = Rng(b"evaluate-samples")
     for seed in range(2):
         for state in random_game(game, players, seed)[::3]:
             for seat in range(players):
-                sampled = game.sample(game.view(state, seat), seat, rng)
+                sampled = bots.sample(game.view(state, seat), seat, rng)
                 for judged in range(players):
-                    value = game.evaluate(sampled, judged)
+                    value = bots.evaluate(sampled, judged)
                     assert isinstance(value, float) and math.isfinite(value)
 
 
 def test_before_the_deal_it_judges_too(host: PluginHost) -> None:
-    game = rules(host, ())
-    assert game.evaluate is not None
+    game, bots = rules(host, ())
+    assert bots.evaluate is not None
     fresh = game.setup(SetupContext(2))
     assert fresh.phase != PLAY
-    assert [game.evaluate(fresh, s) for s in (0, 1)] == [0.0, 0.0]
+    assert [bots.evaluate(fresh, s) for s in (0, 1)] == [0.0, 0.0]

@@ -8,6 +8,7 @@ import pytest
 from gamechecks import (
     assert_imports_nothing_nondeterministic,
     assert_rules_import_no_ui_or_network,
+    assert_rules_leave_bots_alone,
     rules_modules,
 )
 
@@ -55,6 +56,11 @@ def test_rules_import_no_ui_or_network() -> None:
                                          "hedgerow.plugins.petals.harmony")
 
 
-@pytest.mark.parametrize("path", rules_modules(petals), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rules_modules(petals),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_modules_import_nothing_nondeterministic(path: Path) -> None:
     assert_imports_nothing_nondeterministic(path, docstring=False)
+
+
+def test_the_rules_never_import_the_bot_support() -> None:
+    assert_rules_leave_bots_alone(petals)

@@ -16,6 +16,7 @@ import pytest
 
 from hedgerow.core import Action, Refusal
 from hedgerow.core.botchoice import resolve
+from hedgerow.core.botsupport import BotSupport
 from hedgerow.core.conformance import ConformanceError, check_game
 from hedgerow.core.game import GameDef
 from hedgerow.core.playout import make_bots
@@ -30,22 +31,23 @@ from hedgerow.plugins.petals.state import FINAL, State
 from tests.plugins.petals.test_evaluate import IDS, VARIANTS, random_game, rules
 
 
-def _figures(game: GameDef, state: State) -> tuple[list[Action], list[float | None]]:
+def _figures(game: GameDef, bots: BotSupport, state: State,
+             ) -> tuple[list[Action], list[float | None]]:
     legal = list(game.legal_actions(state, state.active))
-    assert game.evaluate_each is not None
-    return legal, list(game.evaluate_each(state, state.active, legal))
+    assert bots.evaluate_each is not None
+    return legal, list(bots.evaluate_each(state, state.active, legal))
 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_every_figure_is_evaluate_of_the_state_apply_builds(host: PluginHost, players: int,
                                                             variants: tuple[str, ...]) -> None:
-    game = rules(host, variants, players)
-    assert game.evaluate is not None
+    game, bots = rules(host, variants, players)
+    assert bots.evaluate is not None
     answered = placements = 0
     for seed in range(2):
         for state in random_game(game, players, seed)[:-1]:
-            legal, figures = _figures(game, state)
+            legal, figures = _figures(game, bots, state)
             for action, figure in zip(legal, figures, strict=True):
                 placements += action.kind == "place"
                 if figure is None:
@@ -53,27 +55,27 @@ def test_every_figure_is_evaluate_of_the_state_apply_builds(host: PluginHost, pl
                 answered += 1
                 after = game.apply(state, state.active, action)
                 assert isinstance(after, State)
-                assert figure == game.evaluate(after, state.active), (seed, action)
+                assert figure == bots.evaluate(after, state.active), (seed, action)
     assert answered > placements / 2  # most placements make no symbol pair
 
 
 def test_none_while_an_effect_waits_and_on_the_last_turn(host: PluginHost) -> None:
-    game = rules(host, ())
+    game, bots = rules(host, ())
     waiting = last = 0
     for seed in range(6):
         for state in random_game(game, 2, seed)[:-1]:
             if state.pending is not None or (state.phase == FINAL and state.final_left == 1):
                 waiting += state.pending is not None
                 last += state.pending is None
-                assert set(_figures(game, state)[1]) == {None}
+                assert set(_figures(game, bots, state)[1]) == {None}
     assert waiting and last
 
 
 def test_none_for_a_symbol_pair_and_for_what_apply_refuses(host: PluginHost) -> None:
-    game = rules(host, ())
+    game, bots = rules(host, ())
     state = random_game(game, 2, 3)[10]
     seat = state.active
-    legal, figures = _figures(game, state)
+    legal, figures = _figures(game, bots, state)
     pairs = []
     for action, figure in zip(legal, figures, strict=True):
         card, rot, x, y = place_args(action) or (0, 0, 0, 0)
@@ -87,14 +89,15 @@ def test_none_for_a_symbol_pair_and_for_what_apply_refuses(host: PluginHost) -> 
     refused = [place_action(card, *taken, 0), place_action(foreign, *cell, 0),
                place_action(card, *cell, 4), Action("score"), Action("place", (("card", card),))]
     assert all(isinstance(game.apply(state, seat, a), Refusal) for a in refused)
-    assert game.evaluate_each is not None
-    assert list(game.evaluate_each(state, seat, refused)) == [None] * len(refused)
-    assert list(game.evaluate_each(state, 1 - seat, legal[:5])) == [None] * 5
+    assert bots.evaluate_each is not None
+    assert list(bots.evaluate_each(state, seat, refused)) == [None] * len(refused)
+    assert list(bots.evaluate_each(state, 1 - seat, legal[:5])) == [None] * 5
 
 
 def _without_shortcut(ruleset: Ruleset) -> Ruleset:
-    return dataclasses.replace(ruleset, gamedef=dataclasses.replace(ruleset.gamedef,
-                                                                    evaluate_each=None))
+    assert ruleset.bots is not None
+    return dataclasses.replace(ruleset, bots=dataclasses.replace(ruleset.bots,
+                                                                 evaluate_each=None))
 
 
 @pytest.mark.parametrize(("number", "moves"), [(0, 12), (1, 12), (2, 200)])
@@ -119,7 +122,7 @@ def test_bots_play_the_same_game_with_and_without_it(host: PluginHost, number: i
 
 def test_the_conformance_kit_catches_a_wrong_shortcut(host: PluginHost) -> None:
     ruleset = host.ruleset("petals", [], players=2)
-    each = ruleset.gamedef.evaluate_each
+    each = ruleset.bots.evaluate_each
     assert each is not None
 
     def off(state: State, seat: int, actions: list[Action]) -> list[float | None]:
@@ -132,7 +135,7 @@ def test_the_conformance_kit_catches_a_wrong_shortcut(host: PluginHost) -> None:
 
     for wrong, message in ((off, "evaluate of the state after it"),
                            (everything, "which apply refuses")):
-        broken = dataclasses.replace(ruleset, gamedef=dataclasses.replace(
-            ruleset.gamedef, evaluate_each=wrong))
+        broken = dataclasses.replace(ruleset, bots=dataclasses.replace(
+            ruleset.bots, evaluate_each=wrong))
         with pytest.raises(ConformanceError, match=message):
             check_game(broken, players=2, seeds=[1])

@@ -20,10 +20,10 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
+from hedgerow.plugins.petals.bots.sample import sample, unseen_cards
 from hedgerow.plugins.petals.geometry import SIDES, frontier, placed
-from hedgerow.plugins.petals.sample import sample, unseen_cards
 from hedgerow.plugins.petals.state import DEAL, OVER, PLAY, State
-from hedgerow.plugins.petals.view import determinize, hash_data, view
+from hedgerow.plugins.petals.view import hash_data, view
 
 GAMES = 3  # seeded games per player count and variant
 ALL = list(range(1, 39))
@@ -121,7 +121,8 @@ def test_a_sample_is_the_seats_view_and_plays_on(host: PluginHost, players: int,
                                                  variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("petals", variants, players=players)
     game = ruleset.gamedef
-    assert game.sample is not None and game.score is not None
+    bots = ruleset.bots
+    assert bots.sample is not None and bots.score is not None
     seen: Counter[str] = Counter()
     for g in range(GAMES):
         seed = seed_from_int(1000 * players + g)
@@ -132,7 +133,7 @@ def test_a_sample_is_the_seats_view_and_plays_on(host: PluginHost, players: int,
             for seat in range(players):
                 rng = Rng(seed, f"sample/{n}/{seat}")
                 seat_view = game.view(state, seat)
-                made = game.sample(seat_view, seat, rng)
+                made = bots.sample(seat_view, seat, rng)
                 assert game.view(made, seat) == seat_view
                 assert cards_of(made) == ALL  # every card in exactly one place
                 assert made.frontier == frontier(made.garden)
@@ -146,7 +147,7 @@ def test_a_sample_is_the_seats_view_and_plays_on(host: PluginHost, players: int,
                 if (n + seat) % 9 == 0:  # the sampled state plays on to an outcome
                     play_out(ruleset, made, rng.fork("play"))
                 if (n + seat) % 4 == 0 and anything_hidden(state, seat):  # sampling re-deals
-                    layouts = {hidden_layout(game.sample(seat_view, seat, rng.fork(str(k))),
+                    layouts = {hidden_layout(bots.sample(seat_view, seat, rng.fork(str(k))),
                                              seat) for k in range(8)}
                     assert len(layouts) > 1
     assert seen[DEAL] == GAMES and seen[OVER] == GAMES and seen["effect"], seen
@@ -157,7 +158,7 @@ def test_the_sample_comes_from_the_view_alone(standard: Ruleset) -> None:
     """Two real states a seat cannot tell apart give it the same samples."""
     _, state = dealt(standard, 3, b"alone")
     for seat in range(3):
-        twin = determinize(state, seat, Rng(b"twin", str(seat)))
+        twin = sample(view(state, seat), seat, Rng(b"twin", str(seat)))
         assert hidden_layout(twin, seat) != hidden_layout(state, seat)
         one = sample(view(state, seat), seat, Rng(b"same"))
         other = sample(view(twin, seat), seat, Rng(b"same"))
@@ -165,13 +166,6 @@ def test_the_sample_comes_from_the_view_alone(standard: Ruleset) -> None:
         # a fresh copy of the view (no memo) gives the same state again
         copy = dataclasses.replace(view(state, seat))
         assert hash_data(sample(copy, seat, Rng(b"same"))) == hash_data(one)
-
-
-def test_determinize_is_sample_of_the_view(standard: Ruleset) -> None:
-    _, state = dealt(standard, 4, b"compose")
-    for seat in range(4):
-        assert hash_data(determinize(state, seat, Rng(b"d", str(seat)))) == hash_data(
-            sample(view(state, seat), seat, Rng(b"d", str(seat))))
 
 
 def test_every_unseen_card_can_be_anywhere_hidden(standard: Ruleset) -> None:
@@ -213,23 +207,24 @@ def test_score_is_the_outcomes_score_at_the_end(host: PluginHost, players: int,
                                                 variants: tuple[str, ...]) -> None:
     ruleset = host.ruleset("petals", variants, players=players)
     game = ruleset.gamedef
-    assert game.score is not None
+    bots = ruleset.bots
+    assert bots.score is not None
     for g in range(4):
         _, state = dealt(ruleset, players, seed_from_int(g))
         rng = Rng(seed_from_int(g), "moves")
         while game.active_seats(state):
-            before = [game.score(state, s) for s in range(players)]
+            before = [bots.score(state, s) for s in range(players)]
             legal = game.legal_actions(state, state.active)
             after = game.apply(state, state.active, legal[rng.randbelow(len(legal))])
             assert isinstance(after, State)
             if after.phase != OVER:  # mid-game a score moves only with the trackers
                 for s in range(players):
                     changed = after.trackers[s] != state.trackers[s]
-                    assert changed or game.score(after, s) == before[s]
+                    assert changed or bots.score(after, s) == before[s]
             state = after
         outcome = game.outcome(state)
         assert outcome is not None
-        assert tuple(game.score(state, s) for s in range(players)) == outcome.scores
+        assert tuple(bots.score(state, s) for s in range(players)) == outcome.scores
 
 
 EX17 = ((12, 9, 7, 15), (10, 11, 9, 8), (6, 11, 4, 20))
@@ -247,8 +242,8 @@ EX21 = ((10, 12, 11, 13), (14, 12, 13, 11))
 def test_score_on_the_winner_examples(board, host: PluginHost, trackers, standard_scores,
                                       spreads) -> None:
     players = len(trackers)
-    standard = host.ruleset("petals", [], players=players).gamedef
-    harmony = host.ruleset("petals", ["harmony"], players=players).gamedef
+    standard = host.ruleset("petals", [], players=players).bots
+    harmony = host.ruleset("petals", ["harmony"], players=players).bots
     for phase in (PLAY, OVER):  # mid-game or at the end, the figure of the trackers
         state = board({(0, 0): (1, 0)}, players=players)._replace(trackers=trackers,
                                                                   phase=phase)
@@ -263,12 +258,13 @@ def test_score_on_the_winner_examples(board, host: PluginHost, trackers, standar
 ])
 def test_score_after_example_9(board, host: PluginHost, rot: int, standard_score: int,
                                harmony_score: int) -> None:
-    standard = host.ruleset("petals", [], players=2).gamedef
-    harmony = host.ruleset("petals", ["harmony"], players=2).gamedef
+    rules = host.ruleset("petals", [], players=2).gamedef
+    standard = host.ruleset("petals", [], players=2).bots
+    harmony = host.ruleset("petals", ["harmony"], players=2).bots
     state = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)},
                   hands=((7, 20), (21, 22)))._replace(trackers=((5, 0, 3, 6), (0, 0, 0, 0)))
     assert standard.score(state, 0) == 3 and harmony.score(state, 0) == -6
-    after = standard.apply(state, 0, Action.of("place", card=7, x=1, y=0, rot=rot))
+    after = rules.apply(state, 0, Action.of("place", card=7, x=1, y=0, rot=rot))
     assert isinstance(after, State)
     assert standard.score(after, 0) == standard_score
     assert harmony.score(after, 0) == harmony_score
@@ -277,7 +273,7 @@ def test_score_after_example_9(board, host: PluginHost, rot: int, standard_score
 
 def test_score_after_example_11_move(board, play, host: PluginHost) -> None:
     """Option (b) of example 11: moving #13 to (2,1) at r1 scores Earth +3 for seat 0."""
-    standard = host.ruleset("petals", [], players=2).gamedef
+    standard = host.ruleset("petals", [], players=2).bots
     start = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0), (1, 0): (16, 1)}
     state = board(start, hands=((25, 20), (21, 22)))._replace(
         trackers=((4, 4, 1, 5), (0, 0, 0, 0)))

@@ -1,4 +1,5 @@
-"""The view (what a seat sees), determinize, hash_data, describe and the terminal drawing."""
+"""The view (what a seat sees), a state dealt from it, hash_data, describe and the terminal
+drawing."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.ui import DrawContext, Target
+from hedgerow.plugins.petals.bots.sample import sample
 from hedgerow.plugins.petals.setup import deal, deal_chance, setup
 from hedgerow.plugins.petals.state import Pending, State, View
 from hedgerow.plugins.petals.ui import PetalsUI
-from hedgerow.plugins.petals.view import determinize, hash_data, view
+from hedgerow.plugins.petals.view import hash_data, view
 
 
 def dealt(players: int, rng: Rng) -> State:
@@ -41,10 +43,10 @@ def test_view_holds_only_what_the_seat_may_see() -> None:
     assert not hidden & shown
 
 
-def test_determinize_redeals_only_what_is_hidden() -> None:
+def test_a_state_dealt_from_a_view_redeals_only_what_is_hidden() -> None:
     state = dealt(3, Rng(b"det"))
     for seat in range(3):
-        other = determinize(state, seat, Rng(b"other", str(seat)))
+        other = sample(view(state, seat), seat, Rng(b"other", str(seat)))
         assert view(other, seat) == view(state, seat)
         assert other.hands[seat] == state.hands[seat]
         assert other != state  # something hidden moved

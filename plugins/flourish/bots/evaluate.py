@@ -1,6 +1,6 @@
 """``GameDef.evaluate`` for Flourish: the score now plus what the hands promise.
 
-``score`` (`hedgerow.plugins.flourish.scorenow`) counts only the gardens.  A card in a
+``score`` (`hedgerow.plugins.flourish.bots.scorenow`) counts only the gardens.  A card in a
 hand is worth nothing to it, so a bot judging by ``score`` keeps and passes cards blindly.
 ``evaluate(state, seat)`` is ``score(state, seat)`` plus each garden's **potential**:
 
@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from hedgerow.core import Cooperative, Solo
 from hedgerow.plugins.flourish.abilities import score as ability_score
+from hedgerow.plugins.flourish.bots.scorenow import ScoreNow
 from hedgerow.plugins.flourish.cards import CARDS
 from hedgerow.plugins.flourish.knowledge import MCG, pass_zone
-from hedgerow.plugins.flourish.scorenow import ScoreNow
 from hedgerow.plugins.flourish.state import FINAL, OVER, Config, State
 from hedgerow.plugins.flourish.tally import VECTORS, Tally, plus, tally
 

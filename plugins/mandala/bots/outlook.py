@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from hedgerow.plugins.mandala.bots.scorenow import LIMIT, ScoreNow
 from hedgerow.plugins.mandala.claims import second_place
-from hedgerow.plugins.mandala.scorenow import LIMIT, Rank, ScoreNow
+from hedgerow.plugins.mandala.ranking import Rank
 from hedgerow.plugins.mandala.state import CHOOSE, OVER, State
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hedgerow.core import Rng
+from hedgerow.plugins.mandala.bots.colouring import Group, colour_plays
 from hedgerow.plugins.mandala.cards import (
     DARK_TILES,
     LIGHT_TILES,
@@ -45,7 +46,6 @@ from hedgerow.plugins.mandala.cards import (
     colours_in,
     tile_colour,
 )
-from hedgerow.plugins.mandala.colouring import Group, colour_plays
 from hedgerow.plugins.mandala.state import HIDDEN, Mandala, Play, State, View
 
 

@@ -11,13 +11,9 @@ every other call is a look-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from hedgerow.core import Ranked
+from hedgerow.plugins.mandala.ranking import Rank
 from hedgerow.plugins.mandala.state import State
 
-#: ``rank(tiles, ended) -> Ranked``: the table's final scoring (its ``mandala_winner``).
-Rank = Callable[[tuple[tuple[int, ...], ...], str], Ranked]
 #: Gardens remembered at most; the memory starts afresh beyond (the answers never change).
 LIMIT = 1 << 16
 
