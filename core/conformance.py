@@ -19,8 +19,12 @@ step:
 * some seat is active until the game is over, and each active seat has a legal action;
 * every legal action it tries applies (all of them on the first steps, a sample after);
 * ``apply`` never mutates the state it is given (the state hash is unchanged);
-* a seat that is not active is refused, a made-up action and mutated actions that are not
-  legal are refused, and a refusal leaves the state unchanged;
+* nothing but a legal action applies: the `neighbours` of every action tried (arguments a
+  little or far off, flipped, swapped for other values seen, left out or added, a kind
+  that does not exist), the actions legal for the other seats of a simultaneous step and
+  `ELSEWHERE` actions seen legal earlier in the game are refused, each with a code and a
+  message, and the state is left as it was; a seat that is not active is refused (a
+  made-up action, and the active seats' own), through the table;
 * a simultaneous step is played whole: every active seat chooses against the starting
   state, a lone choice (`Table.submit`) and an incomplete step are refused, and the step's
   choices apply together (a game that cannot apply them in seat order fails with
@@ -34,16 +38,19 @@ step:
   seat's view shows the seat that same view and the same legal actions, and (twice a
   game, for every seat) plays on with random actions and chance to a well-formed outcome;
   with ``score``, every seat's score is a finite number, in the state and in the sampled
-  one; with ``evaluate_each``, for the acting seat's legal actions and mutated ones, every
-  figure it gives is exactly ``evaluate`` of the state ``apply`` gives, that state waits
-  for no chance, and a refused action gets None;
+  one; with ``evaluate_each``, for the acting seat's legal actions and the neighbours of
+  the first, every figure it gives is exactly ``evaluate`` of the state ``apply`` gives,
+  that state waits for no chance, and a refused action gets None;
 * your ``invariants(before, after)`` hold (see `Invariant`), and your
   ``redeal_checks(state, seat, redealt)`` hold for every re-deal (what a seat remembers
   beyond its view: see `RedealCheck`);
 
 and at the end: the game ended within ``max_actions``, the outcome is well formed for its
-kind (`Ranked`, `Cooperative`, `Solo`, `Match`), and replaying the log from the seed gives
-the same state hash and chain.
+kind (`Ranked`, `Cooperative`, `Solo`, `Match`), replaying the log from the seed gives
+the same state hash and chain, and the kit's own re-deal (`hedgerow.core.hiddencheck`:
+the log played again with two cards of a shuffle swapped, ``redeals`` swaps of the first
+and last shuffles) finds no seat whose legal actions change while its view does not, and
+no view showing cards nobody sees in play.
 
 A failure raises `ConformanceError`, naming the seed, the step and the action so it can be
 reproduced.
@@ -52,7 +59,7 @@ reproduced.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,6 +69,7 @@ from hedgerow.core.canon import state_hash
 from hedgerow.core.chance import Chance, ChanceOutcome, Pick, SeededChance, draw_all, outcome_of
 from hedgerow.core.errors import Code, Refusal, RulesError
 from hedgerow.core.game import GameDef
+from hedgerow.core.hiddencheck import Logged, check_redeals
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo
 from hedgerow.core.rng import Rng
 from hedgerow.core.ruleset import Ruleset
@@ -102,15 +110,76 @@ def _hash(gamedef: GameDef[Any, Any], state: Any) -> bytes:
     return state_hash(gamedef.hash_data(state) if gamedef.hash_data else state)
 
 
-def _mutations(action: Action) -> Iterable[Action]:
-    """Nearby actions: each int argument shifted far away, and an unknown extra argument."""
-    for i, (name, value) in enumerate(action.args):
-        if isinstance(value, int) and not isinstance(value, bool):
-            for delta in (1000, -1000):
-                args: list[tuple[str, Value]] = list(action.args)
-                args[i] = (name, value + delta)
-                yield Action(action.kind, tuple(args))
+#: Far-off shifts tried on every int argument, besides the near ones (``NEAR``).
+FAR = (1000, -1000)
+#: Near shifts tried on every int argument (an id, a cell, a count next to a legal one).
+NEAR = (1, -1, 2, -2)
+
+
+def neighbours(action: Action, seen: dict[str, list[Value]]) -> Iterator[Action]:
+    """Actions one step from ``action``: each int argument shifted by `NEAR` and `FAR`
+    (each int in a tuple argument by one, and the tuple reversed), each bool flipped, each
+    other argument replaced by the other values ``seen`` for that name in legal actions, an
+    argument left out, an unknown one added, and an action of no known kind."""
+    args = action.args
+    for i, (name, value) in enumerate(args):
+        for other in _near_values(value, seen.get(name, ())):
+            changed: list[tuple[str, Value]] = list(args)
+            changed[i] = (name, other)
+            yield Action(action.kind, tuple(changed))
+        yield Action(action.kind, args[:i] + args[i + 1:])
+    yield Action(action.kind, (*args, ("conformance_extra", 0)))
     yield Action("conformance-no-such-action", ())
+
+
+def _near_values(value: Value, seen: Iterable[Value]) -> Iterator[Value]:
+    if isinstance(value, bool):
+        yield not value
+    elif isinstance(value, int):
+        for delta in (*NEAR, *FAR):
+            yield value + delta
+    elif isinstance(value, tuple):
+        if len(value) > 1:
+            yield tuple(reversed(value))
+        for k, item in enumerate(value):
+            if isinstance(item, int) and not isinstance(item, bool):
+                for delta in (1, -1):
+                    yield (*value[:k], item + delta, *value[k + 1:])
+    for other in seen:
+        if other != value and type(other) is type(value) and not isinstance(value, int):
+            yield other
+
+
+class _Seen:
+    """Actions seen legal so far in a game (any seat, any step; the latest `LIMIT`), and the
+    values each argument name took in them: what `neighbours` and the kit's tries of
+    actions legal elsewhere draw from."""
+
+    LIMIT = 512
+    VALUES = 16
+
+    def __init__(self) -> None:
+        self.actions: dict[Action, None] = {}
+        self.values: dict[str, list[Value]] = {}
+
+    def add(self, actions: Iterable[Action]) -> None:
+        for action in actions:
+            if action in self.actions:
+                continue
+            self.actions[action] = None
+            if len(self.actions) > self.LIMIT:
+                del self.actions[next(iter(self.actions))]
+            for name, value in action.args:
+                values = self.values.setdefault(name, [])
+                if value not in values and len(values) < self.VALUES:
+                    values.append(value)
+
+    def draw(self, rng: Rng, count: int, exclude: set[Action]) -> list[Action]:
+        """Up to ``count`` of the seen actions not in ``exclude``, drawn at random."""
+        pool = [a for a in self.actions if a not in exclude]
+        if len(pool) <= count:
+            return pool
+        return [pool[i] for i in sorted({rng.randbelow(len(pool)) for _ in range(count)})]
 
 
 def check_outcome(outcome: Outcome | None, players: int) -> None:
@@ -270,6 +339,7 @@ def check_game(
     redeal_checks: Sequence[RedealCheck] = (),
     exhaustive_steps: int = 3,
     sample: int = 4,
+    redeals: int = 4,
     max_actions: int = 10_000,
 ) -> Report:
     """Play one seeded random game per seed and check the contract (see the module doc)."""
@@ -281,6 +351,8 @@ def check_game(
         run = _Run(ruleset, players, seed_number, guard)
         table, rng, where = run.table, run.rng, run.where
         run.state_before = {a.entry.index: a.before for a in table.opening}
+        seen = _Seen()
+        decisions: set[int] = set()
         for inv in invariants:
             _run_invariant(inv, None, table.state, -1, None, f"{where}, initial state")
         while True:
@@ -291,18 +363,23 @@ def check_game(
             step = f"{where}, step {table.index}"
             if table.index >= max_actions:
                 raise ConformanceError(f"{where}: the game did not end in {max_actions} actions")
+            decisions.add(table.index)
             state = table.state
             before = _hash(gamedef, state)
             listed = [list(gamedef.legal_actions(state, seat)) for seat in range(players)]
+            exhaustive = table.index < exhaustive_steps
             _check_views(gamedef, bots, state, listed, rng, step, redeal_checks,
                          sampled=table.index < exhaustive_steps or table.index % 4 == 0)
             if table.index in (exhaustive_steps, 4 * exhaustive_steps + 1):
                 for seat in range(players):
                     check_sample_plays_on(gamedef, bots, state, seat, players, rng, step,
                                           max_actions)
+            theirs = [a for seat in active for a in listed[seat][:1]]
             for seat in range(players):
                 if seat not in active:
                     refusals += _expect_refused(table, seat, None, before, step)
+                    for action in theirs:  # an active seat's action, offered out of turn
+                        refusals += _expect_refused(table, seat, action, before, step)
             choices: dict[int, Action] = {}
             for seat in active:
                 legal = listed[seat]
@@ -310,12 +387,13 @@ def check_game(
                     raise ConformanceError(f"{step}: active seat {seat} has no legal action")
                 if len(set(legal)) != len(legal):
                     raise ConformanceError(f"{step}: legal_actions lists an action twice")
-                checked += _check_legal(gamedef, state, seat, legal, before, step, rng,
-                                        exhaustive=table.index < exhaustive_steps, sample=sample)
-                legal_set = set(legal)
-                for action in _mutations(legal[0]):
-                    if action not in legal_set:
-                        refusals += _expect_refused(table, seat, action, before, step)
+                tried = _check_legal(gamedef, state, seat, legal, before, step, rng,
+                                     exhaustive=exhaustive, sample=sample)
+                checked += len(tried)
+                others = [a for other in active if other != seat for a in listed[other]]
+                refusals += _check_nearby(gamedef, state, seat, legal, tried, others, seen,
+                                          rng, before, step)
+                refusals += _expect_refused(table, seat, None, before, step)
                 if (len(active) == 1 and bots is not None and bots.evaluate_each is not None
                         and (table.index < exhaustive_steps or table.index % 4 == 0)):
                     _check_evaluate_each(gamedef, bots, state, seat, legal, step)
@@ -339,6 +417,7 @@ def check_game(
                 raise ConformanceError(f"{step}: legal choices {choices} refused: {result}")
             for applied in result:
                 run.state_before[applied.entry.index] = applied.before
+            seen.add(a for legal in listed for a in legal[:_Seen.LIMIT])
             first = min(choices)
             for inv in invariants:
                 _run_invariant(inv, state, table.state, first, choices[first],
@@ -356,6 +435,11 @@ def check_game(
         replayed = Table.replay(ruleset, players, run.seed, log)
         if replayed.state_hash() != table.state_hash() or replayed.head != table.head:
             raise ConformanceError(f"{where}: replaying the log gives another state")
+        logged = [Logged(e.seat, e.action, run.state_before[e.index]) for e in table.entries]
+        problem = check_redeals(gamedef, logged, table.state, decisions, players, rng,
+                                pairs=redeals)
+        if problem is not None:
+            raise ConformanceError(f"{where}: {problem}")
         for final in final_checks:
             try:
                 final(table)
@@ -372,7 +456,7 @@ def _check_evaluate_each(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any],
     mutations of the first (see the module docstring)."""
     assert bots.evaluate_each is not None and bots.evaluate is not None
     listed = set(legal)
-    actions = legal + [a for a in _mutations(legal[0]) if a not in listed]
+    actions = legal + [a for a in neighbours(legal[0], {}) if a not in listed]
     figures = list(bots.evaluate_each(state, seat, actions))
     if len(figures) != len(actions):
         raise ConformanceError(f"{step}: evaluate_each gave {len(figures)} figures for "
@@ -394,8 +478,10 @@ def _check_evaluate_each(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any],
 
 
 def _check_legal(gamedef: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],
-                 before: bytes, step: str, rng: Rng, *, exhaustive: bool, sample: int) -> int:
-    """Apply every legal action (or a sample) to ``state``: none refused, none mutating it."""
+                 before: bytes, step: str, rng: Rng, *, exhaustive: bool, sample: int,
+                 ) -> list[Action]:
+    """Apply every legal action (or a sample) to ``state``: none refused, none mutating it.
+    Returns the actions tried."""
     tries = (legal if exhaustive
              else [legal[rng.randbelow(len(legal))] for _ in range(min(sample, len(legal)))])
     for action in tries:
@@ -404,7 +490,45 @@ def _check_legal(gamedef: GameDef[Any, Any], state: Any, seat: int, legal: list[
             raise ConformanceError(f"{step}: legal action {action} is refused: {result}")
         if _hash(gamedef, state) != before:
             raise ConformanceError(f"{step}: apply({action}) mutated the state it was given")
-    return len(tries)
+    return tries
+
+
+#: Actions seen legal earlier in the game (any seat) a seat is offered at each step.
+ELSEWHERE = 8
+
+
+def _check_nearby(gamedef: GameDef[Any, Any], state: Any, seat: int, legal: list[Action],
+                  tried: list[Action], others: list[Action], seen: _Seen, rng: Rng,
+                  before: bytes, step: str) -> int:
+    """Actions that are not legal for ``seat`` now are refused, with a code and a message,
+    and leave the state as it was: the `neighbours` of every action tried, the actions
+    legal for the other seats of a simultaneous step, and `ELSEWHERE` actions seen legal
+    earlier in the game (a card it may not play now, another seat's card).  Returns how
+    many it offered."""
+    legal_set = set(legal)
+    offered: dict[Action, None] = {}
+    for action in tried:
+        offered.update((a, None) for a in neighbours(action, seen.values))
+    offered.update((a, None) for a in others)
+    offered.update((a, None) for a in seen.draw(rng, ELSEWHERE, legal_set))
+    count = 0
+    for action in offered:
+        if action in legal_set:
+            continue
+        count += 1
+        try:
+            result = gamedef.apply(state, seat, action)
+        except Exception as exc:
+            raise ConformanceError(f"{step}: {action} by seat {seat} raised "
+                                   f"{type(exc).__name__} instead of refusing") from exc
+        if not isinstance(result, Refusal):
+            raise ConformanceError(f"{step}: {action} by seat {seat} should be refused but "
+                                   "applied: it is not among the seat's legal actions")
+        if not result.code or not result.message:
+            raise ConformanceError(f"{step}: a refusal needs a code and a message: {result!r}")
+    if count and _hash(gamedef, state) != before:
+        raise ConformanceError(f"{step}: refusing an action changed the state apply was given")
+    return count
 
 
 def _check_step_gate(table: Table, choices: dict[int, Action], before: bytes, step: str,
@@ -472,7 +596,8 @@ def _check_views(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, 
             raise ConformanceError(f"{step}: view() must return a View type, not the state")
         if gamedef.determinize is None:
             if sampled:
-                _check_sample(gamedef, bots, state, seat, view, legal, rng, step)
+                _check_sample(gamedef, bots, state, seat, view, legal, rng, step,
+                              redeal_checks)
             continue
         other = gamedef.determinize(state, seat, rng.fork(f"det{seat}"))
         if gamedef.view(other, seat) != view:
@@ -481,12 +606,7 @@ def _check_views(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, 
                 "the view leaks hidden information, or determinize re-deals a card the "
                 "seat has seen (one it passed, or saw revealed)"
             )
-        for redeal in redeal_checks:
-            try:
-                redeal(state, seat, other)
-            except AssertionError as exc:
-                raise ConformanceError(f"{step}: re-dealt for seat {seat}: "
-                                       f"{getattr(redeal, '__name__', redeal)}: {exc}") from exc
+        _run_redeal_checks(redeal_checks, state, seat, other, step)
         again = gamedef.determinize(other, seat, rng.fork(f"det{seat}/again"))
         if gamedef.view(again, seat) != view:
             raise ConformanceError(
@@ -499,17 +619,29 @@ def _check_views(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, 
                 "they depend on something the seat cannot see"
             )
         if sampled:
-            _check_sample(gamedef, bots, state, seat, view, legal, rng, step)
+            _check_sample(gamedef, bots, state, seat, view, legal, rng, step, redeal_checks)
+
+
+def _run_redeal_checks(redeal_checks: Sequence[RedealCheck], state: Any, seat: int,
+                       redealt: Any, step: str) -> None:
+    for redeal in redeal_checks:
+        try:
+            redeal(state, seat, redealt)
+        except AssertionError as exc:
+            raise ConformanceError(f"{step}: re-dealt for seat {seat}: "
+                                   f"{getattr(redeal, '__name__', redeal)}: {exc}") from exc
 
 
 def _check_sample(gamedef: GameDef[Any, Any], bots: BotSupport[Any, Any] | None, state: Any,
-                  seat: int, view: Any, legal: list[Action], rng: Rng, step: str) -> None:
-    """``sample(view)`` agrees with the view and the seat's legal actions; ``score`` is a
-    finite number for every seat, in the real state and in the sampled one (the game's bot
-    support, when it offers one)."""
+                  seat: int, view: Any, legal: list[Action], rng: Rng, step: str,
+                  redeal_checks: Sequence[RedealCheck] = ()) -> None:
+    """``sample(view)`` agrees with the view and the seat's legal actions and passes the
+    game's own re-deal checks; ``score`` is a finite number for every seat, in the real
+    state and in the sampled one."""
     if bots is None:
         return
     sampled = bots.sample(view, seat, rng.fork(f"sample{seat}"))
+    _run_redeal_checks(redeal_checks, state, seat, sampled, step)
     if gamedef.view(sampled, seat) != view:
         raise ConformanceError(
             f"{step}: seat {seat}'s view of a state sampled from its view differs from "

@@ -173,8 +173,18 @@ def test_catches_legal_actions_that_depend_on_hidden_cards(toy_host) -> None:
         legal = r.gamedef.legal_actions(state, seat)
         return legal if not state.pile or state.pile[0] % 2 else legal[:1]
 
+    def strict(state, seat, action):  # and refuses what it does not offer
+        if action not in peeking(state, seat):
+            return Refusal("posy.not_offered", f"{action} is not offered")
+        return r.gamedef.apply(state, seat, action)
+
     with pytest.raises(ConformanceError, match="legal actions change"):
-        check_game(_broken(toy_host, legal_actions=peeking), players=2, seeds=range(5))
+        check_game(_broken(toy_host, legal_actions=peeking, apply=strict), players=2,
+                   seeds=range(5))
+    # without determinize, the kit's own re-deal (another shuffle, the same actions) shows it
+    with pytest.raises(ConformanceError, match="legal actions differ between two states"):
+        check_game(_broken(toy_host, legal_actions=peeking, apply=strict, determinize=None),
+                   players=2, seeds=range(5))
 
 
 @pytest.mark.parametrize("outcome", [
@@ -267,3 +277,43 @@ def test_catches_a_score_that_is_not_a_number(toy_host) -> None:
 def test_sampled_toy_states_pass(toy_host) -> None:
     for game in ("posy", "duel", "tokens"):
         check_game(toy_host.ruleset(game, players=3), players=3, seeds=range(3))
+
+
+# -- the two bugs issue 28's plugin author planted, each once let through -----------------
+
+
+@pytest.fixture(scope="module")
+def tricks_host():
+    from tricktaking import TricksPlugin
+
+    from hedgerow.core.pluginhost import PluginHost
+
+    return PluginHost(builtins=(), autoload=False, extra=(TricksPlugin(),))
+
+
+def test_an_honest_trick_taking_game_conforms(tricks_host) -> None:
+    report = check_game(tricks_host.ruleset("tricks", players=3), players=3, seeds=range(20))
+    assert report.games == 20 and report.refusals_checked > 1000
+
+
+def test_catches_an_apply_that_forgot_must_follow_suit(tricks_host) -> None:
+    """Only far-off values and a made-up action were tried: every card the seat holds
+    that does not follow suit is a neighbour of a legal one or was legal before."""
+    from tricktaking import broken_tricks
+
+    broken = broken_tricks(tricks_host.ruleset("tricks", players=3), "follow")
+    with pytest.raises(ConformanceError, match=r"play\(card=\d+\) by seat \d should be refused"
+                                               " but applied: it is not among"):
+        check_game(broken, players=3, seeds=range(5), exhaustive_steps=0)
+
+
+def test_catches_a_view_leaking_undealt_cards_behind_a_determinize_built_from_it(
+        tricks_host) -> None:
+    """The game's determinize keeps what the leaky view shows, so the view is the same
+    after it: the kit's own re-deal (the deal's shuffle with two cards swapped, the same
+    actions) shows every seat's view changing with cards nobody has seen."""
+    from tricktaking import broken_tricks
+
+    broken = broken_tricks(tricks_host.ruleset("tricks", players=3), "undealt")
+    with pytest.raises(ConformanceError, match="the view shows cards nobody has seen"):
+        check_game(broken, players=3, seeds=range(5))
