@@ -34,6 +34,7 @@ def collect(host) -> dict:
                 "version": g.version,
                 "summary": g.summary,
                 "players": [g.min_players, g.max_players],
+                "leaderboard": g.leaderboard,
                 **origin(g),
                 "variants": [
                     {
@@ -74,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
     print("Games")
     for g in data["games"]:
         src = f"{g['distribution']} {g['distribution_version']}".strip()
+        board = ", solo leaderboard" if g["leaderboard"] else ""
         print(
             f"  {g['name']:<12} {g['title']} {g['version']}, "
-            f"{g['players'][0]}-{g['players'][1]} players  [{src}]"
+            f"{g['players'][0]}-{g['players'][1]} players{board}  [{src}]"
         )
         if g["summary"]:
             print(f"  {'':<12} {g['summary']}")

@@ -14,12 +14,13 @@ import json
 from typing import Any
 
 from hedgerow.clients.cli import make_plugin_host
-from hedgerow.clients.leaderboard import GAMES, Clock, IsoWeek, utc_now
+from hedgerow.clients.leaderboard import Clock, IsoWeek, boards, utc_now
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``hedgerow leaderboard``."""
-    parser.add_argument("game", help=f"the game whose board to show ({', '.join(GAMES)})")
+    parser.add_argument("game", help="the game whose board to show (a game with a solo "
+                                     "leaderboard: hedgerow games marks them)")
     parser.add_argument("--variant", action="append", default=[], metavar="V",
                         help="the board of games played with variant V (repeat for several); "
                              "each set of variants has its own board")
@@ -34,10 +35,11 @@ def run(args: argparse.Namespace, *, clock: Clock = utc_now) -> int:
     """Show the board (or add a log to it); 0 on success."""
     from hedgerow.core.errors import HedgerowError
 
-    if args.game not in GAMES:
-        raise HedgerowError(f"no leaderboard for {args.game!r} (leaderboards: "
-                            f"{', '.join(GAMES)})", code="unknown_game")
     host = make_plugin_host(args)
+    known = boards(host.games)
+    if args.game not in known:
+        raise HedgerowError(f"no leaderboard for {args.game!r} (leaderboards: "
+                            f"{', '.join(known) or 'none installed'})", code="unknown_game")
     ruleset = host.ruleset(args.game, args.variant, 1)  # unknown or non-solo variants fail here
     variants = list(ruleset.variant_names)
     title = ruleset.spec.title + "".join(f" + {v}" for v in variants)

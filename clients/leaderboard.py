@@ -1,6 +1,7 @@
 """The weekly leaderboard of solo games: the SQLite store, ISO weeks and the week's standings.
 
-Every finished solo game of a game listed in `GAMES` (FLOWERS) is kept in one SQLite file
+Every finished solo game of a game that declares a solo leaderboard (``GameSpec.leaderboard``:
+FLOWERS; `boards` lists them) is kept in one SQLite file
 in the user data directory (`hedgerow.core.datadir.leaderboard_path`), one row per game:
 the player, the rules, the score and rank, the finishing moment (UTC), its ISO week and the
 complete table log.  A row is only written after `hedgerow.clients.leaderboard_check`
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from hedgerow.clients.leaderboard_check import Checked, Refused, check_log
 from hedgerow.core.datadir import leaderboard_path
 from hedgerow.core.errors import HedgerowError
+from hedgerow.core.game import GameSpec
 from hedgerow.core.outcome import Solo
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net.messages import LogHeader
@@ -38,8 +40,6 @@ from hedgerow.net.messages import LogHeader
 if TYPE_CHECKING:
     from hedgerow.net.seat import Seat
 
-#: The games with a weekly leaderboard of solo games.
-GAMES: tuple[str, ...] = ("flowers",)
 #: The store's layout version (SQLite ``user_version``).
 SCHEMA = 1
 
@@ -272,6 +272,12 @@ def submit(log: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str,
         return board.add(checked, log, finished_at)
 
 
+def boards(games: Mapping[str, GameSpec]) -> tuple[str, ...]:
+    """The games (of ``games``, by name) with a weekly leaderboard of solo games, sorted:
+    those whose spec declares one (``GameSpec.leaderboard``)."""
+    return tuple(sorted(name for name, spec in games.items() if spec.leaderboard))
+
+
 def leaderboard_command(game: str, variants: Sequence[str]) -> str:
     """The command that shows the board of ``game`` with ``variants``."""
     return " ".join(["hedgerow leaderboard", game, *(f"--variant {v}" for v in variants)])
@@ -282,18 +288,18 @@ def record_played(seat: Seat, *, clock: Clock | None = None,
     """Keep the game ``seat`` just finished.
 
     Returns a line for the player (recorded, or why not), or None when no board takes the
-    game: not finished, not solo, or not a game of `GAMES`.  The log is the seat's own log
-    file (a networked seat and ``hedgerow play --local`` both write one); the score shown
-    to the player is the claimed score.  ``clock`` gives the finishing moment (default:
-    `utc_now`, looked up at each call).
+    game: not finished, not solo, or of a game without a solo leaderboard.  The log is the
+    seat's own log file (a networked seat and ``hedgerow play --local`` both write one);
+    the score shown to the player is the claimed score.  ``clock`` gives the finishing
+    moment (default: `utc_now`, looked up at each call).
     """
     outcome = seat.outcome()
     if not isinstance(outcome, Solo) or seat.players != 1:
         return None
     ruleset = seat.ruleset
-    game = ruleset.spec.name
-    if game not in GAMES:
+    if not ruleset.spec.leaderboard:
         return None
+    game = ruleset.spec.name
     written = seat.log_path()
     if written is None:
         return "Not recorded on the leaderboard: this seat kept no log"

@@ -151,6 +151,10 @@ class GameSpec:
     ``bots(ext)`` (optional) returns the game's `BotSupport` for the same table: what its
     bots may use beyond the rules (a sampler, the game's judgement of a position).  Without
     it every bot still plays, ``greedy`` and ``ismcts`` uniformly at random.
+
+    ``leaderboard``: True when finished solo games of this game go on the weekly solo
+    leaderboard (``hedgerow leaderboard``, docs/leaderboard.md); its result for one player
+    must then be a `Solo` with a score.
     """
 
     name: str
@@ -162,6 +166,7 @@ class GameSpec:
     summary: str = ""
     default_players: int | None = None
     bots: Callable[[Extensions], BotSupport[Any, Any]] | None = None
+    leaderboard: bool = False
 
     @property
     def players_default(self) -> int:

@@ -5,7 +5,7 @@ This module is the plugin the host registers.  It:
 * adds FLOWERS' extension hooks (`hookspecs`: ``flowers_setup``, ``flowers_coverable``,
   ``flowers_colour_points``) through ``hedgerow_addhooks``;
 * registers the game (`SPEC`: its rules, ``game.build``, and beside them what it offers its
-  bots, ``bots.build``) through ``hedgerow_register_games``;
+  bots, ``bots.build``; it has a solo leaderboard) through ``hedgerow_register_games``;
 * answers ``hedgerow_game_ui`` with the seat client's UI object (`ui.flowers_ui`, bound
   to the table's rules);
 * implements the three extension hooks with the standard rules, ``trylast``, so that a
@@ -45,6 +45,7 @@ SPEC = GameSpec(
             "top of one; at the end, number groups of the wrong size are removed and colour "
             "groups of five or more score. Alone, earn a rank.",
     default_players=2,
+    leaderboard=True,
 )
 
 

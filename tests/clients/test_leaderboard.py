@@ -8,6 +8,7 @@ moment comes from a fixed clock; no expectation reads the wall clock.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
@@ -456,3 +457,11 @@ def test_a_leaderboard_from_a_newer_hedgerow_is_left_alone(host: PluginHost) -> 
     with sqlite3.connect(path) as db:
         tables = db.execute("SELECT name FROM sqlite_master").fetchall()
     assert tables == []
+
+
+def test_a_game_declares_its_solo_leaderboard(host: PluginHost) -> None:
+    """The boards are the games whose spec says so (FLOWERS), not a list in the client."""
+    assert lb.boards(host.games) == ("flowers",)
+    assert host.game("flowers").leaderboard and not host.game("flourish").leaderboard
+    declared = dataclasses.replace(host.game("petals"), leaderboard=True)
+    assert lb.boards({**host.games, "petals": declared}) == ("flowers", "petals")
