@@ -13,7 +13,11 @@ It shows the three parts of the game contract a card game is most likely to need
 * **a simultaneous step** — with two or more players every seat is active at once; the
   engine collects every bid against the round's starting state and applies them together
   (on the network each bid is committed before any is revealed);
-* **a result that is not a ranking** — one player gets a `Solo` result with a grade.
+* **a result that is not a ranking** — one player gets a `Solo` result with a grade;
+
+and, beside the rules, **bot support** (`BotSupport`): a state dealt from a seat's view
+(``sample``) and the game's own judgement of a position (``score``, ``evaluate``), which the
+``greedy`` and ``ismcts`` bots think with.  Without it they would play at random.
 
 Load it with ``HEDGEROW_PLUGINS=goofspiel`` and this folder on ``PYTHONPATH``, or
 register it through the ``hedgerow`` entry-point group of a package of your own.
@@ -27,6 +31,7 @@ from typing import Any
 
 from hedgerow.core import (
     Action,
+    BotSupport,
     Chance,
     ChanceOutcome,
     GameDef,
@@ -210,11 +215,51 @@ def build(ext: Any) -> GameDef[State, View]:
                    describe=describe, determinize=determinize, chance=chance, resolve=resolve)
 
 
+# -- bot support: what the bots think with, beside the rules --------------------------------
+
+
+def sample(view: View, seat: int, rng: Rng) -> State:
+    """A complete state ``seat`` cannot tell from its view.
+
+    Everything a Goofspiel seat may see is in its view (the revealed bids make every hand
+    public); what it cannot see is another seat's bid inside a step, and a view is only
+    ever asked for at the start of one, so nothing is left to deal at random.  In a game
+    with hidden hands, this is where the cards the view does not show are dealt, at random
+    (with ``rng``), into the places the view says they are (other hands, the deck).
+    """
+    bids = (0,) * len(view.unplayed)
+    return State(hands=view.unplayed, scores=view.scores, prizes=view.prizes_left,
+                 prize=view.prize, bids=bids, last=view.last, house=view.house)
+
+
+def score(state: State, seat: int) -> float:
+    """``seat``'s points if the game were scored now: its prize points (alone, its margin
+    over the house, as the `Solo` result counts it)."""
+    mine = state.scores[seat]
+    return float(mine - state.house if len(state.scores) == 1 else mine)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """``score`` plus the seat's share of the prizes still to come, in proportion to the
+    bidding strength it has left (the sum of its cards against everyone's; alone, against
+    the house's, which bids each prize's own value): a prize taken with a low card keeps
+    the high ones for later."""
+    left = sum(state.prizes) + state.prize
+    mine = sum(state.hands[seat])
+    total = sum(sum(hand) for hand in state.hands) if len(state.hands) > 1 else mine + left
+    return score(state, seat) + (left * mine / total if total else 0.0)
+
+
+def bots(ext: Any) -> BotSupport[State, View]:
+    """What the bots may use at one table (``ext`` unused, as in `build`)."""
+    return BotSupport(sample=sample, score=score, evaluate=evaluate)
+
+
 # -- the plugin ---------------------------------------------------------------------------
 
 
 SPEC = GameSpec(name=NAME, title="Goofspiel", version="1.0.0", min_players=1, max_players=4,
-                build=build, default_players=3,
+                build=build, bots=bots, default_players=3,
                 summary="Bid for prize cards with your own hand, everyone at once; "
                         "the single highest bid takes the prize.")
 

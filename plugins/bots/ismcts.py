@@ -1,136 +1,19 @@
 """The ``ismcts`` bot: single-observer information-set Monte Carlo tree search.
 
-After Cowling, Powley & Whitehouse, *Information Set Monte Carlo Tree Search* (IEEE TCIAIG,
-2012), as OpenSpiel's ``ismcts.py`` does it, with the game's own judgement (``evaluate``)
-guiding the search where a plain ISMCTS would roll out at random.  One tree per decision,
-its root the bot's information set (its view).
+This module owns the bot: its parameters (`Params`, `parse_params`, `check_params`), the search
+(`IsmctsBot`: one tree per decision, its root the bot's view; root candidates ranked by a
+one-ply prior, iterations over states sampled from the view, leaves judged by the game's
+bot support) and its registration (`spec`).  The design, step by step, and what every
+parameter does are in docs/ismcts.md; the measurements behind each choice in
+bench/README.md ("ISMCTS").
 
-**Root candidates.**  Before the first iteration every legal action is played in the first
-pool sample and the state after it judged, as ``greedy`` does (lists longer than
-``greedy.WIDEST`` on a uniform subset, as it does): that one-ply reward is the action's
-*prior*.  The actions are ranked by it and the ``top`` best kept (8 by default).  The
-prior counts as ``bias`` visits of its value in the action's mean (progressive bias: it
-fades as real visits come), shifted by the mean gap seen so far between the search's
-rewards and the priors (the prior judges the state before the others reply, the search
-after, which lowers every action alike).  So a search with no time plays ``greedy``'s
-choice, and a small one leaves it only on evidence.  An action after which the bot acts
-again and sees something the samples disagree on (FLOWERS: a card taken from the face-down
-stack, planted next) is judged one decision further: its prior is the mean, over
-`THROUGH` pool samples, of the best one-ply reward of the bot's next decision in each.
-Judged right after the action, the drawn card would add nothing, so such an action would
-rank last and never be searched, though a card whose place is chosen after seeing it is
-often worth more than the face-up ones.
-
-Each iteration:
-
-1. **Determinize**: take a complete state consistent with the view (`BotModel.sample`).
-   A state costs a game's sampler about as much as ten ``apply`` calls, so the bot keeps a
-   pool of ``samples`` states drawn once per decision and cycles through it (``samples=0``
-   samples afresh every iteration).
-2. **Select** the root candidate by UCB1 over its biased mean, then walk down the tree, at
-   each node choosing among the actions legal *in this state* by UCB1 with availability
-   counts (a child's exploration term uses how often it was available, not its parent's
-   visits).  Long action lists stay lazy: a node widens progressively (a new child while
-   it has fewer than ``1 + 2 sqrt(visits)`` children) and its UCB only looks at the
-   children it has (which of them are legal in a kept state is worked out once).  New
-   children come in *order* (``order=1``): on a node's second visit the actions legal
-   there are ranked by their one-ply reward for the seat acting there, as ``greedy``
-   would rank them, and the best not yet tried that is legal in this sample comes next;
-   for a short list (up to `SHORT` actions), every action is tried once before UCB, in
-   that order.
-   **At each of the bot's own decisions below the root the tree splits by what the bot
-   sees there** (its view; one node where every sample shows the same), as single-observer
-   ISMCTS keys a node by the searching player's information set: a card it drew decides
-   where it goes, a card turned face up what it takes next turn, so each has its own node
-   (a node shared by every card would choose one place for all of them, and judge the
-   move that led there by it).  Such a node is mostly visited once (each sample turns up
-   its own card), so once the search has seen the bot's view differ between samples, every
-   split node is ordered on its first visit and its first child is the best one-ply action
-   there (the first view at a parent too, made before a second showed that the node
-   splits).  Decisions in a simultaneous step are not split.
-   **Where the order cannot guide the search, the other seats play for themselves.** A
-   node's order is made in one pool sample. Where another seat's choices come from its
-   hidden hand (Petals), the next samples' choices are mostly not in it, so widening would
-   make that seat's replies at random; and at any of its decisions UCB barely chooses,
-   since rewards there differ by a few hundredths, well below the exploration term, so a
-   reply node's value is the average over the replies it widened to. So by default, at
-   another seat's decision where the node's order knows none of the actions legal in this
-   sample and they are too many for the search to try each (more than `SHORT`; a shorter
-   list is searched, every action tried once, as UCB can then find that seat's strongest
-   reply), that seat plays its best action *by its own judgement* among all its legal
-   actions (at most `WIDEST`; ties broken at random, as ``greedy`` breaks them; judged
-   through `BotModel.judge_each`, which a game's ``evaluate_each`` answers without building
-   each state after, as Petals does), remembered per node and pool sample, so each is
-   judged once: the model of a player who takes what
-   is best for them now, as people and ``greedy`` mostly do, not of an adversary aiming at
-   the bot. ``policy=K`` plays the others that way at every one of their decisions (their
-   best of the first K actions of the order legal here); ``policy=0`` never (their choices
-   searched by UCB as the bot's own, with random widening where the order knows none). In a
-   simultaneous step a like model draws the others' choices (below).
-   **Where the game says so, the others play for themselves everywhere**
-   (`BotModel.for_themselves`, FLOWERS: each seat plants in its own garden and touches the
-   others' only through the stacks): at each of their decisions in the tree (``policy``
-   of every legal action) and in their replies after a leaf (``parity=2``, below).  There
-   their best reply is what their own judgement finds; searched by UCB it was the average
-   of their widened replies, the weak ones too.
-3. **Expand** one new child, then **roll out**: ``rollout`` uniform random actions
-   (``-1``: to the end of the game) and, with ``parity=1``, random replies of the other
-   seats until the bot is to act again (``parity=2``: each reply that seat's own best by
-   its ``judge``, as ``greedy`` plays, where it acts alone).  The tree spans ``turns`` of
-   the bot's turns (by default the game's ``lookahead``, `BotModel.lookahead`: 1 is its
-   move and the others' replies, 2 its next move and their replies too; 0: no bound):
-   where the bot is to act again after the others, the descent stops.  So every leaf is
-   judged at the same parity, after the others' replies, never right after the bot's own
-   move, which the others' reply would lower.
-4. **Judge** the leaf: the `Outcome` when the game is over (`BotModel.rewards`), else every
-   seat's ``judge`` (the game's ``evaluate``), squashed with one scale for the whole
-   decision: a seat's lead over the best other seat, ``0.5 + 0.5 tanh(lead / scale)``
-   (zero-sum between two seats, so another seat's prospects count once, as its lead
-   against ours), the scale fixed from the judgements at the root and after the root
-   actions; where every seat is judged alike (a team), the figure itself.
-5. **Back up** the reward of every seat: each node adds the reward of the seat that acted
-   into it.
-
-Chance is resolved at random inside iterations (`BotModel.settle`).  Simultaneous steps:
-the searching seat chooses against the step's starting state (its tree node) and the step
-is applied whole in seat order; each other seat's choice in it is the best, by that seat's
-own ``judge`` of the state after the step, of ``others`` choices drawn at random (4 by
-default: a seat that plays for itself, as a person or ``greedy`` does, not a uniform one;
-1: a uniform draw).  In rollouts the others' choices stay uniform.
-
-The final choice is the root candidate with the best biased mean among those visited at
-least half as often as the most visited one.
-
-Parameters (``--bot ismcts:PARAMS``), comma separated:
-
-* a budget per move: ``2000`` (iterations), ``1s``, ``250ms``, ``1.5s`` (time); default
-  ``1s``;
-* ``c=0.7`` (UCB exploration constant), ``rollout=N`` (default 0: judge at once),
-  ``samples=N`` (pool size, default 32), ``nodes=N`` (memory bound: the tree stops
-  growing at N nodes and keeps at most N/4 states, default 200000);
-* ``top=K`` (root candidates kept, best prior first; default 8; 0: all), ``bias=M`` (visits
-  the prior counts for, default 10; 0: none, every candidate tried once first),
-  ``turns=D`` (the bot's turns the tree spans, default the game's ``lookahead``; 0:
-  unbounded), ``parity=0|1|2`` (1: leaves judged after the others' random replies; 2:
-  after their own best replies; default 2 where the game's ``for_themselves`` says so,
-  else 1), ``order=0|1|2`` (default 1: new children in
-  order of their one-ply reward; 2: in order of the acting seat's own ``judge`` alone,
-  one call a child instead of every seat's; 0: at random), ``scan=N``
-  (ordering judges at most N of a node's actions, drawn at random, the rest made after
-  them at random; default `WIDEST`), ``others=R`` (the draws each other seat's choice in a
-  simultaneous step is the best of; default 4, 1: uniform), ``policy=K`` (at every
-  decision of the other seats, their best own-judged action among the first K of the
-  node's order; 0: never, searched by UCB like the bot's own; default: at every decision,
-  of all their actions, where the game's ``for_themselves`` says so, else only where the
-  order knows none of their legal actions).
-
-Determinism: only the bot's own stream (``BotContext.rng``) is used, so with an iteration
-budget the same seed gives the same moves in any process.  A time budget makes the number
-of iterations depend on the machine and its load, so those games are not reproducible.
-An iteration budget does not count the ranking of the root candidates; a time budget
-does, and one shorter than the ranking (a few to a few tens of milliseconds) is overrun.
-Where the game offers no bot support (it cannot sample a state from a view) the bot plays
-uniformly at random, and says so once.
+It thinks only through its `BotModel`: states sampled from its view, played on with the
+rules, judged by the game's ``evaluate`` (else ``score``).  The game's hints
+(``BotModel.lookahead``, ``BotModel.for_themselves``) set how many of its own turns the
+tree spans and how the other seats are played, unless its parameters say otherwise.
+Only the bot's own stream (``BotContext.rng``) is used, so with an iteration budget the
+same seed gives the same moves in any process; a time budget does not replay.  Where the
+game offers no bot support it plays uniformly at random, and says so once.
 """
 
 from __future__ import annotations
@@ -169,7 +52,7 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
 
 @dataclass(frozen=True, slots=True)
 class Params:
-    """What ``ismcts:...`` asks for (see the module docstring)."""
+    """What ``ismcts:...`` asks for (docs/ismcts.md)."""
 
     iterations: int | None = None
     seconds: float | None = 1.0
@@ -300,7 +183,7 @@ class Node:
 
 
 class IsmctsBot:
-    """Information-set MCTS for one seat (see the module docstring)."""
+    """Information-set MCTS for one seat (docs/ismcts.md)."""
 
     def __init__(self, ctx: BotContext) -> None:
         self.model: BotModel = ctx.model
@@ -338,8 +221,7 @@ class IsmctsBot:
                             "ismcts:...,rollout=-1 to play each iteration to the end)")
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        """The best root candidate after the budget's iterations (see the module
-        docstring)."""
+        """The best root candidate after the budget's iterations (docs/ismcts.md)."""
         rng = self.rng
         self.last_iterations = 0
         if len(legal) == 1:
