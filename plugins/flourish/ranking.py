@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from hedgerow.core import Outcome, Ranked, Solo
 from hedgerow.core.outcome import Breakdown
-from hedgerow.core.ranking import competition_ranks, deciding, grade, seat_names, winners
+from hedgerow.core.ranking import competition_ranks, decided, grade, winners
 from hedgerow.plugins.flourish.scoring import tallies
 from hedgerow.plugins.flourish.state import GameRecord, Result
 from hedgerow.plugins.flourish.tally import EOR_CARDS, unique_plants, unique_stones
@@ -47,23 +47,9 @@ def explain(keys: Sequence[Key], criteria: Sequence[str]) -> str:
     """Why the best keys won, naming the first criterion that separated them from the
     runner-up (``criteria[i]`` names key position ``i``)."""
     best = winners(competition_ranks(keys))
-    w = best[0]
-    head = f"{keys[w][0]} {criteria[0]}"
-    if len(best) > 1:
-        return (f"{seat_names(best).capitalize()} share the victory: level on {head} and "
-                "every tie-break.")
-    others = sorted((s for s in range(len(keys)) if s != w), key=lambda s: keys[s],
+    others = sorted((s for s in range(len(keys)) if s not in best), key=lambda s: keys[s],
                     reverse=True)
-    if not others:
-        return f"Seat {w} wins with {head}."
-    runner = others[0]
-    level = deciding(keys[w], keys[runner])
-    if level == 0:
-        return f"Seat {w} wins with {head}, against {keys[runner][0]} for seat {runner}."
-    tied = [s for s in range(len(keys)) if keys[s][0] == keys[w][0]]
-    return (f"{seat_names(tied).capitalize()} are level on {head}; seat {w} wins on "
-            f"{criteria[level]}: {keys[w][level]} against {keys[runner][level]} for "
-            f"seat {runner}.")
+    return decided(best, others[0] if others else None, keys, criteria)
 
 
 def raised(grades: Sequence[tuple[str, int]], by: int) -> tuple[tuple[str, int], ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Ranked, Solo
-from hedgerow.core.ranking import competition_ranks, deciding, grade, seat_names, winners
+from hedgerow.core.ranking import competition_ranks, decided, grade, winners
 from hedgerow.plugins.flowers.scoring import GardenScore
 
 #: Solo ranks with the lowest total each needs (rules §5), lowest first.
@@ -55,21 +55,11 @@ def _shown(score: GardenScore) -> tuple[int, int, int, int]:
 def _explain(scores: Sequence[GardenScore], ranking: Sequence[int]) -> str:
     keys = [key(s) for s in scores]
     best = winners(ranking)
-    w = best[0]
-    shown = _shown(scores[w])
     totals = ", ".join(f"seat {s} {sc.total}" for s, sc in enumerate(scores))
     head = f"Totals: {totals}."
-    if len(best) > 1:
-        return (f"{head} {seat_names(best).capitalize()} share the victory: level on points "
-                f"({shown[0]}) and every tie-break.")
-    runner = max((s for s in range(len(scores)) if s != w), key=lambda s: (keys[s], -s))
-    other = _shown(scores[runner])
-    level = deciding(keys[w], keys[runner])
-    if level == 0:
-        return f"{head} Seat {w} wins with {shown[0]} points."
-    tied = ", ".join(f"{c} ({shown[i]})" for i, c in enumerate(CRITERIA[:level]))
-    return (f"{head} Seats {w} and {runner} are level on {tied}; seat {w} wins on "
-            f"{CRITERIA[level]}: {shown[level]} against {other[level]}.")
+    others = [s for s in range(len(scores)) if s not in best]
+    runner = max(others, key=lambda s: (keys[s], -s)) if others else None
+    return f"{head} " + decided(best, runner, keys, CRITERIA, [_shown(s) for s in scores])
 
 
 def ranked_outcome(scores: Sequence[GardenScore]) -> Ranked:

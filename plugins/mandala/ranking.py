@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hedgerow.core import Ranked
-from hedgerow.core.ranking import competition_ranks, deciding, seat_names, winners
+from hedgerow.core.ranking import competition_ranks, decided, seat_names, winners
 from hedgerow.plugins.mandala.scoring import (
     complete_flowers,
     flower_points,
@@ -56,20 +56,9 @@ def _explain(ended: str, ranking: Sequence[int], keys: Sequence[Key],
     parts = [f"The game ended: {ended}." if ended else "The game ended.", rule]
     seats = range(len(keys))
     best = winners(ranking)
-    w = best[0]
-    if len(best) > 1:
-        parts.append(f"{seat_names(best).capitalize()} share the victory: level on "
-                     f"{criteria[0]} ({keys[w][0]}) and every tie-break.")
-        return " ".join(parts)
-    runner = min((s for s in seats if s != w), key=lambda s: (ranking[s], s))
-    level = deciding(keys[w], keys[runner])
-    if level == 0:
-        parts.append(f"Seat {w} wins with {keys[w][0]} {criteria[0]} against "
-                     f"{keys[runner][0]} for seat {runner}.")
-    else:
-        tied = ", ".join(f"{c} ({keys[w][i]})" for i, c in enumerate(criteria[:level]))
-        parts.append(f"Seat {w} and seat {runner} are level on {tied}; seat {w} wins on "
-                     f"{criteria[level]}: {keys[w][level]} against {keys[runner][level]}.")
+    others = [s for s in seats if s not in best]
+    runner = min(others, key=lambda s: (ranking[s], s)) if others else None
+    parts.append(decided(best, runner, keys, criteria))
     return " ".join(parts)
 
 

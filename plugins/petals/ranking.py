@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hedgerow.core import Ranked
-from hedgerow.core.ranking import competition_ranks, deciding, seat_names
+from hedgerow.core.ranking import competition_ranks, decided, seat_names
 from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.scoring import Points
 
@@ -90,21 +90,9 @@ def _explain(trackers: Sequence[Points], won: tuple[tuple[int, ...], ...], ranki
             parts.append(f"Seat {w} wins: the only player who won a tracker "
                          f"({criteria[0]} {shown[w][0]}).")
         else:
-            parts.append(f"{seat_names(winners).capitalize()} share the victory: level on "
-                         f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
+            parts.append(decided(winners, None, keys, criteria, shown))
         return " ".join(parts)
-    runner = others[0]
-    level = deciding(keys[w], keys[runner])
-    if len(winners) > 1:
-        parts.append(f"{seat_names(winners).capitalize()} share the victory: level on "
-                     f"{criteria[0]} ({shown[w][0]}) and every tie-break.")
-    elif level == 0:
-        parts.append(f"Seat {w} wins on {criteria[0]}: {shown[w][0]} against "
-                     f"{shown[runner][0]} for seat {runner}.")
-    else:
-        tied = ", ".join(f"{c} ({shown[w][i]})" for i, c in enumerate(criteria[:level]))
-        parts.append(f"Seat {w} and seat {runner} are level on {tied}; seat {w} wins on "
-                     f"{criteria[level]}: {shown[w][level]} against {shown[runner][level]}.")
+    parts.append(decided(winners, others[0], keys, criteria, shown))
     return " ".join(parts)
 
 
