@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             return await host_table(ruleset, players, name=table_name, bind=args.bind,
                                     port=args.port, bot=args.bot, seat_name=me,
-                                    seed=args.seed, key_file=key_file)
+                                    seed=args.seed, key_file=key_file, plugins=plugins)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

@@ -166,13 +166,32 @@ def check_seat_player(args: argparse.Namespace, plugins: PluginHost,
 
 
 def setup_logging(args: argparse.Namespace) -> None:
-    """Warnings (refusals, lost seats) as ``hedgerow: ...`` lines on stderr."""
+    """Warnings (refusals, lost seats) as ``hedgerow: ...`` lines on stderr; with ``--json``
+    every refused message is also a ``refused`` event on stdout (`RefusalEvents`)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("hedgerow: %(message)s"))
     root = logging.getLogger("hedgerow")
     root.addHandler(handler)
+    if getattr(args, "json", False):
+        root.addHandler(RefusalEvents(Printer(True)))
     root.setLevel(logging.INFO if args.verbose else logging.WARNING)
     logging.getLogger("hedgerow.net.zap").setLevel(logging.WARNING)
+
+
+class RefusalEvents(logging.Handler):
+    """A message this peer refused (a joiner whose rules differ, a full table, an action out
+    of turn), as a JSON event: ``{"event": "refused", "text": ..., "what": "Hello", "from":
+    ..., "code": "RULES_MISMATCH", "message": ...}``, the line stderr gets with its fields.
+    Refusals are throttled per sender before they are logged, so a flood prints few."""
+
+    def __init__(self, printer: Printer) -> None:
+        super().__init__(logging.WARNING)
+        self.printer = printer
+
+    def emit(self, record: logging.LogRecord) -> None:
+        fields = getattr(record, "refused", None)
+        if isinstance(fields, dict):
+            self.printer("refused", record.getMessage(), **fields)
 
 
 def run_seat(args: argparse.Namespace, plugins: PluginHost, spec: BotSpec | None,
@@ -200,7 +219,12 @@ async def _run(args: argparse.Namespace, plugins: PluginHost, spec: BotSpec | No
     if task is not None:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
-    peer = await open_peer()
+    try:
+        peer = await open_peer()
+    except HedgerowError as exc:
+        if args.json:  # the joiner's refusal, as an event too (stderr has the error line)
+            printer("refused", exc.message, code=exc.code)
+        raise
     status = 1
     person = spec is None and not args.json
     try:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
@@ -160,7 +161,8 @@ class Speaking(Protocol):
                ref_index: int | None = None, ref_seq: int | None = None,
                refusal: str = "") -> None: ...
 
-    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
+    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object,
+             extra: Mapping[str, object] | None = None) -> None:
         """A log line another peer's message caused, rate-limited per sender and kind."""
 
     def notify(self) -> None: ...
@@ -332,8 +334,13 @@ class PeerContext:
         what = body_name(env)
         # The message may echo what was refused: bounded and escaped before it goes anywhere.
         message = shown(message, MAX_MESSAGE_LENGTH)
+        who = self.who(rx.sender)
+        # ``refused`` (the fields of the line) lets a client report it its own way:
+        # ``hedgerow host --json`` prints it as an event (`hedgerow.clients.netseat`).
         self.note(rx.sender, bytes([code]), logging.WARNING, "refused %s from %s: %s: %s",
-                  what, self.who(rx.sender), code.name, shown(message))
+                  what, who, code.name, shown(message),
+                  extra={"refused": {"what": what, "from": who, "code": code.name,
+                                     "message": message}})
         self._keep(RefusalRecord(rx.sender, member.seat if member else None, what, code,
                                  message, ref_index))
         self.wake()
@@ -347,17 +354,19 @@ class PeerContext:
         else:
             self.node.send(rx.sender, data)
 
-    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
+    def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object,
+             extra: Mapping[str, object] | None = None) -> None:
         """Log a line that ``sender``'s message caused (a refusal, a motion and the vote it
         got, an ``Error`` it sent), rate-limited per sender and ``kind`` of line and for all
         senders together (docs/protocol.md §5.1, `hedgerow.net.throttle`): a line not
-        written is counted, and the next line written says how many were not."""
+        written is counted, and the next line written says how many were not.  ``extra``
+        goes to the log record (`logging.Logger.log`)."""
         if not log.isEnabledFor(level):
             return  # (not written anyway: it takes nothing from the budget)
         if self.throttle.allow(sender + kind, self.now()):
             hidden = self.throttle.take_suppressed()
             log.log(level, msg + (f" ({hidden} more lines about other peers' messages not "
-                                  "logged)" if hidden else ""), *args)
+                                  "logged)" if hidden else ""), *args, extra=extra)
 
     def _keep(self, record: RefusalRecord) -> None:
         """Remember ``record`` among the latest refusals; a stranger (no seat) fills at most

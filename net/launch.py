@@ -66,7 +66,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
                      bind: str = "127.0.0.1", port: int = 0, bot: str | None = None,
                      seat_name: str = "", seed: int | bytes | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
-                     announce: bool = True) -> Seat:
+                     announce: bool = True, plugins: PluginHost | None = None) -> Seat:
     """Open a table on ``bind:port`` (0: any free port) and take seat 0.
 
     Returns as soon as the table listens; ``peer.address`` is what others join with.
@@ -74,8 +74,10 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     strategy playing this seat, if a bot does.  ``seed`` (an int as ``hedgerow simulate
     --seed`` takes, or raw bytes) dictates the deal instead of the commit-reveal; only bot
     peers started by `hedgerow.clients.spawn.spawn_bot_peers` (which accept it) can then join.
+    ``plugins``, when given, is where the rules came from: a joiner that lacks a game or a
+    variant is then told which package to install (`rulesmatch.packages`).
     """
-    peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot)
+    peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot, plugins=plugins)
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
     name = name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}"
     await peer.open(ruleset, players, bind=bind, port=port, seed=fixed, name=name)

@@ -9,18 +9,23 @@ lists every game and variant it has installed, with versions (``Hello.plugins``)
 ``Hello.fingerprint`` is the table fingerprint the joiner expects, or ``*`` when it does not
 know yet.  The host refuses the Hello (``RULES_MISMATCH``) when the fingerprint is neither
 ``*`` nor its own, or when the list lacks, or has another version of, the game or a variant
-the table runs; the refusal names what differs ("peer ann lacks variant harmony 1.0.0").
+the table runs; the refusal, sent to the joiner, names what differs and where to get it
+("you lack variant harmony 1.0.0 (install the package hedgerow 0.1.0)").
 A seated joiner then binds the rules from the table's fingerprint (`ruleset_for`) and
 checks that it reproduces the fingerprint exactly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 
 ANY_RULES = "*"
+#: The distribution `PluginHost` gives a plugin it was handed or loaded by module name.
+LOCAL = "(local)"
 
 
 def installed(host: PluginHost) -> tuple[tuple[str, str], ...]:
@@ -39,22 +44,51 @@ def required(ruleset: Ruleset) -> tuple[tuple[str, str, str], ...]:
 
 
 def mismatch(ruleset: Ruleset, fingerprint: str, plugins: tuple[tuple[str, str], ...],
-             who: str) -> str | None:
-    """Why a peer called ``who`` cannot sit at a table of ``ruleset``, or None if it can."""
+             package: Callable[[str], str | None] | None = None) -> str | None:
+    """Why a joiner whose ``Hello`` says ``fingerprint`` and ``plugins`` cannot sit at a
+    table of ``ruleset`` (in words for the joiner: "you lack ..."), or None if it can.
+
+    ``package(key)`` says where a game or variant came from on the host (`packages`:
+    "install the package hedgerow-petals-wilt 1.0.0"), so the joiner learns what to get.
+    """
     if fingerprint not in (ANY_RULES, ruleset.fingerprint):
-        return (f"peer {who} runs {fingerprint}, but the table runs {ruleset.fingerprint}")
+        return f"you asked for {fingerprint}, but the table runs {ruleset.fingerprint}"
     have = dict(plugins)
     problems = []
     for kind, key, version in required(ruleset):
         label = key.split("+", 1)[1] if kind == "variant" else key
+        source = package(key) if package is not None else None
+        where = f" ({source})" if source else ""
         theirs = have.get(key)
         if theirs is None:
-            problems.append(f"lacks {kind} {label} {version}")
+            problems.append(f"you lack {kind} {label} {version}{where}")
         elif theirs != version:
-            problems.append(f"has {kind} {label} {theirs}, the table runs {version}")
+            problems.append(f"you have {kind} {label} {theirs}, the table runs {version}"
+                            f"{where}")
     if not problems:
         return None
-    return f"peer {who} " + "; ".join(problems) + f" (table rules: {ruleset.fingerprint})"
+    return "; ".join(problems) + f" (table rules: {ruleset.fingerprint})"
+
+
+def packages(host: PluginHost) -> Callable[[str], str | None]:
+    """``package(key)`` for `mismatch`: where a game (``petals``) or variant
+    (``petals+harmony``) came from on ``host``, as advice to a joiner that lacks it ("install
+    the package hedgerow-petals-wilt 1.0.0", or for a plugin module loaded by name "load the
+    plugin module wilt: hedgerow -p wilt ..."), or None when the host cannot say."""
+
+    def package(key: str) -> str | None:
+        game, _, variant = key.partition("+")
+        spec = host.variants.get((game, variant)) if variant else host.games.get(game)
+        origin = host.origin_of.get(spec) if spec is not None else None
+        if origin is None or origin.distribution in ("", "?"):
+            return None
+        if origin.distribution == LOCAL:  # a module path, or an object handed over (no name)
+            module = origin.plugin
+            named = bool(module) and all(part.isidentifier() for part in module.split("."))
+            return f"load the plugin module {module}: hedgerow -p {module} ..." if named else None
+        return f"install the package {origin.distribution} {origin.version}".strip()
+
+    return package
 
 
 def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[str, str], ...]]:

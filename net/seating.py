@@ -191,7 +191,8 @@ class Seating:
         # The host's checks, in the order of docs/protocol.md §3.1.
         assert ctx.roster is not None
         name = hello.display_name or f"peer {key_text(rx.sender)[:8]}"
-        problem = rulesmatch.mismatch(ctx.ruleset, hello.fingerprint, hello.plugins, name)
+        package = rulesmatch.packages(self.plugins) if self.plugins is not None else None
+        problem = rulesmatch.mismatch(ctx.ruleset, hello.fingerprint, hello.plugins, package)
         if problem is not None:
             ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH, problem)
             return

@@ -79,8 +79,17 @@ def test_a_variant_the_joiner_lacks_is_refused_with_a_reason(table: Table) -> No
                                env=peer_env())
     done = hedgerow("join", address, "--bot", "random", env=peer_env(block="harmony"))
     assert done.returncode != 0
-    assert "lacks variant harmony" in done.stderr
+    assert "you lack variant harmony 1.0.0 (install the package hedgerow " in done.stderr
     assert done.stderr.count("\n") == 1, done.stderr  # one clear line
+    # With --json the joiner says it on stdout too, and the host reports the refused peer.
+    refused = table.join(address, "--bot", "random", "--name", "Wren",
+                         env=peer_env(block="harmony"))
+    event = refused.wait_event("refused")
+    assert event["code"] == "join_refused" and "you lack variant harmony" in event["text"]
+    assert refused.proc.wait(timeout=30) == 2
+    seen = host.wait_event(lambda e: e.get("event") == "refused" and e["what"] == "Hello")
+    assert seen["code"] == "RULES_MISMATCH" and "you lack variant harmony" in seen["message"]
+    assert seen["text"].startswith("refused Hello from ")
     # The table still takes a peer with the right rules.
     good = table.join(address, "--bot", "random", env=peer_env())
     assert good.finish()[0] == 0

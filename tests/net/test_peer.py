@@ -145,11 +145,11 @@ def test_a_joiner_without_the_tables_variant_is_refused_and_told_why() -> None:
         lacking = PluginHost(builtins=RANDOM_BOT, autoload=False,
                        extra=(toygames.PosyPlugin(), toygames.DuelPlugin()))
         try:
-            with pytest.raises(JoinRefused, match=r"lacks variant lowball 1\.0\.0"):
+            with pytest.raises(JoinRefused, match=r"you lack variant lowball 1\.0\.0"):
                 await join_table(host.address, identity=generate(), plugins=lacking,
                                  seat_name="carl")
             assert host.ctx.refusals[-1].code == ErrorCode.RULES_MISMATCH
-            assert "peer carl lacks variant lowball 1.0.0" in host.ctx.refusals[-1].message
+            assert "you lack variant lowball 1.0.0" in host.ctx.refusals[-1].message
             assert len(host.members()) == 1  # nothing changed at the table
         finally:
             await host.close()

@@ -175,17 +175,32 @@ def test_rules_match_names_what_differs() -> None:
     assert rulesmatch.installed(posy_host()) == (
         ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"),
         ("relay", "1.0.0"), ("tokens", "1.0.0"))
-    assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host()), "x") is None
-    assert rulesmatch.mismatch(ruleset, ruleset.fingerprint, rulesmatch.installed(posy_host()),
-                               "x") is None
+    assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host())) is None
+    assert rulesmatch.mismatch(ruleset, ruleset.fingerprint,
+                               rulesmatch.installed(posy_host())) is None
     lacking = rulesmatch.installed(posy_host(variants=False))
-    assert rulesmatch.mismatch(ruleset, "*", lacking, "eve") == (
-        "peer eve lacks variant lowball 1.0.0 (table rules: posy@1.0.0+lowball@1.0.0)")
+    assert rulesmatch.mismatch(ruleset, "*", lacking) == (
+        "you lack variant lowball 1.0.0 (table rules: posy@1.0.0+lowball@1.0.0)")
     older = (("posy", "0.9.0"), ("posy+lowball", "1.0.0"))
-    assert "has game posy 0.9.0, the table runs 1.0.0" in rulesmatch.mismatch(
-        ruleset, "*", older, "eve")
-    assert "runs posy@1.0.0, but the table runs" in rulesmatch.mismatch(
-        ruleset, "posy@1.0.0", rulesmatch.installed(posy_host()), "eve")
+    assert "you have game posy 0.9.0, the table runs 1.0.0" in rulesmatch.mismatch(
+        ruleset, "*", older)
+    assert "you asked for posy@1.0.0, but the table runs" in rulesmatch.mismatch(
+        ruleset, "posy@1.0.0", rulesmatch.installed(posy_host()))
+
+
+def test_a_refusal_names_the_package_to_install() -> None:
+    """The joiner is told which distribution the host got a missing plugin from (or which
+    module it loaded by name: tests/e2e/test_join_refused.py)."""
+    package = rulesmatch.packages(posy_host())
+    assert package("posy+lowball") is None  # handed to the host as objects: it cannot say
+    assert package("nosuchgame") is None
+    builtin = PluginHost(autoload=False)
+    petals = builtin.ruleset("petals", ["harmony"], 2)
+    plain = tuple(p for p in rulesmatch.installed(builtin) if p[0] != "petals+harmony")
+    version = builtin.origin_of[builtin.game("petals")].version
+    assert rulesmatch.mismatch(petals, "*", plain, rulesmatch.packages(builtin)) == (
+        f"you lack variant harmony 1.0.0 (install the package hedgerow {version}) "
+        f"(table rules: {petals.fingerprint})")
 
 
 def test_rules_are_bound_from_a_fingerprint() -> None:
