@@ -107,11 +107,6 @@ def add_counts(a: Counts, b: Counts) -> Counts:
     return tuple([x + y for x, y in zip(a, b, strict=True)])
 
 
-def sub_counts(a: Counts, b: Counts) -> Counts:
-    """``a`` minus ``b`` (``b`` must fit in ``a``)."""
-    return tuple([x - y for x, y in zip(a, b, strict=True)])
-
-
 def expand(cards: Counts) -> tuple[int, ...]:
     """The cards of colour counts as colours, in colour order (``(0, 2, ...)`` -> 1, 1)."""
     return tuple(c for c in range(NCOLOURS) for _ in range(cards[c]))

@@ -37,16 +37,6 @@ def placed(card: int, rot: int) -> int:
     return card * 4 + rot
 
 
-def placed_card(value: int) -> int:
-    """The card id of a garden value."""
-    return value >> 2
-
-
-def placed_rot(value: int) -> int:
-    """The rotation of a garden value."""
-    return value & 3
-
-
 def _side_table() -> tuple[tuple[int, int, int, int], ...]:
     table: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * (4 * len(CARDS))
     for c in CARDS:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hedgerow.plugins.petals.cards import ELEMENTS
 from hedgerow.plugins.petals.ranking import spread, two_lowest
 from hedgerow.plugins.petals.scoring import Points
 
@@ -63,10 +62,6 @@ class ScoreRule:
             return f"{points[high]} - {points[low]}"
         return " + ".join(str(v) for v in sorted(points[e] for e in cells))
 
-    def counted_words(self, points: Points) -> str:
-        """The counted trackers by name: ``"Earth and Water"``."""
-        cells = self.counted(points)
-        return " and ".join(ELEMENTS[e] for e in cells)
 
 
 ELIGIBILITY = ("At the end, only players who lead at least one tracker (ties count) can "
