@@ -24,10 +24,8 @@ a baseline measured in the same run, so that figures from different machines com
   iteration), ``view`` then ``sample`` (a new view) and ``score`` (a seat's points if
   scored now: what a search calls at every leaf), on states collected from random games.
   ``sample`` is also reported for one view sampled again and again (a search's case: what
-  the view alone decides is worked out once per view) and for the views with at least 10
-  hidden face-down plays, which it colours with a short Markov chain
-  (``hedgerow.plugins.mandala.bots.colouring``); random play lays far more face-down cards than
-  a thoughtful player does.
+  the view alone decides is worked out once per view) and for the views after a reshuffle,
+  whose deck it deals from the reshuffled pile's cards alone.
 """
 
 from __future__ import annotations
@@ -37,7 +35,8 @@ from collections.abc import Callable
 from playouts import Columns, count_draws, headline, parser, playout, race, start, table_playout
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.state import HIDDEN, PLAY, State, View
+from hedgerow.plugins.mandala.cards import NO_CARDS
+from hedgerow.plugins.mandala.state import PLAY, State, View
 
 COLUMNS = Columns(label=34, rate=12, ms=3, us=2)
 
@@ -81,7 +80,7 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
             bots.sample(game.view(st, seat), seat, det)
 
     views = [(game.view(st, seat), seat) for st, seat in sample]
-    crowded = [(v, seat) for v, seat in views if _hidden_plays(v) >= 10]
+    crowded = [(v, seat) for v, seat in views if v.reshuffled != NO_CARDS]
 
     def sampler(pairs: list[tuple[View, int]]) -> Callable[[], None]:
         def run() -> None:
@@ -118,19 +117,12 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
     per = t["again"] / (10 * len(views[::10]))
     COLUMNS.step("   ... sample, the same view again", per, per / t_apply,
                  "vs one apply; ten samples of each view, as a search draws them")
-    hidden = [_hidden_plays(v) for v, _ in views]
     per = t["crowded"] / max(1, len(crowded))
-    COLUMNS.step("   ... sample, >= 10 hidden plays", per, per / t_apply,
-                 f"vs one apply; {len(crowded)} of {len(views)} views, "
-                 f"{sum(hidden) / len(hidden):.1f} hidden plays on average")
+    COLUMNS.step("   ... sample, after a reshuffle", per, per / t_apply,
+                 f"vs one apply; {len(crowded)} of {len(views)} views")
     per = t["score"] / len(plays)
     COLUMNS.step("   ... score", per, per / t_apply, "vs one apply")
     print()
-
-
-def _hidden_plays(v: View) -> int:
-    """Face-down plays of other seats in a view (their colours are what sample guesses)."""
-    return sum(1 for m in v.mandalas for p in m.plays if p[1] == HIDDEN)
 
 
 def main(argv: list[str] | None = None) -> int:

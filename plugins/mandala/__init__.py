@@ -35,7 +35,10 @@ if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
 SPEC = GameSpec(
     name="mandala",
     title="Flowers: A Mandala Game",
-    version="1.0.0",
+    # 1.1.0: face-down colours are public (spec §5, §12.3, §14: views show them; what a
+    # face-down play takes from a hand's known cards is its colour only), and the state
+    # keeps the pile a reshuffle made the deck of, and each seat's draws from it since.
+    version="1.1.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
     build=game.build,

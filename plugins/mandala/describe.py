@@ -2,10 +2,9 @@
 
 ``describe(state, seat, action)`` reads the state the action applies to, so it can say how
 the cards will lie and what the play does to the claim ("seat 1 plays 2 red face-up on M0
-and takes the claim").  The words are meant for every seat (a table's log pane), so a
-face-down play is described without its colour ("2 cards face-down"), as the other seats
-see it.  (At an open-deck table the action itself still carries the colour: views are a
-fair-play boundary there, not secrecy; see DESIGN.md.)  A play at a sealed table names the
+and takes the claim").  The words are meant for every seat (a table's log pane); a play's
+colour is public, face-down or not (spec §5: every card is seen as it is played), so a
+face-down play names it too ("2 red face-down").  A play at a sealed table names the
 hidden cards it takes (`choices.play_cards`); the words are the same.
 """
 
@@ -29,11 +28,8 @@ def describe(state: State, seat: int, action: Action) -> str:
         if not (0 <= at < MANDALAS and 0 <= colour < NCOLOURS and count >= 1):
             return f"seat {seat}: play {action} (no such mandala or colour)"
         after = preview(state.mandalas[at], seat, colour, count)
-        if after.face_up:
-            words = f"seat {seat} plays {count} {COLOURS[colour]} face-up on M{at}"
-        else:
-            cards = "card" if count == 1 else "cards"
-            words = f"seat {seat} plays {count} {cards} face-down on M{at}"
+        lies = "face-up" if after.face_up else "face-down"
+        words = f"seat {seat} plays {count} {COLOURS[colour]} {lies} on M{at}"
         if after.claim == seat and state.mandalas[at].claim != seat:
             words += " and takes the claim"
         if after.completes:

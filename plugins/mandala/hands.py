@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hedgerow.core.sealed import Sealed
-from hedgerow.plugins.mandala.cards import Counts
+from hedgerow.plugins.mandala.cards import NO_CARDS, Counts
 from hedgerow.plugins.mandala.state import State, put
 
 
@@ -72,6 +72,16 @@ def shown_hand(state: State, seat: int) -> tuple[Counts, tuple[object, ...]]:
         else:
             out[card] += 1
     return tuple(out), tuple(sealed)
+
+
+def seen_counts(cards: Sequence[Any]) -> Counts:
+    """The colour counts of the faces among ``cards``, leaving sealed ones out unread (a
+    seat's own draws: faces in its information state, and at an open table)."""
+    out = [0] * len(NO_CARDS)
+    for card in cards:
+        if type(card) is not Sealed:
+            out[card] += 1
+    return tuple(out)
 
 
 def receive(counts: list[int], hidden: list[object], cards: Sequence[Any]) -> None:

@@ -14,9 +14,9 @@ it.  It knows no client and no key; `ui` says which parts exist and what the for
     You     3 ■■□        1 ■          ·
     Seat 1  5 ■■■□□      ·            ·
 
-A side shows its number of cards, then one ``■`` per face-up card in its colour and one
-``□`` per face-down card (yours in their colour; another seat's only as a count, as the
-view has them).  A long side is shortened to counts (``■ ■ 3□ 5□``, then ``2■ 8□``).
+A side shows its number of cards, then one ``■`` per face-up card and one ``□`` per
+face-down card, each in its colour (face-down colours are public: spec §5).  A long side
+is shortened to counts (``■ ■ 3□ 5□``, then ``2■ 8□``).
 ``needs`` lists the colours still missing: a card of one of them goes face-up.  Tiles and
 colours are written with two letters (`ABBR`) and drawn in their colour.
 
@@ -169,17 +169,13 @@ def _side_glyphs(view: View, mandala: MandalaView, seat: int, ghost: Ghost,
                  room: int) -> list[Fragment]:
     s = side(mandala, seat)
     up = [(COLOUR_STYLES[c], s.up[c]) for c in range(NCOLOURS) if s.up[c]]
-    down: list[tuple[str, int]] = []
-    unknown = s.down - sum(s.down_known)
-    down += [(COLOUR_STYLES[c], s.down_known[c]) for c in range(NCOLOURS) if s.down_known[c]]
-    if unknown:
-        down.append((DIM, unknown))
+    down = [(COLOUR_STYLES[c], s.down[c]) for c in range(NCOLOURS) if s.down[c]]
     extra: list[tuple[str, str, int]] = []
     if ghost.mandala == mandala.index and seat == view.seat:
         face_up = not is_present(mandala.present, ghost.colour)
         extra.append((COLOUR_STYLES[ghost.colour] + " " + GHOST, UP if face_up else DOWN,
                       ghost.count))
-    total = s.down + sum(s.up) + sum(n for _, _, n in extra)
+    total = sum(s.down) + sum(s.up) + sum(n for _, _, n in extra)
     if not total:
         return [(DIM, "·")]
     runs = [(st, UP, n) for st, n in up] + [(st, DOWN, n) for st, n in down] + extra

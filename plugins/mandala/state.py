@@ -18,14 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-from hedgerow.plugins.mandala.cards import ColourSet, Counts
+from hedgerow.plugins.mandala.cards import NO_CARDS, ColourSet, Counts
 
 T = TypeVar("T")
 
 DEAL, PLAY, RESHUFFLE, CHOOSE, OVER = "deal", "play", "reshuffle", "choose", "over"
 MANDALAS = 3
-#: The colour shown for a face-down card another seat played (its colour is hidden).
-HIDDEN = -1
 
 
 def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -37,7 +35,8 @@ class Play(NamedTuple):
     """One play on a mandala: ``cards`` cards of ``colour`` by ``seat``, face-up or not.
 
     ``present`` is the mandala's colour set just before the play (a face-down play's colour
-    is always in it: that is all the other seats learn about its colour).
+    is always in it).  Every play's colour is public, face-down ones too (spec §5, §12.3:
+    each card was seen as it was played).
     """
 
     seat: int
@@ -108,7 +107,12 @@ class State(NamedTuple):
     * ``last``: the latest `Resolution`, or None;
     * ``hidden``: ``()`` at an open table; at a sealed table, each seat's cards that are
       not in ``hands``, in the order it got them: sealed tokens in the public state, known
-      faces in the seat's own information state (`hands`).
+      faces in the seat's own information state (`hands`);
+    * ``reshuffled``: the discard pile (colour counts) that was shuffled into the current
+      deck, public since every card in it was seen; `NO_CARDS` while the deck is the
+      one dealt; ``since``: each seat's cards drawn from that deck since (``()`` before the
+      first reshuffle), kept as cards and never read by the rules, so that a seat's view
+      can tell what the deck may still hold (the pile, less what it drew itself).
     """
 
     players: int
@@ -129,6 +133,8 @@ class State(NamedTuple):
     second: int = -1
     last: Resolution | None = None
     hidden: tuple[tuple[object, ...], ...] = ()
+    reshuffled: Counts = NO_CARDS
+    since: tuple[tuple[object, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +143,8 @@ class MandalaView:
 
     ``tiles``, ``claim``, ``present``, ``totals`` and ``ups`` as in `Mandala` (the claim
     helpers in `claims` read these names); ``plays`` as ``(seat, colour, count, up)`` in
-    order, ``colour`` being `HIDDEN` for another seat's face-down cards; ``closed`` when
-    the mandala takes no more plays.
+    order, every colour shown (face-down ones too: spec §5); ``closed`` when the mandala
+    takes no more plays.
     """
 
     index: int
@@ -159,6 +165,9 @@ class View:
     * ``hand``: this seat's cards; ``hand_sizes``: every seat's hand size; ``known``: the
       cards of each hand that every seat knows (see `State`);
     * ``deck_count``; ``discard``: the discard pile (every card in it was seen);
+      ``reshuffled``: the pile that was shuffled into the current deck (`State`), and
+      ``drawn``: this seat's cards drawn from that deck since, by colour: that deck holds
+      only cards of ``reshuffled`` less ``drawn`` (less what the others drew from it);
     * ``dark_left`` / ``light_left``: tiles left in each stack;
     * ``mandalas``: the three `MandalaView`;
     * ``tiles``: each seat's tiles in the order taken; ``scores``: each seat's points now;
@@ -192,4 +201,6 @@ class View:
     passes: int
     ended: str
     last: Resolution | None
+    reshuffled: Counts = NO_CARDS
+    drawn: Counts = NO_CARDS
     sealed: tuple[object, ...] = ()

@@ -16,10 +16,15 @@ At a sealed table a play names the hidden cards it takes and shows them as it is
 are), and cards drawn from the deck are sealed and go to the seat's hidden cards (`hands`).
 A pass is checked against public facts alone (`choices.can_play`).
 
-Who knows what (`State.known`): a face-up play shows its colour, so at most ``count`` of
-the seat's known cards of that colour are gone; a face-down play hides its colour, which is
-one of the colours present, so each of those may have lost ``count`` known cards.  Known
-counts only ever shrink like that, so they stay true for every seat's point of view.
+Who knows what (`State.known`): a play shows its colour, face-up or face-down (spec §5:
+every card is seen as it is played), so at most ``count`` of the seat's known cards of
+that colour are gone.  Known counts only ever shrink like that, so they stay true for
+every seat's point of view.
+
+What the deck may hold: after a reshuffle it is made of the discard pile that was shuffled,
+which every seat saw (`State.reshuffled`), less the cards drawn from it since; each seat's
+draws from it are kept as cards (`State.since`, never read here), so that its view can
+count its own.
 """
 
 from __future__ import annotations
@@ -108,15 +113,21 @@ def _pass(state: State, seat: int, end: EndCheck) -> State:
     return state._replace(turn=(seat + 1) % state.players, passes=passes)
 
 
-def _forget(known: Counts, present: int, colour: int, count: int, up: bool) -> Counts:
-    """What every seat still knows of a hand after it played ``count`` cards (module doc)."""
-    if up:
-        if not known[colour]:
-            return known
-        return put(known, colour, max(0, known[colour] - count))
-    if known == NO_CARDS:
+def _forget(known: Counts, colour: int, count: int) -> Counts:
+    """What every seat still knows of a hand after it played ``count`` cards of ``colour``
+    (module doc)."""
+    if not known[colour]:
         return known
-    return tuple([max(0, n - count) if present >> c & 1 else n for c, n in enumerate(known)])
+    return put(known, colour, max(0, known[colour] - count))
+
+
+def _drew(since: tuple[tuple[object, ...], ...], seat: int, cards: tuple[object, ...],
+          ) -> tuple[tuple[object, ...], ...]:
+    """``since`` once ``seat`` drew ``cards`` (unread) from the deck: kept only after a
+    reshuffle (``since`` is ``()`` before the first)."""
+    if not since or not cards:
+        return since
+    return put(since, seat, (*since[seat], *cards))
 
 
 def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck,
@@ -155,7 +166,7 @@ def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck
                      (*mandala.plays, Play(seat, colour, count, up, present)),
                      present | (1 << colour) if up else present, tuple(totals), ups)
     known = state.known
-    mine = _forget(known[seat], present, colour, count, up)
+    mine = _forget(known[seat], colour, count)
     if mine is not known[seat]:
         known = put(known, seat, mine)
     if hidden:  # a sealed table (module docstring)
@@ -167,7 +178,8 @@ def _play(state: State, seat: int, action: Action, rule: DrawRule, end: EndCheck
         deck, owed = _draw_into(hand, None, state.deck, rule.wanted(count, sum(hand)))
     state = State(state.players, PLAY, seat, put(state.hands, seat, tuple(hand)), known, deck,
                   state.discard, state.dark, state.light, put(state.mandalas, at, placed),
-                  state.tiles, 0, state.ended, -1, 0, -1, state.last, hidden)
+                  state.tiles, 0, state.ended, -1, 0, -1, state.last, hidden,
+                  state.reshuffled, _drew(state.since, seat, state.deck[len(deck):]))
     if owed and any(state.discard):
         return state._replace(phase=RESHUFFLE, at=at, owed=owed)
     return _settle(state, seat, at, end)
@@ -214,8 +226,11 @@ def reshuffled(state: State, outcome: ChanceOutcome, end: EndCheck) -> State:
     seat, at = state.turn, state.at
     hand = list(state.hands[seat])
     hidden = list(hidden_of(state, seat))
-    deck, _ = _draw_into(hand, hidden, permute(expand(state.discard), order), state.owed)
+    shuffled = permute(expand(state.discard), order)
+    deck, _ = _draw_into(hand, hidden, shuffled, state.owed)
+    since = _drew(((),) * state.players, seat, shuffled[len(deck):])
     state = state._replace(phase=PLAY, hands=put(state.hands, seat, tuple(hand)), deck=deck,
                            discard=NO_CARDS, at=-1, owed=0,
-                           hidden=with_hidden(state, seat, tuple(hidden)))
+                           hidden=with_hidden(state, seat, tuple(hidden)),
+                           reshuffled=state.discard, since=since)
     return _settle(state, seat, at, end)

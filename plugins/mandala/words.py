@@ -1,10 +1,10 @@
 """Mandala in words for the seat client: a move before it is made, the decision at hand,
 and any drawn piece in full (the ``i`` key).
 
-All of it reads one seat's `View` only (another seat's face-down cards are a count there),
-and the table's `DrawRule`, so that a preview says how many cards a play draws at this
-table.  The majorities come from `claims`, the points from `scoring`: the same helpers the
-rules use, so a preview says what the rules will do.
+All of it reads one seat's `View` only (every card on a mandala with its colour, face-down
+ones too: spec §5), and the table's `DrawRule`, so that a preview says how many cards a
+play draws at this table.  The majorities come from `claims`, the points from `scoring`:
+the same helpers the rules use, so a preview says what the rules will do.
 """
 
 from __future__ import annotations
@@ -197,17 +197,14 @@ def _side_words(view: View, index: int, seat: int) -> str:
     m = view.mandalas[index]
     s = side(m, seat)
     name = "Your" if seat == view.seat else f"Seat {seat}'s"
-    total = sum(s.up) + s.down
+    total = sum(s.up) + sum(s.down)
     if not total:
         return f"{name} side of M{index}: no cards."
     parts = []
     if sum(s.up):
         parts.append(f"{describe_counts(s.up)} face-up")
-    if s.down:
-        if seat == view.seat:
-            parts.append(f"{describe_counts(s.down_known)} face-down")
-        else:
-            parts.append(f"{s.down} face-down (colour hidden)")
+    if sum(s.down):
+        parts.append(f"{describe_counts(s.down)} face-down")
     holder = " It holds the claim." if m.claim == seat else ""
     counts = "counts" if sum(s.up) else "does not count (no face-up card)"
     return (f"{name} side of M{index}: {', '.join(parts)}; {_cards(total)}, which "

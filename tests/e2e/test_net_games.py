@@ -190,26 +190,21 @@ def test_three_peers_play_flowers_summer_from_a_dictated_seed(table: Table,
 # -- Flowers: A Mandala Game -------------------------------------------------------------------
 
 
-def test_four_peers_play_mandala_and_keep_face_down_colours_hidden(table: Table,
-                                                                  tmp_path: Path) -> None:
-    from hedgerow.plugins.mandala.state import HIDDEN
-
+def test_four_peers_play_mandala_and_show_every_face_down_colour(table: Table,
+                                                                 tmp_path: Path) -> None:
     net = play_over_the_network(table, tmp_path, "mandala", 4, bot="viewspy", plugins="viewspy")
     finished = check_agreement(net)
     assert net.results[0]["outcome"]["kind"] == "ranked"
-    # Each seat was shown its own view (views_as_shown), in which the colour of another
-    # seat's face-down cards on a mandala is hidden; its own and face-up ones are shown.
-    hidden = 0
+    # Each seat was shown its own view (views_as_shown), in which every card on a mandala
+    # shows its colour, another seat's face-down ones too (spec §5, §12.3).
+    others_down = 0
     for seat, records in views_as_shown(net, finished).items():
         for record in records:
             for mandala in record["view"]["mandalas"]:
                 for who, colour, _cards, up in mandala["plays"]:
-                    if up or who == seat:
-                        assert colour != HIDDEN
-                    else:
-                        assert colour == HIDDEN
-                        hidden += 1
-    assert hidden  # the check saw face-down plays of other seats
+                    assert 0 <= colour < 6
+                    others_down += not up and who != seat
+    assert others_down  # the check saw face-down plays of other seats
 
 
 def test_four_peers_play_mandala_draw_four_with_reshuffles(table: Table,

@@ -2,8 +2,8 @@
 
 Nothing here is part of the rules; the rules never import it.  The pieces:
 
-* `sample`: a complete state from one seat's view, with `colouring`, which deals the
-  colours of face-down plays the view does not name;
+* `sample`: a complete state from one seat's view, the deck after a reshuffle dealt only
+  from the cards the reshuffled pile can still hold;
 * `scorenow`: ``score``, a seat's points if the game were scored now, asked of the table's
   own ranking (``mandala_winner``, through `hedgerow.plugins.mandala.game.ranker`);
 * `outlook`: ``evaluate``, that score plus what the open mandalas promise.

@@ -1,32 +1,30 @@
 """A complete Mandala state drawn at random from what one seat's `View` says (``sample``).
 
 This is the game's one implementation of "re-deal what the seat cannot know": bots build
-every state they think about with it, and ``determinize`` is ``sample`` of the seat's view.
-It reads nothing but the view, so a bot never needs, or gets, the real state.
+every state they think about with it.  It reads nothing but the view, so a bot never needs,
+or gets, the real state.
 
 **What the view fixes** is copied: the phase, the turn, the seat's own hand, every seat's
 hand size and *known* cards (cards seen coming back from a mandala and not possibly played
-since), the discard pile, every tile on the table and in front of the players, each
-mandala's plays (face-up ones with their colour, the seat's own face-down ones too), the
-claims, the counters.
+since), the discard pile, every tile on the table and in front of the players, every play
+on the mandalas with its colour (face-down ones too: spec §5), the claims, the counters.
 
-**What it leaves open** is dealt at random, uniformly among the full states the view allows
-(every arrangement of the 90 physical cards and 36 tiles that shows this view equally
-likely; for many face-down plays, very nearly so, see below):
+**What it leaves open** is dealt at random among the full states the view allows:
 
-* the *unknown pool*: the 15 cards of each colour minus every card the seat sees.  It fills
-  three kinds of hidden slots: the colour of each face-down play of another seat (all cards
-  of one play share a colour, and it was present on the mandala when played), the unknown
-  part of each other hand, and the deck (in order);
+* the *unknown pool*: the 15 cards of each colour minus every card the seat sees.  It
+  fills the unknown part of each other hand and the deck (in order);
 * the order of both tile stacks: the dark and light tiles nobody has seen yet.
 
-The face-down plays are coloured first (`colouring`: exactly with the weights of a uniform
-deal while they are few, very nearly so when many), then whatever is left of the pool is
-shuffled into the hands and the deck.
-
-What the view does not hold cannot be honoured: right after the discard pile is shuffled
-into a new deck, a card counter knows that deck is made of those cards (less what was drawn
-since); the view keeps only its size, so the deck is dealt from the whole unknown pool.
+**Card counting after a reshuffle.**  Once the discard pile has been shuffled into a new
+deck, that deck holds only cards of that pile (``View.reshuffled``), less what was drawn
+from it since: less the seat's own draws (``View.drawn``) for certain, less some of the
+others' draws.  So the deck is dealt from the pile's cards that are still unknown (the
+pile less the seat's draws, each colour at most as many as the pool has), and only then
+the other hands from what is left of the pool: every state sampled is one the table could
+be in.  (Before the first reshuffle the deck is what the deal left, and any unknown card
+may be in it.)  Among the possible states the deck is drawn uniformly from those cards;
+the others' draws from the new deck (the cards of the pile that reached their hands)
+are not weighed against their own plays since, which a full card counter could do.
 
 Cost: shuffles are `Rng.quick_shuffle` (several Fisher-Yates steps from one word), so a
 sample costs a handful of generator blocks.
@@ -37,16 +35,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hedgerow.core import Rng
-from hedgerow.plugins.mandala.bots.colouring import Group, colour_plays
 from hedgerow.plugins.mandala.cards import (
     DARK_TILES,
     LIGHT_TILES,
     NCOLOURS,
+    NO_CARDS,
     PER_COLOUR,
-    colours_in,
     tile_colour,
 )
-from hedgerow.plugins.mandala.state import HIDDEN, Mandala, Play, State, View
+from hedgerow.plugins.mandala.state import Mandala, Play, State, View
 
 
 def _unseen(all_tiles: tuple[int, ...], seen: set[int], size: int, name: str,
@@ -60,15 +57,13 @@ def _unseen(all_tiles: tuple[int, ...], seen: set[int], size: int, name: str,
 
 
 class Frame(NamedTuple):
-    """What every sample of one view shares: the unknown pool by colour, each seat's
-    unknown hand cards, the hidden face-down plays (`Group`s, and where they lie: mandala
-    and play index), the mandalas (hidden plays with a placeholder colour), the unseen
-    tiles of each stack."""
+    """What every sample of one view shares: the unknown pool by colour, the cards of it the
+    deck may hold (`deck_pool`: the whole pool before the first reshuffle), each seat's
+    unknown hand cards, the mandalas, the unseen tiles of each stack."""
 
     pool: tuple[int, ...]
+    deck_pool: tuple[int, ...]
     unknown: tuple[int, ...]
-    groups: list[Group]
-    where: tuple[tuple[int, int], ...]
     mandalas: tuple[Mandala, ...]
     dark: tuple[int, ...]
     light: tuple[int, ...]
@@ -96,30 +91,30 @@ def frame(v: View, seat: int) -> Frame:
     seen: set[int] = set()  # tiles on the table or held: membership only
     for held in v.tiles:
         seen.update(held)
-    groups: list[Group] = []
-    where: list[tuple[int, int]] = []
     mandalas: list[Mandala] = []
-    for m, mv in enumerate(v.mandalas):
+    for mv in v.mandalas:
         seen.update(mv.tiles)
         present = 0
         for tile in mv.tiles:
             present |= 1 << tile_colour(tile)
         plays: list[Play] = []
-        for j, (who, colour, cards, up) in enumerate(mv.plays):
-            if colour == HIDDEN:
-                groups.append((cards, colours_in(present)))
-                where.append((m, j))
-            else:
-                pool[colour] -= cards
+        for who, colour, cards, up in mv.plays:
+            pool[colour] -= cards
             plays.append(Play(who, colour, cards, up, present))
             if up:
                 present |= 1 << colour
         mandalas.append(Mandala(mv.tiles, mv.claim, tuple(plays), mv.present, mv.totals, mv.ups))
-    slots = sum(unknown) + sum(count for count, _ in groups) + v.deck_count
-    if min(pool) < 0 or sum(pool) != slots:
+    if min(pool) < 0 or sum(pool) != sum(unknown) + v.deck_count:
         raise ValueError("the cards this view shows and hides do not add up to the 90 cards: "
                          "not a view of a real Mandala table")
-    return Frame(tuple(pool), tuple(unknown), groups, tuple(where), tuple(mandalas),
+    deck_pool = tuple(pool)
+    if v.reshuffled != NO_CARDS:
+        deck_pool = tuple(min(p, r - d) for p, r, d in zip(pool, v.reshuffled, v.drawn,
+                                                           strict=True))
+        if min(deck_pool) < 0 or sum(deck_pool) < v.deck_count:
+            raise ValueError("the deck holds more cards than the reshuffled pile can still "
+                             "hold: not a view of a real Mandala table")
+    return Frame(tuple(pool), deck_pool, tuple(unknown), tuple(mandalas),
                  _unseen(DARK_TILES, seen, v.dark_left, "dark"),
                  _unseen(LIGHT_TILES, seen, v.light_left, "light"))
 
@@ -147,14 +142,13 @@ def sample(v: View, seat: int, rng: Rng) -> State:
     (module doc).  Raises ValueError for a view that no real table shows."""
     f = _frame_of(v, seat)
     pool = list(f.pool)
-    mandalas = f.mandalas
-    if f.groups:
-        colours = colour_plays(f.groups, pool, rng)
-        rebuilt = [list(m.plays) for m in mandalas]
-        for (m, j), c in zip(f.where, colours, strict=True):
-            rebuilt[m][j] = rebuilt[m][j]._replace(colour=c)
-        mandalas = tuple(m._replace(plays=tuple(plays)) if plays != list(m.plays) else m
-                         for m, plays in zip(mandalas, rebuilt, strict=True))
+    deck: list[int] = []
+    if v.deck_count:
+        able = [c for c in range(NCOLOURS) for _ in range(f.deck_pool[c])]
+        rng.quick_shuffle(able, v.deck_count)  # the last deck_count are a uniform choice
+        deck = able[len(able) - v.deck_count:]
+        for c in deck:
+            pool[c] -= 1
     rest = [c for c in range(NCOLOURS) for _ in range(pool[c])]
     rng.quick_shuffle(rest)
     hands = []
@@ -171,8 +165,12 @@ def sample(v: View, seat: int, rng: Rng) -> State:
     dark, light = list(f.dark), list(f.light)
     rng.quick_shuffle(dark)
     rng.quick_shuffle(light)
+    since: tuple[tuple[object, ...], ...] = ()
+    if v.reshuffled != NO_CARDS:  # the seat's own draws since (the others' are not needed)
+        mine = tuple(c for c in range(NCOLOURS) for _ in range(v.drawn[c]))
+        since = tuple(mine if o == seat else () for o in range(v.players))
     return State(
         players=v.players, phase=v.phase, turn=v.turn, hands=tuple(hands), known=v.known,
-        deck=tuple(rest[k:]), discard=v.discard, dark=tuple(dark), light=tuple(light),
-        mandalas=mandalas, tiles=v.tiles, passes=v.passes, ended=v.ended, at=v.at,
-        owed=v.owed, second=v.second, last=v.last)
+        deck=tuple(deck), discard=v.discard, dark=tuple(dark), light=tuple(light),
+        mandalas=f.mandalas, tiles=v.tiles, passes=v.passes, ended=v.ended, at=v.at,
+        owed=v.owed, second=v.second, last=v.last, reshuffled=v.reshuffled, since=since)

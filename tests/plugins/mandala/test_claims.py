@@ -8,7 +8,7 @@ from gamechecks import refused
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.plugins.mandala.cards import NO_CARDS, colour_named
 from hedgerow.plugins.mandala.claims import cards_to_claim, claims, preview, second_place
-from hedgerow.plugins.mandala.state import CHOOSE, HIDDEN, PLAY, State
+from hedgerow.plugins.mandala.state import CHOOSE, PLAY, State
 
 from .conftest import applied, deck_of, hand, make_state, play, take, tiles
 
@@ -102,14 +102,13 @@ def test_worked_example_13_2_variant_second_place(standard: Ruleset) -> None:
     assert s.phase == PLAY and s.turn == A  # the turn passes on from C
 
 
-def test_face_down_colour_is_hidden_from_the_others(standard: Ruleset) -> None:
+def test_a_face_down_colour_is_seen_by_everyone(standard: Ruleset) -> None:
+    """Spec §5, §12.3: face-down colours are public (they were shown as they were played)."""
     s = _steps_one_to_four(standard)
     game = standard.gamedef
     b_play = (B, colour_named("purple"), 1, False)
-    assert b_play in game.view(s, B).mandalas[0].plays  # the owner sees its own
-    for seat in (A, C):
-        plays = game.view(s, seat).mandalas[0].plays
-        assert (B, HIDDEN, 1, False) in plays and b_play not in plays
+    for seat in (A, B, C):
+        assert b_play in game.view(s, seat).mandalas[0].plays
         assert game.view(s, seat).mandalas[0].totals[B] == 1
 
 
@@ -154,7 +153,7 @@ def test_status_and_sides_for_a_client(standard: Ruleset) -> None:
     s = _steps_one_to_four(standard)
     assert status(s.mandalas[0]) == (C, (A, C), A, 2)  # A: 3 cards, 2 up; B not eligible
     view = standard.gamedef.view(s, A)
-    assert side(view.mandalas[0], A) == (hand(red=2), 1, hand(red=1))
-    assert side(view.mandalas[0], B) == (NO_CARDS, 1, NO_CARDS)  # hidden colour
-    assert side(view.mandalas[0], C) == (hand(gray=3), 0, NO_CARDS)
+    assert side(view.mandalas[0], A) == (hand(red=2), hand(red=1))
+    assert side(view.mandalas[0], B) == (NO_CARDS, hand(purple=1))  # face-down: public
+    assert side(view.mandalas[0], C) == (hand(gray=3), NO_CARDS)
     assert status(view.mandalas[0]) == status(s.mandalas[0])

@@ -27,7 +27,7 @@ from .conftest import applied, hand, make_state, play, take, tiles
 def test_game_and_variant_are_registered(host: PluginHost) -> None:
     spec = host.game("mandala")
     assert (spec.name, spec.title, spec.version) == (
-        "mandala", "Flowers: A Mandala Game", "1.0.0")
+        "mandala", "Flowers: A Mandala Game", "1.1.0")
     assert (spec.min_players, spec.max_players, spec.players_default) == (2, 4, 3)
     assert spec.summary
     variant = host.variants[("mandala", "draw-four")]
@@ -46,9 +46,9 @@ def test_extension_hooks_are_declared_and_documented(host: PluginHost) -> None:
 
 
 def test_fingerprints_and_player_counts(host: PluginHost) -> None:
-    assert host.ruleset("mandala").fingerprint == "mandala@1.0.0"
+    assert host.ruleset("mandala").fingerprint == "mandala@1.1.0"
     assert (host.ruleset("mandala", ["draw-four"]).fingerprint
-            == "mandala@1.0.0+draw-four@1.0.0")
+            == "mandala@1.1.0+draw-four@1.0.0")
     for players in (1, 5):
         with pytest.raises(HedgerowError):
             host.ruleset("mandala", [], players=players)

@@ -18,10 +18,10 @@ def test_simulate_is_reproducible_across_processes() -> None:
     assert first == second
     assert len({r["state_hash"] for r in first}) == 3
     for record in first:
-        assert record["game"] == "mandala" and record["fingerprint"] == "mandala@1.0.0"
+        assert record["game"] == "mandala" and record["fingerprint"] == "mandala@1.1.0"
         outcome = record["outcome"]
         assert outcome["kind"] == "ranked" and outcome["winners"]
         assert "Complete flowers" in outcome["breakdown"]
     four = _simulate(*ARGS, "--variant", "draw-four", hash_seed="3")
-    assert [r["fingerprint"] for r in four] == ["mandala@1.0.0+draw-four@1.0.0"] * 3
+    assert [r["fingerprint"] for r in four] == ["mandala@1.1.0+draw-four@1.0.0"] * 3
     assert [r["state_hash"] for r in four] != [r["state_hash"] for r in first]
