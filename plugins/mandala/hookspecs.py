@@ -8,7 +8,7 @@ called per move:
 * ``mandala_draw_rule``: once, when a table's rules are built;
 * ``mandala_game_end``: after every mandala resolution and every pass (the only events
   after which the standard end conditions can become true);
-* ``mandala_winner``: once, for the outcome; and by ``GameDef.score`` (what bots maximise)
+* ``mandala_winner``: once, for the outcome; and by ``BotSupport.score`` (what bots maximise)
   whenever it meets a new set of gardens, mid-game too.
 """
 
@@ -56,7 +56,7 @@ def mandala_game_end(tiles: tuple[tuple[int, ...], ...], open_mandalas: int, pas
 def mandala_winner(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked | None:
     """Score the tiles and decide the ranking once the game is over (spec §11).
 
-    Called by ``GameDef.outcome``, and by ``GameDef.score`` on a game still running (with
+    Called by ``GameDef.outcome``, and by ``BotSupport.score`` on a game still running (with
     ``ended`` empty): its ``scores`` must then be each seat's points if the game were scored
     now, which is what bots maximise.  The answer depends on its arguments alone (``score``
     remembers it by them).  The standard rule: the most points win; ties go to the most

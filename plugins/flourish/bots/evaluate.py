@@ -1,4 +1,4 @@
-"""``GameDef.evaluate`` for Flourish: the score now plus what the hands promise.
+"""``BotSupport.evaluate`` for Flourish: the score now plus what the hands promise.
 
 ``score`` (`hedgerow.plugins.flourish.bots.scorenow`) counts only the gardens.  A card in a
 hand is worth nothing to it, so a bot judging by ``score`` keeps and passes cards blindly.

@@ -1,4 +1,4 @@
-"""A complete Flourish state built from one seat's view alone (``GameDef.sample``).
+"""A complete Flourish state built from one seat's view alone (``BotSupport.sample``).
 
 The view fixes everything public (gardens, points, counts, the match, the variant's data,
 who has chosen inside the step) and everything the seat holds or remembers.  What it does

@@ -1,4 +1,4 @@
-"""``GameDef.score`` for Flourish: a seat's points if the game were scored now.
+"""``BotSupport.score`` for Flourish: a seat's points if the game were scored now.
 
 "Scored now" is the game ending as its gardens stand: the rounds already scored keep their
 points, the cards of a round not scored yet score their end-of-round abilities as that

@@ -1,4 +1,4 @@
-"""``evaluate`` (``GameDef.evaluate``): FLOWERS' own judgement of a position, for bots.
+"""``evaluate`` (``BotSupport.evaluate``): FLOWERS' own judgement of a position, for bots.
 
 ``score`` counts a garden as if the game ended now, so every number group still being built
 is removed at a cost: a bot that maximises it never starts a group of 2s, 3s or 4s.  This

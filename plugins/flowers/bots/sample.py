@@ -1,4 +1,4 @@
-"""A complete FLOWERS state dealt from what one seat sees (``GameDef.sample``).
+"""A complete FLOWERS state dealt from what one seat sees (``BotSupport.sample``).
 
 A seat's `View` fixes every garden (covered cards included), the face-up tops, the stack
 sizes, the solo discards, the box's size, whose turn it is and the card the seat itself

@@ -1,4 +1,4 @@
-"""``GameDef.evaluate`` for Mandala: a seat's points now plus what its open mandalas promise.
+"""``BotSupport.evaluate`` for Mandala: a seat's points now plus what its open mandalas promise.
 
 Mandala's score moves only when a mandala is resolved, so a bot that judged positions by
 the score alone would see nothing between resolutions.  `Outlook` judges a position the way

@@ -1,4 +1,4 @@
-"""``GameDef.score`` for Mandala: a seat's points if the game were scored now.
+"""``BotSupport.score`` for Mandala: a seat's points if the game were scored now.
 
 Mandala scores only the tiles in front of each player (spec §11: cards in hands or on the
 mandalas score nothing), so the score now is what the final scoring would give those

@@ -1,4 +1,4 @@
-"""How good a Petals position is for one seat (``GameDef.evaluate``), for bots.
+"""How good a Petals position is for one seat (``BotSupport.evaluate``), for bots.
 
 ``score`` is the figure a seat would rank by if the game stopped now; ``evaluate`` is the
 figure it is likely to end with.  Both are in the same points, signed so that more is

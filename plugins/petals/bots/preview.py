@@ -1,4 +1,4 @@
-"""``evaluate_each`` (``GameDef.evaluate_each``): the judgement after each placement of a
+"""``evaluate_each`` (``BotSupport.evaluate_each``): the judgement after each placement of a
 turn, without building the state after it.
 
 A bot that models another seat judges every placement it has (a hundred or more a turn):

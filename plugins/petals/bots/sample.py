@@ -1,4 +1,4 @@
-"""A complete Petals state built from one seat's view alone (``GameDef.sample``).
+"""A complete Petals state built from one seat's view alone (``BotSupport.sample``).
 
 What a seat cannot see in Petals is *where* the unseen cards are, never *which* they are:
 every card of the deck is in the garden, in its own hand, out of play (the ladybugs below 5

@@ -1,4 +1,4 @@
-"""Where a seat stands if the game were scored now (``GameDef.score``), for bots.
+"""Where a seat stands if the game were scored now (``BotSupport.score``), for bots.
 
 Petals scores as it goes: every placement adds to the trackers at once, and what ranks the
 players at the end is one figure of a seat's four trackers, the table's `ScoreRule` (the
