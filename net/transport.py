@@ -112,11 +112,12 @@ class Received:
 Handler = Callable[[Received], None]
 
 
-def _set_common(sock: zmq.Socket, ident: Identity) -> None:
+def _set_common(sock: zmq.Socket, ident: Identity, max_frame: int = MAX_FRAME,
+                hwm: int = HWM) -> None:
     sock.linger = LINGER_MS
-    sock.sndhwm = HWM
-    sock.rcvhwm = HWM
-    sock.maxmsgsize = MAX_FRAME
+    sock.sndhwm = hwm
+    sock.rcvhwm = hwm
+    sock.maxmsgsize = max_frame
     sock.heartbeat_ivl = ZMTP_HEARTBEAT_MS
     sock.heartbeat_timeout = ZMTP_HEARTBEAT_TIMEOUT_MS
     sock.curve_secretkey = ident.secret_z85
@@ -127,11 +128,16 @@ class Node:
     """A peer's sockets: a CURVE ROUTER it listens on and a CURVE DEALER per other peer.
 
     ``handler`` is called on the loop for every frame received, in arrival order per link.
+    ``router_max``/``dealer_max`` are the largest frames the ROUTER and the DEALERs accept,
+    ``hwm`` the frames each socket queues (another service than a table's, the shared
+    leaderboard, takes small requests and larger answers).
     """
 
-    def __init__(self, identity: Identity, handler: Handler) -> None:
+    def __init__(self, identity: Identity, handler: Handler, *, router_max: int = MAX_FRAME,
+                 dealer_max: int = MAX_FRAME, hwm: int = HWM) -> None:
         self.identity = identity
         self._handler = handler
+        self._limits = (router_max, dealer_max, hwm)
         self._ctx = zmq.asyncio.Context()
         self._auth: AsyncioAuthenticator | None = None
         self._router: zmq.asyncio.Socket | None = None
@@ -150,7 +156,7 @@ class Node:
             self._auth.start()
             self._auth.configure_curve(domain="*", location=CURVE_ALLOW_ANY)
         router = self._ctx.socket(zmq.ROUTER)
-        _set_common(router, self.identity)
+        _set_common(router, self.identity, self._limits[0], self._limits[2])
         router.curve_server = True
         router.zap_domain = ZAP_DOMAIN
         router.router_mandatory = True
@@ -226,7 +232,7 @@ class Node:
                 return
             self.disconnect(key)
         sock = self._ctx.socket(zmq.DEALER)
-        _set_common(sock, self.identity)
+        _set_common(sock, self.identity, self._limits[1], self._limits[2])
         sock.curve_serverkey = z85.encode(key)
         sock.reconnect_ivl = RECONNECT_MS
         sock.reconnect_ivl_max = RECONNECT_MAX_MS

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from boardvectors import BOARD_VECTORS
 
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import digest, encode, state_hash
@@ -311,6 +312,7 @@ VECTORS: dict[str, Callable[[], str]] = {
     "log-file": log_file,
     "departures": departures,
 }
+VECTORS.update(BOARD_VECTORS)  # §11, the shared leaderboard: tests/boardvectors.py
 
 
 def doc_blocks() -> dict[str, str]:
