@@ -66,8 +66,16 @@ def run(args: argparse.Namespace) -> int:
     names = [b.label for b in bots]
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise HedgerowError("hedgerow play needs a terminal (for bots only, use hedgerow simulate)")
-    play = _play_local(host, ruleset, players, bots, args) if args.local else \
-        _play_net(host, ruleset, players, names, args)
+    board = None
+    if players == 1 and ruleset.spec.leaderboard and args.seed is None:  # a board game
+        from hedgerow.clients.leaderboard_play import BoardSession
+
+        board = BoardSession.prepare(host, ruleset, player_name(args),
+                                     resumable=not args.local)
+        if board is None:
+            return 0
+    play = _play_local(host, ruleset, players, bots, args, board) if args.local else \
+        _play_net(host, ruleset, players, names, args, board)
     try:
         return asyncio.run(play)
     except (HedgerowError, KeyboardInterrupt):
@@ -80,45 +88,63 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
-                      args: argparse.Namespace) -> int:
+                      args: argparse.Namespace, board: Any) -> int:
     from hedgerow.clients.app import run_seat
     from hedgerow.clients.app.local import LocalSeat
     from hedgerow.core.seeding import seed_from_int
 
     seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(4)))
+    if board is not None:
+        seed = board.seed
     seat = LocalSeat(ruleset, players, seed, bots=bots, name=player_name(args),
                      bot_delay=args.bot_delay)
     try:
+        if board is not None:
+            await board.start(seat.log_path())
         status = await run_seat(seat, host=host)
     finally:
         await seat.close()
-    _farewell(seat)
+        line = await _board_line(board, seat)  # a board game counts however it ends
+    _farewell(seat, board=line)
     return status
 
 
 async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
-                    args: argparse.Namespace) -> int:
+                    args: argparse.Namespace, board: Any) -> int:
     from hedgerow.clients.app import run_seat
     from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
     from hedgerow.net.launch import host_table
 
     # Not announced on the LAN: every other seat is one of our bots.
-    peer = await host_table(ruleset, players, seat_name=player_name(args), seed=args.seed,
+    peer = await host_table(ruleset, players, seat_name=player_name(args),
+                            seed=board.seed if board is not None else args.seed,
                             announce=False)
     strategies = [names[i % len(names)] for i in range(players - 1)]
     procs: list[Any] = []
     try:
+        if board is not None:
+            await board.start(peer.log_path())
         procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay,
                                 give_up=args.bot_give_up)
         status = await run_seat(peer, host=host, invite=False)  # the others: our bots
     finally:
         await peer.close()
         stop_processes(procs)
-    _farewell(peer, resumable=True)
+        line = await _board_line(board, peer)  # a board game counts however it ends
+    _farewell(peer, resumable=True, board=line)
     return status
 
 
-def _farewell(seat: Seat, *, resumable: bool = False) -> None:
+async def _board_line(board: Any, seat: Seat) -> str | None:
+    """Keep a board game's log on the shared leaderboard (docs/leaderboard.md), finished or
+    not; the line for the farewell."""
+    if board is None:
+        return None
+    score = getattr(seat.outcome(), "score", None)
+    return await board.finish(seat.log_path(), score if isinstance(score, int) else None)
+
+
+def _farewell(seat: Seat, *, resumable: bool = False, board: str | None = None) -> None:
     """One line after the screen closes: the result (for its kind), and where the log is."""
     from hedgerow.clients.app.results import farewell
     from hedgerow.clients.app.state import display_name
@@ -131,7 +157,5 @@ def _farewell(seat: Seat, *, resumable: bool = False) -> None:
         print(f"The table's log is saved in {path}")
         if resumable and seat.outcome() is None:
             print("Come back to this game with: hedgerow resume")
-    from hedgerow.clients.leaderboard import record_played
-
-    if (recorded := record_played(seat)) is not None:  # a finished solo FLOWERS game
-        print(recorded)
+    if board is not None:  # a board game (solo FLOWERS): what the shared leaderboard kept
+        print(board)

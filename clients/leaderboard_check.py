@@ -16,14 +16,17 @@ none, as the tests' solo games).
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from hedgerow.core.errors import HedgerowError, Refusal
 from hedgerow.core.outcome import Solo
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
+from hedgerow.net.boardrecord import GameRecord, deal_seed
+from hedgerow.net.keys import key_text
 from hedgerow.net.logfile import LogWriter, parse_log, replay_log
 from hedgerow.net.messages import LogHeader
 
@@ -35,15 +38,26 @@ class Refused(HedgerowError):
         super().__init__(message, code="refused")
 
 
+class Unverifiable(Refused):
+    """A log this machine cannot check: its game, variant or rules version is not the one
+    installed here.  Not held against the machine that sent it (it may be right)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Checked:
     """What a replayed log proves.
 
-    * ``game_id``: the hex digest of the log's last entry; it commits to the rules, the seed
-      and every action, so one game has one id however its header is dressed up.
+    * ``game_id``: the hex digest of the log's last entry (the genesis digest of the rules
+      and seed, for a log with no entry yet); it commits to the rules, the seed and every
+      action, so one game has one id however its header is dressed up.
     * ``game``, ``variants`` (sorted), ``fingerprint``: the rules it was played with.
     * ``player``: the name the log gives the one seat.
-    * ``score``, ``rank``: the replayed `Solo` result (the rank is the game's own label).
+    * ``score``, ``rank``: the replayed `Solo` result (the rank is the game's own label);
+      for an unfinished game (``over`` False), the game's floor
+      (``GameSpec.leaderboard_floor``, which ``floor`` holds either way) and
+      ``"unfinished"``.
+    * ``seed``, ``genesis``, ``chain``: the deal's seed, the chain's start and every logged
+      entry's digest, in order (what tells whether one log continues another).
     """
 
     game_id: str
@@ -53,10 +67,26 @@ class Checked:
     player: str
     score: int
     rank: str
+    over: bool = True
+    floor: int = 0
+    seed: bytes = b""
+    genesis: bytes = b""
+    chain: tuple[bytes, ...] = ()
+
+    def continues(self, other: Checked) -> bool:
+        """Whether this log is ``other``'s log with zero or more entries more (the same
+        deal, the same player name)."""
+        return (self.genesis == other.genesis and self.player == other.player
+                and len(self.chain) >= len(other.chain)
+                and self.chain[:len(other.chain)] == other.chain)
 
 
-def check_log(data: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str,
-              claimed: int | None = None) -> Checked:
+#: The rank shown for a game that is not over.
+UNFINISHED = "unfinished"
+
+
+def check_log(data: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str | Set[str],
+              claimed: int | None = None, unfinished: bool = False) -> Checked:
     """Replay the log ``data`` with the rules ``rules(header)`` binds; what it proves, or
     `Refused`.
 
@@ -64,7 +94,8 @@ def check_log(data: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str,
     ruleset a table was played with (a log of other rules is then refused: the fingerprints
     differ).  ``game`` is the board's game: a log of any other game is refused.  ``claimed`` is the
     score the caller says the game reached; it is refused unless the replay reaches exactly
-    that score (None: take the replay's score).
+    that score (None: take the replay's score).  With ``unfinished`` a game that is not over
+    is taken too (scored at the game's floor); else it is refused.
     """
     result = parse_log(data)
     header = result.header
@@ -72,8 +103,10 @@ def check_log(data: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str,
         raise Refused(f"not a table log: {result.problem}")
     if result.problem is not None:
         raise Refused(f"the log is damaged at {result.problem}")
-    if header.game != game:
-        raise Refused(f"the log is a game of {header.game}, not {game}")
+    if header.game not in ({game} if isinstance(game, str) else game):
+        raise Refused(f"the log is a game of {header.game[:40]!r}, which has no leaderboard"
+                      if not isinstance(game, str) else
+                      f"the log is a game of {header.game}, not {game}")
     if header.players != 1:
         raise Refused(f"the log is a {header.players}-player game; the leaderboard takes "
                       "solo games only")
@@ -83,27 +116,34 @@ def check_log(data: bytes, rules: Callable[[LogHeader], Ruleset], *, game: str,
     try:
         ruleset = rules(header)
     except HedgerowError as exc:
-        raise Refused(f"the log's rules are not installed here: {exc.message}") from None
+        raise Unverifiable(f"the log's rules are not installed here: {exc.message}") from None
     report = replay_log(ruleset, header, result.entries)
+    if report.mismatch is not None and report.mismatch.kind == "rules":
+        raise Unverifiable(f"the log does not replay here: {report.mismatch}")
     if report.mismatch is not None:
         raise Refused(f"the log does not replay: {report.mismatch}")
     table = report.table
     outcome = table.outcome() if table is not None else None
+    genesis = header.table_header.genesis
+    chain = tuple(item.entry.digest for item in result.entries)
+
+    def facts(game_id: bytes, score: int, rank: str, over: bool) -> Checked:
+        return Checked(game_id.hex(), header.game, tuple(header.variants),
+                       header.fingerprint, player, score, rank, over,
+                       ruleset.spec.leaderboard_floor, header.seed, genesis, chain)
+
     if table is None or outcome is None or report.unlogged:
-        raise Refused("the game in the log is not over")
+        if not unfinished:
+            raise Refused("the game in the log is not over")
+        if claimed is not None:
+            raise Refused("a score is claimed for a game that is not over")
+        return facts(chain[-1] if chain else genesis, ruleset.spec.leaderboard_floor,
+                     UNFINISHED, False)
     if not isinstance(outcome, Solo):
         raise Refused(f"the game in the log ends in a {outcome.kind} result, not a solo score")
     if claimed is not None and claimed != outcome.score:
         raise Refused(f"the log replays to {outcome.score} points, not the {claimed} claimed")
-    return Checked(
-        game_id=table.head.hex(),
-        game=header.game,
-        variants=tuple(header.variants),
-        fingerprint=header.fingerprint,
-        player=player,
-        score=outcome.score,
-        rank=outcome.grade,
-    )
+    return facts(table.head, outcome.score, outcome.grade, True)
 
 
 def log_of_table(table: Table, seat_names: Sequence[str]) -> bytes:
@@ -131,3 +171,32 @@ def log_of_table(table: Table, seat_names: Sequence[str]) -> bytes:
             for entry in entries:
                 writer.append(entry, fresh.hash_of(made[entry.index].after))
         return path.read_bytes()
+
+
+def board_name(variants: Sequence[str]) -> str:
+    """How a board's variant set is named: sorted names joined by ``+``, ``""`` for none."""
+    return "+".join(sorted(variants))
+
+
+def check_record(record: GameRecord, rules: Callable[[LogHeader], Ruleset], *,
+                 game: str | Set[str]) -> Checked:
+    """What a shared-board record proves, or `Refused`: well formed, signed by its player's
+    key, a log that replays (finished or not), and a deal from the board's seed for that
+    player, week and game number (`hedgerow.net.boardrecord.deal_seed`)."""
+    if (problem := record.problem()) is not None:
+        raise Refused(f"a malformed record: {problem}")
+    try:
+        date.fromisocalendar(int(record.week[:4]), int(record.week[6:]), 1)
+    except ValueError:
+        raise Refused(f"{record.week} is not a week") from None
+    if not record.signed():
+        raise Refused(f"the signature is not {key_text(record.player)[:8]}'s: the record was "
+                      "altered, or signed by another key")
+    checked = check_log(record.log, rules, game=game, unfinished=True)
+    expected = deal_seed(record.player, checked.game, board_name(checked.variants),
+                         record.week, record.number)
+    if checked.seed != expected:
+        raise Refused(f"the deal is not the board's deal for game {record.number + 1} of "
+                      f"{record.week} of key {key_text(record.player)[:8]} (a game with a "
+                      "dictated seed never counts)")
+    return checked

@@ -154,7 +154,9 @@ class GameSpec:
 
     ``leaderboard``: True when finished solo games of this game go on the weekly solo
     leaderboard (``hedgerow leaderboard``, docs/leaderboard.md); its result for one player
-    must then be a `Solo` with a score.
+    must then be a `Solo` with a score.  ``leaderboard_floor`` is the lowest score a solo game
+    can reach: what a board game left unfinished counts (docs/leaderboard.md), so that leaving
+    a game is never better than finishing it.
     """
 
     name: str
@@ -167,6 +169,7 @@ class GameSpec:
     default_players: int | None = None
     bots: Callable[[Extensions], BotSupport[Any, Any]] | None = None
     leaderboard: bool = False
+    leaderboard_floor: int = 0
 
     @property
     def players_default(self) -> int:

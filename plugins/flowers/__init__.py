@@ -46,6 +46,9 @@ SPEC = GameSpec(
             "groups of five or more score. Alone, earn a rank.",
     default_players=2,
     leaderboard=True,
+    # A solo garden holds at most 41 cards (the start card and one a turn; the 40-card
+    # face-down stack ends the game), each removed at -1: no solo game scores below -41.
+    leaderboard_floor=-41,
 )
 
 

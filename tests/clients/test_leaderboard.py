@@ -1,8 +1,10 @@
-"""FLOWERS' weekly leaderboard: recorded after a replay, refused when altered, grouped by ISO week.
+"""FLOWERS' weekly leaderboard on one machine: board deals, records, standings, the command.
 
 Solo games are played for real: through the seat client by keys (pipe input), in this
-process and over a real networked table, or by a bot with the playout engine.  Every
-moment comes from a fixed clock; no expectation reads the wall clock.
+process and over a real networked table, or by a bot with the playout engine, always from
+the board's deal for the key.  Every moment comes from a fixed clock; no expectation reads
+the wall clock.  The exchange between machines and hostile input: test_board_share.py and
+test_board_hostile.py.
 """
 
 from __future__ import annotations
@@ -16,34 +18,28 @@ from pathlib import Path
 
 import pytest
 from appdriver import play_to_the_end, running
+from boardgames import THURSDAY, play_board_game, reframe, rig_the_deal, rules_of, with_header
 
-from hedgerow.clients import cmd_leaderboard, cmd_play
+from hedgerow.clients import cmd_leaderboard
 from hedgerow.clients import leaderboard as lb
 from hedgerow.clients.app.local import LocalSeat
 from hedgerow.clients.cli import build_parser, main
-from hedgerow.clients.leaderboard import IsoWeek, Leaderboard, Refused, record_played, submit
+from hedgerow.clients.leaderboard import Added, IsoWeek, Leaderboard, Refused
 from hedgerow.clients.leaderboard_check import check_log, log_of_table
+from hedgerow.clients.leaderboard_play import BoardSession, record_log, refresh_own
 from hedgerow.core.actions import Action
 from hedgerow.core.datadir import leaderboard_path
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.playout import play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.core.table import LogEntry
-from hedgerow.net.logfile import LogWriter, parse_log
-from hedgerow.net.messages import LogHeader
-
-#: Thursday of 2026-W49.
-THURSDAY = datetime(2026, 12, 3, 14, 5, 9, tzinfo=UTC)
+from hedgerow.net.keys import generate, load_identity
+from hedgerow.net.logfile import parse_log
 
 
 @pytest.fixture(scope="module")
 def host() -> PluginHost:
     return PluginHost(autoload=False)
-
-
-def rules_of(host: PluginHost):
-    return lambda h: host.ruleset(h.game, h.variants, h.players)
 
 
 def solo_log(host: PluginHost, seed: int, name: str = "Ann", variants: tuple[str, ...] = (),
@@ -57,13 +53,8 @@ def solo_log(host: PluginHost, seed: int, name: str = "Ann", variants: tuple[str
     return log_of_table(table, names), outcome.scores[0]
 
 
-def add(host: PluginHost, log: bytes, when: datetime = THURSDAY, claimed: int | None = None):
-    return submit(log, rules_of(host), game="flowers", finished_at=when, claimed=claimed)
-
-
-def board_json(*args: str, capsys: pytest.CaptureFixture[str]) -> dict:
-    assert main(["leaderboard", "flowers", "--json", *args]) == 0
-    return json.loads(capsys.readouterr().out)
+def check(host: PluginHost, log: bytes, claimed: int | None = None):
+    return check_log(log, rules_of(host), game="flowers", claimed=claimed)
 
 
 def rows_in_store() -> int:
@@ -71,35 +62,21 @@ def rows_in_store() -> int:
     if not path.exists():
         return 0
     with sqlite3.connect(path) as db:
-        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
 
 
-def reframe(log: bytes, change, path: Path) -> bytes:
-    """The log rewritten as a careful forger would: ``change(entries)`` edits the (index,
-    seat, action, state_hash) list, then every digest and checksum is recomputed."""
-    result = parse_log(log)
-    assert result.ok and result.header is not None
-    items = [(e.entry.index, e.entry.seat, e.entry.action, e.state_hash) for e in result.entries]
-    items = change(items)
-    head = result.header.table_header.genesis
-    with LogWriter(path, result.header, sync=False) as writer:
-        for index, seat, action, state_hash in items:
-            entry = LogEntry.after(head, index, seat, action)
-            writer.append(entry, state_hash)
-            head = entry.digest
-    return path.read_bytes()
 
 
-def with_header(log: bytes, path: Path, **fields) -> bytes:
-    """The same entries under a header with ``fields`` changed."""
-    result = parse_log(log)
-    assert result.header is not None
-    header = LogHeader(**{**{f: getattr(result.header, f) for f in LogHeader.__dataclass_fields__},
-                          **fields})
-    with LogWriter(path, header, sync=False) as writer:
-        for item in result.entries:
-            writer.append(item.entry, item.state_hash)
-    return path.read_bytes()
+def board_json(*args: str, capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["leaderboard", "flowers", "--json", "--wait", "0", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def games(host: PluginHost, count: int, name: str = "Ann", identity=None, **kw) -> list[int]:
+    """``count`` board games of ``identity`` (this user's by default); their scores."""
+    identity = identity or load_identity()
+    with Leaderboard() as store:
+        return [play_board_game(host, identity, name, store, **kw)[1] for _ in range(count)]
 
 
 # -- recording real games -------------------------------------------------------------------
@@ -113,73 +90,133 @@ async def _play_by_keys(seat, host: PluginHost) -> None:
         assert await asyncio.wait_for(d.task, 5) == 0
 
 
-def test_two_solo_games_played_in_the_seat_client_average_on_the_weeks_board(
+def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
         host: PluginHost, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """What ``hedgerow play flowers --players 1`` does, minus the terminal check: one game
-    over a real networked table (its .hlog file is the log kept), one in this process
-    (``--local``: the log is written from the table); each farewell records the game."""
+    """What ``hedgerow play flowers --players 1`` does, minus the terminal check: the
+    notice and the question before the deal, one game over a real networked table (its
+    .hlog file is the log kept), one in this process (``--local``); each is the board's
+    deal for the key's next game number, and each farewell line says what was kept."""
     from hedgerow.net.launch import host_table
 
+    monkeypatch.setenv("HEDGEROW_NO_DISCOVERY", "1")
     ruleset = host.ruleset("flowers", players=1)
     # Thursday 31 December 2026, then Sunday 3 January 2027: one ISO week, two years
-    moments = iter([datetime(2026, 12, 31, 20, tzinfo=UTC), datetime(2027, 1, 3, 9, tzinfo=UTC)])
-    monkeypatch.setattr(lb, "utc_now", lambda: next(moments))
-    scores = []
+    moments = [datetime(2026, 12, 31, 20, tzinfo=UTC), datetime(2027, 1, 3, 9, tzinfo=UTC)]
+    scores, seeds = [], []
 
-    async def networked() -> None:
-        peer = await host_table(ruleset, 1, seat_name="Ann", seed=5, announce=False)
-        try:
-            await _play_by_keys(peer, host)
-        finally:
-            await peer.close()
-        cmd_play._farewell(peer)
-        scores.append(peer.outcome().score)
-        assert peer.log_path().suffix == ".hlog"
-
-    async def local() -> None:
-        seat = LocalSeat(ruleset, 1, seed_from_int(6), bots=[], name="Ann")
-        await _play_by_keys(seat, host)
-        await seat.close()
-        cmd_play._farewell(seat)
+    async def game(when: datetime, networked: bool) -> None:
+        asked = []
+        board = BoardSession.prepare(host, ruleset, "Ann", clock=lambda: when,
+                                     ask=lambda q: asked.append(q) or "",
+                                     resumable=networked)
+        assert board is not None and asked == ["Press Enter to deal, or q and Enter to stop: "]
+        seeds.append(board.seed)
+        if networked:
+            seat = await host_table(ruleset, 1, seat_name="Ann", seed=board.seed,
+                                    announce=False)
+            try:
+                await board.start(seat.log_path())
+                with Leaderboard() as store:  # found again however this process ends
+                    assert store.own_logs(load_identity().public) == [
+                        ("2026-W53", 0, seat.log_path())]
+                await _play_by_keys(seat, host)
+            finally:
+                await seat.close()
+            assert seat.log_path().suffix == ".hlog"
+        else:
+            seat = LocalSeat(ruleset, 1, board.seed, bots=[], name="Ann")
+            await board.start(seat.log_path())
+            await _play_by_keys(seat, host)
+            await seat.close()
         scores.append(seat.outcome().score)
+        print(await board.finish(seat.log_path(), seat.outcome().score))
 
-    asyncio.run(networked())
-    asyncio.run(local())
+    asyncio.run(game(moments[0], True))
+    asyncio.run(game(moments[1], False))
     out = capsys.readouterr().out
-    for score in scores:
-        assert f"Recorded on the leaderboard for 2026-W53: Ann, {score} points" in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "game 1 of 2026-W53 for Ann" in out and "game 2 of 2026-W53 for Ann" in out
+    assert ("if you\nleave before the end, it counts -41 points (no finished game scores "
+            "less)\nuntil you finish it (hedgerow resume).") in out
+    assert "counts -41 points (no finished game scores less)\nfor good: a game played " \
+        "with --local cannot be resumed." in out
+    for number, score in enumerate(scores, 1):
+        assert (f"Recorded on the leaderboard: game {number} of 2026-W53, Ann, {score} points "
+                "(") in out
+    assert out.count("\nSee: hedgerow leaderboard flowers\n") == 2
+    with Leaderboard() as store:
+        assert store.own_logs(load_identity().public) == []  # both over
     assert "See: hedgerow leaderboard flowers" in out
+    assert len(set(seeds)) == 2
     board = board_json("--week", "2026-W53", capsys=capsys)
     (ann,) = board["players"]
-    assert ann["player"] == "Ann" and ann["games"] == 2
+    assert ann["player"] == "Ann" and ann["games"] == 2 and ann["verified"] == 2
     assert ann["total"] == sum(scores) and ann["average"] == round(sum(scores) / 2, 2)
     assert ann["best"] == max(scores)
 
 
-def test_an_unfinished_or_multiplayer_game_is_not_for_the_board(host: PluginHost) -> None:
+def test_saying_no_deals_nothing(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
     ruleset = host.ruleset("flowers", players=1)
-    unfinished = LocalSeat(ruleset, 1, seed_from_int(1), bots=[], name="Ann")
-    assert record_played(unfinished, clock=lambda: THURSDAY) is None
-    two = LocalSeat(host.ruleset("flowers", players=2), 2, seed_from_int(1),
-                    bots=[host.bot("random", "flowers")], name="Ann")
-    while two.table.active_seats():
-        seat = two.table.active_seats()[0]
-        two.table.play(seat, two.table.legal_actions(seat)[0])
-    assert two.outcome() is not None
-    assert record_played(two, clock=lambda: THURSDAY) is None
+    assert BoardSession.prepare(host, ruleset, "Ann", ask=lambda _q: "q") is None
+    assert "Nothing was dealt." in capsys.readouterr().out
     assert rows_in_store() == 0
+
+
+def test_a_game_counts_from_its_deal_and_a_left_game_counts_the_floor(
+        host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    """The start record is kept before the deal: a game never finished counts -41 at once,
+    the next deal is the next game number, and the game's log, finished later (``hedgerow
+    resume``), replaces it."""
+    me = load_identity()
+    with Leaderboard() as store:
+        play_board_game(host, me, "Ann", store, finish=False)
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+        assert (line.games, line.verified, line.total, line.best) == (1, 0, -41, None)
+        _, score = play_board_game(host, me, "Ann", store)
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+        assert (line.games, line.verified, line.total) == (2, 1, score - 41)
+        # game 1, finished later from its log
+        ruleset = host.ruleset("flowers", players=1)
+        from hedgerow.net.boardrecord import deal_seed
+
+        table = play(ruleset, 1, deal_seed(me.public, "flowers", "", "2026-W49", 0),
+                     [host.bot("random", "flowers")])
+        log = log_of_table(table, ["Ann"])
+        path = Path(leaderboard_path().parent / "later.hlog")
+        path.write_bytes(log)
+        store.remember_log(me.public, "2026-W49", 0, path)
+        assert refresh_own(me, store, rules_of(host), {"flowers"},
+                           clock=lambda: THURSDAY) == [
+            f"Game 1 of 2026-W49 updated from its log: {table.outcome().score} points "
+            f"({table.outcome().grade})"]
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+        assert (line.games, line.verified, line.total) == (2, 2, score + table.outcome().score)
+        assert store.own_logs(me.public) == []
+
+
+def test_a_game_not_received_counts_the_floor(host: PluginHost) -> None:
+    """Game numbers run from 0 without gaps: a game missing below the last one held counts
+    the floor, so a deal nobody shows cannot be skipped."""
+    me = load_identity()
+    with Leaderboard() as store:
+        logs = [play_board_game(host, me, "Ann", store) for _ in range(3)]
+    path = leaderboard_path()
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM records WHERE number = 1")
+    with Leaderboard() as store:
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+    assert (line.games, line.verified, line.total) == (3, 2, logs[0][1] + logs[2][1] - 41)
 
 
 def test_the_replay_gives_the_score_rank_and_player(host: PluginHost) -> None:
     log, score = solo_log(host, 3)
-    checked = check_log(log, rules_of(host), game="flowers")
+    checked = check(host, log, claimed=score)
     assert (checked.player, checked.score, checked.game, checked.variants) == (
         "Ann", score, "flowers", ())
     assert checked.rank in ("Beginner", "Apprentice", "Expert", "Master")
     assert checked.game_id == parse_log(log).entries[-1].entry.digest.hex()
-    entry = add(host, log, claimed=score)
-    assert (str(entry.week), entry.finished_at) == ("2026-W49", THURSDAY)
+    assert checked.over and checked.floor == -41
 
 
 # -- what is refused ----------------------------------------------------------------------
@@ -188,22 +225,13 @@ def test_the_replay_gives_the_score_rank_and_player(host: PluginHost) -> None:
 def test_a_claimed_score_the_replay_does_not_reach_is_refused(host: PluginHost) -> None:
     log, score = solo_log(host, 3)
     with pytest.raises(Refused, match=f"replays to {score} points, not the {score + 5} claimed"):
-        add(host, log, claimed=score + 5)
-    assert rows_in_store() == 0
+        check(host, log, claimed=score + 5)
 
 
 def _plant_far_away(items):
     i = next(i for i, (_, _, action, _) in enumerate(items) if action.kind == "plant")
     index, seat, action, state_hash = items[i]
     items[i] = (index, seat, Action.of("plant", stack=action["stack"], x=50, y=50), state_hash)
-    return items
-
-
-def _rig_the_deal(items):
-    index, seat, action, state_hash = items[0]
-    draws, first = action["draws"]
-    items[0] = (index, seat, Action(action.kind, (("draws", (tuple(sorted(draws)), first)),)),
-                state_hash)
     return items
 
 
@@ -233,28 +261,15 @@ def test_an_altered_log_is_refused_and_nothing_is_kept(host: PluginHost, tmp_pat
     elif tamper == "plant far away":
         altered = reframe(log, _plant_far_away, tmp_path / "log")
     elif tamper == "rig the deal":
-        altered = reframe(log, _rig_the_deal, tmp_path / "log")
+        altered = reframe(log, rig_the_deal, tmp_path / "log")
     elif tamper == "claim another state":
         altered = reframe(log, _claim_another_state, tmp_path / "log")
     else:
         altered = b"score: 99\n"
     with pytest.raises(Refused, match=message) as caught:
-        add(host, altered)
+        check(host, altered)
     assert message in caught.value.message
     assert rows_in_store() == 0
-
-
-def test_the_same_log_counts_once_whatever_name_its_header_gives(host: PluginHost,
-                                                                 tmp_path: Path) -> None:
-    log, _ = solo_log(host, 5)
-    add(host, log)
-    with pytest.raises(Refused, match=r"already on the leaderboard \(Ann, finished "
-                                      r"2026-12-03T14:05:09\+00:00\): a log counts once"):
-        add(host, log, when=THURSDAY + timedelta(days=7))
-    renamed = with_header(log, tmp_path / "renamed.hlog", seat_names=("Bob",))
-    with pytest.raises(Refused, match="already on the leaderboard"):
-        add(host, renamed)
-    assert rows_in_store() == 1
 
 
 @pytest.mark.parametrize(("kind", "message"), [
@@ -271,8 +286,60 @@ def test_only_named_solo_flowers_games_are_taken(host: PluginHost, tmp_path: Pat
     else:
         log = with_header(solo_log(host, 1)[0], tmp_path / "anon.hlog", seat_names=("  ",))
     with pytest.raises(Refused, match=message):
-        add(host, log)
+        check(host, log)
     assert rows_in_store() == 0
+
+
+
+
+def test_a_dictated_seed_game_is_never_kept(host: PluginHost, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``--seed`` game, signed by its player as any game number, is refused: its deal is
+    not the board's; ``--add`` says why."""
+    log, _ = solo_log(host, 5)
+    me = load_identity()
+    with Leaderboard() as store, pytest.raises(Refused, match=r"not the board's deal for game "
+                                               r"1 of 2026-W49 .*\(a game with a dictated seed "
+                                               r"never counts\)"):
+        record_log(me, "2026-W49", 0, log, store, rules_of(host), "flowers")
+    path = tmp_path / "seeded.hlog"
+    path.write_bytes(log)
+    assert main(["leaderboard", "flowers", "--add", str(path)]) == 2
+    assert "a --seed game never counts" in capsys.readouterr().err
+    assert rows_in_store() == 0
+
+
+def test_the_same_game_under_another_name_is_refused(host: PluginHost, tmp_path: Path) -> None:
+    me = load_identity()
+    with Leaderboard() as store:
+        log, _ = play_board_game(host, me, "Ann", store)
+        renamed = with_header(log, tmp_path / "renamed.hlog", seat_names=("Bob",))
+        with pytest.raises(Refused, match="already on the board as 'Ann': a game counts "
+                                          "once, under one name"):
+            record_log(me, "2026-W49", 0, renamed, store, rules_of(host), "flowers")
+        again = record_log(me, "2026-W49", 0, log, store, rules_of(host), "flowers")
+        assert again[1] is Added.HELD
+    assert rows_in_store() == 1
+
+
+def test_a_deal_played_twice_counts_the_floor(host: PluginHost) -> None:
+    """Two different games in one slot (a deal played again, on a copy of the key): both
+    are kept, as proof, and the slot counts the floor."""
+    me = load_identity()
+    ruleset = host.ruleset("flowers", players=1)
+    from hedgerow.net.boardrecord import deal_seed
+
+    seed = deal_seed(me.public, "flowers", "", "2026-W49", 0)
+    with Leaderboard() as store:
+        first, _ = play_board_game(host, me, "Ann", store)
+        again = log_of_table(play(ruleset, 1, seed, [host.bot("greedy", "flowers")]), ["Ann"])
+        assert again != first
+        assert record_log(me, "2026-W49", 0, again, store, rules_of(host),
+                          "flowers")[1] is Added.CONFLICT
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+    assert (line.games, line.verified, line.total) == (1, 0, -41)
+    assert rows_in_store() == 2
+
 
 
 # -- weeks ----------------------------------------------------------------------------------
@@ -293,8 +360,8 @@ def test_iso_weeks_across_the_year_boundary() -> None:
         IsoWeek.of(datetime(2027, 1, 4))
 
 
-def test_games_are_grouped_by_the_iso_week_they_finished_in(
-        host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+def test_games_count_in_the_week_of_their_deal(host: PluginHost,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     moments = {
         "2026-W52": [datetime(2026, 12, 27, 23, 59, 59, tzinfo=UTC)],
         "2026-W53": [datetime(2026, 12, 28, tzinfo=UTC), datetime(2027, 1, 3, 23, 59, 59,
@@ -302,13 +369,9 @@ def test_games_are_grouped_by_the_iso_week_they_finished_in(
         "2027-W01": [datetime(2027, 1, 4, tzinfo=UTC)],
     }
     scores: dict[str, list[int]] = {}
-    seed = 10
     for week, whens in moments.items():
         for when in whens:
-            log, score = solo_log(host, seed)
-            seed += 1
-            add(host, log, when=when)
-            scores.setdefault(week, []).append(score)
+            scores.setdefault(week, []).extend(games(host, 1, when=when))
     for week, expected in scores.items():
         board = board_json("--week", week, capsys=capsys)
         (ann,) = board["players"]
@@ -320,9 +383,9 @@ def test_games_are_grouped_by_the_iso_week_they_finished_in(
 
 def test_the_default_week_is_the_clocks(host: PluginHost,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    log, score = solo_log(host, 7)
-    add(host, log, when=THURSDAY)
-    args = build_parser("leaderboard").parse_args(["leaderboard", "flowers", "--json"])
+    (score,) = games(host, 1)
+    args = build_parser("leaderboard").parse_args(["leaderboard", "flowers", "--json",
+                                                   "--wait", "0"])
     assert cmd_leaderboard.run(args, clock=lambda: THURSDAY + timedelta(days=3)) == 0
     board = json.loads(capsys.readouterr().out)
     assert board["week"] == "2026-W49" and board["players"][0]["total"] == score
@@ -334,57 +397,68 @@ def test_the_default_week_is_the_clocks(host: PluginHost,
 # -- the command ------------------------------------------------------------------------------
 
 
-def test_json_ranks_players_by_average(host: PluginHost,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
-    played: dict[str, list[int]] = {"Ann": [], "Bob": [], "Cy": []}
-    seed = 20
-    for name, games in (("Ann", 2), ("Bob", 3), ("Cy", 1)):
-        for _ in range(games):
-            log, score = solo_log(host, seed, name=name)
-            seed += 1
-            add(host, log)
-            played[name].append(score)
+def test_json_ranks_players_by_average_and_tells_keys_apart(
+        host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three keys, two of them calling themselves Ann: each is its own line, told apart by
+    the key's fingerprint; ``--local`` shows this user's key only."""
+    keys = {"me": load_identity(), "other Ann": generate(), "Bob": generate()}
+    played = {"me": games(host, 2, "Ann", keys["me"]),
+              "other Ann": games(host, 3, "Ann", keys["other Ann"]),
+              "Bob": games(host, 1, "Bob", keys["Bob"])}
     board = board_json("--week", "2026-W49", capsys=capsys)
-    assert set(board) == {"game", "variants", "week", "from", "to", "players"}
+    assert set(board) == {"game", "variants", "week", "from", "to", "local", "players",
+                          "exchange"}
     assert (board["game"], board["variants"], board["week"]) == ("flowers", [], "2026-W49")
     lines = board["players"]
-    averages = {name: sum(s) / len(s) for name, s in played.items()}
-    assert [line["player"] for line in lines] == sorted(
-        played, key=lambda n: (-averages[n], -max(played[n]), -len(played[n]), n))
-    for line in lines:
-        scores = played[line["player"]]
-        assert set(line) == {"place", "player", "games", "average", "total", "best",
-                             "best_rank"}
-        assert line["games"] == len(scores) and line["best"] == max(scores)
-        assert line["average"] == round(averages[line["player"]], 2)
-        assert line["place"] == 1 + sum(a > averages[line["player"]] for a in averages.values())
+    by_key = {line["key"]: line for line in lines}
+    averages = {who: sum(s) / len(s) for who, s in played.items()}
+    from hedgerow.net.keys import key_text
+
+    for who, scores in played.items():
+        line = by_key[key_text(keys[who].public)]
+        assert set(line) == {"place", "player", "key", "fingerprint", "games", "verified",
+                             "average", "total", "best", "best_rank", "seen", "seen_at"}
+        assert line["player"] == ("Bob" if who == "Bob" else "Ann")
+        assert line["fingerprint"] == key_text(keys[who].public)[:8]
+        assert line["games"] == line["verified"] == len(scores)
+        assert line["best"] == max(scores) and line["average"] == round(averages[who], 2)
+        assert line["place"] == 1 + sum(a > averages[who] for a in averages.values())
         assert line["best_rank"] in ("Beginner", "Apprentice", "Expert", "Master")
+    assert [line["average"] for line in lines] == sorted(
+        (line["average"] for line in lines), reverse=True)
+    mine = board_json("--week", "2026-W49", "--local", capsys=capsys)
+    assert [line["key"] for line in mine["players"]] == [key_text(keys["me"].public)]
 
 
 def test_the_text_board_and_an_empty_week(host: PluginHost,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["leaderboard", "flowers", "--week", "2026-W49"]) == 0
+    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--wait", "0"]) == 0
     out = capsys.readouterr().out
     assert out == ("FLOWERS leaderboard, week 2026-W49 (Mon 30 Nov to Sun 6 Dec 2026, UTC)\n"
                    "No games recorded this week.\n")
-    assert not leaderboard_path().exists()  # looking does not create the store
-    assert board_json("--week", "2026-W49", capsys=capsys)["players"] == []
-    log, score = solo_log(host, 8)
-    add(host, log)
-    assert main(["leaderboard", "flowers", "--week", "2026-W49"]) == 0
+    assert not leaderboard_path().exists()  # looking without the LAN does not create it
+    (score,) = games(host, 1)
+    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--wait", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].split() == ["#", "Player", "Games", "Average", "Best", "Rank", "of", "best"]
-    assert lines[2].split()[:5] == ["1", "Ann", "1", f"{score:.2f}", str(score)]
+    assert lines[1].split() == ["#", "Player", "Games", "Verified", "Average", "Best", "Rank",
+                                "of", "best"]
+    fp = load_identity().public
+    from hedgerow.net.keys import key_text
+
+    assert lines[2].split()[:7] == ["1", "Ann", f"({key_text(fp)[:8]})", "1", "1",
+                                    f"{score:.2f}", str(score)]
+    assert lines[3].strip() == "last seen: this machine, Thu 3 Dec 14:05 UTC"
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_each_variant_set_has_its_own_board(host: PluginHost,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    log, score = solo_log(host, 9, variants=("summer",))
-    assert add(host, log).checked.variants == ("summer",)
+    (score,) = games(host, 1, variants=("summer",))
     assert board_json("--week", "2026-W49", capsys=capsys)["players"] == []
     board = board_json("--week", "2026-W49", "--variant", "summer", capsys=capsys)
     assert board["variants"] == ["summer"] and board["players"][0]["total"] == score
-    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--variant", "summer"]) == 0
+    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--variant", "summer",
+                 "--wait", "0"]) == 0
     assert capsys.readouterr().out.startswith("FLOWERS + summer leaderboard, week 2026-W49")
 
 
@@ -396,12 +470,21 @@ def test_each_variant_set_has_its_own_board(host: PluginHost,
     (["--week", "0000-W01"], "0000-W01 is not a week of a supported year"),
     (["--variant", "winter"], "unknown variant 'winter' for flowers (choose from: summer)"),
     (["--add", "missing.hlog"], "cannot read missing.hlog: No such file or directory"),
+    (["--wait", "-1"], "--wait takes 0 to 600 seconds, not -1.0"),
+    (["--peer", "10.0.0.1:4000"], "--peer takes the address a board service prints "
+                                  "(HOST:PORT/KEY, see hedgerow leaderboard --serve): "
+                                  "'10.0.0.1:4000' has no key"),
+    (["--peer", "10.0.0.1:4000/abc"], "--peer takes the address a board service prints "
+                                      "(HOST:PORT/KEY, see hedgerow leaderboard --serve): "
+                                      "'abc' is not a key (43 characters of base64url)"),
+    (["--serve", "--local"], "--serve shares the board with the LAN; leave out --local"),
 ])
 def test_bad_arguments_get_one_clear_line(args: list[str], message: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["leaderboard", "flowers", *args]) == 2
+    assert main(["leaderboard", "flowers", "--wait", "0", *args]) == 2
     captured = capsys.readouterr()
-    assert captured.err == f"hedgerow: error: {message}\n" and captured.out == ""
+    assert captured.err.startswith(f"hedgerow: error: {message}") and captured.out == ""
+    assert len(captured.err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("game", ["petals", "chess"])
@@ -411,24 +494,31 @@ def test_a_game_without_a_board_is_named(game: str, capsys: pytest.CaptureFixtur
                                        "(leaderboards: flowers)\n")
 
 
-def test_add_a_log_file_from_the_command_line(host: PluginHost, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    log, score = solo_log(host, 11)
+def test_add_a_board_game_from_its_log_file(host: PluginHost, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A board game left and finished elsewhere (its start record is here) is kept from its
+    log file; a damaged one is refused."""
+    me = load_identity()
+    with Leaderboard() as store:
+        play_board_game(host, me, "Ann", store, finish=False)
+    from hedgerow.net.boardrecord import deal_seed
+
+    ruleset = host.ruleset("flowers", players=1)
+    table = play(ruleset, 1, deal_seed(me.public, "flowers", "", "2026-W49", 0),
+                 [host.bot("random", "flowers")])
+    log = log_of_table(table, ["Ann"])
     good, bad = tmp_path / "good.hlog", tmp_path / "bad.hlog"
     good.write_bytes(log)
     bad.write_bytes(log[:-45] + bytes([log[-45] ^ 1]) + log[-44:])
     args = build_parser("leaderboard").parse_args(["leaderboard", "flowers", "--add", str(bad)])
     with pytest.raises(HedgerowError, match="the log is damaged"):
         cmd_leaderboard.run(args, clock=lambda: THURSDAY)
-    assert rows_in_store() == 0
     args = build_parser("leaderboard").parse_args(
         ["leaderboard", "flowers", "--add", str(good), "--json"])
     assert cmd_leaderboard.run(args, clock=lambda: THURSDAY) == 0
     added = json.loads(capsys.readouterr().out)
-    assert (added["player"], added["score"], added["week"]) == ("Ann", score, "2026-W49")
-    assert added["finished_at"] == "2026-12-03T14:05:09+00:00"
-    assert main(["leaderboard", "flowers", "--add", str(good)]) == 2
-    assert "a log counts once" in capsys.readouterr().err
+    assert (added["player"], added["score"], added["week"], added["number"], added["over"]) \
+        == ("Ann", table.outcome().score, "2026-W49", 1, True)
     assert main(["leaderboard", "flowers", "--add", str(good), "--week", "2026-W49"]) == 2
     assert rows_in_store() == 1
 
@@ -437,7 +527,7 @@ def test_a_file_that_is_not_a_leaderboard_is_reported(capsys: pytest.CaptureFixt
     path = leaderboard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"this is not SQLite" * 10)
-    assert main(["leaderboard", "flowers", "--week", "2026-W49"]) == 2
+    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--wait", "0"]) == 2
     assert capsys.readouterr().err.startswith(f"hedgerow: error: cannot use the leaderboard "
                                               f"{path}: ")
     with pytest.raises(HedgerowError, match="cannot use the leaderboard"):
@@ -450,18 +540,33 @@ def test_a_leaderboard_from_a_newer_hedgerow_is_left_alone(host: PluginHost) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {lb.SCHEMA + 1}")
-    log, _ = solo_log(host, 12)
     with pytest.raises(HedgerowError, match=f"written by a newer Hedgerow \\(layout "
                                             f"{lb.SCHEMA + 1}, this one reads {lb.SCHEMA}\\)"):
-        add(host, log)
+        games(host, 1)
     with sqlite3.connect(path) as db:
         tables = db.execute("SELECT name FROM sqlite_master").fetchall()
     assert tables == []
+
+
+def test_a_layout_1_file_keeps_its_games(host: PluginHost) -> None:
+    """The games of the board before it was shared stay in the file, untouched."""
+    path = leaderboard_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, player TEXT)")
+        db.execute("INSERT INTO games VALUES ('ab', 'Ann')")
+        db.execute("PRAGMA user_version = 1")
+    games(host, 1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT * FROM games").fetchall() == [("ab", "Ann")]
+        assert db.execute("PRAGMA user_version").fetchone()[0] == lb.SCHEMA
+    assert rows_in_store() == 1  # the start record, replaced by the finished game
 
 
 def test_a_game_declares_its_solo_leaderboard(host: PluginHost) -> None:
     """The boards are the games whose spec says so (FLOWERS), not a list in the client."""
     assert lb.boards(host.games) == ("flowers",)
     assert host.game("flowers").leaderboard and not host.game("flourish").leaderboard
+    assert host.game("flowers").leaderboard_floor == -41
     declared = dataclasses.replace(host.game("petals"), leaderboard=True)
     assert lb.boards({**host.games, "petals": declared}) == ("flowers", "petals")
