@@ -121,7 +121,8 @@ class Sync:
         """This seat came back with its log (``history``: its entries in words): it catches
         up with the table before it acts."""
         self.history.extend(history)
-        self.syncing = True
+        # a table with no other seat (a solo game) has nobody to catch up from
+        self.syncing = bool(self.ctx.roster is not None and self.ctx.roster.others())
 
     def reset(self) -> None:
         """Forget every entry and early message (the seed agreement starts over)."""

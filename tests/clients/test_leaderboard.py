@@ -156,6 +156,56 @@ def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
     assert ann["best"] == max(scores)
 
 
+def test_a_left_board_game_is_finished_with_resume_and_picked_up(
+        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule the notice gives: a board game left after a few moves counts -41; the same
+    seat comes back (``hedgerow resume``: its log, a real networked seat), finishes the game,
+    and the next board command takes the finished log in its place."""
+    from hedgerow.net.launch import host_table, resume_table
+
+    monkeypatch.setenv("HEDGEROW_NO_DISCOVERY", "1")
+    ruleset = host.ruleset("flowers", players=1)
+    me = load_identity()
+
+    async def moves(seat, count: int | None) -> None:
+        played = 0
+        while seat.outcome() is None and (count is None or played < count):
+            assert await seat.wait_until(lambda: bool(seat.legal_actions()), timeout=10)
+            assert await seat.submit(seat.legal_actions()[0]) is None
+            played += 1
+
+    async def scenario() -> tuple[int, str]:
+        board = BoardSession.prepare(host, ruleset, "Ann", clock=lambda: THURSDAY,
+                                     ask=lambda _q: "")
+        assert board is not None
+        seat = await host_table(ruleset, 1, seat_name="Ann", seed=board.seed, announce=False)
+        try:
+            await board.start(seat.log_path())
+            await moves(seat, 3)
+        finally:
+            await seat.close()
+        line = await board.finish(seat.log_path(), None)
+        assert line is not None and line.startswith(
+            "Game 1 of 2026-W49 is on the leaderboard as unfinished: it counts -41 points\n"
+            "until you finish it (hedgerow resume).")
+        back = await resume_table(seat.log_path(), identity=me, plugins=host)
+        try:
+            await moves(back, None)
+        finally:
+            await back.close()
+        return back.outcome().score, back.outcome().grade
+
+    score, rank = asyncio.run(scenario())
+    with Leaderboard() as store:
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+        assert (line.games, line.verified, line.total) == (1, 0, -41)
+        updated = refresh_own(me, store, rules_of(host), {"flowers"}, clock=lambda: THURSDAY)
+        assert updated == [f"Game 1 of 2026-W49 updated from its log: {score} points ({rank})"]
+        (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
+        assert (line.games, line.verified, line.total) == (1, 1, score)
+        assert store.own_logs(me.public) == []
+
+
 def test_saying_no_deals_nothing(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
     ruleset = host.ruleset("flowers", players=1)
     assert BoardSession.prepare(host, ruleset, "Ann", ask=lambda _q: "q") is None
