@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import signal
+import textwrap
 import unicodedata
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,8 @@ from hedgerow.clients.leaderboard import Clock, IsoWeek, Standing, boards, utc_n
 WAIT = 3.0
 #: Longest name shown (the key's fingerprint follows it).
 NAME_CHARS = 12
+#: The width the board's lines are made for.
+WIDTH = 80
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -171,7 +174,7 @@ async def _serve(args: argparse.Namespace, identity: Any, rules: Any, games: set
 
     def said(pulled: Any) -> None:
         for line in _pulled_lines(pulled, share.store.name_of(pulled.peer.key)):
-            print(line, flush=True)
+            print(_fit(line), flush=True)
 
     share = _share(args, identity, rules, games, peers, clock, said)
     stop = asyncio.Event()
@@ -194,6 +197,12 @@ async def _serve(args: argparse.Namespace, identity: Any, rules: Any, games: set
         await share.close()
     print("Stopped sharing the leaderboard.")
     return 0
+
+
+def _fit(line: str) -> str:
+    """``line`` broken between words to fit 80 columns (a stranger's reason can be long)."""
+    return textwrap.fill(line, WIDTH, subsequent_indent="  ", break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def _records(count: int) -> str:
@@ -280,8 +289,9 @@ def _show(args: argparse.Namespace, ruleset: Any, variants: list[str], week: Iso
     title = ruleset.spec.title + "".join(f" + {v}" for v in variants)
     mon, sun = week.monday, week.sunday
     span = f"Mon {mon.day} {mon:%b} to Sun {sun.day} {sun:%b %Y}"
-    mine = " (your games only)" if args.local else ""
-    print(f"{title} leaderboard{mine}, week {week} ({span}, UTC)")
+    print(f"{title} leaderboard, week {week} ({span}, UTC)")
+    if args.local:
+        print("Your own games only (--local: the LAN was not asked).")
     if not lines:
         print("No games recorded this week.")
     else:
@@ -296,21 +306,23 @@ def _show(args: argparse.Namespace, ruleset: Any, variants: list[str], week: Iso
         floor = ruleset.spec.leaderboard_floor
         print(f"Verified: games replayed here. Unfinished or missing games count {floor}.")
     for said in _exchange_lines(exchange):
-        print(said)
+        print(_fit(said))
 
 
 def _exchange_lines(exchange: dict[str, Any]) -> list[str]:
     if not exchange:
         return []
+    lines = list(exchange["updated"])
     if "problem" in exchange:
-        return [exchange["problem"], *exchange["updated"]]
+        return [*lines, exchange["problem"]]
     machines, received = exchange["machines"], exchange["received"]
-    lines = [f"Exchanged with {machines} machine{'' if machines == 1 else 's'} on the LAN: "
-             + (f"{_records(received)} received." if received else "nothing new.")
-             if machines else
-             "No other machine sharing the board was found (to name one: --peer "
-             "HOST:PORT/KEY)."]
-    lines += exchange["updated"]
+    if machines:
+        lines.append(f"Exchanged with {machines} machine{'' if machines == 1 else 's'} on the "
+                     "LAN: " + (f"{_records(received)} received." if received else
+                                "nothing new."))
+    else:
+        lines.append("Found no other machine sharing the board (to name one: --peer "
+                     "HOST:PORT/KEY).")
     lines += [f"Refused {_records(r['count'])} from {r['from']}: {r['first']}"
               for r in exchange["refused"]]
     lines += [f"Could not exchange with {u['from']}: {u['error']}"

@@ -499,6 +499,31 @@ def test_the_text_board_and_an_empty_week(host: PluginHost,
                                     f"{score:.2f}", str(score)]
     assert lines[3].strip() == "last seen: this machine, Thu 3 Dec 14:05 UTC"
     assert all(len(line) <= 80 for line in lines)
+    assert main(["leaderboard", "flowers", "--week", "2026-W49", "--local"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "Your own games only (--local: the LAN was not asked)."
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_what_the_exchange_did_is_said_in_lines_of_80_columns() -> None:
+    reason = ("the signature is not Qx3v-0aZ's: the record was altered, or signed by "
+              "another key")
+    lines = cmd_leaderboard._exchange_lines({
+        "machines": 2, "received": 1, "updated": ["Game 2 of 2026-W49 updated from its log: "
+                                                  "17 points (Apprentice)"],
+        "refused": [{"from": "192.168.1.7:40811", "count": 3, "first": reason}],
+        "unreachable": [{"from": "192.168.1.9:4000", "error": "192.168.1.9:4000 did not "
+                                                              "answer within 5 s"}]})
+    assert lines == ["Game 2 of 2026-W49 updated from its log: 17 points (Apprentice)",
+                     "Exchanged with 2 machines on the LAN: 1 game record received.",
+                     f"Refused 3 game records from 192.168.1.7:40811: {reason}",
+                     "Could not exchange with 192.168.1.9:4000: 192.168.1.9:4000 did not "
+                     "answer within 5 s"]
+    shown = "\n".join(cmd_leaderboard._fit(line) for line in lines).splitlines()
+    assert all(len(line) <= 80 for line in shown) and len(shown) == 6
+    assert cmd_leaderboard._exchange_lines({"machines": 0, "received": 0, "updated": [],
+                                            "refused": [], "unreachable": []}) == [
+        "Found no other machine sharing the board (to name one: --peer HOST:PORT/KEY)."]
 
 
 def test_each_variant_set_has_its_own_board(host: PluginHost,
