@@ -19,10 +19,13 @@ import signal
 import textwrap
 import unicodedata
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.clients.leaderboard import Clock, IsoWeek, Standing, boards, utc_now
+
+if TYPE_CHECKING:
+    from hedgerow.clients.leaderboard_share import BoardPeer, Pulled
 
 #: How long the board listens for other machines and exchanges with them, by default.
 WAIT = 3.0
@@ -103,7 +106,7 @@ def _rules(host: Any) -> Any:
     return lambda h: host.ruleset(h.game, h.variants, h.players)
 
 
-def _peers(texts: list[str]) -> tuple[Any, ...]:
+def _peers(texts: list[str]) -> tuple[BoardPeer, ...]:
     from hedgerow.clients.leaderboard_share import BoardPeer
     from hedgerow.core.errors import HedgerowError
     from hedgerow.net.address import endpoint, parse_address
@@ -123,7 +126,7 @@ def _peers(texts: list[str]) -> tuple[Any, ...]:
 
 
 def _share(args: argparse.Namespace, identity: Any, rules: Any, games: set[str],
-           peers: tuple[Any, ...], clock: Clock, on_pulled: Any = None) -> Any:
+           peers: tuple[BoardPeer, ...], clock: Clock, on_pulled: Any = None) -> Any:
     from hedgerow.clients.leaderboard_share import BoardShare
 
     return BoardShare(identity, rules, games, clock=clock, bind=args.bind, port=args.port,
@@ -131,7 +134,7 @@ def _share(args: argparse.Namespace, identity: Any, rules: Any, games: set[str],
 
 
 async def _exchange(args: argparse.Namespace, identity: Any, rules: Any, games: set[str],
-                    peers: tuple[Any, ...], clock: Clock) -> dict[str, Any]:
+                    peers: tuple[BoardPeer, ...], clock: Clock) -> dict[str, Any]:
     from hedgerow.clients.leaderboard_play import refresh_own
 
     share = _share(args, identity, rules, games, peers, clock)
@@ -154,7 +157,7 @@ async def _exchange(args: argparse.Namespace, identity: Any, rules: Any, games: 
 
 
 
-def _exchange_data(pulls: list[Any], updated: list[str]) -> dict[str, Any]:
+def _exchange_data(pulls: list[Pulled], updated: list[str]) -> dict[str, Any]:
     latest = {p.peer.key: p for p in pulls}  # the last pull from each machine
     return {
         "machines": len(latest),
@@ -168,11 +171,11 @@ def _exchange_data(pulls: list[Any], updated: list[str]) -> dict[str, Any]:
 
 
 async def _serve(args: argparse.Namespace, identity: Any, rules: Any, games: set[str],
-                 peers: tuple[Any, ...], clock: Clock) -> int:
+                 peers: tuple[BoardPeer, ...], clock: Clock) -> int:
     from hedgerow.clients.leaderboard_play import refresh_own
     from hedgerow.net.keys import key_text
 
-    def said(pulled: Any) -> None:
+    def said(pulled: Pulled) -> None:
         for line in _pulled_lines(pulled, share.store.name_of(pulled.peer.key)):
             print(_fit(line), flush=True)
 
@@ -209,7 +212,7 @@ def _records(count: int) -> str:
     return f"{count} game record{'' if count == 1 else 's'}"
 
 
-def _pulled_lines(pulled: Any, name: str) -> list[str]:
+def _pulled_lines(pulled: Pulled, name: str) -> list[str]:
     """What one pull did, for ``--serve``'s screen; ``name`` is the name the peer's key
     last played under ("?" for a key with no game here)."""
     from hedgerow.clients.leaderboard import fingerprint

@@ -140,8 +140,11 @@ async def _board_line(board: Any, seat: Seat) -> str | None:
     not; the line for the farewell."""
     if board is None:
         return None
-    score = getattr(seat.outcome(), "score", None)
-    return await board.finish(seat.log_path(), score if isinstance(score, int) else None)
+    from hedgerow.core.outcome import Solo
+
+    outcome = seat.outcome()
+    return await board.finish(seat.log_path(),
+                              outcome.score if isinstance(outcome, Solo) else None)
 
 
 def _farewell(seat: Seat, *, resumable: bool = False, board: str | None = None) -> None:
