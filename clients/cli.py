@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
     "leaderboard": (
         "hedgerow.clients.cmd_leaderboard",
-        "the weekly leaderboard of solo games (FLOWERS)",
+        "the weekly board of solo games (FLOWERS) the LAN shares",
     ),
 }
 
