@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     ruleset.check_players(players)
     if args.games < 1:
         raise HedgerowError(f"--games must be at least 1, not {args.games}")
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    names = [n for n in botchoice.split_list(args.bots) if n]
     bots = botchoice.resolve_list(host, args.bots, args.game)
     seat_bots = [names[s % len(names)] for s in range(players)]
     seat_specs = [bots[s % len(bots)] for s in range(players)]

@@ -33,6 +33,7 @@ from hedgerow.clients.progress import progress_bar, say_on_stderr
 from hedgerow.clients.tournament_backends import Backend, make_backend
 from hedgerow.clients.tournament_play import Job, bot_labels, resolve_bot
 from hedgerow.clients.tournament_report import report
+from hedgerow.core import botchoice
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.tournament import Batcher, block_size, cycle_size, lineup
 from hedgerow.core.tournament_stats import Tally
@@ -101,7 +102,7 @@ def _job(args: argparse.Namespace) -> tuple[Job, list[str]]:
         raise HedgerowError(
             f"--worker-timeout must be a number of seconds above 0, not {timeout:g}"
         )
-    choices = [name.strip() for name in args.bots.split(",")]
+    choices = botchoice.split_list(args.bots)
     if any(not name for name in choices):
         raise HedgerowError(f"--bots {args.bots!r} has an empty name")
     if len(choices) < 2:

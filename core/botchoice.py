@@ -72,10 +72,31 @@ def bind(spec: BotSpec, params: str) -> BotSpec:
     return replace(spec, params=params) if params != spec.params else spec
 
 
+def split_list(text: str) -> list[str]:
+    """Comma-separated bot choices, as written: ``"ismcts:2000,c=1.0,greedy"`` ->
+    ``["ismcts:2000,c=1.0", "greedy"]``.
+
+    A bot's own parameters are comma separated too (``ismcts:2000,c=1.0``), so a piece
+    with an ``=`` and no ``:`` (a ``key=value`` parameter: a bot's name never holds an
+    ``=``) belongs to the bot before it.  Empty pieces are kept, for the caller to refuse;
+    a leading ``key=value`` stays a piece of its own (no bot to belong to), which then
+    fails as an unknown bot.
+    """
+    out: list[str] = []
+    for piece in text.split(","):
+        bare = piece.strip()
+        if out and out[-1] and "=" in bare and ":" not in bare:
+            out[-1] = f"{out[-1]},{bare}"
+        else:
+            out.append(bare)
+    return out
+
+
 def resolve_list(host: BotFinder, text: str, game: str | None = None,
                  option: str = "--bots") -> list[BotSpec]:
-    """Comma-separated choices (``"ismcts:1s,greedy"``), each resolved; at least one."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+    """Comma-separated choices (``"ismcts:1s,greedy"``, `split_list`), each resolved; at
+    least one."""
+    parts = [p for p in split_list(text) if p]
     if not parts:
         raise HedgerowError(f"{option} needs at least one bot name", code="bad_bot")
     return [resolve(host, p, game) for p in parts]

@@ -267,3 +267,18 @@ def test_news_during_a_run_goes_above_the_bar_or_to_stderr(
     bar(2)
     assert titles == ["every Dask worker has left: waiting for one", None]
     assert moved == [1, 2] and capsys.readouterr().err == ""
+
+
+def test_a_bot_with_comma_separated_parameters_is_one_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--bots ismcts:3,top=2,random`` is two bots: ismcts's own parameters are comma
+    separated too (`hedgerow.core.botchoice.split_list`)."""
+    assert main(["tournament", "petals", "--players", "2", "--bots", "ismcts:3,top=2,random",
+                 "--games", "2", "--seed", "5", "--workers", "1", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["bots"] == ["ismcts:3,top=2", "random"]
+    assert lines[1]["bots"] == ["ismcts:3,top=2", "random"]
+    assert main(["simulate", "petals", "--players", "2", "--bots", "ismcts:3,top=2,random",
+                 "--seed", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["state_hash"] == lines[1]["state_hash"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hedgerow.core.botchoice import parse, resolve, resolve_list
+from hedgerow.core.botchoice import parse, resolve, resolve_list, split_list
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.plugins.bots.ismcts import parse_params
@@ -24,6 +24,19 @@ def test_resolve_carries_the_parameters_to_the_bot() -> None:
     assert resolve(HOST, "greedy", "petals").params == ""
     assert [s.label for s in resolve_list(HOST, "ismcts:1s, greedy,random", "petals")] == [
         "ismcts:1s", "greedy", "random"]
+
+
+def test_a_list_keeps_each_bots_own_comma_separated_parameters() -> None:
+    assert split_list("ismcts:2000,c=1.0,rollout=4,greedy") == ["ismcts:2000,c=1.0,rollout=4",
+                                                                 "greedy"]
+    assert split_list("greedy, ismcts:1s, c=0.5 ,random") == ["greedy", "ismcts:1s,c=0.5",
+                                                              "random"]
+    assert split_list("greedy,,random") == ["greedy", "", "random"]
+    assert split_list("c=1,greedy") == ["c=1", "greedy"]  # no bot to belong to
+    assert [s.params for s in resolve_list(HOST, "ismcts:300,top=2,greedy", "petals")] == [
+        "300,top=2", ""]
+    with pytest.raises(HedgerowError, match="unknown bot 'c=1'"):
+        resolve_list(HOST, "c=1,greedy", "petals")
 
 
 def test_ismcts_budgets() -> None:
