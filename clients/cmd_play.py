@@ -93,7 +93,9 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
     from hedgerow.clients.app.local import LocalSeat
     from hedgerow.core.seeding import seed_from_int
 
-    seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(4)))
+    # Unseeded, 256 random bits: the bots' streams are keyed by a digest of the seed, and a
+    # small seed could be found by trying (docs/plugins.md, "What a bot is handed").
+    seed = seed_from_int(args.seed if args.seed is not None else int.from_bytes(os.urandom(32)))
     if board is not None:
         seed = board.seed
     seat = LocalSeat(ruleset, players, seed, bots=bots, name=player_name(args),

@@ -9,6 +9,9 @@ confidence intervals), use ``hedgerow tournament``; both record a game with
 
 Game ``i`` (counting from 0) of a run uses the table seed ``seed_from_int(S + i)``, so any
 single game of a run, or of a tournament, can be replayed with ``--seed S+i --games 1``.
+Without ``--seed``, ``S`` is drawn at random for the run and shown
+(`hedgerow.clients.tournament_play.run_seed`: a small seed could be found by a bot that
+tries seeds against its own random stream).
 
 Every kind of result reads the same way (`hedgerow.core.outcome`): one line per game with
 its headline, then a summary with each seat's wins and mean score and, for games that
@@ -27,7 +30,7 @@ import sys
 
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.clients.progress import progress_bar
-from hedgerow.clients.tournament_play import play_record
+from hedgerow.clients.tournament_play import play_record, run_seed
 from hedgerow.core import botchoice
 from hedgerow.core.outcome import headline
 from hedgerow.core.tournament_stats import Tally
@@ -50,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="V",
         help="a variant to use (repeat for several)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the first game (default: drawn at random, and shown)")
     parser.add_argument(
         "--bots",
         default="random",
@@ -76,11 +80,12 @@ def run(args: argparse.Namespace) -> int:
     bots = botchoice.resolve_list(host, args.bots, args.game)
     seat_bots = [names[s % len(names)] for s in range(players)]
     seat_specs = [bots[s % len(bots)] for s in range(players)]
+    first = run_seed(args.seed)
     tally = Tally(seat_bots)
     show_progress = not args.json and args.games > 1 and sys.stderr.isatty()
     with progress_bar(args.games, show_progress) as game_done:
         for i in range(args.games):
-            seed_number = args.seed + i
+            seed_number = first + i
             outcome, played = play_record(ruleset, players, seed_number, seat_specs, seat_bots, i)
             tally.add(played, range(players))
             record = {
@@ -102,13 +107,16 @@ def run(args: argparse.Namespace) -> int:
                 )
             game_done(1)
     if not args.json and args.games > 1:
-        _print_summary(ruleset.fingerprint, players, args.games, tally)
+        _print_summary(ruleset.fingerprint, players, first, args.games, tally)
     return 0
 
 
-def _print_summary(fingerprint: str, players: int, games: int, tally: Tally) -> None:
+def _print_summary(fingerprint: str, players: int, first: int, games: int,
+                   tally: Tally) -> None:
     """Each seat's wins, share and mean score, and the grades reached (per game)."""
-    print(f"\n{fingerprint}, {players} players, {games} games")
+    head = f"{fingerprint}, {players} players, {games} games"
+    seeds = f"seeds {first}-{first + games - 1}"
+    print(f"\n{head}, {seeds}" if len(head) + len(seeds) + 2 <= 80 else f"\n{head}\n{seeds}")
     print("seat  bot           wins   share   mean score")
     for seat, line in enumerate(tally.lines):
         share = 100.0 * line.wins / games

@@ -31,7 +31,7 @@ from typing import Any
 from hedgerow.clients.cli import make_plugin_host
 from hedgerow.clients.progress import progress_bar, say_on_stderr
 from hedgerow.clients.tournament_backends import Backend, make_backend
-from hedgerow.clients.tournament_play import Job, bot_labels, resolve_bot
+from hedgerow.clients.tournament_play import Job, bot_labels, resolve_bot, run_seed
 from hedgerow.clients.tournament_report import report
 from hedgerow.core import botchoice
 from hedgerow.core.errors import HedgerowError
@@ -68,9 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "there are more seats than bots")
     parser.add_argument("--variant", action="append", default=[], metavar="V",
                         help="a variant to use (repeat for several)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="game i is seeded with S+i, as hedgerow simulate --seed S+i "
-                             "(default 0)")
+                             "(default: drawn at random for the run, and shown)")
     parser.add_argument("--workers", type=int, default=None, metavar="W",
                         help="worker processes on this machine (default: one per CPU; "
                              "1 plays in this process)")
@@ -113,7 +113,7 @@ def _job(args: argparse.Namespace) -> tuple[Job, list[str]]:
         game=args.game,
         variants=tuple(args.variant),
         players=players,
-        seed=args.seed,
+        seed=run_seed(args.seed),
         bots=tuple(choices),
         fingerprint=ruleset.fingerprint,
         plugin_opts=tuple(getattr(args, "plugin_opts", [])),
@@ -279,8 +279,11 @@ def _print_table(job: Job, games: int, results: _Results, backend: Backend | Non
     where = backend.description if backend is not None else "nowhere"
     done = f"{finished} of {games} games (interrupted)" if interrupted else f"{games} games"
     seats = f"{job.players} player" + ("s" if job.players != 1 else "")
-    print(f"{job.fingerprint}, {seats}: {done}, seeds {job.seed}-"
-          f"{job.seed + games - 1}")
+    head = f"{job.fingerprint}, {seats}: {done}"
+    seeds = f"seeds {job.seed}-{job.seed + games - 1}"
+    # a seed drawn for the run has 16 digits: the seeds go on a line of their own when the
+    # headline would not fit 80 columns
+    print(f"{head}, {seeds}" if len(head) + len(seeds) + 2 <= 80 else f"{head}\n{seeds}")
     print(f"played {where} in {elapsed:.1f} s")
     block = block_size(len(job.bots))
     if finished % block:

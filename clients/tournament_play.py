@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import platform
+import secrets
 import time
 import traceback
 from collections.abc import Sequence
@@ -92,6 +93,26 @@ def _timed(spec: BotSpec, clock: _Clock) -> BotSpec:
         return TimedBot(spec.make(ctx), clock)
 
     return dataclasses.replace(spec, make=make)
+
+
+#: How many first seeds a run without ``--seed`` draws from (52 bits): far too many for a bot
+#: to try one by one (each bot's stream is keyed by a digest of its table's seed:
+#: `hedgerow.core.playout.bot_rng`), small enough that every game's seed, ``S + i``, is a
+#: whole number any JSON reader keeps exactly (below 2**53).
+RUN_SEEDS = 1 << 52
+
+
+def run_seed(given: int | None) -> int:
+    """The first seed of a run: ``given`` (``--seed``), or one drawn at random for this run.
+
+    A seed a person types is a small number, and every card of every game follows from it;
+    a bot plugin that knows how its own random stream is derived from the table seed could
+    find a small seed by trying them in turn (a few microseconds a guess).  A run that is
+    not given a seed therefore draws one from `RUN_SEEDS` with the operating system's
+    generator: a secret of the run, never handed to a bot, shown to the person (each game's
+    line and record carry it) so that any game can be played again with ``--seed``.
+    """
+    return given if given is not None else secrets.randbelow(RUN_SEEDS)
 
 
 def bot_labels(choices: Sequence[str]) -> list[str]:

@@ -11,12 +11,18 @@ here (the functions of a `hedgerow.core.game.GameDef` it calls), and the game's
 `BotSupport`, or None when the game offers none (then ``can_sample`` and ``has_score`` are
 False, and a bot plays on without them).
 
-The boundary is enforced by types.  States a bot holds are `Sampled` wrappers, which only
-this module makes (from ``BotSupport.sample`` and from applying actions or chance to a
-`Sampled`), and every method takes a `Sampled`: a bot that tried to hand the model a raw
-state, or a view, is a mypy error and, at run time, an `AttributeError` on the missing
-wrapper.  The model keeps the rules and the support in private slots; it offers no way to
-reach them.
+What the types promise, and what they do not.  States a bot holds are `Sampled` wrappers,
+which only this module makes (from ``BotSupport.sample`` and from applying actions or chance
+to a `Sampled`), and every method takes a `Sampled`: a bot that hands the model a raw state,
+or a view, by mistake is a mypy error and, at run time, an `AttributeError` on the missing
+wrapper.  The model keeps the rules and the support in name-mangled slots and offers no
+method that returns them.  None of this is enforced against a bot that means to look: in
+one process nothing is private (``ctx.model._BotModel__game`` is the rules,
+``Sampled._state`` the sampled state, and the live table can be found with `gc`), so within
+one process the boundary is a convention the built-in bots keep.  What is closed for a bot
+that only looks at what it was handed or at its own call stack, and where the boundary is
+real (a bot peer at a sealed networked table), is in docs/plugins.md, "What a bot is
+handed, and what that promises".
 
 What the model offers (all pure, none touches a table):
 

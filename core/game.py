@@ -201,12 +201,13 @@ class BotContext:
     """What a bot is made with, and all it ever gets besides its views and legal actions.
 
     * ``model``: the bot's only door to the rules (`hedgerow.core.botmodel.BotModel`): it
-      samples complete states from a view and plays them forward.  It never holds, and
-      cannot be handed, the table's real state.
+      samples complete states from a view and plays them forward.  It never holds the
+      table's real state, and takes states from nowhere but itself (a convention in one
+      process, not a wall: docs/plugins.md, "What a bot is handed, and what that promises").
     * ``seat``, ``players``: where the bot sits, at a table of how many.
-    * ``rng``: the bot's own random stream (``bot/<seat>`` keyed by a digest of the table
-      seed, never the seed, which names every card); a bot that uses no other randomness
-      plays the same game in any process.
+    * ``rng``: the bot's own random stream (``bot/<seat>`` keyed by a one-way digest of the
+      table seed, never the seed, which names every card); a bot that uses no other
+      randomness plays the same game in any process.
     * ``game``: the game's name (``"petals"``), for bots with game-specific knowledge.
     * ``params``: the parameters chosen with the bot, as written after its name
       (``"1s"`` for ``ismcts:1s``; ``""`` when none): see `hedgerow.core.botchoice`.

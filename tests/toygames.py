@@ -630,19 +630,25 @@ def hedgerow_register_variants(register) -> None:
 
 def reachable_strings(*roots: object, limit: int = 500_000,
                       kind: type = str) -> set[Any]:
-    """Every ``str`` (or ``kind``: ``bytes``) reachable from ``roots`` through
-    ``gc.get_referents``, transitively.
+    """Every ``str`` (or ``kind``: ``bytes``, ``int``) reachable from ``roots`` (`reachable`)."""
+    return {obj for obj in reachable(*roots, limit=limit) if isinstance(obj, kind)}
 
-    The walk does not enter modules or classes, and follows a function only into its
-    closure cells and default values (not its globals): what a bot could reach from the
-    objects it was handed without importing anything.  It stops with an error after
-    ``limit`` objects, so that a walk that escaped into the whole program is noticed.
+
+def reachable(*roots: object, limit: int = 500_000) -> list[object]:
+    """Every object reachable from ``roots`` through ``gc.get_referents``, transitively.
+
+    The walk does not enter modules, classes or a module's globals, and follows a function
+    only into its closure cells and default values (not its globals): what a bot could reach
+    from the objects it was handed (or finds on its call stack) without importing anything.
+    It stops with an error after ``limit`` objects, so that a walk that escaped into the
+    whole program is noticed.
     """
     import gc
     import types
 
+    module_dicts = {id(vars(m)) for m in list(sys.modules.values()) if m is not None}
     seen: set[int] = set()
-    found: set[str] = set()
+    found: list[object] = []
     stack: list[object] = list(roots)
     while stack:
         obj = stack.pop()
@@ -651,10 +657,10 @@ def reachable_strings(*roots: object, limit: int = 500_000,
         seen.add(id(obj))
         if len(seen) > limit:
             raise AssertionError(f"the walk reached more than {limit} objects")
-        if isinstance(obj, kind):
-            found.add(obj)
-            continue
+        found.append(obj)
         if isinstance(obj, (types.ModuleType, type, int, float, str, bytes, bool)) or obj is None:
+            continue
+        if id(obj) in module_dicts:
             continue
         if isinstance(obj, types.FunctionType):
             stack.extend(c.cell_contents for c in (obj.__closure__ or ())

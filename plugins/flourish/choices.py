@@ -98,11 +98,13 @@ class TurnChoices(LazyActions):
     """A seat's legal actions, made one at a time when indexed; listed whole (and kept for
     the same hand) when iterated; ``in`` is answered by parsing."""
 
-    __slots__ = ("_compost", "_final", "_hand", "_patterns", "_seat", "_split", "_state")
+    __slots__ = ("_compost", "_final", "_hand", "_patterns", "_seat", "_split", "_turn")
 
     def __init__(self, state: State, seat: int, split: bool, compost: bool, final: bool,
                  ) -> None:
-        self._state = state
+        # Not the state itself: this list is handed to the seat's bot, and the state holds
+        # every hand (docs/plugins.md, "What a bot is handed").
+        self._turn = state.turn
         self._seat = seat
         hand = state.hands[seat]
         try:  # an information state's hand is in the public state's order: sort it
@@ -138,7 +140,8 @@ class TurnChoices(LazyActions):
             cards = _pair_turn(action.args)
             if cards is not None:
                 return _pair_legal(cards, self._hand)
-        return isinstance(parse(self._state, self._seat, action), Choice)
+        return isinstance(parse_hand(self._hand, self._seat, action, self._turn, self._split,
+                                     self._compost), Choice)
 
 
 def legal_actions(state: State, seat: int) -> Sequence[Action]:
@@ -202,13 +205,21 @@ def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
         return _refuse("not_now", "nobody chooses now")
     if state.choices[seat] is not None:
         return _refuse("already_chosen", f"seat {seat} has chosen this turn")
-    hand = state.hands[seat]
-    if state.turn != FINAL and action.kind == TURN and not neighbours_apart(state):
+    return parse_hand(state.hands[seat], seat, action, state.turn, neighbours_apart(state),
+                      state.cfg.compost)
+
+
+def parse_hand(hand: Sequence[int], seat: int, action: Action, turn: int, split: bool,
+               compost_on: bool) -> Choice | Refusal:
+    """`parse` for a seat that may choose now, from its ``hand`` alone (in any order), the
+    ``turn``, whether neighbours sit apart (``split``) and whether the table plays the
+    compost variant: all a `TurnChoices` keeps of the state."""
+    if turn != FINAL and action.kind == TURN and not split:
         cards = _pair_turn(action.args)
         if cards is not None and _pair_legal(cards, hand):
             return Choice((cards[0],), cards[1:], -1)
     args = dict(action.args)
-    if state.turn == FINAL:
+    if turn == FINAL:
         if action.kind != FINAL_KIND or set(args) != {"play"}:
             return _refuse("bad_action", "the final round takes final(play=(three cards))")
         play = _cards(args["play"], 3)
@@ -220,18 +231,17 @@ def parse(state: State, seat: int, action: Action) -> Choice | Refusal:
             return _refuse("not_in_hand", f"seat {seat} does not hold all of {play}")
         return Choice(play)
     if action.kind != TURN:
-        return _refuse("bad_action", f"turn {state.turn + 1} takes a turn(...) action")
-    split = neighbours_apart(state)
+        return _refuse("bad_action", f"turn {turn + 1} takes a turn(...) action")
     names = {"play", "left", "right"} if split else {"play", "passed"}
     compost = args.get("compost")
     if compost is not None:
-        if not state.cfg.compost:
+        if not compost_on:
             return _refuse("no_compost", "this table plays without the compost variant")
         names.add("compost")
     if set(args) != names:
         want = "turn(play, left, right)" if split else "turn(play, passed=(a, b))"
         return _refuse("bad_action", f"this turn takes {want}" +
-                       (" and optionally compost" if state.cfg.compost else ""))
+                       (" and optionally compost" if compost_on else ""))
     card = _card(args["play"])
     if split:
         left, right = _card(args["left"]), _card(args["right"])
