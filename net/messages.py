@@ -204,6 +204,8 @@ class ActionMsg:
     prev: Annotated[bytes, W.DIGEST]
     seat: Annotated[int, W.SEAT]
     action: Annotated[Action, W.action]
+    #: At a sealed table: the cards the action shows, with every party's key (§10.5).
+    reveals: Annotated[tuple[CardReveal, ...], W.items(CardReveal)] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +233,8 @@ class ActionReveal:
     seat: Annotated[int, W.SEAT]
     action: Annotated[Action, W.action]
     salt: Annotated[bytes, W.SHARE]
+    #: At a sealed table: the cards the choice shows, with every party's key (§10.5).
+    reveals: Annotated[tuple[CardReveal, ...], W.items(CardReveal)] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,11 +416,111 @@ class SeatEvent:
         return _seats_problem("voters", self.voters)
 
 
+# --------------------------------------------------------------------------------------
+# The sealed deck (docs/protocol.md §10)
+
+
+class ShufflePhase(IntEnum):
+    """The pass a `ShuffleStep` belongs to (``ShufflePhase``, without SHUFFLE_)."""
+
+    UNSPECIFIED = 0
+    RELOCK = 1
+    LOCK = 2
+    REKEY = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStep:
+    """One party's pass over the sealed shuffle of draw ``draw`` of chance entry ``entry``:
+    the deck's points after it, and in a rekey pass the commitments to its card keys."""
+
+    entry: Annotated[int, W.INDEX]
+    draw: Annotated[int, W.DRAW]
+    phase: Annotated[ShufflePhase, W.enum(ShufflePhase)]
+    party: Annotated[int, W.PARTY]
+    points: Annotated[bytes, W.points]
+    commitments: Annotated[bytes, W.points] = b""
+
+    def problem(self) -> str | None:
+        """A known pass; at least one point; commitments exactly in a rekey pass, one per
+        point."""
+        if self.phase == ShufflePhase.UNSPECIFIED:
+            return "the shuffle step's phase is not one this version knows"
+        if not self.points:
+            return "a shuffle step holds at least one point"
+        if self.phase == ShufflePhase.REKEY:
+            if len(self.commitments) != len(self.points):
+                return "a rekey step commits to one key per point"
+        elif self.commitments:
+            return "only a rekey step carries commitments"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CardKey:
+    """The sender's key for position ``pos`` of the deck of (``entry``, ``draw``)."""
+
+    entry: Annotated[int, W.INDEX]
+    draw: Annotated[int, W.DRAW]
+    pos: Annotated[int, W.POSITION]
+    key: Annotated[bytes, W.SCALAR]
+
+    @property
+    def card(self) -> tuple[int, int, int]:
+        """(entry, draw, pos): the sealed card it opens."""
+        return (self.entry, self.draw, self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class CardKeys:
+    """Keys that open sealed cards: for the receiver's seats only, or (``public``) for every
+    seat (sent to every peer)."""
+
+    keys: Annotated[tuple[CardKey, ...], W.items(CardKey)]
+    public: Annotated[bool, W.flag] = False
+
+    def problem(self) -> str | None:
+        """One to `MAX_DECK` keys, each card once."""
+        if not 1 <= len(self.keys) <= W.MAX_DECK:
+            return f"card keys come 1 to {W.MAX_DECK} at a time"
+        if len({k.card for k in self.keys}) != len(self.keys):
+            return "a card's key is sent once per message"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CardReveal:
+    """A sealed card shown with an action: every party's key for it, in party order."""
+
+    entry: Annotated[int, W.INDEX]
+    draw: Annotated[int, W.DRAW]
+    pos: Annotated[int, W.POSITION]
+    keys: Annotated[bytes, W.points]
+
+    @property
+    def card(self) -> tuple[int, int, int]:
+        """(entry, draw, pos): the sealed card it shows."""
+        return (self.entry, self.draw, self.pos)
+
+    def problem(self) -> str | None:
+        """At least one key."""
+        return None if self.keys else "a card reveal holds every party's key"
+
+
+@dataclass(frozen=True, slots=True)
+class Disclose:
+    """Party ``party``'s sealed-deck secret, sent once the game is over (or the table halted
+    on a card that would not open), for every peer to verify every shuffle and key."""
+
+    party: Annotated[int, W.PARTY]
+    secret: Annotated[bytes, W.SHARE]
+
+
 #: Any message body an `Envelope` can carry.
 Body = (
     Hello | SeatAssignment | SeedCommit | SeedReveal | Start | ActionMsg | StateHash
     | ActionCommit | ActionReveal | CatchUpRequest | CatchUpReply | Heartbeat | Leave | ErrorMsg
-    | SeatMotion | MotionVote | SeatTaken | SeatHandback
+    | SeatMotion | MotionVote | SeatTaken | SeatHandback | ShuffleStep | CardKeys | Disclose
 )
 
 

@@ -193,6 +193,28 @@ TEXT = text()
 REQUIRED_TEXT = text(required=True)
 
 
+#: The most cards one sealed shuffle may hold (a deck of points: 32 bytes a card).
+MAX_DECK = 1024
+#: The most parties (peers) of a sealed table: one key each.
+MAX_PARTIES = MAX_PLAYERS
+#: The most draws one chance entry may ask for.
+MAX_DRAWS = 64
+
+
+def points(name: str, value: object) -> None:
+    """Curve points packed end to end: a multiple of 32 bytes, at most `MAX_DECK` of them
+    (empty allowed; whether they are valid points is the mental poker layer's check)."""
+    if type(value) is not bytes or len(value) % 32 or len(value) > 32 * MAX_DECK:
+        bad(f"{name} must be 32-byte points packed end to end, at most {MAX_DECK} of them")
+
+
+PARTY = uint(MAX_PARTIES)
+DRAW = uint(MAX_DRAWS)
+POSITION = uint(MAX_DECK)
+SCALAR = blob(32)
+POINT = blob(32)
+
+
 def TABLE_ID_OR_EMPTY(name: str, value: object) -> None:
     """Empty (no table: local play), or a table id."""
     if value != b"":
@@ -227,14 +249,18 @@ def table_header(name: str, value: object) -> None:
 
 def draws(name: str, value: Action) -> None:
     """A chance entry's action is ``chance(draws=(...))``: one result per draw, each a
-    non-negative int (a pick) or a tuple of them (a shuffle)."""
+    non-negative int (a pick), a tuple of them (a shuffle) or, at a sealed table, the
+    32-byte digest of the deck the peers shuffled."""
     results = outcome_of(value)
     if results is None:
         bad("a chance entry's action must be chance(draws=(...))")
     for result in results:
+        if type(result) is bytes and len(result) == DIGEST_SIZE:
+            continue
         picks = result if type(result) is tuple else (result,)
         if not all(type(x) is int and x >= 0 for x in picks):
-            bad("a chance entry's draws are non-negative integers or tuples of them")
+            bad("a chance entry's draws are non-negative integers, tuples of them, or "
+                "32-byte deck digests")
 
 
 def log_entry(name: str, value: object) -> None:

@@ -1,0 +1,491 @@
+"""`Sealing`: one peer's part in a sealed deck — shuffling with the others, opening cards.
+
+The engine (`hedgerow.core.sealedtable.SealedTable`) says what the table waits for and
+which cards each seat must now be shown; this object does it with the other peers, by the
+messages of docs/protocol.md §10 and the cryptography of `hedgerow.net.mentalpoker`:
+
+* **Shuffles.**  For every shuffle the table waits for, the parties take their passes in
+  order (relock, lock, rekey; party 0 first); each party makes its own pass as soon as the
+  one before it has arrived, and sends it to everyone.  Every pass is checked as it comes
+  (`mentalpoker.check_step`: valid, distinct points; a duplicated card is caught here).
+  When a deck is complete, its digest goes to the table (`SealedTable.shuffled`).
+* **Opening cards.**  For each card a seat must be shown (`SealedTable.take_obligations`),
+  every party but the one holding the seat sends that peer its key (`CardKeys`); for a card
+  everyone must see, every party sends its key to everyone (``public``).  Every key is
+  checked against the commitment its party made in its rekey pass, and the card is opened
+  once every party's key is in: its point is looked up among the deck's card points.
+* **Cards an action shows** travel with the action (`CardReveal`: every party's key, which
+  the author holds since the card was opened to it); `open_attached` checks and opens them.
+* **The end.**  Once the game is over and every card owed is open, every party sends its
+  secret (`Disclose`); with all of them, `hedgerow.net.sealverify` checks every pass of
+  every shuffle and every key, and names the first party whose work does not follow from
+  its secret.  A card that does not open to a card of its deck (a shuffle made wrongly)
+  halts the table at once, and the parties disclose to find whose.
+
+The peer around it sends and receives (``out``), logs what it must keep, and applies the
+table's entries; this object holds no socket and no clock, so a whole sealed table can be
+played in one process (tests/net/test_sealing.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from hedgerow.core.sealed import Key, Sealed
+from hedgerow.core.sealedtable import Obligations, Prepared, SealedTable, ShuffleJob
+from hedgerow.core.table import Applied
+from hedgerow.net import mentalpoker as mp
+from hedgerow.net.messages import (
+    CardKey,
+    CardKeys,
+    CardReveal,
+    Disclose,
+    ShufflePhase,
+    ShuffleStep,
+)
+from hedgerow.net.sealverify import ShuffleRecord, Verdict, verify
+
+log = logging.getLogger(__name__)
+
+_PHASES = {mp.RELOCK: ShufflePhase.RELOCK, mp.LOCK: ShufflePhase.LOCK,
+           mp.REKEY: ShufflePhase.REKEY}
+_NAMES = {v: k for k, v in _PHASES.items()}
+#: Shuffle steps and keys held for decks this peer has not reached yet (bounded).
+EARLY_LIMIT = 4096
+
+SealBody = ShuffleStep | CardKeys | Disclose
+
+
+class SealOut(Protocol):
+    """What `Sealing` needs from the peer around it."""
+
+    def send(self, party: int, body: SealBody) -> None:
+        """Send ``body`` to the peer of ``party``."""
+
+    def broadcast(self, body: SealBody) -> None:
+        """Send ``body`` to every other party."""
+
+    def halt(self, message: str, party: int | None) -> None:
+        """Stop the table: ``message`` for people, naming ``party`` (None: nobody yet)."""
+
+    def keep(self, body: SealBody, party: int) -> None:
+        """Write ``body`` (sent or received, by ``party``) to the log: what a resumed peer
+        and a verifier need."""
+
+    def applied(self, entries: Sequence[Applied]) -> None:
+        """The table added ``entries`` (chance resolved once a shuffle was done)."""
+
+    def opened(self) -> None:
+        """Cards were opened: what waited for them (an action, a seal, a seat) may go on."""
+
+
+@dataclass
+class _Deck:
+    """One sealed shuffle in progress or done."""
+
+    job: ShuffleJob
+    items: list[mp.Item]
+    passes: list[tuple[str, int]]
+    relocked: bool
+    steps: list[mp.Step] = field(default_factory=list)
+    held: dict[tuple[str, int], mp.Step] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return len(self.steps) == len(self.passes)
+
+    @property
+    def points(self) -> Sequence[bytes]:
+        """The deck as it stands (the items' points before any pass)."""
+        return self.steps[-1].points if self.steps else [item.point for item in self.items]
+
+    def commitment(self, party: int, pos: int) -> bytes:
+        """``party``'s commitment to its key for position ``pos``."""
+        for step in self.steps:
+            if step.phase == mp.REKEY and step.party == party:
+                return step.commitments[pos]
+        raise KeyError((party, pos))
+
+
+class Sealing:
+    """One peer's side of a sealed deck (see the module docstring).
+
+    ``parties`` is the number of parties (peers, in the order of their lowest seat),
+    ``me`` this peer's party, ``seats_of(party)`` and ``party_of(seat)`` the seating (a
+    party may hold several seats; a takeover moves a seat to its runner's party).
+    """
+
+    def __init__(self, table: SealedTable, *, table_id: bytes, parties: int, me: int,
+                 secret: mp.PeerSecret, party_of: Callable[[int], int], out: SealOut) -> None:
+        self.table = table
+        self.table_id = table_id
+        self.parties = parties
+        self.me = me
+        self.secret = secret
+        self.party_of = party_of
+        self.out = out
+        self.decks: dict[tuple[int, int], _Deck] = {}
+        self._early_steps: dict[tuple[int, int], list[mp.Step]] = {}
+        self._cards: dict[bytes, tuple[int, int, int]] = {}  # card point -> (entry, draw, item)
+        self._keys: dict[Key, dict[int, bytes]] = {}  # card -> party -> verified key
+        #: card -> the parties whose key for it came to everyone (a public reveal round): a
+        #: card is shown to all only then, never because this peer could open it already.
+        self._public_from: dict[Key, set[int]] = {}
+        self._early_keys: list[tuple[int, CardKeys]] = []
+        self._want_public: set[Key] = set()
+        self._want_mine: set[Key] = set()
+        self._sent_public: set[Key] = set()
+        self.disclosed: dict[int, bytes] = {}
+        self._disclosing = False
+        self.halted = False
+
+    # -- driving -----------------------------------------------------------------------------
+
+    def pump(self) -> None:
+        """Do whatever the table now waits for or owes: passes to make, keys to send, cards
+        to open.  Call after every change of the table and every sealed message."""
+        for _ in range(1000):
+            if self.halted or not self._step_once():
+                return
+
+    def _step_once(self) -> bool:
+        table = self.table
+        progressed = False
+        waiting = table.waiting
+        if waiting is not None and waiting.shuffles:
+            for job in waiting.shuffles:
+                progressed |= self._start(job)
+            if all(self.decks[(j.entry, j.draw)].done for j in waiting.shuffles):
+                for job in waiting.shuffles:
+                    deck = self.decks[(job.entry, job.draw)]
+                    table.shuffled(job.entry, job.draw, mp.deck_digest(deck.steps))
+                self._settle()
+                progressed = True
+        elif waiting is not None and waiting.reveals:
+            if all(t.key in table.public for t in waiting.reveals):
+                self._settle()
+                progressed = True
+            else:
+                progressed |= self.share_public(waiting.reveals)
+        for owed in table.take_obligations():
+            self._owe(owed)
+            progressed = True
+        if self._early_keys:
+            early, self._early_keys = self._early_keys, []
+            for party, msg in early:
+                progressed |= self._take_keys(party, msg) is None
+        progressed |= self._open_ready()
+        if (not self._disclosing and self.quiet() and table.pending_chance() is None
+                and not table.active_seats()):
+            self.disclose()
+            progressed = True
+        return progressed
+
+    def _settle(self) -> None:
+        applied = self.table.settle()
+        if applied:
+            self.out.applied(applied)
+
+    # -- shuffles ----------------------------------------------------------------------------
+
+    def _start(self, job: ShuffleJob) -> bool:
+        """Register ``job`` (the first time) and make this party's passes that are due."""
+        key = (job.entry, job.draw)
+        deck = self.decks.get(key)
+        progressed = False
+        if deck is None:
+            items = [self._item(job, j, item) for j, item in enumerate(job.items)]
+            deck = _Deck(job, items, mp.passes(items, self.parties),
+                         any(i.sealed is not None for i in items))
+            self.decks[key] = deck
+            for step in self._early_steps.pop(key, []):
+                deck.held[(step.phase, step.party)] = step
+            progressed = True
+        return self._advance(deck) or progressed
+
+    def _item(self, job: ShuffleJob, j: int, item: object) -> mp.Item:
+        """An item as the shuffle takes it: a fresh card point, or a sealed card's point."""
+        if type(item) is Sealed:
+            return mp.Item(self.decks[(item.entry, item.draw)].points[item.pos], item.key)
+        point = mp.card_point(self.table_id, job.entry, job.draw, j)
+        self._cards[point] = (job.entry, job.draw, j)
+        return mp.Item(point)
+
+    def _advance(self, deck: _Deck) -> bool:
+        """Accept held passes in order, and make ours when it is due."""
+        progressed = False
+        while not deck.done and not self.halted:
+            phase, party = deck.passes[len(deck.steps)]
+            step = deck.held.pop((phase, party), None)
+            if step is None and party == self.me:
+                step = mp.make_step(self.secret, phase, party, deck.job.entry, deck.job.draw,
+                                    deck.items, deck.points, deck.relocked)
+                self.out.broadcast(_message(deck.job, step))
+                self.out.keep(_message(deck.job, step), self.me)
+            elif step is None:
+                return progressed
+            else:
+                try:
+                    mp.check_step(step, len(deck.items))
+                except mp.MentalPokerError as exc:
+                    self._halt(f"{exc} (the shuffle of draw {deck.job.draw} at entry "
+                               f"#{deck.job.entry})", party)
+                    return True
+                self.out.keep(_message(deck.job, step), party)
+            deck.steps.append(step)
+            progressed = True
+        return progressed
+
+    def on_shuffle_step(self, party: int, msg: ShuffleStep) -> str | None:
+        """A pass from ``party``'s peer; why it is refused, or None."""
+        if msg.party != party:
+            return f"party {party} cannot make party {msg.party}'s pass"
+        step = mp.Step(_NAMES[msg.phase], msg.party, _split(msg.points),
+                       _split(msg.commitments))
+        key = (msg.entry, msg.draw)
+        deck = self.decks.get(key)
+        if deck is None:
+            early = self._early_steps.setdefault(key, [])
+            if sum(len(v) for v in self._early_steps.values()) > EARLY_LIMIT:
+                return "too many shuffle steps ahead of this peer"
+            if step not in early:
+                early.append(step)
+            return None
+        slot = (step.phase, step.party)
+        if slot not in deck.passes:
+            return f"no {step.phase} pass of party {step.party} in this shuffle"
+        done = deck.passes.index(slot) < len(deck.steps)
+        if done:
+            if deck.steps[deck.passes.index(slot)] != step:
+                self._halt(f"party {party} sent two different {step.phase} passes for the "
+                           f"shuffle of draw {msg.draw} at entry #{msg.entry}", party)
+            return None
+        held = deck.held.get(slot)
+        if held is not None and held != step:
+            self._halt(f"party {party} sent two different {step.phase} passes for the "
+                       f"shuffle of draw {msg.draw} at entry #{msg.entry}", party)
+            return None
+        deck.held[slot] = step
+        self.pump()
+        return None
+
+    # -- opening cards -------------------------------------------------------------------------
+
+    def _owe(self, owed: Obligations) -> None:
+        """Send our keys for the cards seats must now be shown."""
+        self.share_public(owed.public)
+        by_party: dict[int, list[CardKey]] = {}
+        for seat, tokens in owed.private:
+            holder = self.party_of(seat)
+            if holder == self.me:
+                for token in tokens:
+                    self._want_mine.add(token.key)
+                    self._key(token.key)  # our own key opens it too
+                continue
+            by_party.setdefault(holder, []).extend(self._key(t.key) for t in tokens)
+        for party, keys in sorted(by_party.items()):
+            self.out.send(party, CardKeys(tuple(keys)))
+
+    def share_public(self, tokens: Iterable[Sealed]) -> bool:
+        """Send everyone our keys for cards every seat must see (once each): the cards the
+        rules must read before an action applies (`Waiting.reveals`), or that a view shows
+        every seat."""
+        fresh = [t.key for t in tokens if t.key not in self._sent_public
+                 and t.key not in self.table.public]
+        if not fresh:
+            return False
+        self._sent_public.update(fresh)
+        self._want_public.update(fresh)
+        for card in fresh:
+            self._public_from.setdefault(card, set()).add(self.me)
+        msg = CardKeys(tuple(self._key(k) for k in fresh), public=True)
+        self.out.broadcast(msg)
+        self.out.keep(msg, self.me)
+        return True
+
+    def _key(self, card: Key) -> CardKey:
+        key = self.secret.card_key(*card)
+        self._keys.setdefault(card, {})[self.me] = key
+        return CardKey(*card, key)
+
+    def on_card_keys(self, party: int, msg: CardKeys) -> str | None:
+        """Keys from ``party``; why they are refused, or None (a wrong key halts the table
+        naming the party)."""
+        refused = self._take_keys(party, msg)
+        self.pump()
+        return refused
+
+    def _take_keys(self, party: int, msg: CardKeys) -> str | None:
+        if any((k.entry, k.draw) not in self.decks or not self.decks[(k.entry, k.draw)].done
+               for k in msg.keys):
+            if len(self._early_keys) > EARLY_LIMIT:
+                return "too many card keys ahead of this peer"
+            self._early_keys.append((party, msg))
+            return None
+        for key in msg.keys:
+            deck = self.decks[(key.entry, key.draw)]
+            if key.pos >= len(deck.items):
+                return f"no card {key.card} in that deck"
+            if not mp.check_key(key.key, deck.commitment(party, key.pos)):
+                self._halt(f"party {party} sent a wrong key for the card at position "
+                           f"{key.pos} of the deck of entry #{key.entry}", party)
+                return None
+            self._keys.setdefault(key.card, {})[party] = key.key
+        if msg.public:
+            for k in msg.keys:
+                if k.card not in self.table.public:
+                    self._want_public.add(k.card)
+                    self._public_from.setdefault(k.card, set()).add(party)
+            self.out.keep(msg, party)
+        return None
+
+    def _open_ready(self) -> bool:
+        """Open every wanted card whose keys are all in; show them to the table."""
+        public: dict[Key, object] = {}
+        mine: dict[Key, object] = {}
+        for card in sorted(self._want_public | self._want_mine):
+            keys = self._keys.get(card, {})
+            if len(keys) < self.parties:
+                continue
+            if card in self._want_public and len(self._public_from.get(card, ())) < self.parties:
+                if card not in self._want_mine:
+                    continue
+                self._want_mine.discard(card)  # ours already: shown to all once the round ends
+                mine[card] = self._open(card, keys)
+                continue
+            face = self._open(card, keys)
+            if face is None:
+                return True
+            if card in self._want_public:
+                public[card] = face
+            else:
+                mine[card] = face
+        if not public and not mine:
+            return False
+        self._want_public -= public.keys()
+        self._want_mine -= mine.keys() | public.keys()
+        if mine:
+            self.table.reveal_private(mine)
+        if public:
+            self.table.reveal_public(public)
+        self.out.opened()
+        return True
+
+    def _open(self, card: Key, keys: Mapping[int, bytes]) -> object | None:
+        """The face of ``card``, or None after halting: it does not open to a card."""
+        deck = self.decks[(card[0], card[1])]
+        point = mp.open_card(deck.points[card[2]], (keys[p] for p in range(self.parties)))
+        found = self._cards.get(point)
+        if found is None:
+            self._halt(f"the card at position {card[2]} of the deck of entry #{card[0]} does "
+                       "not open to a card: a shuffle was made wrongly; the parties disclose "
+                       "their secrets to find whose", None)
+            self.disclose()
+            return None
+        entry, draw, index = found
+        return self.decks[(entry, draw)].job.items[index]
+
+    def reveals_for(self, prepared: Prepared) -> tuple[CardReveal, ...]:
+        """The keys to send with this peer's action for the cards it shows."""
+        out = []
+        for card in sorted(prepared.attached):
+            keys = self._keys.get(card, {})
+            if len(keys) < self.parties:
+                raise ValueError(f"the card {card} is not open to this peer")
+            out.append(CardReveal(*card, b"".join(keys[p] for p in range(self.parties))))
+        return tuple(out)
+
+    def open_attached(self, author: int, reveals: Sequence[CardReveal]
+                      ) -> dict[Key, object] | str:
+        """The faces of the cards an action of ``author``'s peer shows, or why not (a
+        wrong key, a card that does not open: the caller halts naming the author)."""
+        faces: dict[Key, object] = {}
+        for reveal in reveals:
+            deck = self.decks.get((reveal.entry, reveal.draw))
+            if deck is None or not deck.done or reveal.pos >= len(deck.items):
+                return f"it shows a card {reveal.card} no deck holds"
+            keys = _split(reveal.keys)
+            if len(keys) != self.parties:
+                return f"it shows the card {reveal.card} with {len(keys)} keys, not one per party"
+            for party, key in enumerate(keys):
+                if not mp.check_key(key, deck.commitment(party, reveal.pos)):
+                    return (f"it shows the card {reveal.card} with a wrong key for party "
+                            f"{party}")
+            point = mp.open_card(deck.points[reveal.pos], keys)
+            found = self._cards.get(point)
+            if found is None:
+                return f"the card {reveal.card} it shows does not open to a card"
+            self._keys.setdefault(reveal.card, {}).update(enumerate(keys))
+            self._public_from[reveal.card] = set(range(self.parties))
+            faces[reveal.card] = self.decks[(found[0], found[1])].job.items[found[2]]
+        return faces
+
+    # -- what waits ----------------------------------------------------------------------------
+
+    def owed_to_me(self) -> bool:
+        """True while cards this peer's seats must be shown are not open yet."""
+        return bool(self._want_mine)
+
+    def public_pending(self) -> bool:
+        """True while cards every seat must see are not open yet."""
+        return bool(self._want_public)
+
+    def quiet(self) -> bool:
+        """Nothing owed, nothing waited for: the table rests."""
+        return (self.table.waiting is None and not self._want_public and not self._want_mine)
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def disclose(self) -> bool:
+        """Send our secret, once: the game is over (or the table halted on a bad card).
+        True when it was sent now."""
+        if self._disclosing:
+            return False
+        self._disclosing = True
+        msg = Disclose(self.me, self.secret.secret)
+        self.disclosed[self.me] = self.secret.secret
+        self.out.broadcast(msg)
+        self.out.keep(msg, self.me)
+        return True
+
+    def on_disclose(self, party: int, msg: Disclose) -> str | None:
+        """``party``'s secret; why it is refused, or None."""
+        if msg.party != party:
+            return f"party {party} cannot disclose party {msg.party}'s secret"
+        if not self.table.outcome() and not self.halted:
+            log.info("party %d disclosed its secret before the end", party)
+        if self.disclosed.get(party, msg.secret) != msg.secret:
+            return "a second, different secret"
+        self.disclosed[party] = msg.secret
+        self.out.keep(msg, party)
+        return None
+
+    @property
+    def all_disclosed(self) -> bool:
+        """True once every party's secret is in."""
+        return len(self.disclosed) == self.parties
+
+    def verdict(self) -> Verdict:
+        """Verify the game with the disclosed secrets (`hedgerow.net.sealverify`)."""
+        shuffles = [ShuffleRecord(d.job, tuple(d.steps)) for d in self.decks.values() if d.done]
+        return verify(self.table, table_id=self.table_id, shuffles=shuffles,
+                      secrets=self.disclosed, parties=self.parties)
+
+    def _halt(self, message: str, party: int | None) -> None:
+        if self.halted:
+            return
+        self.halted = True
+        self.out.halt(message, party)
+
+
+def _message(job: ShuffleJob, step: mp.Step) -> ShuffleStep:
+    return ShuffleStep(job.entry, job.draw, _PHASES[step.phase], step.party,
+                       b"".join(step.points), b"".join(step.commitments))
+
+
+def _split(packed: bytes) -> tuple[bytes, ...]:
+    return tuple(packed[i:i + 32] for i in range(0, len(packed), 32))
+
