@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sealnet import LocalTable, Play, Wire
 
 from hedgerow.core.actions import Action
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.sealed import Sealed
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net.messages import CardKey, CardKeys, ShufflePhase, ShuffleStep
-from sealnet import LocalTable, Play, Wire
 
 HOST = PluginHost(autoload=False)
 
@@ -42,7 +42,7 @@ def test_each_peer_can_open_its_own_hand_and_nobody_elses() -> None:
     assert all(card.key not in peer0.table.mine for card in hand1)
     assert all(card.key in peer1.table.mine for card in hand1)  # seat 1 sees them
     # what seat 0 received: no key of any other party for seat 1's cards
-    for to, sender, body in table.wire.sent:
+    for to, _sender, body in table.wire.sent:
         if to == 0 and isinstance(body, CardKeys) and not body.public:
             assert not {k.card for k in body.keys} & {c.key for c in hand1}
 
