@@ -35,6 +35,7 @@ from google.protobuf.message import Message
 
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.chance import CHANCE_SEAT
+from hedgerow.core.sealed import Sealed
 from hedgerow.core.table import LogEntry
 from hedgerow.net import wirerules as W
 from hedgerow.net.messages import (
@@ -42,10 +43,12 @@ from hedgerow.net.messages import (
     LOG_FORMATS_READ,
     PROTOCOL_VERSION,
     Body,
+    CardReveal,
     Envelope,
     ErrorCode,
     LoggedEntry,
     LogHeader,
+    SealRecord,
     SeatEvent,
 )
 from hedgerow.proto import hedgerow_pb2 as pb
@@ -112,9 +115,20 @@ def _value_to_pb(value: object, out: pb.Value, depth: int) -> None:
         out.list.SetInParent()
         for item in typing.cast(tuple[object, ...], value):
             _value_to_pb(item, out.list.items.add(), depth + 1)
+    elif kind is Sealed:
+        card = typing.cast(Sealed, value)
+        _sealed_rules(card.entry, card.draw, card.pos)
+        out.card.SetInParent()
+        out.card.entry, out.card.draw, out.card.pos = card.entry, card.draw, card.pos
     else:
-        _bad(f"argument values must be exactly int, str, bool, bytes or tuple, "
-             f"not {kind.__name__}")
+        _bad(f"argument values must be exactly int, str, bool, bytes, a sealed card or "
+             f"tuple, not {kind.__name__}")
+
+
+def _sealed_rules(entry: int, draw: int, pos: int) -> None:
+    _rule(W.INDEX, "card entry", entry)
+    _rule(W.DRAW, "card draw", draw)
+    _rule(W.POSITION, "card pos", pos)
 
 
 def _value_from_pb(msg: pb.Value, depth: int) -> Value:
@@ -131,7 +145,10 @@ def _value_from_pb(msg: pb.Value, depth: int) -> Value:
         if depth >= W.MAX_VALUE_DEPTH:
             _bad(f"lists nest more than {W.MAX_VALUE_DEPTH} deep")
         return tuple(_value_from_pb(item, depth + 1) for item in msg.list.items)
-    _bad("an argument value has none of int, str, flag, blob, list")
+    if which == "card":
+        _sealed_rules(msg.card.entry, msg.card.draw, msg.card.pos)
+        return Sealed(msg.card.entry, msg.card.draw, msg.card.pos)
+    _bad("an argument value has none of int, str, flag, blob, list, card")
 
 
 def _action_to_pb(action: Action, out: Message) -> None:
@@ -173,6 +190,8 @@ def _logged_to_pb(item: LoggedEntry, out: Message) -> None:
     out.prev = entry.prev
     out.digest = entry.digest
     out.state_hash = item.state_hash
+    for reveal in item.reveals:
+        _to_pb(reveal, CardReveal, out.reveals.add())
 
 
 def _logged_from_pb(msg: Message) -> LoggedEntry:
@@ -183,7 +202,8 @@ def _logged_from_pb(msg: Message) -> LoggedEntry:
         _bad("a chance entry has no seat (seat must be 0 when chance is set)")
     seat = CHANCE_SEAT if msg.chance else msg.seat
     entry = LogEntry(msg.index, seat, _action_from_pb(msg.action), msg.prev, msg.digest)
-    return LoggedEntry(entry, msg.state_hash)
+    reveals = tuple(_from_pb(CardReveal, r) for r in msg.reveals)
+    return LoggedEntry(entry, msg.state_hash, reveals)
 
 
 #: Python type -> (to_pb, from_pb), for the values not converted field by field.
@@ -247,7 +267,7 @@ def _check(obj: object) -> None:
         value = getattr(obj, f.name)
         for rule in f.rules:
             _rule(rule, f.name, value)
-        if _is_message(f.kind):
+        if _is_message(f.kind) and value is not None:
             _check(value)
         elif typing.get_origin(f.kind) is tuple and isinstance(value, tuple):
             for item in value:
@@ -467,9 +487,12 @@ def decode_action(data: bytes) -> Action:
         lambda: _action_from_pb(pb.Action.FromString(_as_bytes(data)))))
 
 
-def encode_log_record(record: LogHeader | LoggedEntry | SeatEvent) -> bytes:
-    """The ``LogRecord`` bytes of a log header, a log entry or a seat event; `CodecError` if
-    invalid."""
+LogRecord = LogHeader | LoggedEntry | SeatEvent | SealRecord
+
+
+def encode_log_record(record: LogRecord) -> bytes:
+    """The ``LogRecord`` bytes of a log header, a log entry, a seat event or a seal record;
+    `CodecError` if invalid."""
 
     def run() -> bytes:
         msg = pb.LogRecord()
@@ -485,19 +508,23 @@ def encode_log_record(record: LogHeader | LoggedEntry | SeatEvent) -> bytes:
             _check(record)
             msg.seat_event.SetInParent()
             _to_pb(record, SeatEvent, msg.seat_event)
+        elif isinstance(record, SealRecord):
+            _check(record)
+            msg.seal.SetInParent()
+            _to_pb(record, SealRecord, msg.seal)
         else:
-            _bad(f"a log record is a LogHeader, a LoggedEntry or a SeatEvent, "
+            _bad(f"a log record is a LogHeader, a LoggedEntry, a SeatEvent or a SealRecord, "
                  f"not {type(record).__name__}")
         return msg.SerializeToString(deterministic=True)
 
     return typing.cast(bytes, _guarded("cannot encode the log record", run))
 
 
-def decode_log_record(data: bytes) -> LogHeader | LoggedEntry | SeatEvent:
-    """The `LogHeader`, `LoggedEntry` or `SeatEvent` in ``LogRecord`` bytes; `CodecError` for
-    anything else."""
+def decode_log_record(data: bytes) -> LogRecord:
+    """The `LogHeader`, `LoggedEntry`, `SeatEvent` or `SealRecord` in ``LogRecord`` bytes;
+    `CodecError` for anything else."""
 
-    def run() -> LogHeader | LoggedEntry | SeatEvent:
+    def run() -> LogRecord:
         msg = pb.LogRecord.FromString(_as_bytes(data))
         which = msg.WhichOneof("record")
         if which == "entry":
@@ -508,6 +535,10 @@ def decode_log_record(data: bytes) -> LogHeader | LoggedEntry | SeatEvent:
             event: SeatEvent = _from_pb(SeatEvent, msg.seat_event)
             _check(event)
             return event
+        if which == "seal":
+            seal: SealRecord = _from_pb(SealRecord, msg.seal)
+            _check(seal)
+            return seal
         if which != "header":
             _bad("the log record is neither a header, an entry nor a seat event")
         h = msg.header
@@ -524,5 +555,4 @@ def decode_log_record(data: bytes) -> LogHeader | LoggedEntry | SeatEvent:
         _check(header)
         return header
 
-    return typing.cast(LogHeader | LoggedEntry | SeatEvent,
-                       _guarded("cannot decode the log record", run))
+    return typing.cast(LogRecord, _guarded("cannot decode the log record", run))

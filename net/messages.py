@@ -38,14 +38,16 @@ if TYPE_CHECKING:
     from hedgerow.core.ruleset import Ruleset
 
 #: The protocol version this implementation speaks (``Envelope.protocol_version``).  Version 2
-#: added chance entries (``LogEntry.chance``) and whole simultaneous steps.
-PROTOCOL_VERSION = 2
+#: added chance entries (``LogEntry.chance``) and whole simultaneous steps; version 3 the
+#: sealed deck (docs/protocol.md §10).
+PROTOCOL_VERSION = 3
 #: The log-file format version written (``LogHeader.format_version``).  Format 3 added seat
-#: events (`SeatEvent`: a takeover, a reclaim, an agreed end), records outside the hash chain.
-LOG_FORMAT_VERSION = 3
+#: events (`SeatEvent`: a takeover, a reclaim, an agreed end), records outside the hash
+#: chain; format 4 the sealed deck's records (`SealRecord`, ``LogEntry.reveals``).
+LOG_FORMAT_VERSION = 4
 #: Every log-file format version read: format 1 files predate chance entries and hold none;
-#: format 2 files hold no seat events.
-LOG_FORMATS_READ = (1, 2, 3)
+#: format 2 files hold no seat events; format 3 files no sealed records.
+LOG_FORMATS_READ = (1, 2, 3, 4)
 class ErrorCode(IntEnum):
     """Why a message was refused (the ``ErrorCode`` enum of hedgerow.proto, same numbers)."""
 
@@ -254,6 +256,8 @@ class LoggedEntry:
 
     entry: Annotated[LogEntry, W.log_entry]
     state_hash: Annotated[bytes, W.DIGEST]
+    #: At a sealed table: the cards the entry's action showed, with every party's key.
+    reveals: Annotated[tuple[CardReveal, ...], W.items(CardReveal)] = ()
 
     @property
     def index(self) -> int:
@@ -514,6 +518,38 @@ class Disclose:
 
     party: Annotated[int, W.PARTY]
     secret: Annotated[bytes, W.SHARE]
+
+
+@dataclass(frozen=True, slots=True)
+class SealRecord:
+    """A log-file record of the sealed deck: a sealed message this peer sent or received,
+    and the party that made it (what a resumed peer and a verifier need, §6, §10)."""
+
+    party: Annotated[int, W.PARTY]
+    step: Annotated[ShuffleStep | None, W.optional(W.anything)] = None
+    keys: Annotated[CardKeys | None, W.optional(W.anything)] = None
+    disclose: Annotated[Disclose | None, W.optional(W.anything)] = None
+
+    def problem(self) -> str | None:
+        """Exactly one of step, keys and disclose."""
+        held = [x for x in (self.step, self.keys, self.disclose) if x is not None]
+        return None if len(held) == 1 else "a seal record holds exactly one message"
+
+    @property
+    def body(self) -> ShuffleStep | CardKeys | Disclose:
+        """The message it records."""
+        body = self.step or self.keys or self.disclose
+        assert body is not None
+        return body
+
+    @classmethod
+    def of(cls, party: int, body: ShuffleStep | CardKeys | Disclose) -> SealRecord:
+        """The record of ``body``, made by ``party``."""
+        if isinstance(body, ShuffleStep):
+            return cls(party, step=body)
+        if isinstance(body, CardKeys):
+            return cls(party, keys=body)
+        return cls(party, disclose=body)
 
 
 #: Any message body an `Envelope` can carry.

@@ -208,6 +208,10 @@ def points(name: str, value: object) -> None:
         bad(f"{name} must be 32-byte points packed end to end, at most {MAX_DECK} of them")
 
 
+def anything(name: str, value: object) -> None:
+    """No rule of its own: a nested message, checked by its own fields' rules."""
+
+
 PARTY = uint(MAX_PARTIES)
 DRAW = uint(MAX_DRAWS)
 POSITION = uint(MAX_DECK)

@@ -21,6 +21,13 @@ class MotionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MOTION_TAKEOVER: _ClassVar[MotionKind]
     MOTION_END: _ClassVar[MotionKind]
 
+class ShufflePhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SHUFFLE_UNSPECIFIED: _ClassVar[ShufflePhase]
+    SHUFFLE_RELOCK: _ClassVar[ShufflePhase]
+    SHUFFLE_LOCK: _ClassVar[ShufflePhase]
+    SHUFFLE_REKEY: _ClassVar[ShufflePhase]
+
 class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     UNKNOWN: _ClassVar[ErrorCode]
@@ -55,6 +62,10 @@ LEAVE_GAVE_UP: LeaveReason
 MOTION_UNSPECIFIED: MotionKind
 MOTION_TAKEOVER: MotionKind
 MOTION_END: MotionKind
+SHUFFLE_UNSPECIFIED: ShufflePhase
+SHUFFLE_RELOCK: ShufflePhase
+SHUFFLE_LOCK: ShufflePhase
+SHUFFLE_REKEY: ShufflePhase
 UNKNOWN: ErrorCode
 MALFORMED: ErrorCode
 STRANGER: ErrorCode
@@ -94,18 +105,30 @@ class Arg(_message.Message):
     def __init__(self, name: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ...) -> None: ...
 
 class Value(_message.Message):
-    __slots__ = ("int", "str", "flag", "blob", "list")
+    __slots__ = ("int", "str", "flag", "blob", "list", "card")
     INT_FIELD_NUMBER: _ClassVar[int]
     STR_FIELD_NUMBER: _ClassVar[int]
     FLAG_FIELD_NUMBER: _ClassVar[int]
     BLOB_FIELD_NUMBER: _ClassVar[int]
     LIST_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
     int: int
     str: str
     flag: bool
     blob: bytes
     list: ValueList
-    def __init__(self, int: _Optional[int] = ..., str: _Optional[str] = ..., flag: _Optional[bool] = ..., blob: _Optional[bytes] = ..., list: _Optional[_Union[ValueList, _Mapping]] = ...) -> None: ...
+    card: SealedCard
+    def __init__(self, int: _Optional[int] = ..., str: _Optional[str] = ..., flag: _Optional[bool] = ..., blob: _Optional[bytes] = ..., list: _Optional[_Union[ValueList, _Mapping]] = ..., card: _Optional[_Union[SealedCard, _Mapping]] = ...) -> None: ...
+
+class SealedCard(_message.Message):
+    __slots__ = ("entry", "draw", "pos")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    POS_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    pos: int
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., pos: _Optional[int] = ...) -> None: ...
 
 class ValueList(_message.Message):
     __slots__ = ("items",)
@@ -124,7 +147,7 @@ class TableHeader(_message.Message):
     def __init__(self, fingerprint: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[bytes] = ...) -> None: ...
 
 class LogEntry(_message.Message):
-    __slots__ = ("index", "seat", "action", "prev", "digest", "state_hash", "chance")
+    __slots__ = ("index", "seat", "action", "prev", "digest", "state_hash", "chance", "reveals")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +155,7 @@ class LogEntry(_message.Message):
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     STATE_HASH_FIELD_NUMBER: _ClassVar[int]
     CHANCE_FIELD_NUMBER: _ClassVar[int]
+    REVEALS_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     action: Action
@@ -139,10 +163,11 @@ class LogEntry(_message.Message):
     digest: bytes
     state_hash: bytes
     chance: bool
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ...) -> None: ...
+    reveals: _containers.RepeatedCompositeFieldContainer[CardReveal]
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
 
 class Envelope(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback")
+    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback", "shuffle_step", "card_keys", "disclose")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SENDER_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +190,9 @@ class Envelope(_message.Message):
     MOTION_VOTE_FIELD_NUMBER: _ClassVar[int]
     SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
     SEAT_HANDBACK_FIELD_NUMBER: _ClassVar[int]
+    SHUFFLE_STEP_FIELD_NUMBER: _ClassVar[int]
+    CARD_KEYS_FIELD_NUMBER: _ClassVar[int]
+    DISCLOSE_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     table_id: bytes
     sender: bytes
@@ -187,7 +215,10 @@ class Envelope(_message.Message):
     motion_vote: MotionVote
     seat_taken: SeatTaken
     seat_handback: SeatHandback
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ...) -> None: ...
+    shuffle_step: ShuffleStep
+    card_keys: CardKeys
+    disclose: Disclose
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ..., shuffle_step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., card_keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ...) -> None: ...
 
 class PluginVersion(_message.Message):
     __slots__ = ("name", "version")
@@ -274,16 +305,18 @@ class Start(_message.Message):
     def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., setup_hash: _Optional[bytes] = ..., round: _Optional[int] = ...) -> None: ...
 
 class ActionMsg(_message.Message):
-    __slots__ = ("index", "prev", "seat", "action")
+    __slots__ = ("index", "prev", "seat", "action", "reveals")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     PREV_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    REVEALS_FIELD_NUMBER: _ClassVar[int]
     index: int
     prev: bytes
     seat: int
     action: Action
-    def __init__(self, index: _Optional[int] = ..., prev: _Optional[bytes] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    reveals: _containers.RepeatedCompositeFieldContainer[CardReveal]
+    def __init__(self, index: _Optional[int] = ..., prev: _Optional[bytes] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
 
 class StateHash(_message.Message):
     __slots__ = ("index", "state_hash")
@@ -304,16 +337,18 @@ class ActionCommit(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., commitment: _Optional[bytes] = ...) -> None: ...
 
 class ActionReveal(_message.Message):
-    __slots__ = ("index", "seat", "action", "salt")
+    __slots__ = ("index", "seat", "action", "salt", "reveals")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     SALT_FIELD_NUMBER: _ClassVar[int]
+    REVEALS_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     action: Action
     salt: bytes
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., salt: _Optional[bytes] = ...) -> None: ...
+    reveals: _containers.RepeatedCompositeFieldContainer[CardReveal]
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., salt: _Optional[bytes] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
 
 class CatchUpRequest(_message.Message):
     __slots__ = ("from_index",)
@@ -397,6 +432,74 @@ class SeatHandback(_message.Message):
     index: int
     def __init__(self, seat: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
 
+class ShuffleStep(_message.Message):
+    __slots__ = ("entry", "draw", "phase", "party", "points", "commitments")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENTS_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    phase: ShufflePhase
+    party: int
+    points: bytes
+    commitments: bytes
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., phase: _Optional[_Union[ShufflePhase, str]] = ..., party: _Optional[int] = ..., points: _Optional[bytes] = ..., commitments: _Optional[bytes] = ...) -> None: ...
+
+class CardKey(_message.Message):
+    __slots__ = ("entry", "draw", "pos", "key")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    POS_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    pos: int
+    key: bytes
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., pos: _Optional[int] = ..., key: _Optional[bytes] = ...) -> None: ...
+
+class CardKeys(_message.Message):
+    __slots__ = ("keys", "public")
+    KEYS_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    keys: _containers.RepeatedCompositeFieldContainer[CardKey]
+    public: bool
+    def __init__(self, keys: _Optional[_Iterable[_Union[CardKey, _Mapping]]] = ..., public: _Optional[bool] = ...) -> None: ...
+
+class CardReveal(_message.Message):
+    __slots__ = ("entry", "draw", "pos", "keys")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    POS_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    pos: int
+    keys: bytes
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., pos: _Optional[int] = ..., keys: _Optional[bytes] = ...) -> None: ...
+
+class Disclose(_message.Message):
+    __slots__ = ("party", "secret")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    party: int
+    secret: bytes
+    def __init__(self, party: _Optional[int] = ..., secret: _Optional[bytes] = ...) -> None: ...
+
+class SealRecord(_message.Message):
+    __slots__ = ("party", "step", "keys", "disclose")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
+    DISCLOSE_FIELD_NUMBER: _ClassVar[int]
+    party: int
+    step: ShuffleStep
+    keys: CardKeys
+    disclose: Disclose
+    def __init__(self, party: _Optional[int] = ..., step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ...) -> None: ...
+
 class Error(_message.Message):
     __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")
     CODE_FIELD_NUMBER: _ClassVar[int]
@@ -450,11 +553,13 @@ class SeatEvent(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatEventKind, str]] = ..., seat: _Optional[int] = ..., runner: _Optional[int] = ..., bot: _Optional[str] = ..., index: _Optional[int] = ..., voters: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LogRecord(_message.Message):
-    __slots__ = ("header", "entry", "seat_event")
+    __slots__ = ("header", "entry", "seat_event", "seal")
     HEADER_FIELD_NUMBER: _ClassVar[int]
     ENTRY_FIELD_NUMBER: _ClassVar[int]
     SEAT_EVENT_FIELD_NUMBER: _ClassVar[int]
+    SEAL_FIELD_NUMBER: _ClassVar[int]
     header: LogHeader
     entry: LogEntry
     seat_event: SeatEvent
-    def __init__(self, header: _Optional[_Union[LogHeader, _Mapping]] = ..., entry: _Optional[_Union[LogEntry, _Mapping]] = ..., seat_event: _Optional[_Union[SeatEvent, _Mapping]] = ...) -> None: ...
+    seal: SealRecord
+    def __init__(self, header: _Optional[_Union[LogHeader, _Mapping]] = ..., entry: _Optional[_Union[LogEntry, _Mapping]] = ..., seat_event: _Optional[_Union[SeatEvent, _Mapping]] = ..., seal: _Optional[_Union[SealRecord, _Mapping]] = ...) -> None: ...

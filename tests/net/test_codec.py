@@ -201,7 +201,9 @@ def test_every_body_type_is_covered() -> None:
     assert set(codec._BODY_FIELD) == {Hello, SeatAssignment, SeedCommit, SeedReveal, Start,
                                       ActionMsg, StateHash, ActionCommit, ActionReveal,
                                       CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg,
-                                      SeatMotion, MotionVote, SeatTaken, SeatHandback}
+                                      SeatMotion, MotionVote, SeatTaken, SeatHandback,
+                                      messages.ShuffleStep, messages.CardKeys,
+                                      messages.Disclose}
     fields = {f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields}
     assert fields == set(codec._BODY_FIELD.values())
 
@@ -403,12 +405,13 @@ def test_invalid_messages_are_malformed(msg: pb.Envelope, pattern: str) -> None:
     assert info.value.code is ErrorCode.MALFORMED
 
 
-@pytest.mark.parametrize("version", [1, 3])  # 1: before chance entries and whole steps
+# 1: before chance entries and whole steps; 2: before the sealed deck
+@pytest.mark.parametrize("version", [1, 2, 4])
 def test_other_protocol_versions_are_a_protocol_mismatch(version: int) -> None:
-    assert PROTOCOL_VERSION == 2
+    assert PROTOCOL_VERSION == 3
     data = raw_envelope(protocol_version=version, heartbeat=pb.Heartbeat()).SerializeToString()
     with pytest.raises(CodecError, match=f"protocol version {version} is not supported "
-                                         r"\(this peer speaks version 2\)") as info:
+                                         r"\(this peer speaks version 3\)") as info:
         decode_envelope(data)
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
 
@@ -421,7 +424,7 @@ def test_other_protocol_versions_are_a_protocol_mismatch(version: int) -> None:
                                              action=pb.Action())).SerializeToString(), 9, 4),
     (raw_envelope(seq=9, state_hash=pb.StateHash(index=3, state_hash=b"x")
                   ).SerializeToString(), 9, 3),
-    (raw_envelope(protocol_version=3, seq=9, action=pb.ActionMsg(index=4)
+    (raw_envelope(protocol_version=2, seq=9, action=pb.ActionMsg(index=4)
                   ).SerializeToString(), 9, None),  # another version's body is not read
 ])
 def test_a_decoding_failure_names_the_envelope_and_its_index(
@@ -623,18 +626,18 @@ def test_log_records() -> None:
             encode_log_record(bad)
     with pytest.raises(CodecError, match="neither"):
         decode_log_record(b"")
-    future = pb.LogRecord(header=pb.LogHeader(format_version=4, game="g", fingerprint="f",
+    future = pb.LogRecord(header=pb.LogHeader(format_version=5, game="g", fingerprint="f",
                                               players=2, seed=b"s"))
-    with pytest.raises(CodecError, match="format version 4 is not supported "
-                                         r"\(this version reads formats 1, 2, 3\)") as info:
+    with pytest.raises(CodecError, match="format version 5 is not supported "
+                                         r"\(this version reads formats 1, 2, 3, 4\)") as info:
         decode_log_record(future.SerializeToString())
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
-    # Format 1 (before chance entries) reads the same; format 3 is what is written.
+    # Format 1 (before chance entries) reads the same; format 4 is what is written.
     older = pb.LogRecord(header=pb.LogHeader(format_version=1, game="g", fingerprint="f",
                                              players=2, seed=b"s"))
     assert decode_log_record(older.SerializeToString()) == LogHeader("g", (), "f", 2, b"s")
     written = pb.LogRecord.FromString(encode_log_record(LogHeader("g", (), "f", 2, b"s")))
-    assert written.header.format_version == 3
+    assert written.header.format_version == 4
     with pytest.raises(CodecError):
         encode_log_record("nope")  # type: ignore[arg-type]
     # A seat event (format 3) round-trips; one with an unknown kind or unsorted voters does not.
@@ -644,6 +647,17 @@ def test_log_records() -> None:
                       SeatEvent(SeatEventKind.END, 2, voters=(1, 0))):
         with pytest.raises(CodecError):
             encode_log_record(bad_event)
+    # A seal record (format 4) round-trips, holding exactly one message.
+    step = messages.ShuffleStep(0, 1, messages.ShufflePhase.REKEY, 2, b"\x02" * 64,
+                                b"\x03" * 64)
+    for seal in (messages.SealRecord.of(2, step), messages.SealRecord.of(0, messages.CardKeys(
+            (messages.CardKey(0, 1, 1, b"\x04" * 32),), public=True)),
+                 messages.SealRecord.of(1, messages.Disclose(1, b"\x05" * 32))):
+        assert decode_log_record(encode_log_record(seal)) == seal
+    for bad_seal in (messages.SealRecord(0), messages.SealRecord(
+            0, step=step, disclose=messages.Disclose(0, b"\x05" * 32))):
+        with pytest.raises(CodecError, match="exactly one"):
+            encode_log_record(bad_seal)
 
 
 # --------------------------------------------------------------------------------------
