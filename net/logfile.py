@@ -43,7 +43,7 @@ from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
-from hedgerow.net.messages import LoggedEntry, LogHeader, SeatEvent
+from hedgerow.net.messages import CardReveal, LoggedEntry, LogHeader, SealRecord, SeatEvent
 
 __all__ = [
     "MAGIC",
@@ -163,6 +163,9 @@ class LogReadResult:
     #: The seat events (takeover, reclaim, agreed end) read before any problem, in file
     #: order: records outside the hash chain (docs/protocol.md §6).
     events: tuple[SeatEvent, ...] = ()
+    #: A sealed table's records (shuffle steps, keys, disclosed secrets, §10), in file order,
+    #: each with the number of entries written before it.
+    seals: tuple[tuple[int, SealRecord], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -182,7 +185,7 @@ class LogReadResult:
         return self.header.table_header.genesis if self.header is not None else None
 
 
-def _frame(record: LogHeader | LoggedEntry | SeatEvent) -> bytes:
+def _frame(record: LogHeader | LoggedEntry | SeatEvent | SealRecord) -> bytes:
     payload = encode_log_record(record)
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
@@ -204,6 +207,7 @@ def parse_log(data: bytes) -> LogReadResult:
     header: LogHeader | None = None
     entries: list[LoggedEntry] = []
     events: list[SeatEvent] = []
+    seals: list[tuple[int, SealRecord]] = []
     head = b""
     pos = len(MAGIC)
 
@@ -222,7 +226,7 @@ def parse_log(data: bytes) -> LogReadResult:
         # power cut leaves).
         tail = not salvaged and (at_tail or not data[pos:].strip(b"\0") or kind in _TAIL_KINDS)
         return LogReadResult(header, tuple(entries), LogProblem(kind, pos, index, message, tail),
-                             pos, salvaged, tuple(events))
+                             pos, salvaged, tuple(events), tuple(seals))
 
     while pos < len(data):
         if len(data) - pos < _FRAME.size:
@@ -253,6 +257,8 @@ def parse_log(data: bytes) -> LogReadResult:
             return stop("extra_header", "a second log header")
         elif isinstance(record, SeatEvent):
             events.append(record)  # outside the chain: it changes no entry and no state
+        elif isinstance(record, SealRecord):
+            seals.append((len(entries), record))  # outside the chain, like a seat event
         else:
             problem = _chain_problem(record, len(entries), head)
             if problem is not None:
@@ -263,7 +269,7 @@ def parse_log(data: bytes) -> LogReadResult:
 
     if header is None:
         return stop("truncated", "the file ends before the log header", at_tail=True)
-    return LogReadResult(header, tuple(entries), None, pos, (), tuple(events))
+    return LogReadResult(header, tuple(entries), None, pos, (), tuple(events), tuple(seals))
 
 
 #: Damage that is a torn tail when no intact entry follows it (see `LogProblem.at_tail`).
@@ -457,14 +463,16 @@ class LogWriter:
         """The digest the next appended entry must chain to."""
         return self._head
 
-    def append(self, entry: LogEntry, state_hash: bytes) -> None:
-        """Write ``entry`` (with the state hash after it), flush it, and fsync it if the
-        policy says so (this seat's own entry, or ``always``).
+    def append(self, entry: LogEntry, state_hash: bytes,
+               reveals: tuple[CardReveal, ...] = ()) -> None:
+        """Write ``entry`` (with the state hash after it, and at a sealed table the cards its
+        action showed), flush it, and fsync it if the policy says so (this seat's own entry,
+        or ``always``).
 
         Raises `LogFileError` for an entry that does not continue the log (wrong index,
         broken chain, bad digest) or cannot be encoded; nothing is written then.
         """
-        item = LoggedEntry(entry, state_hash)
+        item = LoggedEntry(entry, state_hash, reveals)
         problem = _chain_problem(item, self._next_index, self._head)
         if problem is not None:
             raise LogFileError(f"{self.path}: refusing to append: {problem[1]}")
@@ -486,6 +494,17 @@ class LogWriter:
             raise LogFileError(f"{self.path}: cannot log the seat event: {exc.message}") from exc
         self._file.write(frame)
         self._sync()
+
+    def append_seal(self, record: SealRecord, *, own: bool) -> None:
+        """Write a sealed-deck record (outside the hash chain), flush it, and fsync it when
+        this peer made it (``own``: its shuffle steps and keys must outlive a crash)."""
+        try:
+            frame = _frame(record)
+        except CodecError as exc:
+            raise LogFileError(f"{self.path}: cannot log a sealed record: {exc.message}") \
+                from exc
+        self._file.write(frame)
+        self._sync(self.policy == SYNC_ALWAYS or own)
 
     def _sync(self, durable: bool = True) -> None:
         """Flush; fsync too when ``durable`` and the policy fsyncs at all."""
