@@ -66,7 +66,7 @@ from hedgerow.core.sealed import (
     substitute,
     tokens_in,
 )
-from hedgerow.core.table import CHANCE_RUN_LIMIT, Applied, Table
+from hedgerow.core.table import CHANCE_RUN_LIMIT, Applied, LogEntry, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +446,14 @@ class SealedTable(Table):
         if state is not self.state:
             self.state = state
             self._hash = None
+
+    def entry_hash(self, entry: LogEntry, state: Any) -> bytes:
+        """The state hash after ``entry`` at a sealed table: ``digest("hedgerow-sealed-state-v1",
+        entry digest, state hash)``.  The entry's digest chains every deck the peers made (a
+        chance entry logs its decks' digests), so peers that were shown different decks
+        disagree at the chance entry itself (docs/protocol.md §10.6)."""
+        return digest(b"hedgerow-sealed-state-v1", entry.digest,
+                      Table.entry_hash(self, entry, state))
 
     def hash_of(self, state: Any) -> bytes:
         """The canonical hash of a public state (its tokens encoded as `Sealed` records)."""

@@ -195,6 +195,12 @@ class Table:
             self._hash = self.hash_of(self.state)
         return self._hash
 
+    def entry_hash(self, entry: LogEntry, state: Any) -> bytes:
+        """The state hash peers report after ``entry`` (``state`` is the state after it): the
+        state's canonical hash (a sealed table binds the entry too,
+        `hedgerow.core.sealedtable.SealedTable.entry_hash`)."""
+        return self.state_hash() if state is self.state else self.hash_of(state)
+
     def hash_of(self, state: Any) -> bytes:
         """The canonical hash of any state of this table's game."""
         gamedef = self.gamedef

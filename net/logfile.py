@@ -637,7 +637,7 @@ def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntr
                 return Mismatch("digest", checked,
                                 "the replayed entry's digest differs from the log's",
                                 entry.digest, applied.entry.digest)
-            actual = table.hash_of(applied.after)
+            actual = table.entry_hash(applied.entry, applied.after)
             if actual != item.state_hash:
                 return Mismatch("state_hash", checked,
                                 f"the state hash after {entry.action} by {_who(entry)} is "

@@ -128,11 +128,6 @@ def card_point(table_id: bytes, entry: int, draw: int, index: int) -> bytes:
 # -- a party's secret ------------------------------------------------------------------------
 
 
-def secret_commitment(secret: bytes) -> bytes:
-    """What a party publishes before any shuffle, to be checked when it discloses ``secret``."""
-    return digest(b"hedgerow-seal-commit-v1", secret)
-
-
 class PeerSecret:
     """One party's secret for one table, and every scalar derived from it."""
 
@@ -143,11 +138,6 @@ class PeerSecret:
             raise MentalPokerError("a party's secret is 32 bytes")
         self.secret = secret
         self._cache: dict[str, bytes] = {}
-
-    @property
-    def commitment(self) -> bytes:
-        """`secret_commitment` of this secret."""
-        return secret_commitment(self.secret)
 
     def scalar(self, label: str) -> bytes:
         """The scalar named ``label`` (never zero)."""

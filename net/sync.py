@@ -320,10 +320,7 @@ class Sync:
             while self._unsealed:
                 applied = self._unsealed.popleft()
                 entry = applied.entry
-                if applied.after is table.state:
-                    state_hash = table.state_hash()  # cached for the current state
-                else:  # a state already superseded
-                    state_hash = table.hash_of(applied.after)
+                state_hash = table.entry_hash(entry, applied.after)
                 text = table.describe_entry(entry, applied.before)
                 self.history.append(HistoryLine(entry.index, entry.seat, text))
                 if entry.index < len(self.ctx.hashes.own):

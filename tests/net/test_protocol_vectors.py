@@ -298,7 +298,68 @@ def log_file() -> str:
     )
 
 
+def sealed_points() -> str:
+    from hedgerow.net import mentalpoker as mp
+
+    table_id = bytes(range(16))
+    rows = [f"table_id = {table_id.hex()}"]
+    for entry, draw, index in ((0, 0, 0), (0, 0, 1), (0, 2, 5), (7, 0, 0)):
+        seed = digest(b"hedgerow-card-v1", table_id, encode((entry, draw, index)))
+        rows.append(f"card ({entry}, {draw}, {index}): from_uniform({seed.hex()})")
+        rows.append(f"    = {mp.card_point(table_id, entry, draw, index).hex()}")
+    a = mp.reduce64(bytes([0x0A]) * 64)
+    b = mp.reduce64(bytes([0x0B]) * 64)
+    point = mp.card_point(table_id, 0, 0, 0)
+    rows += [
+        f"a = reduce(0a * 64) = {a.hex()}",
+        f"b = reduce(0b * 64) = {b.hex()}",
+        f"a * card(0, 0, 0)     = {mp.mul(a, point).hex()}",
+        f"b * (a * card(0,0,0)) = {mp.mul(b, mp.mul(a, point)).hex()}",
+        f"a * (b * card(0,0,0)) = {mp.mul(a, mp.mul(b, point)).hex()}",
+        f"(a b)^-1              = {mp.invert(mp.smul(a, b)).hex()}",
+        f"(a b)^-1 * that       = {mp.open_card(mp.mul(b, mp.mul(a, point)), (a, b)).hex()}",
+        f"a * B (a commitment)  = {mp.base(a).hex()}",
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def sealed_secret() -> str:
+    from hedgerow.net import mentalpoker as mp
+
+    secret = mp.PeerSecret(bytes([0x5A]) * 32)
+    rows = [f"secret = {secret.secret.hex()}"]
+    for label, value in (("lock/0/0", secret.lock(0, 0)), ("relock/3/1", secret.relock(3, 1)),
+                         ("card/0/0/4", secret.card_key(0, 0, 4))):
+        rows.append(f"scalar {label:11} = {value.hex()}")
+    rows.append(f"permutation 0/0 of 8 = {secret.permutation(0, 0, 8)}")
+    return "\n".join(rows) + "\n"
+
+
+def sealed_shuffle() -> str:
+    from hedgerow.net import mentalpoker as mp
+
+    table_id = bytes(range(16))
+    secrets = [mp.PeerSecret(bytes([0x11]) * 32), mp.PeerSecret(bytes([0x22]) * 32)]
+    items = [mp.Item(mp.card_point(table_id, 0, 0, j)) for j in range(3)]
+    steps = mp.shuffle_all(secrets, 0, 0, items)
+    rows = ["table_id = 000102..0f, parties 0 (secret 11 * 32) and 1 (secret 22 * 32)",
+            "entry 0, draw 0: Shuffle(3) of items 0, 1, 2"]
+    for step in steps:
+        rows.append(f"{step.phase} pass of party {step.party}:")
+        rows += [f"  point {i}: {p.hex()}" for i, p in enumerate(step.points)]
+        rows += [f"  commitment {i}: {c.hex()}" for i, c in enumerate(step.commitments)]
+    rows.append(f"deck digest = {mp.deck_digest(steps).hex()}")
+    cards = {item.point: j for j, item in enumerate(items)}
+    for pos in range(3):
+        keys = [s.card_key(0, 0, pos) for s in secrets]
+        rows.append(f"position {pos} opens to item {cards[mp.open_card(steps[-1].points[pos], keys)]}")
+    return "\n".join(rows) + "\n"
+
+
 VECTORS: dict[str, Callable[[], str]] = {
+    "sealed-points": sealed_points,
+    "sealed-secret": sealed_secret,
+    "sealed-shuffle": sealed_shuffle,
     "rng-words": rng_words,
     "rng-streams": rng_streams,
     "rng-shuffle": rng_shuffle,
