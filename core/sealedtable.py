@@ -427,6 +427,10 @@ class SealedTable(Table):
         if public or private:
             self._obligations.append(Obligations(self.index, public, tuple(private)))
 
+    def seen_by(self, seat: int) -> set[Key]:
+        """The keys of the sealed cards in ``seat``'s view of the public state now."""
+        return self._seen_by(seat)
+
     def _seen_by(self, seat: int, state: Any = None) -> set[Key]:
         """The keys of the tokens in ``seat``'s view of the public state."""
         state = self.state if state is None else state

@@ -311,3 +311,66 @@ def shuffle_all(secrets: Sequence[PeerSecret], entry: int, draw: int,
         steps.append(step)
         deck = list(step.points)
     return steps
+
+
+# -- escrow: a departed party's secret, recovered by every remaining party together ---------
+
+
+def escrow_key(secret: PeerSecret) -> bytes:
+    """``E = e B``: the point a party publishes so that the others can seal its shares to it
+    (``e`` = the scalar ``escrow`` of its secret: whoever recovers the secret can open them
+    too)."""
+    return base(secret.scalar("escrow"))
+
+
+def escrow_shares(secret: PeerSecret, holders: Sequence[int]) -> dict[int, bytes]:
+    """The secret split among ``holders`` (XOR shares: all of them are needed to recover
+    it; any fewer say nothing of it)."""
+    if not holders:
+        raise MentalPokerError("a secret is shared among at least one other party")
+    shares: dict[int, bytes] = {}
+    rest = secret.secret
+    for holder in holders[:-1]:
+        share = hashlib.blake2b(f"hedgerow-sealed-v1/escrow-share/{holder}".encode("ascii"),
+                                key=secret.secret, digest_size=SECRET).digest()
+        shares[holder] = share
+        rest = _xor(rest, share)
+    shares[holders[-1]] = rest
+    return shares
+
+
+def share_commitment(share: bytes) -> bytes:
+    """What the dealer publishes of a share, to check it when it is opened."""
+    return digest(b"hedgerow-escrow-share-v1", share)
+
+
+def seal_share(secret: PeerSecret, holder: int, holder_key: bytes, share: bytes
+               ) -> tuple[bytes, bytes]:
+    """``(R, c)``: ``share`` sealed to the party whose escrow key is ``holder_key``
+    (ECIES: ``R = r B``, ``c = share XOR BLAKE2b-256(r E || R || E)``)."""
+    r = secret.scalar(f"escrow-ephemeral/{holder}")
+    ephemeral = base(r)
+    return ephemeral, _xor(share, _share_pad(mul(r, holder_key), ephemeral, holder_key))
+
+
+def open_share(holder: PeerSecret, ephemeral: bytes, sealed: bytes) -> bytes:
+    """The share sealed to ``holder``'s escrow key."""
+    e = holder.scalar("escrow")
+    return _xor(sealed, _share_pad(mul(e, ephemeral), ephemeral, base(e)))
+
+
+def combine_shares(shares: Iterable[bytes]) -> bytes:
+    """The secret from all its shares."""
+    out = bytes(SECRET)
+    for share in shares:
+        out = _xor(out, share)
+    return out
+
+
+def _share_pad(shared: bytes, ephemeral: bytes, key: bytes) -> bytes:
+    return hashlib.blake2b(b"hedgerow-escrow-v1" + shared + ephemeral + key,
+                           digest_size=SECRET).digest()
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b, strict=True))

@@ -521,6 +521,50 @@ class Disclose:
 
 
 @dataclass(frozen=True, slots=True)
+class EscrowKey:
+    """Party ``party``'s escrow key ``E = e B``, to which the others seal its shares
+    (tables of three parties or more, docs/protocol.md §10.11)."""
+
+    party: Annotated[int, W.PARTY]
+    key: Annotated[bytes, W.POINT]
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowShare:
+    """One share of a party's secret, sealed to party ``holder``, with its commitment."""
+
+    holder: Annotated[int, W.PARTY]
+    ephemeral: Annotated[bytes, W.POINT]
+    sealed: Annotated[bytes, W.SHARE]
+    commitment: Annotated[bytes, W.DIGEST]
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowShares:
+    """Party ``party``'s secret split among every other party, one sealed share each."""
+
+    party: Annotated[int, W.PARTY]
+    shares: Annotated[tuple[EscrowShare, ...], W.items(EscrowShare)]
+
+    def problem(self) -> str | None:
+        """Holders ascending, each once, never the party itself."""
+        holders = [s.holder for s in self.shares]
+        if not holders or holders != sorted(set(holders)) or self.party in holders:
+            return "escrow shares go one to each other party, by ascending holder"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowOpen:
+    """The share of party ``party``'s secret that was sealed to ``holder``, opened for a
+    takeover of ``party``'s seat."""
+
+    party: Annotated[int, W.PARTY]
+    holder: Annotated[int, W.PARTY]
+    share: Annotated[bytes, W.SHARE]
+
+
+@dataclass(frozen=True, slots=True)
 class SealRecord:
     """A log-file record of the sealed deck: a sealed message this peer sent or received,
     and the party that made it (what a resumed peer and a verifier need, §6, §10)."""
@@ -529,27 +573,42 @@ class SealRecord:
     step: Annotated[ShuffleStep | None, W.optional(W.anything)] = None
     keys: Annotated[CardKeys | None, W.optional(W.anything)] = None
     disclose: Annotated[Disclose | None, W.optional(W.anything)] = None
+    escrow_key: Annotated[EscrowKey | None, W.optional(W.anything)] = None
+    escrow_shares: Annotated[EscrowShares | None, W.optional(W.anything)] = None
+    escrow_open: Annotated[EscrowOpen | None, W.optional(W.anything)] = None
 
     def problem(self) -> str | None:
-        """Exactly one of step, keys and disclose."""
-        held = [x for x in (self.step, self.keys, self.disclose) if x is not None]
-        return None if len(held) == 1 else "a seal record holds exactly one message"
+        """Exactly one message."""
+        return None if len(self._held()) == 1 else "a seal record holds exactly one message"
+
+    def _held(self) -> list[SealBody]:
+        return [x for x in (self.step, self.keys, self.disclose, self.escrow_key,
+                            self.escrow_shares, self.escrow_open) if x is not None]
 
     @property
-    def body(self) -> ShuffleStep | CardKeys | Disclose:
+    def body(self) -> SealBody:
         """The message it records."""
-        body = self.step or self.keys or self.disclose
-        assert body is not None
+        (body,) = self._held()
         return body
 
     @classmethod
-    def of(cls, party: int, body: ShuffleStep | CardKeys | Disclose) -> SealRecord:
+    def of(cls, party: int, body: SealBody) -> SealRecord:
         """The record of ``body``, made by ``party``."""
         if isinstance(body, ShuffleStep):
             return cls(party, step=body)
         if isinstance(body, CardKeys):
             return cls(party, keys=body)
-        return cls(party, disclose=body)
+        if isinstance(body, Disclose):
+            return cls(party, disclose=body)
+        if isinstance(body, EscrowKey):
+            return cls(party, escrow_key=body)
+        if isinstance(body, EscrowShares):
+            return cls(party, escrow_shares=body)
+        return cls(party, escrow_open=body)
+
+
+#: The sealed deck's messages (§10): what `hedgerow.net.sealing` sends and receives.
+SealBody = ShuffleStep | CardKeys | Disclose | EscrowKey | EscrowShares | EscrowOpen
 
 
 #: Any message body an `Envelope` can carry.
@@ -557,6 +616,7 @@ Body = (
     Hello | SeatAssignment | SeedCommit | SeedReveal | Start | ActionMsg | StateHash
     | ActionCommit | ActionReveal | CatchUpRequest | CatchUpReply | Heartbeat | Leave | ErrorMsg
     | SeatMotion | MotionVote | SeatTaken | SeatHandback | ShuffleStep | CardKeys | Disclose
+    | EscrowKey | EscrowShares | EscrowOpen
 )
 
 

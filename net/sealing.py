@@ -43,6 +43,11 @@ from hedgerow.net.messages import (
     CardKeys,
     CardReveal,
     Disclose,
+    EscrowKey,
+    EscrowOpen,
+    EscrowShare,
+    EscrowShares,
+    SealBody,
     ShufflePhase,
     ShuffleStep,
 )
@@ -55,8 +60,6 @@ _PHASES = {mp.RELOCK: ShufflePhase.RELOCK, mp.LOCK: ShufflePhase.LOCK,
 _NAMES = {v: k for k, v in _PHASES.items()}
 #: Shuffle steps and keys held for decks this peer has not reached yet (bounded).
 EARLY_LIMIT = 4096
-
-SealBody = ShuffleStep | CardKeys | Disclose
 
 
 class SealOut(Protocol):
@@ -80,6 +83,9 @@ class SealOut(Protocol):
 
     def opened(self) -> None:
         """Cards were opened: what waited for them (an action, a seal, a seat) may go on."""
+
+    def recovered(self, party: int) -> None:
+        """A departed party's secret was recovered from the escrow (a takeover may go on)."""
 
 
 @dataclass
@@ -141,7 +147,31 @@ class Sealing:
         self.disclosed: dict[int, bytes] = {}
         self._disclosing = False
         self.halted = False
+        # -- escrow (three parties or more, §10.11)
+        self.escrow_keys: dict[int, bytes] = {}
+        self._escrow: dict[int, dict[int, EscrowShare]] = {}  # dealer -> holder -> share
+        self._open_shares: dict[int, dict[int, bytes]] = {}  # dealer -> holder -> share
+        self._shares_sent = False
+        #: Departed parties' secrets recovered from the escrow, by party.
+        self.recovered: dict[int, mp.PeerSecret] = {}
+        #: Parties whose passes another party makes (departed, their secret recovered).
+        self.absent: set[int] = set()
 
+    @property
+    def escrowed(self) -> bool:
+        """True at a table whose parties escrow their secrets (three parties or more)."""
+        return self.parties >= 3
+
+    def start(self) -> None:
+        """Begin: publish our escrow key (three parties or more), then do what is due."""
+        if self.escrowed and self.me not in self.escrow_keys:
+            key = mp.escrow_key(self.secret)
+            self.escrow_keys[self.me] = key
+            msg = EscrowKey(self.me, key)
+            self.out.broadcast(msg)
+            self.out.keep(msg, self.me)
+            self._deal_shares()
+        self.pump()
     # -- driving -----------------------------------------------------------------------------
 
     def pump(self) -> None:
@@ -214,17 +244,27 @@ class Sealing:
         self._cards[point] = (job.entry, job.draw, j)
         return mp.Item(point)
 
+    def maker(self, party: int) -> int:
+        """The party that makes ``party``'s passes: itself, or for a departed party whose
+        secret was recovered, the lowest party still present."""
+        if party not in self.absent:
+            return party
+        return min(p for p in range(self.parties) if p not in self.absent)
+
+    def _secret_of(self, party: int) -> mp.PeerSecret:
+        return self.secret if party == self.me else self.recovered[party]
+
     def _advance(self, deck: _Deck) -> bool:
         """Accept held passes in order, and make ours when it is due."""
         progressed = False
         while not deck.done and not self.halted:
             phase, party = deck.passes[len(deck.steps)]
             step = deck.held.pop((phase, party), None)
-            if step is None and party == self.me:
-                step = mp.make_step(self.secret, phase, party, deck.job.entry, deck.job.draw,
-                                    deck.items, deck.points, deck.relocked)
+            if step is None and self.maker(party) == self.me:
+                step = mp.make_step(self._secret_of(party), phase, party, deck.job.entry,
+                                    deck.job.draw, deck.items, deck.points, deck.relocked)
                 self.out.broadcast(_message(deck.job, step))
-                self.out.keep(_message(deck.job, step), self.me)
+                self.out.keep(_message(deck.job, step), party)
             elif step is None:
                 return progressed
             else:
@@ -241,7 +281,7 @@ class Sealing:
 
     def on_shuffle_step(self, party: int, msg: ShuffleStep) -> str | None:
         """A pass from ``party``'s peer; why it is refused, or None."""
-        if msg.party != party:
+        if self.maker(msg.party) != party:
             return f"party {party} cannot make party {msg.party}'s pass"
         step = mp.Step(_NAMES[msg.phase], msg.party, _split(msg.points),
                        _split(msg.commitments))
@@ -342,15 +382,24 @@ class Sealing:
             self.out.keep(msg, party)
         return None
 
+    def _keys_for(self, card: Key) -> dict[int, bytes]:
+        """Every key for ``card`` this peer holds, the recovered parties' computed."""
+        keys = self._keys.setdefault(card, {})
+        for party, secret in self.recovered.items():
+            if party not in keys:
+                keys[party] = secret.card_key(*card)
+        return keys
+
     def _open_ready(self) -> bool:
         """Open every wanted card whose keys are all in; show them to the table."""
         public: dict[Key, object] = {}
         mine: dict[Key, object] = {}
         for card in sorted(self._want_public | self._want_mine):
-            keys = self._keys.get(card, {})
+            keys = self._keys_for(card)
             if len(keys) < self.parties:
                 continue
-            if card in self._want_public and len(self._public_from.get(card, ())) < self.parties:
+            sent = self._public_from.get(card, set()) | self.absent
+            if card in self._want_public and len(sent) < self.parties:
                 if card not in self._want_mine:
                     continue
                 self._want_mine.discard(card)  # ours already: shown to all once the round ends
@@ -392,7 +441,7 @@ class Sealing:
         """The keys to send with this peer's action for the cards it shows."""
         out = []
         for card in sorted(prepared.attached):
-            keys = self._keys.get(card, {})
+            keys = self._keys_for(card)
             if len(keys) < self.parties:
                 raise ValueError(f"the card {card} is not open to this peer")
             out.append(CardReveal(*card, b"".join(keys[p] for p in range(self.parties))))
@@ -465,14 +514,146 @@ class Sealing:
 
     @property
     def all_disclosed(self) -> bool:
-        """True once every party's secret is in."""
-        return len(self.disclosed) == self.parties
+        """True once every party's secret is in (a departed party's, recovered from the
+        escrow, counts)."""
+        return len(self.disclosed.keys() | self.recovered.keys()) == self.parties
 
     def verdict(self) -> Verdict:
         """Verify the game with the disclosed secrets (`hedgerow.net.sealverify`)."""
         shuffles = [ShuffleRecord(d.job, tuple(d.steps)) for d in self.decks.values() if d.done]
+        secrets = {p: s.secret for p, s in self.recovered.items()} | self.disclosed
         return verify(self.table, table_id=self.table_id, shuffles=shuffles,
-                      secrets=self.disclosed, parties=self.parties)
+                      secrets=secrets, parties=self.parties)
+
+    # -- escrow --------------------------------------------------------------------------------
+
+    def _deal_shares(self) -> None:
+        """Once every party's escrow key is in: split our secret among the others, each
+        share sealed to its holder (once)."""
+        if self._shares_sent or len(self.escrow_keys) < self.parties:
+            return
+        self._shares_sent = True
+        holders = [p for p in range(self.parties) if p != self.me]
+        shares = mp.escrow_shares(self.secret, holders)
+        sealed = []
+        for holder in holders:
+            ephemeral, box = mp.seal_share(self.secret, holder, self.escrow_keys[holder],
+                                           shares[holder])
+            sealed.append(EscrowShare(holder, ephemeral, box,
+                                      mp.share_commitment(shares[holder])))
+        msg = EscrowShares(self.me, tuple(sealed))
+        self._escrow[self.me] = {s.holder: s for s in sealed}
+        self.out.broadcast(msg)
+        self.out.keep(msg, self.me)
+
+    def on_escrow_key(self, party: int, msg: EscrowKey) -> str | None:
+        """``party``'s escrow key; why it is refused, or None."""
+        if msg.party != party:
+            return f"party {party} cannot publish party {msg.party}'s escrow key"
+        if not self.escrowed:
+            return "a table of two parties escrows nothing"
+        if not mp.valid_point(msg.key):
+            self._halt(f"party {party}'s escrow key is not a valid point", party)
+            return None
+        if self.escrow_keys.get(party, msg.key) != msg.key:
+            self._halt(f"party {party} published two different escrow keys", party)
+            return None
+        if party not in self.escrow_keys:
+            self.escrow_keys[party] = msg.key
+            self.out.keep(msg, party)
+        self._deal_shares()
+        return None
+
+    def on_escrow_shares(self, party: int, msg: EscrowShares) -> str | None:
+        """``party``'s sealed shares of its secret; why they are refused, or None."""
+        if msg.party != party:
+            return f"party {party} cannot deal party {msg.party}'s shares"
+        if not self.escrowed:
+            return "a table of two parties escrows nothing"
+        if [s.holder for s in msg.shares] != [p for p in range(self.parties) if p != party]:
+            return "escrow shares go one to each other party"
+        shares = {s.holder: s for s in msg.shares}
+        if self._escrow.get(party, shares) != shares:
+            self._halt(f"party {party} dealt two different sets of escrow shares", party)
+            return None
+        if party not in self._escrow:
+            self._escrow[party] = shares
+            self.out.keep(msg, party)
+        return None
+
+    def can_recover(self, party: int) -> bool:
+        """True when the other parties can recover ``party``'s secret together: the table
+        escrows, and ``party`` dealt its shares."""
+        return self.escrowed and party in self._escrow and party != self.me
+
+    def recover(self, party: int) -> None:
+        """A takeover of ``party``'s seat passed: open the shares of its secret we can (ours,
+        and those sealed to parties whose secret we recovered before) to every party."""
+        if not self.can_recover(party) or party in self.recovered:
+            return
+        self.absent.add(party)
+        for holder, share in sorted(self._escrow[party].items()):
+            if holder == self.me:
+                opener = self.secret
+            elif holder in self.recovered:
+                opener = self.recovered[holder]
+            else:
+                continue
+            opened = mp.open_share(opener, share.ephemeral, share.sealed)
+            msg = EscrowOpen(party, holder, opened)
+            self.out.broadcast(msg)
+            self.out.keep(msg, self.me)
+            self._take_share(msg)
+        self.pump()
+
+    def on_escrow_open(self, party: int, msg: EscrowOpen) -> str | None:
+        """A share of a departed party's secret, opened by ``party``'s peer."""
+        if msg.party not in self._escrow or msg.holder not in self._escrow[msg.party]:
+            return f"no share of party {msg.party}'s secret was sealed to party {msg.holder}"
+        if msg.holder != party and msg.holder not in self.recovered:
+            return f"party {party} cannot open the share sealed to party {msg.holder}"
+        if mp.share_commitment(msg.share) != self._escrow[msg.party][msg.holder].commitment:
+            self._halt(f"party {party} opened a wrong share of party {msg.party}'s secret",
+                       party)
+            return None
+        self.out.keep(msg, party)
+        self._take_share(msg)
+        self.pump()
+        return None
+
+    def _take_share(self, msg: EscrowOpen) -> None:
+        shares = self._open_shares.setdefault(msg.party, {})
+        shares[msg.holder] = msg.share
+        if msg.party in self.recovered or len(shares) < self.parties - 1:
+            return
+        secret = mp.PeerSecret(mp.combine_shares(shares[h] for h in sorted(shares)))
+        for deck in self.decks.values():
+            for step in deck.steps:
+                if step.phase == mp.REKEY and step.party == msg.party and not mp.check_key(
+                        secret.card_key(deck.job.entry, deck.job.draw, 0), step.commitments[0]):
+                    self._halt(f"party {msg.party}'s escrowed secret does not open its cards: "
+                               "it dealt wrong shares", msg.party)
+                    return
+        self.recovered[msg.party] = secret
+        self.absent.add(msg.party)
+        self.out.recovered(msg.party)
+
+    def seat_moved(self, seat: int) -> None:
+        """``seat`` changed hands (a takeover, a handback): show its new holder the cards
+        the seat sees."""
+        tokens = sorted(self.table.seen_by(seat) - self.table.public.keys())
+        holder = self.party_of(seat)
+        if holder == self.me:
+            for card in tokens:
+                self._want_mine.add(card)
+                self._key(card)
+        elif tokens and holder not in self.absent:
+            self.out.send(holder, CardKeys(tuple(self._key(card) for card in tokens)))
+        self.pump()
+
+    def returned(self, party: int) -> None:
+        """A departed party is back (a reclaim): it makes its own passes again."""
+        self.absent.discard(party)
 
     def _halt(self, message: str, party: int | None) -> None:
         if self.halted:

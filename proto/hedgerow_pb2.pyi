@@ -167,7 +167,7 @@ class LogEntry(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
 
 class Envelope(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback", "shuffle_step", "card_keys", "disclose")
+    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback", "shuffle_step", "card_keys", "disclose", "escrow_key", "escrow_shares", "escrow_open")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SENDER_FIELD_NUMBER: _ClassVar[int]
@@ -193,6 +193,9 @@ class Envelope(_message.Message):
     SHUFFLE_STEP_FIELD_NUMBER: _ClassVar[int]
     CARD_KEYS_FIELD_NUMBER: _ClassVar[int]
     DISCLOSE_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_KEY_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_SHARES_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_OPEN_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     table_id: bytes
     sender: bytes
@@ -218,7 +221,10 @@ class Envelope(_message.Message):
     shuffle_step: ShuffleStep
     card_keys: CardKeys
     disclose: Disclose
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ..., shuffle_step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., card_keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ...) -> None: ...
+    escrow_key: EscrowKey
+    escrow_shares: EscrowShares
+    escrow_open: EscrowOpen
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ..., shuffle_step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., card_keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ...) -> None: ...
 
 class PluginVersion(_message.Message):
     __slots__ = ("name", "version")
@@ -488,17 +494,61 @@ class Disclose(_message.Message):
     secret: bytes
     def __init__(self, party: _Optional[int] = ..., secret: _Optional[bytes] = ...) -> None: ...
 
+class EscrowKey(_message.Message):
+    __slots__ = ("party", "key")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    party: int
+    key: bytes
+    def __init__(self, party: _Optional[int] = ..., key: _Optional[bytes] = ...) -> None: ...
+
+class EscrowShare(_message.Message):
+    __slots__ = ("holder", "ephemeral", "sealed", "commitment")
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    EPHEMERAL_FIELD_NUMBER: _ClassVar[int]
+    SEALED_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    holder: int
+    ephemeral: bytes
+    sealed: bytes
+    commitment: bytes
+    def __init__(self, holder: _Optional[int] = ..., ephemeral: _Optional[bytes] = ..., sealed: _Optional[bytes] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+
+class EscrowShares(_message.Message):
+    __slots__ = ("party", "shares")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    party: int
+    shares: _containers.RepeatedCompositeFieldContainer[EscrowShare]
+    def __init__(self, party: _Optional[int] = ..., shares: _Optional[_Iterable[_Union[EscrowShare, _Mapping]]] = ...) -> None: ...
+
+class EscrowOpen(_message.Message):
+    __slots__ = ("party", "holder", "share")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    party: int
+    holder: int
+    share: bytes
+    def __init__(self, party: _Optional[int] = ..., holder: _Optional[int] = ..., share: _Optional[bytes] = ...) -> None: ...
+
 class SealRecord(_message.Message):
-    __slots__ = ("party", "step", "keys", "disclose")
+    __slots__ = ("party", "step", "keys", "disclose", "escrow_key", "escrow_shares", "escrow_open")
     PARTY_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     KEYS_FIELD_NUMBER: _ClassVar[int]
     DISCLOSE_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_KEY_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_SHARES_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_OPEN_FIELD_NUMBER: _ClassVar[int]
     party: int
     step: ShuffleStep
     keys: CardKeys
     disclose: Disclose
-    def __init__(self, party: _Optional[int] = ..., step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ...) -> None: ...
+    escrow_key: EscrowKey
+    escrow_shares: EscrowShares
+    escrow_open: EscrowOpen
+    def __init__(self, party: _Optional[int] = ..., step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")

@@ -24,7 +24,15 @@ from hedgerow.core.sealedtable import SealedTable, Waiting
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
-from hedgerow.net.messages import CardKeys, CardReveal, Disclose, ShuffleStep
+from hedgerow.net.messages import (
+    CardKeys,
+    CardReveal,
+    Disclose,
+    EscrowKey,
+    EscrowOpen,
+    EscrowShares,
+    ShuffleStep,
+)
 from hedgerow.net.sealing import SealBody, Sealing
 
 TABLE_ID = bytes(range(16))
@@ -53,8 +61,11 @@ class Wire:
     queue: deque[tuple[int, int, Any]] = field(default_factory=deque)
     sent: list[tuple[int, int, Any]] = field(default_factory=list)
     tamper: Callable[[int, int, Any], Any] | None = None
+    gone: set[int] = field(default_factory=set)  # parties cut off (departed)
 
     def post(self, to: int, sender: int, body: Any) -> None:
+        if to in self.gone or sender in self.gone:
+            return
         if self.tamper is not None:
             body = self.tamper(to, sender, body)
             if body is None:
@@ -67,7 +78,7 @@ class LocalPeer:
     """One peer: a sealed table for one seat, its sealing, and a held action."""
 
     def __init__(self, wire: Wire, party: int, parties: int, ruleset: Ruleset, seed: bytes,
-                 secret: bytes) -> None:
+                 secret: bytes, holders: dict[int, int]) -> None:
         self.wire = wire
         self.party = party
         self.parties = parties
@@ -76,7 +87,7 @@ class LocalPeer:
         self.kept: list[tuple[Any, int]] = []
         self.held: list[Play | Step] = []
         self.sealing = Sealing(self.table, table_id=TABLE_ID, parties=parties, me=party,
-                               secret=mp.PeerSecret(secret), party_of=lambda seat: seat,
+                               secret=mp.PeerSecret(secret), party_of=holders.__getitem__,
                                out=self)
 
     # -- SealOut -----------------------------------------------------------------------------
@@ -104,6 +115,9 @@ class LocalPeer:
         for item in held:
             self._apply(item)
 
+    def recovered(self, party: int) -> None:
+        pass
+
     # -- receiving -----------------------------------------------------------------------------
 
     def receive(self, sender: int, body: Any) -> None:
@@ -115,6 +129,12 @@ class LocalPeer:
             refused = self.sealing.on_card_keys(sender, body)
         elif isinstance(body, Disclose):
             refused = self.sealing.on_disclose(sender, body)
+        elif isinstance(body, EscrowKey):
+            refused = self.sealing.on_escrow_key(sender, body)
+        elif isinstance(body, EscrowShares):
+            refused = self.sealing.on_escrow_shares(sender, body)
+        elif isinstance(body, EscrowOpen):
+            refused = self.sealing.on_escrow_open(sender, body)
         elif isinstance(body, Play | Step):
             refused = None
             self._apply(body)
@@ -153,12 +173,13 @@ class LocalTable:
         self.seed = seed_from_int(seed_number)
         self.rng = Rng(self.seed, "sealnet")
         self.wire = wire or Wire()
+        self.holders = {seat: seat for seat in range(players)}  # seat -> the party playing it
         self.peers = [LocalPeer(self.wire, p, players, ruleset, self.seed,
-                                bytes([p + 1, seed_number % 256]) * 16)
+                                bytes([p + 1, seed_number % 256]) * 16, self.holders)
                       for p in range(players)]
         self.actions = 0
         for peer in self.peers:
-            peer.sealing.pump()
+            peer.sealing.start()
         self.deliver()
 
     def deliver(self, limit: int = 200_000) -> None:
@@ -176,7 +197,7 @@ class LocalTable:
 
     def choose(self, seat: int, pick: Callable[[Sequence[Action]], Action] | None = None
                ) -> Play:
-        peer = self.peers[seat]
+        peer = self.peers[self.holders[seat]]
         assert not peer.sealing.owed_to_me(), f"seat {seat} acts before seeing its cards"
         legal = list(peer.table.legal_actions(seat))
         choice = pick(legal) if pick else legal[self.rng.randbelow(len(legal))]
@@ -184,9 +205,24 @@ class LocalTable:
         assert not isinstance(prepared, Refusal), prepared
         return Play(seat, prepared.action, peer.sealing.reveals_for(prepared))
 
+    @property
+    def present(self) -> list[LocalPeer]:
+        return [p for p in self.peers if p.party not in self.wire.gone]
+
+    def take_over(self, seat: int, runner: int) -> None:
+        """``seat``'s peer is gone; the others recover its secret and ``runner`` plays it."""
+        self.wire.gone.add(seat)
+        self.holders[seat] = runner
+        for peer in self.present:
+            peer.sealing.recover(seat)
+        self.deliver()
+        for peer in self.present:
+            peer.sealing.seat_moved(seat)
+        self.deliver()
+
     def act(self, plays: Sequence[Play]) -> None:
         item: Play | Step = plays[0] if len(plays) == 1 else Step(tuple(plays))
-        for peer in self.peers:
+        for peer in self.present:
             peer.receive(-1, item)
         self.actions += len(plays)
         self.deliver()
@@ -196,9 +232,9 @@ class LocalTable:
         for _ in range(max_actions):
             if self.halted:
                 return
-            hashes = {p.table.state_hash() for p in self.peers}
+            hashes = {p.table.state_hash() for p in self.present}
             assert len(hashes) == 1, "the peers' public states differ"
-            active = self.peers[0].table.active_seats()
+            active = self.present[0].table.active_seats()
             if not active:
                 return
             self.act([self.choose(seat) for seat in active])

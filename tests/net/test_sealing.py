@@ -129,3 +129,29 @@ def test_a_forged_reveal_for_a_card_of_another_seat_is_caught() -> None:
         (n, theirs if n == "card" else v) for n, v in honest.action.args)), (fake,))
     table.act([forged])
     assert table.halted and all("wrong key" in m for m, _ in table.halted)
+
+
+def test_a_departed_seat_is_taken_over_with_its_escrowed_secret_and_the_game_verifies() -> None:
+    table = petals(3, seed=4)
+    for _ in range(4):
+        active = table.peers[0].table.active_seats()
+        table.act([table.choose(seat) for seat in active])
+    hand2 = [c for c in table.peers[0].table.state.hands[2] if type(c) is Sealed]
+    table.take_over(2, runner=0)
+    runner, other = table.peers[0], table.peers[1]
+    assert runner.sealing.recovered.keys() == {2} and other.sealing.recovered.keys() == {2}
+    assert all(card.key in runner.table.mine for card in hand2)  # the runner sees seat 2's hand
+    assert not any(card.key in other.table.mine for card in hand2)  # the other seat does not
+    table.play()
+    assert not table.halted
+    assert runner.table.outcome() is not None
+    for peer in table.present:
+        assert peer.sealing.all_disclosed
+        assert peer.sealing.verdict().ok
+
+
+def test_a_two_party_table_escrows_nothing() -> None:
+    table = petals(2)
+    assert not table.peers[0].sealing.escrowed
+    assert not table.peers[0].sealing.can_recover(1)
+    assert not any(type(b).__name__.startswith("Escrow") for _, _, b in table.wire.sent)
