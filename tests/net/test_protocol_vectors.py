@@ -352,7 +352,8 @@ def sealed_shuffle() -> str:
     cards = {item.point: j for j, item in enumerate(items)}
     for pos in range(3):
         keys = [s.card_key(0, 0, pos) for s in secrets]
-        rows.append(f"position {pos} opens to item {cards[mp.open_card(steps[-1].points[pos], keys)]}")
+        opened = mp.open_card(steps[-1].points[pos], keys)
+        rows.append(f"position {pos} opens to item {cards[opened]}")
     return "\n".join(rows) + "\n"
 
 
