@@ -26,6 +26,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from hedgerow.core import playout
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.game import Bot, BotSpec
@@ -49,9 +50,19 @@ def quiet(event: str, text: str, /, **fields: Any) -> None:
 
 
 def make_bot(seat: Seat, spec: BotSpec) -> Bot:
-    """The seat's bot, its random stream advanced past the decisions already in the log."""
+    """The seat's bot, its random stream advanced past the decisions already in the log.
+
+    At a sealed table the past cannot be replayed (the seed deals no card, and this
+    process knows only what its seat was shown): a bot that comes back to a game under way
+    draws from a fork of its stream named after the entry it comes back at, so its choices
+    stay repeatable without seeing what it must not.
+    """
     seed = seat.seed
     assert seed is not None
+    if seat.sealed:
+        stream = f"resumed/{seat.index}" if seat.index else ""
+        return playout.make_bot(seat.ruleset, seat.players, seed, spec, seat.seat,
+                                stream=stream)
     bot = make_bots(seat.ruleset, seat.players, seed, [spec])[seat.seat]
     replay = Table(seat.ruleset, seat.players, seed)
     for entry in seat.entries():

@@ -40,10 +40,15 @@ def make_bots(ruleset: Ruleset, players: int, seed: bytes, specs: Sequence[BotSp
             for seat in range(players)]
 
 
-def make_bot(ruleset: Ruleset, players: int, seed: bytes, spec: BotSpec, seat: int) -> Bot:
-    """The bot ``spec`` makes for ``seat`` (exactly as `make_bots` makes it)."""
+def make_bot(ruleset: Ruleset, players: int, seed: bytes, spec: BotSpec, seat: int, *,
+             stream: str = "") -> Bot:
+    """The bot ``spec`` makes for ``seat`` (exactly as `make_bots` makes it; ``stream`` forks
+    its random stream, for a bot that cannot replay its past decisions)."""
+    rng = bot_rng(seed, seat)
+    if stream:
+        rng = rng.fork(stream)
     ctx = BotContext(BotModel(ruleset.gamedef, ruleset.bots, seat, players), seat, players,
-                     bot_rng(seed, seat), game=ruleset.spec.name, params=spec.params)
+                     rng, game=ruleset.spec.name, params=spec.params)
     return spec.make(ctx)
 
 

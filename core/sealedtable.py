@@ -199,6 +199,20 @@ class SealedTable(Table):
         """The chance the public state waits for, or None."""
         return self.gamedef.pending_chance(self.state)
 
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats that must act now: none while the table waits for the peers (a shuffle,
+        a reveal): the rules are asked nothing about a state that waits for chance."""
+        if self._waiting is not None and self._waiting.shuffles:
+            return ()
+        if self.pending_chance() is not None:
+            return ()
+        return super().active_seats()
+
+    def over(self) -> bool:
+        """True once the game is over: no seat acts and the table waits for nothing."""
+        return self._waiting is None and self.pending_chance() is None and not \
+            super().active_seats()
+
     # -- this peer's seat -------------------------------------------------------------------
 
     def info_state(self) -> Any:
@@ -282,6 +296,29 @@ class SealedTable(Table):
         """`Table.submit_step` for choices as they travel, with the faces they show."""
         return self._with(reveals, lambda: Table.submit_step(
             self, choices, index=index, prev=prev))
+
+    def check(self, seat: int, action: Action, *, index: int | None = None,
+              prev: bytes | None = None, reveals: Mapping[Key, object] | None = None,
+              ) -> Refusal | Any:
+        """`Table.check` for an action as it travels, with the faces it shows (a choice
+        checked against a simultaneous step's start).  An action that must wait for a
+        public reveal round is not refused (None)."""
+        if reveals is None:
+            try:
+                return Table.check(self, seat, action, index=index, prev=prev)
+            except _Wait:
+                return None
+        result = self._with(reveals, lambda: Table.check(
+            self, seat, action, index=index, prev=prev))
+        return None if isinstance(result, Waiting) else result
+
+    def follow(  # type: ignore[override]
+               self, index: int, seat: int, action: Action, *, prev: bytes | None = None,
+               reveals: Mapping[Key, object] | None = None,
+               ) -> tuple[Applied, ...] | Refusal | Waiting:
+        """`Table.follow` for a logged entry (a catch-up, a replay), with the faces its
+        action showed."""
+        return self._with(reveals, lambda: Table.follow(self, index, seat, action, prev=prev))
 
     def _with(self, reveals: Mapping[Key, object] | None, run: Any) -> Any:
         if self._waiting is not None and self._waiting.shuffles:

@@ -105,11 +105,13 @@ class Table:
     """One game in progress: the state, the log and the hashes, behind one gate."""
 
     def __init__(self, ruleset: Ruleset, players: int, seed: bytes, *,
-                 chance: ChanceSource | None = None) -> None:
+                 chance: ChanceSource | None = None, fingerprint: str | None = None) -> None:
         ruleset.check_players(players)
         self.ruleset = ruleset
         self.gamedef = ruleset.gamedef
-        self.header = TableHeader(ruleset.fingerprint, players, seed)
+        # The table's fingerprint: its rules', plus what else names the table (a networked
+        # table with an open deck says so, docs/protocol.md §10.12).
+        self.header = TableHeader(fingerprint or ruleset.fingerprint, players, seed)
         self.chance_source: ChanceSource = chance if chance is not None else SeededChance(seed)
         self.state: Any = self.gamedef.setup(SetupContext(players))
         self._entries: list[LogEntry] = []
@@ -161,6 +163,11 @@ class Table:
             self._active = self.gamedef.active_seats(state)
             self._active_of = state
         return self._active
+
+    def over(self) -> bool:
+        """True once the game is over (no seat acts; a sealed table waiting for a shuffle is
+        not over)."""
+        return not self.active_seats()
 
     def simultaneous(self) -> bool:
         """True when the current step is simultaneous (several seats choose at once)."""

@@ -37,7 +37,7 @@ from typing import Protocol, cast
 from hedgerow.core.errors import HedgerowError, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Table
-from hedgerow.net import openfile, tablefile
+from hedgerow.net import openfile, rulesmatch, tablefile
 from hedgerow.net.codec import encode_envelope
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import Identity, key_text
@@ -194,6 +194,18 @@ class Seated(Protocol):
     def roster(self) -> Roster | None: ...
 
 
+class Decked(Protocol):
+    """What names the table's deck: sealed, or open by its host's choice (§10)."""
+
+    open_deck: bool
+
+    @property
+    def fingerprint(self) -> str: ...
+
+    @property
+    def sealed(self) -> bool: ...
+
+
 class Living(Protocol):
     """The table's life: its phase, moved only by `enter`, and its stops."""
 
@@ -233,6 +245,7 @@ class PeerContext:
         self.roster: Roster | None = None
         self.hashes: HashBook | None = None
         self.round = 1  # the seed round (§3.2): one more each time the table starts over
+        self.open_deck = False  # the table plays with an open deck, by its host's choice (§10)
         # The table.
         self.table: Table | None = None
         self._phase = Phase.SEATING
@@ -254,6 +267,17 @@ class PeerContext:
         self.seat = seat
         self.roster = Roster(players, self.identity.public)
         self.hashes = HashBook(players, seat)
+
+    @property
+    def fingerprint(self) -> str:
+        """The table's fingerprint: its rules', marked when the deck is open (§10.12)."""
+        return rulesmatch.table_fingerprint(self.ruleset, open_deck=self.open_deck)
+
+    @property
+    def sealed(self) -> bool:
+        """True at a table whose deck is sealed (every networked table of two seats or more,
+        unless its host opened it with an open deck; a lone seat has nobody to hide from)."""
+        return not self.open_deck and self.players > 1
 
     @property
     def phase(self) -> Phase:
@@ -416,7 +440,7 @@ class PeerContext:
             return
         try:
             openfile.save(self.open_path, openfile.OpenTable(
-                self.table_id, self.ruleset.fingerprint, self.players, self.table_name,
+                self.table_id, self.fingerprint, self.players, self.table_name,
                 self.round, self.roster.peer_infos(), self.key_file, self.bot))
         except OSError as exc:
             log.warning("cannot save %s: %s", self.open_path, exc)

@@ -41,7 +41,8 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from hedgerow.core.errors import Refusal, RulesError
+from hedgerow.core.actions import Action
+from hedgerow.core.errors import Refusal
 from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Applied, Table
@@ -52,7 +53,6 @@ from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Takeover, Takeovers
 from hedgerow.net.messages import (
     ActionCommit,
-    ActionMsg,
     Envelope,
     ErrorCode,
     MotionKind,
@@ -117,8 +117,11 @@ class DeparturesPlay(Protocol):
 
     def forget_commitment(self, seat: int) -> None: ...
 
-    def applied(self, applied: Sequence[Applied], *, announce: ActionMsg | None = None
-                ) -> None: ...
+    def applied(self, applied: Sequence[Applied]) -> None: ...
+
+    def author(self, seat: int, action: Action) -> Refusal | None: ...
+
+    def choice(self, seat: int, action: Action) -> Action | Refusal: ...
 
     def drain(self) -> None: ...
 
@@ -705,22 +708,15 @@ class Departures:
         """One decision for ``seat``; True when it acted (look again at once)."""
         table = self.ctx.table
         assert table is not None
-        legal = self.ctx.ruleset.gamedef.legal_actions(table.state, seat)
+        legal = table.legal_actions(seat)  # (a sealed table's: from this peer's cards)
         if len(active) > 1:
             return self._commit_hosted(bot, seat, legal)
         action = bot.choose(table.view(seat), legal)
-        try:
-            result = table.submit(seat, action, index=table.index, prev=table.head)
-        except RulesError as exc:
-            self.ctx.rules_failed(exc)
-            return False
-        if isinstance(result, Refusal):
-            log.error("the bot for seat %d chose a refused action: %s", seat, result)
+        refused = self.sync.author(seat, action)
+        if refused is not None:
+            log.error("the bot for seat %d chose a refused action: %s", seat, refused)
             self._stop_bot(seat)
             return False
-        entry = result[0].entry
-        self.sync.applied(result, announce=ActionMsg(entry.index, entry.prev, seat, action))
-        self.sync.drain()
         return True
 
     def _commit_hosted(self, bot: Bot, seat: int, legal: Any) -> bool:
@@ -730,10 +726,14 @@ class Departures:
         step = self.sync.open_step()
         if seat in step.commits or seat in step.hosted:
             return False
-        action = bot.choose(table.view(seat), legal)
+        chosen = self.sync.choice(seat, bot.choose(table.view(seat), legal))
+        if isinstance(chosen, Refusal):
+            log.error("the bot for seat %d chose a refused action: %s", seat, chosen)
+            self._stop_bot(seat)
+            return False
         salt = secrets.token_bytes(W.SHARE_SIZE)
-        commitment = action_commitment(step.index, seat, action, salt)
-        step.hosted[seat] = (action, salt)
+        commitment = action_commitment(step.index, seat, chosen, salt)
+        step.hosted[seat] = (chosen, salt)
         step.commit(seat, commitment)
         self.ctx.broadcast(ActionCommit(step.index, seat, commitment))
         self.sync.reveal_when_ready()

@@ -71,6 +71,10 @@ class Roster:
         """The member whose public key is ``key``."""
         return self._by_key.get(key)
 
+    def seats_of(self, key: bytes) -> tuple[int, ...]:
+        """The seats held by the peer of ``key``, ascending."""
+        return tuple(sorted(m.seat for m in self._by_seat.values() if m.key == key))
+
     def by_seat(self, seat: int) -> Member | None:
         """The member in ``seat``."""
         return self._by_seat.get(seat)

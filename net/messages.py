@@ -682,10 +682,12 @@ class LogHeader:
 
     @classmethod
     def for_table(cls, ruleset: Ruleset, players: int, seed: bytes, *, table_id: bytes = b"",
-                  own_seat: int | None = None, seat_names: tuple[str, ...] = ()) -> LogHeader:
-        """The header for a table of ``ruleset`` (game, variants and fingerprint from it)."""
-        return cls(ruleset.spec.name, ruleset.variant_names, ruleset.fingerprint, players, seed,
-                   table_id, own_seat, seat_names)
+                  own_seat: int | None = None, seat_names: tuple[str, ...] = (),
+                  fingerprint: str | None = None) -> LogHeader:
+        """The header for a table of ``ruleset`` (game and variants from it; the fingerprint
+        the table's, by default its rules')."""
+        return cls(ruleset.spec.name, ruleset.variant_names, fingerprint or ruleset.fingerprint,
+                   players, seed, table_id, own_seat, seat_names)
 
 
 # --------------------------------------------------------------------------------------

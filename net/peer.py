@@ -44,6 +44,7 @@ from hedgerow.core.errors import HedgerowError, Refusal
 from hedgerow.core.game import BotSpec, Outcome
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import LogEntry
 from hedgerow.net import messages as msg
 from hedgerow.net import rulesmatch
@@ -56,6 +57,7 @@ from hedgerow.net.keys import Identity
 from hedgerow.net.links import Links
 from hedgerow.net.members import Member, Takeovers
 from hedgerow.net.returning import Returning
+from hedgerow.net.sealplay import SealedPlay
 from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
 from hedgerow.net.seating import Seating
 from hedgerow.net.startup import Startup
@@ -83,9 +85,13 @@ class Peer:
                                      key_file=key_file)
         dispatch = self._dispatch = Dispatch(ctx.refuse)
         takeovers = Takeovers()
-        self.sync = Sync(ctx, redeliver=dispatch, author_of=takeovers.author_of)
+        self.sealing = SealedPlay(ctx, applied=lambda entries: self.sync.applied(entries),
+                                 opened=lambda: self.sync.opened(),
+                                 author_of=takeovers.author_of)
+        self.sync = Sync(ctx, redeliver=dispatch, author_of=takeovers.author_of,
+                         sealed=self.sealing)
         self.departures = Departures(ctx, self.sync, takeovers, find_bot=self._find_bot)
-        self.startup = Startup(ctx, self.sync, accept_host_seed=accept_host_seed)
+        self.startup = Startup(ctx, self.sync, self.sealing, accept_host_seed=accept_host_seed)
         self.seating = Seating(ctx, plugins=plugins, begin_seeding=self.startup.begin,
                                redeliver=self._accept, peer_back=self.departures.returned,
                                restartable=self.startup.restartable,
@@ -116,6 +122,12 @@ class Peer:
         on(msg.Heartbeat, self.links.on_heartbeat)
         on(msg.Leave, self.links.on_leave)
         on(msg.ErrorMsg, self.links.on_error)
+        on(msg.ShuffleStep, self.sealing.on_body)
+        on(msg.CardKeys, self.sealing.on_body)
+        on(msg.Disclose, self.sealing.on_body)
+        on(msg.EscrowKey, self.sealing.on_body)
+        on(msg.EscrowShares, self.sealing.on_body)
+        on(msg.EscrowOpen, self.sealing.on_body)
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._closed = False
@@ -161,11 +173,13 @@ class Peer:
         return self.endpoint
 
     async def open(self, ruleset: Ruleset, players: int, *, bind: str = "127.0.0.1",
-                   port: int = 0, seed: bytes | None = None, name: str = "") -> None:
+                   port: int = 0, seed: bytes | None = None, name: str = "",
+                   open_deck: bool = False) -> None:
         """Open a table of ``ruleset`` for ``players`` seats and take seat 0 (the host).
 
         ``seed`` dictates the table seed instead of the commit-reveal (a reproducible deal);
-        only joiners that accept a dictated seed (``accept_host_seed``) will play it.
+        only joiners that accept a dictated seed (``accept_host_seed``) will play it.  The
+        deck is sealed (docs/protocol.md §10) unless ``open_deck``.
         ``name`` is the table's name on the LAN.  Until the seed is agreed the table is
         saved in an open-table file, from which `reopen` brings it back after a crash (a
         dictated seed is for tables one user runs: nothing to re-open).
@@ -175,7 +189,7 @@ class Peer:
         where = await self._listen(bind, port)
         log.info("table open at %s", self.address)
         self.seating.open_table(ruleset, players, name=name, where=where,
-                                reopenable=seed is None)
+                                reopenable=seed is None, open_deck=open_deck)
 
     async def join(self, address: TableAddress, *, bind: str = "127.0.0.1",
                    fingerprint: str = rulesmatch.ANY_RULES, wanted_seat: int | None = None,
@@ -240,8 +254,9 @@ class Peer:
         if len(active) > 1 and self.sync.chose():
             return []
         # The game's own (possibly lazy) sequence, as `hedgerow simulate` uses it: listing a
-        # Petals placement turn in full costs far more than picking one action from it.
-        return self.ruleset.gamedef.legal_actions(table.state, self.seat)
+        # Petals placement turn in full costs far more than picking one action from it.  (A
+        # sealed table lists them from this seat's information state.)
+        return table.legal_actions(self.seat)
 
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""
@@ -289,6 +304,8 @@ class Peer:
             return Refusal("starting", "waiting for every peer to start the table")
         if not self.departures.may_act():
             return Refusal("taken_over", "a bot plays this seat until it hands it back")
+        if self.sealing.owed_to_me():
+            return Refusal("dealing", "this seat's cards are being shown to it")
         return None
 
     async def close(self, reason: str = "left the table", why: msg.LeaveReason | None = None
@@ -346,6 +363,11 @@ class Peer:
     def seed(self) -> bytes | None:
         """The table seed, once agreed."""
         return None if self.ctx.table is None else self.ctx.table.header.seed
+
+    @property
+    def sealed(self) -> bool:
+        """True at a sealed table (its table holds sealed cards, docs/protocol.md §10)."""
+        return isinstance(self.ctx.table, SealedTable)
 
     @property
     def index(self) -> int:

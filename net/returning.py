@@ -30,7 +30,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
 from hedgerow.net import openfile, rulesmatch, tablefile
 from hedgerow.net.address import TableAddress, split_endpoint
-from hedgerow.net.context import Keyed
+from hedgerow.net.context import Decked, Keyed
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import key_text
 from hedgerow.net.logfile import LogWriter, read_log, replay_log
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 Listen = Callable[[str, int], Awaitable[str]]
 
 
-class ReturningContext(Keyed, Protocol):
+class ReturningContext(Keyed, Decked, Protocol):
     """What a returning peer reads and writes of the peer's shared state
     (`hedgerow.net.context.PeerContext`): nearly all of it, once — it rebuilds the seating,
     the table and the log from the file its process left behind."""
@@ -177,6 +177,7 @@ class Returning:
         except OSError:
             where = await self._listen(bind or host, 0)
         ctx.table_id = header.table_id
+        ctx.open_deck = rulesmatch.split_deck(header.fingerprint)[1]
         ctx.host_key = next((p.public_key for p in saved.peers if p.seat == 0), None)
         ctx.is_host = ctx.host_key == ctx.identity.public
         ctx.bot = ctx.bot or saved.bot
@@ -203,14 +204,14 @@ class Returning:
                         len(result.entries))
         ctx.log_path = Path(log_path)
         ctx.save_table_file()
-        ctx.enter(Phase.PLAYING if table.active_seats() else Phase.FINISHED)
+        ctx.enter(Phase.FINISHED if table.over() else Phase.PLAYING)
         self._departures.resume()
         self._departures.restore(result.events)  # takeovers in force, an agreed end (§5.9)
         self._play.resumed(history)
         # Chance the rules resolved after the last logged entry (the process died before
         # sealing it): sealed now, like any entry.
         self._play.applied(report.unlogged)
-        hello = Hello(ruleset.fingerprint, rulesmatch.installed(plugins),
+        hello = Hello(ctx.fingerprint, rulesmatch.installed(plugins),
                       ctx.seat_name[:64] or me.display_name, ctx.seat, ctx.bot is not None,
                       where)
         for m in ctx.roster.others():
@@ -248,6 +249,7 @@ class Returning:
         ctx.is_host = True
         ctx.host_key = ctx.identity.public
         ctx.table_id = saved.table_id
+        ctx.open_deck = rulesmatch.split_deck(saved.fingerprint)[1]
         ctx.table_name = saved.name
         ctx.bot = ctx.bot or saved.bot
         ctx.seated(ruleset, saved.players, 0)

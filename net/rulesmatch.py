@@ -26,6 +26,22 @@ from hedgerow.core.ruleset import Ruleset
 ANY_RULES = "*"
 #: The distribution `PluginHost` gives a plugin it was handed or loaded by module name.
 LOCAL = "(local)"
+#: What a networked table's fingerprint ends with when its deck is open (§10.12); a table
+#: without it is sealed.
+OPEN_DECK = "#open-deck"
+
+
+def table_fingerprint(ruleset: Ruleset, *, open_deck: bool) -> str:
+    """The fingerprint of a networked table of ``ruleset``: the rules', marked when the deck
+    is open."""
+    return ruleset.fingerprint + (OPEN_DECK if open_deck else "")
+
+
+def split_deck(fingerprint: str) -> tuple[str, bool]:
+    """``(rules fingerprint, open deck)`` of a table fingerprint."""
+    if fingerprint.endswith(OPEN_DECK):
+        return fingerprint[: -len(OPEN_DECK)], True
+    return fingerprint, False
 
 
 def installed(host: PluginHost) -> tuple[tuple[str, str], ...]:
@@ -44,15 +60,18 @@ def required(ruleset: Ruleset) -> tuple[tuple[str, str, str], ...]:
 
 
 def mismatch(ruleset: Ruleset, fingerprint: str, plugins: tuple[tuple[str, str], ...],
-             package: Callable[[str], str | None] | None = None) -> str | None:
+             package: Callable[[str], str | None] | None = None, *,
+             table: str | None = None) -> str | None:
     """Why a joiner whose ``Hello`` says ``fingerprint`` and ``plugins`` cannot sit at a
     table of ``ruleset`` (in words for the joiner: "you lack ..."), or None if it can.
+    ``table`` is the table's fingerprint (the rules', marked when its deck is open).
 
     ``package(key)`` says where a game or variant came from on the host (`packages`:
     "install the package hedgerow-petals-wilt 1.0.0"), so the joiner learns what to get.
     """
-    if fingerprint not in (ANY_RULES, ruleset.fingerprint):
-        return f"you asked for {fingerprint}, but the table runs {ruleset.fingerprint}"
+    table = table or ruleset.fingerprint
+    if fingerprint not in (ANY_RULES, table):
+        return f"you asked for {fingerprint}, but the table runs {table}"
     have = dict(plugins)
     problems = []
     for kind, key, version in required(ruleset):
@@ -106,7 +125,9 @@ def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[st
 
 
 def ruleset_for(host: PluginHost, fingerprint: str, players: int) -> Ruleset:
-    """Bind the rules a table's fingerprint names; `HedgerowError` saying what is missing."""
+    """Bind the rules a table's fingerprint names (an open deck's mark aside);
+    `HedgerowError` saying what is missing."""
+    fingerprint, _ = split_deck(fingerprint)
     (game, version), variants = parse_fingerprint(fingerprint)
     have = dict(installed(host))
     problems = []

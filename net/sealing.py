@@ -232,7 +232,8 @@ class Sealing:
                          any(i.sealed is not None for i in items))
             self.decks[key] = deck
             for step in self._early_steps.pop(key, []):
-                deck.held[(step.phase, step.party)] = step
+                slot = (step.phase, step.party)
+                deck.held[slot] = step
             progressed = True
         return self._advance(deck) or progressed
 

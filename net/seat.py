@@ -269,6 +269,11 @@ class Seat(Protocol):
         """The table seed, once agreed."""
 
     @property
+    def sealed(self) -> bool:
+        """True at a sealed table (docs/protocol.md §10): this seat's process holds only
+        its seat's information state; the seed names no card (the local form: False)."""
+
+    @property
     def index(self) -> int:
         """The number of log entries so far (0 before play)."""
 

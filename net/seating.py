@@ -32,7 +32,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net import openfile, rulesmatch
 from hedgerow.net.address import TableAddress, endpoint, endpoint_toward, split_endpoint
-from hedgerow.net.context import HELD_LIMIT, JoinRefused, Keyed, Seated, Speaking
+from hedgerow.net.context import HELD_LIMIT, Decked, JoinRefused, Keyed, Seated, Speaking
 from hedgerow.net.keys import key_text
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -55,7 +55,7 @@ OWN_IDENTITY = ("that is this table's own identity (the same user data folder): 
                 "another local player, `hedgerow join ADDRESS --as NAME`")
 
 
-class SeatingContext(Speaking, Keyed, Seated, Protocol):
+class SeatingContext(Speaking, Keyed, Seated, Decked, Protocol):
     """What seating reads and writes of the peer's shared state
     (`hedgerow.net.context.PeerContext`): who this peer is, the table it opens or joins, the
     seating (`seated`) and the files that keep it."""
@@ -144,13 +144,14 @@ class Seating:
     # -- the host -----------------------------------------------------------------------
 
     def open_table(self, ruleset: Ruleset, players: int, *, name: str, where: str,
-                   reopenable: bool = True) -> None:
+                   reopenable: bool = True, open_deck: bool = False) -> None:
         """This peer opens a table of ``ruleset`` for ``players`` seats, listening at
         ``where`` (its endpoint), and takes seat 0 (the host).  ``name`` is the table's name
         on the LAN; a ``reopenable`` table is saved in an open-table file until the seed is
         agreed (``ctx.open_path``), from which `hedgerow.net.returning.Returning.reopen`
-        brings it back after a crash."""
+        brings it back after a crash.  The deck is sealed unless ``open_deck``."""
         ctx = self.ctx
+        ctx.open_deck = open_deck
         ctx.is_host = True
         ctx.host_key = ctx.identity.public
         ctx.table_id = secrets.token_bytes(16)
@@ -192,7 +193,8 @@ class Seating:
         assert ctx.roster is not None
         name = hello.display_name or f"peer {key_text(rx.sender)[:8]}"
         package = rulesmatch.packages(self.plugins) if self.plugins is not None else None
-        problem = rulesmatch.mismatch(ctx.ruleset, hello.fingerprint, hello.plugins, package)
+        problem = rulesmatch.mismatch(ctx.ruleset, hello.fingerprint, hello.plugins, package,
+                                      table=ctx.fingerprint)
         if problem is not None:
             ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH, problem)
             return
@@ -243,7 +245,7 @@ class Seating:
         ctx = self.ctx
         assert ctx.roster is not None
         for m in ctx.roster.others():
-            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.ruleset.fingerprint,
+            ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.fingerprint,
                                        self._peers_for(m), ctx.round))
         ctx.save_open_table()  # a host that crashes now can re-open the table as it is
 
@@ -347,6 +349,7 @@ class Seating:
             self.joined.set_exception(JoinRefused(exc.message))
             return
         ctx.table_id = env.table_id
+        ctx.open_deck = rulesmatch.split_deck(body.fingerprint)[1]
         ctx.seated(ruleset, body.players, body.seat)
         self._enter_round(body.round)
         self.joined.set_result(None)
@@ -360,7 +363,7 @@ class Seating:
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "only the host assigns seats")
             return
         if (body.seat != ctx.seat or body.players != ctx.players
-                or body.fingerprint != ctx.ruleset.fingerprint):
+                or body.fingerprint != ctx.fingerprint):
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
             return
         if ctx.phase != Phase.SEATING and (len(body.peers) < body.players
@@ -419,10 +422,10 @@ class Seating:
 
     def _on_rejoin(self, rx: Received, env: Envelope, member: Member, hello: Hello) -> None:
         ctx = self.ctx
-        if hello.fingerprint != ctx.ruleset.fingerprint:
+        if hello.fingerprint != ctx.fingerprint:
             ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH,
                        f"{member.label()} now runs {hello.fingerprint}, the table runs "
-                       f"{ctx.ruleset.fingerprint}")
+                       f"{ctx.fingerprint}")
             return
         address = self._hello_address(rx, env, hello)
         if address is None:
@@ -442,6 +445,6 @@ class Seating:
                 self.send_roster()
             else:
                 ctx.send(member, SeatAssignment(member.seat, ctx.players,
-                                                ctx.ruleset.fingerprint,
+                                                ctx.fingerprint,
                                                 self._peers_for(member), ctx.round))
         ctx.notify()

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Protocol
 
 from hedgerow.core.datadir import logs_dir
-from hedgerow.core.errors import RulesError
+from hedgerow.core.errors import HedgerowError, RulesError
+from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import Applied, Table, TableHeader
-from hedgerow.net import tablefile
-from hedgerow.net.context import STALL_BEATS, Living, Seated, Speaking, Stall
+from hedgerow.net import sealfile, tablefile
+from hedgerow.net.context import STALL_BEATS, Decked, Keyed, Living, Seated, Speaking, Stall
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.logfile import LogFileError, LogWriter
 from hedgerow.net.members import Member
@@ -61,6 +62,19 @@ def setup_hash(table: Table) -> bytes:
     return table.hash_of(table.opening[0].before) if table.opening else table.state_hash()
 
 
+class Sealed(Protocol):
+    """What `Startup` needs of the sealed deck (`hedgerow.net.sealplay.SealedPlay`)."""
+
+    def begin(self, table: SealedTable, log_path: Path, *, resumed: bool = False) -> None:
+        """The table is built and its log open: draw and keep the table's secret."""
+
+    def start(self) -> None:
+        """Every peer has started the table: the sealed messages may flow."""
+
+    def reset(self) -> None:
+        """The seed agreement starts over."""
+
+
 class Play(Protocol):
     """What `Startup` needs of the play phase (`hedgerow.net.sync.Sync`)."""
 
@@ -78,7 +92,7 @@ class Play(Protocol):
         """A seat's state hash after an entry (of this seed round)."""
 
 
-class StartContext(Speaking, Seated, Living, Protocol):
+class StartContext(Speaking, Keyed, Seated, Decked, Living, Protocol):
     """What the start of play reads and writes of the peer's shared state
     (`hedgerow.net.context.PeerContext`): it builds the table, opens the log and its table
     file (or drops them when the agreement starts over), and counts the seed rounds."""
@@ -115,10 +129,11 @@ class Startup:
     ``accept_host_seed`` lets a joiner play a seed its host dictates.
     """
 
-    def __init__(self, ctx: StartContext, play: Play, *, accept_host_seed: bool = False
-                 ) -> None:
+    def __init__(self, ctx: StartContext, play: Play, sealed: Sealed, *,
+                 accept_host_seed: bool = False) -> None:
         self.ctx = ctx
         self.play = play
+        self.sealed = sealed
         self.fixed_seed: bytes | None = None
         self.accept_host_seed = accept_host_seed
         self.setup_hash: bytes | None = None
@@ -200,12 +215,14 @@ class Startup:
             ctx.writer.close()
             ctx.writer = None
         if ctx.log_path is not None:
-            for path in (ctx.log_path, tablefile.path_for(ctx.log_path)):
+            for path in (ctx.log_path, tablefile.path_for(ctx.log_path),
+                         sealfile.path_for(ctx.log_path)):
                 path.unlink(missing_ok=True)
             ctx.log_path = None
         ctx.table = None
         ctx.hashes = HashBook(ctx.players, ctx.seat)
         self.play.reset()
+        self.sealed.reset()
         self.setup_hash = None
         self._round = None
         self._revealed = False
@@ -390,7 +407,11 @@ class Startup:
         ctx = self.ctx
         assert ctx.roster is not None
         try:
-            ctx.table = Table(ctx.ruleset, ctx.players, seed)
+            if ctx.sealed:
+                ctx.table = SealedTable(ctx.ruleset, ctx.players, seed,
+                                        seats=ctx.roster.seats_of(ctx.identity.public))
+            else:
+                ctx.table = Table(ctx.ruleset, ctx.players, seed, fingerprint=ctx.fingerprint)
         except RulesError as exc:
             ctx.rules_failed(exc)
             return
@@ -405,7 +426,14 @@ class Startup:
             ctx.halt(f"cannot write this seat's log: {getattr(exc, 'strerror', None) or exc}; "
                      "free some space, or set HEDGEROW_HOME to a folder on another disk")
             return
-        ctx.enter(Phase.PLAYING if ctx.table.active_seats() else Phase.FINISHED)
+        if isinstance(ctx.table, SealedTable):
+            assert ctx.log_path is not None
+            try:
+                self.sealed.begin(ctx.table, ctx.log_path)
+            except HedgerowError as exc:
+                ctx.halt(exc.message)
+                return
+        ctx.enter(Phase.FINISHED if ctx.table.over() else Phase.PLAYING)
         log.info("seed %s; play starts", seed.hex())
         ctx.broadcast(Start(ctx.table.header, self.setup_hash, ctx.round))
         # The chance entries the rules asked for at setup (the deal) are the first entries:
@@ -414,6 +442,8 @@ class Startup:
         starts, self._starts = self._starts, {}
         for seat, start in starts.items():
             self._check_start(seat, start)
+        if self.ready:
+            self.sealed.start()
         ctx.notify()
         self.play.drain()
 
@@ -428,7 +458,7 @@ class Startup:
         names = tuple(ctx.names().get(s, "") for s in range(ctx.players))
         header = LogHeader.for_table(ctx.ruleset, ctx.players, ctx.table.header.seed,
                                      table_id=ctx.table_id, own_seat=ctx.seat,
-                                     seat_names=names)
+                                     seat_names=names, fingerprint=ctx.table.header.fingerprint)
         # Flushed after every entry (survives a crash of this process); not fsynced, so a
         # power cut may lose the last entries, which catch-up fetches again from the others.
         ctx.writer = LogWriter(ctx.log_path, header)
@@ -463,7 +493,7 @@ class Startup:
                 ctx.halt("the host dictated the table seed instead of agreeing on it; "
                          "join with --accept-host-seed to play such a table")
                 return
-            if (body.header.fingerprint, body.header.players) != (ctx.ruleset.fingerprint,
+            if (body.header.fingerprint, body.header.players) != (ctx.fingerprint,
                                                                   ctx.players):
                 ctx.halt("the host started the table with other rules")
                 return
@@ -494,6 +524,7 @@ class Startup:
             return False
         self._started.add(seat)
         if self.ready:
+            self.sealed.start()
             ctx.notify()
         return False
 

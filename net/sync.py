@@ -27,14 +27,17 @@ and ``author_of`` (who authors a seat's actions now).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.errors import Code, Refusal, RulesError
+from hedgerow.core.sealed import Key, Sealed
+from hedgerow.core.sealedtable import Prepared, SealedTable, Waiting
 from hedgerow.core.table import Applied, Table
 from hedgerow.net.context import (
     AHEAD_LIMIT,
@@ -53,6 +56,7 @@ from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
     ActionReveal,
+    CardReveal,
     CatchUpReply,
     CatchUpRequest,
     Envelope,
@@ -91,6 +95,37 @@ class PlayContext(Speaking, Seated, Living, Protocol):
     def names(self) -> dict[int, str]: ...
 
 
+#: Refusals that say the action came at the wrong moment (refused, the table goes on); at a
+#: sealed table any other refusal of a checked author's action is a cheat (§10.7).
+GATE_CODES = frozenset({Code.NOT_YOUR_TURN, Code.GAME_OVER, Code.BAD_INDEX, Code.BROKEN_CHAIN,
+                        Code.BAD_SEAT, Code.MALFORMED, Code.SIMULTANEOUS})
+
+
+class SealedDeck(Protocol):
+    """What play needs of the sealed deck (`hedgerow.net.sealplay.SealedPlay`)."""
+
+    def reveals_for(self, prepared: Prepared) -> tuple[CardReveal, ...]:
+        """The keys to send with this peer's action for the cards it shows."""
+
+    def open_attached(self, seat: int, reveals: Sequence[CardReveal]
+                      ) -> Mapping[Key, object] | str:
+        """The faces of the cards ``seat``'s action shows, or why they do not open."""
+
+    def share_public(self, tokens: Sequence[Sealed]) -> None:
+        """Open these cards to everyone: the rules read them before an action applies."""
+
+    def public_pending(self) -> bool:
+        """True while cards every seat must see are not open yet."""
+
+    def pump(self) -> None:
+        """Do what the sealed deck now owes (the table changed)."""
+
+
+#: An action made ready to travel at a sealed table: the action as sent, the faces it
+#: shows (by card), and their keys.
+Ready = tuple[Action, Mapping[Key, object], tuple[CardReveal, ...]]
+
+
 class Sync:
     """Play, simultaneous steps and catch-up.
 
@@ -102,10 +137,18 @@ class Sync:
 
     def __init__(self, ctx: PlayContext, *,
                  redeliver: Callable[[Received, Envelope, Member], None],
-                 author_of: Callable[[int], int]) -> None:
+                 author_of: Callable[[int], int], sealed: SealedDeck) -> None:
         self.ctx = ctx
         self._redeliver = redeliver
         self.author_of = author_of
+        self.sealed = sealed
+        #: At a sealed table: actions waiting for a public reveal round (each a retry that
+        #: says whether it is done), the cards each entry's action showed, and the keys and
+        #: faces of the open step's choices by seat.
+        self._waiting: list[Callable[[], bool]] = []
+        self._reveals: dict[int, tuple[CardReveal, ...]] = {}
+        self._step_reveals: dict[int, tuple[CardReveal, ...]] = {}
+        self._step_faces: dict[int, Mapping[Key, object]] = {}
         self.syncing = False  # resumed: catching up before acting
         self.history: list[HistoryLine] = []  # every sealed entry, in words
         self.catch_up_at: float | None = None  # when we last asked for entries
@@ -131,6 +174,10 @@ class Sync:
         self._ahead_count = 0
         self._step = None
         self._unsealed.clear()
+        self._waiting.clear()
+        self._reveals.clear()
+        self._step_reveals.clear()
+        self._step_faces.clear()
 
     @property
     def table(self) -> Table | None:
@@ -251,20 +298,70 @@ class Sync:
             self.ctx.refuse(rx, env, ErrorCode.OUT_OF_TURN, f"action #{msg.index} is a "
                             "simultaneous step: commit first (ActionCommit)", ref_index=msg.index)
             return
+        faces: Mapping[Key, object] = {}
+        if isinstance(table, SealedTable):
+            opened: Mapping[Key, object] | str = self.sealed.open_attached(msg.seat,
+                                                                           msg.reveals)
+            if isinstance(opened, str):
+                self.ctx.halt(f"{member.label()} cheated: its action #{msg.index} {opened}",
+                              index=msg.index)
+                return
+            faces = opened
+        self._apply_received(rx, env, member, msg, faces)
+
+    def _apply_received(self, rx: Received, env: Envelope, member: Member, msg: ActionMsg,
+                        faces: Mapping[Key, object]) -> bool:
+        """Apply another seat's action; False while it waits for a public reveal round."""
+        table = self.table
+        assert table is not None
         try:
-            result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
+            if isinstance(table, SealedTable):
+                result: tuple[Applied, ...] | Refusal | Waiting = table.submit(
+                    msg.seat, msg.action, index=msg.index, prev=msg.prev, reveals=faces)
+            else:
+                result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev)
         except RulesError as exc:
             self.ctx.rules_failed(exc)
-            return
+            return True
+        if isinstance(result, Waiting):
+            self._wait(result, lambda: self._apply_received(rx, env, member, msg, faces))
+            return False
         if isinstance(result, Refusal):
+            if isinstance(table, SealedTable) and result.code not in GATE_CODES:
+                self.ctx.halt(f"{member.label()} cheated: seat {msg.seat}'s action #{msg.index} "
+                              f"is refused with its cards shown: {result.message}",
+                              index=msg.index)
+                return True
             text = result.message
             if result.code == Code.NOT_YOUR_TURN and table.active_seats():
                 text = _out_of_turn(msg, table.active_seats()[0])
             self.ctx.refuse(rx, env, error_code_for_refusal(result.code), text,
                             ref_index=msg.index, refusal=result.code)
-            return
+            return True
+        if msg.reveals:
+            self._reveals[msg.index] = msg.reveals
         self.applied(result)
         self.drain()
+        return True
+
+    def _wait(self, waiting: Waiting, retry: Callable[[], bool]) -> None:
+        """An action waits for the cards the rules must read: open them to all (every peer
+        meets the same read), and apply it again once they are (`opened`)."""
+        self._waiting.append(retry)
+        self.sealed.share_public(waiting.reveals)
+
+    def opened(self) -> None:
+        """Cards were opened (a sealed table): what waited for them goes on."""
+        waiting, self._waiting = self._waiting, []
+        for index, retry in enumerate(waiting):
+            if not retry():
+                self._waiting.extend(waiting[index + 1:])
+                break
+        self._maybe_apply_step()
+        if self._unsealed:
+            self.seal()
+        self.drain()
+        self.ctx.notify()
 
     def _on_past_action(self, rx: Received, env: Envelope, member: Member,
                         msg: ActionMsg) -> None:
@@ -297,7 +394,9 @@ class Sync:
             self.ctx.broadcast(announce)
         first = not self._unsealed
         self._unsealed.extend(applied)
-        if not table.active_seats() and self.ctx.phase == Phase.PLAYING:
+        if isinstance(table, SealedTable):
+            self.sealed.pump()  # the cards each seat must now be shown
+        if table.over() and self.ctx.phase == Phase.PLAYING:
             self.ctx.enter(Phase.FINISHED)
             log.info("game over after %d entries", table.index)
         self.ctx.notify()  # a bot whose turn it is now is woken before the seal below
@@ -315,12 +414,17 @@ class Sync:
         table = self.table
         if self._sealing or self.ctx.hashes is None or table is None:
             return
+        if isinstance(table, SealedTable) and self.sealed.public_pending():
+            return  # the hash after the entries covers the cards being shown to all
         self._sealing = True
         try:
             while self._unsealed:
                 applied = self._unsealed.popleft()
                 entry = applied.entry
-                state_hash = table.entry_hash(entry, applied.after)
+                after = applied.after
+                if entry.index == table.index - 1 and isinstance(table, SealedTable):
+                    after = table.state  # with the cards shown to all since it was applied
+                state_hash = table.entry_hash(entry, after)
                 text = table.describe_entry(entry, applied.before)
                 self.history.append(HistoryLine(entry.index, entry.seat, text))
                 if entry.index < len(self.ctx.hashes.own):
@@ -329,7 +433,7 @@ class Sync:
                                       f"peer's own log says")
                     continue
                 if self.ctx.writer is not None and not self.ctx.writer.closed:
-                    self.ctx.writer.append(entry, state_hash)
+                    self.ctx.writer.append(entry, state_hash, self._reveals.get(entry.index, ()))
                 self.ctx.broadcast(StateHash(entry.index, state_hash))
                 divergence = self.ctx.hashes.record_own(entry.index, state_hash)
                 if divergence is not None:
@@ -410,18 +514,93 @@ class Sync:
             if refused is None:
                 authored(table.index)
             return refused
+        index = table.index
+        refused = self.author(seat, action)
+        if refused is None:
+            authored(index)
+        return refused
+
+    def author(self, seat: int, action: Action) -> Refusal | None:
+        """Apply ``action`` of ``seat`` (this peer's own, or one its bot plays) on its turn
+        and send it.  At a sealed table it travels as `SealedTable.prepare` makes it, with
+        the keys of the cards it shows.  None once applied (or, at a sealed table, sent and
+        waiting for cards every peer must see first), else why not."""
+        table = self.table
+        assert table is not None
+        index, prev = table.index, table.head
         try:
-            result = table.submit(seat, action, index=table.index, prev=table.head)
+            if isinstance(table, SealedTable):
+                ready = self._ready(table, seat, action)
+                if isinstance(ready, Refusal):
+                    return ready
+                wire, faces, reveals = ready
+                announce = ActionMsg(index, prev, seat, wire, reveals)
+                result: tuple[Applied, ...] | Refusal | Waiting = table.submit(
+                    seat, wire, index=index, prev=prev, reveals=faces)
+            else:
+                announce = ActionMsg(index, prev, seat, action)
+                result = table.submit(seat, action, index=index, prev=prev)
         except RulesError as exc:
             self.ctx.rules_failed(exc)
             return Refusal("rules_failed", str(exc))
         if isinstance(result, Refusal):
             return result
-        own = result[0].entry
-        authored(own.index)
-        self.applied(result, announce=ActionMsg(own.index, own.prev, seat, action))
+        if isinstance(result, Waiting):
+            self.ctx.broadcast(announce)
+            self._wait(result, lambda: self._apply_own(announce, faces))
+            return None
+        if announce.reveals:
+            self._reveals[index] = announce.reveals
+        self.applied(result, announce=announce)
         self.drain()
         return None
+
+    def _apply_own(self, sent: ActionMsg, faces: Mapping[Key, object]) -> bool:
+        """This peer's own action, sent before the cards it reads were open: applied now."""
+        table = self.table
+        assert isinstance(table, SealedTable)
+        result = table.submit(sent.seat, sent.action, index=sent.index, prev=sent.prev,
+                              reveals=faces)
+        if isinstance(result, Waiting):
+            self._wait(result, lambda: self._apply_own(sent, faces))
+            return False
+        if isinstance(result, Refusal):
+            self.ctx.halt(f"this peer's own action #{sent.index} is refused once its cards were "
+                          f"shown: {result.message}", index=sent.index)
+            return True
+        if sent.reveals:
+            self._reveals[sent.index] = sent.reveals
+        self.applied(result)
+        return True
+
+    def _ready(self, table: SealedTable, seat: int, action: Action) -> Ready | Refusal:
+        """``action`` of ``seat`` made ready to travel (`SealedTable.prepare`): the listed
+        action it equals is taken, so that its cards are the seat's known cards (a bot may
+        hand back an equal action built anew)."""
+        listed = table.legal_actions(seat)
+        with contextlib.suppress(ValueError):  # not listed: the rules will say why
+            action = listed[listed.index(action)]
+        prepared = table.prepare(seat, action)
+        if isinstance(prepared, Refusal):
+            return prepared
+        return prepared.action, prepared.attached, self.sealed.reveals_for(prepared)
+
+    def choice(self, seat: int, action: Action) -> Action | Refusal:
+        """``seat``'s choice for the open simultaneous step, checked against the step's
+        starting state and made ready to travel: the action to commit to (at a sealed table,
+        as it travels; its cards' keys go with the reveal)."""
+        table = self.table
+        assert table is not None
+        if not isinstance(table, SealedTable):
+            result = table.check(seat, action)
+            return result if isinstance(result, Refusal) else action
+        ready = self._ready(table, seat, action)
+        if isinstance(ready, Refusal):
+            return ready
+        wire, faces, reveals = ready
+        self._step_reveals[seat] = reveals
+        self._step_faces[seat] = faces
+        return wire
 
     def commit_step(self, action: Action) -> Refusal | None:
         """This peer's seat chooses ``action`` for the open simultaneous step: checked
@@ -430,10 +609,10 @@ class Sync:
         step = self._open_step()
         if step.own is not None:
             return Refusal(Code.ALREADY_CHOSEN, f"seat {self.ctx.seat} already chose for this step")
-        result = self.table.check(self.ctx.seat, action)
-        if isinstance(result, Refusal):
-            return result
-        commitment = step.choose(self.ctx.seat, action)
+        chosen = self.choice(self.ctx.seat, action)
+        if isinstance(chosen, Refusal):
+            return chosen
+        commitment = step.choose(self.ctx.seat, chosen)
         self.ctx.broadcast(ActionCommit(step.index, self.ctx.seat, commitment))
         self._maybe_reveal_step()
         self.ctx.notify()
@@ -449,7 +628,8 @@ class Sync:
         for seat, action, salt in mine:
             if seat not in step.reveals:
                 step.reveals[seat] = action
-                self.ctx.broadcast(ActionReveal(step.index, seat, action, salt))
+                self.ctx.broadcast(ActionReveal(step.index, seat, action, salt,
+                                                self._step_reveals.get(seat, ())))
         self._maybe_apply_step()
 
     def _maybe_apply_step(self) -> None:
@@ -459,15 +639,31 @@ class Sync:
         if (step is None or table is None or not step.complete or step.index != table.index
                 or self.ctx.phase != Phase.PLAYING):
             return
-        self._step = None
         try:
-            result = table.submit_step(step.choices(), index=step.index, prev=table.head)
+            if isinstance(table, SealedTable):
+                faces = {k: f for seat_faces in self._step_faces.values()
+                         for k, f in seat_faces.items()}
+                result: tuple[Applied, ...] | Refusal | Waiting = table.submit_step(
+                    step.choices(), index=step.index, prev=table.head, reveals=faces)
+            else:
+                result = table.submit_step(step.choices(), index=step.index, prev=table.head)
         except RulesError as exc:
+            self._step = None
             self.ctx.rules_failed(exc)
             return
+        if isinstance(result, Waiting):
+            self.sealed.share_public(result.reveals)  # applied again once they are open
+            return
+        self._step = None
         if isinstance(result, Refusal):  # each choice was checked as it was revealed
             self.ctx.halt(f"the simultaneous step at #{step.index} cannot be applied: {result}")
             return
+        for applied in result:
+            reveals = self._step_reveals.get(applied.entry.seat)
+            if reveals and applied.entry.seat != -1:
+                self._reveals[applied.entry.index] = reveals
+        self._step_reveals.clear()
+        self._step_faces.clear()
         self.applied(result)
         self.drain()
 
@@ -516,9 +712,23 @@ class Sync:
             return
         table = self.table
         assert table is not None
+        if isinstance(table, SealedTable):
+            opened: Mapping[Key, object] | str = self.sealed.open_attached(body.seat,
+                                                                           body.reveals)
+            if isinstance(opened, str):
+                self.ctx.halt(f"{member.label()} cheated at the simultaneous step #{body.index}: "
+                              f"its choice {opened}", index=body.index)
+                return
+            if body.seat not in step.reveals:
+                self._step_faces[body.seat] = opened
+                self._step_reveals[body.seat] = body.reveals
 
         def legality(seat: int, action: Action) -> Refusal | None:
-            result = table.check(seat, action)  # the table is still at the step's start
+            # the table is still at the step's start
+            if isinstance(table, SealedTable):
+                result = table.check(seat, action, reveals=self._step_faces.get(seat))
+            else:
+                result = table.check(seat, action)
             return result if isinstance(result, Refusal) else None
 
         try:

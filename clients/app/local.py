@@ -182,6 +182,11 @@ class LocalSeat:
         return self.table.header.seed
 
     @property
+    def sealed(self) -> bool:
+        """False: one process plays every seat of a local table, with the open deck."""
+        return False
+
+    @property
     def index(self) -> int:
         """The number of log entries so far."""
         return self.table.index

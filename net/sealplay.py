@@ -1,0 +1,239 @@
+"""`SealedPlay`: the sealed deck as a phase of the peer — its messages, its log, its parties.
+
+At a sealed table (docs/protocol.md §10) the table is a `SealedTable` and this peer's part in
+the mental poker is a `hedgerow.net.sealing.Sealing`.  This object connects the two to the
+peer: it draws and keeps the table's secret (`hedgerow.net.sealfile`) when the log is
+created, starts the sealed messages once every peer has started the table, turns the
+seating into parties (one per seated key, numbered by their lowest seat), sends and logs
+what `Sealing` asks, hands it the sealed bodies that arrive, and tells play when cards are
+opened (an action that waited for them goes on; the entries waiting for them are sealed).
+
+Play (`hedgerow.net.sync.Sync`) asks it for the keys of the cards an action shows
+(`reveals_for`) and to open the cards another seat's action shows (`open_attached`).  At
+the end it verifies the game once every secret is in (`verdict`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from hedgerow.core.sealed import Key, Sealed
+from hedgerow.core.sealedtable import Prepared, SealedTable
+from hedgerow.core.table import Applied
+from hedgerow.net import mentalpoker as mp
+from hedgerow.net import sealfile
+from hedgerow.net.context import Keyed, Living, Seated, Speaking
+from hedgerow.net.logfile import LogWriter
+from hedgerow.net.members import Member
+from hedgerow.net.messages import (
+    CardKeys,
+    CardReveal,
+    Disclose,
+    Envelope,
+    ErrorCode,
+    EscrowKey,
+    EscrowShares,
+    SealBody,
+    SealRecord,
+    ShuffleStep,
+)
+from hedgerow.net.sealing import Sealing
+from hedgerow.net.sealverify import Verdict
+from hedgerow.net.transport import Received
+
+log = logging.getLogger(__name__)
+
+
+class SealContext(Speaking, Keyed, Seated, Living, Protocol):
+    """What the sealed deck reads of the peer's shared state: who sits where, the log it
+    writes its records to, and how to send and halt."""
+
+    @property
+    def table_id(self) -> bytes: ...
+
+    @property
+    def writer(self) -> LogWriter | None: ...
+
+
+class SealedPlay:
+    """The sealed deck of one peer's table (see the module docstring).
+
+    ``applied(entries)``: chance entries the table added (play shows and seals them);
+    ``opened()``: cards were opened (play retries what waited for them); ``author_of(seat)``:
+    the seat whose peer plays ``seat`` now (a takeover moves it).
+    """
+
+    def __init__(self, ctx: SealContext, *, applied: Callable[[Sequence[Applied]], None],
+                 opened: Callable[[], None], author_of: Callable[[int], int]) -> None:
+        self.ctx = ctx
+        self._applied = applied
+        self._opened = opened
+        self._author_of = author_of
+        self.sealing: Sealing | None = None
+        self._started = False
+        self.verdict: Verdict | None = None
+
+    # -- the parties ---------------------------------------------------------------------------
+
+    def parties(self) -> list[bytes]:
+        """The seated keys, by their lowest seat: party ``p`` is ``parties()[p]``."""
+        roster = self.ctx.roster
+        assert roster is not None
+        keys: list[bytes] = []
+        for member in sorted(roster, key=lambda m: m.seat):
+            if member.key not in keys:
+                keys.append(member.key)
+        return keys
+
+    def party_of_key(self, key: bytes) -> int:
+        """The party of a seated key."""
+        return self.parties().index(key)
+
+    def party_of(self, seat: int) -> int:
+        """The party that plays ``seat`` now (its own peer's, or its runner's)."""
+        roster = self.ctx.roster
+        assert roster is not None
+        member = roster.by_seat(self._author_of(seat))
+        assert member is not None
+        return self.party_of_key(member.key)
+
+    def _member(self, party: int) -> Member:
+        roster = self.ctx.roster
+        assert roster is not None
+        key = self.parties()[party]
+        member = roster.by_key(key)
+        assert member is not None
+        return member
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def begin(self, table: SealedTable, log_path: Path, *, resumed: bool = False) -> None:
+        """The table is built and its log open: draw the table's secret (or, resumed, read it
+        back) and make this peer's `Sealing`."""
+        secret = sealfile.load(log_path) if resumed else sealfile.create(log_path)
+        parties = self.parties()
+        self.sealing = Sealing(table, table_id=self.ctx.table_id, parties=len(parties),
+                               me=parties.index(self.ctx.identity.public),
+                               secret=mp.PeerSecret(secret), party_of=self.party_of, out=self)
+        self._started = False
+
+    def start(self) -> None:
+        """Every peer has started the table: the sealed messages may flow."""
+        if self.sealing is not None and not self._started:
+            self._started = True
+            self.sealing.start()
+
+    def reset(self) -> None:
+        """The seed agreement starts over: no table, no sealing."""
+        self.sealing = None
+        self._started = False
+        self.verdict = None
+
+    # -- what play asks ------------------------------------------------------------------------
+
+    def reveals_for(self, prepared: Prepared) -> tuple[CardReveal, ...]:
+        """The keys that go with this peer's action for the cards it shows."""
+        assert self.sealing is not None
+        return self.sealing.reveals_for(prepared)
+
+    def open_attached(self, seat: int, reveals: Sequence[CardReveal]
+                      ) -> Mapping[Key, object] | str:
+        """The faces of the cards ``seat``'s action shows, or why they do not open."""
+        if not reveals:
+            return {}
+        assert self.sealing is not None
+        return self.sealing.open_attached(self.party_of(seat), reveals)
+
+    def share_public(self, tokens: Sequence[Sealed]) -> None:
+        """The rules must read these cards before an action applies: open them to all."""
+        if self.sealing is not None:
+            self.sealing.share_public(tokens)
+            self.sealing.pump()
+
+    def owed_to_me(self) -> bool:
+        """True while cards this peer's seats must be shown are not open yet."""
+        return self.sealing is not None and (
+            self.sealing.owed_to_me() or self.sealing.table.waiting is not None)
+
+    def public_pending(self) -> bool:
+        """True while cards every seat must see are not open yet (the entry that showed them
+        is sealed, its hash sent, only then)."""
+        return self.sealing is not None and self.sealing.public_pending()
+
+    def pump(self) -> None:
+        """After the table changed: do what is now due."""
+        if self.sealing is not None and self._started:
+            self.sealing.pump()
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def on_body(self, rx: Received, env: Envelope, member: Member, body: SealBody) -> None:
+        """A sealed message from a seated peer."""
+        sealing = self.sealing
+        if sealing is None:
+            log.info("a sealed message from %s before the table: ignored", member.label())
+            return
+        party = self.party_of_key(member.key)
+        if isinstance(body, ShuffleStep):
+            refused = sealing.on_shuffle_step(party, body)
+        elif isinstance(body, CardKeys):
+            refused = sealing.on_card_keys(party, body)
+        elif isinstance(body, Disclose):
+            refused = sealing.on_disclose(party, body)
+            self._check_end()
+        elif isinstance(body, EscrowKey):
+            refused = sealing.on_escrow_key(party, body)
+        elif isinstance(body, EscrowShares):
+            refused = sealing.on_escrow_shares(party, body)
+        else:
+            refused = sealing.on_escrow_open(party, body)
+        if refused is not None:
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, refused)
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def _check_end(self) -> None:
+        sealing = self.sealing
+        if sealing is None or self.verdict is not None or not sealing.all_disclosed:
+            return
+        if sealing.table.outcome() is None and not sealing.halted:
+            return
+        self.verdict = sealing.verdict()
+        log.info("sealed deck verified: %s", self.verdict.message)
+        if not self.verdict.ok and not sealing.halted:
+            self.ctx.halt(f"the game does not verify: {self.verdict.message}")
+        self.ctx.notify()
+
+    # -- SealOut: what `Sealing` asks --------------------------------------------------------------
+
+    def send(self, party: int, body: SealBody) -> None:
+        self.ctx.send(self._member(party), body)
+
+    def broadcast(self, body: SealBody) -> None:
+        self.ctx.broadcast(body)
+
+    def halt(self, message: str, party: int | None) -> None:
+        if party is not None:
+            member = self._member(party)
+            message = f"{member.label()} cheated: {message}"
+        self.ctx.halt(message)
+
+    def keep(self, body: SealBody, party: int) -> None:
+        writer = self.ctx.writer
+        if writer is not None and not writer.closed:
+            own = self.sealing is not None and party == self.sealing.me
+            writer.append_seal(SealRecord.of(party, body), own=own)
+
+    def applied(self, entries: Sequence[Applied]) -> None:
+        self._applied(entries)
+
+    def opened(self) -> None:
+        self._opened()
+        self._check_end()
+
+    def recovered(self, party: int) -> None:
+        log.info("party %d's secret recovered from the escrow", party)
+        self.ctx.notify()
