@@ -37,7 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "default: \"PLAYER's GAME\")")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="dictate the deal from the number S instead of agreeing on a "
-                             "seed (only joiners with --accept-host-seed will sit)")
+                             "seed (an open deck; only joiners with --accept-host-seed sit)")
+    parser.add_argument("--open-deck", action="store_true",
+                        help="play with an open deck: faster to start, for players who trust "
+                             "each other (default: a sealed deck, where no peer can see a "
+                             "card it was not shown)")
     add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
 
 
@@ -64,12 +68,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             return await host_table(ruleset, players, name=table_name, bind=args.bind,
                                     port=args.port, bot=args.bot, seat_name=me,
-                                    seed=args.seed, key_file=key_file, plugins=plugins)
+                                    seed=args.seed, key_file=key_file, plugins=plugins,
+                                    open_deck=args.open_deck)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 
     def opened(peer: Seat, emit: Emit) -> None:
-        emit("open", f"table open at {peer.address}", address=peer.address,
-             name=table_name, players=players, fingerprint=ruleset.fingerprint)
+        deck = "open" if args.open_deck or args.seed is not None else "sealed"
+        emit("open", f"table open at {peer.address} ({deck} deck)", address=peer.address,
+             name=table_name, players=players, fingerprint=ruleset.fingerprint, deck=deck)
 
     return run_seat(args, plugins, spec, open_peer, opened, lobby=spec is None)

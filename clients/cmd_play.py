@@ -40,7 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bot for each other seat, comma separated, reused in turn, "
                              "e.g. ismcts:1s,greedy (default: the best installed, greedy)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="deal a reproducible game from the number S")
+                        help="deal a reproducible game from the number S (an open deck)")
+    parser.add_argument("--open-deck", action="store_true",
+                        help="play with an open deck (default: sealed, so that even the bots' "
+                             "processes see only what their seat was shown)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--bot-delay", type=float, default=BOT_DELAY, metavar="SECONDS",
                         help=f"how long bots wait before they move (default {BOT_DELAY:g})")
@@ -120,7 +123,7 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
     # Not announced on the LAN: every other seat is one of our bots.
     peer = await host_table(ruleset, players, seat_name=player_name(args),
                             seed=board.seed if board is not None else args.seed,
-                            announce=False)
+                            announce=False, open_deck=args.open_deck)
     strategies = [names[i % len(names)] for i in range(players - 1)]
     procs: list[Any] = []
     try:

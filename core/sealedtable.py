@@ -297,20 +297,13 @@ class SealedTable(Table):
         return self._with(reveals, lambda: Table.submit_step(
             self, choices, index=index, prev=prev))
 
-    def check(self, seat: int, action: Action, *, index: int | None = None,
-              prev: bytes | None = None, reveals: Mapping[Key, object] | None = None,
-              ) -> Refusal | Any:
-        """`Table.check` for an action as it travels, with the faces it shows (a choice
-        checked against a simultaneous step's start).  An action that must wait for a
-        public reveal round is not refused (None)."""
-        if reveals is None:
-            try:
-                return Table.check(self, seat, action, index=index, prev=prev)
-            except _Wait:
-                return None
-        result = self._with(reveals, lambda: Table.check(
-            self, seat, action, index=index, prev=prev))
-        return None if isinstance(result, Waiting) else result
+    def check_choice(self, seat: int, action: Action,
+                     reveals: Mapping[Key, object] | None = None) -> Refusal | None:
+        """A choice as it travels, with the faces it shows, checked against the current
+        state (a simultaneous step's start): the `Refusal`, or None (one that must wait for
+        a public reveal round is not refused)."""
+        result = self._with(reveals, lambda: Table.check(self, seat, action))
+        return result if isinstance(result, Refusal) else None
 
     def follow(  # type: ignore[override]
                self, index: int, seat: int, action: Action, *, prev: bytes | None = None,

@@ -66,7 +66,8 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
                      bind: str = "127.0.0.1", port: int = 0, bot: str | None = None,
                      seat_name: str = "", seed: int | bytes | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
-                     announce: bool = True, plugins: PluginHost | None = None) -> Seat:
+                     announce: bool = True, plugins: PluginHost | None = None,
+                     open_deck: bool = False) -> Seat:
     """Open a table on ``bind:port`` (0: any free port) and take seat 0.
 
     Returns as soon as the table listens; ``peer.address`` is what others join with.
@@ -80,7 +81,8 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot, plugins=plugins)
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
     name = name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}"
-    await peer.open(ruleset, players, bind=bind, port=port, seed=fixed, name=name)
+    await peer.open(ruleset, players, bind=bind, port=port, seed=fixed, name=name,
+                    open_deck=open_deck or fixed is not None)
     if announce:
         await _announce(peer, name, bind)
     return peer

@@ -156,8 +156,9 @@ class Peer:
 
     @property
     def ready(self) -> bool:
-        """True once every other seat's Start matched ours: this seat may act."""
-        return self.startup.ready
+        """True once every other seat's Start matched ours and, at a sealed table, this
+        seat's cards are open to it (no shuffle or card it waits for): this seat may act."""
+        return self.startup.ready and not self.sealing.owed_to_me()
 
     # ==================================================================================
     # Starting: open, join, resume, reopen

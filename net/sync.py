@@ -726,9 +726,8 @@ class Sync:
         def legality(seat: int, action: Action) -> Refusal | None:
             # the table is still at the step's start
             if isinstance(table, SealedTable):
-                result = table.check(seat, action, reveals=self._step_faces.get(seat))
-            else:
-                result = table.check(seat, action)
+                return table.check_choice(seat, action, self._step_faces.get(seat))
+            result = table.check(seat, action)
             return result if isinstance(result, Refusal) else None
 
         try:

@@ -72,13 +72,14 @@ def run(coro: Awaitable[Any]) -> Any:
 
 async def table(game: str, players: int, *, host_plugins: PluginHost | None = None,
                 joiner_plugins: list[PluginHost] | None = None, variants: tuple[str, ...] = (),
-                host_bot: str | None = None, **peer_kwargs: Any) -> list[Peer]:
+                host_bot: str | None = None, open_deck: bool = False,
+                **peer_kwargs: Any) -> list[Peer]:
     """A host (a person's seat, or ``host_bot``'s) and ``players - 1`` joiners, seated (not
-    yet done seeding)."""
+    yet done seeding); a sealed deck unless ``open_deck``."""
     hp = host_plugins or plugins()
     ruleset = hp.ruleset(game, variants, players)
     host = await host_table(ruleset, players, identity=generate(), seat_name="host",
-                            bot=host_bot, announce=False)
+                            bot=host_bot, announce=False, open_deck=open_deck)
     for key, value in peer_kwargs.items():
         setattr(host, key, value)
     peers = [host]
@@ -102,8 +103,10 @@ def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = (
                                            ("goofspiel", 3), ("goofspiel", 2),
                                            ("goofspiel", 1)])  # 1: solo, a one-seat table
 def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
+    """At an open-deck table the seed deals the cards, so networked bots play the very game
+    `hedgerow simulate` plays with that seed."""
     async def main() -> None:
-        peers = await table(game, players)
+        peers = await table(game, players, open_deck=True)
         try:
             spec = plugins().bot("random")
             codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
@@ -112,6 +115,29 @@ def test_bots_play_the_same_game_as_simulate(game: str, players: int) -> None:
             assert hashes == {simulate(game, players, peers[0].seed)}
             assert all(p.phase() == Phase.FINISHED for p in peers)
             assert [len(p.history()) for p in peers] == [peers[0].index] * players
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+@pytest.mark.parametrize("game, players", [("posy", 3), ("duel", 3), ("goofspiel", 2)])
+def test_bots_finish_a_sealed_game_with_one_final_state_that_verifies(game: str,
+                                                                      players: int) -> None:
+    """At a sealed table (the default) nobody can replay the deal from the seed: the bots
+    finish with one final state, and every peer verifies the game once every secret is in."""
+    async def main() -> None:
+        peers = await table(game, players)
+        try:
+            spec = plugins().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0] * players
+            assert len({p.state_hash() for p in peers}) == 1
+            assert all(p.sealed for p in peers)
+            for peer in peers:
+                assert await peer.wait_until(lambda peer=peer: peer.sealing.verdict is not None,
+                                             WAIT)
+                assert peer.sealing.verdict is not None and peer.sealing.verdict.ok
         finally:
             await close_all(peers)
 
@@ -189,7 +215,7 @@ def test_an_address_with_another_key_reaches_nobody() -> None:
 
 def test_a_stranger_is_refused_and_changes_nothing() -> None:
     async def main() -> None:
-        peers = await table("posy", 2)
+        peers = await table("posy", 2, open_deck=True)  # (a stranger's action, plain cards)
         host = peers[0]
         got: asyncio.Queue[Any] = asyncio.Queue()
         stranger_id = generate()
