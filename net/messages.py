@@ -567,9 +567,11 @@ class EscrowOpen:
 @dataclass(frozen=True, slots=True)
 class SealRecord:
     """A log-file record of the sealed deck: a sealed message this peer sent or received,
-    and the party that made it (what a resumed peer and a verifier need, §6, §10)."""
+    the party that made it, and this peer's next log index then (what a resumed peer and a
+    verifier need to replay it at the same point, §10.8)."""
 
     party: Annotated[int, W.PARTY]
+    index: Annotated[int, W.INDEX] = 0
     step: Annotated[ShuffleStep | None, W.optional(W.anything)] = None
     keys: Annotated[CardKeys | None, W.optional(W.anything)] = None
     disclose: Annotated[Disclose | None, W.optional(W.anything)] = None
@@ -592,19 +594,20 @@ class SealRecord:
         return body
 
     @classmethod
-    def of(cls, party: int, body: SealBody) -> SealRecord:
-        """The record of ``body``, made by ``party``."""
+    def of(cls, party: int, body: SealBody, index: int = 0) -> SealRecord:
+        """The record of ``body``, made by ``party`` when this peer's next index was
+        ``index``."""
         if isinstance(body, ShuffleStep):
-            return cls(party, step=body)
+            return cls(party, index, step=body)
         if isinstance(body, CardKeys):
-            return cls(party, keys=body)
+            return cls(party, index, keys=body)
         if isinstance(body, Disclose):
-            return cls(party, disclose=body)
+            return cls(party, index, disclose=body)
         if isinstance(body, EscrowKey):
-            return cls(party, escrow_key=body)
+            return cls(party, index, escrow_key=body)
         if isinstance(body, EscrowShares):
-            return cls(party, escrow_shares=body)
-        return cls(party, escrow_open=body)
+            return cls(party, index, escrow_shares=body)
+        return cls(party, index, escrow_open=body)
 
 
 #: The sealed deck's messages (§10): what `hedgerow.net.sealing` sends and receives.

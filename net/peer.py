@@ -102,7 +102,7 @@ class Peer:
                            resend_stalled=self.startup.resend_stalled)
         self.returning = Returning(ctx, plugins=plugins, listen=self._listen, play=self.sync,
                                    start=self.startup, departures=self.departures,
-                                   send_roster=self.seating.send_roster)
+                                   send_roster=self.seating.send_roster, sealed=self.sealing)
         # Who handles each body once its sender is known to hold a seat.
         on = dispatch.on
         on(msg.SeatAssignment, self.seating.on_seat_assignment)

@@ -20,7 +20,7 @@ peer as it was.  Of the other phases this needs only what its constructor takes.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -33,9 +33,10 @@ from hedgerow.net.address import TableAddress, split_endpoint
 from hedgerow.net.context import Decked, Keyed
 from hedgerow.net.hashbook import HashBook
 from hedgerow.net.keys import key_text
-from hedgerow.net.logfile import LogWriter, read_log, replay_log
+from hedgerow.net.logfile import LogReadResult, LogWriter, ReplayReport, read_log, replay_log
 from hedgerow.net.members import Member, Roster
-from hedgerow.net.messages import Body, Hello, PeerInfo, SeatEvent, Start
+from hedgerow.net.messages import Body, CardReveal, Hello, PeerInfo, SeatEvent, Start
+from hedgerow.net.sealreplay import SealedReplay, is_sealed
 from hedgerow.net.seat import HistoryLine, Link, Phase
 
 log = logging.getLogger(__name__)
@@ -86,14 +87,26 @@ class ReturningContext(Keyed, Decked, Protocol):
 class ResumedPlay(Protocol):
     """What a resumed seat needs of play (`hedgerow.net.sync.Sync`)."""
 
-    def resumed(self, history: Sequence[HistoryLine]) -> None:
-        """The log's entries in words; catch up before acting."""
+    def resumed(self, history: Sequence[HistoryLine],
+                reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
+        """The log's entries in words (and the cards they showed); catch up before acting."""
 
     def applied(self, applied: Sequence[Applied]) -> None:
         """Entries the table added: show them and seal them."""
 
     def request_catch_up(self, member: Member | None) -> None:
         """Ask for the entries after our log's end."""
+
+
+class ResumedSeal(Protocol):
+    """What a returning peer needs of the sealed deck (`hedgerow.net.sealplay.SealedPlay`)."""
+
+    def resume(self, log_path: Path, result: LogReadResult, peers: Sequence[PeerInfo],
+               ruleset: Ruleset, me: bytes) -> SealedReplay:
+        """Replay a sealed log with this peer's secret (`hedgerow.net.sealreplay`)."""
+
+    def start(self) -> None:
+        """The table goes on: send again what the others may lack."""
 
 
 class ResumedStart(Protocol):
@@ -129,12 +142,13 @@ class Returning:
 
     def __init__(self, ctx: ReturningContext, *, plugins: PluginHost | None, listen: Listen,
                  play: ResumedPlay, start: ResumedStart, departures: ResumedDepartures,
-                 send_roster: Callable[[], None]) -> None:
+                 send_roster: Callable[[], None], sealed: ResumedSeal) -> None:
         self.ctx = ctx
         self.plugins = plugins
         self._listen = listen
         self._play = play
         self._start = start
+        self._sealed = sealed
         self._departures = departures
         self._send_roster = send_roster
 
@@ -168,7 +182,16 @@ class Returning:
             text = table.describe_entry(entry, applied.before)
             history.append(HistoryLine(entry.index, entry.seat, text))
 
-        report = replay_log(ruleset, header, result.entries, on_step=describe)
+        sealed = is_sealed(result)
+        if sealed:
+            replayed = self._sealed.resume(log_path, result, saved.peers, ruleset,
+                                           ctx.identity.public)
+            if replayed.table is not None:
+                for applied in replayed.history:
+                    describe(replayed.table, applied)
+            report: ReplayReport | SealedReplay = replayed
+        else:
+            report = replay_log(ruleset, header, result.entries, on_step=describe)
         if report.mismatch is not None or report.table is None:
             raise HedgerowError(f"{log_path} does not replay: {report.mismatch}")
         host, port = split_endpoint(me.address)
@@ -207,10 +230,13 @@ class Returning:
         ctx.enter(Phase.FINISHED if table.over() else Phase.PLAYING)
         self._departures.resume()
         self._departures.restore(result.events)  # takeovers in force, an agreed end (§5.9)
-        self._play.resumed(history)
+        self._play.resumed(history, {item.index: item.reveals for item in result.entries
+                                     if item.reveals})
         # Chance the rules resolved after the last logged entry (the process died before
         # sealing it): sealed now, like any entry.
         self._play.applied(report.unlogged)
+        if sealed:
+            self._sealed.start()
         hello = Hello(ctx.fingerprint, rulesmatch.installed(plugins),
                       ctx.seat_name[:64] or me.display_name, ctx.seat, ctx.bot is not None,
                       where)

@@ -121,11 +121,14 @@ class Sealing:
 
     ``parties`` is the number of parties (peers, in the order of their lowest seat),
     ``me`` this peer's party, ``seats_of(party)`` and ``party_of(seat)`` the seating (a
-    party may hold several seats; a takeover moves a seat to its runner's party).
+    party may hold several seats; a takeover moves a seat to its runner's party).  With no
+    ``secret`` (and ``me`` -1) it only watches: it takes every pass and key it is given and
+    makes none (a log verified by someone who did not play it).
     """
 
     def __init__(self, table: SealedTable, *, table_id: bytes, parties: int, me: int,
-                 secret: mp.PeerSecret, party_of: Callable[[int], int], out: SealOut) -> None:
+                 secret: mp.PeerSecret | None, party_of: Callable[[int], int],
+                 out: SealOut) -> None:
         self.table = table
         self.table_id = table_id
         self.parties = parties
@@ -164,7 +167,7 @@ class Sealing:
 
     def start(self) -> None:
         """Begin: publish our escrow key (three parties or more), then do what is due."""
-        if self.escrowed and self.me not in self.escrow_keys:
+        if self.escrowed and self.secret is not None and self.me not in self.escrow_keys:
             key = mp.escrow_key(self.secret)
             self.escrow_keys[self.me] = key
             msg = EscrowKey(self.me, key)
@@ -253,7 +256,10 @@ class Sealing:
         return min(p for p in range(self.parties) if p not in self.absent)
 
     def _secret_of(self, party: int) -> mp.PeerSecret:
-        return self.secret if party == self.me else self.recovered[party]
+        if party == self.me:
+            assert self.secret is not None
+            return self.secret
+        return self.recovered[party]
 
     def _advance(self, deck: _Deck) -> bool:
         """Accept held passes in order, and make ours when it is due."""
@@ -317,6 +323,9 @@ class Sealing:
 
     def _owe(self, owed: Obligations) -> None:
         """Send our keys for the cards seats must now be shown."""
+        if self.secret is None:  # a watcher: it waits for the public keys of everyone
+            self._want_public.update(t.key for t in owed.public)
+            return
         self.share_public(owed.public)
         by_party: dict[int, list[CardKey]] = {}
         for seat, tokens in owed.private:
@@ -338,6 +347,9 @@ class Sealing:
                  and t.key not in self.table.public]
         if not fresh:
             return False
+        if self.secret is None:
+            self._want_public.update(fresh)
+            return False
         self._sent_public.update(fresh)
         self._want_public.update(fresh)
         for card in fresh:
@@ -348,7 +360,7 @@ class Sealing:
         return True
 
     def _key(self, card: Key) -> CardKey:
-        key = self.secret.card_key(*card)
+        key = self._secret_of(self.me).card_key(*card)
         self._keys.setdefault(card, {})[self.me] = key
         return CardKey(*card, key)
 
@@ -380,7 +392,7 @@ class Sealing:
                 if k.card not in self.table.public:
                     self._want_public.add(k.card)
                     self._public_from.setdefault(k.card, set()).add(party)
-            self.out.keep(msg, party)
+        self.out.keep(msg, party)  # a private one too: this peer's own cards, to resume
         return None
 
     def _keys_for(self, card: Key) -> dict[int, bytes]:
@@ -492,7 +504,7 @@ class Sealing:
     def disclose(self) -> bool:
         """Send our secret, once: the game is over (or the table halted on a bad card).
         True when it was sent now."""
-        if self._disclosing:
+        if self._disclosing or self.secret is None:
             return False
         self._disclosing = True
         msg = Disclose(self.me, self.secret.secret)
@@ -531,7 +543,7 @@ class Sealing:
     def _deal_shares(self) -> None:
         """Once every party's escrow key is in: split our secret among the others, each
         share sealed to its holder (once)."""
-        if self._shares_sent or len(self.escrow_keys) < self.parties:
+        if self._shares_sent or len(self.escrow_keys) < self.parties or self.secret is None:
             return
         self._shares_sent = True
         holders = [p for p in range(self.parties) if p != self.me]
@@ -594,7 +606,7 @@ class Sealing:
             return
         self.absent.add(party)
         for holder, share in sorted(self._escrow[party].items()):
-            if holder == self.me:
+            if holder == self.me and self.secret is not None:
                 opener = self.secret
             elif holder in self.recovered:
                 opener = self.recovered[holder]
@@ -655,6 +667,44 @@ class Sealing:
     def returned(self, party: int) -> None:
         """A departed party is back (a reclaim): it makes its own passes again."""
         self.absent.discard(party)
+
+    def resend(self, party: int | None = None) -> None:
+        """Send again what this peer made that ``party`` (None: every other) may lack — a
+        returning peer, or one back from a cut link: our passes, our escrow, our keys for
+        the cards shown to all or to its seats.  Receivers ignore what they have."""
+        if self.secret is None:
+            return
+        out: list[SealBody] = []
+        for deck in self.decks.values():
+            out += [_message(deck.job, s) for s in deck.steps if self.maker(s.party) == self.me]
+        if self.me in self.escrow_keys:
+            out.append(EscrowKey(self.me, self.escrow_keys[self.me]))
+        if self.me in self._escrow:
+            out.append(EscrowShares(self.me, tuple(self._escrow[self.me][h]
+                                                   for h in sorted(self._escrow[self.me]))))
+        public = sorted(self._sent_public)
+        if public:
+            out.append(CardKeys(tuple(self._key(card) for card in public), public=True))
+        for body in out:
+            if party is None:
+                self.out.broadcast(body)
+            else:
+                self.out.send(party, body)
+        holders = range(self.parties) if party is None else (party,)
+        for holder in holders:
+            if holder == self.me or holder in self.absent:
+                continue
+            cards = sorted({card for seat in range(self.table.players)
+                            if self.party_of(seat) == holder
+                            for card in self.table.seen_by(seat)} - self.table.public.keys())
+            if cards:
+                self.out.send(holder, CardKeys(tuple(self._key(card) for card in cards)))
+        if self._disclosing:
+            msg = Disclose(self.me, self._secret_of(self.me).secret)
+            if party is None:
+                self.out.broadcast(msg)
+            else:
+                self.out.send(party, msg)
 
     def _halt(self, message: str, party: int | None) -> None:
         if self.halted:

@@ -20,13 +20,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.sealed import Key, Sealed
 from hedgerow.core.sealedtable import Prepared, SealedTable
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net import sealfile
 from hedgerow.net.context import Keyed, Living, Seated, Speaking
-from hedgerow.net.logfile import LogWriter
+from hedgerow.net.logfile import LogReadResult, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
     CardKeys,
@@ -36,11 +37,13 @@ from hedgerow.net.messages import (
     ErrorCode,
     EscrowKey,
     EscrowShares,
+    PeerInfo,
     SealBody,
     SealRecord,
     ShuffleStep,
 )
 from hedgerow.net.sealing import Sealing
+from hedgerow.net.sealreplay import SealedReplay, replay_sealed
 from hedgerow.net.sealverify import Verdict
 from hedgerow.net.transport import Received
 
@@ -74,6 +77,7 @@ class SealedPlay:
         self._author_of = author_of
         self.sealing: Sealing | None = None
         self._started = False
+        self._resumed = False
         self.verdict: Verdict | None = None
 
     # -- the parties ---------------------------------------------------------------------------
@@ -121,10 +125,34 @@ class SealedPlay:
         self._started = False
 
     def start(self) -> None:
-        """Every peer has started the table: the sealed messages may flow."""
+        """Every peer has started the table: the sealed messages may flow (again, for a
+        resumed peer: it sends what the others may lack)."""
         if self.sealing is not None and not self._started:
             self._started = True
             self.sealing.start()
+            if self._resumed:
+                self.sealing.resend()
+
+    def resume(self, log_path: Path, result: LogReadResult, peers: Sequence[PeerInfo],
+               ruleset: Ruleset, me: bytes) -> SealedReplay:
+        """Replay this peer's sealed log with its secret (`hedgerow.net.sealreplay`): the
+        table and this peer's `Sealing`, from where the log ends."""
+        keys: list[bytes] = []
+        for info in sorted(peers, key=lambda p: p.seat):
+            if info.public_key not in keys:
+                keys.append(info.public_key)
+        by_seat = {info.seat: keys.index(info.public_key) for info in peers}
+        replay = replay_sealed(ruleset, result, parties=len(keys),
+                               party_of=lambda seat: by_seat[self._author_of(seat)],
+                               me=keys.index(me), secret=sealfile.load(log_path),
+                               seats=sorted(s for s, p in by_seat.items() if keys[p] == me))
+        if replay.sealing is not None and replay.mismatch is None:
+            self.sealing = replay.sealing
+            self.sealing.party_of = self.party_of
+            self.sealing.out = self
+            self._started = False
+            self._resumed = True
+        return replay
 
     def reset(self) -> None:
         """The seed agreement starts over: no table, no sealing."""
@@ -162,6 +190,12 @@ class SealedPlay:
         """True while cards every seat must see are not open yet (the entry that showed them
         is sealed, its hash sent, only then)."""
         return self.sealing is not None and self.sealing.public_pending()
+
+    def peer_back(self, key: bytes) -> None:
+        """The peer of ``key`` is back (it resumed, or its link returned): send it again
+        what it may lack (`Sealing.resend`)."""
+        if self.sealing is not None and self._started and key in self.parties():
+            self.sealing.resend(self.party_of_key(key))
 
     def pump(self) -> None:
         """After the table changed: do what is now due."""
@@ -223,9 +257,10 @@ class SealedPlay:
 
     def keep(self, body: SealBody, party: int) -> None:
         writer = self.ctx.writer
-        if writer is not None and not writer.closed:
-            own = self.sealing is not None and party == self.sealing.me
-            writer.append_seal(SealRecord.of(party, body), own=own)
+        sealing = self.sealing
+        if writer is not None and not writer.closed and sealing is not None:
+            writer.append_seal(SealRecord.of(party, body, sealing.table.index),
+                               own=party == sealing.me)
 
     def applied(self, entries: Sequence[Applied]) -> None:
         self._applied(entries)

@@ -120,6 +120,9 @@ class SealedDeck(Protocol):
     def pump(self) -> None:
         """Do what the sealed deck now owes (the table changed)."""
 
+    def peer_back(self, key: bytes) -> None:
+        """The peer of ``key`` is back: send it again what it may lack."""
+
 
 #: An action made ready to travel at a sealed table: the action as sent, the faces it
 #: shows (by card), and their keys.
@@ -160,10 +163,13 @@ class Sync:
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
 
-    def resumed(self, history: Sequence[HistoryLine]) -> None:
-        """This seat came back with its log (``history``: its entries in words): it catches
-        up with the table before it acts."""
+    def resumed(self, history: Sequence[HistoryLine],
+                reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
+        """This seat came back with its log (``history``: its entries in words; ``reveals``:
+        the cards its entries' actions showed, at a sealed table): it catches up with the
+        table before it acts."""
         self.history.extend(history)
+        self._reveals.update(reveals or {})
         # a table with no other seat (a solo game) has nobody to catch up from
         self.syncing = bool(self.ctx.roster is not None and self.ctx.roster.others())
 
@@ -211,6 +217,8 @@ class Sync:
         revealed, so it may commit afresh.  A peer whose link only came back (a partition, a
         frozen process) keeps its commitment, and re-sends its own the same way.
         """
+        if isinstance(self.table, SealedTable):
+            self.sealed.peer_back(member.key)
         step = self._step
         if step is None:
             return
@@ -765,11 +773,13 @@ class Sync:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "play has not started here")
             return
         self.seal()
-        start = min(body.from_index, table.index)
-        stop = min(table.index, start + CATCH_UP_BATCH)
-        items = tuple(LoggedEntry(table.entries[i], self.ctx.hashes.own[i])
+        sealed = len(self.ctx.hashes.own)  # (a sealed table may still wait to seal some)
+        start = min(body.from_index, sealed)
+        stop = min(sealed, start + CATCH_UP_BATCH)
+        items = tuple(LoggedEntry(table.entries[i], self.ctx.hashes.own[i],
+                                  self._reveals.get(i, ()))
                       for i in range(start, stop))
-        self.ctx.send(member, CatchUpReply(table.header, start, items, table.index))
+        self.ctx.send(member, CatchUpReply(table.header, start, items, sealed))
 
     def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
                           body: CatchUpReply) -> None:
@@ -808,7 +818,26 @@ class Sync:
         if table.index <= entry.index < table.index + table.following:
             return True  # held already: a simultaneous step cut short by an earlier reply
         try:
-            result = table.follow(entry.index, entry.seat, entry.action, prev=entry.prev)
+            if isinstance(table, SealedTable):
+                if entry.is_chance and entry.index >= table.index:
+                    return False  # our table makes it once the shuffle is in: ask again then
+                faces: Mapping[Key, object] | str = self.sealed.open_attached(entry.seat,
+                                                                              item.reveals)
+                if isinstance(faces, str):
+                    self.ctx.refuse(rx, env, ErrorCode.BAD_REVEAL,
+                                    f"catch-up entry #{entry.index}: {faces}",
+                                    ref_index=entry.index)
+                    return False
+                sealed = table.follow(entry.index, entry.seat, entry.action, prev=entry.prev,
+                                      reveals=faces)
+                if isinstance(sealed, Waiting):
+                    self.sealed.share_public(sealed.reveals)
+                    return False  # the cards it reads first: asked again once they are open
+                result = sealed
+                if item.reveals and not isinstance(result, Refusal):
+                    self._reveals[entry.index] = item.reveals
+            else:
+                result = table.follow(entry.index, entry.seat, entry.action, prev=entry.prev)
         except RulesError as exc:
             self.ctx.rules_failed(exc)
             return False

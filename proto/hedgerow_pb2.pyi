@@ -533,8 +533,9 @@ class EscrowOpen(_message.Message):
     def __init__(self, party: _Optional[int] = ..., holder: _Optional[int] = ..., share: _Optional[bytes] = ...) -> None: ...
 
 class SealRecord(_message.Message):
-    __slots__ = ("party", "step", "keys", "disclose", "escrow_key", "escrow_shares", "escrow_open")
+    __slots__ = ("party", "index", "step", "keys", "disclose", "escrow_key", "escrow_shares", "escrow_open")
     PARTY_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     KEYS_FIELD_NUMBER: _ClassVar[int]
     DISCLOSE_FIELD_NUMBER: _ClassVar[int]
@@ -542,13 +543,14 @@ class SealRecord(_message.Message):
     ESCROW_SHARES_FIELD_NUMBER: _ClassVar[int]
     ESCROW_OPEN_FIELD_NUMBER: _ClassVar[int]
     party: int
+    index: int
     step: ShuffleStep
     keys: CardKeys
     disclose: Disclose
     escrow_key: EscrowKey
     escrow_shares: EscrowShares
     escrow_open: EscrowOpen
-    def __init__(self, party: _Optional[int] = ..., step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ...) -> None: ...
+    def __init__(self, party: _Optional[int] = ..., index: _Optional[int] = ..., step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("code", "message", "ref_seq", "ref_index", "refusal")
