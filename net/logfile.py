@@ -43,6 +43,7 @@ from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
+from hedgerow.net.rulesmatch import OPEN_DECK
 from hedgerow.net.messages import CardReveal, LoggedEntry, LogHeader, SealRecord, SeatEvent
 
 __all__ = [
@@ -607,12 +608,12 @@ def replay_log(ruleset: Ruleset, header: LogHeader, entries: Iterable[LoggedEntr
     ``on_step(table, applied)`` is called for each logged entry once it checked out
     (``table.describe_entry(applied.entry, applied.before)`` names it in plain words).
     """
-    if ruleset.fingerprint != header.fingerprint:
+    if ruleset.fingerprint != header.fingerprint.removesuffix(OPEN_DECK):
         return ReplayReport(None, 0, Mismatch(
             "rules", None, f"the log was played with {header.fingerprint}, "
                            f"but these rules are {ruleset.fingerprint}"))
     try:
-        table = Table(ruleset, header.players, header.seed)
+        table = Table(ruleset, header.players, header.seed, fingerprint=header.fingerprint)
     except HedgerowError as exc:
         return ReplayReport(None, 0, Mismatch("rules", None, exc.message))
     except RulesError as exc:

@@ -237,8 +237,12 @@ class Peer:
         return None if self.ctx.table is None else self.ctx.table.view(self.seat)
 
     def active_seats(self) -> tuple[int, ...]:
-        """Seats that must act now."""
-        return () if self.ctx.table is None else self.ctx.table.active_seats()
+        """Seats that must act now (at a sealed table, while no seat acts, the seats whose
+        peers the table waits for: a shuffle pass, a card's key)."""
+        table = self.ctx.table
+        if table is None:
+            return ()
+        return table.active_seats() or self.sealing.waiting_seats()
 
     def chosen_seats(self) -> tuple[int, ...]:
         """The seats whose choice for the open simultaneous step is in (§4.5's commitments)."""

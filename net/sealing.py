@@ -487,6 +487,26 @@ class Sealing:
 
     # -- what waits ----------------------------------------------------------------------------
 
+    def waiting_on(self) -> set[int]:
+        """The parties this peer waits for: whose pass is due in a shuffle the table waits
+        for, or whose key is missing for a card it waits to open."""
+        parties: set[int] = set()
+        waiting = self.table.waiting
+        if waiting is not None:
+            for job in waiting.shuffles:
+                deck = self.decks.get((job.entry, job.draw))
+                if deck is not None and not deck.done:
+                    parties.add(self.maker(deck.passes[len(deck.steps)][1]))
+        for card in self._want_public | self._want_mine:
+            keys = self._keys_for(card)
+            sent = self._public_from.get(card, set()) | self.absent
+            for party in range(self.parties):
+                if party not in keys or (card in self._want_public
+                                         and card not in self._want_mine and party not in sent):
+                    parties.add(self.maker(party))
+        parties.discard(self.me)
+        return parties
+
     def owed_to_me(self) -> bool:
         """True while cards this peer's seats must be shown are not open yet."""
         return bool(self._want_mine)

@@ -181,6 +181,16 @@ class SealedPlay:
             self.sealing.share_public(tokens)
             self.sealing.pump()
 
+    def waiting_seats(self) -> tuple[int, ...]:
+        """The seats whose peers the table waits for (a shuffle pass, a card's key), when
+        no seat acts: the table waits for them as for a seat on its turn."""
+        if self.sealing is None or self.ctx.roster is None:
+            return ()
+        keys = self.parties()
+        parties = self.sealing.waiting_on()
+        return tuple(sorted(m.seat for m in self.ctx.roster
+                            if m.key in keys and keys.index(m.key) in parties))
+
     def owed_to_me(self) -> bool:
         """True while cards this peer's seats must be shown are not open yet."""
         return self.sealing is not None and (
