@@ -101,6 +101,25 @@ class DeparturesContext(Speaking, Seated, Living, Protocol):
     def changes(self) -> Changes: ...
 
 
+class DeparturesSeal(Protocol):
+    """What departures need of the sealed deck (`hedgerow.net.sealplay.SealedPlay`)."""
+
+    def takeover_problem(self, seat: int) -> str | None:
+        """Why a bot cannot take ``seat`` at this table (a sealed one of two parties), or
+        None."""
+
+    def taken_over(self, seat: int) -> None:
+        """A takeover of ``seat`` passed: recover its peer's secret, show the runner its
+        cards."""
+
+    def handed_back(self, seat: int) -> None:
+        """``seat`` is its own peer's again: show it the cards dealt meanwhile."""
+
+    def owed_to_me(self) -> bool:
+        """True while cards this peer's seats (a taken seat's too) must be shown are not
+        open yet."""
+
+
 class DeparturesPlay(Protocol):
     """What departures need of play (`hedgerow.net.sync.Sync`): its open step (a hosted
     bot commits to it), sealing and applying entries, catch-up, and a returning peer."""
@@ -143,9 +162,10 @@ class Departures:
     """
 
     def __init__(self, ctx: DeparturesContext, sync: DeparturesPlay, takeovers: Takeovers, *,
-                 find_bot: Callable[[str], BotSpec | None]) -> None:
+                 find_bot: Callable[[str], BotSpec | None], sealed: DeparturesSeal) -> None:
         self.ctx = ctx
         self.sync = sync
+        self.sealed = sealed
         self.takeovers = takeovers
         self._find_bot = find_bot
         self.accept: Callable[[SeatMotion], bool] | None = None
@@ -301,6 +321,9 @@ class Departures:
         if motion.kind == MotionKind.TAKEOVER:
             if motion.runner != min(motion.voters):
                 return f"the runner must be the lowest voting seat, {min(motion.voters)}"
+            sealed = self.sealed.takeover_problem(motion.seat)
+            if sealed is not None:
+                return sealed
             if motion.runner == ctx.seat and self._find_bot(motion.bot) is None:
                 return f"this peer has no bot {motion.bot!r} for this game"
         for other in self.motions.values():
@@ -461,6 +484,7 @@ class Departures:
             member.bot_name = takeover.bot
         log.info("a %s bot run by seat %d plays seat %d from entry #%d", takeover.bot,
                  takeover.runner, takeover.seat, takeover.index)
+        self.sealed.taken_over(takeover.seat)
         if takeover.runner == self.ctx.seat:
             spec = self._find_bot(takeover.bot)
             assert spec is not None  # checked before this peer accepted
@@ -556,6 +580,7 @@ class Departures:
 
     def _handed_back(self, seat: int, index: int) -> None:
         self.runs.pop(seat, None)
+        self.sealed.handed_back(seat)
         self._log(SeatEvent(SeatEventKind.RECLAIM, seat, 0, "", index))
         member = self.ctx.roster.by_seat(seat) if self.ctx.roster else None
         if member is not None:
@@ -692,7 +717,7 @@ class Departures:
             if table is None or ctx.phase != Phase.PLAYING or seat not in self.runs:
                 return
             active = table.active_seats()
-            if seat in active and not self.sync.syncing:
+            if seat in active and not self.sync.syncing and not self.sealed.owed_to_me():
                 if self.delay and not rested:
                     await asyncio.sleep(self.delay)
                     rested = True

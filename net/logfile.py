@@ -43,8 +43,8 @@ from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
-from hedgerow.net.rulesmatch import OPEN_DECK
 from hedgerow.net.messages import CardReveal, LoggedEntry, LogHeader, SealRecord, SeatEvent
+from hedgerow.net.rulesmatch import OPEN_DECK
 
 __all__ = [
     "MAGIC",

@@ -90,7 +90,8 @@ class Peer:
                                  author_of=takeovers.author_of)
         self.sync = Sync(ctx, redeliver=dispatch, author_of=takeovers.author_of,
                          sealed=self.sealing)
-        self.departures = Departures(ctx, self.sync, takeovers, find_bot=self._find_bot)
+        self.departures = Departures(ctx, self.sync, takeovers, find_bot=self._find_bot,
+                                     sealed=self.sealing)
         self.startup = Startup(ctx, self.sync, self.sealing, accept_host_seed=accept_host_seed)
         self.seating = Seating(ctx, plugins=plugins, begin_seeding=self.startup.begin,
                                redeliver=self._accept, peer_back=self.departures.returned,

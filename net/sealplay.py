@@ -281,4 +281,51 @@ class SealedPlay:
 
     def recovered(self, party: int) -> None:
         log.info("party %d's secret recovered from the escrow", party)
+        key = self.parties()[party]
+        roster = self.ctx.roster
+        assert roster is not None and self.sealing is not None
+        for seat in roster.seats_of(key):
+            self.sealing.seat_moved(seat)  # its runner is shown the seat's cards
         self.ctx.notify()
+
+    # -- departures ------------------------------------------------------------------------------
+
+    def takeover_problem(self, seat: int) -> str | None:
+        """Why a bot cannot take ``seat`` here: at a sealed table of two parties nobody else
+        holds the keys to its cards (docs/protocol.md §10.11); None when it can."""
+        if self.sealing is None:
+            return None
+        if not self.sealing.escrowed:
+            return ("a bot cannot take a seat at a sealed table of two players: nobody else "
+                    "can open its cards (wait for the player, or end the game)")
+        party = self._own_party(seat)
+        if not self.sealing.can_recover(party):
+            return f"seat {seat}'s peer never escrowed its keys: a bot cannot open its cards"
+        return None
+
+    def taken_over(self, seat: int) -> None:
+        """A takeover of ``seat`` passed: every remaining party opens its share of the
+        departed peer's secret; once recovered, the runner is shown the seat's cards."""
+        if self.sealing is None:
+            return
+        party = self._own_party(seat)
+        if party in self.sealing.recovered:
+            self.sealing.seat_moved(seat)
+        else:
+            self.sealing.recover(party)
+
+    def handed_back(self, seat: int) -> None:
+        """``seat`` is its own peer's again: it makes its own passes, and is shown the cards
+        its seat was dealt while a bot played it."""
+        if self.sealing is None:
+            return
+        self.sealing.returned(self._own_party(seat))
+        self.sealing.seat_moved(seat)
+
+    def _own_party(self, seat: int) -> int:
+        """The party of ``seat``'s own peer (whoever plays it now)."""
+        roster = self.ctx.roster
+        assert roster is not None
+        member = roster.by_seat(seat)
+        assert member is not None
+        return self.party_of_key(member.key)
