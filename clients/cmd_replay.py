@@ -1,10 +1,13 @@
 """``hedgerow replay LOGFILE [--verify]``: re-simulate a saved table log.
 
 Every entry is applied again with the installed rules, in order, checked against the hash
-chain (chance entries against the outcome the seed gives); the game is printed entry by
-entry, then who won (the result's headline).  ``--verify`` prints only the verdict, after
-comparing every entry's digest and the state hash stored after it with what the rules
-give.  Any damage or mismatch is reported naming the entry, with exit status 1.
+chain (chance entries against the outcome the seed gives; at a sealed table, against the
+shuffles and keys the log records); the game is printed entry by entry, then who won (the
+result's headline).  ``--verify`` prints only the verdict, after comparing every entry's
+digest and the state hash stored after it with what the rules give, and for a finished
+sealed game, verifying every shuffle, key and action with the secrets disclosed at its end
+(docs/protocol.md §10.9).  Any damage, mismatch or failed verification is reported naming
+the entry or the party, with exit status 1.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.clients.botrunner import seat_event_text
     from hedgerow.core.errors import HedgerowError
     from hedgerow.core.outcome import headline, outcome_data
-    from hedgerow.net.logfile import read_log, replay_log
+    from hedgerow.net.logfile import read_log
+    from hedgerow.net.logverify import replay
 
     try:
         result = read_log(args.log)
@@ -69,22 +73,29 @@ def run(args: argparse.Namespace) -> int:
 
     if show:
         print(f"{header.fingerprint}, {header.players} seats, seed {header.seed.hex()}")
-    report = replay_log(ruleset, header, result.entries, on_step=step)
+    report = replay(ruleset, result, on_step=step)
     if show:
         show_events(None)
+    verdict = report.verdict
     record: dict[str, Any] = {
         "log": args.log,
         "fingerprint": header.fingerprint,
         "seed": header.seed.hex(),
         "entries": len(result.entries),
         "verified": report.applied,
-        "ok": report.mismatch is None and result.problem is None,
+        "ok": (report.mismatch is None and result.problem is None
+               and (verdict is None or verdict.ok)),
         "seat_events": [{"kind": e.kind.name.lower(), "seat": e.seat, "runner": e.runner,
                          "bot": e.bot, "index": e.index} for e in result.events],
+        "deck": "sealed" if report.sealed else "open",
     }
+    if report.sealed:
+        record["sealed_verdict"] = None if verdict is None else verdict.message
     if report.mismatch is not None:
         record["problem"] = f"mismatch at {report.mismatch}"
         record["index"] = report.mismatch.index
+    elif verdict is not None and not verdict.ok:
+        record["problem"] = f"the sealed deck does not verify: {verdict.message}"
     elif result.problem is not None:
         record["problem"] = f"the file is damaged at {result.problem}"
         record["index"] = result.problem.index
@@ -105,8 +116,12 @@ def _verdict(args: argparse.Namespace, record: dict[str, Any]) -> int:
         over = "" if record.get("outcome") else " (the game is not over)"
         if any(e["kind"] == "end" for e in record.get("seat_events", ())):
             over = " (ended by agreement, with no winner)"
+        sealed = ""
+        if record.get("deck") == "sealed":
+            sealed = ("; sealed deck: " + record["sealed_verdict"] if record["sealed_verdict"]
+                      else "; sealed deck: not verified (a secret was never disclosed)")
         print(f"ok: {record['verified']} entries replayed, every hash matches; "
-              f"state {record['state_hash']}{over}")
+              f"state {record['state_hash']}{over}{sealed}")
     else:
         print(f"FAILED: {record['problem']}")
     return 0 if record["ok"] else 1

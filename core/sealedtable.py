@@ -148,6 +148,7 @@ class SealedTable(Table):
         self.decks: dict[tuple[int, int], bytes] = {}
         self._waiting: Waiting | None = None
         self._reveal: dict[Key, object] = {}  # faces shown for the action being applied
+        self._applying = False  # inside `_with` (an entry being applied)
         self._obligations: list[Obligations] = []
         self._info: tuple[Any, int, Any] | None = None  # (public state, mine, info state)
         super().__init__(ruleset, players, seed)
@@ -314,8 +315,14 @@ class SealedTable(Table):
         return self._with(reveals, lambda: Table.follow(self, index, seat, action, prev=prev))
 
     def _with(self, reveals: Mapping[Key, object] | None, run: Any) -> Any:
+        """Run ``run`` (an entry being applied) with the faces its action shows; a read that
+        needs a public round comes back as `Waiting`.  Nested calls (`follow` submits) keep
+        the outermost faces."""
         if self._waiting is not None and self._waiting.shuffles:
             return Refusal(Code.NOT_YOUR_TURN, "the table is shuffling")
+        if self._applying:
+            return run()
+        self._applying = True
         self._reveal = dict(reveals or {})
         try:
             return run()
@@ -323,6 +330,7 @@ class SealedTable(Table):
             return wait.waiting
         finally:
             self._reveal = {}
+            self._applying = False
 
     def _rules_apply(self, state: Any, seat: int, action: Action) -> Any:
         """Apply ``action`` of ``seat``, showing first every card the rules read: the faces

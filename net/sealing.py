@@ -261,9 +261,18 @@ class Sealing:
             return self.secret
         return self.recovered[party]
 
+    @property
+    def escrow_complete(self) -> bool:
+        """True once every party's shares are in (always, at a table of two parties): from
+        then on a departed party's secret can be recovered for a takeover."""
+        return not self.escrowed or len(self._escrow) == self.parties
+
     def _advance(self, deck: _Deck) -> bool:
-        """Accept held passes in order, and make ours when it is due."""
+        """Accept held passes in order, and make ours when it is due (once the escrow is
+        complete: a takeover stays possible whenever a shuffle has begun)."""
         progressed = False
+        if not self.escrow_complete:
+            return progressed
         while not deck.done and not self.halted:
             phase, party = deck.passes[len(deck.steps)]
             step = deck.held.pop((phase, party), None)
@@ -580,6 +589,7 @@ class Sealing:
         self._escrow[self.me] = {s.holder: s for s in sealed}
         self.out.broadcast(msg)
         self.out.keep(msg, self.me)
+        self.pump()
 
     def on_escrow_key(self, party: int, msg: EscrowKey) -> str | None:
         """``party``'s escrow key; why it is refused, or None."""
@@ -614,6 +624,7 @@ class Sealing:
         if party not in self._escrow:
             self._escrow[party] = shares
             self.out.keep(msg, party)
+        self.pump()
         return None
 
     def can_recover(self, party: int) -> bool:

@@ -132,6 +132,12 @@ class SealedPlay:
             self.sealing.start()
             if self._resumed:
                 self.sealing.resend()
+                roster = self.ctx.roster
+                assert roster is not None
+                mine = set(roster.seats_of(self.ctx.identity.public))
+                for seat in range(self.ctx.players):
+                    if seat not in mine and self._author_of(seat) in mine:
+                        self.sealing.seat_moved(seat)  # a seat our bot runs: its cards
 
     def resume(self, log_path: Path, result: LogReadResult, peers: Sequence[PeerInfo],
                ruleset: Ruleset, me: bytes) -> SealedReplay:

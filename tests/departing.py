@@ -15,7 +15,8 @@ import toygames
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
-from hedgerow.net.logfile import read_log, verify_log
+from hedgerow.net.logfile import read_log
+from hedgerow.net.logverify import verify
 from hedgerow.net.messages import SeatEventKind
 from hedgerow.net.peer import Peer
 
@@ -35,11 +36,11 @@ def run(coro: Awaitable[Any]) -> Any:
     return asyncio.run(bounded())
 
 
-async def table(game: str, players: int) -> list[Peer]:
-    """A host and ``players - 1`` joiners, seated."""
+async def table(game: str, players: int, *, open_deck: bool = False) -> list[Peer]:
+    """A host and ``players - 1`` joiners, seated (a sealed deck unless ``open_deck``)."""
     ruleset = plugins().ruleset(game, (), players)
     host = await host_table(ruleset, players, identity=generate(), seat_name="host",
-                            announce=False)
+                            announce=False, open_deck=open_deck)
     host.plugins = plugins()
     peers = [host]
     for i in range(players - 1):
@@ -76,4 +77,4 @@ def verified(peer: Peer, path: Path) -> None:
     """The log reads whole (seat events included) and replays to its own hashes."""
     result = read_log(path)
     assert result.ok, result.problem
-    assert verify_log(lambda h: peer.ruleset, result) is None
+    assert verify(lambda h: peer.ruleset, result) is None

@@ -20,17 +20,19 @@ from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
 from hedgerow.net.seat import Link, Phase
 
 
+@pytest.mark.parametrize("deck", ["sealed", "open"])
 @pytest.mark.parametrize("game, gone", [("posy", 2), ("goofspiel", 2), ("posy", 0)])
-def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: str,
-                                                                       gone: int) -> None:
+def test_a_lost_seat_is_announced_taken_over_by_agreement_and_reclaimed(game: str, gone: int,
+                                                                       deck: str) -> None:
     """Seat ``gone`` (2: a joiner; 0: the host) is killed; the lowest remaining seat runs
-    its bot; the player resumes and reclaims it."""
+    its bot (at a sealed table, once the others recovered the seat's keys from the escrow);
+    the player resumes and reclaims it."""
 
     async def main() -> None:
-        peers = await table(game, 3)
+        peers = await table(game, 3, open_deck=deck == "open")
         fast(peers)
         victim = peers[gone]
-        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
         log_path: Path = victim.log_path()
         await crash(victim)
         spec = plugins().bot("random")
@@ -96,7 +98,7 @@ def test_every_peer_checks_a_motion_and_a_refusal_stops_it() -> None:
         peers = await table("posy", 4)
         fast(peers)
         host, one, two, victim = peers
-        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
         for p in peers:
             assert await p.wait_until(lambda p=p: p.ready, WAIT)
         # Nobody has left: a motion about a connected seat cannot even be proposed.
@@ -153,7 +155,7 @@ def test_a_runner_that_resumes_runs_the_bot_again_from_its_log() -> None:
         peers = await table("posy", 3)
         fast(peers)
         runner, other, victim = peers
-        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
         await crash(victim)
         spec = plugins().bot("random")
         bots = [asyncio.ensure_future(play_bot(runner, spec, delay=0.05, take_over=0.3)),

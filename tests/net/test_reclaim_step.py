@@ -17,7 +17,7 @@ from departing import WAIT, close_all, crash, events_of, fast, plugins, run, tab
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.launch import resume_table
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
-from hedgerow.net.seat import Link, Phase
+from hedgerow.net.seat import Link
 
 
 def test_a_seat_reclaimed_mid_step_is_handed_back_after_the_step_its_bot_committed_to() -> None:
@@ -27,7 +27,7 @@ def test_a_seat_reclaimed_mid_step_is_handed_back_after_the_step_its_bot_committ
         peers = await table("goofspiel", 3)
         fast(peers)
         runner, other, victim = peers
-        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
         log_path = victim.log_path()
         assert log_path is not None
         await crash(victim)

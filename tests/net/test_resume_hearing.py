@@ -23,7 +23,6 @@ from hedgerow.net import departures
 from hedgerow.net.launch import resume_table
 from hedgerow.net.messages import SeatEventKind
 from hedgerow.net.peer import Peer
-from hedgerow.net.seat import Phase
 
 
 def slow_intake_from(peer: Peer, sender: bytes, seconds: float) -> None:
@@ -47,7 +46,7 @@ async def taken_over(spec: BotSpec) -> tuple[list[Peer], Path, list[asyncio.Futu
     peers = await table("posy", 3)
     fast(peers)
     runner, other, victim = peers
-    assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+    assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
     await crash(victim)
     bots = [asyncio.ensure_future(play_bot(runner, spec, delay=0.2, take_over=0.3)),
             asyncio.ensure_future(play_bot(other, spec, delay=0.2))]
@@ -100,7 +99,7 @@ def test_a_resumed_player_stops_waiting_for_a_silent_seat(monkeypatch) -> None:
         peers = await table("posy", 3)
         fast(peers)
         host, silent, victim = peers
-        assert await victim.wait_until(lambda: victim.phase() == Phase.PLAYING, WAIT)
+        assert await victim.wait_until(lambda: victim.ready, WAIT)  # in play: dealt
         log_path = victim.log_path()
         await crash(victim)
         await crash(silent)
