@@ -305,7 +305,7 @@ class SealedPlay:
             return ("a bot cannot take a seat at a sealed table of two players: nobody else "
                     "can open its cards (wait for the player, or end the game)")
         party = self._own_party(seat)
-        if not self.sealing.can_recover(party):
+        if self.sealing.decks and not self.sealing.can_recover(party):
             return f"seat {seat}'s peer never escrowed its keys: a bot cannot open its cards"
         return None
 
@@ -315,8 +315,8 @@ class SealedPlay:
         if self.sealing is None:
             return
         party = self._own_party(seat)
-        if party in self.sealing.recovered:
-            self.sealing.seat_moved(seat)
+        if party in self.sealing.recovered or not self.sealing.can_recover(party):
+            self.sealing.seat_moved(seat)  # (no deck yet: nothing of its to open)
         else:
             self.sealing.recover(party)
 
