@@ -100,7 +100,7 @@ class Peer:
                                enter_round=self.startup.enter_round)
         self.links = Links(ctx, heartbeat=heartbeat, lost_after=lost_after, play=self.sync,
                            departures=self.departures, seat_gone=self.seating.seat_gone,
-                           resend_stalled=self.startup.resend_stalled)
+                           resend_stalled=self._resend_stalled)
         self.returning = Returning(ctx, plugins=plugins, listen=self._listen, play=self.sync,
                                    start=self.startup, departures=self.departures,
                                    send_roster=self.seating.send_roster, sealed=self.sealing)
@@ -427,6 +427,12 @@ class Peer:
                             ref_index=exc.ref_index)
             return
         self._accept(rx, env)
+
+    def _resend_stalled(self) -> None:
+        """Once a heartbeat: the seed agreement and the sealed deck each send their own
+        messages again if they stand still."""
+        self.startup.resend_stalled()
+        self.sealing.resend_stalled()
 
     def _accept(self, rx: Received, env: msg.Envelope) -> None:
         """Check who sent ``env`` and whether it belongs to this table, then handle it."""

@@ -235,14 +235,14 @@ class Returning:
         # Chance the rules resolved after the last logged entry (the process died before
         # sealing it): sealed now, like any entry.
         self._play.applied(report.unlogged)
-        if sealed:
-            self._sealed.start()
         hello = Hello(ctx.fingerprint, rulesmatch.installed(plugins),
                       ctx.seat_name[:64] or me.display_name, ctx.seat, ctx.bot is not None,
                       where)
         for m in ctx.roster.others():
             ctx.node.connect(m.key, m.info.address)
         ctx.broadcast(hello)
+        if sealed:  # (once the links are made: it sends what the others may lack)
+            self._sealed.start()
         # Our Start again: it may never have reached the others before we went away.
         setup = self._start.setup_hash
         assert setup is not None

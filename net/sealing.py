@@ -499,11 +499,17 @@ class Sealing:
     # -- what waits ----------------------------------------------------------------------------
 
     def waiting_on(self) -> set[int]:
-        """The parties this peer waits for: whose pass is due in a shuffle the table waits
-        for, or whose key is missing for a card it waits to open."""
+        """The parties this peer waits for: whose escrow or pass is due in a shuffle the
+        table waits for, or whose key is missing for a card it waits to open."""
         parties: set[int] = set()
         waiting = self.table.waiting
-        if waiting is not None:
+        if waiting is not None and waiting.shuffles and not self.escrow_complete:
+            # The shuffle begins once every party has escrowed its secret (§10.11).
+            # (Shares go out once every key is in: until then, only a missing key is owed.)
+            keys_in = len(self.escrow_keys) == self.parties
+            parties.update(p for p in range(self.parties)
+                           if p not in (self._escrow if keys_in else self.escrow_keys))
+        elif waiting is not None:
             for job in waiting.shuffles:
                 deck = self.decks.get((job.entry, job.draw))
                 if deck is not None and not deck.done:
@@ -697,6 +703,23 @@ class Sealing:
             self.out.send(holder, CardKeys(tuple(self._key(card) for card in tokens)))
         self.pump()
 
+    def progress(self) -> tuple[int, ...]:
+        """Where the sealed deck stands (it moved when this changed): entries, escrow, passes,
+        keys, disclosed secrets."""
+        return (self.table.index, len(self.escrow_keys), len(self._escrow),
+                sum(len(d.steps) for d in self.decks.values()),
+                sum(len(k) for k in self._keys.values()), len(self.table.public),
+                len(self.disclosed), len(self._want_public), len(self._want_mine))
+
+    def settled(self) -> bool:
+        """Nothing more to come: the table rests, or the game is over and every secret is
+        in (or the table halted)."""
+        if self.halted:
+            return True
+        if self.table.over():
+            return self.all_disclosed
+        return self.quiet()
+
     def returned(self, party: int) -> None:
         """A departed party is back (a reclaim): it makes its own passes again."""
         self.absent.discard(party)
@@ -715,6 +738,10 @@ class Sealing:
         if self.me in self._escrow:
             out.append(EscrowShares(self.me, tuple(self._escrow[self.me][h]
                                                    for h in sorted(self._escrow[self.me]))))
+        for dealer in sorted(self.absent):  # the shares we opened for a takeover
+            opened = self._open_shares.get(dealer, {})
+            out += [EscrowOpen(dealer, holder, opened[holder]) for holder in sorted(opened)
+                    if holder == self.me or holder in self.recovered]
         public = sorted(self._sent_public)
         if public:
             out.append(CardKeys(tuple(self._key(card) for card in public), public=True))

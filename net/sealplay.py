@@ -26,7 +26,7 @@ from hedgerow.core.sealedtable import Prepared, SealedTable
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net import sealfile
-from hedgerow.net.context import Keyed, Living, Seated, Speaking
+from hedgerow.net.context import STALL_BEATS, Keyed, Living, Seated, Speaking, Stall
 from hedgerow.net.logfile import LogReadResult, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -44,6 +44,7 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.sealing import Sealing
 from hedgerow.net.sealreplay import SealedReplay, replay_sealed
+from hedgerow.net.seat import Link
 from hedgerow.net.sealverify import Verdict
 from hedgerow.net.transport import Received
 
@@ -79,6 +80,7 @@ class SealedPlay:
         self._started = False
         self._resumed = False
         self.verdict: Verdict | None = None
+        self._stall = Stall()  # the sealed deck standing still (`resend_stalled`)
 
     # -- the parties ---------------------------------------------------------------------------
 
@@ -212,6 +214,23 @@ class SealedPlay:
         what it may lack (`Sealing.resend`)."""
         if self.sealing is not None and self._started and key in self.parties():
             self.sealing.resend(self.party_of_key(key))
+
+    def resend_stalled(self, every: int = STALL_BEATS) -> None:
+        """Called once a heartbeat.  When the sealed deck has not moved for ``every`` beats
+        while something is still to come (a pass, a key, the escrow, a secret at the end),
+        send again what this peer made to every connected peer: a message sent while a link
+        was still being made, or across a cut, may have been lost with neither side seeing
+        the other lost.  Receivers ignore what they have (docs/protocol.md §10.10)."""
+        sealing, roster = self.sealing, self.ctx.roster
+        if sealing is None or not self._started or roster is None or sealing.settled():
+            self._stall.reset()
+            return
+        if not self._stall.due(sealing.progress(), every):
+            return
+        keys = self.parties()
+        for party in sorted({keys.index(m.key) for m in roster.others()
+                             if m.link == Link.CONNECTED and m.key in keys}):
+            sealing.resend(party)
 
     def pump(self) -> None:
         """After the table changed: do what is now due."""

@@ -113,6 +113,8 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
     def take(applied: Sequence[Applied]) -> None:
         made.update((a.entry.index, a) for a in applied)
 
+    take(table.opening)  # chance the table resolved as it was built (no deck to shuffle)
+
     def feed_record(record: SealRecord) -> Mismatch | None:
         body = record.body
         refused = _hand(sealing, record.party, body)

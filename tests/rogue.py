@@ -4,7 +4,8 @@ far as a test chooses.
 `Rogue` is the socket side (a CURVE ROUTER, one DEALER per peer); `rogue_game` takes a seat
 at a table of ``posy`` (tests/toygames.py), agrees on the seed, hands its first own turn to
 the test (misbehaving, fuzzing) while every honest peer waits for it, then plays legally to
-the end.  Used by tests/net/test_misbehaving.py and tests/reliability/ (fuzzing).
+the end.  It speaks no sealed deck: the tables it joins are hosted with ``--open-deck``.
+Used by tests/net/test_misbehaving.py and tests/reliability/ (fuzzing).
 """
 
 from __future__ import annotations
@@ -187,6 +188,8 @@ async def rogue_game(address: str, at_first_turn: AtTurn,
         heartbeat = asyncio.ensure_future(_beat(rogue, others))
         rogue.tasks.append(heartbeat)  # cancelled by close, before the sockets go
         ruleset = rulesmatch.ruleset_for(plugins, seating.fingerprint, players)
+        # The rogue speaks no sealed deck (docs/protocol.md §10): its tables are open.
+        assert rulesmatch.split_deck(seating.fingerprint)[1], "host the table with --open-deck"
         # Seed: commit, then reveal once every commitment is in.
         seed_round = SeedRound(players, seat)
         await rogue.broadcast(others, SeedCommit(seat, seed_round.own_commitment))
@@ -202,7 +205,7 @@ async def rogue_game(address: str, at_first_turn: AtTurn,
                 seed_round.reveal(env.body.seat, env.body.share)
             else:
                 pending.append((sender, env))
-        table = GameTable(ruleset, players, seed_round.seed())
+        table = GameTable(ruleset, players, seed_round.seed(), fingerprint=seating.fingerprint)
         start = Start(table.header, setup_hash(table))
         early_verdicts: dict[str, Any] | None = None
         if before_start is None:

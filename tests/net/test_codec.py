@@ -203,7 +203,8 @@ def test_every_body_type_is_covered() -> None:
                                       CatchUpRequest, CatchUpReply, Heartbeat, Leave, ErrorMsg,
                                       SeatMotion, MotionVote, SeatTaken, SeatHandback,
                                       messages.ShuffleStep, messages.CardKeys,
-                                      messages.Disclose}
+                                      messages.Disclose, messages.EscrowKey,
+                                      messages.EscrowShares, messages.EscrowOpen}
     fields = {f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields}
     assert fields == set(codec._BODY_FIELD.values())
 

@@ -87,6 +87,7 @@ def test_refusal_lines_are_rate_limited_per_sender_and_in_all() -> None:
 
 def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -> None:
     from hedgerow.net.address import parse_address
+    from hedgerow.net.messages import PROTOCOL_VERSION
     from hedgerow.net.transport import Node, Received
     from hedgerow.proto import hedgerow_pb2 as pb
 
@@ -104,7 +105,8 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
                     pb.Hello(fingerprint="posy@9" + "\x1b[2J" * 100_000),
                     pb.Hello(fingerprint="posy@9", display_name="\x00\x1b]0;owned\x07"),
                     pb.Hello(fingerprint="nope@1" * 40, display_name="eve")], start=1):
-                env = pb.Envelope(protocol_version=2, sender=stranger.public, seq=seq,
+                env = pb.Envelope(protocol_version=PROTOCOL_VERSION, sender=stranger.public,
+                                  seq=seq,
                                   hello=hello)
                 node.send(address.key, env.SerializeToString())
             for _ in range(200):  # refusals change nothing, so nothing to wait on but time
@@ -114,7 +116,8 @@ def test_a_stranger_with_hostile_text_is_refused_briefly_and_the_table_plays() -
             assert len(answers) == 3  # every one answered, with a short Error
             # Kept: at most 16 refusals of one stranger (a flood cannot push out the rest).
             for seq in range(4, 40):
-                env = pb.Envelope(protocol_version=2, sender=stranger.public, seq=seq,
+                env = pb.Envelope(protocol_version=PROTOCOL_VERSION, sender=stranger.public,
+                                  seq=seq,
                                   hello=pb.Hello(fingerprint="nope@1"))
                 node.send(address.key, env.SerializeToString())
             for _ in range(200):

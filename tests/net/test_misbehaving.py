@@ -64,7 +64,7 @@ def test_every_honest_peer_refuses_bad_messages_identically_and_play_goes_on() -
     procs = Table()
     env = peer_env(plugins="toygames")
     try:
-        host, address = procs.host("posy", 3, "--bot", "random", env=env)
+        host, address = procs.host("posy", 3, "--bot", "random", "--open-deck", env=env)
         joiner = procs.join(address, "--bot", "random", env=peer_env(plugins="toygames"))
         result = asyncio.run(asyncio.wait_for(rogue_game(address, misbehave), WAIT * 2))
         verdicts = result["verdicts"]

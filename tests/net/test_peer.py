@@ -29,7 +29,8 @@ from hedgerow.net.codec import encode_envelope
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate, key_text
 from hedgerow.net.launch import host_table, join_table, resume_table
-from hedgerow.net.logfile import read_log, verify_log
+from hedgerow.net.logfile import read_log
+from hedgerow.net.logverify import verify as verify_log
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -518,12 +519,13 @@ def test_a_step_is_applied_whole_against_its_starting_state() -> None:
     run(main())
 
 
-def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
+@pytest.mark.parametrize("deck", ["sealed", "open"])
+def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step(deck: str) -> None:
     """The last seat to reveal dies before logging the step; the others apply it.  Back from
     its log, it fetches the step's entries and the prize after it: the step is held until
     whole, then applied, and the chance entry it resolves itself is compared with theirs."""
     async def main() -> None:
-        peers = await table("goofspiel", 3)
+        peers = await table("goofspiel", 3, open_deck=deck == "open")
         for p in peers:
             p.links.heartbeat, p.links.lost_after = 0.1, 1.5
         victim = peers[2]
@@ -557,8 +559,9 @@ def test_a_peer_that_died_after_its_reveal_catches_up_the_whole_step() -> None:
             assert back.index >= 5 and back.entries()[:5] == host.entries()[:5]
             codes = await asyncio.gather(play_bot(back, spec), *honest)
             assert codes == [0, 0, 0]
-            assert {p.state_hash() for p in (back, *peers[:2])} == {
-                simulate("goofspiel", 3, host.seed)}
+            hashes = {p.state_hash() for p in (back, *peers[:2])}
+            assert hashes == {simulate("goofspiel", 3, host.seed)} if deck == "open" else \
+                len(hashes) == 1
             assert verify_log(lambda h: back.ruleset, read_log(log_path)) is None
             assert read_log(log_path).next_index == back.index
         finally:
@@ -599,17 +602,29 @@ def test_a_catch_up_entry_that_differs_from_our_chance_entry_is_a_named_divergen
 
 
 def keep_entries(path: Path, keep: int) -> None:
-    """Cut a log file after its header and ``keep`` entries (what a power cut may leave)."""
+    """Cut a log file after its header and ``keep`` entries, with the sealed records written
+    before the next entry (what a power cut may leave)."""
+    from hedgerow.net.codec import decode_log_record
+    from hedgerow.net.messages import LoggedEntry
+
     data = path.read_bytes()
     pos = len(b"HDRWLOG1")
-    for _ in range(1 + keep):
-        pos += 8 + int.from_bytes(data[pos: pos + 4], "little")
+    pos += 8 + int.from_bytes(data[pos: pos + 4], "little")  # the header
+    while pos < len(data):
+        size = int.from_bytes(data[pos: pos + 4], "little")
+        record = decode_log_record(data[pos + 8: pos + 8 + size])
+        if isinstance(record, LoggedEntry):
+            if keep == 0:
+                break
+            keep -= 1
+        pos += 8 + size
     path.write_bytes(data[:pos])
 
 
-def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up() -> None:
+@pytest.mark.parametrize("deck", ["sealed", "open"])
+def test_a_peer_whose_log_ends_inside_a_step_completes_it_by_catch_up(deck: str) -> None:
     async def main() -> None:
-        peers = await table("goofspiel", 3)
+        peers = await table("goofspiel", 3, open_deck=deck == "open")
         victim = peers[2]
         for p in peers:
             assert await p.wait_until(lambda p=p: p.ready, WAIT)

@@ -272,7 +272,7 @@ def test_a_seed_agreement_that_stands_still_sends_our_commitment_and_share_again
     ctx = SimpleNamespace(phase=Phase.SEEDING, seat=0, players=3, round=2, table=None,
                           roster=SimpleNamespace(others=lambda: [near, gone]),
                           send=lambda member, body: sent.append((member.name, body)))
-    startup = Startup(ctx, play=None)  # type: ignore[arg-type]
+    startup = Startup(ctx, play=None, sealed=None)  # type: ignore[arg-type]
     seed = startup.round
     for _ in range(STALL_BEATS):  # the first beat marks where the agreement is
         startup.resend_stalled()
@@ -316,7 +316,7 @@ def test_a_seat_waiting_at_the_start_barrier_sends_its_start_again_and_is_answer
                           roster=SimpleNamespace(others=lambda: [near, gone]),
                           send=lambda member, body: sent.append((member.name, body)),
                           notify=lambda: None)
-    startup = Startup(ctx, play=None)  # type: ignore[arg-type]
+    startup = Startup(ctx, play=None, sealed=None)  # type: ignore[arg-type]
     startup.setup_hash = b"h" * 32
     ours = Start(header, b"h" * 32, 1)  # type: ignore[arg-type]
     startup._started = {1}  # seat 2's Start never came

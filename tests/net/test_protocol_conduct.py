@@ -27,6 +27,7 @@ from hedgerow.net.codec import decode_envelope, encode_envelope
 from hedgerow.net.keys import Identity, generate
 from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.messages import (
+    PROTOCOL_VERSION,
     ActionMsg,
     Body,
     CatchUpRequest,
@@ -155,8 +156,10 @@ class RawPeer:
 
 
 async def open_table(players: int) -> Peer:
+    """A host at a table of posy; open-deck, as the raw peers speak no sealed deck."""
     host = await host_table(plugins().ruleset("posy", (), players), players,
-                            identity=generate(), seat_name="host", announce=False)
+                            identity=generate(), seat_name="host", announce=False,
+                            open_deck=True)
     host.links.lost_after = 600.0  # the raw peers send no heartbeats
     return host
 
@@ -229,7 +232,8 @@ def test_a_joiner_sends_heartbeats_only_once_seated() -> None:
 # -- §2.3: ref_seq and ref_index ---------------------------------------------------------
 
 
-def malformed_action(raw: RawPeer, seq: int, index: int, version: int = 2) -> bytes:
+def malformed_action(raw: RawPeer, seq: int, index: int,
+                     version: int = PROTOCOL_VERSION) -> bytes:
     """An ActionMsg envelope whose action has no kind (MALFORMED), built on protobuf."""
     msg = pb.Envelope(protocol_version=version, table_id=raw.table_id, sender=raw.key, seq=seq)
     msg.action.index = index
@@ -256,7 +260,8 @@ def test_every_refusal_names_the_envelope_and_an_action_its_index() -> None:
 
             await refused("not protobuf", b"\xff" * 12)
             await refused("malformed action", malformed_action(raw, 41, 4))
-            await refused("version 3", malformed_action(raw, 42, 4, version=3))
+            await refused("another version", malformed_action(raw, 42, 4,
+                                                               version=PROTOCOL_VERSION + 1))
             stranger.node.connect(key, host.endpoint)
             action = ActionMsg(5, bytes(32), 1, toygames_play())
             await refused("stranger's action", encode_envelope(
@@ -266,7 +271,7 @@ def test_every_refusal_names_the_envelope_and_an_action_its_index() -> None:
             assert refusals == {
                 "not protobuf": (ErrorCode.MALFORMED, None, None),
                 "malformed action": (ErrorCode.MALFORMED, 41, 4),
-                "version 3": (ErrorCode.PROTOCOL_MISMATCH, 42, None),
+                "another version": (ErrorCode.PROTOCOL_MISMATCH, 42, None),
                 "stranger's action": (ErrorCode.STRANGER, 43, 5),
                 "action for another table": (ErrorCode.WRONG_TABLE, 44, 5),
             }
@@ -377,7 +382,8 @@ def test_seed_messages_before_the_final_seating_are_kept() -> None:
             assert seat == 1
             mine = SeedRound(3, seat)
             raw.send(key, SeedCommit(seat, mine.own_commitment))
-            wrong = Start(TableHeader(host.ruleset.fingerprint, 3, bytes(32)), bytes(32))
+            wrong = Start(TableHeader(rulesmatch.table_fingerprint(host.ruleset, open_deck=True),
+                                      3, bytes(32)), bytes(32))
             raw.send(key, wrong)
             assert await raw.errors_before_probe(key) == []  # kept, not refused
             assert host.phase() == Phase.SEATING
@@ -543,7 +549,8 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
             _, env = await raw.next(is_body(Start))
             assert isinstance(env.body, Start)
             header = env.body.header
-            mine = Start(header, setup_hash(Table(ruleset, 3, header.seed)))
+            mine = Start(header, setup_hash(Table(ruleset, 3, header.seed,
+                                                  fingerprint=header.fingerprint)))
             for peer_key in (key, vic.public_key):
                 raw.send(peer_key, mine)
             assert await host.wait_until(lambda: host.ready, WAIT)
@@ -575,9 +582,9 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
                 assert (env.body.number, env.body.accept, env.body.reason) == (
                     number, False, reason)
             # A motion of a kind this version does not know does not decode.
-            bad = pb.Envelope(protocol_version=2, table_id=raw.table_id, sender=raw.key,
-                              seq=99, seat_motion=pb.SeatMotion(number=5, kind=0, seat=1,
-                                                                 voters=[0, 2]))
+            bad = pb.Envelope(protocol_version=PROTOCOL_VERSION, table_id=raw.table_id,
+                              sender=raw.key, seq=99,
+                              seat_motion=pb.SeatMotion(number=5, kind=0, seat=1, voters=[0, 2]))
             raw.send_raw(key, bad.SerializeToString())
             _, error = await raw.error(key)
             assert (error.code, error.ref_seq) == (ErrorCode.MALFORMED, 99)
@@ -601,7 +608,7 @@ def test_a_takeover_is_voted_by_every_remaining_seat_then_the_runner_authors_the
             assert error.message == "seat 1 (vic) cannot act for seat 1"
             # It comes back (§5.7 Hello with its key): the host tells it who runs the seat,
             # the runner hands the seat back to every seated peer, then the seating follows.
-            returning.send(key, Hello(ruleset.fingerprint, rulesmatch.installed(ps), "vic", 1,
+            returning.send(key, Hello(header.fingerprint, rulesmatch.installed(ps), "vic", 1,
                                       False, returning.endpoint), table_id=raw.table_id)
             order = []
             while len(order) < 3:

@@ -67,7 +67,7 @@ async def nothing(rogue: Rogue, others: list[bytes], table: Any, seat: int) -> d
 def test_a_held_start_is_asked_for_again_and_a_repeated_one_is_answered() -> None:
     procs = Table()
     try:
-        host, address = procs.host("posy", 2, "--bot", "random",
+        host, address = procs.host("posy", 2, "--bot", "random", "--open-deck",
                                    env=peer_env(plugins="toygames"))
         result = asyncio.run(asyncio.wait_for(
             rogue_game(address, nothing, before_start=hold_then_repeat), WAIT * 3))

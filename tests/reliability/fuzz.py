@@ -354,7 +354,8 @@ def run_fuzz(n: int, seed: int) -> dict[str, Any]:
     problems: list[str] = []
     try:
         envs = [peer_env(plugins="toygames") for _ in range(2)]
-        host, address = procs.host("posy", 3, "--bot", "random", *VERBOSE, env=envs[0])
+        host, address = procs.host("posy", 3, "--bot", "random", "--open-deck", *VERBOSE,
+                                   env=envs[0])
         joiner = procs.join(address, "--bot", "random", *VERBOSE, env=envs[1])
         honest = [host, joiner]
         joiner.wait_event("joined")
