@@ -44,8 +44,8 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.sealing import Sealing
 from hedgerow.net.sealreplay import SealedReplay, replay_sealed
-from hedgerow.net.seat import Link
 from hedgerow.net.sealverify import Verdict
+from hedgerow.net.seat import Link
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
