@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         record["index"] = result.problem.index
     table = report.table
     if table is not None and report.mismatch is None:
-        record["state_hash"] = table.state_hash().hex()
+        record["state_hash"] = table.reported_hash().hex()
         outcome = table.outcome()
         record["outcome"] = outcome_data(outcome) if outcome is not None else None
         if show and outcome is not None:  # who won, as the results screen said it

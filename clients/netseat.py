@@ -130,6 +130,8 @@ def result_record(peer: Seat) -> dict[str, Any]:
         "game": ruleset.spec.name if ruleset else None,
         "variants": list(ruleset.variant_names) if ruleset else [],
         "fingerprint": ruleset.fingerprint if ruleset else None,
+        "deck": "sealed" if peer.sealed else "open",
+        "verified": peer.verdict(),
         "players": peer.players,
         "seat": peer.seat,
         "seed": peer.seed.hex() if peer.seed else None,

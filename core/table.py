@@ -208,6 +208,13 @@ class Table:
         `hedgerow.core.sealedtable.SealedTable.entry_hash`)."""
         return self.state_hash() if state is self.state else self.hash_of(state)
 
+    def reported_hash(self) -> bytes:
+        """The state hash peers report (and log) after the last entry, for the state now:
+        the state hash, bound to the entry at a sealed table; before any entry, the state
+        hash."""
+        entries = self.entries
+        return self.entry_hash(entries[-1], self.state) if entries else self.state_hash()
+
     def hash_of(self, state: Any) -> bytes:
         """The canonical hash of any state of this table's game."""
         gamedef = self.gamedef

@@ -15,7 +15,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, Table
 from hedgerow.net.logfile import LogHeader, LogReadResult, Mismatch, replay_log
 from hedgerow.net.sealreplay import is_sealed, replay_sealed
-from hedgerow.net.sealverify import Verdict
+from hedgerow.net.sealverify import Verdict, Watch
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,11 @@ class Replayed:
 
 
 def replay(ruleset: Ruleset, result: LogReadResult, *,
-           on_step: Callable[[Table, Applied], None] | None = None) -> Replayed:
-    """Replay the log ``result`` with ``ruleset`` (see the module docstring)."""
+           on_step: Callable[[Table, Applied], None] | None = None,
+           watch: Watch | None = None) -> Replayed:
+    """Replay the log ``result`` with ``ruleset`` (see the module docstring).  ``watch``:
+    for a sealed log, called before each seat's action as the verification replays it with
+    every card known (`hedgerow.net.sealverify.verify`)."""
     header = result.header
     assert header is not None
     if not is_sealed(result):
@@ -51,7 +54,7 @@ def replay(ruleset: Ruleset, result: LogReadResult, *,
     verdict = None
     sealing = sealed.sealing
     if sealed.mismatch is None and sealing is not None and sealing.all_disclosed:
-        verdict = sealing.verdict()
+        verdict = sealing.verdict(watch)
     return Replayed(sealed.table, sealed.applied, sealed.mismatch, True, verdict)
 
 

@@ -158,8 +158,9 @@ class Peer:
     @property
     def ready(self) -> bool:
         """True once every other seat's Start matched ours and, at a sealed table, this
-        seat's cards are open to it (no shuffle or card it waits for): this seat may act."""
-        return self.startup.ready and not self.sealing.owed_to_me()
+        seat's cards are open to it and the table is not held (no shuffle or card it waits
+        for): this seat may act."""
+        return self.startup.ready and not self.sealing.owed_to_me() and not self.sync.held()
 
     # ==================================================================================
     # Starting: open, join, resume, reopen
@@ -375,6 +376,11 @@ class Peer:
         """True at a sealed table (its table holds sealed cards, docs/protocol.md §10)."""
         return isinstance(self.ctx.table, SealedTable)
 
+    def verdict(self) -> str | None:
+        """At a sealed table once every secret is in: the verification's finding, in words."""
+        found = self.sealing.verdict
+        return None if found is None else found.message
+
     @property
     def index(self) -> int:
         """The number of log entries so far (0 before play)."""
@@ -386,12 +392,15 @@ class Peer:
 
     def state_hash(self) -> bytes | None:
         """The canonical hash of the current state (None before play)."""
-        return None if self.ctx.table is None else self.ctx.table.state_hash()
+        # What the peers report after the last entry (at a sealed table the public state's
+        # hash bound to the entry, docs/protocol.md §10.4).
+        return None if self.ctx.table is None else self.ctx.table.reported_hash()
 
     def confirmed_end(self) -> bool:
-        """True when the game is over here and no connected seat still owes its final hash
-        (`hedgerow.net.sync.Sync.confirmed_end`)."""
-        return self.sync.confirmed_end()
+        """True when the game is over here, no connected seat still owes its final hash
+        (`hedgerow.net.sync.Sync.confirmed_end`) and, at a sealed table, the deck is verified
+        or every connected peer has disclosed its secret."""
+        return self.sync.confirmed_end() and self.sealing.settled_end()
 
     def desync_settled(self) -> bool:
         """False while a desync's naming may still change (reports for it are on the way)."""

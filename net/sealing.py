@@ -51,7 +51,7 @@ from hedgerow.net.messages import (
     ShufflePhase,
     ShuffleStep,
 )
-from hedgerow.net.sealverify import ShuffleRecord, Verdict, verify
+from hedgerow.net.sealverify import ShuffleRecord, Verdict, Watch, verify
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,8 @@ class SealOut(Protocol):
         """The table added ``entries`` (chance resolved once a shuffle was done)."""
 
     def opened(self) -> None:
-        """Cards were opened: what waited for them (an action, a seal, a seat) may go on."""
+        """Cards were opened or a chance the table waited for was settled (told once the
+        deck rests): what waited (an action, a seal, a seat) may go on."""
 
     def recovered(self, party: int) -> None:
         """A departed party's secret was recovered from the escrow (a takeover may go on)."""
@@ -145,10 +146,13 @@ class Sealing:
         self._public_from: dict[Key, set[int]] = {}
         self._early_keys: list[tuple[int, CardKeys]] = []
         self._want_public: set[Key] = set()
+        #: The cards a resting point showed to every seat, not open yet (`public_pending`).
+        self._rest_public: set[Key] = set()
         self._want_mine: set[Key] = set()
         self._sent_public: set[Key] = set()
         self.disclosed: dict[int, bytes] = {}
         self._disclosing = False
+        self._moved = False  # cards opened or chance settled since `out.opened` was called
         self.halted = False
         # -- escrow (three parties or more, §10.11)
         self.escrow_keys: dict[int, bytes] = {}
@@ -182,7 +186,11 @@ class Sealing:
         to open.  Call after every change of the table and every sealed message."""
         for _ in range(1000):
             if self.halted or not self._step_once():
-                return
+                break
+        if self._moved and not self.halted:
+            # Told once the deck rests: what waited for cards or a chance entry goes on.
+            self._moved = False
+            self.out.opened()
 
     def _step_once(self) -> bool:
         table = self.table
@@ -191,7 +199,10 @@ class Sealing:
         if waiting is not None and waiting.shuffles:
             for job in waiting.shuffles:
                 progressed |= self._start(job)
-            if all(self.decks[(j.entry, j.draw)].done for j in waiting.shuffles):
+            # (The chance entry waits for the cards every seat must see: every peer makes
+            # it on the same public state.)
+            if (all(self.decks[(j.entry, j.draw)].done for j in waiting.shuffles)
+                    and not self.public_pending()):
                 for job in waiting.shuffles:
                     deck = self.decks[(job.entry, job.draw)]
                     table.shuffled(job.entry, job.draw, mp.deck_digest(deck.steps))
@@ -219,6 +230,7 @@ class Sealing:
 
     def _settle(self) -> None:
         applied = self.table.settle()
+        self._moved = True
         if applied:
             self.out.applied(applied)
 
@@ -334,6 +346,7 @@ class Sealing:
 
     def _owe(self, owed: Obligations) -> None:
         """Send our keys for the cards seats must now be shown."""
+        self._rest_public.update(t.key for t in owed.public if t.key not in self.table.public)
         if self.secret is None:  # a watcher: it waits for the public keys of everyone
             self._want_public.update(t.key for t in owed.public)
             return
@@ -439,12 +452,13 @@ class Sealing:
         if not public and not mine:
             return False
         self._want_public -= public.keys()
+        self._rest_public -= public.keys()
         self._want_mine -= mine.keys() | public.keys()
         if mine:
             self.table.reveal_private(mine)
         if public:
             self.table.reveal_public(public)
-        self.out.opened()
+        self._moved = True
         return True
 
     def _open(self, card: Key, keys: Mapping[int, bytes]) -> object | None:
@@ -529,8 +543,12 @@ class Sealing:
         return bool(self._want_mine)
 
     def public_pending(self) -> bool:
-        """True while cards every seat must see are not open yet."""
-        return bool(self._want_public)
+        """True while cards a resting point shows every seat are not open yet (the table
+        moves on only once they are: the entry before is hashed with them, the next applies
+        to them).  A read round for an action is not counted: the action waits for it."""
+        if self._rest_public:
+            self._rest_public -= self.table.public.keys()  # (opened by an action's reveals)
+        return bool(self._rest_public)
 
     def quiet(self) -> bool:
         """Nothing owed, nothing waited for: the table rests."""
@@ -568,12 +586,12 @@ class Sealing:
         escrow, counts)."""
         return len(self.disclosed.keys() | self.recovered.keys()) == self.parties
 
-    def verdict(self) -> Verdict:
+    def verdict(self, watch: Watch | None = None) -> Verdict:
         """Verify the game with the disclosed secrets (`hedgerow.net.sealverify`)."""
         shuffles = [ShuffleRecord(d.job, tuple(d.steps)) for d in self.decks.values() if d.done]
         secrets = {p: s.secret for p, s in self.recovered.items()} | self.disclosed
         return verify(self.table, table_id=self.table_id, shuffles=shuffles,
-                      secrets=secrets, parties=self.parties)
+                      secrets=secrets, parties=self.parties, watch=watch)
 
     # -- escrow --------------------------------------------------------------------------------
 

@@ -26,7 +26,15 @@ from hedgerow.core.sealedtable import Prepared, SealedTable
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net import sealfile
-from hedgerow.net.context import STALL_BEATS, Keyed, Living, Seated, Speaking, Stall
+from hedgerow.net.context import (
+    STALL_BEATS,
+    Decked,
+    Keyed,
+    Living,
+    Seated,
+    Speaking,
+    Stall,
+)
 from hedgerow.net.logfile import LogReadResult, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -51,7 +59,7 @@ from hedgerow.net.transport import Received
 log = logging.getLogger(__name__)
 
 
-class SealContext(Speaking, Keyed, Seated, Living, Protocol):
+class SealContext(Speaking, Keyed, Seated, Living, Decked, Protocol):
     """What the sealed deck reads of the peer's shared state: who sits where, the log it
     writes its records to, and how to send and halt."""
 
@@ -243,7 +251,9 @@ class SealedPlay:
         """A sealed message from a seated peer."""
         sealing = self.sealing
         if sealing is None:
-            log.info("a sealed message from %s before the table: ignored", member.label())
+            self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE,
+                            "this table has no sealed deck" if self.ctx.open_deck else
+                            "a sealed-deck message before the table's seed is agreed")
             return
         party = self.party_of_key(member.key)
         if isinstance(body, ShuffleStep):
@@ -263,6 +273,20 @@ class SealedPlay:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, refused)
 
     # -- the end -------------------------------------------------------------------------------
+
+    def settled_end(self) -> bool:
+        """At the end of a sealed game: the deck is verified (or the table halted), or every
+        connected party has disclosed and nothing is left to open (a party that left before
+        disclosing leaves the verification incomplete, and is not waited for)."""
+        sealing, roster = self.sealing, self.ctx.roster
+        if sealing is None or self.verdict is not None or sealing.halted:
+            return True
+        if roster is None or not sealing.quiet() or sealing.me not in sealing.disclosed:
+            return False
+        keys = self.parties()
+        connected = {keys.index(m.key) for m in roster.others()
+                     if m.link == Link.CONNECTED and m.key in keys}
+        return connected <= sealing.disclosed.keys()
 
     def _check_end(self) -> None:
         sealing = self.sealing

@@ -124,11 +124,12 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
             return Mismatch("refused", None, out.problem)
         return None
 
-    def apply_next() -> Mismatch | None:
-        """Feed the next logged entry the table has not made itself."""
+    def apply_next(upto: int) -> Mismatch | None:
+        """Feed the next logged entry, up to entry ``upto``, that the table has not made
+        itself."""
         while state.next < len(logged) and logged[state.next].index < table.index:
             state.next += 1  # a chance entry the table made itself: compared in check
-        if state.next >= len(logged):
+        if state.next >= len(logged) or state.next > upto:
             return None
         item = logged[state.next]
         state.next += 1
@@ -183,7 +184,7 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
         if kind == "record":
             assert record is not None
             while table.index < record.index and state.next < len(logged):
-                mismatch = apply_next()
+                mismatch = apply_next(len(logged) - 1)
                 take(out.entries)
                 out.entries.clear()
                 if mismatch is not None:
@@ -192,7 +193,7 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
                 mismatch = feed_record(record)
         else:
             while state.next <= position and state.next < len(logged):
-                mismatch = apply_next()
+                mismatch = apply_next(position)
                 if mismatch is not None:
                     break
             sealing.pump()

@@ -10,26 +10,27 @@ with the log, `hedgerow replay --verify` — checks the whole game:
    gives, or commitments to other keys than it used.
 2. **Every card opens**, so the deal is known: each deck's positions, opened with every
    party's key, are exactly its items.
-3. **Every action replays with every card known**: the game is played again open, with the
-   decks of step 2 as its chance outcomes and each action's sealed cards as their faces.
-   An action the open game refuses (a card its author did not hold, say) names its seat;
-   the open game must end with the sealed game's outcome.
+3. **Every action replays with every card known**: the game is played again on a sealed
+   table of the same rules fed the same decks, its public state moving as the peers' did
+   (the same cards shown to all at the same points) while it knows every card's face; each
+   seat's action is checked by the rules against that state with every face in (and a
+   simultaneous choice against the step's start).  An action the rules then refuse (a card
+   its author did not hold, a face other than it claimed) names its seat; the game must
+   end with the sealed game's outcome.  (The state is laid out as the sealed game's, so a
+   game whose sealed hands differ from its open ones, Mandala's, replays as it was played.)
 
 A verdict says which, in words for people (`Verdict`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from hedgerow.core.chance import Chance, ChanceOutcome, Pick
 from hedgerow.core.errors import Refusal, RulesError
-from hedgerow.core.rng import Rng
-from hedgerow.core.sealed import Key, Sealed, plain, substitute
-from hedgerow.core.sealedtable import SealedTable, ShuffleJob
-from hedgerow.core.table import Table
+from hedgerow.core.sealed import Key, Sealed, plain, substitute, tokens_in
+from hedgerow.core.sealedtable import SealedTable, ShuffleJob, Waiting
 from hedgerow.net import mentalpoker as mp
 
 
@@ -42,6 +43,16 @@ class Verdict:
     message: str
     party: int | None = None
     seat: int | None = None
+    #: The game played again open, every card known (when the verification got that far):
+    #: the very game the seats played, as an open table would have logged it.
+    replayed: SealedTable | None = field(default=None, compare=False, repr=False)
+    #: Every card's face, by its token's key (with ``replayed``).
+    faces: Mapping[Key, object] = field(default_factory=dict, compare=False, repr=False)
+
+
+#: Called before each seat's action is replayed with every card known: (seat, the action
+#: with its cards' faces, the table that knows every card, before the action).
+Watch = Callable[[int, Any, SealedTable], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +65,11 @@ class ShuffleRecord:
 
 def verify(table: SealedTable, *, table_id: bytes, shuffles: Sequence[ShuffleRecord],
            secrets: Mapping[int, bytes], parties: int,
-           seat_party: Mapping[int, int] | None = None) -> Verdict:
+           seat_party: Mapping[int, int] | None = None, watch: Watch | None = None) -> Verdict:
     """Verify a finished sealed game (see the module docstring).  ``table`` has every entry
-    applied; ``secrets`` are the disclosed secrets by party."""
+    applied; ``secrets`` are the disclosed secrets by party.  ``watch(seat, action, known)``
+    is called before each seat's action is replayed, with the table that knows every card
+    (what a test compares a seat's views with)."""
     missing = [p for p in range(parties) if p not in secrets]
     if missing:
         return Verdict(False, "the verification is incomplete: "
@@ -65,7 +78,6 @@ def verify(table: SealedTable, *, table_id: bytes, shuffles: Sequence[ShuffleRec
     cards: dict[bytes, tuple[int, int, int]] = {}
     finals: dict[tuple[int, int], tuple[bytes, ...]] = {}
     faces: dict[Key, object] = {}
-    orders: dict[tuple[int, int], tuple[int, ...]] = {}
     for record in sorted(shuffles, key=lambda r: (r.job.entry, r.job.draw)):
         job = record.job
         items: list[mp.Item] = []
@@ -107,8 +119,7 @@ def verify(table: SealedTable, *, table_id: bytes, shuffles: Sequence[ShuffleRec
             faces[(job.entry, job.draw, pos)] = job.items[under[opened]]
         if sorted(order) != list(range(len(items))):
             return Verdict(False, f"the shuffle at entry #{job.entry} deals a card twice")
-        orders[(job.entry, job.draw)] = tuple(order)
-    return _replay_open(table, orders, faces)
+    return _replay_known(table, faces, watch)
 
 
 def _underlying(card: Key, finals: Mapping[tuple[int, int], tuple[bytes, ...]],
@@ -125,33 +136,17 @@ def _seat(party: int, seat_party: Mapping[int, int] | None) -> int | None:
     return min(seats) if seats else None
 
 
-class _DealtChance:
-    """Chance as the sealed game dealt it: its picks, and each shuffle as opened."""
-
-    def __init__(self, seed: bytes, orders: Mapping[tuple[int, int], tuple[int, ...]]) -> None:
-        self.seed = seed
-        self.orders = orders
-
-    def resolve(self, index: int, chance: Chance) -> ChanceOutcome:
-        rng = Rng(self.seed, f"chance/{index}")
-        out: list[int | tuple[int, ...]] = []
-        for number, draw in enumerate(chance.draws):
-            if isinstance(draw, Pick):
-                out.append(rng.randbelow(draw.n))
-            else:
-                rng.shuffle(list(range(draw.n)))
-                out.append(self.orders[(index, number)])
-        return tuple(out)
-
-
-def _replay_open(table: SealedTable, orders: Mapping[tuple[int, int], tuple[int, ...]],
-                 faces: Mapping[Key, object]) -> Verdict:
-    """Play the game again open, every card known; the verdict."""
+def _replay_known(table: SealedTable, faces: Mapping[Key, object],
+                  watch: Watch | None) -> Verdict:
+    """Replay the game on a table that knows every card (see the module docstring): the
+    public state as the peers shared it, each seat's action checked by the rules against
+    the state with every card's face in.  The verdict."""
     try:
-        open_table = Table(table.ruleset, table.players, table.header.seed,
-                           chance=_DealtChance(table.header.seed, orders))
-    except (KeyError, RulesError) as exc:
-        return Verdict(False, f"the deal does not replay open: {exc}")
+        known = SealedTable(table.ruleset, table.players, table.header.seed,
+                            seats=range(table.players))
+        _answer(known, table, faces)
+    except (KeyError, ValueError, RulesError) as exc:
+        return Verdict(False, f"the deal does not replay with every card known: {exc}")
     entries = table.entries
     i = 0
     while i < len(entries):
@@ -159,32 +154,64 @@ def _replay_open(table: SealedTable, orders: Mapping[tuple[int, int], tuple[int,
         if entry.is_chance:
             i += 1
             continue
-        if open_table.index != entry.index:
-            return Verdict(False, f"entry #{entry.index} does not replay open")
-        active = open_table.active_seats()
+        if known.index != entry.index:
+            return Verdict(False, f"entry #{entry.index} does not replay with every card known")
+        active = known.active_seats()
         run = [e for e in entries[i:i + len(active)] if not e.is_chance]
-        choices = {e.seat: _open_action(e.action, faces) for e in run}
+        start = known.info_state()
+        for e in run:  # each choice against the state the seat chose in, every card known
+            action = substitute(e.action, faces, remember=True)
+            if watch is not None:
+                watch(e.seat, plain(action), known)
+            try:
+                checked = known.gamedef.apply(start, e.seat, action)
+            except (KeyError, ValueError, RulesError) as exc:
+                return Verdict(False, f"entry #{e.index} does not replay with every card "
+                               f"known: {exc}")
+            if isinstance(checked, Refusal):
+                return Verdict(False, f"seat {e.seat}'s action at entry #{e.index} is refused "
+                               f"with every card known: {checked.message}", seat=e.seat)
         try:
-            result: Any = (open_table.submit(entry.seat, choices[entry.seat])
-                           if len(active) == 1 else open_table.submit_step(choices))
-        except (KeyError, RulesError) as exc:
-            return Verdict(False, f"entry #{entry.index} does not replay open: {exc}")
-        if isinstance(result, Refusal):
-            who = entry.seat if len(active) == 1 else _culprit(open_table, choices)
-            return Verdict(False, f"seat {who}'s action at entry #{entry.index} is refused "
-                           f"with every card known: {result.message}", seat=who)
-        i += len(run) if len(active) > 1 else 1
-    if plain(table.outcome()) != open_table.outcome():
-        return Verdict(False, "the game replayed open ends with another result")
-    return Verdict(True, "every shuffle, key and action checks out")
+            for e in run:
+                shown = {t.key: faces[t.key] for t in tokens_in(e.action.args)}
+                result: Any = known.follow(e.index, e.seat, e.action, prev=e.prev,
+                                           reveals=shown)
+                while isinstance(result, Waiting):
+                    known.reveal_public({t.key: faces[t.key] for t in result.reveals})
+                    result = known.follow(e.index, e.seat, e.action, prev=e.prev,
+                                          reveals=shown)
+                if isinstance(result, Refusal):
+                    return Verdict(False, f"entry #{e.index} does not replay: {result.message}")
+            _answer(known, table, faces)
+        except (KeyError, ValueError, RulesError) as exc:
+            return Verdict(False, f"entry #{entry.index} does not replay with every card "
+                           f"known: {exc}")
+        i += len(run)
+    if plain(table.outcome()) != plain(known.outcome()):
+        return Verdict(False, "the game replayed with every card known ends with another "
+                       "result", replayed=known, faces=faces)
+    return Verdict(True, "every shuffle, key and action checks out", replayed=known,
+                   faces=faces)
 
 
-def _open_action(action: Any, faces: Mapping[Key, object]) -> Any:
-    return substitute(action, faces)
-
-
-def _culprit(table: Table, choices: Mapping[int, Any]) -> int:
-    for seat, action in sorted(choices.items()):
-        if isinstance(table.check(seat, action), Refusal):
-            return seat
-    return min(choices)
+def _answer(known: SealedTable, table: SealedTable, faces: Mapping[Key, object]) -> None:
+    """Answer what ``known`` waits for as the peers did: the decks they made, the cards the
+    rules read and the cards a resting point shows to all; and show it every card dealt."""
+    for _ in range(100_000):
+        dealt = {k: f for k, f in faces.items()
+                 if (k[0], k[1]) in known.decks and k not in known.mine}
+        if dealt:
+            known.reveal_private(dealt)
+        owed = known.take_obligations()
+        for shown in owed:
+            known.reveal_public({t.key: faces[t.key] for t in shown.public})
+        waiting = known.waiting
+        if waiting is not None:
+            for job in waiting.shuffles:
+                known.shuffled(job.entry, job.draw, table.decks[(job.entry, job.draw)])
+            if waiting.reveals:
+                known.reveal_public({t.key: faces[t.key] for t in waiting.reveals})
+            known.settle()
+        elif not dealt and not owed:
+            return
+    raise RulesError("the rules wait for chance without end")

@@ -273,6 +273,10 @@ class Seat(Protocol):
         """True at a sealed table (docs/protocol.md §10): this seat's process holds only
         its seat's information state; the seed names no card (the local form: False)."""
 
+    def verdict(self) -> str | None:
+        """At a sealed table once every secret is in: what the verification of every
+        shuffle, key and action found, in words (docs/protocol.md §10.9); else None."""
+
     @property
     def index(self) -> int:
         """The number of log entries so far (0 before play)."""

@@ -317,11 +317,30 @@ class Sync:
             faces = opened
         self._apply_received(rx, env, member, msg, faces)
 
+    def held(self) -> bool:
+        """At a sealed table: True while the table may not move on — a shuffle is under way,
+        cards every seat must see are not open yet, or an action waits for cards
+        (docs/protocol.md §10.6).  The
+        next entry then waits, so that every peer applies it to the same public state and
+        hashes the entry before it with the cards it showed to all."""
+        table = self.table
+        if not isinstance(table, SealedTable):
+            return False
+        waiting = table.waiting
+        return (bool(self._waiting) or self.sealed.public_pending()
+                or (waiting is not None and bool(waiting.shuffles)))
+
     def _apply_received(self, rx: Received, env: Envelope, member: Member, msg: ActionMsg,
                         faces: Mapping[Key, object]) -> bool:
         """Apply another seat's action; False while it waits for a public reveal round."""
         table = self.table
         assert table is not None
+        if isinstance(table, SealedTable):
+            if self.held():
+                self._waiting.append(
+                    lambda: self._apply_received(rx, env, member, msg, faces))
+                return False
+            self.seal()  # the entries before it, hashed with the cards they showed
         try:
             if isinstance(table, SealedTable):
                 result: tuple[Applied, ...] | Refusal | Waiting = table.submit(
@@ -360,6 +379,8 @@ class Sync:
 
     def opened(self) -> None:
         """Cards were opened (a sealed table): what waited for them goes on."""
+        if self._unsealed:
+            self.seal()  # (nothing while cards every seat must see are still closed)
         waiting, self._waiting = self._waiting, []
         for index, retry in enumerate(waiting):
             if not retry():
@@ -535,6 +556,11 @@ class Sync:
         waiting for cards every peer must see first), else why not."""
         table = self.table
         assert table is not None
+        if isinstance(table, SealedTable):
+            if self.held():  # (a seat is not ready meanwhile; a race with it waits here)
+                self._waiting.append(lambda: self._author_later(seat, action))
+                return None
+            self.seal()
         index, prev = table.index, table.head
         try:
             if isinstance(table, SealedTable):
@@ -562,6 +588,19 @@ class Sync:
         self.applied(result, announce=announce)
         self.drain()
         return None
+
+    def _author_later(self, seat: int, action: Action) -> bool:
+        """An own action that came while the table was held: authored now (False while
+        still held)."""
+        if self.held():
+            self._waiting.append(lambda: self._author_later(seat, action))
+            return False
+        refused = self.author(seat, action)
+        if refused is not None:
+            log.warning("seat %d's action %s, held while cards were shown, is refused now: %s",
+                        seat, action, refused.message)
+            self.ctx.notify()  # its chooser chooses again
+        return True
 
     def _apply_own(self, sent: ActionMsg, faces: Mapping[Key, object]) -> bool:
         """This peer's own action, sent before the cards it reads were open: applied now."""
@@ -645,8 +684,9 @@ class Sync:
         step = self._step
         table = self.table
         if (step is None or table is None or not step.complete or step.index != table.index
-                or self.ctx.phase != Phase.PLAYING):
+                or self.ctx.phase != Phase.PLAYING or self.held()):
             return
+        self.seal()
         try:
             if isinstance(table, SealedTable):
                 faces = {k: f for seat_faces in self._step_faces.values()
@@ -817,6 +857,10 @@ class Sync:
             return False
         if table.index <= entry.index < table.index + table.following:
             return True  # held already: a simultaneous step cut short by an earlier reply
+        if isinstance(table, SealedTable) and entry.index >= table.index:
+            if self.held():
+                return False  # cards are being shown: asked again once they are open
+            self.seal()
         try:
             if isinstance(table, SealedTable):
                 if entry.is_chance and entry.index >= table.index:

@@ -186,6 +186,10 @@ class LocalSeat:
         """False: one process plays every seat of a local table, with the open deck."""
         return False
 
+    def verdict(self) -> str | None:
+        """None: an open deck has nothing to verify."""
+        return None
+
     @property
     def index(self) -> int:
         """The number of log entries so far."""

@@ -8,6 +8,7 @@ own ``HEDGEROW_HOME`` (so its own identity and logs) unless one is given.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import functools
 import json
 import os
@@ -230,3 +231,50 @@ def plain_data(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain_data(v) for k, v in value.items()}
     return value
+
+
+@dataclasses.dataclass
+class Played:
+    """A finished networked game as its log records it, every card known: ``table`` is the
+    open `Table` that replayed an open-deck log, or the sealed table the verification
+    replayed a sealed log on (it knows every card); ``entries`` are the log's entries with
+    every sealed card as its face."""
+
+    table: Any
+    entries: list[Any]
+
+    def outcome(self) -> Any:
+        """The game's outcome, plain."""
+        from hedgerow.core.sealed import plain
+
+        return plain(self.table.outcome())
+
+
+def played_open(log_path: str | Path, ruleset: Any,
+                watch: Callable[[int, Any, Any], None] | None = None) -> Played:
+    """The game a networked seat's log records, every card known (`Played`): an open-deck
+    log replayed from its seed; a sealed log verified (every secret disclosed, every
+    shuffle, key and action checked).  ``watch(seat, action, table)``: at a sealed table,
+    called before each seat's action with the table that knows every card."""
+    from hedgerow.core.sealed import plain, substitute
+    from hedgerow.net.logfile import read_log
+    from hedgerow.net.logverify import replay
+
+    done = replay(ruleset, read_log(log_path), watch=watch)
+    assert done.mismatch is None, done.mismatch
+    if not done.sealed:
+        assert done.table is not None
+        return Played(done.table, list(done.table.entries))
+    verdict = done.verdict
+    assert verdict is not None and verdict.ok, verdict
+    assert verdict.replayed is not None
+    entries = [dataclasses.replace(e, action=plain(substitute(e.action, verdict.faces)))
+               for e in verdict.replayed.entries]
+    return Played(verdict.replayed, entries)
+
+
+def same_moves(entries: Sequence[Any], others: Sequence[Any]) -> bool:
+    """Two logs of one game hold the same moves: index, seat and action of every entry
+    (their digests differ when one table's fingerprint marks an open deck)."""
+    return ([(e.index, e.seat, e.action) for e in entries]
+            == [(e.index, e.seat, e.action) for e in others])

@@ -4,12 +4,13 @@ Headless bot peers (one ``hedgerow host GAME --players N --bot random``, the oth
 ``hedgerow join ADDRESS --bot random``) play whole games over CURVE on 127.0.0.1: 3 peers
 for FLOWERS, 4 for Mandala, 5 for Flourish (simultaneous steps with commit-reveal).  Each
 game passes the checks the Petals games pass (tests/e2e/test_net_game.py): every peer ends
-finished on the same seed, state hash and outcome; that hash and outcome are the ones the
-in-process engine reaches with the same seed and bots (so the log is the very game
-``hedgerow simulate`` plays); every peer's log is whole, holds the same entries with the
-same state hashes as every other (chance entries included: the deal, Mandala's reshuffles,
-Flourish's compost reshuffle) and passes ``hedgerow replay --verify``; every peer printed
-the same account of the game, one line per entry.
+finished on the same seed, state hash and outcome; every peer's log is whole, holds the same
+entries with the same state hashes as every other (chance entries included: the deal,
+Mandala's reshuffles, Flourish's compost reshuffle) and passes ``hedgerow replay --verify``;
+every peer printed the same account of the game, one line per entry.  At a sealed table
+(the plain games) every peer verified the deck at the end, and the log, verified and played
+again open with the deals it opened to, ends on the reported outcome; at an open-deck table
+(a dictated seed) the game is the very one ``hedgerow simulate`` plays with that seed.
 
 The plain games agree on their seed by commit-reveal, so their outcomes are not fixed: the
 tests check agreement, not a result.  The variant games (FLOWERS with summer, Mandala with
@@ -38,7 +39,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e.helpers import PeerProcess, Table, hedgerow_each, peer_env, plain_data
+from e2e.helpers import (
+    PeerProcess,
+    Table,
+    hedgerow_each,
+    peer_env,
+    plain_data,
+    played_open,
+    same_moves,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -95,12 +104,14 @@ def play_over_the_network(table: Table, tmp_path: Path, game: str, players: int,
 
 
 def check_agreement(net: NetGame, seed: int | None = None) -> Any:
-    """The Petals checks (see the module docstring); the in-process finished table."""
+    """The Petals checks (see the module docstring); the finished game as an open table
+    plays it (at a sealed table: verified and played again open from the log)."""
     from hedgerow.core.outcome import outcome_data
     from hedgerow.core.playout import play
     from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.seeding import seed_from_int
     from hedgerow.net.logfile import read_log
+    from hedgerow.net.rulesmatch import table_fingerprint
 
     results = net.results
     first = results[0]
@@ -109,16 +120,25 @@ def check_agreement(net: NetGame, seed: int | None = None) -> Any:
         assert (r["game"], r["players"], r["variants"]) == (
             net.game, net.players, sorted(net.variants))
         assert r["problem"] is None
-    for key in ("fingerprint", "seed", "state_hash", "actions", "outcome"):
+    for key in ("fingerprint", "seed", "state_hash", "actions", "outcome", "deck",
+                "verified"):
         assert all(r[key] == first[key] for r in results), key
     if seed is not None:
         assert first["seed"] == seed_from_int(seed).hex()
-    # The very game the in-process engine plays with this seed and these bots.
+    # A dictated seed opens the deck (the seed would name every card); else it is sealed.
+    sealed = seed is None
+    assert first["deck"] == ("sealed" if sealed else "open")
+    assert first["verified"] == ("every shuffle, key and action checks out" if sealed
+                                 else None)
     host = PluginHost()
     ruleset = host.ruleset(net.game, net.variants, net.players)
     assert first["fingerprint"] == ruleset.fingerprint
-    finished = play(ruleset, net.players, bytes.fromhex(first["seed"]), [host.bot("random")])
-    assert first["state_hash"] == finished.state_hash().hex()
+    finished = played_open(first["log"], ruleset)
+    if not sealed:
+        # The very game the in-process engine plays with this seed and these bots.
+        engine = play(ruleset, net.players, bytes.fromhex(first["seed"]), [host.bot("random")])
+        assert first["state_hash"] == engine.state_hash().hex()
+        assert same_moves(finished.entries, engine.entries)
     assert first["actions"] == len(finished.entries)
     outcome = finished.outcome()
     assert outcome is not None
@@ -129,9 +149,15 @@ def check_agreement(net: NetGame, seed: int | None = None) -> Any:
     for log, r, name in zip(logs, results, net.names, strict=True):
         assert log.ok, log.problem
         assert log.header is not None and log.header.own_seat == r["seat"]
+        assert log.header.fingerprint == table_fingerprint(ruleset, open_deck=not sealed)
         assert log.header.seat_names[r["seat"]] == name
-        assert [e.entry for e in log.entries] == finished.entries
+        assert [(e.entry.index, e.entry.seat) for e in log.entries] == [
+            (e.index, e.seat) for e in finished.entries]
+        if not sealed:
+            assert same_moves([e.entry for e in log.entries], finished.entries)
         assert log.entries[-1].state_hash.hex() == first["state_hash"]
+    assert all([e.entry for e in log.entries] == [e.entry for e in logs[0].entries]
+               for log in logs)  # (a list: a sealed card is not hashable)
     assert len({log.header.seat_names for log in logs if log.header is not None}) == 1
     assert len({tuple(e.state_hash for e in log.entries) for log in logs}) == 1
     assert logs[0].entries[0].entry.is_chance  # the deal, entry #0
@@ -272,16 +298,26 @@ def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]
         shown[result["seat"]] = records
     host = PluginHost()
     ruleset = host.ruleset(net.game, net.variants, net.players)
-    engine = Engine(ruleset, net.players, bytes.fromhex(net.results[0]["seed"]))
+    # What each seat should have been shown at each of its decisions, in log order, with
+    # the action it chose: from the game replayed with every card known.
+    expected: list[tuple[int, Any, Any]] = []
+    if net.results[0]["deck"] == "sealed":
+        played_open(net.results[0]["log"], ruleset, watch=lambda seat, action, known:
+                    expected.append((seat, known.view(seat), action)))
+    else:
+        engine = Engine(ruleset, net.players, bytes.fromhex(net.results[0]["seed"]),
+                        fingerprint=finished.table.header.fingerprint)
+        for entry in finished.entries:
+            if not entry.is_chance:
+                expected.append((entry.seat, engine.view(entry.seat), entry.action))
+            assert isinstance(engine.follow(entry.index, entry.seat, entry.action), tuple)
+        assert engine.state_hash() == finished.table.state_hash()
     decisions = dict.fromkeys(range(net.players), 0)
-    for entry in finished.entries:
-        if not entry.is_chance:
-            record = shown[entry.seat][decisions[entry.seat]]
-            decisions[entry.seat] += 1
-            assert record["view"] == json.loads(json.dumps(plain_data(engine.view(entry.seat))))
-            assert record["action"] == [entry.action.kind, plain_data(entry.action.args)]
-        assert isinstance(engine.follow(entry.index, entry.seat, entry.action), tuple)
-    assert engine.state_hash().hex() == net.results[0]["state_hash"]
+    for seat, view, action in expected:
+        record = shown[seat][decisions[seat]]
+        decisions[seat] += 1
+        assert record["view"] == json.loads(json.dumps(plain_data(view)))
+        assert record["action"] == [action.kind, plain_data(action.args)]
     assert decisions == {s: len(shown[s]) for s in range(net.players)}
     return shown
 
