@@ -118,6 +118,7 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
     def feed_record(record: SealRecord) -> Mismatch | None:
         body = record.body
         refused = _hand(sealing, record.party, body)
+        sealing.pump()  # (a pass for a deck not registered yet is only held by `_hand`)
         if refused is not None:
             return Mismatch("refused", None, f"a sealed record is refused: {refused}")
         if out.problem is not None:

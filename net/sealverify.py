@@ -160,7 +160,7 @@ def _replay_known(table: SealedTable, faces: Mapping[Key, object],
         run = [e for e in entries[i:i + len(active)] if not e.is_chance]
         start = known.info_state()
         for e in run:  # each choice against the state the seat chose in, every card known
-            action = substitute(e.action, faces, remember=True)
+            action = substitute(e.action, faces)
             if watch is not None:
                 watch(e.seat, plain(action), known)
             try:

@@ -1,0 +1,69 @@
+"""Every variant plays sealed over the network to the end, and every log verifies.
+
+Random bots at a sealed table (the default) of real peers over CURVE on 127.0.0.1, in one
+process: Petals with harmony, FLOWERS with summer, Mandala with draw-four (its discard pile
+reshuffled face down into a new deck), and Flourish with compost (the compost pile shuffled
+into a new deck: a shuffle of sealed cards), cooperative and the garden show (its ribbons
+dealt face up).  Every peer ends on the same hash with the deck verified, and every log
+verifies on its own.  (The four plain games are played between real processes in
+tests/e2e/test_net_game.py and test_net_games.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from hedgerow.clients.botrunner import play_bot
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net.keys import generate
+from hedgerow.net.launch import host_table, join_table
+from hedgerow.net.logfile import read_log
+from hedgerow.net.logverify import replay
+from hedgerow.net.peer import Peer
+
+WAIT = 120.0
+
+
+async def sealed_table(game: str, variants: tuple[str, ...], players: int) -> list[Peer]:
+    ruleset = PluginHost().ruleset(game, variants, players)
+    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
+                            announce=False)
+    peers = [host]
+    for i in range(players - 1):
+        peers.append(await join_table(host.address, identity=generate(), plugins=PluginHost(),
+                                      seat_name=f"joiner{i + 1}"))
+    return peers
+
+
+@pytest.mark.parametrize("game, variants, players", [
+    ("petals", ("harmony",), 3),
+    ("flowers", ("summer",), 2),
+    ("mandala", ("draw-four",), 3),
+    ("flourish", ("compost",), 3),
+    ("flourish", ("cooperative",), 3),
+    ("flourish", ("garden-show",), 3),
+], ids=lambda v: "+".join(v) if isinstance(v, tuple) else str(v))
+def test_a_variant_plays_sealed_to_the_end_and_verifies(game: str, variants: tuple[str, ...],
+                                                         players: int) -> None:
+    async def main() -> None:
+        peers = await sealed_table(game, variants, players)
+        try:
+            spec = PluginHost().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0] * players, [p.problem() for p in peers]
+            assert all(p.sealed for p in peers)
+            assert len({p.state_hash() for p in peers}) == 1
+            assert {p.verdict() for p in peers} == {"every shuffle, key and action checks out"}
+            for p in peers:
+                done = replay(p.ruleset, read_log(p.log_path()))
+                assert done.mismatch is None, done.mismatch
+                assert done.verdict is not None and done.verdict.ok, done.verdict
+                assert done.table is not None
+                assert done.table.reported_hash() == p.state_hash()
+        finally:
+            for p in peers:
+                await p.close()
+
+    asyncio.run(asyncio.wait_for(main(), WAIT))
