@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.outcome import headline, outcome_data
     from hedgerow.net.logfile import read_log
     from hedgerow.net.logverify import replay
+    from hedgerow.net.rulesmatch import split_deck
 
     try:
         result = read_log(args.log)
@@ -72,7 +73,11 @@ def run(args: argparse.Namespace) -> int:
                 print(f"#{entry.index} {names[entry.seat]}: {text}")
 
     if show:
-        print(f"{header.fingerprint}, {header.players} seats, seed {header.seed.hex()}")
+        rules, open_deck = split_deck(header.fingerprint)
+        deck = ""
+        if header.table_id and header.players > 1:  # a networked table: which deck
+            deck = " open deck," if open_deck else " sealed deck,"
+        print(f"{rules}, {header.players} seats,{deck} seed {header.seed.hex()}")
     report = replay(ruleset, result, on_step=step)
     if show:
         show_events(None)

@@ -197,29 +197,34 @@ def finished_record(path: Path, seat: int, plugins: Any) -> dict[str, Any]:
     from hedgerow.clients.netseat import seat_event_records
     from hedgerow.core.outcome import outcome_data
     from hedgerow.net import rulesmatch
-    from hedgerow.net.logfile import read_log, replay_log
+    from hedgerow.net.logfile import read_log
+    from hedgerow.core.sealed import plain
+    from hedgerow.net.logverify import replay
 
     read = read_log(path)
     header = read.header
     if header is None:
         raise HedgerowError(f"{path} is not a table log: {read.problem}")
     ruleset = rulesmatch.ruleset_for(plugins, header.fingerprint, header.players)
-    replayed = replay_log(ruleset, header, read.entries).table
-    if replayed is None:
+    done = replay(ruleset, read)
+    replayed = done.table
+    if replayed is None or done.mismatch is not None:
         raise HedgerowError(f"{path} does not replay")
-    outcome = replayed.outcome()
+    outcome = plain(replayed.outcome())
     return {
         "event": "result",
         "game": ruleset.spec.name,
         "variants": list(ruleset.variant_names),
         "fingerprint": ruleset.fingerprint,
+        "deck": "sealed" if done.sealed else "open",
+        "verified": done.verdict.message if done.verdict is not None else None,
         "players": header.players,
         "seat": seat,
         "seed": header.seed.hex(),
         "phase": "finished",
         "actions": replayed.index,
         "outcome": outcome_data(outcome) if outcome is not None else None,
-        "state_hash": replayed.state_hash().hex(),
+        "state_hash": replayed.reported_hash().hex(),
         "log": str(path),
         "problem": None,
         "seat_events": seat_event_records(read.events),

@@ -65,7 +65,8 @@ def read_table(path: Path, plugins: PluginHost) -> SavedTable:
     """What ``path`` (a seat's log with its table file) holds; `HedgerowError` if it cannot be
     read, replayed, or has no table file."""
     from hedgerow.net import rulesmatch, tablefile
-    from hedgerow.net.logfile import read_log, replay_log
+    from hedgerow.net.logfile import read_log
+    from hedgerow.net.logverify import replay
 
     saved = tablefile.load(path)
     result = read_log(path)
@@ -73,7 +74,7 @@ def read_table(path: Path, plugins: PluginHost) -> SavedTable:
     if header is None:
         raise HedgerowError(f"{path} is not a table log: {result.problem}")
     ruleset = rulesmatch.ruleset_for(plugins, header.fingerprint, header.players)
-    report = replay_log(ruleset, header, result.entries)
+    report = replay(ruleset, result)  # (open or sealed; a sealed log as any watcher sees it)
     if report.mismatch is not None or report.table is None:
         raise HedgerowError(f"{path} does not replay: {report.mismatch}")
     table = report.table

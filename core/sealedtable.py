@@ -242,8 +242,9 @@ class SealedTable(Table):
         """A logged entry in plain words (cards this peer cannot see stay unnamed)."""
         if entry.is_chance:
             return super().describe_entry(entry, before)
-        return _describe(self.gamedef, substitute(before, self.mine, remember=True),
-                         entry.seat, substitute(entry.action, {**self.public, **self.mine}))
+        faces = {**self.public, **self.mine}  # (``before`` may hold cards shown since)
+        return _describe(self.gamedef, substitute(before, faces, remember=True),
+                         entry.seat, substitute(entry.action, faces))
 
     def prepare(self, seat: int, action: Action) -> Prepared | Refusal:
         """Make this peer's ``seat``'s chosen ``action`` ready to send and apply: the cards it

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hedgerow.core.errors import Refusal
 from hedgerow.net.sync import Sync
 
 _reveal = Sync._maybe_reveal_step
@@ -24,7 +25,9 @@ def _cheating_reveal(self: Any) -> None:
         seat, action, salt = step.own
         other = [a for a in self.table.legal_actions(seat) if a != action]
         if other:
-            step.own = (seat, other[-1], salt)
+            forged = self.choice(seat, other[-1])  # as it travels (a sealed table's tokens)
+            if forged != action and not isinstance(forged, Refusal):
+                step.own = (seat, forged, salt)
     _reveal(self)
 
 

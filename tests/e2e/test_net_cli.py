@@ -23,16 +23,19 @@ pytestmark = pytest.mark.e2e
 
 
 def write_log(path: Path, *, forge_at: int | None = None) -> str:
-    """A complete Petals log as a peer writes it (``forge_at``: a wrong state hash there)."""
+    """A complete Petals log as a peer of an open-deck table writes it (``forge_at``: a
+    wrong state hash there)."""
+    from hedgerow.core.table import Table
+    from hedgerow.net.rulesmatch import table_fingerprint
+
     host = PluginHost()
     ruleset = host.ruleset("petals", (), 3)
     seed = seed_from_int(5)
     finished = play(ruleset, 3, seed, [host.bot("random")])
-    from hedgerow.core.table import Table
-
-    replay = Table(ruleset, 3, seed)
+    fingerprint = table_fingerprint(ruleset, open_deck=True)
+    replay = Table(ruleset, 3, seed, fingerprint=fingerprint)
     header = LogHeader.for_table(ruleset, 3, seed, table_id=bytes(16), own_seat=0,
-                                 seat_names=("ann", "bob", "cy"))
+                                 seat_names=("ann", "bob", "cy"), fingerprint=fingerprint)
     with LogWriter(path, header, sync=False) as writer:
         applied = list(replay.opening)  # the deal, chance entry #0
         for entry in finished.entries:
@@ -43,7 +46,8 @@ def write_log(path: Path, *, forge_at: int | None = None) -> str:
             entry = item.entry
             state_hash = replay.hash_of(item.after) if entry.index != forge_at else bytes(32)
             writer.append(entry, state_hash)
-    assert replay.entries == finished.entries
+    assert [(e.seat, e.action) for e in replay.entries] == [
+        (e.seat, e.action) for e in finished.entries]
     return finished.state_hash().hex()
 
 
@@ -57,7 +61,7 @@ def test_replay_verifies_a_sound_log_and_prints_a_game(tmp_path: Path) -> None:
     assert shown.returncode == 0
     lines = shown.stdout.splitlines()
     # Petals 2.0.0 deals through a chance node: the deal is entry #0, the first turn #1.
-    assert lines[0] == f"petals@2.1.0, 3 seats, seed {seed_from_int(5).hex()}"
+    assert lines[0] == f"petals@2.1.0, 3 seats, open deck, seed {seed_from_int(5).hex()}"
     assert lines[1].startswith("#0 chance: ")
     # each seat by its name at the table, where the rules' words say "Seat N"
     assert lines[2].split(" ")[1] in ("ann", "bob", "cy"), lines[2]

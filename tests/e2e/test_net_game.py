@@ -1,10 +1,11 @@
 """Networked games between real peer processes started through the command line.
 
 Four headless bot peers (one ``hedgerow host``, three ``hedgerow join``) play whole Petals
-games over CURVE on 127.0.0.1: every peer must end on the same state hash, that hash must
-be the one ``hedgerow simulate``'s engine reaches with the same seed and bots, every
-peer's log must pass ``hedgerow replay --verify``, and the logs must be identical, starting
-with the deal (a chance entry each peer resolved itself).  Then: a joiner whose rules differ is
+games over CURVE on 127.0.0.1, sealed (the default) and with an open deck: every peer must
+end on the same state hash, every peer's log must pass ``hedgerow replay --verify``, and
+the logs must be identical, starting with the deal (a chance entry).  At the open-deck table
+the hash is the one ``hedgerow simulate``'s engine reaches with the same seed and bots; at
+the sealed table every peer verified the whole deck at the end instead.  Then: a joiner whose rules differ is
 refused and told why, and a peer killed mid-game comes back with ``hedgerow resume``.
 """
 
@@ -33,8 +34,10 @@ def simulate_hash(game: str, players: int, seed_hex: str, variants: tuple[str, .
     return play(ruleset, players, bytes.fromhex(seed_hex), [host.bot("random")]).state_hash().hex()
 
 
-def test_four_bots_play_petals_and_agree(table: Table) -> None:
-    host, address = table.host("petals", 4, "--bot", "random", env=peer_env())
+@pytest.mark.parametrize("deck", ["sealed", "open"])
+def test_four_bots_play_petals_and_agree(table: Table, deck: str) -> None:
+    choice = ("--open-deck",) if deck == "open" else ()
+    host, address = table.host("petals", 4, "--bot", "random", *choice, env=peer_env())
     joiners = [table.join(address, "--bot", "random", env=peer_env()) for _ in range(3)]
     results = []
     for peer in [host, *joiners]:
@@ -46,7 +49,11 @@ def test_four_bots_play_petals_and_agree(table: Table) -> None:
     assert len({r["state_hash"] for r in results}) == 1
     assert len({r["seed"] for r in results}) == 1
     assert all(r["outcome"] == results[0]["outcome"] for r in results)
-    assert results[0]["state_hash"] == simulate_hash("petals", 4, results[0]["seed"])
+    assert {r["deck"] for r in results} == {deck}
+    if deck == "open":
+        assert results[0]["state_hash"] == simulate_hash("petals", 4, results[0]["seed"])
+    else:
+        assert {r["verified"] for r in results} == {"every shuffle, key and action checks out"}
     for peer, result in zip([host, *joiners], results, strict=True):
         done = hedgerow("replay", result["log"], "--verify", env=peer.env)
         assert done.returncode == 0, done.stdout + done.stderr
@@ -57,7 +64,8 @@ def test_four_bots_play_petals_and_agree(table: Table) -> None:
 
     logs = [read_log(r["log"]) for r in results]
     assert all(log.ok for log in logs)
-    assert len({tuple(e.entry for e in log.entries) for log in logs}) == 1
+    assert all([e.entry for e in log.entries] == [e.entry for e in logs[0].entries]
+               for log in logs)  # (a list: a sealed card is not hashable)
     entries = logs[0].entries
     assert entries[0].entry.is_chance and entries[0].entry.action.kind == "chance"
     assert all(not e.entry.is_chance for e in entries[1:])
@@ -116,7 +124,12 @@ def test_a_killed_peer_resumes_from_its_log_and_finishes(table: Table) -> None:
         assert code == 0, peer.stderr
         results.append(result)
     assert len({r["state_hash"] for r in results}) == 1
-    # Nothing was lost: the game is the very one the engine plays with this seed.
-    assert results[0]["state_hash"] == simulate_hash("petals", 4, results[0]["seed"])
+    # Nothing was lost: every peer verified the whole sealed deck, the resumed one too, and
+    # its log holds every entry the host's does.
+    assert {r["verified"] for r in results} == {"every shuffle, key and action checks out"}
+    from hedgerow.net.logfile import read_log
+
+    assert [e.entry for e in read_log(start["log"]).entries] == [
+        e.entry for e in read_log(results[0]["log"]).entries]
     done = hedgerow("replay", start["log"], "--verify", env=victim.env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,6 +1,7 @@
 """Simultaneous steps and chance between real peer processes (docs/protocol.md §3.3, §7).
 
-Three headless bot peers play Goofspiel, the example game of docs/plugins.md
+Three headless bot peers play Goofspiel, the example game of docs/plugins.md, at an
+open-deck table
 (docs/examples/goofspiel.py): every round a prize is turned up by chance (a chance entry
 every peer resolves from the seed) and every seat bids at once (commit, reveal, the step
 applied whole).  Every peer must end on the same state hash, the one ``hedgerow simulate``'s
@@ -40,7 +41,7 @@ def simulate_hash(players: int, seed_hex: str) -> str:
 
 def test_three_peers_play_goofspiel_and_agree(table: Table) -> None:
     env = peer_env(plugins=GOOFSPIEL)
-    host, address = table.host(GOOFSPIEL, 3, "--bot", "random", "-v", env=env)
+    host, address = table.host(GOOFSPIEL, 3, "--bot", "random", "--open-deck", "-v", env=env)
     joiners = [table.join(address, "--bot", "random", "-v", env=peer_env(plugins=GOOFSPIEL))
                for _ in range(2)]
     results = []
