@@ -315,6 +315,24 @@ class SealedTable(Table):
         action showed."""
         return self._with(reveals, lambda: Table.follow(self, index, seat, action, prev=prev))
 
+    def _gate(self, seat: int, action: Action, index: int | None, prev: bytes | None,
+              ) -> Refusal | None:
+        """`Table._gate`, and: an action names only sealed cards its seat has been shown
+        (its hand, a card face up to all).  Naming another seat's card or one in a deck
+        would make every peer ask for it to be opened to all (the rules read it), so it is
+        refused here, before any card is read (docs/plugins.md, "Sealed tables")."""
+        refusal = super()._gate(seat, action, index, prev)
+        if refusal is not None:
+            return refusal
+        named = [token for token in tokens_in(action) if token.key not in self.public]
+        if named:
+            sees = self._seen_by(seat)
+            unseen = [token for token in named if token.key not in sees]
+            if unseen:
+                return Refusal(Code.ILLEGAL_ACTION, f"seat {seat} names a sealed card it was "
+                               f"never shown (card {unseen[0].entry}.{unseen[0].draw}.{unseen[0].pos})")
+        return None
+
     def _with(self, reveals: Mapping[Key, object] | None, run: Any) -> Any:
         """Run ``run`` (an entry being applied) with the faces its action shows; a read that
         needs a public round comes back as `Waiting`.  Nested calls (`follow` submits) keep

@@ -87,6 +87,7 @@ class SealedPlay:
         self.sealing: Sealing | None = None
         self._started = False
         self._resumed = False
+        self._made: tuple[tuple[SealBody, int], ...] = ()
         self.verdict: Verdict | None = None
         self._stall = Stall()  # the sealed deck standing still (`resend_stalled`)
 
@@ -141,6 +142,9 @@ class SealedPlay:
             self._started = True
             self.sealing.start()
             if self._resumed:
+                for body, party in self._made:  # what it made before it died, unlogged
+                    self.keep(body, party)
+                self._made = ()
                 self.sealing.resend()
                 roster = self.ctx.roster
                 assert roster is not None
@@ -168,6 +172,7 @@ class SealedPlay:
             self.sealing.out = self
             self._started = False
             self._resumed = True
+            self._made = replay.made
         return replay
 
     def reset(self) -> None:

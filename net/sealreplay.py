@@ -47,11 +47,13 @@ from hedgerow.net.sealing import Sealing
 
 class Silent:
     """A `SealOut` that sends nothing (a replay does not speak); it keeps what it was asked
-    to halt for, and the entries the table added."""
+    to halt for, the entries the table added, and what the replayed party was asked to keep
+    in the log (to tell what it made that the log lacks)."""
 
     def __init__(self) -> None:
         self.problem: str | None = None
         self.entries: list[Applied] = []
+        self.kept: list[tuple[SealBody, int]] = []
 
     def send(self, party: int, body: SealBody) -> None:
         pass
@@ -64,7 +66,7 @@ class Silent:
             self.problem = message if party is None else f"party {party}: {message}"
 
     def keep(self, body: SealBody, party: int) -> None:
-        pass
+        self.kept.append((body, party))
 
     def applied(self, entries: Sequence[Applied]) -> None:
         self.entries.extend(entries)
@@ -88,6 +90,10 @@ class SealedReplay:
     mismatch: Mismatch | None
     unlogged: tuple[Applied, ...] = ()
     history: list[Applied] = field(default_factory=list)
+    made: tuple[tuple[SealBody, int], ...] = ()
+    """What the resuming party made as its log was replayed that the log does not hold
+    (a pass it sent, or was about to send, when its process died): its peer writes them to
+    the log as it goes on (`SealPlay.start`), as it would have."""
 
 
 def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
@@ -209,8 +215,11 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
         out.entries.clear()
         mismatch = check(len(logged) - 1)
     unlogged = tuple(made[i] for i in sorted(made) if i >= len(logged))
+    in_log = [record.body for _, record in result.seals]
+    own = tuple((body, party) for body, party in out.kept
+                if me >= 0 and party == me and body not in in_log)
     return SealedReplay(table, sealing, state.checked, mismatch,
-                        () if mismatch is not None else unlogged, history)
+                        () if mismatch is not None else unlogged, history, own)
 
 
 @dataclass

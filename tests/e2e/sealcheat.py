@@ -70,7 +70,7 @@ def _unheld_author(self: Any, seat: int, action: Any) -> Any:
     ready = self._ready(table, seat, action)
     if not isinstance(ready, tuple):
         return _author(self, seat, action)
-    wire, _faces, reveals = ready
+    wire, _faces, _reveals = ready
     seen = table.seen_by(seat)  # its hand and what every seat sees
     unseen = [t for t in _tokens(table.state) if t.key not in seen]  # the pile, other hands
     swapped = []

@@ -5,8 +5,8 @@ games over CURVE on 127.0.0.1, sealed (the default) and with an open deck: every
 end on the same state hash, every peer's log must pass ``hedgerow replay --verify``, and
 the logs must be identical, starting with the deal (a chance entry).  At the open-deck table
 the hash is the one ``hedgerow simulate``'s engine reaches with the same seed and bots; at
-the sealed table every peer verified the whole deck at the end instead.  Then: a joiner whose rules differ is
-refused and told why, and a peer killed mid-game comes back with ``hedgerow resume``.
+the sealed table every peer verified the whole deck at the end instead.  Then: a joiner
+whose rules differ is refused and told why, and a peer killed mid-game comes back with ``hedgerow resume``.
 """
 
 from __future__ import annotations

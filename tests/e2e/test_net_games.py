@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -287,7 +287,9 @@ def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]
     decision; each checked to be exactly the seat's view where it decided (in a
     simultaneous step, the step's starting state: nothing of the other seats' choices), with
     the choice it made being the one every log holds."""
+    from hedgerow.core.actions import Action
     from hedgerow.core.pluginhost import PluginHost
+    from hedgerow.core.sealed import plain
     from hedgerow.core.table import Table as Engine
 
     shown: dict[int, list[dict[str, Any]]] = {}
@@ -301,9 +303,17 @@ def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]
     # What each seat should have been shown at each of its decisions, in log order, with
     # the action it chose: from the game replayed with every card known.
     expected: list[tuple[int, Any, Any]] = []
+    named: dict[int, Callable[[Action], Any]] = {}  # sealed: what the table adds to a choice
     if net.results[0]["deck"] == "sealed":
-        played_open(net.results[0]["log"], ruleset, watch=lambda seat, action, known:
-                    expected.append((seat, known.view(seat), action)))
+        name_cards = ruleset.gamedef.name_cards
+
+        def watch(seat: int, action: Any, known: Any) -> None:
+            if name_cards is not None:
+                state = known.info_state()
+                named[len(expected)] = lambda chosen: plain(name_cards(state, seat, chosen))
+            expected.append((seat, known.view(seat), action))
+
+        played_open(net.results[0]["log"], ruleset, watch=watch)
     else:
         engine = Engine(ruleset, net.players, bytes.fromhex(net.results[0]["seed"]),
                         fingerprint=finished.table.header.fingerprint)
@@ -313,13 +323,23 @@ def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]
             assert isinstance(engine.follow(entry.index, entry.seat, entry.action), tuple)
         assert engine.state_hash() == finished.table.state_hash()
     decisions = dict.fromkeys(range(net.players), 0)
-    for seat, view, action in expected:
+    for n, (seat, view, action) in enumerate(expected):
         record = shown[seat][decisions[seat]]
         decisions[seat] += 1
         assert record["view"] == json.loads(json.dumps(plain_data(view)))
-        assert record["action"] == [action.kind, plain_data(action.args)]
+        chose = record["action"]
+        if n in named:  # the logged action is the choice with the cards it takes named
+            kind, args = chose
+            made = named[n](Action(kind, tuple((k, _tupled(v)) for k, v in args)))
+            chose = json.loads(json.dumps([made.kind, plain_data(made.args)]))
+        assert chose == [action.kind, plain_data(action.args)]
     assert decisions == {s: len(shown[s]) for s in range(net.players)}
     return shown
+
+
+def _tupled(value: Any) -> Any:
+    """A value read back from JSON with its lists as the tuples an action holds."""
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
 def check_flourish_views(net: NetGame, finished: Any, played: list[list[Any]]) -> None:
