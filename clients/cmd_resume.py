@@ -196,9 +196,9 @@ def finished_record(path: Path, seat: int, plugins: Any) -> dict[str, Any]:
     fields `hedgerow.clients.netseat.result_record` gives at the end of a game."""
     from hedgerow.clients.netseat import seat_event_records
     from hedgerow.core.outcome import outcome_data
+    from hedgerow.core.sealed import plain
     from hedgerow.net import rulesmatch
     from hedgerow.net.logfile import read_log
-    from hedgerow.core.sealed import plain
     from hedgerow.net.logverify import replay
 
     read = read_log(path)

@@ -329,8 +329,9 @@ class SealedTable(Table):
             sees = self._seen_by(seat)
             unseen = [token for token in named if token.key not in sees]
             if unseen:
+                card = unseen[0]
                 return Refusal(Code.ILLEGAL_ACTION, f"seat {seat} names a sealed card it was "
-                               f"never shown (card {unseen[0].entry}.{unseen[0].draw}.{unseen[0].pos})")
+                               f"never shown (card {card.entry}.{card.draw}.{card.pos})")
         return None
 
     def _with(self, reveals: Mapping[Key, object] | None, run: Any) -> Any:

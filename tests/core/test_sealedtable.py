@@ -221,8 +221,21 @@ def test_a_refused_action_changes_nothing() -> None:
     peers, _ = dealt()
     before = peers[1].state_hash()
     stolen = Action.of("play", card=Sealed(0, 0, 2))  # seat 1's card
-    assert isinstance(peers[1].submit(0, stolen), Refusal | Waiting)
+    assert isinstance(peers[1].submit(0, stolen), Refusal)
     assert peers[1].state_hash() == before and peers[1].index == 1
+
+
+@pytest.mark.parametrize("pos", [2, 5, 9])  # seat 1's hand, seat 2's, the deck
+def test_an_action_naming_a_card_its_seat_was_never_shown_is_refused_before_any_read(
+        pos: int) -> None:
+    """Not a wait for a public round: that would open another seat's card (or the deck's)
+    to everyone on a cheat's say-so."""
+    peers, _ = dealt()
+    for peer in peers:
+        refused = peer.submit(0, Action.of("play", card=Sealed(0, 0, pos)))
+        assert isinstance(refused, Refusal) and refused.code == "illegal_action"
+        assert f"card 0.0.{pos}" in refused.message and "never shown" in refused.message
+        assert peer.take_obligations() == [] and peer.index == 1
 
 
 def test_parcel_plays_the_same_sealed_as_open() -> None:

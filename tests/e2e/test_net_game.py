@@ -6,7 +6,8 @@ end on the same state hash, every peer's log must pass ``hedgerow replay --verif
 the logs must be identical, starting with the deal (a chance entry).  At the open-deck table
 the hash is the one ``hedgerow simulate``'s engine reaches with the same seed and bots; at
 the sealed table every peer verified the whole deck at the end instead.  Then: a joiner
-whose rules differ is refused and told why, and a peer killed mid-game comes back with ``hedgerow resume``.
+whose rules differ is refused and told why, and a peer killed mid-game comes back with
+``hedgerow resume``.
 """
 
 from __future__ import annotations
