@@ -61,7 +61,8 @@ from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import Table
 from hedgerow.net.codec import decode_log_record, encode_log_record
 from hedgerow.net.logfile import MAGIC, LogFileError, LogWriter, parse_log, read_log, replay_log
-from hedgerow.net.messages import LoggedEntry, LogHeader
+from hedgerow.net.messages import LoggedEntry, LogHeader, SealRecord
+from hedgerow.net.rulesmatch import table_fingerprint
 
 GAMES = ("petals", "flowers", "mandala", "flourish")
 
@@ -119,9 +120,12 @@ def make_log(game: str, path: Path, *, seed: int = 1, plugins: PluginHost | None
     players = players_for(game, plugins)
     ruleset = plugins.ruleset(game, (), players)
     table_seed = seed_from_int(seed)
-    table = Table(ruleset, players, table_seed)
+    # An open-deck table's log (its fingerprint says so): the rules replay it from its seed
+    # alone.  (A sealed log adds the shuffle and key records: the live refill has them.)
+    fingerprint = table_fingerprint(ruleset, open_deck=True)
+    table = Table(ruleset, players, table_seed, fingerprint=fingerprint)
     header = LogHeader.for_table(ruleset, players, table_seed, table_id=bytes(range(16)),
-                                 own_seat=own_seat,
+                                 own_seat=own_seat, fingerprint=fingerprint,
                                  seat_names=tuple(f"Bot {s}" for s in range(players)))
     choose = random.Random(seed)  # test tooling: which legal action each seat takes
     with LogWriter(path, header, sync=False) as writer:
@@ -151,7 +155,9 @@ def rewrite_log(source: Path, target: Path) -> bytes:
         for start, length in record_offsets(data)[1:]:
             record = decode_log_record(data[start:start + length])
             if isinstance(record, LoggedEntry):
-                writer.append(record.entry, record.state_hash)
+                writer.append(record.entry, record.state_hash, record.reveals)
+            elif isinstance(record, SealRecord):
+                writer.append_seal(record, own=False)
             else:
                 writer.append_event(record)  # type: ignore[arg-type]
     return target.read_bytes()
@@ -206,7 +212,12 @@ def damages(data: bytes, *, every: bool = True) -> Iterator[Damage]:
     entries #0, #1, the middle one and the last but one, and the other kinds hit entries #1
     and the last (seconds instead of minutes for a long game).
     """
-    records = record_offsets(data)
+    # The header and the entry records (a sealed log's shuffle and key records, and seat
+    # events, lie between entries: the damage is aimed at the entries, which the hash chain
+    # and the rules check; the tail kinds hit whatever records are last).
+    records = [record for i, record in enumerate(record_offsets(data))
+               if i == 0 or isinstance(decode_log_record(data[record[0]:sum(record)]),
+                                       LoggedEntry)]
     entries = records[1:]  # (payload start, length) of entry #0, #1, ...
     n = len(entries)
     picked = range(n) if every else sorted({1 % n, n - 1})
