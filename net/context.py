@@ -104,19 +104,21 @@ class Stall:
 
     def __init__(self) -> None:
         self.mark: tuple[int, ...] | None = None  # where it stood at the last beat
-        self.beats = 0  # beats since it last moved
+        self.beats = 0  # beats since it last moved, or since it was last due
+        self.still = 0  # beats since it last moved
 
     def reset(self) -> None:
         """Nothing to watch now."""
-        self.mark, self.beats = None, 0
+        self.mark, self.beats, self.still = None, 0, 0
 
     def due(self, mark: tuple[int, ...], every: int = STALL_BEATS) -> bool:
         """Called once a heartbeat with where it stands: True once it has stood still for
         ``every`` beats (and then every ``every`` beats while it still does)."""
         if mark != self.mark:
-            self.mark, self.beats = mark, 0
+            self.mark, self.beats, self.still = mark, 0, 0
             return False
         self.beats += 1
+        self.still += 1
         if self.beats < every:
             return False
         self.beats = 0

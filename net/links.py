@@ -79,6 +79,9 @@ class LinkedPlay(Protocol):
     def resend_stalled_step(self) -> None:
         """Once a beat: send our messages of a step that stands still again."""
 
+    def resend_to_laggards(self) -> None:
+        """Once a beat: our recent messages again to a peer that stays behind them."""
+
     def request_catch_up(self, member: Member | None) -> None:
         """Ask ``member`` for the entries after our log's end."""
 
@@ -120,7 +123,9 @@ class Links:
     def __init__(self, ctx: LinksContext, *, heartbeat: float, lost_after: float,
                  play: LinkedPlay, departures: LinkedDepartures,
                  seat_gone: Callable[[Member], None],
-                 resend_stalled: Callable[[], None]) -> None:
+                 resend_stalled: Callable[[], None],
+                 deck_waiting: Callable[[], bool] = lambda: False,
+                 asked_again: Callable[[bytes], None] = lambda key: None) -> None:
         self.ctx = ctx
         self.heartbeat = heartbeat  # seconds between our heartbeats
         self.lost_after = lost_after  # seconds of silence after which a seat is lost
@@ -128,6 +133,8 @@ class Links:
         self._departures = departures
         self._seat_gone = seat_gone
         self._resend_stalled = resend_stalled
+        self._deck_waiting = deck_waiting  # our sealed deck stands still (Heartbeat.waiting)
+        self._asked_again = asked_again  # a peer's heartbeat says its sealed deck does
         self._index_at_tick = -1
 
     def alive(self, member: Member, body: Body) -> None:
@@ -151,6 +158,8 @@ class Links:
     def on_heartbeat(self, rx: Received, env: Envelope, member: Member,
                      body: Heartbeat) -> None:
         member.next_index = body.next_index
+        if body.waiting:
+            self._asked_again(member.key)
 
     def on_leave(self, rx: Received, env: Envelope, member: Member, body: Leave) -> None:
         if member.link == Link.LEFT:
@@ -193,7 +202,7 @@ class Links:
         if ctx.roster is None or not ctx.table_id:
             return
         index = ctx.table.index if ctx.table is not None else 0
-        ctx.broadcast(Heartbeat(index))
+        ctx.broadcast(Heartbeat(index, self._deck_waiting()))
         now = ctx.now()
         changed = False
         for m in ctx.roster.others():
@@ -209,6 +218,7 @@ class Links:
         # across a reconnect.
         self._resend_stalled()
         self._play.resend_stalled_step()
+        self._play.resend_to_laggards()
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if ctx.table is not None and ctx.phase == Phase.PLAYING:
             ahead = [m for m in ctx.roster.others()

@@ -286,9 +286,12 @@ class CatchUpReply:
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
-    """I am alive, and my log holds ``next_index`` entries."""
+    """I am alive, and my log holds ``next_index`` entries.  ``waiting``: my sealed deck
+    has stood still for a while, waiting for a pass, a key, an escrow message or a secret:
+    send me again what you made (docs/protocol.md §10.8)."""
 
     next_index: Annotated[int, W.INDEX] = 0
+    waiting: Annotated[bool, W.flag] = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,8 @@ class SealedPlay:
         self._made: tuple[tuple[SealBody, int], ...] = ()
         self.verdict: Verdict | None = None
         self._stall = Stall()  # the sealed deck standing still (`resend_stalled`)
+        self._beat = 0  # heartbeats so far (`resend_stalled` counts them)
+        self._answered: dict[int, int] = {}  # party -> the beat we last answered its wait
 
     # -- the parties ---------------------------------------------------------------------------
 
@@ -228,12 +230,32 @@ class SealedPlay:
         if self.sealing is not None and self._started and key in self.parties():
             self.sealing.resend(self.party_of_key(key))
 
+    def waiting(self, every: int = STALL_BEATS) -> bool:
+        """True while the sealed deck has stood still for ``every`` beats with something
+        still to come: our heartbeat then asks the others to send again what they made
+        (``Heartbeat.waiting``, docs/protocol.md §10.8), for a message of theirs lost on a
+        link that only they could see working."""
+        return self._stall.still >= every
+
+    def asked_again(self, key: bytes, every: int = STALL_BEATS) -> None:
+        """The peer of ``key`` says its sealed deck waits (``Heartbeat.waiting``): send it
+        again what we made, at most once every ``every`` of our beats."""
+        sealing = self.sealing
+        if sealing is None or not self._started or key not in self.parties():
+            return
+        party = self.party_of_key(key)
+        if party == sealing.me or self._beat - self._answered.get(party, -every) < every:
+            return
+        self._answered[party] = self._beat
+        sealing.resend(party)
+
     def resend_stalled(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the sealed deck has not moved for ``every`` beats
         while something is still to come (a pass, a key, the escrow, a secret at the end),
         send again what this peer made to every connected peer: a message sent while a link
         was still being made, or across a cut, may have been lost with neither side seeing
         the other lost.  Receivers ignore what they have (docs/protocol.md §10.10)."""
+        self._beat += 1
         sealing, roster = self.sealing, self.ctx.roster
         if sealing is None or not self._started or roster is None or sealing.settled():
             self._stall.reset()

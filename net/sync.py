@@ -56,6 +56,7 @@ from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
     ActionReveal,
+    Body,
     CardReveal,
     CatchUpReply,
     CatchUpRequest,
@@ -70,6 +71,10 @@ from hedgerow.net.stepround import StepError, StepRound
 from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
+
+#: How many of our latest entries' messages a sealed table keeps to send again to a peer
+#: that stays behind them (`Sync.resend_to_laggards`).
+OWN_KEPT = 64
 
 
 def _out_of_turn(msg: ActionMsg, active: int) -> str:
@@ -162,6 +167,11 @@ class Sync:
         self._stall = Stall()  # the open step standing still (`resend_stalled_step`)
         self._unsealed: deque[Applied] = deque()  # applied, not yet hashed
         self._sealing = False
+        #: At a sealed table: the messages of our recent entries by index (an action, or a
+        #: step's commitments and reveals), sent again to a peer that stays behind them
+        #: (`resend_to_laggards`), and how long each peer has stood still behind us.
+        self._own: dict[int, list[Body]] = {}
+        self._behind: dict[bytes, tuple[int, int]] = {}
 
     def resumed(self, history: Sequence[HistoryLine],
                 reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
@@ -184,6 +194,8 @@ class Sync:
         self._reveals.clear()
         self._step_reveals.clear()
         self._step_faces.clear()
+        self._own.clear()
+        self._behind.clear()
 
     @property
     def table(self) -> Table | None:
@@ -234,6 +246,40 @@ class Sync:
             step.commits.pop(seat, None)
             step.hosted.pop(seat, None)
 
+    def resend_to_laggards(self, every: int = STALL_BEATS) -> None:
+        """Called once a heartbeat.  At a sealed table, a peer whose heartbeat has said for
+        ``every`` beats that it stands before one of our recent entries is sent again our
+        messages of that entry and after (an action, or a step's commitments and reveals):
+        they may have been lost on a link it could not see cut, and catch-up cannot bring
+        an entry that waits, here, for cards that peer must help open (docs/protocol.md
+        §10.8).  Receivers ignore what they have."""
+        table, roster = self.table, self.ctx.roster
+        if (not isinstance(table, SealedTable) or roster is None or not self._own
+                or self.ctx.phase not in (Phase.PLAYING, Phase.FINISHED)):
+            self._behind.clear()
+            return
+        present = [m for m in roster.others() if m.link != Link.LEFT]
+        floor = min((m.next_index for m in present), default=table.index)
+        for index in [i for i in self._own if i < floor or i < table.index - OWN_KEPT]:
+            del self._own[index]
+        for member in present:
+            if member.link != Link.CONNECTED or member.next_index >= table.index:
+                self._behind.pop(member.key, None)
+                continue
+            at, beats = self._behind.get(member.key, (member.next_index, 0))
+            beats = beats + 1 if at == member.next_index else 1
+            if beats >= every:
+                beats = 0
+                for index in sorted(i for i in self._own if i >= member.next_index):
+                    for body in self._own[index]:
+                        self.ctx.send(member, body)
+            self._behind[member.key] = (member.next_index, beats)
+
+    def _keep_own(self, index: int, bodies: list[Body]) -> None:
+        """Keep our messages of entry ``index`` (a sealed table) for `resend_to_laggards`."""
+        if isinstance(self.table, SealedTable):
+            self._own.setdefault(index, []).extend(bodies)
+
     def resend_stalled_step(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the open step has not moved for ``every`` beats,
         send our commitments (and our reveals, once every commitment is in) again to every
@@ -260,7 +306,8 @@ class Sync:
                 continue
             self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
             if step.all_committed:
-                self.ctx.send(member, ActionReveal(step.index, seat, action, salt))
+                self.ctx.send(member, ActionReveal(step.index, seat, action, salt,
+                                                   self._step_reveals.get(seat, ())))
 
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:
@@ -579,6 +626,7 @@ class Sync:
             return Refusal("rules_failed", str(exc))
         if isinstance(result, Refusal):
             return result
+        self._keep_own(index, [announce])
         if isinstance(result, Waiting):
             self.ctx.broadcast(announce)
             self._wait(result, lambda: self._apply_own(announce, faces))
@@ -710,6 +758,11 @@ class Sync:
             reveals = self._step_reveals.get(applied.entry.seat)
             if reveals and applied.entry.seat != -1:
                 self._reveals[applied.entry.index] = reveals
+        self._keep_own(step.index, [
+            body for seat, action, salt in _own_choices(step)
+            for body in (ActionCommit(step.index, seat, step.commits[seat]),
+                         ActionReveal(step.index, seat, action, salt,
+                                      self._step_reveals.get(seat, ())))])
         self._step_reveals.clear()
         self._step_faces.clear()
         self.applied(result)

@@ -375,10 +375,12 @@ class CatchUpReply(_message.Message):
     def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., from_index: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[LogEntry, _Mapping]]] = ..., next_index: _Optional[int] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
-    __slots__ = ("next_index",)
+    __slots__ = ("next_index", "waiting")
     NEXT_INDEX_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     next_index: int
-    def __init__(self, next_index: _Optional[int] = ...) -> None: ...
+    waiting: bool
+    def __init__(self, next_index: _Optional[int] = ..., waiting: _Optional[bool] = ...) -> None: ...
 
 class Leave(_message.Message):
     __slots__ = ("reason", "why")

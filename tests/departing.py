@@ -49,6 +49,19 @@ async def table(game: str, players: int, *, open_deck: bool = False) -> list[Pee
     return peers
 
 
+async def sealed_table(game: str, variants: tuple[str, ...], players: int) -> list[Peer]:
+    """A host and ``players - 1`` joiners of a built-in ``game`` (with ``variants``), at a
+    sealed table (the default)."""
+    ruleset = PluginHost().ruleset(game, variants, players)
+    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
+                            announce=False)
+    peers = [host]
+    for i in range(players - 1):
+        peers.append(await join_table(host.address, identity=generate(), plugins=PluginHost(),
+                                      seat_name=f"joiner{i + 1}"))
+    return peers
+
+
 def crash(peer: Peer) -> Awaitable[None]:
     """Stop ``peer`` at once without a word to anyone, as a killed process would."""
     peer._closed = True

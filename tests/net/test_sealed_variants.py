@@ -14,27 +14,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from departing import sealed_table
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.pluginhost import PluginHost
-from hedgerow.net.keys import generate
-from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.logfile import read_log
 from hedgerow.net.logverify import replay
-from hedgerow.net.peer import Peer
 
 WAIT = 120.0
-
-
-async def sealed_table(game: str, variants: tuple[str, ...], players: int) -> list[Peer]:
-    ruleset = PluginHost().ruleset(game, variants, players)
-    host = await host_table(ruleset, players, identity=generate(), seat_name="host",
-                            announce=False)
-    peers = [host]
-    for i in range(players - 1):
-        peers.append(await join_table(host.address, identity=generate(), plugins=PluginHost(),
-                                      seat_name=f"joiner{i + 1}"))
-    return peers
 
 
 @pytest.mark.parametrize("game, variants, players", [
