@@ -41,7 +41,7 @@ from hedgerow.core.errors import HedgerowError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.net.boardrecord import GameRecord, deal_seed, sign_record
 from hedgerow.net.keys import Identity
-from hedgerow.net.logfile import LogWriter
+from hedgerow.net.logfile import LogWriter, read_log
 from hedgerow.net.messages import LogHeader
 
 log = logging.getLogger(__name__)
@@ -68,8 +68,14 @@ class BoardDeal:
     @property
     def header(self) -> LogHeader:
         """The start record's log header (the seat's own log adds its table id)."""
+        return self.header_for(None)
+
+    def header_for(self, fingerprint: str | None) -> LogHeader:
+        """The start record's log header with the table's ``fingerprint`` (None: the
+        rules'; a networked table's dictated deal is an open deck, and its fingerprint says
+        so: docs/protocol.md §10.12)."""
         return LogHeader.for_table(self.ruleset, 1, self.seed, own_seat=0,
-                                   seat_names=(self.name,))
+                                   seat_names=(self.name,), fingerprint=fingerprint)
 
 
 def is_board_game(ruleset: Ruleset, players: int, dictated: bool) -> bool:
@@ -124,9 +130,12 @@ def _header_log(header: LogHeader) -> bytes:
         return path.read_bytes()
 
 
-def start_game(deal: BoardDeal, store: Leaderboard, *, clock: Clock = utc_now) -> None:
-    """Sign and keep the start record of ``deal``: from now on the game counts."""
-    record = sign_record(deal.identity, str(deal.week), deal.number, _header_log(deal.header))
+def start_game(deal: BoardDeal, store: Leaderboard, *, clock: Clock = utc_now,
+               fingerprint: str | None = None) -> None:
+    """Sign and keep the start record of ``deal``: from now on the game counts.
+    ``fingerprint``: the seat's table's, as its log will carry it (None: the rules')."""
+    record = sign_record(deal.identity, str(deal.week), deal.number,
+                         _header_log(deal.header_for(fingerprint)))
     take(store, record, lambda _h: deal.ruleset, deal.ruleset.spec.name, via="here",
          at=clock())
 
@@ -257,7 +266,7 @@ class BoardSession:
         deal = self.deal
         store = Leaderboard()
         try:
-            start_game(deal, store, clock=self._clock)
+            start_game(deal, store, clock=self._clock, fingerprint=_fingerprint_of(log_path))
             if log_path is not None and self.resumable:
                 store.remember_log(deal.identity.public, str(deal.week), deal.number,
                                    Path(log_path))
@@ -295,6 +304,14 @@ class BoardSession:
         finally:
             await share.close()
         return line
+
+
+def _fingerprint_of(log_path: str | Path | None) -> str | None:
+    """The table fingerprint in the header of the seat's log, if it has begun one."""
+    if log_path is None or not Path(log_path).exists():
+        return None
+    header = read_log(log_path).header
+    return header.fingerprint if header is not None else None
 
 
 def _rules(host: Any) -> Rules:

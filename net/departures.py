@@ -119,6 +119,9 @@ class DeparturesSeal(Protocol):
         """True while cards this peer's seats (a taken seat's too) must be shown are not
         open yet."""
 
+    def end_agreed(self) -> None:
+        """The table agreed to end the game: disclose our secret, as at a game's end."""
+
 
 class DeparturesPlay(Protocol):
     """What departures need of play (`hedgerow.net.sync.Sync`): its open step (a hosted
@@ -464,6 +467,7 @@ class Departures:
             self.ended = event
             self._log(event)
             self.ctx.enter(Phase.FINISHED)
+            self.sealed.end_agreed()
             log.info("the table agreed to end the game at entry #%d (no winner)", body.index)
         else:
             self._take_over(Takeover(body.seat, body.runner, body.bot, body.index),
@@ -506,6 +510,7 @@ class Departures:
                 self.ended = event
         if self.ended is not None:
             self.ctx.enter(Phase.FINISHED)
+            self.sealed.end_agreed()
         self.held = self.runs.get(self.ctx.seat)
         for takeover in list(self.runs.values()):
             member = self.ctx.roster.by_seat(takeover.seat) if self.ctx.roster else None

@@ -88,6 +88,7 @@ class SealedPlay:
         self._started = False
         self._resumed = False
         self._made: tuple[tuple[SealBody, int], ...] = ()
+        self._agreed_end = False  # the table agreed to end the game here (§5.9)
         self.verdict: Verdict | None = None
         self._stall = Stall()  # the sealed deck standing still (`resend_stalled`)
         self._beat = 0  # heartbeats so far (`resend_stalled` counts them)
@@ -154,6 +155,8 @@ class SealedPlay:
                 for seat in range(self.ctx.players):
                     if seat not in mine and self._author_of(seat) in mine:
                         self.sealing.seat_moved(seat)  # a seat our bot runs: its cards
+            if self._agreed_end:
+                self.sealing.disclose()
 
     def resume(self, log_path: Path, result: LogReadResult, peers: Sequence[PeerInfo],
                ruleset: Ruleset, me: bytes) -> SealedReplay:
@@ -315,11 +318,21 @@ class SealedPlay:
                      if m.link == Link.CONNECTED and m.key in keys}
         return connected <= sealing.disclosed.keys()
 
+    def end_agreed(self) -> None:
+        """The table agreed to end the game (docs/protocol.md §5.9): the hands are no
+        longer secret, so each party discloses its secret as at a game's end (§10.9), and
+        the game verifies as far as it went (fully once every party's secret is in: one
+        that left before, and was not taken over, leaves it unverified)."""
+        self._agreed_end = True
+        if self.sealing is not None and self._started:
+            self.sealing.disclose()
+            self._check_end()
+
     def _check_end(self) -> None:
         sealing = self.sealing
         if sealing is None or self.verdict is not None or not sealing.all_disclosed:
             return
-        if sealing.table.outcome() is None and not sealing.halted:
+        if sealing.table.outcome() is None and not sealing.halted and not self._agreed_end:
             return
         self.verdict = sealing.verdict()
         log.info("sealed deck verified: %s", self.verdict.message)

@@ -31,6 +31,7 @@ from hedgerow.net import tablefile
 from hedgerow.net.keys import generate, load_identity
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.messages import LogHeader, PeerInfo
+from hedgerow.net.rulesmatch import table_fingerprint
 
 NAMES = ("ann", "random bot 1")
 
@@ -38,10 +39,12 @@ NAMES = ("ann", "random bot 1")
 def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | None,
                bot: str | None = None, key_file: str | None = None,
                folder: Path | None = None) -> Path:
-    """A seat's log of a 2-player Petals table after ``moves`` moves (None: to the end)."""
+    """A seat's log of a 2-player open-deck Petals table after ``moves`` moves (None: to
+    the end; a sealed table's log would hold its shuffles and keys too)."""
     ruleset = host.ruleset("petals", (), 2)
     seed = seed_from_int(int.from_bytes(table_id[:2]))
-    table = Table(ruleset, 2, seed)
+    fingerprint = table_fingerprint(ruleset, open_deck=True)
+    table = Table(ruleset, 2, seed, fingerprint=fingerprint)
     applied = list(table.opening)
     done = 0
     while table.active_seats() and (moves is None or done < moves):
@@ -54,7 +57,7 @@ def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | Non
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"petals-{table_id.hex()[:8]}-seat{seat}.hlog"
     header = LogHeader.for_table(ruleset, 2, seed, table_id=table_id, own_seat=seat,
-                                 seat_names=NAMES)
+                                 seat_names=NAMES, fingerprint=fingerprint)
     with LogWriter(path, header, sync=False) as writer:
         for item in applied:
             writer.append(item.entry, table.hash_of(item.after))

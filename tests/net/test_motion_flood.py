@@ -48,7 +48,7 @@ async def flood(rogue: Rogue, others: list[bytes], table: GameTable, seat: int
 def test_a_flood_of_forged_motions_and_errors_leaves_a_short_stderr() -> None:
     procs = Table()
     try:
-        host, address = procs.host("posy", 3, "--bot", "random", "-v",
+        host, address = procs.host("posy", 3, "--bot", "random", "-v", "--open-deck",
                                    env=peer_env(plugins="toygames"))
         joiner = procs.join(address, "--bot", "random", "-v", env=peer_env(plugins="toygames"))
         result = asyncio.run(asyncio.wait_for(rogue_game(address, flood), WAIT * 2))
