@@ -19,7 +19,9 @@ box asks this player: ``y`` agrees, ``n`` declines. When a takeover passes the s
 who plays the seat now, e.g. "Bot Aster (greedy) plays Ana's seat": the bot gets the first
 bot name (`hedgerow.clients.botnames`) no seat at the table has. Once the table agreed to
 end the game, the box says so (no winner) until the player leaves. The box reads the seat's
-`hedgerow.net.seat.DepartureBoard` (``seat.departures``) and acts through its commands; a
+`hedgerow.net.seat.DepartureBoard` (``seat.departures``) and acts through its commands; at a
+sealed table the box and the vote both say whose process would run the bot and so be shown
+the seat's cards (docs/protocol.md §10.11), before anyone agrees; a
 local seat's board (nobody departs) never shows it. It fits an 80x24 screen (at most 9
 lines).
 """
@@ -41,7 +43,7 @@ from hedgerow.core.botchoice import best_first
 from hedgerow.core.errors import Refusal
 from hedgerow.net.departures import describe
 from hedgerow.net.messages import MotionKind, SeatEventKind
-from hedgerow.net.seat import Departed, DepartureBoard, Motion
+from hedgerow.net.seat import Departed, DepartureBoard, Link, Motion
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +121,13 @@ class DeparturePrompt:
         motion = self.asked()
         if motion is not None:
             who = _upper_first(self._name(motion.proposer))
-            return [("class:message", f"{who} proposes {describe(motion.body)}.\n\n"),
+            body = motion.body
+            learns = ""
+            if self.state.seat.sealed and body.kind == MotionKind.TAKEOVER:
+                learns = (f"{_upper_first(self._runner_name(body.runner))} would be shown "
+                          f"{self._name(body.seat)}'s cards.\n")
+            return [("class:message", f"{who} proposes {describe(body)}.\n"), ("", learns),
+                    ("", "\n"),
                     ("bold", "  y"), ("", "  agree\n"), ("bold", "  n"), ("", "  decline")]
         gone = self.departed()
         if gone is None:
@@ -134,8 +142,23 @@ class DeparturePrompt:
             ("bold", "  b"), ("", "  seat the bot "), ("bold", f"[{self.bot}]"),
             ("", " in their place (all seats agree)\n"),
             ("", f"     ←/→ another bot ({', '.join(self.bots)})\n" if others else ""),
+            ("", self._runner_line(gone.seat)),
             ("bold", "  e"), ("", "  end the game here, no winner (all agree)"),
         ]
+
+    def _runner_line(self, seat: int) -> str:
+        """At a sealed table: who would run the bot, and so be shown the seat's cards (the
+        lowest seat still at the table, docs/protocol.md §10.11)."""
+        if not self.state.seat.sealed:
+            return ""
+        present = [s.seat for s in self.state.seat.seats()
+                   if s.seat != seat and s.link in (Link.YOU, Link.CONNECTED)]
+        if not present:
+            return ""
+        return f"     {self._runner_name(min(present))} would run it and see their cards\n"
+
+    def _runner_name(self, seat: int) -> str:
+        return "you" if seat == self.state.seat.seat else self._name(seat)
 
     def float(self, fits: Filter | None = None) -> Float:
         """The box, floating over the table while it is up."""

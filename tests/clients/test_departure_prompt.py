@@ -93,6 +93,43 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
     asyncio.run(main())
 
 
+class SealedLocalSeat(LocalSeat):
+    """A local seat that says its table is sealed (the box reads only that of it)."""
+
+    @property
+    def sealed(self) -> bool:
+        return True
+
+
+def test_at_a_sealed_table_the_box_and_the_vote_say_who_would_see_the_cards() -> None:
+    """Before anyone agrees to a takeover: the runner's process is shown the seat's hand
+    (docs/protocol.md §10.11), and the box and the question say whose process that is."""
+    host = PluginHost(autoload=False)
+    seat = SealedLocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
+                           bots=[host.bot("random", "petals")], name="Ann")
+    fake = FakeDepartures()
+    seat.departures = fake  # type: ignore[attr-defined]
+    gone = seat.seats()[1].name
+
+    async def main() -> None:
+        async with running(seat, host, rows=24, columns=80) as d:
+            rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
+                               what="the departure box")
+            assert "you would run it and see their cards" in "\n".join(rows)
+            assert all(len(r) <= 80 for r in rows)
+            d.press("w")
+            fake.asked.append(Motion(2, SeatMotion(4, MotionKind.TAKEOVER, 1, 2, "random", 3,
+                                                   (0, 2))))
+            d.app._invalidate()
+            rows = await drawn(d, lambda rows: any("proposes" in r for r in rows),
+                               what="the question")
+            text = " ".join(r.strip(" │|") for r in rows)
+            assert f"Seat 2 ({seat.seats()[2].name}) would be shown seat 1 ({gone})'s cards" \
+                in text, text
+
+    asyncio.run(main())
+
+
 class SomeBots:
     """Bots in place of the built-in ones: ``random`` and ``greedy`` (any game),
     ``petalsonly`` (Petals) and ``elsewhere`` (another game), all playing at random."""
