@@ -17,16 +17,17 @@ takes only what it needs:
    `hedgerow.net.departures.Departures`: what the table does about a departed seat (§5.9).
 5. `hedgerow.net.returning.Returning`: a peer back from its log (`resume`), or a host
    back from its open-table file (`reopen`).
+6. `hedgerow.net.sealplay.SealedPlay`: at a sealed table (§10), the peer's part of the
+   sealed deck: shuffle passes, card keys, the escrow, disclosure and verification.
 
 What they share — the seating, the table, the log, and how to send, refuse and halt — is
 one `hedgerow.net.context.PeerContext`, whose phase changes only through
 `PeerContext.enter`.  Whatever one phase needs of another is a callable or a small protocol
 passed to its constructor in `Peer.__init__`, the one place that shows how they connect;
 each registers there, with `hedgerow.net.dispatch.Dispatch`, the message bodies it
-handles, and gets them typed.  This module adds the intake (decode, who sent it, hold or
-dispatch), the sockets and the `Seat` interface.  Everything that comes in is checked
-before it changes anything; a refused message gets an ``Error`` reply with its code and a
-log line, and changes nothing.  All methods run on the event loop's thread.
+handles, and gets them typed.  What comes in passes `hedgerow.net.intake.Intake` (decode,
+who sent it, hold or dispatch) and is checked before it changes anything; this module adds
+the sockets and the `Seat` interface.  All methods run on the event loop's thread.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import typing
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -49,10 +51,10 @@ from hedgerow.core.table import LogEntry
 from hedgerow.net import messages as msg
 from hedgerow.net import rulesmatch
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
-from hedgerow.net.codec import CodecError, decode_envelope
 from hedgerow.net.context import HEARTBEAT_S, LOST_AFTER_S, PeerContext
 from hedgerow.net.departures import Departures
 from hedgerow.net.dispatch import Dispatch
+from hedgerow.net.intake import Intake
 from hedgerow.net.keys import Identity
 from hedgerow.net.links import Links
 from hedgerow.net.members import Member, Takeovers
@@ -65,9 +67,6 @@ from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Node, Received
 
 log = logging.getLogger(__name__)
-
-NO_SEAT = "the sender holds no seat at this table"
-
 
 class Peer:
     """One seat at a networked table; see the module docstring for the protocol."""
@@ -125,12 +124,9 @@ class Peer:
         on(msg.Heartbeat, self.links.on_heartbeat)
         on(msg.Leave, self.links.on_leave)
         on(msg.ErrorMsg, self.links.on_error)
-        on(msg.ShuffleStep, self.sealing.on_body)
-        on(msg.CardKeys, self.sealing.on_body)
-        on(msg.Disclose, self.sealing.on_body)
-        on(msg.EscrowKey, self.sealing.on_body)
-        on(msg.EscrowShares, self.sealing.on_body)
-        on(msg.EscrowOpen, self.sealing.on_body)
+        for sealed in typing.get_args(msg.SealBody):  # ShuffleStep, CardKeys, Disclose, escrow
+            on(sealed, self.sealing.on_body)
+        self._intake = Intake(ctx, seating=self.seating, links=self.links, dispatch=dispatch)
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._closed = False
@@ -425,58 +421,20 @@ class Peer:
     # Receiving
 
     def _on_frame(self, rx: Received) -> None:
-        if self._closed:
-            return
-        if rx.data is None:
-            self.ctx.refuse(rx, None, msg.ErrorCode.MALFORMED,
-                            "a message must be exactly one frame")
-            return
-        try:
-            env = decode_envelope(rx.data)
-        except CodecError as exc:
-            self.ctx.refuse(rx, None, exc.code, exc.message, ref_seq=exc.ref_seq,
-                            ref_index=exc.ref_index)
-            return
-        self._accept(rx, env)
+        if not self._closed:
+            env = self._intake.decode(rx)
+            if env is not None:
+                self._accept(rx, env)
 
     def _resend_stalled(self) -> None:
-        """Once a heartbeat: the seed agreement and the sealed deck each send their own
-        messages again if they stand still."""
+        """Once a heartbeat: the seed agreement and the sealed deck resend if they stall."""
         self.startup.resend_stalled()
         self.sealing.resend_stalled()
 
     def _accept(self, rx: Received, env: msg.Envelope) -> None:
-        """Check who sent ``env`` and whether it belongs to this table, then handle it."""
-        if env.sender != rx.sender:
-            self.ctx.refuse(rx, env, msg.ErrorCode.STRANGER,
-                            "the envelope names a sender other than the link's CURVE key")
-            return
-        body = env.body
-        if isinstance(body, msg.Hello):
-            self.seating.on_hello(rx, env, body)
-            return
-        joining = self.seating.joining
-        if (joining and isinstance(body, (msg.SeatAssignment, msg.ErrorMsg))
-                and rx.sender == self.ctx.host_key):
-            self.seating.on_join_answer(rx, env, body)
-            return
-        if joining and self.seating.hold(rx, env):
-            return  # from a peer seated before the host answered us
-        if joining:  # more than the hold takes: no table here yet, so nobody holds a seat
-            self.ctx.refuse(rx, env, msg.ErrorCode.STRANGER, NO_SEAT)
-            return
-        if env.table_id != self.ctx.table_id:
-            self.ctx.refuse(rx, env, msg.ErrorCode.WRONG_TABLE, "this is not the table of that id")
-            return
-        member = self.ctx.roster.by_key(rx.sender) if self.ctx.roster is not None else None
-        if member is None:
-            if (self.ctx.phase == Phase.SEATING and not self.ctx.is_host
-                    and self.seating.hold(rx, env)):
-                return  # maybe a peer seated after us: see the roster
-            self.ctx.refuse(rx, env, msg.ErrorCode.STRANGER, NO_SEAT)
-            return
-        self.links.alive(member, body)
-        self._dispatch(rx, env, member)
+        """Check who sent ``env`` and whether it belongs to this table, then handle it
+        (`hedgerow.net.intake.Intake`)."""
+        self._intake.accept(rx, env)
 
     def _find_bot(self, name: str) -> BotSpec | None:
         """The bot strategy ``name`` if this process can run it at this table."""
