@@ -307,6 +307,23 @@ class Sealing:
             progressed = True
         return progressed
 
+    def on_body(self, party: int, body: SealBody) -> str | None:
+        """A sealed message from ``party``'s peer (or read back from a log), handed to its
+        handler; why it is refused, or None."""
+        if isinstance(body, ShuffleStep):
+            return self.on_shuffle_step(party, body)
+        if isinstance(body, CardKeys):
+            return self.on_card_keys(party, body)
+        if isinstance(body, Disclose):
+            return self.on_disclose(party, body)
+        if isinstance(body, EscrowKey):
+            return self.on_escrow_key(party, body)
+        if isinstance(body, EscrowShares):
+            return self.on_escrow_shares(party, body)
+        if isinstance(body, EscrowOpen):
+            return self.on_escrow_open(party, body)
+        return f"no sealed message {type(body).__name__}"
+
     def on_shuffle_step(self, party: int, msg: ShuffleStep) -> str | None:
         """A pass from ``party``'s peer; why it is refused, or None."""
         if msg.party == self.me and party != self.me:

@@ -38,17 +38,13 @@ from hedgerow.net.context import (
 from hedgerow.net.logfile import LogReadResult, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
-    CardKeys,
     CardReveal,
     Disclose,
     Envelope,
     ErrorCode,
-    EscrowKey,
-    EscrowShares,
     PeerInfo,
     SealBody,
     SealRecord,
-    ShuffleStep,
 )
 from hedgerow.net.sealing import Sealing
 from hedgerow.net.sealreplay import SealedReplay, replay_sealed
@@ -285,20 +281,9 @@ class SealedPlay:
                             "this table has no sealed deck" if self.ctx.open_deck else
                             "a sealed-deck message before the table's seed is agreed")
             return
-        party = self.party_of_key(member.key)
-        if isinstance(body, ShuffleStep):
-            refused = sealing.on_shuffle_step(party, body)
-        elif isinstance(body, CardKeys):
-            refused = sealing.on_card_keys(party, body)
-        elif isinstance(body, Disclose):
-            refused = sealing.on_disclose(party, body)
+        refused = sealing.on_body(self.party_of_key(member.key), body)
+        if isinstance(body, Disclose):
             self._check_end()
-        elif isinstance(body, EscrowKey):
-            refused = sealing.on_escrow_key(party, body)
-        elif isinstance(body, EscrowShares):
-            refused = sealing.on_escrow_shares(party, body)
-        else:
-            refused = sealing.on_escrow_open(party, body)
         if refused is not None:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, refused)
 

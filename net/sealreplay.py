@@ -33,14 +33,8 @@ from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net.logfile import LogReadResult, Mismatch
 from hedgerow.net.messages import (
-    CardKeys,
-    Disclose,
-    EscrowKey,
-    EscrowOpen,
-    EscrowShares,
     SealBody,
     SealRecord,
-    ShuffleStep,
 )
 from hedgerow.net.sealing import Sealing
 
@@ -123,8 +117,8 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
 
     def feed_record(record: SealRecord) -> Mismatch | None:
         body = record.body
-        refused = _hand(sealing, record.party, body)
-        sealing.pump()  # (a pass for a deck not registered yet is only held by `_hand`)
+        refused = sealing.on_body(record.party, body)
+        sealing.pump()  # (a pass for a deck not registered yet is only held by `on_body`)
         if refused is not None:
             return Mismatch("refused", None, f"a sealed record is refused: {refused}")
         if out.problem is not None:
@@ -241,22 +235,6 @@ def _file_order(result: LogReadResult) -> list[tuple[str, int, SealRecord | None
     out += [("record", i, record) for i, (_, record) in enumerate(seals[at:], start=at)]
     return out
 
-
-def _hand(sealing: Sealing, party: int, body: SealBody) -> str | None:
-    """Hand a recorded sealed message to ``sealing`` as if it came from ``party``."""
-    if isinstance(body, ShuffleStep):
-        return sealing.on_shuffle_step(party, body)
-    if isinstance(body, CardKeys):
-        return sealing.on_card_keys(party, body)
-    if isinstance(body, Disclose):
-        return sealing.on_disclose(party, body)
-    if isinstance(body, EscrowKey):
-        return sealing.on_escrow_key(party, body)
-    if isinstance(body, EscrowShares):
-        return sealing.on_escrow_shares(party, body)
-    if isinstance(body, EscrowOpen):
-        return sealing.on_escrow_open(party, body)
-    return f"no sealed message {type(body).__name__}"
 
 
 def is_sealed(result: LogReadResult) -> bool:

@@ -24,13 +24,6 @@ pytestmark = pytest.mark.e2e
 SLOW = ("--bot", "random", "--delay", "0.05")
 
 
-@pytest.fixture
-def table():
-    t = Table()
-    yield t
-    t.close()
-
-
 def record_offsets(data: bytes) -> list[tuple[int, int]]:
     """(payload start, payload length) of every record of a log file's bytes."""
     from hedgerow.net.logfile import MAGIC

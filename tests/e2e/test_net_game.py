@@ -18,13 +18,6 @@ from e2e.helpers import Table, hedgerow, peer_env
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def table():
-    t = Table()
-    yield t
-    t.close()
-
-
 def simulate_hash(game: str, players: int, seed_hex: str, variants: tuple[str, ...] = ()) -> str:
     """The final state hash of the in-process engine with random bots and this seed."""
     from hedgerow.core.playout import play

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,13 +55,6 @@ NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
 #: How long a whole game may take before the test fails (a guard against a hang, not a
 #: timing: a game takes seconds, far more on a machine busy with other work).
 GAME_WAIT = 120.0
-
-
-@pytest.fixture
-def table() -> Iterator[Table]:
-    t = Table()
-    yield t
-    t.close()
 
 
 @dataclass

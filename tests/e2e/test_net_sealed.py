@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +34,6 @@ from e2e.helpers import PeerProcess, Table, hedgerow_each, peer_env
 
 pytestmark = pytest.mark.e2e
 GAME_WAIT = 120.0
-
-
-@pytest.fixture
-def table() -> Iterator[Table]:
-    t = Table()
-    yield t
-    t.close()
 
 
 def copy_of(log: str, into: Path) -> Path:

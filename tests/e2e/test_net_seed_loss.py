@@ -17,13 +17,6 @@ from e2e.helpers import Table, peer_env
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def table():
-    t = Table()
-    yield t
-    t.close()
-
-
 def open_files(env: dict[str, str]) -> list[Path]:
     """A bot host's open-table files (in the bots' logs folder, apart from a person's)."""
     return sorted((Path(env["HEDGEROW_HOME"]) / "logs" / "bots").glob("*.open.json"))

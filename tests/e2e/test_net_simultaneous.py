@@ -19,13 +19,6 @@ pytestmark = pytest.mark.e2e
 GOOFSPIEL = "goofspiel"
 
 
-@pytest.fixture
-def table():
-    t = Table()
-    yield t
-    t.close()
-
-
 def simulate_hash(players: int, seed_hex: str) -> str:
     """The final state hash of the in-process engine with random bots and this seed."""
     import goofspiel

@@ -22,13 +22,6 @@ from hedgerow.net.messages import SeatEventKind
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def table():
-    t = Table()
-    yield t
-    t.close()
-
-
 def killed_and_taken_over(table: Table, delay: str) -> tuple[list[PeerProcess], PeerProcess,
                                                              int, dict[str, Any]]:
     """Three bot peers; the last joiner is killed after a few actions and the others agree
