@@ -274,8 +274,8 @@ def departures() -> str:
 
 
 def log_file() -> str:
-    header = LogHeader("petals", ("harmony",), FINGERPRINT, 3, SEED, bytes(range(16)), 0,
-                       ("Ann", "Bob", "Cy"))
+    header = LogHeader("petals", ("harmony",), FINGERPRINT + "#open-deck", 3, SEED,
+                       bytes(range(16)), 0, ("Ann", "Bob", "Cy"))
     genesis = header.table_header.genesis
     deal = chance_action((2, (1, 0)))
     first = LogEntry.after(genesis, 0, CHANCE_SEAT, deal)
@@ -290,8 +290,9 @@ def log_file() -> str:
     result = parse_log(bytes(data))
     assert result.ok and result.entries == entries
     return (
-        "header: petals + harmony, 3 seats, seed 000102..1f, table id 000102..0f, own seat 0,\n"
-        "        names Ann, Bob, Cy\n"
+        "header: format 4, petals + harmony, fingerprint "
+        f"{header.fingerprint}, 3 seats,\n"
+        "        seed 000102..1f, table id 000102..0f, own seat 0, names Ann, Bob, Cy\n"
         f"entry 0: chance, {deal}, state hash ee * 32\n"
         f"entry 1: seat 0 {action}, state hash dd * 32\n"
         f"{hexlines(bytes(data))}\n"
