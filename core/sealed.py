@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -199,6 +199,33 @@ def plain(value: T) -> T:
     client or a bot: nothing that leads back to a token)."""
     result: T = _walk(value, _plain_leaf)
     return result
+
+
+class PlainActions(Sequence[Any]):
+    """Legal actions as a sealed table hands them to a client or a bot: each read plain
+    (`plain`: its `Known` cards turned back into faces, so a bot's model, which checks a
+    card's type as the rules do, takes it), the game's own sequence (possibly lazy: a
+    Petals placement turn) underneath.  The table takes the chosen action back to the
+    listed one it equals (`hedgerow.net.sync.Sync`), which names the card's token."""
+
+    __slots__ = ("_actions",)
+
+    def __init__(self, actions: Sequence[Any]) -> None:
+        self._actions = actions
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [plain(action) for action in self._actions[index]]
+        return plain(self._actions[index])
 
 
 def _plain_leaf(value: Any) -> Any:

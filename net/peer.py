@@ -46,6 +46,7 @@ from hedgerow.core.errors import HedgerowError, Refusal
 from hedgerow.core.game import BotSpec, Outcome
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
+from hedgerow.core.sealed import PlainActions
 from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import LogEntry
 from hedgerow.net import messages as msg
@@ -258,10 +259,9 @@ class Peer:
             return []
         if len(active) > 1 and self.sync.chose():
             return []
-        # The game's own (possibly lazy) sequence, as `hedgerow simulate` uses it: listing a
-        # Petals placement turn in full costs far more than picking one action from it.  (A
-        # sealed table lists them from this seat's information state.)
-        return table.legal_actions(self.seat)
+        # The game's own lazy sequence (a Petals turn listed in full costs); sealed: plain.
+        listed = table.legal_actions(self.seat)
+        return PlainActions(listed) if isinstance(table, SealedTable) else listed
 
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""

@@ -134,3 +134,14 @@ def test_a_sealed_order_binds_its_items_once_and_hands_out_tokens() -> None:
     shown = SealedOrder(4, 1, 3, {(4, 1, 2): "c"})
     assert permute(("a", "b", "c"), shown)[2] == "c"
     assert permute(("a", "b", "c"), (2, 0, 1)) == ("c", "a", "b")
+
+
+def test_plain_actions_hand_out_plain_faces_over_a_lazy_list() -> None:
+    from hedgerow.core.sealed import PlainActions
+
+    listed = [Action.of("play", card=Known(7, Sealed(0, 0, 3))), Action.of("pass")]
+    shown = PlainActions(listed)
+    assert len(shown) == 2 and shown[0] == Action.of("play", card=7)
+    assert type(shown[0]["card"]) is int and shown[1] == Action.of("pass")
+    assert [type(a["card"]) for a in shown[:1]] == [int]
+    assert shown.index(Action.of("pass")) == 1  # a bot's own action is found again

@@ -54,3 +54,26 @@ def test_a_variant_plays_sealed_to_the_end_and_verifies(game: str, variants: tup
                 await p.close()
 
     asyncio.run(asyncio.wait_for(main(), WAIT))
+
+
+@pytest.mark.parametrize("game, bot", [("petals", "greedy"), ("mandala", "greedy"),
+                                       ("flourish", "greedy"), ("petals", "ismcts:20")])
+def test_the_searching_bots_play_at_a_sealed_table(game: str, bot: str) -> None:
+    """A bot's model checks a card's type as the rules do: the legal actions a sealed
+    table hands it are plain faces (not the table's `Known` cards), and the table takes
+    the chosen action back to the card's token (before, greedy and ismcts were refused
+    their first move: "place takes four whole numbers")."""
+    async def main() -> None:
+        peers = await sealed_table(game, (), 2)
+        try:
+            spec = PluginHost().bot(bot, game)
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0, 0], [p.problem() for p in peers]
+            assert {p.verdict() for p in peers} == {"every shuffle, key and action checks out"}
+            assert all(type(card) is int for action in peers[0].entries()
+                       for _, card in action.action.args if type(card) is int)
+        finally:
+            for p in peers:
+                await p.close()
+
+    asyncio.run(asyncio.wait_for(main(), WAIT))
