@@ -29,7 +29,8 @@ What the model offers (all pure, none touches a table):
 * ``sample(view, rng)``; ``can_sample`` says whether the game has a sampler; ``lookahead``
   (``BotSupport.lookahead``): how many of its own turns a search should span by default;
   ``for_themselves`` (``BotSupport.for_themselves``): whether a search should take the
-  other seats to play their own best rather than search their replies;
+  other seats to play their own best rather than search their replies; ``tempo``
+  (``BotSupport.tempo``): whether the seat to move has an edge the judgement misses;
 * ``active_seats``, ``legal_actions``, ``apply`` (a new `Sampled`, or the `Refusal`);
 * ``settle(state, rng)``: resolve pending chance at random, the way the engine resolves it
   from the seed (`hedgerow.core.chance.draw_all`), until none is pending; ``step`` is
@@ -37,9 +38,10 @@ What the model offers (all pure, none touches a table):
 * ``outcome``, ``rewards`` (one number in [0, 1] per seat, for search: see `rewards`),
   ``score`` (``BotSupport.score``), ``judge`` (``BotSupport.evaluate`` where the game has
   it, else ``score``; ``has_score``), ``judge_each`` (``judge`` after each of a seat's
-  actions, through ``BotSupport.evaluate_each`` where the game has it), ``judges`` (every seat's
-  ``judge`` at once), ``estimate``
-  (rewards judged from every seat's ``judge`` of a state that is not over), ``view``.
+  actions, through ``BotSupport.evaluate_each`` where the game has it), ``judges`` (every
+  seat's figure at once, to weigh against each other: ``BotSupport.prospects`` where the
+  game has it, else ``judge``), ``estimate`` (rewards from ``judges`` of a state that is
+  not over), ``view``.
 
 The wrapper costs one small object per state: cheap next to any ``apply``.
 """
@@ -153,6 +155,13 @@ class BotModel:
         """Whether a search should take every other seat to play its own best action by its
         own judgement rather than search its replies (``BotSupport.for_themselves``)."""
         return self.__support is not None and self.__support.for_themselves
+
+    @property
+    def tempo(self) -> bool:
+        """Whether the seat to move has an edge the game's judgement does not count
+        (``BotSupport.tempo``): a search judging a leaf with its seat to move should also
+        judge it after that seat's own best move."""
+        return self.__support is not None and self.__support.tempo
 
     @property
     def has_score(self) -> bool:
@@ -280,9 +289,11 @@ class BotModel:
         return out
 
     def judges(self, state: Sampled[Any]) -> tuple[float, ...] | None:
-        """Every seat's `judge` of ``state``, in seat order; None when the game can judge
-        nothing (``has_score`` is False)."""
-        judge = self.__support.judge if self.__support is not None else None
+        """Every seat's figure of ``state``, in seat order, for a bot that weighs them
+        against each other: the game's ``prospects`` where it has them (each seat's outlook
+        without a term for the others', which their own figures hold), else its `judge`;
+        None when the game can judge nothing (``has_score`` is False)."""
+        judge = self.__support.compare if self.__support is not None else None
         if judge is None:
             return None
         s = state._state
@@ -293,9 +304,9 @@ class BotModel:
         return rewards(outcome, self.players)
 
     def estimate(self, state: Sampled[Any]) -> tuple[float, ...]:
-        """Rewards judged from every seat's `judge` of a state that is not over (see
-        `estimate`); every seat 0.5 when the game can judge nothing."""
-        judge = self.__support.judge if self.__support is not None else None
+        """Rewards judged from every seat's figure (`judges`) of a state that is not over
+        (see `estimate`); every seat 0.5 when the game can judge nothing."""
+        judge = self.__support.compare if self.__support is not None else None
         if judge is None:
             return (0.5,) * self.players
         s = state._state

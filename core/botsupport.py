@@ -31,6 +31,13 @@ in, no clock, no dict or set order), and works on the rules' own states:
   ``after`` where the game can do it for less; None for an action it cannot judge so (its
   result waits for chance, the shortcut does not cover it, or it is refused): the caller
   applies that one itself.  Only for a ``state`` where ``seat`` acts alone.
+* ``prospects(state, seat) -> float`` (optional, with ``evaluate``): ``evaluate`` without
+  any term it has for what the other seats stand to gain (a share of their prospects
+  counted against the seat).  A bot that sees one figure, as ``greedy`` does, needs that
+  term to weigh what a move gives the others; a search that weighs every seat's figure
+  against the others' (a lead) already counts the others' prospects in their own figures,
+  and with ``evaluate`` it would count them again: it reads ``prospects`` where the game
+  gives it (`BotModel.judges`, `BotModel.estimate`).
 * ``lookahead`` (a number, default 1): how many of a seat's own turns a search should span
   by default to see what a decision leads to: 1, the seat's move and the others' replies;
   2 where a move often pays off only at the seat's next turn (a card passed in a draft
@@ -39,9 +46,15 @@ in, no clock, no dict or set order), and works on the rules' own states:
   play its own best action by its own ``evaluate`` rather than search its replies: where
   each seat builds its own tableau and the others touch it only through a shared supply.
 
-``lookahead`` and ``for_themselves`` are hints, measured per game (bench/README.md); a bot's
-own parameters override them.  The conformance kit (`hedgerow.core.conformance`) checks
-``sample``, ``score`` and ``evaluate_each`` against the rules.
+* ``tempo`` (default False): True where the seat to move has an edge the game's judgement
+  does not count (Mandala: a mandala just refilled goes to whoever plays on it first): a
+  search, whose leaves are judged with its own seat to move after the others' replies,
+  then also judges each leaf after its seat's own best move and takes the mean.
+
+``lookahead``, ``for_themselves`` and ``tempo`` are hints, measured per game
+(bench/README.md); a bot's own parameters override them.  The conformance kit
+(`hedgerow.core.conformance`) checks ``sample``, ``score`` and ``evaluate_each`` against the
+rules.
 """
 
 from __future__ import annotations
@@ -68,23 +81,34 @@ class BotSupport(Generic[S, V]):
     score: Callable[[S, int], float] | None = None
     evaluate: Callable[[S, int], float] | None = None
     evaluate_each: Callable[[S, int, Sequence[Action]], Sequence[float | None]] | None = None
+    prospects: Callable[[S, int], float] | None = None
     lookahead: int = 1
     for_themselves: bool = False
+    tempo: bool = False
 
     def __post_init__(self) -> None:
         if self.evaluate_each is not None and self.evaluate is None:
             raise ValueError("bot support: evaluate_each needs evaluate")
+        if self.prospects is not None and self.evaluate is None:
+            raise ValueError("bot support: prospects needs evaluate")
         if type(self.lookahead) is not int or self.lookahead < 1:
             raise ValueError("bot support: lookahead must be a whole number of turns, "
                              f"at least 1 (got {self.lookahead!r})")
-        if type(self.for_themselves) is not bool:
-            raise ValueError("bot support: for_themselves must be True or False "
-                             f"(got {self.for_themselves!r})")
+        for hint in ("for_themselves", "tempo"):
+            if type(getattr(self, hint)) is not bool:
+                raise ValueError(f"bot support: {hint} must be True or False "
+                                 f"(got {getattr(self, hint)!r})")
 
     @property
     def judge(self) -> Callable[[S, int], float] | None:
         """``evaluate`` where the game gives it, else ``score``, else None."""
         return self.evaluate if self.evaluate is not None else self.score
+
+    @property
+    def compare(self) -> Callable[[S, int], float] | None:
+        """What a bot that weighs every seat's figure against the others' reads:
+        ``prospects`` where the game gives it, else `judge`."""
+        return self.prospects if self.prospects is not None else self.judge
 
 
 _SAID: set[tuple[str, str]] = set()

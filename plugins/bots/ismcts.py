@@ -47,7 +47,9 @@ PARAMS_HELP = ("a budget per move, N iterations or a time (1s, 250ms; default 1s
                "scan=N (actions judged to order a node), others=R (draws the others' "
                "simultaneous choice is the best of, 1: uniform), policy=K (the others always play "
                "their best of the K likeliest; 0: never; default: where the order fails, or "
-               "everywhere where the game says the others play for themselves)")
+               "everywhere where the game says the others play for themselves), tempo=0|1|2 "
+               "(leaves judged as they are, after the bot's own best move, or the mean of "
+               "both; default 2 where the game says the seat to move has an edge, else 0)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,7 @@ class Params:
     others: int = 4
     scan: int = WIDEST
     policy: int | None = None
+    tempo: int | None = None
 
 
 def parse_params(text: str) -> Params:
@@ -86,12 +89,12 @@ def parse_params(text: str) -> Params:
         if key == "c":
             fields["c"] = _number(key, value, float, 0.0)
         elif key in ("rollout", "samples", "nodes", "top", "bias", "parity", "turns",
-                     "order", "others", "scan", "policy"):
-            if key == "order" and value.strip() not in ("0", "1", "2"):
-                raise ValueError(f"order={value!r} must be 0, 1 or 2")
+                     "order", "others", "scan", "policy", "tempo"):
+            if key in ("order", "tempo") and value.strip() not in ("0", "1", "2"):
+                raise ValueError(f"{key}={value!r} must be 0, 1 or 2")
             low = {"rollout": -1, "samples": 0, "nodes": 1, "top": 0, "bias": 0,
                    "parity": 0, "turns": 0, "order": 0, "others": 1, "scan": 1,
-                   "policy": 0}[key]
+                   "policy": 0, "tempo": 0}[key]
             fields[key] = _number(key, value, int, low)
             if key == "parity" and fields[key] > 2:
                 raise ValueError(f"parity={value!r} must be 0, 1 or 2")
@@ -212,6 +215,11 @@ class IsmctsBot:
                        else WIDEST if mine else None)
         self.parity = (self.params.parity if self.params.parity is not None
                        else 2 if mine else 1)
+        #: How a leaf with the bot to move is judged: ``tempo=`` if given, else by the
+        #: game's hint (`BotModel.tempo`: the mean of the leaf and the leaf after the bot's
+        #: own best move).
+        self.tempo = (self.params.tempo if self.params.tempo is not None
+                      else 2 if self.model.tempo else 0)
         if not self.model.can_sample:
             say_unsupported("ismcts", self.model.game, "no bot support",
                             "uniformly at random")
@@ -751,7 +759,7 @@ class IsmctsBot:
     def _rollout(self, state: Sampled[Any]) -> tuple[float, ...]:
         """``rollout`` random actions from ``state``, then (``parity=1``) random replies of
         the other seats (``parity=2``: their own best, `_best_reply`) until the bot's seat
-        is to act again, then judge it (`_judge`)."""
+        is to act again, then judge it (`_judge`; with ``tempo``, `_tempo`)."""
         model, rng, me = self.model, self.rng, self.seat
         steps = self.params.rollout
         while steps:
@@ -769,7 +777,24 @@ class IsmctsBot:
                     state = self._best_reply(state, active[0])
                 else:
                     state = _play(model, state, -1, None, rng)
+        if self.tempo and model.has_score and model.active_seats(state) == (me,):
+            return self._tempo(state)
         return self._judge(state)
+
+    def _tempo(self, state: Sampled[Any]) -> tuple[float, ...]:
+        """A leaf where the bot is to act alone, judged with its move in hand: ``tempo=1``,
+        after its own best move by its ``judge`` (as ``greedy`` plays, `_best_reply`);
+        ``tempo=2``, the mean of that and the leaf as it is.  A leaf is always judged with
+        the bot to move, just after the others' replies: where moving first is worth
+        something the game's judgement does not count (a Mandala refilled after a
+        resolution goes to whoever plays on it first, and a claim taken in the last reply
+        is taken back in the next move), every leaf would favour the others, and a move
+        that gives them something to answer (completing a mandala) would look worse than
+        one that waits."""
+        answered = self._judge(self._best_reply(state, self.seat))
+        if self.tempo == 1:
+            return answered
+        return tuple(0.5 * (a + b) for a, b in zip(self._judge(state), answered, strict=True))
 
     def _best_reply(self, state: Sampled[Any], seat: int) -> Sampled[Any]:
         """``parity=2``: ``state`` after ``seat``'s own best action by its ``judge`` (at
@@ -836,7 +861,7 @@ def _next(node: Node, legal: Sequence[Action]) -> Action | None:
 
 def spec() -> BotSpec:
     """The ``ismcts`` bot's registration."""
-    return BotSpec(name="ismcts", version="1.3.0", make=IsmctsBot,
+    return BotSpec(name="ismcts", version="1.4.0", make=IsmctsBot,
                    summary="information-set Monte Carlo tree search (budget: ismcts:1s, "
                            "ismcts:2000)",
                    check=check_params, params_help=PARAMS_HELP)

@@ -186,3 +186,36 @@ def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginH
     state = model.sample(table.view(seat), Rng(b"bot"))
     with pytest.raises(BotModelError, match="evaluate_each gave 1 figures"):
         model.judge_each(state, seat, list(model.legal_actions(state, seat)), Rng(b"bot"))
+
+
+def test_a_search_weighs_the_seats_prospects_where_the_game_gives_them(
+        host: PluginHost) -> None:
+    """`judges` and `estimate` read ``prospects`` (each seat's outlook without a term for the
+    others', which their own figures hold); `judge`, for a bot that sees one figure, keeps
+    ``evaluate``."""
+    ruleset = host.ruleset("tokens", players=2)
+    table = Table(ruleset, 2, b"prospects")
+    (seat,) = table.active_seats()
+    bots = dataclasses.replace(ruleset.bots, evaluate=lambda s, who: 10.0 - 3 * who,
+                               prospects=lambda s, who: 10.0 + who)
+    model = BotModel(ruleset.gamedef, bots, seat, 2)
+    state = model.sample(table.view(seat), Rng(b"p"))
+    assert model.judges(state) == (10.0, 11.0)
+    assert (model.judge(state, 0), model.judge(state, 1)) == (10.0, 7.0)
+    assert model.estimate(state)[1] > 0.5 > model.estimate(state)[0]
+    plain = BotModel(ruleset.gamedef, dataclasses.replace(bots, prospects=None), seat, 2)
+    assert plain.judges(state) == (10.0, 7.0)
+    with pytest.raises(ValueError, match="prospects needs evaluate"):
+        dataclasses.replace(ruleset.bots, prospects=lambda s, who: 0.0)
+
+
+def test_the_model_tells_a_bot_whether_the_seat_to_move_has_an_edge(host: PluginHost) -> None:
+    ruleset = host.ruleset("tokens", players=2)
+    rules, bots = ruleset.gamedef, ruleset.bots
+    assert BotModel(rules, bots, 0, 2).tempo is False
+    assert BotModel(rules, dataclasses.replace(bots, tempo=True), 0, 2).tempo
+    assert BotModel(rules, None, 0, 2).tempo is False
+    mandala = host.ruleset("mandala", players=2).bots
+    assert mandala is not None and mandala.tempo and mandala.prospects is not None
+    with pytest.raises(ValueError, match="tempo must be True or False"):
+        dataclasses.replace(bots, tempo=1)

@@ -36,12 +36,16 @@ time).  The first call on a new garden or a new pair of tiles asks the ranking h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
+from hedgerow.core import Action
 from hedgerow.plugins.mandala.bots.scorenow import LIMIT, ScoreNow
-from hedgerow.plugins.mandala.claims import second_place
+from hedgerow.plugins.mandala.choices import check_play, play_args
+from hedgerow.plugins.mandala.claims import claims, is_complete, second_place
+from hedgerow.plugins.mandala.drawing import DrawRule
 from hedgerow.plugins.mandala.ranking import Rank
-from hedgerow.plugins.mandala.state import CHOOSE, OVER, State
+from hedgerow.plugins.mandala.state import CHOOSE, OVER, PLAY, Mandala, State, put
 
 
 class Weights(NamedTuple):
@@ -104,43 +108,103 @@ class Outlook:
             out.append((row[0], row[1], row[2]))
         return tuple(out)
 
+    def _terms(self, tiles: tuple[tuple[int, ...], ...], mandala: Mandala, chosen: bool,
+               seat: int) -> tuple[float, float, float]:
+        """What one mandala adds for ``seat``: to its own share, to the best other seat's
+        share counted against it, and to the cards due back to its hand (0.0 each where
+        the mandala promises nothing); ``chosen``: its holder is choosing a tile now."""
+        holder = mandala.claim
+        if holder < 0 or not mandala.tiles:
+            return NOTHING
+        chance = 1.0 if chosen else self.weights.ahead[6 - mandala.present.bit_count()]
+        if not chance:
+            return NOTHING
+        gains = self.gains(tiles, mandala.tiles)
+        dark, light, both = gains[holder]
+        second = second_place(mandala.totals, mandala.ups, holder)
+        if second < 0:  # the holder takes both tiles
+            if seat == holder:
+                return (chance * both, 0.0, 0.0)
+            return (0.0, chance * both, chance * mandala.totals[seat])
+        # the holder keeps the tile worth more to it, the runner-up takes the other
+        kept, left = (dark, gains[second][1]) if dark >= light else (light, gains[second][0])
+        if seat == holder:
+            return (chance * kept, chance * left, 0.0)
+        if seat == second:
+            return (chance * left, chance * kept, 0.0)
+        return (0.0, chance * max(kept, left), chance * mandala.totals[seat])
+
+    def _total(self, base: float, hand: int, terms: list[tuple[float, float, float]]) -> float:
+        """The outlook from the score now, the cards in hand and each mandala's terms (summed
+        in mandala order, so that every way of working it out gives the same float)."""
+        mine = 0.0
+        rival = 0.0
+        back = 0.0
+        for t_mine, t_rival, t_back in terms:
+            mine += t_mine
+            rival += t_rival
+            back += t_back
+        w = self.weights
+        cards = hand + back
+        return base + mine - w.rival * rival + w.card * cards
+
     def __call__(self, state: State, seat: int) -> float:
         base = self._score(state, seat)
         if state.phase == OVER:
             return base
-        w = self.weights
-        ahead = w.ahead
-        mine = 0.0
-        rival = 0.0
-        back = 0.0
         choosing = state.at if state.phase == CHOOSE else -1
-        for at, mandala in enumerate(state.mandalas):
-            holder = mandala.claim
-            if holder < 0 or not mandala.tiles:
+        tiles = state.tiles
+        return self._total(base, sum(state.hands[seat]),
+                           [self._terms(tiles, mandala, at == choosing, seat)
+                            for at, mandala in enumerate(state.mandalas)])
+
+    def each(self, state: State, seat: int, actions: Sequence[Action],
+             rule: DrawRule) -> list[float | None]:
+        """``BotSupport.evaluate_each``: for each of ``actions`` by ``seat``, exactly this
+        outlook of the state ``apply`` would give, without building it: a play that
+        completes no mandala changes one mandala (its cards, colours and claim) and the
+        seat's hand size, and leaves the tiles, so the score, alone.  None for a play that
+        completes a mandala (its resolution changes everything), one whose draw waits for
+        the discard pile to be reshuffled (chance), one the rules refuse, and any action
+        but a play (``rule``: the table's draw rule, as the rules have it)."""
+        out: list[float | None] = [None] * len(actions)
+        if state.phase != PLAY or state.turn != seat or state.hidden:
+            return out
+        base = self._score(state, seat)
+        tiles = state.tiles
+        mandalas = state.mandalas
+        terms = [self._terms(tiles, mandala, False, seat) for mandala in mandalas]
+        hand = state.hands[seat]
+        size = sum(hand)
+        deck = len(state.deck)
+        reshuffles = any(state.discard)
+        for i, action in enumerate(actions):
+            args = play_args(action)
+            if args is None:
                 continue
-            chance = 1.0 if at == choosing else ahead[6 - mandala.present.bit_count()]
-            if not chance:
+            at, colour, count = args
+            if check_play(state, seat, at, colour, count, rule) is not None:
                 continue
-            gains = self.gains(state.tiles, mandala.tiles)
-            dark, light, both = gains[holder]
-            second = second_place(mandala.totals, mandala.ups, holder)
-            if second < 0:  # the holder takes both tiles
-                if seat == holder:
-                    mine += chance * both
-                else:
-                    rival += chance * both
-                    back += chance * mandala.totals[seat]
+            mandala = mandalas[at]
+            present = mandala.present
+            up = not present >> colour & 1
+            if up and is_complete(present | 1 << colour):
                 continue
-            # the holder keeps the tile worth more to it, the runner-up takes the other
-            kept, left = (dark, gains[second][1]) if dark >= light else (light, gains[second][0])
-            if seat == holder:
-                mine += chance * kept
-                rival += chance * left
-            elif seat == second:
-                mine += chance * left
-                rival += chance * kept
-            else:
-                rival += chance * max(kept, left)
-                back += chance * mandala.totals[seat]
-        cards = sum(state.hands[seat]) + back
-        return base + mine - w.rival * rival + w.card * cards
+            left = size - count
+            wanted = rule.wanted(count, left)
+            if wanted > deck and reshuffles:
+                continue
+            totals = put(mandala.totals, seat, mandala.totals[seat] + count)
+            ups = put(mandala.ups, seat, mandala.ups[seat] + count) if up else mandala.ups
+            claim = (seat if mandala.claim != seat and claims(totals, ups, seat)
+                     else mandala.claim)
+            placed = Mandala(mandala.tiles, claim, mandala.plays,
+                             present | 1 << colour if up else present, totals, ups)
+            changed = list(terms)
+            changed[at] = self._terms(tiles, placed, False, seat)
+            out[i] = self._total(base, left + min(wanted, deck), changed)
+        return out
+
+
+#: A mandala that promises nothing: no share, nothing against, no cards due back.
+NOTHING = (0.0, 0.0, 0.0)

@@ -417,3 +417,38 @@ def test_a_view_that_cannot_be_hashed_leaves_the_node_whole(
     node = Node()
     subs = {id(bot._seen(node, after, -1)) for after in afters}
     assert len(subs) == 1 and node.seen is not None and list(node.seen) == [None]
+
+
+@pytest.mark.parametrize(("game", "params", "tempo"), [
+    ("tokens", "5", 0), ("mandala", "5", 2), ("mandala", "5,tempo=0", 0),
+    ("tokens", "5,tempo=1", 1), ("mandala", "5,tempo=1", 1)])
+def test_leaves_are_judged_with_the_move_in_hand_where_the_game_says_so(
+        host: PluginHost, game: str, params: str, tempo: int) -> None:
+    ruleset = host.ruleset(game, players=2)
+    bot = make_bot(ruleset, 2, b"tempo", resolve(host, f"ismcts:{params}", game), 0)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.model.tempo == (game == "mandala") and bot.tempo == tempo
+
+
+@pytest.mark.parametrize("tempo", [0, 1, 2])
+def test_tempo_judges_a_leaf_after_the_bots_own_best_move_too(host: PluginHost,
+                                                                tempo: int) -> None:
+    """A leaf with the bot to act: as it is (0), after its own best move (1), the mean (2)."""
+    ruleset = host.ruleset("mandala", players=2)
+    table = Table(ruleset, 2, b"tempo-leaf")
+    (seat,) = table.active_seats()
+    legal = ruleset.gamedef.legal_actions(table.state, seat)
+    bot = make_bot(ruleset, 2, b"tempo", resolve(host, f"ismcts:20,tempo={tempo}", "mandala"),
+                   seat)
+    assert isinstance(bot, IsmctsBot)
+    bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
+    model = bot.model
+    leaf = model.sample(table.view(seat), bot.rng)
+    assert model.active_seats(leaf) == (seat,)
+    answered = model.step(leaf, seat, legal[0], bot.rng)
+    bot._best_reply = lambda state, who: answered  # type: ignore[method-assign]
+    as_is, after = bot._judge(leaf), bot._judge(answered)
+    assert as_is != after
+    want = {0: as_is, 1: after,
+            2: tuple(0.5 * (a + b) for a, b in zip(as_is, after, strict=True))}[tempo]
+    assert bot._rollout(leaf) == pytest.approx(want)

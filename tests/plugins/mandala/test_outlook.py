@@ -146,6 +146,44 @@ def test_the_terms_are_the_documented_ones(standard: Ruleset) -> None:
     assert judge(claim, 1) == pytest.approx(ahead * 1 - W.rival * ahead * 3 + _cards(claim, 1))
 
 
+def test_prospects_are_the_outlook_without_the_others_share(standard: Ruleset) -> None:
+    """What a search weighs seat against seat (``BotSupport.prospects``): the same terms
+    as `test_the_terms_are_the_documented_ones` without the share the other seat stands to
+    take, which that seat's own prospects hold."""
+    _, _, bots = _judge(standard)
+    assert bots.prospects is not None
+    claim = applied(standard, _contest(standard), 0, play(0, "green", 3))
+    ahead = W.ahead[2]
+    assert bots.prospects(claim, 0) == pytest.approx(ahead * 3 + _cards(claim, 0))
+    assert bots.prospects(claim, 1) == pytest.approx(ahead * 1 + _cards(claim, 1))
+
+
+def test_evaluate_each_is_the_outlook_after_each_play(
+        games: list[tuple[Ruleset, list[State]]]) -> None:
+    """``evaluate_each`` answers every play that completes no mandala and waits for no
+    reshuffle with exactly the outlook of the state after it (the conformance kit checks
+    the same on every legal action), and leaves the others (None) to ``apply``."""
+    answered = left = 0
+    for ruleset, states in games:
+        judge, game, bots = _judge(ruleset)
+        assert bots.evaluate_each is not None
+        for state in states[::3]:
+            if state.phase != PLAY:
+                continue
+            seat = state.turn
+            legal = game.legal_actions(state, seat)
+            for action, figure in zip(legal, bots.evaluate_each(state, seat, legal),
+                                      strict=True):
+                if figure is None:
+                    left += 1
+                    continue
+                after = game.apply(state, seat, action)
+                assert isinstance(after, State) and after.phase == PLAY
+                assert figure == judge(after, seat)
+                answered += 1
+    assert answered > 5 * left > 0  # most plays complete nothing
+
+
 def test_closer_to_completion_weighs_more(standard: Ruleset) -> None:
     """The same lead on M0 with fewer colours missing is worth more to its holder."""
     judge, _, _ = _judge(standard)
