@@ -9,7 +9,8 @@ with the log, `hedgerow replay --verify` — checks the whole game:
    party: a card dropped, duplicated or changed, a lock that is not the one the secret
    gives, or commitments to other keys than it used.
 2. **Every card opens**, so the deal is known: each deck's positions, opened with every
-   party's key, are exactly its items.
+   party's key, are exactly its items.  An item that was a sealed card of an earlier deck
+   (a face-down pile reshuffled) has that card's face, as the peers opened it.
 3. **Every action replays with every card known**: the game is played again on a sealed
    table of the same rules fed the same decks, its public state moving as the peers' did
    (the same cards shown to all at the same points) while it knows every card's face; each
@@ -116,7 +117,10 @@ def verify(table: SealedTable, *, table_id: bytes, shuffles: Sequence[ShuffleRec
                 return Verdict(False, f"the card at position {pos} of the shuffle at entry "
                                f"#{job.entry} is not one of its cards")
             order.append(under[opened])
-            faces[(job.entry, job.draw, pos)] = job.items[under[opened]]
+            face = job.items[under[opened]]
+            while type(face) is Sealed:  # a card of an earlier deck: the card it is there
+                face = faces[face.key]
+            faces[(job.entry, job.draw, pos)] = face
         if sorted(order) != list(range(len(items))):
             return Verdict(False, f"the shuffle at entry #{job.entry} deals a card twice")
     return _replay_known(table, faces, watch)
