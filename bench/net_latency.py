@@ -7,10 +7,12 @@ peer timing with CLOCK_MONOTONIC.  The baseline, measured in the same run betwee
 processes on the same loop library: a DEALER -> ROUTER -> DEALER round trip of a 100-byte
 frame with pyzmq's asyncio sockets, with CURVE (as the peers use) and without.
 
-    python bench/net_latency.py [--games 10] [--game petals] [--players 4]
+    python bench/net_latency.py [--games 10] [--game petals] [--players 4] [--sealed]
 
-Figures are medians and 99th percentiles; the ratio is the one to watch (the goal: the
-median action latency at most 2x the CURVE round trip).
+The tables have an open deck, as the goal below was set for (``--sealed``: sealed tables, the
+default of ``hedgerow host``; `bench/sealed_deck.py` compares the two).  Figures are medians
+and 99th percentiles; the ratio is the one to watch (the goal: the median action latency at
+most 2x the CURVE round trip).
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ def start(args: list[str]) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
-def play_game(game: str, players: int) -> list[dict[str, Any]]:
-    """One networked game of bot peer processes; each peer's report."""
-    host = start(["host", game, str(players)])
+def play_game(game: str, players: int, *, sealed: bool = False) -> list[dict[str, Any]]:
+    """One networked game of bot peer processes (an open-deck table unless ``sealed``);
+    each peer's report."""
+    host = start(["host", game, str(players), *([] if sealed else ["--open-deck"])])
     assert host.stdout is not None
     address = json.loads(host.stdout.readline())["address"]
     joiners = [start(["join", address]) for _ in range(players - 1)]
@@ -150,6 +153,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--game", default="petals")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--sealed", action="store_true", help="sealed tables (default: open deck)")
     parser.add_argument("--echo", choices=["curve", "plain"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo:
@@ -159,11 +163,12 @@ def main() -> None:
     rtt_plain = round_trips(False)
     actions: list[float] = []
     for _ in range(args.games):
-        actions += latencies(play_game(args.game, args.players))
+        actions += latencies(play_game(args.game, args.players, sealed=args.sealed))
     rtt_curve += round_trips(True)  # before and after the games, same conditions
     rtt_plain += round_trips(False)
     med_a, med_c = statistics.median(actions), statistics.median(rtt_curve)
-    print(f"{args.games} games of {args.game}, {args.players} peer processes, "
+    print(f"{args.games} games of {args.game}, {'sealed' if args.sealed else 'open'} deck, "
+          f"{args.players} peer processes, "
           f"{len(actions)} actions; {os.cpu_count()} cores")
     print(f"{'':44} {'median':>9} {'p99':>9}")
     print(f"{'action submitted -> applied on every peer':44} {med_a:8.0f}us "
