@@ -32,6 +32,7 @@ from typing import Any
 
 from hedgerow.clients.botnames import bot_name
 from hedgerow.core.actions import Action
+from hedgerow.core.botcall import BotThread
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import Refusal
 from hedgerow.core.game import Bot, BotSpec
@@ -84,6 +85,9 @@ class LocalSeat:
         self.table = Table(ruleset, players, seed)
         specs = list(bots)
         self._bots: list[Bot] = make_bots(ruleset, players, seed, specs) if specs else []
+        # The bots choose on a thread of their own: nothing on a bot's call stack leads to
+        # this seat or its table (hedgerow.core.botcall).
+        self._bot_thread = BotThread(self._bots) if self._bots else None
         self._bot_names = [specs[s % len(specs)].name if specs else None for s in range(players)]
         self._delay = bot_delay
         self._changes = Changes()
@@ -228,6 +232,8 @@ class LocalSeat:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        if self._bot_thread is not None:
+            self._bot_thread.close()
         self._writer.close()
         self._phase = Phase.FINISHED if self.outcome() else Phase.HALTED
         if self._problem is None and self.outcome() is None:
@@ -286,8 +292,9 @@ class LocalSeat:
             legal = game.legal_actions(state, seat)
             # A bot may think for a second or more: it thinks in a worker thread, so the
             # loop keeps drawing the screen and taking keys meanwhile.
-            action = await asyncio.to_thread(self._bots[seat].choose, game.view(state, seat),
-                                             legal)
+            assert self._bot_thread is not None
+            action = await asyncio.to_thread(self._bot_thread.choose, seat,
+                                             game.view(state, seat), legal)
             if self._phase != Phase.PLAYING or self.table.state is not state:
                 continue  # the table moved on while the bot thought: look again
             refusal = self._apply(seat, action)
