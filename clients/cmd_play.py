@@ -158,12 +158,13 @@ def _farewell(seat: Seat, *, resumable: bool = False, board: str | None = None) 
     from hedgerow.clients.app.state import display_name
 
     names = {i.seat: display_name(i) for i in seat.seats()}
+    ended = seat.departures.ended
     print(farewell(seat.outcome(), [names.get(s, f"seat {s}") for s in range(seat.players)],
-                   seat.seat))
+                   seat.seat, ended))
     path = seat.log_path()
     if path is not None:
         print(f"The table's log is saved in {path}")
-        if resumable and seat.outcome() is None:
+        if resumable and seat.outcome() is None and ended is None:
             print("Come back to this game with: hedgerow resume")
     if board is not None:  # a board game (solo FLOWERS): what the shared leaderboard kept
         print(board)

@@ -3,11 +3,11 @@
 Every entry is applied again with the installed rules, in order, checked against the hash
 chain (chance entries against the outcome the seed gives; at a sealed table, against the
 shuffles and keys the log records); the game is printed entry by entry, then who won (the
-result's headline).  ``--verify`` prints only the verdict, after comparing every entry's
-digest and the state hash stored after it with what the rules give, and for a finished
-sealed game, verifying every shuffle, key and action with the secrets disclosed at its end
-(docs/protocol.md §10.9).  Any damage, mismatch or failed verification is reported naming
-the entry or the party, with exit status 1.
+result's headline), or that the table agreed to end it and nobody won. ``--verify`` prints
+only the verdict, after comparing every entry's digest and the state hash stored after it
+with what the rules give, and for a finished sealed game, verifying every shuffle, key and
+action with the secrets disclosed at its end (docs/protocol.md §10.9). Any damage, mismatch
+or failed verification is reported naming the entry or the party, with exit status 1.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.outcome import headline, outcome_data
     from hedgerow.net.logfile import read_log
     from hedgerow.net.logverify import replay
+    from hedgerow.net.messages import SeatEventKind
     from hedgerow.net.rulesmatch import split_deck
 
     try:
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     # Seat events (a takeover, a reclaim, an agreed end) are outside the hash chain: shown
     # before the entry they came into force at, never replayed.
     events = list(result.events)
+    ended = next((e for e in events if e.kind == SeatEventKind.END), None)
 
     def show_events(before: int | None) -> None:
         while events and (before is None or events[0].index <= before):
@@ -111,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
         record["outcome"] = outcome_data(outcome) if outcome is not None else None
         if show and outcome is not None:  # who won, as the results screen said it
             print(f"Result: {headline(outcome, names)}.")
+        elif show and ended is not None:  # an end the table agreed on is an end (§5.9)
+            print(f"Result: ended by agreement at entry #{ended.index}, without "
+                  f"{names[ended.seat]}; nobody won.")
     return _verdict(args, record)
 
 

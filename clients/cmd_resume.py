@@ -9,7 +9,8 @@ entry checked against the hash chain.  The identity must be the one that played 
 
 The bot peers this user started for the table (``hedgerow play``, the lobby's bot seats)
 come back with a person's seat: each resumes from its own log, and stops with this process.
-A game that is already over is not resumed: its result is printed and the command ends.
+A game that is already over is not resumed: its result is printed and the command ends (an
+end the table agreed on is an end: "The game ended by agreement at action #N …").
 
 A host lost before its table's seed was agreed has no log yet: ``hedgerow resume`` takes its
 open-table file instead (``…-seat0.open.json`` in the logs folder; `hedgerow.net.openfile`)
@@ -180,10 +181,11 @@ def _over(table: Any, plugins: Any, *, as_json: bool = False) -> None:
     from hedgerow.clients.app.results import farewell
     from hedgerow.core.outcome import outcome_data
 
-    result = farewell(table.outcome, list(table.names), table.own_seat)
+    result = farewell(table.outcome, list(table.names), table.own_seat, table.ended)
     if as_json:
+        outcome = outcome_data(table.outcome) if table.outcome is not None else None
         print(json.dumps({"event": "over", "text": result, "seat": table.own_seat,
-                          "outcome": outcome_data(table.outcome), "log": str(table.log)}))
+                          "outcome": outcome, "log": str(table.log)}))
         print(json.dumps(finished_record(table.log, table.own_seat, plugins)), flush=True)
         return
     print(result)

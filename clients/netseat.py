@@ -89,7 +89,8 @@ def goodbye(peer: Seat) -> list[str]:
     if phase == Phase.FINISHED:
         names = {i.seat: display_name(i) for i in peer.seats()}
         lines.append(farewell(peer.outcome(), [names.get(s, f"seat {s}")
-                                               for s in range(peer.players)], peer.seat))
+                                               for s in range(peer.players)], peer.seat,
+                              peer.departures.ended))
     elif phase == Phase.HALTED:
         lines.append(f"The table halted: {peer.problem()}")
     elif phase == Phase.PLAYING:

@@ -2,7 +2,8 @@
 
 Every networked seat leaves a log and its table file (`hedgerow.net.tablefile`) in the data
 directory's ``logs/`` folder.  `find_tables` reads them (newest first) and replays each log
-to tell a finished game from one still under way; `unfinished` keeps the tables a person
+to tell a finished game (ended by its rules or by the table's agreement) from one still
+under way; `unfinished` keeps the tables a person
 played (a bot seat's log is not offered); `bots_of` finds, for a table, the unfinished logs
 of the bot peers this user started for it (``hedgerow play``, the lobby), so that resuming
 the person's seat brings those bots back too.  A bot's log is written in ``logs/bots``
@@ -25,6 +26,7 @@ from typing import Any
 from hedgerow.core.datadir import logs_dir
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net.messages import SeatEvent
 
 #: How many of the newest logs are looked at (older ones can still be named on the command line).
 NEWEST = 40
@@ -48,11 +50,13 @@ class SavedTable:
     my_turn: bool
     bot: str | None  # the strategy, when a bot played this seat
     key_file: str | None
+    ended: SeatEvent | None = None  # the table's agreed end, if it agreed to end the game
 
     @property
     def finished(self) -> bool:
-        """The game is over."""
-        return self.outcome is not None
+        """The game is over: by its rules, or by the table's agreement (docs/protocol.md
+        §5.9: an agreed end is an end, with no winner)."""
+        return self.outcome is not None or self.ended is not None
 
     @property
     def bot_number(self) -> int | None:
@@ -67,6 +71,7 @@ def read_table(path: Path, plugins: PluginHost) -> SavedTable:
     from hedgerow.net import rulesmatch, tablefile
     from hedgerow.net.logfile import read_log
     from hedgerow.net.logverify import replay
+    from hedgerow.net.messages import SeatEventKind
 
     saved = tablefile.load(path)
     result = read_log(path)
@@ -85,7 +90,7 @@ def read_table(path: Path, plugins: PluginHost) -> SavedTable:
               or f"seat {s}" for s in range(header.players)),
         saved.own_seat, saved.table_id, path.stat().st_mtime, len(result.entries),
         table.outcome(), saved.own_seat in table.active_seats(), saved.bot,
-        saved.key_file)
+        saved.key_file, next((e for e in result.events if e.kind == SeatEventKind.END), None))
 
 
 def find_tables(plugins: PluginHost, folder: Path | None = None) -> list[SavedTable]:

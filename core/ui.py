@@ -50,8 +50,9 @@ RESULTS: Final = "results"
 AREAS: tuple[str, ...] = (BOARD, HAND, RESULTS)
 
 #: Keys a `Cycle` may not take: the client uses them for something else (``i`` reads the
-#: target under the cursor in full, `GameUI.details`).
-RESERVED_KEYS = frozenset("0123456789hijklqbyn?") | {" "}
+#: target under the cursor in full, `GameUI.details`; ``s`` shows what the table can do
+#: about an empty seat, docs/client.md).
+RESERVED_KEYS = frozenset("0123456789hijklqbsyn?") | {" "}
 
 
 @dataclass(frozen=True, slots=True)

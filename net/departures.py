@@ -193,6 +193,12 @@ class Departures:
         #: can have run a bot for ours without our resuming (we were cut off from it).
         self.lost_seen: set[int] = set()
         self.answered: set[int] = set()
+        #: Seats departed now, each with the number of its departure (a seat that goes
+        #: again after it was back is departed under a new number), and the seats this
+        #: process has not heard from since it resumed.
+        self._away: dict[int, int] = {}
+        self._departures_seen = 0
+        self.unheard: set[int] = set()
         self.ended: SeatEvent | None = None  # the agreed end
         self.events: list[SeatEvent] = []  # every seat event this peer logged
         self._number = 0
@@ -202,14 +208,24 @@ class Departures:
     # -- what the clients read ----------------------------------------------------------
 
     def departed(self) -> list[Departed]:
-        """Seats whose peer is lost or left while play is on and that no bot runs."""
+        """Seats whose peer is lost or left while play is on and that no bot runs, each
+        numbered by its departure (`Departed.number`: a seat gone again is news again)."""
         roster = self.ctx.roster
-        if roster is None or self.ctx.phase != Phase.PLAYING:
-            return []
+        gone = [] if roster is None or self.ctx.phase != Phase.PLAYING else [
+            m for m in roster.others()
+            if m.link in (Link.LOST, Link.LEFT) and m.seat not in self.runs]
+        seats = {m.seat for m in gone}
+        for seat in [s for s in self._away if s not in seats]:
+            del self._away[seat]  # back, or a bot plays it: its next departure is new
+            self.unheard.discard(seat)
+        for m in gone:
+            if m.seat not in self._away:
+                self._departures_seen += 1
+                self._away[m.seat] = self._departures_seen
         return [Departed(m.seat, m.info.display_name, m.link,
-                         "" if m.left_why is None else m.left_why.name.lower())
-                for m in roster.others()
-                if m.link in (Link.LOST, Link.LEFT) and m.seat not in self.runs]
+                         "" if m.left_why is None else m.left_why.name.lower(),
+                         self._away[m.seat], m.seat in self.unheard)
+                for m in gone]
 
     def voters(self, seat: int) -> tuple[int, ...]:
         """The seats that must agree on a motion about ``seat``: every seat this peer sees
@@ -246,9 +262,32 @@ class Departures:
         if unanswered:
             log.info("no answer from %s since we resumed; acting without it",
                      ", ".join(m.label() for m in unanswered))
+        for member in unanswered:
+            if member.link == Link.WAITING:
+                # Not heard from at all since we came back: its player is away too (they
+                # must resume), and the table's choices about a departed seat apply.
+                member.link = Link.LOST
+                self.unheard.add(member.seat)
+                self.saw_lost(member)
+                log.warning("%s has not come back to the table (its player must run "
+                            "hedgerow resume)", member.label())
         self.resumed_at = None
+        self.departed()  # (numbers the departures just seen)
         self.ctx.notify()
         return False
+
+    def takeover_problem(self, seat: int) -> str | None:
+        """Why no bot can take ``seat`` over here now, or None: a sealed table of two
+        parties (nobody else can open its cards), or this process has not caught up with
+        the table since it came back (its log may lack entries the seat's own peer made:
+        a bot playing from there would fork the game)."""
+        sealed = self.sealed.takeover_problem(seat)
+        if sealed is not None:
+            return sealed
+        if self.sync.syncing:
+            return ("a bot cannot take the seat before you have caught up with the table "
+                    "(nobody has answered since you came back)")
+        return None
 
     def may_act(self) -> bool:
         """False while our own seat is run by another peer's bot, or has been handed back to
@@ -284,9 +323,12 @@ class Departures:
         if seat not in {d.seat for d in self.departed()}:
             return Refusal("not_departed", f"seat {seat} has not left the table")
         voters = self.voters(seat)
-        if kind == MotionKind.TAKEOVER and self._find_bot(bot) is None and \
-                min(voters) == self.ctx.seat:
-            return Refusal("unknown_bot", f"this peer has no bot {bot!r} for this game")
+        if kind == MotionKind.TAKEOVER:
+            problem = self.takeover_problem(seat)
+            if problem is not None:
+                return Refusal("no_takeover", problem)
+            if self._find_bot(bot) is None and min(voters) == self.ctx.seat:
+                return Refusal("unknown_bot", f"this peer has no bot {bot!r} for this game")
         self._number += 1
         motion = SeatMotion(self._number, kind, seat,
                             min(voters) if kind == MotionKind.TAKEOVER else 0,
@@ -408,6 +450,7 @@ class Departures:
         """Drop the open motions that can no longer gather their votes here (docs/protocol.md
         §5.9): open for `MOTION_EXPIRY_S`, a voter departed, or the seat no longer departed.
         Their late votes and repeats count for nothing; the proposer may propose again."""
+        self.departed()  # (a link changed: number a new departure, forget a seat back)
         if not self.motions:
             return
         roster, now = self.ctx.roster, self.ctx.now()
@@ -535,6 +578,8 @@ class Departures:
         bot_seat = member.seat in self.runs
         self.peer_back(member, resumed=resumed)
         self.sync.peer_back(member, restarted=resumed and not bot_seat)
+        if self.sync.syncing:  # we resumed while it was away: it is whom we catch up from
+            self.sync.request_catch_up(member)
         self.expire()
 
     def peer_back(self, member: Member, *, resumed: bool = True) -> None:

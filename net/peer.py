@@ -263,6 +263,12 @@ class Peer:
         listed = table.legal_actions(self.seat)
         return PlainActions(listed) if isinstance(table, SealedTable) else listed
 
+    def held_back(self) -> Refusal | None:
+        """Why this seat may not act now while play is on (`_barred`), or None."""
+        if self.ctx.table is None or self.ctx.phase != Phase.PLAYING:
+            return None
+        return self._barred()
+
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""
         return None if self.ctx.table is None else self.ctx.table.outcome()

@@ -81,12 +81,19 @@ class HistoryLine:
 
 @dataclass(frozen=True, slots=True)
 class Departed:
-    """A seat the table is without: its link (lost or left) and why it left, if it said."""
+    """A seat the table is without: its link (lost or left) and why it left, if it said.
+
+    ``number`` tells one departure from the next: every time a seat's player goes (again),
+    the seat is departed under a new number, so a client that chose to wait the last time
+    is told of this one.  ``unheard`` is True for a seat this peer has not heard from since
+    it came back itself (``hedgerow resume``): its player is away and must resume too."""
 
     seat: int
     name: str
     link: Link
     why: str = ""
+    number: int = 0
+    unheard: bool = False
 
 
 @dataclass(slots=True)
@@ -125,6 +132,11 @@ class DepartureBoard(Protocol):
 
     def voters(self, seat: int) -> tuple[int, ...]:
         """The seats that must agree on a motion about ``seat``."""
+
+    def takeover_problem(self, seat: int) -> str | None:
+        """Why no bot can take departed ``seat`` over here now (a sealed table of two, a
+        seat not caught up with the table), in words; None when a takeover may be
+        proposed."""
 
     def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
         """Propose that ``bot`` takes departed ``seat`` over, or the end of the game; the
@@ -224,6 +236,13 @@ class Seat(Protocol):
 
     def legal_actions(self) -> Sequence[Action]:
         """What this seat may do now (empty when it is not its turn)."""
+
+    def held_back(self) -> Refusal | None:
+        """Why this seat may not act now while play is on, though it may be its turn: its
+        ``code`` is "syncing" (it is catching up with the table), "starting" (a peer has
+        not started the table yet), "taken_over" (a bot plays it until it hands it back) or
+        "dealing" (its cards are being shown to it, a moment); None when nothing holds it
+        back."""
 
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""

@@ -40,7 +40,7 @@ def build_filters(state: SeatState) -> Filters:
         quit_open=Condition(lambda: state.overlay == QUIT),
         no_overlay=no_overlay,
         choosing=Condition(lambda: state.my_turn) & on_table & no_overlay,
-        finished=Condition(lambda: state.outcome is not None),
+        finished=Condition(lambda: state.over),
         narrow=Condition(lambda: get_app().output.get_size().columns < NARROW),
         has_hand=Condition(lambda: state.has_hand),
         show_prompt=on_table | Condition(lambda: bool(state.message)),

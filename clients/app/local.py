@@ -62,6 +62,10 @@ class NoDepartures:
         """Nobody votes at a local table."""
         return ()
 
+    def takeover_problem(self, seat: int) -> str | None:
+        """No seat of a local table is departed, so none can be taken over."""
+        return f"seat {seat} has not left the table"
+
     def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
         """Refused: no seat of a local table leaves it."""
         return Refusal("not_departed", f"seat {seat} has not left the table")
@@ -134,6 +138,10 @@ class LocalSeat:
         if self._phase != Phase.PLAYING or self.seat in self._step:
             return ()
         return self.table.gamedef.legal_actions(self.table.state, self.seat)
+
+    def held_back(self) -> Refusal | None:
+        """Nothing holds a local seat back (nobody to catch up from, no bot takes it)."""
+        return None
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over."""

@@ -287,12 +287,15 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         me = f"seat {state.seat.seat}"
     count = f"{state.seat.players} player{'s' if state.seat.players != 1 else ''}"
     left = f" Hedgerow · {name} · {count} · you are {me} "
-    if state.phase == Phase.FINISHED or state.outcome is not None:
+    if state.phase == Phase.FINISHED or state.over:
         right = ("class:title.over", " Game over ")
     elif state.phase == Phase.HALTED:
         right = ("class:title.halted", " Table stopped ")
     elif state.phase != Phase.PLAYING:
         right = ("class:title", f" {state.phase.value.capitalize()}… ")
+    elif state.seat.seat in state.active and state.held is not None:
+        right = ("class:title", " Catching up… " if state.held.code == "syncing"
+                 else " Your turn: not yet ")
     elif state.seat.seat in state.active:
         right = ("class:title.turn", " ▶ Your turn ")
     else:
@@ -356,7 +359,7 @@ def links_matter(state: SeatState) -> bool:
     """Whether the players table spends a column on each seat's link: once some seat's
     link is not plainly on, while the game is on (after the end, who left says nothing:
     the names get the room)."""
-    return state.outcome is None and any(i.link not in (Link.YOU, Link.CONNECTED)
+    return not state.over and any(i.link not in (Link.YOU, Link.CONNECTED)
                                          for i in state.infos)
 
 
@@ -442,9 +445,9 @@ def _prompt_parts(state: SeatState, width: int,
         first = [("class:message", state.named(state.message))]
     elif state.phase == Phase.HALTED:
         first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
-    elif state.outcome is not None and state.screen == RESULTS:
+    elif state.over and state.screen == RESULTS:
         first = []
-    elif state.outcome is not None:
+    elif state.over:
         first = [("class:prompt", "The game is over. Press Enter for the results.")]
     elif state.busy:
         first = [("class:prompt", "Sending your move…")]
@@ -452,7 +455,7 @@ def _prompt_parts(state: SeatState, width: int,
         first = [("class:prompt", wrap(f"Others join with: hedgerow join {state.seat.address}",
                                        width))]
     elif not state.my_turn:
-        first = [("class:dim", f"Waiting for {state.waiting_for()}…")]
+        first = [("class:dim", state.waiting_line())]
     else:
         text = state.ui.prompt(view, seat) or _generic_prompt(picker)
         first = [("class:prompt", state.named(text))]
@@ -586,8 +589,10 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
             keys.append(("Enter", "play" if picker.last_step else "next"))
         if picker.step > 0 or (picker.kind is not None and len(picker.kinds) > 1):
             keys.append(("Esc", "back"))
-    if state.outcome is not None:
+    if state.over:
         keys.append(("Enter", "results"))
+    elif state.departed and not state.box():  # (the box, while up, lists its own keys)
+        keys.append(("s", "empty seat"))
     arrows = not state.my_turn and (state.board_scrolls() or state.board_wider())
     if state.board_scrolls():  # with the arrows too: "PgUp/PgDn ←↑↓→ scroll", one word
         keys.append(("PgUp/PgDn", "" if arrows else "scroll"))
@@ -609,6 +614,7 @@ KEY_HELP = (
     ("←↑↓→", "scroll when waiting"),
     ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
+    ("s", "a seat is empty: choices"),
     ("q", "leave (mid-game: asks)"),
 )
 
@@ -647,7 +653,7 @@ def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
 
 def quit_text(state: SeatState) -> StyleAndTextTuples:
     """The question before leaving."""
-    if state.outcome is None and state.phase == Phase.PLAYING:
+    if not state.over and state.phase == Phase.PLAYING:
         return [("", "Leave the table? The game is not over;\nthe other seats will see you "
                      "leave.\n\n"), ("class:status.key", " y "), ("", " leave   "),
                 ("class:status.key", " n "), ("", " stay")]

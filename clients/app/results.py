@@ -31,6 +31,7 @@ from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.state import SeatState
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo, headline
 from hedgerow.core.ui import RESULTS
+from hedgerow.net.messages import SeatEvent
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 Column = tuple[str, Sequence[int]]
@@ -68,8 +69,23 @@ def verdict(outcome: Outcome, names: Sequence[str], me: int) -> str:
     return headline(outcome, list(names))
 
 
-def farewell(outcome: Outcome | None, names: Sequence[str], me: int) -> str:
-    """One line for the terminal once the screen has closed."""
+def _who(seat: int, names: Sequence[str], me: int) -> str:
+    return "you" if seat == me else (names[seat] if seat < len(names) else f"seat {seat}")
+
+
+def agreed_end(event: SeatEvent, names: Sequence[str], me: int) -> str:
+    """An agreed end in one sentence (docs/protocol.md §5.9): when, without whom, and that
+    nobody won."""
+    return (f"The game ended by agreement at action #{event.index}, without "
+            f"{_who(event.seat, names, me)}: nobody won.")
+
+
+def farewell(outcome: Outcome | None, names: Sequence[str], me: int,
+             ended: SeatEvent | None = None) -> str:
+    """One line for the terminal once the screen has closed (``ended``: the table's agreed
+    end, for a game its rules did not end)."""
+    if outcome is None and ended is not None:
+        return agreed_end(ended, names, me)
     if outcome is None:
         return "You left before the end of the game."
     if isinstance(outcome, Cooperative):
@@ -309,11 +325,35 @@ def _match(outcome: Match, names: Sequence[str], me: int, width: int) -> StyleAn
     return out
 
 
+def _agreed(state: SeatState, event: SeatEvent, width: int) -> StyleAndTextTuples:
+    """The end the table agreed on: no winner, who agreed, and the running scores where
+    the game stood (the game's own columns, as the players table showed them)."""
+    n = state.seat.players
+    names = [state.name_of(s) for s in range(n)]
+    me = state.seat.seat
+    agreed = [_who(s, names, me) for s in event.voters] or ["the table"]
+    said = " and ".join(agreed)
+    out: StyleAndTextTuples = [
+        ("class:results.title", " Ended by agreement: nobody won "), ("", "\n\n"),
+        ("", wrap(f"{said[:1].upper()}{said[1:]} agreed to end the game at action "
+                  f"#{event.index}, without {_who(event.seat, names, me)}. The game did not "
+                  "end by its rules, so nobody won; the log says how it ended.", width))]
+    columns = [(c.label, tuple(v for v in c.values if isinstance(v, int)))
+               for c in (state.ui.score_columns(state.view) if state.view is not None else ())]
+    columns = [c for c in columns if len(c[1]) == n]
+    if columns:
+        rows = [(s, f"  {_label(names, s, me)}  ", "") for s in range(n)]
+        out += [("", "\n\n"), ("class:heading", "Where the game stood"), ("", "\n")]
+        out += bar_chart(rows, columns, width)
+    return out
+
+
 def results(state: SeatState, width: int) -> StyleAndTextTuples:
-    """The end of the game, drawn for its kind of outcome (see the module docstring)."""
+    """The end of the game, drawn for its kind of outcome (see the module docstring), or
+    the end the table agreed on."""
     outcome = state.outcome
     if outcome is None:
-        return []
+        return _agreed(state, state.ended, width) if state.ended is not None else []
     n = max(state.seat.players, len(outcome.scores))
     names = [state.name_of(s) for s in range(n)]
     me = state.seat.seat

@@ -19,9 +19,11 @@ from hedgerow.clients.app.gameui import ClientUI
 from hedgerow.clients.app.names import name_seats, seat_name, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
+from hedgerow.core.errors import Refusal
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.ui import HAND, Choose, ChooseMany, Target
-from hedgerow.net.seat import HistoryLine, Phase, Seat, SeatInfo, still_to_act
+from hedgerow.net.messages import SeatEvent
+from hedgerow.net.seat import Departed, HistoryLine, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
 
@@ -72,6 +74,13 @@ class SeatState:
         self.names: list[str] = [f"Seat {s}" for s in range(seat.players)]
         self.lines: Sequence[HistoryLine] = ()
         self.outcome: Outcome | None = None
+        #: The table's agreed end (docs/protocol.md §5.9), once it agreed: an end like the
+        #: rules' own, with no winner.
+        self.ended: SeatEvent | None = None
+        #: The seats the table is without now (their player lost or left, no bot plays
+        #: them), and why this seat may not act though it is its turn (None: nothing).
+        self.departed: Sequence[Departed] = ()
+        self.held: Refusal | None = None
         self.problem: str | None = None
         self.picker = Picker((), ui.form)
         #: Whether the game draws anything in the hand area.
@@ -95,6 +104,8 @@ class SeatState:
         #: The rows and columns of headings the board keeps on screen as it scrolls
         #: (`ClientUI.head`), from the last redraw.
         self.board_head: tuple[int, int] = (0, 0)
+        #: Whether a box over the table (the departure prompt) is up and takes its keys.
+        self.box: Callable[[], bool] = lambda: False
         self._tasks: set[asyncio.Task[None]] = set()
         seat.subscribe(self.changed)
 
@@ -119,8 +130,12 @@ class SeatState:
         self.names = table_names(self.infos, max(seat.players, len(self.infos)))
         self.lines = list(seat.history())
         self.outcome = seat.outcome()
+        self.ended = seat.departures.ended
+        self.departed = list(seat.departures.departed())
         self.problem = seat.problem()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
+        held = seat.held_back() if seat.seat in self.active else None
+        self.held = held if held is not None and held.code != "dealing" else None  # (a moment)
         # Legal actions change with the log, and with the seat's own readiness (a peer may
         # hold them back while it syncs): compose afresh when any of that changed.  Only
         # whether this seat is active counts, not who else is: in a simultaneous step the
@@ -129,18 +144,27 @@ class SeatState:
         if self._turn_key is not None and turn_key[0] != self._turn_key[0]:
             self.follow_cursor()  # a move was made: the board shows it (`GameUI.focus`)
         if turn_key != self._turn_key:
-            if seat.seat in self.active and (self._turn_key is None or not self._turn_key[1]):
-                self.follow_cursor()  # this seat's turn begins: show its cursor
+            if legal and (self._turn_key is None or not self._turn_key[3]):
+                # This seat's turn begins: show its cursor, and what to do now in place of
+                # a line about what happened before (a wait that is over, a vote cast).
+                self.follow_cursor()
+                self.message = None
             self._turn_key = turn_key
             self.ui.check(legal)
             self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
                                  orders=self._orders(), start=self._start)
-        if self.outcome is not None and not self._shown_results:
+        if self.over and not self._shown_results:
             self._shown_results = True
             self.screen = RESULTS
+            self.message = None  # (a line about the game under way: it is over)
             self.overlay = None if self.overlay == QUIT else self.overlay
 
     # -- facts for the screen ------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the game is over: ended by its rules, or by the table's agreement."""
+        return self.outcome is not None or self.ended is not None
 
     @property
     def my_turn(self) -> bool:
@@ -162,12 +186,31 @@ class SeatState:
         """Whether leaving now costs the table something (a game under way, seats being
         filled), so that ``q`` asks first; once the game is over or the table stopped,
         there is nothing to lose and ``q`` leaves at once."""
-        return self.outcome is None and self.phase not in (Phase.FINISHED, Phase.HALTED)
+        return not self.over and self.phase not in (Phase.FINISHED, Phase.HALTED)
 
     def waiting_for(self) -> str:
         """Who the table is waiting for, in words."""
         others = [self.name_of(s) for s in self.active if s != self.seat.seat]
         return ", ".join(others) if others else "the table"
+
+    def waiting_line(self) -> str:
+        """What this seat waits for while it has nothing to decide, naming who, and the way
+        on when someone is away: "Waiting for Ana…", "Waiting for Ben to come back
+        (hedgerow resume); s: what the table can do", "Catching up with the table…"."""
+        away = {d.seat for d in self.departed}
+        if self.held is not None:
+            first = f"{self.held.message[:1].upper()}{self.held.message[1:]}"
+            if self.held.code == "syncing":
+                first = "Catching up with the table before your turn"
+            if not away:
+                return first + "…"
+            gone = ", ".join(self.name_of(s) for s in sorted(away))
+            return f"{first}; {gone} {'is' if len(away) == 1 else 'are'} away: s for the choices."
+        waited = [s for s in self.active if s != self.seat.seat]
+        if waited and all(s in away for s in waited):
+            return (f"Waiting for {self.waiting_for()} to come back (hedgerow resume); "
+                    "s: what the table can do.")
+        return f"Waiting for {self.waiting_for()}…"
 
     # -- target positions, filled at each redraw -----------------------------------------------
 

@@ -300,3 +300,117 @@ def test_a_seated_peer_cannot_tell_a_playing_peer_its_seat_was_taken() -> None:
             await close_all(peers)
 
     run(main())
+
+
+def test_a_seat_that_departs_again_is_a_new_departure() -> None:
+    """Issue 27, dead end 1: a player who comes back and drops again is departed anew (a
+    new `Departed.number`), so a client that chose to wait the first time is told again."""
+
+    async def main() -> None:
+        host, joiner = await table("posy", 2, open_deck=True)
+        fast([host, joiner])
+        assert await joiner.wait_until(lambda: joiner.ready, WAIT)
+        log_path: Path = joiner.log_path()
+        await crash(joiner)
+        assert await host.wait_until(lambda: bool(host.departures.departed()), WAIT)
+        first = host.departures.departed()
+        assert [(d.seat, d.link, d.unheard) for d in first] == [(1, Link.LOST, False)]
+        back = await resume_table(log_path, identity=joiner.identity, plugins=plugins())
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
+        try:
+            assert await host.wait_until(lambda: not host.departures.departed(), WAIT)
+            await crash(back)
+            assert await host.wait_until(lambda: bool(host.departures.departed()), WAIT)
+            again = host.departures.departed()
+            assert [(d.seat, d.link) for d in again] == [(1, Link.LOST)]
+            assert again[0].number != first[0].number  # news again
+            assert host.departures.departed() == again  # (the same departure, while it lasts)
+        finally:
+            await close_all([host])
+
+    run(main())
+
+
+@pytest.mark.parametrize("deck", ["sealed", "open"])
+def test_a_resumed_player_is_told_who_is_still_away_and_may_end_the_game(
+        deck: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27, dead end 2: the host quits while the joiner is away; the joiner resumes.
+    Once the table had its time to answer, the host's seat is departed at the joiner (not
+    heard since it came back: its player must resume), the joiner may not seat a bot (it
+    has not caught up with anyone; at a sealed table of two nobody could open the host's
+    cards anyway), and it may end the game alone: the end is logged and the game is over."""
+    import hedgerow.net.departures as departures
+
+    monkeypatch.setattr(departures, "ANSWER_WAIT_S", 1.0)
+
+    async def main() -> None:
+        host, joiner = await table("posy", 2, open_deck=deck == "open")
+        fast([host, joiner])
+        assert await joiner.wait_until(lambda: joiner.ready, WAIT)
+        log_path: Path = joiner.log_path()
+        await crash(joiner)
+        await host.close()
+        back = await resume_table(log_path, identity=joiner.identity, plugins=plugins())
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
+        try:
+            assert back.departures.departed() == []  # (hearing the table out first)
+            assert await back.wait_until(lambda: bool(back.departures.departed()), WAIT)
+            gone = back.departures.departed()
+            assert [(d.seat, d.link, d.unheard) for d in gone] == [(0, Link.LOST, True)]
+            assert back.seats()[0].link == Link.LOST
+            problem = back.departures.takeover_problem(0)
+            assert problem is not None
+            assert ("two players" if deck == "sealed" else "caught up") in problem
+            refused = back.departures.propose(MotionKind.TAKEOVER, 0, "random")
+            assert not isinstance(refused, SeatMotion) and refused.code == "no_takeover"
+            ended = back.departures.propose(MotionKind.END, 0)
+            assert isinstance(ended, SeatMotion) and ended.voters == (1,)
+            assert back.phase() == Phase.FINISHED and back.departures.ended is not None
+            assert back.departures.departed() == []
+        finally:
+            await close_all([back])
+        assert events_of(log_path) == [(SeatEventKind.END, 0, 0)]
+        from hedgerow.clients.resumable import read_table
+
+        saved = read_table(log_path, plugins())
+        assert saved.finished and saved.outcome is None and saved.ended is not None
+
+    run(main())
+
+
+def test_a_resumed_player_waiting_for_an_absent_host_plays_on_once_it_resumes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The joiner that came back to an empty table waits; the host resumes too: the joiner
+    catches up from it and the game is played to its end by both."""
+    import hedgerow.net.departures as departures
+
+    monkeypatch.setattr(departures, "ANSWER_WAIT_S", 1.0)
+
+    async def main() -> None:
+        host, joiner = await table("posy", 2, open_deck=True)
+        fast([host, joiner])
+        assert await joiner.wait_until(lambda: joiner.ready, WAIT)
+        host_log: Path = host.log_path()
+        joiner_log: Path = joiner.log_path()
+        await crash(joiner)
+        await crash(host)
+        back = await resume_table(joiner_log, identity=joiner.identity, plugins=plugins())
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
+        try:
+            assert await back.wait_until(lambda: bool(back.departures.departed()), WAIT)
+            host_back = await resume_table(host_log, identity=host.identity,
+                                           plugins=plugins())
+            host_back.links.heartbeat, host_back.links.lost_after = 0.1, 1.0
+            try:
+                assert await back.wait_until(lambda: not back.departures.departed(), WAIT)
+                assert await back.wait_until(lambda: not back.sync.syncing, WAIT)
+                spec = plugins().bot("random")
+                codes = await asyncio.gather(play_bot(back, spec), play_bot(host_back, spec))
+                assert codes == [0, 0]
+                assert back.state_hash() == host_back.state_hash()
+            finally:
+                await close_all([host_back])
+        finally:
+            await close_all([back])
+
+    run(main())
