@@ -55,6 +55,8 @@ from hedgerow.net.messages import (
     ActionCommit,
     Envelope,
     ErrorCode,
+    Leave,
+    LeaveReason,
     MotionKind,
     MotionVote,
     SeatEvent,
@@ -575,6 +577,12 @@ class Departures:
         came back: a bot that runs its seat hands it back, telling it first (§5.9); play
         re-sends our step messages.  A restarted process lost any commitment it had not
         revealed, unless that commitment was a bot's that plays its seat."""
+        if self.ended is not None:
+            # The table agreed to end the game while it was away: the end is outside the
+            # chain, so catch-up cannot tell it.  To that peer this one has left a game that
+            # is over (§5.9): it may end the game there too.
+            self.ctx.send(member, Leave(f"the table agreed to end the game at entry "
+                                        f"#{self.ended.index}", LeaveReason.GAME_OVER))
         bot_seat = member.seat in self.runs
         self.peer_back(member, resumed=resumed)
         self.sync.peer_back(member, restarted=resumed and not bot_seat)

@@ -146,12 +146,11 @@ class Links:
         if was_lost:
             log.info("%s is back", member.label())
         member.link = Link.CONNECTED
-        if member.seat in self._departures.runs and not isinstance(body, Hello):
-            # back without a resume: its seat is handed back too
+        if not isinstance(body, Hello) and (was_lost or member.seat in self._departures.runs):
+            # Back without a resume, only its link was down: our step messages sent
+            # meanwhile may be lost, a seat a bot plays is handed back, an end agreed
+            # meanwhile is told (§5.9).
             self._departures.returned(member, resumed=False)
-        elif was_lost and not isinstance(body, Hello):
-            # Only its link was down: our step messages sent meanwhile may be lost.
-            self._play.peer_back(member, restarted=False)
         self._departures.expire()  # a motion about its seat is moot now
         self.ctx.notify()
 

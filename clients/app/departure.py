@@ -150,11 +150,17 @@ class DeparturePrompt:
         if gone.unheard:
             what = (f"{name} has not come back since you returned: they must run "
                     "hedgerow resume.")
+        elif gone.link.value == "left" and gone.why == "game_over":
+            what = (f"{name} is no longer playing: the game is over for them (the table "
+                    "agreed to end it while you were away).")
         elif gone.link.value == "left":
             what = f"{name} left the table."
         else:
             what = f"{name} is lost (no word from them for a while)."
         out = _para("class:message", what, inner) + _para("", "The table can:", inner)
+        if _over_for(gone):  # (they will not come back to it)
+            return out + _item("e", "end the game here too, no winner", inner) + \
+                _item("w", "not now (s shows this again)", inner, last=True)
         out += _item("w", "wait for them to come back (hedgerow resume)", inner)
         problem = self.departures.takeover_problem(gone.seat)
         if problem is None:
@@ -280,7 +286,8 @@ class DeparturePrompt:
         if gone is not None:
             self.waited.add(_key(gone))
             text = (f"Waiting for {self._name(gone.seat)} to come back (hedgerow resume); "
-                    "s shows the choices again.")
+                    "s shows the choices again." if not _over_for(gone) else
+                    f"The game is over for {self._name(gone.seat)}; s to end it here too.")
             self._waiting = (gone.seat, text)
             self.state.say(text)
 
@@ -288,6 +295,9 @@ class DeparturePrompt:
         """Ask the table to seat a bot for the departed seat, or to end the game."""
         gone, board = self.departed(), self.departures
         if gone is None:
+            return
+        if not end and _over_for(gone):
+            self.state.say(f"The game is over for {self._name(gone.seat)}: e ends it here too.")
             return
         if end:
             result = board.propose(MotionKind.END, gone.seat)
@@ -351,6 +361,11 @@ class DeparturePrompt:
         if seat == self.state.seat.seat:
             return "You are back: you play your seat again."
         return f"{self._name(seat)} is back and plays their seat again."
+
+
+def _over_for(gone: Departed) -> bool:
+    """The seat left a game that is over for it (its table ended it while we were away)."""
+    return gone.link.value == "left" and gone.why == "game_over"
 
 
 def _key(gone: Departed) -> tuple[int, int, str]:

@@ -23,7 +23,7 @@ from hedgerow.core.errors import Refusal
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.ui import HAND, Choose, ChooseMany, Target
 from hedgerow.net.messages import SeatEvent
-from hedgerow.net.seat import Departed, HistoryLine, Phase, Seat, SeatInfo, still_to_act
+from hedgerow.net.seat import Departed, HistoryLine, Link, Phase, Seat, SeatInfo, still_to_act
 
 log = logging.getLogger("hedgerow.client")
 
@@ -207,6 +207,9 @@ class SeatState:
             gone = ", ".join(self.name_of(s) for s in sorted(away))
             return f"{first}; {gone} {'is' if len(away) == 1 else 'are'} away: s for the choices."
         waited = [s for s in self.active if s != self.seat.seat]
+        over = {d.seat for d in self.departed if d.link == Link.LEFT and d.why == "game_over"}
+        if waited and all(s in over for s in waited):
+            return f"The game is over for {self.waiting_for()}: s to end it here too."
         if waited and all(s in away for s in waited):
             return (f"Waiting for {self.waiting_for()} to come back (hedgerow resume); "
                     "s: what the table can do.")

@@ -16,6 +16,7 @@ from departing import WAIT, close_all, crash, events_of, fast, plugins, run, tab
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.launch import resume_table
+from hedgerow.net.logfile import read_log
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
 from hedgerow.net.seat import Link, Phase
 
@@ -412,5 +413,37 @@ def test_a_resumed_player_waiting_for_an_absent_host_plays_on_once_it_resumes(
                 await close_all([host_back])
         finally:
             await close_all([back])
+
+    run(main())
+
+
+def test_a_player_back_after_the_table_agreed_to_end_is_told_the_game_is_over() -> None:
+    """The end is outside the chain: a peer where it is in force tells the returning peer it
+    has left a game that is over (`Leave`, `GAME_OVER`); the returning peer, caught up, sees
+    that seat gone and ends the game too.  Both logs record the end at the same entry."""
+
+    async def main() -> None:
+        host, joiner = await table("posy", 2, open_deck=True)
+        fast([host, joiner])
+        assert await joiner.wait_until(lambda: joiner.ready, WAIT)
+        log_path: Path = joiner.log_path()
+        await crash(joiner)
+        assert await host.wait_until(lambda: bool(host.departures.departed()), WAIT)
+        assert isinstance(host.departures.propose(MotionKind.END, 1), SeatMotion)
+        assert host.phase() == Phase.FINISHED
+        back = await resume_table(log_path, identity=joiner.identity, plugins=plugins())
+        back.links.heartbeat, back.links.lost_after = 0.1, 1.0
+        try:
+            assert await back.wait_until(lambda: bool(back.departures.departed()), WAIT)
+            [gone] = back.departures.departed()
+            assert (gone.seat, gone.link, gone.why) == (0, Link.LEFT, "game_over")
+            assert await back.wait_until(lambda: not back.sync.syncing, WAIT)
+            assert back.index == host.index
+            assert isinstance(back.departures.propose(MotionKind.END, 0), SeatMotion)
+            assert back.phase() == Phase.FINISHED
+        finally:
+            await close_all([back, host])
+        assert [e.index for e in read_log(log_path).events] == \
+            [e.index for e in read_log(host.log_path()).events]
 
     run(main())
