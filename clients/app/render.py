@@ -200,14 +200,19 @@ def draw_area(state: SeatState, area: str, width: int, drew: list[str] | None = 
 def board(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
     """The game's board parts with the legal targets and the cursor highlighted.
 
-    When the game draws nothing there (or its drawing failed), the view as plain text.
+    When the game draws nothing there (or its drawing failed), the view as plain text; or,
+    before the deal's entry (a sealed deck being shuffled), that the cards are being dealt.
     """
     if state.view is None:
         state.board_head = (0, 0)
         return waiting_room(state, width)
     drew: list[str] = []
     fragments = draw_area(state, BOARD, width, drew)
-    if not fragments:
+    if not fragments and not state.lines and state.phase == Phase.PLAYING:
+        # Before the deal's entry (a sealed deck is still being shuffled): nothing to show
+        # yet but that.  (The message line names the seats the shuffle waits for.)
+        fragments = [("class:dim", wrap("The cards are being shuffled and dealt…", width))]
+    elif not fragments:
         fragments = plain_view(state.view, width)
     first = next(iter(state.ui.parts(BOARD)), None)
     # the first part's headings stay on screen while the board scrolls (when it drew)
