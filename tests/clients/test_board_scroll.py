@@ -216,7 +216,7 @@ def test_waiting_the_status_line_names_the_scroll_keys_with_one_word(
     from types import SimpleNamespace
 
     waiting = SimpleNamespace(overlay=None, screen="board", my_turn=False, outcome=None,
-                              picker=None,
+                              over=False, departed=(), picker=None,
                               board_scrolls=lambda: tall, board_wider=lambda: wide,
                               ui=SimpleNamespace(has_details=lambda: False))
     text = " ".join("".join(f[1] for f in keys_line(waiting, 200)).split())  # type: ignore[arg-type]
