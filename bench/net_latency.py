@@ -1,18 +1,22 @@
-"""Action latency at a 4-peer table on loopback, next to a raw pyzmq round trip.
+"""Action latency at tables of bot peer processes on loopback, next to a raw pyzmq round trip.
 
-For every action of complete 4-player Petals games between four bot peer processes
-(`bench/netpeer.py`, the real code path), the latency is the time from the author's
-`submit` to the moment the entry is applied on *all four* peers (the last of them), each
-peer timing with CLOCK_MONOTONIC.  The baseline, measured in the same run between two
-processes on the same loop library: a DEALER -> ROUTER -> DEALER round trip of a 100-byte
-frame with pyzmq's asyncio sockets, with CURVE (as the peers use) and without.
+For every action of complete games between bot peer processes (`bench/netpeer.py`, the
+real code path), the latency is the time from the author's `submit` to the moment the entry
+is applied on *every* peer (the last of them), each peer timing with CLOCK_MONOTONIC.  The
+baseline, measured in the same run between two processes on the same loop library: a
+DEALER -> ROUTER -> DEALER round trip of a 100-byte frame with pyzmq's asyncio sockets, with
+CURVE (as the peers use) and without.  Each table is also counted: the envelopes every peer
+sent from the first action to the last one applied everywhere, by body kind, per action.
 
-    python bench/net_latency.py [--games 10] [--game petals] [--players 4] [--sealed]
+    python bench/net_latency.py [--games 10] [--tables petals:2,petals:4,flourish:7]
+        [--decks open,sealed] [--python LABEL=PATH]
 
-The tables have an open deck, as the goal below was set for (``--sealed``: sealed tables, the
-default of ``hedgerow host``; `bench/sealed_deck.py` compares the two).  Figures are medians
-and 99th percentiles; the ratio is the one to watch (the goal: the median action latency at
-most 2x the CURVE round trip).
+The tables take turns game by game (every table and deck once per round, and each
+``--python`` checkout's interpreter in turn), so load from other jobs falls on all alike.
+The goals were set for open-deck tables; a sealed table adds the card keys each action's
+cards need (`bench/sealed_deck.py` weighs the sealed deck itself).  Figures are medians and
+99th percentiles; the ratio is the one to watch (the goals: the median action latency at
+most 2x the CURVE round trip at 2 and 4 peers, 3x at 7).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -40,18 +45,19 @@ def peer_env() -> dict[str, str]:
     return env
 
 
-def start(args: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, str(HERE / "netpeer.py"), *args], env=peer_env(),
+def start(args: list[str], python: str = sys.executable) -> subprocess.Popen[str]:
+    return subprocess.Popen([python, str(HERE / "netpeer.py"), *args], env=peer_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
-def play_game(game: str, players: int, *, sealed: bool = False) -> list[dict[str, Any]]:
-    """One networked game of bot peer processes (an open-deck table unless ``sealed``);
-    each peer's report."""
-    host = start(["host", game, str(players), *([] if sealed else ["--open-deck"])])
+def play_game(game: str, players: int, *, sealed: bool = False,
+              python: str = sys.executable) -> list[dict[str, Any]]:
+    """One networked game of bot peer processes run by ``python`` (an open-deck table unless
+    ``sealed``); each peer's report."""
+    host = start(["host", game, str(players), *([] if sealed else ["--open-deck"])], python)
     assert host.stdout is not None
     address = json.loads(host.stdout.readline())["address"]
-    joiners = [start(["join", address]) for _ in range(players - 1)]
+    joiners = [start(["join", address], python) for _ in range(players - 1)]
     reports = []
     for proc in [host, *joiners]:
         out, _ = proc.communicate(timeout=120)
@@ -59,6 +65,23 @@ def play_game(game: str, players: int, *, sealed: bool = False) -> list[dict[str
     if len({r["state_hash"] for r in reports}) != 1 or any(r["code"] for r in reports):
         raise SystemExit(f"the peers did not agree: {reports}")
     return reports
+
+
+def messages(reports: list[dict[str, Any]]) -> tuple[int, Counter[str], Counter[str]]:
+    """The actions of a game, and the envelopes (count, bytes) by kind every peer sent
+    from the first action submitted to the last entry applied everywhere."""
+    first = min(t for r in reports for t in r["submitted"].values())
+    last = max(t for r in reports for t in r["applied"].values())
+    count: Counter[str] = Counter()
+    size: Counter[str] = Counter()
+    for report in reports:
+        for t, kind, nbytes in report["sent"]:
+            if first <= t <= last:
+                count[kind] += 1
+                size[kind] += nbytes
+    cpu = [r["cpu_ns"] for r in reports]
+    count["cpu_us"] = sum(c["finished"] - c.get("ready", c["finished"]) for c in cpu) // 1000
+    return sum(len(r["submitted"]) for r in reports), count, size
 
 
 def latencies(reports: list[dict[str, Any]]) -> list[float]:
@@ -148,36 +171,71 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+Case = tuple[str, str, int, str]  # interpreter label, game, players, deck
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--game", default="petals")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--sealed", action="store_true", help="sealed tables (default: open deck)")
+    parser.add_argument("--tables", default="petals:2,petals:4,flourish:7",
+                        help="GAME:PLAYERS, comma-separated")
+    parser.add_argument("--decks", default="open,sealed", help="open, sealed or both")
+    parser.add_argument("--python", action="append", default=[], metavar="LABEL=PATH",
+                        help="also play every table with another checkout's interpreter")
     parser.add_argument("--echo", choices=["curve", "plain"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo:
         echo_server(args.echo == "curve")
         return
+    pythons = {"": sys.executable}
+    for item in args.python:
+        label, _, path = item.partition("=")
+        if not label or not path:
+            parser.error(f"--python wants LABEL=PATH, not {item!r}")
+        pythons[label] = path
+    cases: list[Case] = [(label, game, int(n), deck) for game, n in
+                         (t.split(":") for t in args.tables.split(","))
+                         for deck in args.decks.split(",") for label in pythons]
     rtt_curve = round_trips(True)
     rtt_plain = round_trips(False)
-    actions: list[float] = []
+    actions: dict[Case, list[float]] = {c: [] for c in cases}
+    counts: dict[Case, list[Any]] = {c: [0, Counter(), Counter()] for c in cases}
     for _ in range(args.games):
-        actions += latencies(play_game(args.game, args.players, sealed=args.sealed))
+        for case in cases:
+            reports = play_game(case[1], case[2], sealed=case[3] == "sealed",
+                                python=pythons[case[0]])
+            actions[case] += latencies(reports)
+            n, count, size = messages(reports)
+            counts[case][0] += n
+            counts[case][1].update(count)
+            counts[case][2].update(size)
     rtt_curve += round_trips(True)  # before and after the games, same conditions
     rtt_plain += round_trips(False)
-    med_a, med_c = statistics.median(actions), statistics.median(rtt_curve)
-    print(f"{args.games} games of {args.game}, {'sealed' if args.sealed else 'open'} deck, "
-          f"{args.players} peer processes, "
-          f"{len(actions)} actions; {os.cpu_count()} cores")
-    print(f"{'':44} {'median':>9} {'p99':>9}")
-    print(f"{'action submitted -> applied on every peer':44} {med_a:8.0f}us "
-          f"{pct(actions, 0.99):8.0f}us")
-    print(f"{'raw pyzmq round trip, CURVE':44} {med_c:8.0f}us {pct(rtt_curve, 0.99):8.0f}us")
-    print(f"{'raw pyzmq round trip, no security':44} {statistics.median(rtt_plain):8.0f}us "
+    med_c = statistics.median(rtt_curve)
+    print(f"{args.games} games of each table; {os.cpu_count()} cores; load "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"{'':52} {'median':>9} {'p99':>9}")
+    print(f"{'raw pyzmq round trip, CURVE':52} {med_c:8.0f}us {pct(rtt_curve, 0.99):8.0f}us")
+    print(f"{'raw pyzmq round trip, no security':52} {statistics.median(rtt_plain):8.0f}us "
           f"{pct(rtt_plain, 0.99):8.0f}us")
-    print(f"ratio (median action / median CURVE round trip): {med_a / med_c:.2f}x "
-          f"(goal <= 2x)")
+
+    def name(case: Case) -> str:
+        return (f"{case[1]} {case[2]} peers, {case[3]} deck"
+                + (f" [{case[0]}]" if case[0] else ""))
+
+    for case in cases:
+        lat = actions[case]
+        med_a = statistics.median(lat)
+        label = f"{name(case)} ({len(lat)} actions)"
+        print(f"{label:52} {med_a:8.0f}us {pct(lat, 0.99):8.0f}us  = {med_a / med_c:5.2f}x")
+    print("envelopes sent per action (all peers), by kind; bytes per action; CPU per action "
+          "(all peers, every thread, from ready to finished)")
+    for case in cases:
+        n, count, size = counts[case]
+        cpu = count.pop("cpu_us", 0) / n
+        kinds = ", ".join(f"{k} {c / n:.1f}" for k, c in count.most_common())
+        print(f"  {name(case)}: {sum(count.values()) / n:.1f} ({kinds}); "
+              f"{sum(size.values()) / n:.0f} B; CPU {cpu:.0f} us")
 
 
 if __name__ == "__main__":

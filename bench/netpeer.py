@@ -1,7 +1,12 @@
 """One instrumented bot peer for the network benchmarks (run as a process by them).
 
-    python bench/netpeer.py host GAME PLAYERS [--open-deck]    prints {"address": ...} first
-    python bench/netpeer.py join ADDRESS
+    python bench/netpeer.py [OPTIONS] host GAME PLAYERS    prints {"address": ...} first
+    python bench/netpeer.py [OPTIONS] join ADDRESS
+
+    --open-deck       (host) an open-deck table; sealed by default
+    --bind HOST       (host) listen on HOST (default 127.0.0.1)
+    --idle SECONDS    take the seat and play nothing: measure an idle table for SECONDS
+    --settle SECONDS  with --idle: wait this long after play is possible first (the deal)
 
 It plays with the ``random`` bot through the real code path (`hedgerow.net.launch` and
 `hedgerow.clients.botrunner`) and prints one JSON object at the end: the seed, the final state
@@ -14,17 +19,34 @@ finished, its peak RSS and CPU time, its log, the wall time of each fsync it mad
 sealed table the verdict of the end-of-game verification with the time `Sealing.verdict`
 took (wall and CPU) and when each shuffle pass was made or received here before play.  The
 table is sealed unless the host is given ``--open-deck``.
+
+It also records every envelope it sent (``sent``: time, body kind and size in bytes, one per
+receiver) and what its network interfaces counted (``wire``: bytes and packets each way,
+every interface but loopback, over ``window``: from play possible to the end, or with
+``--idle`` the idle time after ``--settle``); the interfaces are its links' own when the peer
+has a network namespace of its own (bench/wire_bytes.py).  ``HEDGEROW_BENCH_PROFILE=PATH``
+profiles play (the loop thread's CPU) into ``PATH.PID``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+#: HEDGEROW_BENCH_PROFILE=PATH: profile play (from ready to finished) into PATH.PID.
+PROFILE = None
+if os.environ.get("HEDGEROW_BENCH_PROFILE"):
+    import cProfile
+
+    PROFILE = cProfile.Profile(time.thread_time)  # CPU of the loop thread, not waits
 
 
 def instrument(ready: list[int]) -> tuple[list[dict[str, Any]], list[tuple[str, int, str, int]],
@@ -73,6 +95,41 @@ def instrument(ready: list[int]) -> tuple[list[dict[str, Any]], list[tuple[str, 
     return verdicts, passes, fsyncs
 
 
+def count_sends(peer: Any, sent: list[tuple[int, str, int]]) -> None:
+    """Record every envelope ``peer`` sends (time, body kind, bytes), one per receiver."""
+    ctx = peer.ctx
+    encode, node = ctx.encode, ctx.node
+    current = ["?"]
+
+    def counting_encode(body: Any, **kwargs: Any) -> bytes:
+        current[0] = type(body).__name__
+        return encode(body, **kwargs)  # type: ignore[no-any-return]
+
+    def counting(send: Any) -> Any:
+        def wrapped(to: bytes, data: Any) -> bool:
+            size = len(data[-1]) if isinstance(data, list) else len(data)
+            sent.append((time.monotonic_ns(), current[0], size))
+            return send(to, data)  # type: ignore[no-any-return]
+        return wrapped
+
+    ctx.encode = counting_encode
+    node.send = counting(node.send)
+    node.reply = counting(node.reply)
+
+
+def wire() -> dict[str, int]:
+    """Bytes and packets every network interface but loopback counted so far, each way."""
+    out = {"tx_bytes": 0, "rx_bytes": 0, "tx_packets": 0, "rx_packets": 0}
+    root = Path("/sys/class/net")
+    for device in (root.iterdir() if root.exists() else ()):
+        if device.name == "lo":
+            continue
+        for name in out:
+            with contextlib.suppress(OSError, ValueError):
+                out[name] += int((device / "statistics" / name).read_text())
+    return out
+
+
 async def main(argv: list[str]) -> dict[str, Any]:
     from hedgerow.clients.botrunner import play_bot
     from hedgerow.core.pluginhost import PluginHost
@@ -85,14 +142,27 @@ async def main(argv: list[str]) -> dict[str, Any]:
     seeded: list[int] = []
     cpu: dict[str, int] = {}
     verdicts, passes, fsyncs = instrument(ready)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["host", "join"])
+    parser.add_argument("where", nargs="+")
+    parser.add_argument("--open-deck", action="store_true")
+    parser.add_argument("--bind", default="127.0.0.1")
+    parser.add_argument("--idle", type=float, default=0.0)
+    parser.add_argument("--settle", type=float, default=0.0)
+    args = parser.parse_args(argv)
     plugins = PluginHost()
-    if argv[0] == "host":
-        ruleset = plugins.ruleset(argv[1], (), int(argv[2]))
-        peer = await host_table(ruleset, int(argv[2]), bot="random", announce=False,
-                                open_deck="--open-deck" in argv[3:])
+    if args.mode == "host":
+        game, players = args.where[0], int(args.where[1])
+        ruleset = plugins.ruleset(game, (), players)
+        peer = await host_table(ruleset, players, bot="random", announce=False,
+                                open_deck=args.open_deck, bind=args.bind)
         print(json.dumps({"address": peer.address}), flush=True)
     else:
-        peer = await join_table(argv[1], bot="random", plugins=plugins)
+        peer = await join_table(args.where[0], bot="random", plugins=plugins)
+    sent: list[tuple[int, str, int]] = []
+    count_sends(peer, sent)
+    counted: list[dict[str, int]] = []  # the interfaces' counters: window start, end
+    window: list[int] = []
 
     def on_change() -> None:
         now = time.monotonic_ns()
@@ -106,6 +176,11 @@ async def main(argv: list[str]) -> dict[str, Any]:
                 if not ready:
                     ready.append(now)
                     cpu["ready"] = time.process_time_ns()
+                    if not args.idle:
+                        counted.append(wire())
+                        window.append(now)
+                    if PROFILE is not None:
+                        PROFILE.enable()
                 for i in range(len(settled), peer.index):
                     settled[i] = now
 
@@ -118,8 +193,20 @@ async def main(argv: list[str]) -> dict[str, Any]:
         return await submit(action)
 
     peer.submit = timed_submit  # type: ignore[method-assign]
-    code = await play_bot(peer, plugins.bot("random"))
+    if args.idle:
+        await peer.wait_until(lambda: peer.ready)
+        await asyncio.sleep(args.settle)
+        counted.append(wire())
+        window.append(time.monotonic_ns())
+        await asyncio.sleep(args.idle)
+        code = 0
+    else:
+        code = await play_bot(peer, plugins.bot("random"))
     finished = time.monotonic_ns()
+    if PROFILE is not None:
+        PROFILE.disable()
+    counted.append(wire())
+    window.append(finished)
     result = {
         "code": code, "seat": peer.seat, "seed": peer.seed.hex() if peer.seed else None,
         "state_hash": (peer.state_hash() or b"").hex(), "applied": applied,
@@ -130,6 +217,9 @@ async def main(argv: list[str]) -> dict[str, Any]:
         "log": str(peer.log_path()), "verdicts": verdicts, "fsync_ns": fsyncs, "passes": passes,
         "actions": {e.index: [e.seat, e.action.kind, str(dict(e.action.args).get("stack"))]
                     for e in peer.entries()},
+        "sent": sent, "window": window if len(window) == 2 else None,
+        "wire": ({k: counted[1][k] - counted[0][k] for k in counted[0]}
+                 if len(counted) == 2 else None),
     }
     await peer.close()
     return result
@@ -137,4 +227,6 @@ async def main(argv: list[str]) -> dict[str, Any]:
 
 if __name__ == "__main__":
     out = asyncio.run(main(sys.argv[1:]))
+    if PROFILE is not None:
+        PROFILE.dump_stats(f"{os.environ['HEDGEROW_BENCH_PROFILE']}.{os.getpid()}")
     print(json.dumps(out), flush=True)
