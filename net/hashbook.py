@@ -1,16 +1,23 @@
 """Desync detection: every peer's state hash after every log entry, compared with ours.
 
-After sealing log entry ``i`` (an action or chance) each peer sends ``StateHash(i, h)`` to
-every other.  The book keeps this peer's own hash per index and the reports of others; the
-first report that differs from ours stops the table.  Who diverged is decided by the
-majority of the hashes known for that index (this peer's included), so every honest peer
-names the same seat; with no majority (two seats, or an even split) every disagreeing seat
-is named.
+Each peer hashes its state after sealing each log entry (an action or chance).  The book
+keeps this peer's own hashes by index and what other seats report: the hashes that ride on
+their play messages (``ActionMsg.hashes``, ``ActionCommit.hashes``: each peer reports every
+entry once, on the next play message it sends, or at the end) and the ``StateHash`` messages
+a peer sends when it finds a disagreement (docs/protocol.md §3.3 "State hashes").  The first
+report that differs from ours stops the table.  Who diverged is decided by the majority of
+the hashes known for the earliest index at which any differ (this peer's included), so every
+honest peer names the same seat; with no majority (two seats, or an even split) every
+disagreeing seat is named.
+
+The book also keeps how far this process has reported its own hashes (`unreported`,
+`mark_reported`): what the next play message of this peer carries.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Reports for indices this far ahead of our log are ignored (a flood cannot grow memory).
@@ -73,6 +80,10 @@ class HashBook:
         self.settled: set[int] = set()  # indices every seat reported, all agreeing
         self.latest: dict[int, int] = {}  # seat -> highest index it reported
         self.divergence: Divergence | None = None
+        #: A seat's second, different claim about an entry (a peer that contradicts itself
+        #: is taken at the claim that differs from ours: it cannot have both states).
+        self.second: dict[tuple[int, int], bytes] = {}
+        self.sent = 0  # own hashes this process has reported (entries 0 .. sent - 1)
 
     def record_own(self, index: int, state_hash: bytes) -> Divergence | None:
         """This peer applied entry ``index`` (the next one); check reports already in."""
@@ -90,8 +101,20 @@ class HashBook:
             if state_hash == self.own[index]:
                 return None  # a repeat (after a rejoin) of what everyone agreed on
             self.settled.discard(index)
-        self.reports.setdefault(index, {})[seat] = state_hash
+        claims = self.reports.setdefault(index, {})
+        first = claims.setdefault(seat, state_hash)
+        if first != state_hash:
+            self.second.setdefault((index, seat), state_hash)
         return self._check(index)
+
+    def report_all(self, seat: int, reported: Iterable[tuple[int, bytes]]
+                   ) -> Divergence | None:
+        """``seat`` reports several entries' hashes (oldest first); the divergence, if any
+        of them (or an earlier report) differs from ours."""
+        found = None
+        for index, state_hash in reported:
+            found = self.report(seat, index, state_hash) or found
+        return found
 
     def _saw(self, seat: int, index: int) -> None:
         if index > self.latest.get(seat, -1):
@@ -101,17 +124,29 @@ class HashBook:
         """True when ``seat`` reported a hash for ``index`` or a later one."""
         return self.latest.get(seat, -1) >= index
 
+    def unreported(self) -> list[bytes]:
+        """Our own hashes this process has not reported yet (entries ``sent`` on)."""
+        return self.own[self.sent:]
+
+    def mark_reported(self, upto: int) -> None:
+        """Our hashes of entries before ``upto`` are reported (or need not be)."""
+        self.sent = max(self.sent, min(upto, len(self.own)))
+
     def _check(self, index: int) -> Divergence | None:
         if index >= len(self.own):
             return None
         mine = self.own[index]
-        reports = self.reports.get(index, {})
-        if self.divergence is not None:
-            if self.divergence.index == index:  # a later report refines who is named
-                self.divergence = Divergence(index, {**reports, self.own_seat: mine},
-                                             self.own_seat)
+        reports = {seat: self.second.get((index, seat), h) if h == mine else h
+                   for seat, h in self.reports.get(index, {}).items()}
+        differs = any(h != mine for h in reports.values())
+        found = self.divergence
+        if found is not None and (found.index == index or (differs and index < found.index)):
+            # a later report refines who is named; an earlier difference is the first one
+            self.divergence = Divergence(index, {**reports, self.own_seat: mine}, self.own_seat)
             return self.divergence
-        if any(h != mine for h in reports.values()):
+        if found is not None:
+            return found
+        if differs:
             self.divergence = Divergence(index, {**reports, self.own_seat: mine}, self.own_seat)
             return self.divergence
         if len(reports) >= self.players - 1:

@@ -85,6 +85,12 @@ class LinkedPlay(Protocol):
     def request_catch_up(self, member: Member | None) -> None:
         """Ask ``member`` for the entries after our log's end."""
 
+    def tell(self, index: int) -> None:
+        """Send everyone our state hash of entry ``index`` (a peer found a desync there)."""
+
+    def report_end(self) -> None:
+        """The game is over here: report our last state hashes, once."""
+
     def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
                           body: CatchUpReply) -> None:
         """Entries we asked for."""
@@ -176,6 +182,8 @@ class Links:
         if body.code == ErrorCode.DESYNC:
             self.ctx.note(member.key, b"error", logging.WARNING, "%s halted the table: %s",
                           member.label(), shown(body.message))
+            if body.ref_index is not None:
+                self._play.tell(body.ref_index)  # so that it holds every seat's hash there
             return
         self.ctx.note(member.key, b"error", logging.WARNING,
                       "%s refused our message (seq %s): %s: %s", member.label(), body.ref_seq,
@@ -218,6 +226,7 @@ class Links:
         self._resend_stalled()
         self._play.resend_stalled_step()
         self._play.resend_to_laggards()
+        self._play.report_end()  # (a table that agreed to end: the end report goes now)
         # Behind another peer for a whole beat (a message lost across a reconnect): fetch.
         if ctx.table is not None and ctx.phase == Phase.PLAYING:
             ahead = [m for m in ctx.roster.others()

@@ -39,8 +39,10 @@ if TYPE_CHECKING:
 
 #: The protocol version this implementation speaks (``Envelope.protocol_version``).  Version 2
 #: added chance entries (``LogEntry.chance``) and whole simultaneous steps; version 3 the
-#: sealed deck (docs/protocol.md §10).
-PROTOCOL_VERSION = 3
+#: sealed deck (docs/protocol.md §10); version 4 the lean wire: state hashes ride on the play
+#: messages (``ActionMsg.hashes``, ``ActionCommit.hashes``) and a ``StateHash`` is sent only
+#: on a disagreement and at the end (§3.3 "State hashes").
+PROTOCOL_VERSION = 4
 #: The log-file format version written (``LogHeader.format_version``).  Format 3 added seat
 #: events (`SeatEvent`: a takeover, a reclaim, an agreed end), records outside the hash
 #: chain; format 4 the sealed deck's records (`SealRecord`, ``LogEntry.reveals``).
@@ -208,14 +210,53 @@ class ActionMsg:
     action: Annotated[Action, W.action]
     #: At a sealed table: the cards the action shows, with every party's key (§10.5).
     reveals: Annotated[tuple[CardReveal, ...], W.items(CardReveal)] = ()
+    #: The author's state hashes of entries before ``index`` it has not reported yet
+    #: (docs/protocol.md §3.3 "State hashes"); None when there are none.
+    hashes: Annotated[StateHash | None, W.optional(W.anything)] = None
+
+    def problem(self) -> str | None:
+        """The hashes are of entries before this one."""
+        return _before(self.hashes, self.index)
+
+
+def _before(hashes: StateHash | None, index: int) -> str | None:
+    if hashes is not None and hashes.index >= index:
+        return f"a play message at #{index} reports state hashes up to #{hashes.index}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class StateHash:
-    """The sender's state hash after applying log entry ``index``."""
+    """The sender's state hash after applying log entry ``index`` and, in ``earlier``, after
+    each of the entries just before it (oldest first, 32 bytes each, end to end): a report
+    of the entries ``first .. index``."""
 
     index: Annotated[int, W.INDEX]
     state_hash: Annotated[bytes, W.DIGEST]
+    earlier: Annotated[bytes, W.hashes] = b""
+
+    @property
+    def first(self) -> int:
+        """The first entry reported."""
+        return self.index - len(self.earlier) // W.DIGEST_SIZE
+
+    def reported(self) -> list[tuple[int, bytes]]:
+        """Every (entry index, state hash) reported, oldest first."""
+        size = W.DIGEST_SIZE
+        first = self.first
+        return [(first + i, self.earlier[i * size:(i + 1) * size])
+                for i in range(len(self.earlier) // size)] + [(self.index, self.state_hash)]
+
+    @classmethod
+    def of(cls, first: int, hashes: list[bytes]) -> StateHash:
+        """The report of entries ``first .. first + len(hashes) - 1`` (at least one)."""
+        return cls(first + len(hashes) - 1, hashes[-1], b"".join(hashes[:-1]))
+
+    def problem(self) -> str | None:
+        """The earlier entries exist: index 0 is the first."""
+        if len(self.earlier) // W.DIGEST_SIZE > self.index:
+            return "a state hash report reaches before entry #0"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +266,12 @@ class ActionCommit:
     index: Annotated[int, W.INDEX]
     seat: Annotated[int, W.SEAT]
     commitment: Annotated[bytes, W.DIGEST]
+    #: As in `ActionMsg`: the sender's unreported state hashes of entries before ``index``.
+    hashes: Annotated[StateHash | None, W.optional(W.anything)] = None
+
+    def problem(self) -> str | None:
+        """The hashes are of entries before the step."""
+        return _before(self.hashes, self.index)
 
 
 @dataclass(frozen=True, slots=True)

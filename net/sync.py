@@ -1,10 +1,15 @@
 """`Sync`: play — checking, applying and sealing log entries; simultaneous steps; catch-up.
 
 An action is checked (author, index, chain, legality: `Table.submit` with ``index=`` and
-``prev=``), applied and shown at once, then sealed: hashed, logged and reported with
-``StateHash`` (`hedgerow.net.hashbook` compares the reports).  Every entry the table adds is
-sealed the same way: the action's own, and the chance entries the engine resolves after it
-(and after setup, `Table.opening`); nobody sends chance, every peer resolves it itself.
+``prev=``), applied and shown at once, then sealed: hashed and logged.  Every entry the table
+adds is sealed the same way: the action's own, and the chance entries the engine resolves
+after it (and after setup, `Table.opening`); nobody sends chance, every peer resolves it
+itself.  The state hashes travel on the play messages a peer sends anyway: each ``ActionMsg``
+and ``ActionCommit`` carries its author's hashes of the entries it has not reported yet, and
+every receiver compares them with its own (`hedgerow.net.hashbook`).  A peer speaks up with a
+``StateHash`` only when it finds a disagreement (or is told of one), so that every peer holds
+every hash of the entry concerned and names the same seat; and once at the end, with the
+hashes it has not reported (docs/protocol.md §3.3 "State hashes").
 Actions that arrive before their turn wait in a bounded buffer; an action for a filled index
 is refused with the same words a peer still at that index would use, so every honest peer
 refuses identically.
@@ -49,7 +54,8 @@ from hedgerow.net.context import (
     Stall,
     body_name,
 )
-from hedgerow.net.hashbook import HashBook
+from hedgerow.net.hashbook import AHEAD_LIMIT as HASHES_AHEAD
+from hedgerow.net.hashbook import Divergence, HashBook
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
@@ -69,6 +75,7 @@ from hedgerow.net.messages import (
 from hedgerow.net.seat import HistoryLine, Link, Phase
 from hedgerow.net.stepround import StepError, StepRound
 from hedgerow.net.transport import Received
+from hedgerow.net.wirerules import MAX_HASHES
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +179,13 @@ class Sync:
         #: (`resend_to_laggards`), and how long each peer has stood still behind us.
         self._own: dict[int, list[Body]] = {}
         self._behind: dict[bytes, tuple[int, int]] = {}
+        #: Our commitments in the open step, as sent (with the hashes they carried), by seat.
+        self._commits: dict[int, ActionCommit] = {}
+        #: Entries whose state hash we sent in a StateHash of its own (a disagreement), and
+        #: those we were asked about before we had sealed them; the end reported.
+        self._told: set[int] = set()
+        self._asked: set[int] = set()
+        self._ended = False
 
     def resumed(self, history: Sequence[HistoryLine],
                 reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
@@ -180,6 +194,11 @@ class Sync:
         table before it acts."""
         self.history.extend(history)
         self._reveals.update(reveals or {})
+        if self.ctx.hashes is not None:
+            # What the log holds was reported before this process, or checked against the
+            # others' reports as it came: this process reports what it seals from now on
+            # (and its last entry at the end, `report_end`).
+            self.ctx.hashes.mark_reported(len(self.ctx.hashes.own))
         # a table with no other seat (a solo game) has nobody to catch up from
         self.syncing = bool(self.ctx.roster is not None and self.ctx.roster.others())
 
@@ -196,6 +215,10 @@ class Sync:
         self._step_faces.clear()
         self._own.clear()
         self._behind.clear()
+        self._commits.clear()
+        self._told.clear()
+        self._asked.clear()
+        self._ended = False
 
     @property
     def table(self) -> Table | None:
@@ -304,10 +327,18 @@ class Sync:
         for seat, action, salt in _own_choices(step):
             if seat == skip:
                 continue
-            self.ctx.send(member, ActionCommit(step.index, seat, step.commits[seat]))
+            self.ctx.send(member, self._commit_body(step, seat))
             if step.all_committed:
                 self.ctx.send(member, ActionReveal(step.index, seat, action, salt,
                                                    self._step_reveals.get(seat, ())))
+
+    def _commit_body(self, step: StepRound, seat: int) -> ActionCommit:
+        """Our commitment of ``seat`` in ``step`` as we sent it (with the hashes it carried),
+        to send again."""
+        sent = self._commits.get(seat)
+        if sent is not None and sent.index == step.index:
+            return sent
+        return ActionCommit(step.index, seat, step.commits[seat])
 
     def _hold_ahead(self, index: int, rx: Received, env: Envelope, member: Member) -> None:
         if self._ahead_count >= AHEAD_LIMIT:
@@ -415,6 +446,7 @@ class Sync:
         if msg.reveals:
             self._reveals[msg.index] = msg.reveals
         self.applied(result)
+        self.heard(member, msg.hashes)
         self.drain()
         return True
 
@@ -480,12 +512,14 @@ class Sync:
             asyncio.get_running_loop().call_soon(self.seal)
 
     def seal(self) -> None:
-        """Hash, log and report every applied entry not sealed yet, in order.
+        """Hash and log every applied entry not sealed yet, in order, and compare each hash
+        with the reports already in.  The hashes are reported on this peer's next play
+        message (`report`), or at the end (`report_end`).
 
-        The entry is in the log file before this peer's StateHash for it is sent, so a
-        StateHash always means "applied and saved here".  An entry sealed before (logged
-        before this process resumed, while the rest of its simultaneous step was missing)
-        is only checked against the hash in the log.
+        The entry is in the log file before this peer's hash of it is sent, so a reported
+        hash always means "applied and saved here".  An entry sealed before (logged before
+        this process resumed, while the rest of its simultaneous step was missing) is only
+        checked against the hash in the log.
         """
         table = self.table
         if self._sealing or self.ctx.hashes is None or table is None:
@@ -510,21 +544,90 @@ class Sync:
                     continue
                 if self.ctx.writer is not None and not self.ctx.writer.closed:
                     self.ctx.writer.append(entry, state_hash, self._reveals.get(entry.index, ()))
-                self.ctx.broadcast(StateHash(entry.index, state_hash))
                 divergence = self.ctx.hashes.record_own(entry.index, state_hash)
                 if divergence is not None:
-                    self.ctx.halt(divergence.describe(self.ctx.names()), tell=True,
-                                  index=divergence.index)
+                    self._diverged(divergence)
+                if entry.index in self._asked:
+                    self._asked.discard(entry.index)
+                    self.tell(entry.index)
         finally:
             self._sealing = False
+        self.report_end()
+
+    # -- state hashes (docs/protocol.md §3.3 "State hashes") ----------------------------
+
+    def report(self) -> StateHash | None:
+        """Our hashes not reported yet, to ride on the play message we are about to send
+        (mark them reported with `reported` once it is sent); None when there are none.
+        More than one report holds go first in StateHash messages of their own."""
+        book = self.ctx.hashes
+        if book is None:
+            return None
+        hashes = book.unreported()
+        first = book.sent
+        while len(hashes) > MAX_HASHES:
+            self.ctx.broadcast(StateHash.of(first, hashes[:MAX_HASHES]))
+            first += MAX_HASHES
+            hashes = hashes[MAX_HASHES:]
+            book.mark_reported(first)
+        return StateHash.of(first, hashes) if hashes else None
+
+    def reported(self, report: StateHash | None) -> None:
+        """``report`` went out on a play message."""
+        if report is not None and self.ctx.hashes is not None:
+            self.ctx.hashes.mark_reported(report.index + 1)
+
+    def heard(self, member: Member, report: StateHash | None) -> None:
+        """``member`` reported state hashes (on a play message we took, or a StateHash)."""
+        if report is None or self.ctx.hashes is None:
+            return
+        divergence = self.ctx.hashes.report_all(member.seat, report.reported())
+        if divergence is not None:
+            self._diverged(divergence)
+
+    def _diverged(self, divergence: Divergence) -> None:
+        """A hash differs from ours: halt naming who diverged (again, as more reports refine
+        it), and make sure every peer gets our own hash of that entry."""
+        self.ctx.halt(divergence.describe(self.ctx.names()), tell=True, index=divergence.index)
+        self.tell(divergence.index)
+
+    def tell(self, index: int) -> None:
+        """Send every peer our state hash of entry ``index`` in a StateHash of its own, once:
+        someone found a disagreement there (we did, or a peer's StateHash or DESYNC error
+        says so), and every peer must hold every seat's hash of it to name the same seats.
+        Before we have sealed it, once we do."""
+        book = self.ctx.hashes
+        if book is None or index in self._told:
+            return
+        if index >= len(book.own):
+            if index < len(book.own) + HASHES_AHEAD:
+                self._asked.add(index)
+            return
+        self._told.add(index)
+        self.ctx.broadcast(StateHash(index, book.own[index]))
+
+    def report_end(self) -> None:
+        """Once the game is over here (or the table agreed to end it) and every entry is
+        sealed: report every hash not reported yet, the last entry's always, so that every
+        peer knows this one holds the final state (docs/protocol.md §5.8)."""
+        table, book = self.table, self.ctx.hashes
+        if (self._ended or table is None or book is None or self._unsealed
+                or not book.own or self.ctx.phase != Phase.FINISHED):
+            return
+        self._ended = True
+        book.sent = min(book.sent, len(book.own) - 1)
+        report = self.report()
+        assert report is not None  # (the last entry at least)
+        self.ctx.broadcast(report)
+        self.reported(report)
 
     def on_state_hash(self, rx: Received, env: Envelope, member: Member,
                       body: StateHash) -> None:
         if self.ctx.hashes is None:
             return
-        divergence = self.ctx.hashes.report(member.seat, body.index, body.state_hash)
+        divergence = self.ctx.hashes.report_all(member.seat, body.reported())
         if divergence is not None:
-            self.ctx.halt(divergence.describe(self.ctx.names()), tell=True, index=divergence.index)
+            self._diverged(divergence)
         elif self.ctx.phase == Phase.FINISHED:
             self.ctx.notify()  # one more seat confirmed the end
 
@@ -609,23 +712,25 @@ class Sync:
                 return None
             self.seal()
         index, prev = table.index, table.head
+        report = self.report()  # our hashes of the entries sealed so far ride along
         try:
             if isinstance(table, SealedTable):
                 ready = self._ready(table, seat, action)
                 if isinstance(ready, Refusal):
                     return ready
                 wire, faces, reveals = ready
-                announce = ActionMsg(index, prev, seat, wire, reveals)
+                announce = ActionMsg(index, prev, seat, wire, reveals, report)
                 result: tuple[Applied, ...] | Refusal | Waiting = table.submit(
                     seat, wire, index=index, prev=prev, reveals=faces)
             else:
-                announce = ActionMsg(index, prev, seat, action)
+                announce = ActionMsg(index, prev, seat, action, hashes=report)
                 result = table.submit(seat, action, index=index, prev=prev)
         except RulesError as exc:
             self.ctx.rules_failed(exc)
             return Refusal("rules_failed", str(exc))
         if isinstance(result, Refusal):
             return result
+        self.reported(report)
         self._keep_own(index, [announce])
         if isinstance(result, Waiting):
             self.ctx.broadcast(announce)
@@ -708,7 +813,11 @@ class Sync:
         if isinstance(chosen, Refusal):
             return chosen
         commitment = step.choose(self.ctx.seat, chosen)
-        self.ctx.broadcast(ActionCommit(step.index, self.ctx.seat, commitment))
+        report = self.report()
+        body = self._commits[self.ctx.seat] = ActionCommit(step.index, self.ctx.seat,
+                                                           commitment, report)
+        self.ctx.broadcast(body)
+        self.reported(report)
         self._maybe_reveal_step()
         self.ctx.notify()
         return None
@@ -760,9 +869,10 @@ class Sync:
                 self._reveals[applied.entry.index] = reveals
         self._keep_own(step.index, [
             body for seat, action, salt in _own_choices(step)
-            for body in (ActionCommit(step.index, seat, step.commits[seat]),
+            for body in (self._commit_body(step, seat),
                          ActionReveal(step.index, seat, action, salt,
                                       self._step_reveals.get(seat, ())))])
+        self._commits.clear()
         self._step_reveals.clear()
         self._step_faces.clear()
         self.applied(result)
@@ -803,6 +913,7 @@ class Sync:
         except StepError as exc:
             self.ctx.refuse(rx, env, ErrorCode.BAD_REVEAL, exc.message, ref_index=body.index)
             return
+        self.heard(member, body.hashes)
         self._maybe_reveal_step()
         self.ctx.notify()
 

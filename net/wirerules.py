@@ -208,6 +208,18 @@ def points(name: str, value: object) -> None:
         bad(f"{name} must be 32-byte points packed end to end, at most {MAX_DECK} of them")
 
 
+#: The most state hashes one report carries (`StateHash.earlier` and the hash itself).
+MAX_HASHES = 1024
+
+
+def hashes(name: str, value: object) -> None:
+    """State hashes packed end to end: a multiple of 32 bytes, fewer than `MAX_HASHES`
+    (empty allowed)."""
+    if (type(value) is not bytes or len(value) % DIGEST_SIZE
+            or len(value) >= DIGEST_SIZE * MAX_HASHES):
+        bad(f"{name} must be 32-byte hashes packed end to end, fewer than {MAX_HASHES}")
+
+
 def anything(name: str, value: object) -> None:
     """No rule of its own: a nested message, checked by its own fields' rules."""
 

@@ -311,36 +311,42 @@ class Start(_message.Message):
     def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., setup_hash: _Optional[bytes] = ..., round: _Optional[int] = ...) -> None: ...
 
 class ActionMsg(_message.Message):
-    __slots__ = ("index", "prev", "seat", "action", "reveals")
+    __slots__ = ("index", "prev", "seat", "action", "reveals", "hashes")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     PREV_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     REVEALS_FIELD_NUMBER: _ClassVar[int]
+    HASHES_FIELD_NUMBER: _ClassVar[int]
     index: int
     prev: bytes
     seat: int
     action: Action
     reveals: _containers.RepeatedCompositeFieldContainer[CardReveal]
-    def __init__(self, index: _Optional[int] = ..., prev: _Optional[bytes] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
+    hashes: StateHash
+    def __init__(self, index: _Optional[int] = ..., prev: _Optional[bytes] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ..., hashes: _Optional[_Union[StateHash, _Mapping]] = ...) -> None: ...
 
 class StateHash(_message.Message):
-    __slots__ = ("index", "state_hash")
+    __slots__ = ("index", "state_hash", "earlier")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     STATE_HASH_FIELD_NUMBER: _ClassVar[int]
+    EARLIER_FIELD_NUMBER: _ClassVar[int]
     index: int
     state_hash: bytes
-    def __init__(self, index: _Optional[int] = ..., state_hash: _Optional[bytes] = ...) -> None: ...
+    earlier: bytes
+    def __init__(self, index: _Optional[int] = ..., state_hash: _Optional[bytes] = ..., earlier: _Optional[bytes] = ...) -> None: ...
 
 class ActionCommit(_message.Message):
-    __slots__ = ("index", "seat", "commitment")
+    __slots__ = ("index", "seat", "commitment", "hashes")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    HASHES_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     commitment: bytes
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+    hashes: StateHash
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., commitment: _Optional[bytes] = ..., hashes: _Optional[_Union[StateHash, _Mapping]] = ...) -> None: ...
 
 class ActionReveal(_message.Message):
     __slots__ = ("index", "seat", "action", "salt", "reveals")

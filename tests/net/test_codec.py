@@ -110,6 +110,24 @@ def seatings(draw: st.DrawFn) -> SeatAssignment:
 
 
 @st.composite
+def reports(draw: st.DrawFn, before: int | None = None) -> StateHash:
+    """A StateHash: an entry's hash and up to 5 of the entries just before it."""
+    index = draw(st.integers(0, (before - 1) if before is not None else 2**64 - 1))
+    earlier = draw(st.lists(H32, max_size=min(5, index)))
+    return StateHash(index, draw(H32), b"".join(earlier))
+
+
+@st.composite
+def play_messages(draw: st.DrawFn) -> ActionMsg | ActionCommit:
+    """An ActionMsg or ActionCommit, with the hashes of earlier entries or without."""
+    index = draw(U64)
+    hashes = draw(st.none() | reports(before=index)) if index else None
+    if draw(st.booleans()):
+        return ActionMsg(index, draw(H32), draw(SEAT), draw(actions), hashes=hashes)
+    return ActionCommit(index, draw(SEAT), draw(H32), hashes)
+
+
+@st.composite
 def catch_up_replies(draw: st.DrawFn) -> CatchUpReply:
     first = draw(st.integers(0, 2**40))
     count = draw(st.integers(0, 4))
@@ -132,6 +150,8 @@ bodies = st.one_of(
     st.builds(ActionMsg, U64, H32, SEAT, actions),
     st.builds(StateHash, U64, H32),
     st.builds(ActionCommit, U64, SEAT, H32),
+    reports(),
+    play_messages(),
     st.builds(ActionReveal, U64, SEAT, actions, H32),
     st.builds(CatchUpRequest, U64),
     catch_up_replies(),
@@ -347,6 +367,19 @@ def good_action_msg() -> pb.ActionMsg:
         (raw_envelope(action=pb.ActionMsg(index=0, prev=bytes(32), seat=0, action=pb.Action(
             kind="x", args=[pb.Arg(name="a", value=pb.Value())]))), "none of"),
         (raw_envelope(state_hash=pb.StateHash(index=3, state_hash=bytes(33))), "state_hash"),
+        # A report of earlier entries: whole hashes, none before entry #0, and a play
+        # message reports only entries before its own (docs/protocol.md §3.3).
+        (raw_envelope(state_hash=pb.StateHash(index=3, state_hash=bytes(32), earlier=bytes(33))),
+         "earlier must be 32-byte hashes"),
+        (raw_envelope(state_hash=pb.StateHash(index=1, state_hash=bytes(32), earlier=bytes(64))),
+         "before entry #0"),
+        (raw_envelope(action=pb.ActionMsg(index=4, prev=bytes(32), seat=0,
+                                          action=pb.Action(kind="pass"),
+                                          hashes=pb.StateHash(index=4, state_hash=bytes(32)))),
+         "at #4 reports state hashes up to #4"),
+        (raw_envelope(action_commit=pb.ActionCommit(index=4, seat=0, commitment=bytes(32),
+                                                    hashes=pb.StateHash(index=2))),
+         "state_hash must be 32 bytes"),
         (raw_envelope(seed_commit=pb.SeedCommit(seat=0, commitment=b"")), "commitment"),
         (raw_envelope(seed_reveal=pb.SeedReveal(seat=0, share=bytes(16))), "share"),
         (raw_envelope(start=pb.Start(setup_hash=bytes(32))), "header"),
@@ -406,13 +439,14 @@ def test_invalid_messages_are_malformed(msg: pb.Envelope, pattern: str) -> None:
     assert info.value.code is ErrorCode.MALFORMED
 
 
-# 1: before chance entries and whole steps; 2: before the sealed deck
-@pytest.mark.parametrize("version", [1, 2, 4])
+# 1: before chance entries and whole steps; 2: before the sealed deck; 3: before the lean
+# wire (a StateHash from every peer after every entry)
+@pytest.mark.parametrize("version", [1, 2, 3, 5])
 def test_other_protocol_versions_are_a_protocol_mismatch(version: int) -> None:
-    assert PROTOCOL_VERSION == 3
+    assert PROTOCOL_VERSION == 4
     data = raw_envelope(protocol_version=version, heartbeat=pb.Heartbeat()).SerializeToString()
     with pytest.raises(CodecError, match=f"protocol version {version} is not supported "
-                                         r"\(this peer speaks version 3\)") as info:
+                                         r"\(this peer speaks version 4\)") as info:
         decode_envelope(data)
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
 

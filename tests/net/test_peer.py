@@ -25,7 +25,7 @@ from hedgerow.core.playout import play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.core.table import LogEntry
-from hedgerow.net.codec import encode_envelope
+from hedgerow.net.codec import decode_envelope, encode_envelope
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate, key_text
 from hedgerow.net.launch import host_table, join_table, resume_table
@@ -40,6 +40,7 @@ from hedgerow.net.messages import (
     ErrorCode,
     ErrorMsg,
     LoggedEntry,
+    StateHash,
     action_commitment,
 )
 from hedgerow.net.peer import Peer
@@ -310,6 +311,113 @@ def test_different_rules_under_one_fingerprint_halt_the_table_naming_the_peer() 
                                    "diverged" in (p.problem() or ""), WAIT)
                 assert "desync after entry #1: seat 2 (joiner2)" in p.problem()  # #0: the deal
         finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def sends(peer: Peer) -> list[tuple[bytes, object]]:
+    """Every envelope ``peer`` sends from now on, decoded: (receiver, body)."""
+    out: list[tuple[bytes, object]] = []
+    send = peer.ctx.node.send
+
+    def counted(key: bytes, data: bytes) -> bool:
+        out.append((key, decode_envelope(data).body))
+        return send(key, data)
+
+    peer.ctx.node.send = counted  # type: ignore[method-assign]
+    return out
+
+
+@pytest.mark.parametrize("game, players, deck", [("posy", 4, "open"), ("posy", 4, "sealed"),
+                                                 ("goofspiel", 3, "open"),
+                                                 ("goofspiel", 3, "sealed")])
+def test_each_action_costs_one_message_to_each_peer_and_every_hash_still_reaches_everyone(
+        game: str, players: int, deck: str) -> None:
+    """The lean wire (docs/protocol.md §3.3 "State hashes"): the hashes ride on the play
+    messages, so a game without a disagreement sends no StateHash but each peer's end report;
+    and still every peer's hash of every entry reaches every other peer and agrees."""
+    async def main() -> None:
+        peers = await table(game, players, open_deck=deck == "open")
+        sent = [sends(p) for p in peers]
+        try:
+            spec = plugins().bot("random")
+            codes = await asyncio.gather(*(play_bot(p, spec) for p in peers))
+            assert codes == [0] * players
+            for peer in peers:  # every end report is in (the bots stop once they are)
+                assert await peer.wait_until(peer.confirmed_end, WAIT)
+            last = peers[0].index - 1
+            for peer, out in zip(peers, sent, strict=True):
+                reports = [body for _, body in out if isinstance(body, StateHash)]
+                assert len(reports) == players - 1  # one end report to each other peer
+                assert {r.index for r in reports} == {last}
+                plays = [body for _, body in out if isinstance(body, ActionMsg | ActionCommit)]
+                assert len(plays) % (players - 1) == 0  # each one to each other peer, once
+                book = peer.ctx.hashes
+                assert book is not None and book.divergence is None
+                # every other seat reported every entry, and all agree
+                assert book.settled == set(range(last + 1)) and not book.reports
+            assert len({p.state_hash() for p in peers}) == 1
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_diverged_peer_that_does_not_speak_up_is_named_at_the_entry_where_it_diverged(
+        ) -> None:
+    """A peer under other rules that never reports a disagreement (nor halts) is still named
+    at the entry where it diverged: its own hashes of that entry ride on its next action."""
+    async def main() -> None:
+        peers = await table("posy", 3, joiner_plugins=[plugins(), plugins(Cheat())])
+        quiet = peers[2]
+        quiet.sync._diverged = lambda divergence: None  # type: ignore[method-assign]
+        spec = plugins().bot("random")
+        stays = asyncio.ensure_future(play_bot(quiet, spec))  # it never halts
+        try:
+            assert await asyncio.gather(*(play_bot(p, spec) for p in peers[:2])) == [1, 1]
+            for p in peers[:2]:
+                assert await p.wait_until(p.desync_settled, WAIT)
+                assert p.phase() == Phase.HALTED
+                assert p.problem().startswith("desync after entry #1: seat 2 (joiner2) "
+                                              "diverged")
+        finally:
+            stays.cancel()
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_peer_that_reports_a_false_hash_is_named_at_that_entry() -> None:
+    """A peer that reports a hash its state does not have is named at that entry, by every
+    other peer, even though it then tells the truth about it (a DESYNC error asks it to)."""
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        liar = peers[1]
+        report = liar.sync.report
+        lies: list[int] = []
+
+        def forged() -> StateHash | None:
+            real = report()
+            if real is None or lies:
+                return real
+            lies.append(real.index)
+            hashes = [h for _, h in real.reported()]
+            hashes[-1] = bytes(32)  # the latest entry it reports: a lie
+            return StateHash.of(real.first, hashes)
+
+        liar.sync.report = forged  # type: ignore[method-assign]
+        spec = plugins().bot("random")
+        stays = asyncio.ensure_future(play_bot(liar, spec))  # its own state agrees
+        try:
+            honest = [peers[0], peers[2]]
+            assert await asyncio.gather(*(play_bot(p, spec) for p in honest)) == [1, 1]
+            for p in honest:
+                assert await p.wait_until(p.desync_settled, WAIT)
+                assert p.problem().startswith(f"desync after entry #{lies[0]}: seat 1 "
+                                              "(joiner1) diverged (state 000000000000")
+        finally:
+            stays.cancel()
             await close_all(peers)
 
     run(main())

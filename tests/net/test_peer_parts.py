@@ -19,7 +19,7 @@ from hedgerow.net.messages import PeerInfo
 from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.stepround import StepError, StepRound
 
-H = [bytes([i]) * 32 for i in range(4)]
+H = [bytes([i]) * 32 for i in range(10)]
 
 
 def test_seed_round_needs_every_commit_then_every_reveal() -> None:
@@ -163,6 +163,43 @@ def test_hash_book_settles_agreeing_indices_and_still_checks_repeats() -> None:
     assert book.report(1, 0, H[0]) is None  # a repeat after a rejoin
     assert book.report(1, 0, H[1]) is not None  # but not a different one
     assert book.report(1, 10_000, H[0]) is None  # far ahead: ignored
+
+
+def test_hash_book_names_the_earliest_entry_where_hashes_differ() -> None:
+    book = HashBook(3, own_seat=0)
+    for index in range(4):
+        book.record_own(index, H[index])
+    later = book.report_all(2, [(2, H[2]), (3, H[9])])
+    assert later is not None and later.index == 3
+    earlier = book.report(1, 1, H[9])  # a report that comes later, of an earlier entry
+    assert earlier is not None and earlier.index == 1 and book.divergence == earlier
+    refined = book.report(2, 1, H[1])
+    assert refined is not None and refined.index == 1 and refined.divergent() == (1,)
+    assert book.report(2, 3, H[3]) == refined  # a later entry changes nothing now
+
+
+def test_hash_book_takes_a_seat_that_contradicts_itself_at_its_claim_that_differs() -> None:
+    book = HashBook(3, own_seat=0)
+    book.record_own(0, H[0])
+    assert book.report(1, 0, H[9]) is not None  # a lie, then the truth
+    found = book.report(1, 0, H[0])
+    assert found is not None and found.hashes[1] == H[9]
+    later = HashBook(3, own_seat=0)
+    later.report(1, 0, H[0])  # the truth, then a lie, both before our own hash
+    later.report(1, 0, H[9])
+    found = later.record_own(0, H[0])
+    assert found is not None and found.hashes[1] == H[9] and found.divergent() == (0, 1)
+
+
+def test_hash_book_keeps_how_far_our_hashes_are_reported() -> None:
+    book = HashBook(2, own_seat=0)
+    for index in range(3):
+        book.record_own(index, H[index])
+    assert book.unreported() == [H[0], H[1], H[2]] and book.sent == 0
+    book.mark_reported(2)
+    assert book.unreported() == [H[2]]
+    book.mark_reported(9)  # never past our own hashes
+    assert book.sent == 3 and book.unreported() == []
 
 
 def posy_host(*, variants: bool = True) -> PluginHost:

@@ -35,6 +35,7 @@ from hedgerow.core.table import LogEntry, Table, TableHeader
 from hedgerow.net.codec import encode_envelope, encode_log_record
 from hedgerow.net.logfile import MAGIC, parse_log
 from hedgerow.net.messages import (
+    ActionCommit,
     ActionMsg,
     Envelope,
     Heartbeat,
@@ -46,6 +47,7 @@ from hedgerow.net.messages import (
     SeatEventKind,
     SeatHandback,
     SeatMotion,
+    StateHash,
     action_commitment,
 )
 
@@ -252,6 +254,28 @@ def envelopes() -> str:
     )
 
 
+def state_hashes() -> str:
+    def env(seq: int, body: object) -> str:
+        return hexlines(encode_envelope(Envelope(bytes(range(16)), bytes([0xAB]) * 32, seq,
+                                                 body)))  # type: ignore[arg-type]
+
+    hashes = StateHash.of(3, [bytes([0x33]) * 32, bytes([0x44]) * 32])
+    action = ActionMsg(5, bytes([0xCD]) * 32, 2, Action.of("pass"), hashes=hashes)
+    commit = ActionCommit(5, 1, bytes([0xC1]) * 32, StateHash(4, bytes([0x44]) * 32))
+    return (
+        "table_id = 000102030405060708090a0b0c0d0e0f, sender = ab * 32\n"
+        "seq 9, ActionMsg(index 5, prev cd * 32, seat 2, pass(),\n"
+        "                 hashes StateHash(index 4, state_hash 44 * 32, earlier 33 * 32)):\n"
+        f"{env(9, action)}\n"
+        "seq 10, ActionCommit(index 5, seat 1, commitment c1 * 32,\n"
+        "                     hashes StateHash(index 4, state_hash 44 * 32)):\n"
+        f"{env(10, commit)}\n"
+        "seq 11, StateHash(index 4, state_hash 44 * 32, earlier 33 * 32 + 22 * 32):\n"
+        f"{env(11, StateHash(4, bytes([0x44]) * 32, bytes([0x33]) * 32 + bytes([0x22]) * 32))}\n"
+        "    reports entries #2 (33 * 32), #3 (22 * 32) and #4 (44 * 32)\n"
+    )
+
+
 def departures() -> str:
     def env(seq: int, body: object) -> str:
         return hexlines(encode_envelope(Envelope(bytes(range(16)), bytes([0xAB]) * 32, seq,
@@ -374,6 +398,7 @@ VECTORS: dict[str, Callable[[], str]] = {
     "envelopes": envelopes,
     "log-file": log_file,
     "departures": departures,
+    "state-hashes": state_hashes,
 }
 VECTORS.update(BOARD_VECTORS)  # §11, the shared leaderboard: tests/boardvectors.py
 
