@@ -9,6 +9,8 @@ or join a table on the LAN, then play).  Modules, in the ptpython/pymux manner:
 * ``render`` — formatted text for every pane; ``results`` — the results screen;
 * ``layout``, ``keys``, ``filters``, ``style`` — the screen, the keys, their conditions;
 * ``application`` — `SeatApp`, wiring and running it all;
+* ``fullscreen`` — what it shares with the replay viewer: running full screen, the log
+  records in ``client.log`` meanwhile;
 * ``lobby`` — the lobby application, its screens in ``lobby_tables``, ``lobby_address``,
   ``lobby_create``, ``lobby_seating`` and its network in ``lobby_backend``;
 * ``local`` — `LocalSeat`, a table in this process.

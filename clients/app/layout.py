@@ -14,12 +14,15 @@ when both fit, and the log keeps its last two lines under them.  Below `MIN_COLU
 does not fit.  At the end of the game the board and the hand give way to the results
 (``b`` toggles).  Every pane's text comes from `render` through `_guard`, so an error
 while drawing shows one line in the pane and goes to the log file, never a traceback.
+What each pane draws is a `Panes` (the seat client's `render` and `results` by default):
+the replay viewer (`hedgerow.clients.watch`) lays its own words out on the same screen.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from prompt_toolkit.application.current import get_app
@@ -94,10 +97,10 @@ def board_width(filters: Filters) -> int:
     return columns() if filters.narrow() else columns() - sidebar_width() - 1
 
 
-def prompt_rows(state: SeatState) -> int:
+def prompt_rows(state: SeatState, panes: Panes | None = None) -> int:
     """The rows the prompt pane takes now (`render.prompt_height`); 3 if it cannot say."""
     try:
-        return render.prompt_height(state, columns())
+        return (panes or PANES).prompt_height(state, columns())
     except Exception:
         log.exception("measuring the prompt failed")
         return render.PROMPT_LINES
@@ -124,12 +127,12 @@ def hand_size(state: SeatState) -> tuple[int, int]:
     return max(get_cwidth(line) for line in lines), len(lines)
 
 
-def _results(state: SeatState) -> StyleAndTextTuples:
+def _results(state: SeatState, panes: Panes) -> StyleAndTextTuples:
     """The results screen, scrolled to ``state.results_top`` (its size noted in ``state``)."""
     size = get_app().output.get_size()
-    fragments = results_screen.results(state, size.columns - 2)
+    fragments = panes.results(state, size.columns - 2)
     saved = 1 if state.seat.log_path() is not None else 0
-    room = size.rows - 3 - saved - (prompt_rows(state) if state.message else 0)
+    room = size.rows - 3 - saved - (prompt_rows(state, panes) if state.message else 0)
     shown, state.results_top, last = results_screen.window(fragments, state.results_top,
                                                            room)
     # what the scroll keys can reach: a first line from 0 to ``last``
@@ -303,8 +306,32 @@ class BoardWindow(Window):
         self.state.scroll_board(-self.WHEEL)
 
 
+@dataclass(frozen=True, slots=True)
+class Panes:
+    """What the panes draw, each from the state and the width it has: the seat client's own
+    by default (`render`, `results`); ``history`` also takes ``heading=False`` (the log's
+    last lines on a narrow screen), ``small`` the terminal's size."""
+
+    title: Callable[[SeatState, int], StyleAndTextTuples] = render.title
+    board: Callable[[SeatState, int, render.Click], StyleAndTextTuples] = render.board
+    hand: Callable[[SeatState, int, render.Click], StyleAndTextTuples] = render.hand
+    history: Callable[..., StyleAndTextTuples] = render.history
+    prompt: Callable[[SeatState, int], StyleAndTextTuples] = render.prompt
+    prompt_height: Callable[[SeatState, int], int] = render.prompt_height
+    keys: Callable[[SeatState, int], StyleAndTextTuples] = render.keys_line
+    help: Callable[[SeatState, int], StyleAndTextTuples] = render.help_text
+    results: Callable[[SeatState, int], StyleAndTextTuples] = results_screen.results
+    saved: Callable[[SeatState, int], StyleAndTextTuples] = results_screen.saved_line
+    small: Callable[[int, int], str] = too_small_text
+    #: The columns and lines the hand's drawing takes (where a narrow screen puts it).
+    hand_size: Callable[[SeatState], tuple[int, int]] = hand_size
+
+
+PANES = Panes()
+
+
 def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], None],
-                 ) -> tuple[Layout, dict[str, Window]]:
+                 panes: Panes = PANES) -> tuple[Layout, dict[str, Window]]:
     """The whole screen for ``state``, and its panes by name (``board``, ``hand``, ...)."""
     def margin(lines: int, head: int = -1) -> Callable[[], int]:
         """A scroll offset: ``lines`` with the headings that cover that side of the pane
@@ -317,14 +344,14 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
 
     board = BoardWindow(
         state,
-        FormattedTextControl(_guard(state, "board", lambda: render.board(
+        FormattedTextControl(_guard(state, "board", lambda: panes.board(
             state, board_width(filters), click)), focusable=True, show_cursor=False),
         wrap_lines=False, always_hide_cursor=True,
         scroll_offsets=ScrollOffsets(top=margin(2, 0), bottom=margin(3),
                                      left=lambda: 4 + state.board_head[1], right=10),
     )
     hand = Window(
-        FormattedTextControl(_guard(state, "hand", lambda: render.hand(
+        FormattedTextControl(_guard(state, "hand", lambda: panes.hand(
             state, board_width(filters), click))),
         height=D(max=HAND_HEIGHT), dont_extend_height=True, wrap_lines=False,
     )
@@ -333,15 +360,15 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
             state, sidebar_width() if not filters.narrow() else render.players_width(state)))),
         height=lambda: D.exact(1 + len(state.infos)), wrap_lines=False,
     )
-    history = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
+    history = Window(FormattedTextControl(_guard(state, "log", lambda: panes.history(
         state, sidebar_width() if not filters.narrow() else columns()))),
                      wrap_lines=True, always_hide_cursor=True)
-    last_lines = Window(FormattedTextControl(_guard(state, "log", lambda: render.history(
+    last_lines = Window(FormattedTextControl(_guard(state, "log", lambda: panes.history(
         state, columns(), heading=False))), height=NARROW_LOG, wrap_lines=True,
         always_hide_cursor=True)
     rule = Window(height=1, char="─", style="class:separator")
     sidebar = HSplit([players, rule, history], width=lambda: D.exact(sidebar_width()))
-    beside = Condition(lambda: filters.has_hand() and hand_size(state)[0] + 1
+    beside = Condition(lambda: filters.has_hand() and panes.hand_size(state)[0] + 1
                        + render.players_width(state) <= columns())
     # narrow: the hand and the players side by side when they fit, then the log's end
     below = HSplit([
@@ -352,7 +379,7 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
                 state, render.players_width(state)))),
                 width=lambda: D.exact(render.players_width(state)), wrap_lines=False),
         ], height=lambda: D.exact(min(HAND_HEIGHT, max(1 + len(state.infos),
-                                                        hand_size(state)[1])))),
+                                                        panes.hand_size(state)[1])))),
             filter=beside),
         ConditionalContainer(HSplit([
             ConditionalContainer(hand, filter=filters.has_hand), players]), filter=~beside),
@@ -368,32 +395,32 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
         ConditionalContainer(below, filter=filters.narrow),
     ])
     results = Window(
-        FormattedTextControl(_guard(state, "results", lambda: _results(state))),
+        FormattedTextControl(_guard(state, "results", lambda: _results(state, panes))),
         wrap_lines=False, always_hide_cursor=True,
     )
     body = HSplit([
-        Window(FormattedTextControl(_guard(state, "title", lambda: render.title(
+        Window(FormattedTextControl(_guard(state, "title", lambda: panes.title(
             state, get_app().output.get_size().columns))),
                height=1, style="class:title.fill"),
         ConditionalContainer(table, filter=filters.on_table),
         ConditionalContainer(HSplit([
             Window(height=1), results,
-            Window(FormattedTextControl(_guard(state, "log path", lambda: results_screen.saved_line(
+            Window(FormattedTextControl(_guard(state, "log path", lambda: panes.saved(
                 state, columns()))), height=lambda: D.exact(
                     1 if state.seat.log_path() is not None else 0)),
         ]), filter=filters.on_results),
         ConditionalContainer(Window(FormattedTextControl(_guard(
-            state, "prompt", lambda: render.prompt(state, columns()))),
-            height=lambda: D.exact(prompt_rows(state)), wrap_lines=False),
+            state, "prompt", lambda: panes.prompt(state, columns()))),
+            height=lambda: D.exact(prompt_rows(state, panes)), wrap_lines=False),
             filter=filters.show_prompt),
-        Window(FormattedTextControl(_guard(state, "keys", lambda: render.keys_line(
+        Window(FormattedTextControl(_guard(state, "keys", lambda: panes.keys(
             state, columns()))), height=1, style="class:status"),
     ])
     small = Window(FormattedTextControl(lambda: [("class:message", render.wrap(
-        too_small_text(columns(), get_app().output.get_size().rows), columns()))]),
+        panes.small(columns(), get_app().output.get_size().rows), columns()))]),
         wrap_lines=True)
     fits = Condition(big_enough)
-    help_box = Frame(Window(FormattedTextControl(_guard(state, "help", lambda: render.help_text(
+    help_box = Frame(Window(FormattedTextControl(_guard(state, "help", lambda: panes.help(
         state, min(HELP_WIDTH, columns() - 4) - 2))), wrap_lines=True),
                      title="Help", style="class:overlay",
                      width=lambda: D.exact(min(HELP_WIDTH, columns() - 2)))
@@ -406,5 +433,5 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
         Float(ConditionalContainer(help_box, filter=filters.help_open & fits)),
         Float(ConditionalContainer(quit_box, filter=filters.quit_open & fits)),
     ])
-    panes = {"board": board, "hand": hand, "players": players, "log": history}
-    return Layout(root, focused_element=board), panes
+    by_name = {"board": board, "hand": hand, "players": players, "log": history}
+    return Layout(root, focused_element=board), by_name

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -541,11 +541,13 @@ EXTRA_KEYS = ("PgUp/PgDn", "i")
 SHORT_KEYS = {"←↑↓→/hjkl": "←↑↓→", "↑↓/1-9": "↑↓", "PgUp/PgDn": "PgUp/Dn"}
 
 
-def keys_line(state: SeatState, width: int = 200) -> StyleAndTextTuples:
-    """The status line: only the keys that do something now, fitted to ``width`` (shorter
-    key names, then less space, then the scroll keys alone, then the keys alone for help
-    and quit, then without `EXTRA_KEYS`, which the help lists)."""
-    keys = _keys_now(state)
+def keys_line(state: SeatState, width: int = 200,
+              keys: Sequence[tuple[str, str]] | None = None) -> StyleAndTextTuples:
+    """The status line: only the keys that do something now (``keys``: (key, what it
+    does), by default the table's), fitted to ``width`` (shorter key names, then less
+    space, then the scroll keys alone, then the keys alone for help and quit, then without
+    `EXTRA_KEYS`, which the help lists)."""
+    keys = _keys_now(state) if keys is None else list(keys)
     fits: list[tuple[str, str]] = keys
     for attempt in range(6):
         fits = [(SHORT_KEYS.get(k, k) if attempt else k,
@@ -570,6 +572,8 @@ def _keys_now(state: SeatState) -> list[tuple[str, str]]:
         return [("Esc/?", "close help")]
     if state.screen == RESULTS:
         keys = [("b", "back to the board"), ("q", "quit")]
+        if state.seat.log_path() is not None:  # (the replay viewer, after the screen closes)
+            keys.insert(1, ("w", "watch the replay"))
         if state.results_lines > state.results_room:
             keys.insert(0, ("↑↓", "scroll"))
         return keys
@@ -620,6 +624,7 @@ KEY_HELP = (
     ("mouse", "click; wheel scrolls"),
     ("b", "board / results"),
     ("s", "a seat is empty: choices"),
+    ("w", "watch replay (results)"),
     ("q", "leave (mid-game: asks)"),
 )
 

@@ -348,15 +348,16 @@ def _agreed(state: SeatState, event: SeatEvent, width: int) -> StyleAndTextTuple
     return out
 
 
-def results(state: SeatState, width: int) -> StyleAndTextTuples:
+def results(state: SeatState, width: int, *, me: int | None = None) -> StyleAndTextTuples:
     """The end of the game, drawn for its kind of outcome (see the module docstring), or
-    the end the table agreed on."""
+    the end the table agreed on; for the player of seat ``me`` (default: the state's seat;
+    -1: for nobody in particular, as the replay viewer shows another player's game)."""
     outcome = state.outcome
     if outcome is None:
         return _agreed(state, state.ended, width) if state.ended is not None else []
     n = max(state.seat.players, len(outcome.scores))
     names = [state.name_of(s) for s in range(n)]
-    me = state.seat.seat
+    me = state.seat.seat if me is None else me
     out: StyleAndTextTuples = [("class:results.title", f" {verdict(outcome, names, me)} "),
                                ("", "\n\n")]
     if isinstance(outcome, Ranked):
@@ -369,7 +370,7 @@ def results(state: SeatState, width: int) -> StyleAndTextTuples:
         out += _match(outcome, names, me, width)
     if state.view is not None:
         for part in state.ui.parts(RESULTS):
-            drawing = state.ui.draw(part, state.view, me, width, None)
+            drawing = state.ui.draw(part, state.view, state.seat.seat, width, None)
             if drawing:
                 out.append(("", "\n\n"))
                 out += [(f[0], f[1]) for f in (fill_name(f, names) for f in drawing)]

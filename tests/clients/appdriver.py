@@ -1,7 +1,8 @@
 """Driving the real seat client application from a test: pipe input, dummy output, waits.
 
-`Driver` runs `SeatApp` on the test's event loop with ``create_pipe_input()`` and
-``DummyOutput()``, sends keys, and waits on conditions with a timeout (never a bare sleep).
+`Driver` runs `SeatApp` (or the replay viewer: any `FullScreen`) on the test's event loop
+with ``create_pipe_input()`` and ``DummyOutput()``, sends keys, and waits on conditions
+with a timeout (never a bare sleep).
 `screen_text` renders the table screen's panes as plain text at a given size.
 """
 
@@ -17,6 +18,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from hedgerow.clients.app.application import SeatApp
+from hedgerow.clients.app.fullscreen import FullScreen
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ui import Target
 from hedgerow.net.seat import Seat
@@ -39,7 +41,7 @@ class SizedOutput(DummyOutput):
 class Driver:
     """One running client and the pipe that types into it."""
 
-    def __init__(self, app: SeatApp, pipe) -> None:
+    def __init__(self, app: FullScreen, pipe) -> None:
         self.app = app
         self.state = app.state
         self.pipe = pipe
@@ -78,15 +80,23 @@ async def running(seat: Seat, host: PluginHost, *, rows: int = 24, columns: int 
     with create_pipe_input() as pipe:
         app = SeatApp(seat, host=host, input=pipe, output=SizedOutput(rows, columns),
                       invite=invite)
-        driver = Driver(app, pipe)
-        driver.task = asyncio.get_running_loop().create_task(app.run())
-        await driver.until(lambda: app.app.is_running, what="the application to start")
-        try:
+        async with driving(app, pipe) as driver:
             yield driver
-        finally:
-            if not driver.task.done():
-                app.leave()
-            await asyncio.wait_for(driver.task, 10)
+
+
+@contextlib.asynccontextmanager
+async def driving(app: FullScreen, pipe) -> AsyncIterator[Driver]:
+    """Run ``app`` (made with ``pipe`` as its input) for the body of the ``async with``;
+    leave it afterwards."""
+    driver = Driver(app, pipe)
+    driver.task = asyncio.get_running_loop().create_task(app.run())
+    await driver.until(lambda: app.app.is_running, what="the application to start")
+    try:
+        yield driver
+    finally:
+        if not driver.task.done():
+            app.leave()
+        await asyncio.wait_for(driver.task, 10)
 
 
 async def play_to_the_end(driver: Driver, timeout: float = 40.0) -> int:
