@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("hedgerow.clients.cmd_resume",
                "come back to an unfinished table (lists them without LOGFILE)"),
     "replay": ("hedgerow.clients.cmd_replay", "re-simulate a saved log and check every hash"),
+    "watch": ("hedgerow.clients.cmd_watch",
+              "step through a saved game on the table screen, move by move"),
     "leaderboard": (
         "hedgerow.clients.cmd_leaderboard",
         "the weekly board of solo games (FLOWERS) the LAN shares",

@@ -50,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def choose(plugins: Any) -> Path | None:
-    """List the unfinished tables and ask which one; None when there is none to resume."""
+    """List the unfinished tables and ask which one; None when there is none to resume.
+    The finished games are listed too (`hedgerow.clients.watch.finished`): picking one
+    (``w1``) watches it in the replay viewer, and then there is nothing to resume."""
     from hedgerow.clients.resumable import (
         describe,
         describe_open,
@@ -58,38 +60,54 @@ def choose(plugins: Any) -> Path | None:
         find_tables,
         unfinished,
     )
+    from hedgerow.clients.watch import finished as games_over
     from hedgerow.core.datadir import logs_dir
 
     # Games under way, and tables this user hosted that were lost before they began.
-    found = [(t.modified, t.log, describe(t)) for t in unfinished(find_tables(plugins))]
+    saved = find_tables(plugins)
+    found = [(t.modified, t.log, describe(t)) for t in unfinished(saved)]
     found += [(t.modified, t.log, describe_open(t)) for t in find_open_tables()]
     found.sort(key=lambda item: item[0], reverse=True)
     tables = [SimpleNamespace(log=log, lines=lines) for _, log, lines in found]
+    over = games_over.finished(saved)
+    terminal = sys.stdin.isatty()
     if not tables:
         print(f"No unfinished table to resume (the logs are in {logs_dir()}).")
-        return None
-    print("Your unfinished tables, newest first:")
-    terminal = sys.stdin.isatty()
+        if not over or not terminal:
+            games_over.show(over, terminal=terminal)
+            return None
+    else:
+        print("Your unfinished tables, newest first:")
     for number, table in enumerate(tables, start=1):
         what, progress = table.lines
         print(f"{number:>3}. {what}\n     {progress}")
         if not terminal:
             print(f"     {table.log}")
+    games_over.show(over, terminal=terminal)
     if not terminal:
         raise HedgerowError("choose one with: hedgerow resume LOGFILE (the logs are in "
                             f"{logs_dir()})")
+    resume = f"1-{len(tables)}, Enter: 1, " if tables else ""
+    watch = f"{games_over.choices(len(over))}: watch, " if over else ""
+    question = "Resume which table?" if tables else "Watch which game?"
     while True:
         try:
-            answer = input(f"Resume which table? [1-{len(tables)}, Enter: 1, q: none] ").strip()
+            answer = input(f"{question} [{resume}{watch}q: none] ").strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
             return None
-        if answer == "":
+        if answer == "" and tables:
             return tables[0].log
         if answer.isdigit() and 1 <= int(answer) <= len(tables):
             return tables[int(answer) - 1].log
-        print(f"Type a number from 1 to {len(tables)}, or q.")
+        chosen = games_over.picked(answer, over)
+        if chosen is not None:
+            games_over.watch(chosen, plugins)
+            return None
+        options = [f"1-{len(tables)} (a table)"] * bool(tables)
+        options += [f"{games_over.choices(len(over))} (a game to watch)"] * bool(over)
+        print(f"Type {' or '.join(options)}, or q.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -190,7 +208,7 @@ def _over(table: Any, plugins: Any, *, as_json: bool = False) -> None:
         return
     print(result)
     print(f"This game is already over, so there is nothing to resume; watch it again with: "
-          f"hedgerow replay {table.log}")
+          f"hedgerow watch {table.log} (or print it: hedgerow replay {table.log})")
 
 
 def finished_record(path: Path, seat: int, plugins: Any) -> dict[str, Any]:
