@@ -4,7 +4,8 @@
   (``]`` and ``[`` on the results too), Home End (g G) the ends, Space plays and pauses,
   ``s`` / ``S`` another seat's eyes;
 * `looking_bindings`: the board — PgUp PgDn, ``<`` ``>`` across, ``i`` reads a piece in
-  full, Enter shows the results at the end;
+  full (first one the entry changed, then the next drawn), Enter shows the results at the
+  end;
 * the seat client's own `results_bindings` (scrolling the results, ``b``) and
   `help_bindings` (``?``, Esc);
 * `leaving_bindings`: ``q`` (or Ctrl-C) leaves at once: there is nothing to lose.
@@ -93,7 +94,8 @@ def looking_bindings(watch: WatchState, filters: Filters) -> KeyBindings:
     @keys.add("i", filter=board)
     def _read(event: KeyPressEvent) -> None:
         drawn = [*state.board.order, *state.hand.order]
-        text = state.ui.read(state.view, watch.watching, drawn)
+        moved = next((t for t in state.board.order if t in watch.marks[1]), None)
+        text = state.ui.read(state.view, watch.watching, drawn, moved)
         state.say(text or "There is nothing to read in full here.")
 
     return keys.bindings
