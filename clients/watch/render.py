@@ -253,7 +253,7 @@ def prompt_lines(watch: WatchState, state: SeatState, width: int) -> list[Line]:
             lines += flow([("class:preview.mark", "▶ "),
                            ("class:preview", f"{who}: {state.named(said)}")], width)
     notes = [name_seats(_event(e), film.names) for e in frame.events]
-    if watch.seat.at_end:
+    if watch.seat.at_end and film.ended not in frame.events:  # (an agreed end says it)
         notes.append(_ending(watch))
     elif at == film.first and not head:
         notes.append("The cards are dealt: → steps through the game, ? lists the keys.")

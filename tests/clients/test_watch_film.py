@@ -17,6 +17,7 @@ from watchlogs import GAMES, cut, open_log, sealed_logs  # noqa: F401 (a fixture
 from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.state import RESULTS, TABLE
 from hedgerow.clients.cmd_watch import choose_seat
+from hedgerow.clients.watch import render
 from hedgerow.clients.watch.film import OPEN, SEALED, Film, load_film, number_rounds
 from hedgerow.clients.watch.state import WatchState
 from hedgerow.core.actions import Action
@@ -25,9 +26,11 @@ from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.sealed import plain, substitute, tokens_in
 from hedgerow.core.table import LogEntry
-from hedgerow.net.logfile import read_log
+from hedgerow.net.logfile import LogWriter, read_log
 from hedgerow.net.logverify import replay
+from hedgerow.net.messages import SeatEvent, SeatEventKind
 from hedgerow.net.rulesmatch import ruleset_for
+from hedgerow.net.seat import Phase
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +146,32 @@ def test_a_damaged_log_is_filmed_as_far_as_it_reads(tmp_path: Path,
     assert len(film.frames) == len(whole.frames) - 1
     assert film.problem is not None and "damaged" in film.problem
     assert film.outcome is None and not film.over
+
+
+def test_seat_events_show_where_they_came_into_force_and_an_agreed_end_ends_it(
+        tmp_path: Path, plugins: PluginHost) -> None:
+    path = open_log(tmp_path / "ended.hlog", "petals", 2, seed=6, moves=8)
+    entries = len(read_log(path).entries)
+    with LogWriter.resume(path, sync=False) as writer:  # (as a peer writes them)
+        writer.append_event(SeatEvent(SeatEventKind.TAKEOVER, 1, runner=0, bot="random",
+                                      index=entries))
+        writer.append_event(SeatEvent(SeatEventKind.END, 0, index=entries, voters=(0, 1)))
+    film = load_film(path, plugins)
+    assert film.outcome is None and film.ended is not None and film.over
+    kinds = [e.kind for e in film.frames[-1].events]
+    assert kinds == [SeatEventKind.TAKEOVER, SeatEventKind.END]
+    watch = watching(film, plugins)
+    assert watch.to_end()
+    assert watch.seat.phase() == Phase.FINISHED and watch.seat.active_seats() == ()
+    assert watch.table.screen == TABLE  # no result to show
+    assert not watch.step(1) and "end of the log." in (watch.table.message or "")
+    watch.table.refresh()  # (as before every redraw)
+    lines = "\n".join(text for _, text in render.history(watch, watch.table, 60))
+    assert "-- A random bot run by Bot 0 plays for Bot 1" in lines
+    assert "-- The table agreed to end the game" in lines
+    words = "".join(t for _, t in render.prompt(watch, watch.table, 200))
+    assert "Bot 0 plays #" in words  # the move, its seat named
+    assert f"The table agreed to end the game at entry #{entries}, with no winner" in words
 
 
 @pytest.mark.parametrize("content, message", [
