@@ -87,18 +87,23 @@ def choose(plugins: Any) -> Path | None:
     if not terminal:
         raise HedgerowError("choose one with: hedgerow resume LOGFILE (the logs are in "
                             f"{logs_dir()})")
-    resume = f"1-{len(tables)}, Enter: 1, " if tables else ""
-    watch = f"{games_over.choices(len(over))}: watch, " if over else ""
-    question = "Resume which table?" if tables else "Watch which game?"
+    if tables:
+        question = "Resume which table?"
+        offer = f"1-{len(tables)}, Enter: 1, " + \
+            (f"{games_over.choices(len(over))}: watch, " if over else "")
+    else:  # (only finished games: Enter watches the newest)
+        question, offer = "Watch which game?", f"{games_over.choices(len(over))}, Enter: w1, "
     while True:
         try:
-            answer = input(f"{question} [{resume}{watch}q: none] ").strip()
+            answer = input(f"{question} [{offer}q: none] ").strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
             return None
         if answer == "" and tables:
             return tables[0].log
+        if answer == "":
+            answer = "w1"
         if answer.isdigit() and 1 <= int(answer) <= len(tables):
             return tables[int(answer) - 1].log
         chosen = games_over.picked(answer, over)
