@@ -27,8 +27,9 @@ entry there is something to see; a log of nothing but those starts on its last o
 
 **Rounds** (`Film.rounds`): a round is once around the table — it ends where a seat that
 already moved in it moves again (several entries of one seat in a row are one turn, and a
-simultaneous step's choices one round).  It is the client's own measure, for stepping by
-more than one entry; a game's own rounds (Flourish's four) may hold several.
+simultaneous step's choices one round; at a table of one seat, each move).  It is the
+client's own measure, for stepping by more than one entry; a game's own rounds
+(Flourish's four) may hold several.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ class Film:
         self.verdict = verdict
         self.first = _first(self.frames)
         self.rounds = _round_starts(self.frames)
+        self._hidden: dict[tuple[int, int], bool] = {}
 
     # -- the film's shape ---------------------------------------------------------------------
 
@@ -156,8 +158,13 @@ class Film:
         return plain(self.gamedef.view(self.state(at, seat), seat))
 
     def hidden(self, at: int, seat: int) -> bool:
-        """True when ``seat``'s view after frame ``at`` holds cards this film cannot show."""
-        return next(tokens_in(self.view(at, seat)), None) is not None
+        """True when ``seat``'s view after frame ``at`` holds cards this film cannot show
+        (asked at every redraw: kept once known)."""
+        known = self._hidden.get((at, seat))
+        if known is None:
+            known = self._hidden[(at, seat)] = next(tokens_in(self.view(at, seat)),
+                                                    None) is not None
+        return known
 
     def why_hidden(self, seat: int) -> str:
         """Why ``seat``'s cards cannot be shown, in words (seats by name)."""
@@ -202,14 +209,15 @@ def _round_starts(frames: Sequence[Frame]) -> tuple[int, ...]:
                  if frame.round and (i == 0 or frames[i - 1].round != frame.round))
 
 
-def number_rounds(entries: Sequence[LogEntry]) -> list[int]:
+def number_rounds(entries: Sequence[LogEntry], players: int = 2) -> list[int]:
     """The round of each entry (see the module docstring): 0 before the first move; a chance
-    entry belongs to the round of the move before it."""
+    entry belongs to the round of the move before it.  At a table of one seat, where no
+    other seat's move tells one turn from the next, each move is a round."""
     rounds: list[int] = []
     current, moved, previous = 0, set[int](), None
     for entry in entries:
         if not entry.is_chance:
-            if current == 0 or (entry.seat in moved and entry.seat != previous):
+            if current == 0 or players == 1 or (entry.seat in moved and entry.seat != previous):
                 current += 1
                 moved = set()
             moved.add(entry.seat)
@@ -267,7 +275,7 @@ def load_film(path: str | Path, plugins: PluginHost) -> Film:
     words = {**shown, **sight.own, **sight.faces}
     final = table.state if table.index == len(history) else history[-1].after
     rests = [history[i + 1].before for i in range(len(history) - 1)] + [final]
-    frames = _frames(ruleset, history, rests, words, result.events)
+    frames = _frames(ruleset, header.players, history, rests, words, result.events)
     ended = next((e for e in result.events if e.kind == SeatEventKind.END), None)
     problem = None
     if report.mismatch is not None:
@@ -281,10 +289,10 @@ def load_film(path: str | Path, plugins: PluginHost) -> Film:
                 verdict=verdict.message if verdict is not None else None)
 
 
-def _frames(ruleset: Ruleset, history: Sequence[Applied], rests: Sequence[Any],
+def _frames(ruleset: Ruleset, players: int, history: Sequence[Applied], rests: Sequence[Any],
             words: Mapping[Key, object], events: Sequence[SeatEvent]) -> list[Frame]:
     gamedef = ruleset.gamedef
-    rounds = number_rounds([a.entry for a in history])
+    rounds = number_rounds([a.entry for a in history], players)
     frames = []
     waiting: set[int] = set()  # the seats still to choose in a simultaneous step
     start: Any = None

@@ -38,6 +38,7 @@ from hedgerow.clients.botrunner import seat_event_text
 from hedgerow.clients.watch.film import OPEN, Film
 from hedgerow.clients.watch.state import WatchState
 from hedgerow.core.ui import BOARD, Target, plain_view
+from hedgerow.net.messages import SeatEvent
 
 #: The keys of the replay viewer, for the help (the key line shows those that work now).
 WATCH_KEYS = (
@@ -225,8 +226,9 @@ def _words(text: str) -> str:
     return text[:1].upper() + text[1:] if text.startswith("chance") else text
 
 
-def _event(event: object) -> str:
-    text = seat_event_text(event, lambda seat: f"Seat {seat}")  # type: ignore[arg-type]
+def _event(event: SeatEvent) -> str:
+    """A seat event in words, seats by number (named where it is shown)."""
+    text = seat_event_text(event, lambda seat: f"Seat {seat}")
     return text[:1].upper() + text[1:]
 
 

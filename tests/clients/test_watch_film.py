@@ -57,6 +57,9 @@ def test_a_round_is_once_around_the_table() -> None:
     # a simultaneous step of three seats a round, logged in seat order
     seats = [chance, 0, 1, 2, 0, 1, 2, chance, 0]
     assert number_rounds([entry(s) for s in seats]) == [0, 1, 1, 1, 2, 2, 2, 2, 3]
+    # one seat: each move
+    seats = [chance, 0, 0, chance, 0]
+    assert number_rounds([entry(s) for s in seats], players=1) == [0, 1, 2, 2, 3]
 
 
 # -- what a film shows ---------------------------------------------------------------------------
