@@ -1,10 +1,11 @@
 """The finished games ``hedgerow resume`` offers to watch again, beside the unfinished ones.
 
 `hedgerow.clients.resumable.find_tables` reads this user's newest seat logs; the games
-there that are over, and that a person played (a bot peer's log aside), are listed under
-the tables to resume, newest first, at most `SHOWN`, each numbered ``w1``, ``w2``, … —
-typing that number opens the game in the replay viewer (`watch`) instead of resuming one.
-Without a terminal each log's path is printed, for ``hedgerow watch LOGFILE``.
+there that are over (by their rules, or by the table's agreement) and that a person played
+(a bot peer's log aside) are listed under the tables to resume, newest first, at most
+`SHOWN`, each numbered ``w1``, ``w2``, … — typing that number opens the game in the replay
+viewer (`watch`) instead of resuming one.  Without a terminal each log's path is printed,
+for ``hedgerow watch LOGFILE``.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ def finished(tables: Sequence[SavedTable]) -> list[SavedTable]:
 
 
 def describe_finished(table: SavedTable, now: float | None = None) -> tuple[str, str]:
-    """Two short lines: the game and its players (you marked); when, and who won."""
+    """Two short lines: the game and its players (you marked); when, and who won (or that
+    the table agreed to end it)."""
     players = ", ".join(f"{n} (you)" if s == table.own_seat else n
                         for s, n in enumerate(table.names))
+    result = headline(table.outcome, list(table.names)) if table.outcome is not None else \
+        "ended by agreement, nobody won"
     return (f"{table.game}, {table.players} players: {players}",
-            f"{when(table.modified, now)}, {table.actions} entries; "
-            f"{headline(table.outcome, list(table.names))}")
+            f"{when(table.modified, now)}, {table.actions} entries; {result}")
 
 
 def show(tables: Sequence[SavedTable], *, terminal: bool, now: float | None = None) -> None:

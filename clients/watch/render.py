@@ -268,10 +268,8 @@ def _ending(watch: WatchState) -> str:
     film = watch.film
     if film.problem:
         return f"The replay stops here: {film.problem}."
-    if film.outcome is not None:
+    if film.over:
         return "The end of the game: Enter or b shows the results."
-    if film.ended is not None:
-        return "The table agreed to end the game here, with no winner."
     return "The log ends here: the game was not over when it was written."
 
 
@@ -301,7 +299,7 @@ def keys_now(watch: WatchState, state: SeatState) -> list[tuple[str, str]]:
             keys.insert(0, ("↑↓", "scroll"))
         return [*keys, ("?", "help"), ("q", "quit")]
     keys = [("←→", "step"), ("↑↓", "round"), ("Home/End", "ends")]
-    if state.outcome is not None:  # (at the end: Space would play it again from the start)
+    if state.over:  # (at the end: Space would play it again from the start)
         keys.append(("Enter", "results"))
     else:
         keys.append(("Space", "pause" if watch.playing else "play"))

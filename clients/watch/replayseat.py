@@ -7,8 +7,9 @@ and `submit` refuses.  Moving it (`show`: another frame, or another seat's eyes)
 its watchers, as a live seat does when the table moves.
 
 What only a network seat has comes in its local form (as `LocalSeat`'s): no address, no
-host to lose, nothing to confirm, and nobody departs a recording (`NoDepartures`; a
-takeover or an agreed end the log records is shown by the viewer from the film).
+host to lose, nothing to confirm, and nobody departs a recording (`ReplayDepartures`: a
+takeover the log records is shown by the viewer from the film; an agreed end is in force
+on the last frame, as it was at the table).
 """
 
 from __future__ import annotations
@@ -24,8 +25,22 @@ from hedgerow.core.errors import Code, Refusal
 from hedgerow.core.outcome import Outcome
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import LogEntry
-from hedgerow.net.messages import LeaveReason
+from hedgerow.net.messages import LeaveReason, SeatEvent
 from hedgerow.net.seat import Changes, HistoryLine, Link, Phase, SeatInfo
+
+
+class ReplayDepartures(NoDepartures):
+    """Nobody departs a recording (`NoDepartures`), but a table's agreement to end the game
+    is in force on the last frame of a log that records one (the results say so, as they
+    did at the table)."""
+
+    def __init__(self, seat: ReplaySeat) -> None:
+        self._seat = seat
+
+    @property
+    def ended(self) -> SeatEvent | None:  # type: ignore[override]
+        """The agreed end, on the last frame of a log that records one."""
+        return self._seat.film.ended if self._seat.at_end else None
 
 
 class ReplaySeat:
@@ -42,7 +57,7 @@ class ReplaySeat:
         self.address = ""
         self.is_host = False
         self.ready = True
-        self.departures = NoDepartures()
+        self.departures = ReplayDepartures(self)
 
     # -- moving ---------------------------------------------------------------------------------
 
@@ -81,6 +96,10 @@ class ReplaySeat:
     def legal_actions(self) -> Sequence[Action]:
         """Nothing: a recording is watched, not played."""
         return ()
+
+    def held_back(self) -> Refusal | None:
+        """Nothing holds a recording back (it has no move to make)."""
+        return None
 
     def outcome(self) -> Outcome | None:
         """The result, on the last frame of a game that has one."""

@@ -13,8 +13,9 @@ viewer only through its methods:
 * `to_start` (the deal) and `to_end` (the log's last entry);
 * `watch_as` another seat: its view, its hand where the film can show it.
 
-Arriving on the last frame of a game that ended shows its results, as the live table did
-(``b`` goes back to the board); leaving it shows the table again.  A move that cannot go
+Arriving on the last frame of a game that ended (by its rules, or by the table's agreement)
+shows its results, as the live table did (``b`` goes back to the board); leaving it shows
+the table again.  A move that cannot go
 further says so in the message line.  `playing` is the film running by itself (`tick`),
 one entry at a time, until the end or a key.
 """
@@ -89,11 +90,10 @@ class WatchState:
         return True
 
     def _arrived(self) -> None:
-        """The results on the last frame of a finished game, else the table; the board
-        follows what moved."""
+        """The results on the last frame of a finished game (or one the table agreed to
+        end), else the table; the board follows what moved."""
         table = self.table
-        table.screen = RESULTS if self.seat.at_end and self.film.outcome is not None \
-            else TABLE
+        table.screen = RESULTS if self.seat.at_end and self.film.over else TABLE
         table.results_top = 0
         table.follow_cursor()
 

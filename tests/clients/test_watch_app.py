@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
 from hedgerow.net import tablefile
 from hedgerow.net.keys import generate, load_identity
-from hedgerow.net.messages import PeerInfo
+from hedgerow.net.messages import PeerInfo, SeatEvent, SeatEventKind
 
 RIGHT, LEFT, DOWN, UP = "\x1b[C", "\x1b[D", "\x1b[B", "\x1b[A"
 HOME, END = "\x1b[H", "\x1b[F"
@@ -220,6 +221,8 @@ def test_resume_lists_the_finished_games_to_watch(plugins: PluginHost) -> None:
     assert what.startswith("petals@") and "ann (you), bot" in what
     assert " entries; " in result and ("wins" in result or "victory" in result)
     assert finished.picked("w1", over) == done and finished.picked(" W 1 ", over) == done
+    agreed = replace(over[0], outcome=None, ended=SeatEvent(SeatEventKind.END, 1, index=9))
+    assert finished.describe_finished(agreed)[1].endswith("; ended by agreement, nobody won")
     assert finished.picked("w2", over) is None and finished.picked("1", over) is None
     out = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume"],
                          capture_output=True, text=True, env=dict(os.environ), timeout=60,

@@ -166,12 +166,14 @@ def test_seat_events_show_where_they_came_into_force_and_an_agreed_end_ends_it(
     watch = watching(film, plugins)
     assert watch.to_end()
     assert watch.seat.phase() == Phase.FINISHED and watch.seat.active_seats() == ()
-    assert watch.table.screen == TABLE  # no result to show
+    assert watch.table.screen == RESULTS  # as the table showed it: nobody won
     assert not watch.step(1) and "end of the log." in (watch.table.message or "")
     watch.table.refresh()  # (as before every redraw)
     lines = "\n".join(text for _, text in render.history(watch, watch.table, 60))
     assert "-- A random bot run by Bot 0 plays for Bot 1" in lines
     assert "-- The table agreed to end the game" in lines
+    said = "".join(t for _, t in render.results(watch, watch.table, 80))
+    assert "Ended by agreement: nobody won" in said
     words = "".join(t for _, t in render.prompt(watch, watch.table, 200))
     assert "Bot 0 plays #" in words  # the move, its seat named
     assert f"The table agreed to end the game at entry #{entries}, with no winner" in words
