@@ -64,8 +64,9 @@ def test_no_choice_is_seen_before_every_seat_has_committed(open_deck: bool) -> N
             early = [p for p in peers if p is not late]
             chosen = {}
             for p in early:
-                chosen[p.seat] = p.legal_actions()[0]
-                assert await p.submit(chosen[p.seat]) is None
+                # (what a client is handed is plain; the table's own list remembers tokens)
+                chosen[p.seat] = p.ctx.table.legal_actions(p.seat)[0]
+                assert await p.submit(p.legal_actions()[0]) is None
             # every peer holds both commitments, the late one's included...
             for p in peers:
                 assert await p.wait_until(
@@ -80,8 +81,8 @@ def test_no_choice_is_seen_before_every_seat_has_committed(open_deck: bool) -> N
                 assert p.view() == views[p.seat]  # ...nor shown
                 log = read_log(p.log_path())
                 assert len(log.entries) == start  # ...nor logged
-            late_choice = late.legal_actions()[0]
-            assert await late.submit(late_choice) is None
+            late_choice = late.ctx.table.legal_actions(late.seat)[0]
+            assert await late.submit(late.legal_actions()[0]) is None
             for p in peers:
                 assert await p.wait_until(lambda p=p: p.index >= start + 3, WAIT)
             chosen[2] = late_choice
