@@ -300,10 +300,8 @@ class Peer:
 
     async def submit(self, action: Action) -> Refusal | None:
         """Play ``action`` for this seat: None once accepted locally and sent, or why not."""
-        barred = self._barred()
-        if barred is not None:
-            return barred
-        return self.sync.play_own(action, authored=self.departures.authored_own)
+        return self._barred() or self.sync.play_own(action,
+                                                     authored=self.departures.authored_own)
 
     def _barred(self) -> Refusal | None:
         """Why this seat may not act at all now, whatever the rules say (None: it may)."""
@@ -321,11 +319,8 @@ class Peer:
 
     async def close(self, reason: str = "left the table", why: msg.LeaveReason | None = None
                     ) -> None:
-        """Leave the table (telling the others why) and release every socket and file.
-
-        ``why`` defaults to what the table's phase says: GAME_OVER once finished, HALTED once
-        halted, QUIT before.
-        """
+        """Leave the table (telling the others why: by default GAME_OVER once finished,
+        HALTED once halted, QUIT before) and release every socket and file."""
         if self._closed:
             return
         if why is None:
@@ -423,8 +418,7 @@ class Peer:
         """An awaitable for the next change (bound now, so no change slips in between)."""
         return self.ctx.changes.changed()
 
-    # ==================================================================================
-    # Receiving
+    # -- receiving ---------------------------------------------------------------------
 
     def _on_frame(self, rx: Received) -> None:
         if not self._closed:
@@ -438,8 +432,7 @@ class Peer:
         self.sealing.resend_stalled()
 
     def _accept(self, rx: Received, env: msg.Envelope) -> None:
-        """Check who sent ``env`` and whether it belongs to this table, then handle it
-        (`hedgerow.net.intake.Intake`)."""
+        """Check ``env`` and handle it (`hedgerow.net.intake.Intake`)."""
         self._intake.accept(rx, env)
 
     def _find_bot(self, name: str) -> BotSpec | None:
