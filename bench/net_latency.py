@@ -81,7 +81,34 @@ def messages(reports: list[dict[str, Any]]) -> tuple[int, Counter[str], Counter[
                 size[kind] += nbytes
     cpu = [r["cpu_ns"] for r in reports]
     count["cpu_us"] = sum(c["finished"] - c.get("ready", c["finished"]) for c in cpu) // 1000
+    count["loop_us"] = sum(r.get("loop_cpu_ns") or 0 for r in reports) // 1000
+    count["frames_us"] = sum(c for r in reports for t, _, c in r.get("received", ())
+                             if first <= t <= last) // 1000
+    count["seal_us"] = sum(sum(r.get("seal_ns", ())) for r in reports) // 1000
     return sum(len(r["submitted"]) for r in reports), count, size
+
+
+def segments(reports: list[dict[str, Any]]) -> list[tuple[float, float, float]]:
+    """Where each action's latency went, on the peer that applied it last: the author's part
+    (submit -> its ActionMsg handed to ZeroMQ), the wire's (-> the frame reaches the last
+    peer's loop) and that peer's own (-> applied there), in microseconds.  Only actions sent
+    as an ActionMsg (not a simultaneous step's commit and reveal)."""
+    out = []
+    for author in reports:
+        sends = sorted(t for t, kind, _ in author["sent"] if kind == "ActionMsg")
+        for index, t0 in author["submitted"].items():
+            later = [t for t in sends if t >= t0]
+            others = [r for r in reports if r is not author]
+            if not later or not others:
+                continue
+            sent = later[0]
+            last = max(others, key=lambda r: r["applied"][index])
+            applied = last["applied"][index]
+            frames = [t for t, *_ in last["received"] if sent <= t <= applied]
+            if frames:
+                out.append(((sent - t0) / 1000, (frames[-1] - sent) / 1000,
+                            (applied - frames[-1]) / 1000))
+    return out
 
 
 def latencies(reports: list[dict[str, Any]]) -> list[float]:
@@ -199,12 +226,14 @@ def main() -> None:
     rtt_curve = round_trips(True)
     rtt_plain = round_trips(False)
     actions: dict[Case, list[float]] = {c: [] for c in cases}
+    parts: dict[Case, list[tuple[float, float, float]]] = {c: [] for c in cases}
     counts: dict[Case, list[Any]] = {c: [0, Counter(), Counter()] for c in cases}
     for _ in range(args.games):
         for case in cases:
             reports = play_game(case[1], case[2], sealed=case[3] == "sealed",
                                 python=pythons[case[0]])
             actions[case] += latencies(reports)
+            parts[case] += segments(reports)
             n, count, size = messages(reports)
             counts[case][0] += n
             counts[case][1].update(count)
@@ -228,14 +257,22 @@ def main() -> None:
         med_a = statistics.median(lat)
         label = f"{name(case)} ({len(lat)} actions)"
         print(f"{label:52} {med_a:8.0f}us {pct(lat, 0.99):8.0f}us  = {med_a / med_c:5.2f}x")
+    print("where an action's time went (medians, us): the author, the wire to the last peer "
+          "to apply it, that peer")
+    for case in cases:
+        if parts[case]:
+            a, w, r = (statistics.median(p[i] for p in parts[case]) for i in range(3))
+            print(f"  {name(case)}: {a:.0f} + {w:.0f} + {r:.0f}")
     print("envelopes sent per action (all peers), by kind; bytes per action; CPU per action "
           "(all peers, every thread, from ready to finished)")
     for case in cases:
         n, count, size = counts[case]
         cpu = count.pop("cpu_us", 0) / n
+        loop, frames, seals = (count.pop(k, 0) / n for k in ("loop_us", "frames_us", "seal_us"))
         kinds = ", ".join(f"{k} {c / n:.1f}" for k, c in count.most_common())
         print(f"  {name(case)}: {sum(count.values()) / n:.1f} ({kinds}); "
-              f"{sum(size.values()) / n:.0f} B; CPU {cpu:.0f} us")
+              f"{sum(size.values()) / n:.0f} B; CPU {cpu:.0f} us: the loops {loop:.0f} (handling "
+              f"frames {frames:.0f}, sealing {seals:.0f}), other threads {cpu - loop:.0f}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ took (wall and CPU) and when each shuffle pass was made or received here before 
 table is sealed unless the host is given ``--open-deck``.
 
 It also records every envelope it sent (``sent``: time, body kind and size in bytes, one per
-receiver) and what its network interfaces counted (``wire``: bytes and packets each way,
+receiver), when each frame reached its loop (``received``: time, size and the loop's CPU
+handling it), the CPU of each seal (``seal_ns``) and of the loop thread in play
+(``loop_cpu_ns``), and what its network interfaces counted (``wire``: bytes and packets each way,
 every interface but loopback, over ``window``: from play possible to the end, or with
 ``--idle`` the idle time after ``--settle``); the interfaces are its links' own when the peer
 has a network namespace of its own (bench/wire_bytes.py).  ``HEDGEROW_BENCH_PROFILE=PATH``
@@ -117,6 +119,21 @@ def count_sends(peer: Any, sent: list[tuple[int, str, int]]) -> None:
     node.reply = counting(node.reply)
 
 
+def count_receipts(peer: Any, received: list[tuple[int, int, int]]) -> None:
+    """Record when each frame reaches ``peer``'s loop (time, its size, before it is decoded)
+    and the CPU its handling took there (ns: decoding, checking, applying, showing)."""
+    node = peer.ctx.node
+    handle = node._handler
+
+    def timed(rx: Any) -> None:
+        t0 = time.monotonic_ns()
+        c0 = time.thread_time_ns()
+        handle(rx)
+        received.append((t0, len(rx.data or b""), time.thread_time_ns() - c0))
+
+    node._handler = timed
+
+
 def wire() -> dict[str, int]:
     """Bytes and packets every network interface but loopback counted so far, each way."""
     out = {"tx_bytes": 0, "rx_bytes": 0, "tx_packets": 0, "rx_packets": 0}
@@ -161,6 +178,18 @@ async def main(argv: list[str]) -> dict[str, Any]:
         peer = await join_table(args.where[0], bot="random", plugins=plugins)
     sent: list[tuple[int, str, int]] = []
     count_sends(peer, sent)
+    received: list[tuple[int, int, int]] = []
+    count_receipts(peer, received)
+    sealing: list[int] = []  # CPU ns of each seal (hash, log, compare)
+    seal = peer.sync.seal
+
+    def timed_seal() -> None:
+        c0 = time.thread_time_ns()
+        seal()
+        sealing.append(time.thread_time_ns() - c0)
+
+    peer.sync.seal = timed_seal  # type: ignore[method-assign]
+    loop_cpu: list[int] = []  # the loop thread's CPU ns at ready and at the end
     counted: list[dict[str, int]] = []  # the interfaces' counters: window start, end
     window: list[int] = []
 
@@ -176,6 +205,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
                 if not ready:
                     ready.append(now)
                     cpu["ready"] = time.process_time_ns()
+                    loop_cpu.append(time.thread_time_ns())
                     if not args.idle:
                         counted.append(wire())
                         window.append(now)
@@ -203,6 +233,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
     else:
         code = await play_bot(peer, plugins.bot("random"))
     finished = time.monotonic_ns()
+    loop_cpu.append(time.thread_time_ns())
     if PROFILE is not None:
         PROFILE.disable()
     counted.append(wire())
@@ -217,7 +248,9 @@ async def main(argv: list[str]) -> dict[str, Any]:
         "log": str(peer.log_path()), "verdicts": verdicts, "fsync_ns": fsyncs, "passes": passes,
         "actions": {e.index: [e.seat, e.action.kind, str(dict(e.action.args).get("stack"))]
                     for e in peer.entries()},
-        "sent": sent, "window": window if len(window) == 2 else None,
+        "sent": sent, "received": received, "seal_ns": sealing,
+        "loop_cpu_ns": loop_cpu[-1] - loop_cpu[0] if len(loop_cpu) > 1 else None,
+        "window": window if len(window) == 2 else None,
         "wire": ({k: counted[1][k] - counted[0][k] for k in counted[0]}
                  if len(counted) == 2 else None),
     }

@@ -152,8 +152,8 @@ def _value_from_pb(msg: pb.Value, depth: int) -> Value:
 
 
 def _action_to_pb(action: Action, out: Message) -> None:
+    """(Checked by the caller: the message's own rules, or `encode_action`.)"""
     assert isinstance(out, pb.Action)
-    _rule(W.action, "action", action)
     out.kind = action.kind
     for name, value in action.args:
         arg = out.args.add()
@@ -168,9 +168,7 @@ def _action_from_pb(msg: Message) -> Action:
         if not arg.HasField("value"):
             _bad(f"argument {arg.name!r} has no value")
         args.append((arg.name, _value_from_pb(arg.value, 0)))
-    action = Action(msg.kind, tuple(args))
-    _rule(W.action, "action", action)
-    return action
+    return Action(msg.kind, tuple(args))  # (checked by the caller, as in _action_to_pb)
 
 
 # A log entry travels flat: the proto LogEntry holds the entry's fields and the state hash,
@@ -219,15 +217,22 @@ _CONVERTERS: dict[type, tuple[Callable[[Any, Message], None], Callable[[Message]
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Field:
-    """One field of a message class: its name, its Python type and its rules."""
+    """One field of a message class: its name, its Python type and its rules, and how it
+    travels (worked out once per class: a message is converted on every send and receipt)."""
 
     name: str
     kind: Any  # the type without Annotated and without `| None`
     optional: bool
     rules: tuple[W.Rule, ...]
+    item_kind: Any  # a tuple's item type (else ``kind``)
+    nested: bool  # a message of its own (checked by its own rules)
+    nested_items: bool  # a tuple that may hold messages
+    enum: type[IntEnum] | None  # an enum travels as its number
 
 
 _FIELDS: dict[Any, tuple[_Field, ...]] = {}
+#: Message class -> its ``problem`` method (None: it has none).
+_PROBLEMS: dict[Any, Callable[[Any], str | None] | None] = {}
 
 
 def _fields(cls: Any) -> tuple[_Field, ...]:
@@ -248,8 +253,11 @@ def _fields(cls: Any) -> tuple[_Field, ...]:
             optional = True
             rest = [a for a in hint.__args__ if a is not type(None)]
             hint = rest[0] if len(rest) == 1 else hint
-        out.append(_Field(f.name, hint, optional, rules))
+        enum = hint if isinstance(hint, type) and issubclass(hint, IntEnum) else None
+        out.append(_Field(f.name, hint, optional, rules, _item_kind(hint), _is_message(hint),
+                          typing.get_origin(hint) is tuple, enum))
     _FIELDS[cls] = tuple(out)
+    _PROBLEMS[cls] = getattr(cls, "problem", None)
     return _FIELDS[cls]
 
 
@@ -263,26 +271,38 @@ def _rule(rule: W.Rule, name: str, value: object) -> None:
 def _check(obj: object) -> None:
     """Apply every field rule of ``obj`` (recursing into nested messages), then its problem()."""
     cls = type(obj)
-    for f in _fields(cls):
+    fields = _FIELDS.get(cls) or _fields(cls)
+    for f in fields:
         value = getattr(obj, f.name)
-        for rule in f.rules:
-            _rule(rule, f.name, value)
-        if _is_message(f.kind) and value is not None:
-            _check(value)
-        elif typing.get_origin(f.kind) is tuple and isinstance(value, tuple):
+        try:
+            for rule in f.rules:
+                rule(f.name, value)
+        except W.Malformed as exc:
+            _bad(str(exc))
+        if f.nested:
+            if value is not None:
+                _check(value)
+        elif f.nested_items and isinstance(value, tuple):
             for item in value:
                 if _is_message(type(item)):
                     _check(item)
-    problem = getattr(obj, "problem", None)
+    problem = _PROBLEMS[cls]
     if problem is not None:
-        found = problem()
+        found = problem(obj)
         if found is not None:
             _bad(found)
 
 
+_MESSAGE_TYPES: dict[object, bool] = {}
+
+
 def _is_message(kind: object) -> bool:
-    return (isinstance(kind, type) and dataclasses.is_dataclass(kind)
+    known = _MESSAGE_TYPES.get(kind)
+    if known is None:
+        known = _MESSAGE_TYPES[kind] = (
+            isinstance(kind, type) and dataclasses.is_dataclass(kind)
             and kind.__module__ == LogHeader.__module__)
+    return known
 
 
 def _item_kind(kind: Any) -> Any:
@@ -290,37 +310,63 @@ def _item_kind(kind: Any) -> Any:
     return args[0] if len(args) == 2 and args[1] is Ellipsis else kind
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Wire:
+    """How one field of a message class sits in its proto message."""
+
+    field: _Field
+    repeated: bool
+    message: bool  # a proto message (or a repeated one)
+    presence: bool  # absent and default are told apart
+
+
+_WIRES: dict[Any, tuple[_Wire, ...]] = {}
+
+
+def _wires(cls: Any, msg: Message) -> tuple[_Wire, ...]:
+    """The fields of message class ``cls`` as they sit in proto message ``msg`` (cached)."""
+    known = _WIRES.get(cls)
+    if known is not None:
+        return known
+    by_name = msg.DESCRIPTOR.fields_by_name
+    out = []
+    for f in _fields(cls):
+        fd = by_name[f.name]
+        out.append(_Wire(f, fd.is_repeated, fd.message_type is not None, fd.has_presence))
+    _WIRES[cls] = tuple(out)
+    return _WIRES[cls]
+
+
 def _to_pb(value: object, kind: Any, out: Message) -> None:
     """Fill ``out`` from ``value`` of Python type ``kind`` (a message, a core value, a pair)."""
     if kind in _CONVERTERS:
         _CONVERTERS[kind][0](value, out)
     elif dataclasses.is_dataclass(kind):
-        for f in _fields(kind):
-            _field_to_pb(getattr(value, f.name), f, out)
+        for w in _WIRES.get(kind) or _wires(kind, out):
+            _field_to_pb(getattr(value, w.field.name), w, out)
     else:  # a plain tuple: the proto message's fields in order, e.g. (name, version)
         fields = out.DESCRIPTOR.fields
         for fd, item in zip(fields, typing.cast(tuple[object, ...], value), strict=True):
             setattr(out, fd.name, item)
 
 
-def _field_to_pb(value: object, f: _Field, out: Message) -> None:
-    fd = out.DESCRIPTOR.fields_by_name[f.name]
+def _field_to_pb(value: object, w: _Wire, out: Message) -> None:
     if value is None:
         return  # an optional field, absent
-    if fd.is_repeated:
+    f = w.field
+    if w.repeated:
         container = getattr(out, f.name)
-        item_kind = _item_kind(f.kind)
-        for item in typing.cast(tuple[object, ...], value):
-            if fd.message_type is not None:
-                _to_pb(item, item_kind, container.add())
-            else:
-                container.append(item)
-    elif fd.message_type is not None:
+        if w.message:
+            for item in typing.cast(tuple[object, ...], value):
+                _to_pb(item, f.item_kind, container.add())
+        else:
+            container.extend(typing.cast(tuple[object, ...], value))
+    elif w.message:
         sub = getattr(out, f.name)
         sub.SetInParent()
         _to_pb(value, f.kind, sub)
-    elif isinstance(value, IntEnum):
-        setattr(out, f.name, int(value))
+    elif f.enum is not None:
+        setattr(out, f.name, int(typing.cast(int, value)))
     else:
         setattr(out, f.name, value)
 
@@ -330,32 +376,31 @@ def _from_pb(kind: Any, msg: Message) -> Any:
     if kind in _CONVERTERS:
         return _CONVERTERS[kind][1](msg)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
-        return kind(**{f.name: _field_from_pb(f, msg) for f in _fields(kind)})
+        return kind(*[_field_from_pb(w, msg) for w in _WIRES.get(kind) or _wires(kind, msg)])
     return tuple(getattr(msg, fd.name) for fd in msg.DESCRIPTOR.fields)
 
 
-def _field_from_pb(f: _Field, msg: Message) -> object:
-    fd = msg.DESCRIPTOR.fields_by_name[f.name]
-    if fd.is_repeated:
+def _field_from_pb(w: _Wire, msg: Message) -> object:
+    f = w.field
+    if w.repeated:
         items = getattr(msg, f.name)
-        if fd.message_type is None:
+        if not w.message:
             return tuple(items)
-        item_kind = _item_kind(f.kind)
-        return tuple(_from_pb(item_kind, item) for item in items)
-    if fd.message_type is not None:
+        return tuple(_from_pb(f.item_kind, item) for item in items)
+    if w.message:
         if not msg.HasField(f.name):
             if f.optional:
                 return None
             _bad(f"the {msg.DESCRIPTOR.name} has no {f.name} (it is required)")
         return _from_pb(f.kind, getattr(msg, f.name))
-    if fd.has_presence and f.optional and not msg.HasField(f.name):
+    if w.presence and f.optional and not msg.HasField(f.name):
         return None
     value = getattr(msg, f.name)
-    if isinstance(f.kind, type) and issubclass(f.kind, IntEnum):
+    if f.enum is not None:
         try:
-            return f.kind(value)
+            return f.enum(value)
         except ValueError:  # a number from a newer peer: member 0, "unknown"
-            return f.kind(0)
+            return f.enum(0)
     return value
 
 
@@ -473,6 +518,7 @@ def encode_action(action: Action) -> bytes:
     """The protobuf ``Action`` bytes of ``action``; `CodecError` for an invalid action."""
 
     def run() -> bytes:
+        _rule(W.action, "action", action)
         msg = pb.Action()
         _action_to_pb(action, msg)
         return msg.SerializeToString(deterministic=True)
@@ -482,9 +528,12 @@ def encode_action(action: Action) -> bytes:
 
 def decode_action(data: bytes) -> Action:
     """The `Action` in protobuf ``Action`` bytes; `CodecError` for anything else."""
-    return typing.cast(Action, _guarded(
-        "cannot decode the action",
-        lambda: _action_from_pb(pb.Action.FromString(_as_bytes(data)))))
+    def run() -> Action:
+        action = _action_from_pb(pb.Action.FromString(_as_bytes(data)))
+        _rule(W.action, "action", action)
+        return action
+
+    return typing.cast(Action, _guarded("cannot decode the action", run))
 
 
 LogRecord = LogHeader | LoggedEntry | SeatEvent | SealRecord

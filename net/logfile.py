@@ -28,10 +28,12 @@ missed, from the other peers.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import struct
 import tempfile
+import threading
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -45,6 +47,8 @@ from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
 from hedgerow.net.messages import CardReveal, LoggedEntry, LogHeader, SealRecord, SeatEvent
 from hedgerow.net.rulesmatch import OPEN_DECK
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "MAGIC",
@@ -374,14 +378,22 @@ class LogWriter:
       the other peers hold;
     * ``"always"`` (or True): every record as well;
     * ``"never"`` (or False): nothing, only flushes (throwaway logs, tests).
+
+    With ``background`` the fsyncs of entries and sealed records (the ones made on every
+    move) run on a thread of the writer's own: `append` returns once the record is flushed,
+    and the disk catches up a moment later (a request made while one waits to run is covered
+    by it).  A live peer writes this way, so that a slow disk never holds up its event loop
+    (an fsync of 1 to 25 ms stalled every message behind it); `close` waits for them.  The
+    header, the seat events and the end are still fsynced before the call returns.
     """
 
     def __init__(self, path: str | os.PathLike[str], header: LogHeader, *,
-                 sync: Sync = SYNC_OWN) -> None:
+                 sync: Sync = SYNC_OWN, background: bool = False) -> None:
         self.path = Path(path)
         self.header = header
         self.policy = _policy(sync)
         self.sync = self.policy != SYNC_NEVER
+        self._syncer: _Syncer | None = None
         result = read_log(self.path) if self.path.exists() else None
         if result is not None and result.header is None and not (
             result.problem is not None and result.problem.at_tail
@@ -411,6 +423,8 @@ class LogWriter:
             _fsync_dir(self.path.parent, self.sync)
             self._next_index = 0
             self._head = header.table_header.genesis
+        if background and self.sync:
+            self._syncer = _Syncer(self._file.fileno())
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str], *, sync: Sync = SYNC_OWN) -> LogWriter:
@@ -483,7 +497,7 @@ class LogWriter:
             raise LogFileError(
                 f"{self.path}: cannot log entry #{entry.index}: {exc.message}") from exc
         self._file.write(frame)
-        self._sync(self.policy == SYNC_ALWAYS or entry.seat == self.header.own_seat)
+        self._sync(self.policy == SYNC_ALWAYS or entry.seat == self.header.own_seat, soon=True)
         self._next_index += 1
         self._head = entry.digest
 
@@ -505,17 +519,27 @@ class LogWriter:
             raise LogFileError(f"{self.path}: cannot log a sealed record: {exc.message}") \
                 from exc
         self._file.write(frame)
-        self._sync(self.policy == SYNC_ALWAYS or own)
+        self._sync(self.policy == SYNC_ALWAYS or own, soon=True)
 
-    def _sync(self, durable: bool = True) -> None:
-        """Flush; fsync too when ``durable`` and the policy fsyncs at all."""
+    def _sync(self, durable: bool = True, *, soon: bool = False) -> None:
+        """Flush; fsync too when ``durable`` and the policy fsyncs at all (``soon``: on the
+        background thread, when the writer has one)."""
         self._file.flush()
         if durable and self.sync:
-            os.fsync(self._file.fileno())
+            if soon and self._syncer is not None:
+                self._syncer.request()
+            else:
+                os.fsync(self._file.fileno())
 
     def close(self) -> None:
-        """Flush and close the file (appending afterwards raises ``ValueError``)."""
+        """Flush and close the file (appending afterwards raises ``ValueError``), once every
+        fsync asked for is done."""
         if not self._file.closed:
+            if self._syncer is not None:
+                self._syncer.close()
+                if self._syncer.error is not None:
+                    log.warning("%s: a record could not be synced to disk: %s", self.path,
+                                self._syncer.error)
             self._sync()
             self._file.close()
 
@@ -530,6 +554,47 @@ class LogWriter:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+class _Syncer:
+    """fsyncs one file on a thread of its own whenever asked; a request made while another
+    waits to run is covered by it (an fsync makes everything written before it durable)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._wake = threading.Condition()
+        self._due = False
+        self._stop = False
+        self.error: OSError | None = None  # the first fsync that failed
+        self._thread = threading.Thread(target=self._run, name="hedgerow-log-fsync",
+                                        daemon=True)
+        self._thread.start()
+
+    def request(self) -> None:
+        """fsync the file soon (after what was written so far)."""
+        with self._wake:
+            self._due = True
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due and not self._stop:
+                    self._wake.wait()
+                if not self._due:
+                    return
+                self._due = False
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:
+                self.error = self.error or exc
+
+    def close(self) -> None:
+        """Wait for the fsyncs asked for, then end the thread."""
+        with self._wake:
+            self._stop = True
+            self._wake.notify()
+        self._thread.join()
 
 
 def _free_name(path: Path) -> Path:

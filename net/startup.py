@@ -459,9 +459,10 @@ class Startup:
         header = LogHeader.for_table(ctx.ruleset, ctx.players, ctx.table.header.seed,
                                      table_id=ctx.table_id, own_seat=ctx.seat,
                                      seat_names=names, fingerprint=ctx.table.header.fingerprint)
-        # Flushed after every entry (survives a crash of this process); not fsynced, so a
+        # Flushed after every entry (survives a crash of this process); this seat's own
+        # entries fsynced too, off the event loop (a slow disk must not hold up play), so a
         # power cut may lose the last entries, which catch-up fetches again from the others.
-        ctx.writer = LogWriter(ctx.log_path, header)
+        ctx.writer = LogWriter(ctx.log_path, header, background=True)
         ctx.save_table_file()
         ctx.drop_open_table()  # (the host's) the log and its table file take over
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -719,6 +721,43 @@ def test_the_other_fsync_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert calls == ["header", "header", *entries, "close"]
     else:  # a simulation's log (no own seat): only the file and the end
         assert calls == ["header", "header", "close"]
+
+
+def test_a_background_writer_fsyncs_off_the_callers_thread_and_close_waits_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a live peer writes with (`LogWriter` ``background``): its own entries are
+    fsynced by the writer's thread, so a slow disk never holds up the caller; the header
+    and the end are fsynced before the call returns, and close waits for the rest."""
+    calls: list[str] = []
+    disk = threading.Event()  # a slow disk: an fsync takes until this is set
+    slow = [False]
+
+    def fsync(fd: int) -> None:
+        if slow[0]:
+            disk.wait(10)
+        calls.append(threading.current_thread().name)
+
+    monkeypatch.setattr(logfile.os, "fsync", fsync)
+    ruleset = toy_ruleset()
+    table = Table(ruleset, 3, SEED)
+    header = LogHeader.for_table(ruleset, 3, SEED, table_id=b"T" * 16, own_seat=1)
+    path = tmp_path / "game.hlog"
+    writer = LogWriter(path, header, background=True)
+    assert calls == ["MainThread", "MainThread"]  # the file and its directory entry
+    slow[0] = True
+    applied = list(table.opening)
+    for n in MOVES:
+        applied += add(table, n)
+    started = time.monotonic()
+    for item in applied:
+        writer.append(item.entry, table.hash_of(item.after))
+    assert time.monotonic() - started < 5  # no append waited for the disk
+    assert read_log(path).entries == tuple(
+        LoggedEntry(a.entry, table.hash_of(a.after)) for a in applied)  # flushed already
+    disk.set()
+    writer.close()
+    assert calls[-1] == "MainThread"  # the end, once the background ones are done
+    assert "hedgerow-log-fsync" in calls[2:-1] and set(calls[2:-1]) == {"hedgerow-log-fsync"}
 
 
 def test_an_unknown_fsync_policy_is_refused_before_any_file_is_made(tmp_path: Path) -> None:
