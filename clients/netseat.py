@@ -92,7 +92,7 @@ def goodbye(peer: Seat) -> list[str]:
                                                for s in range(peer.players)], peer.seat,
                               peer.departures.ended))
     elif phase == Phase.HALTED:
-        lines.append(f"The table halted: {peer.problem()}")
+        lines.append(f"Stopped: {peer.problem()}")
     elif phase == Phase.PLAYING:
         lines.append(f"You left the table at action #{peer.index}, before the end of the game.")
     else:

@@ -252,7 +252,10 @@ class PeerContext:
         self.table: Table | None = None
         self._phase = Phase.SEATING
         self.problem: str | None = None
-        self.writer: LogWriter | None = None
+        self._writer: LogWriter | None = None
+        #: This seat could not write its log (a full disk): it went silent, lost to the
+        #: others, and stopped (`log_failed`).
+        self.silent = False
         self.log_path: Path | None = None
         self.open_path: Path | None = None  # the host's open-table file, before the log
         self.table_name = ""  # the table's name on the LAN (kept in the open-table file)
@@ -269,6 +272,33 @@ class PeerContext:
         self.seat = seat
         self.roster = Roster(players, self.identity.public)
         self.hashes = HashBook(players, seat)
+
+    @property
+    def writer(self) -> LogWriter | None:
+        """This seat's log (once the seed is agreed); a record it cannot write stops the
+        seat (`log_failed`)."""
+        return self._writer
+
+    @writer.setter
+    def writer(self, writer: LogWriter | None) -> None:
+        self._writer = writer
+        if writer is not None:
+            writer.on_failure = self.log_failed
+
+    def log_failed(self, problem: str) -> None:
+        """This seat's log cannot be written (a full disk, docs/protocol.md §6): it stops at
+        once, before it reports (`StateHash`) or acts on an entry it has not logged, and goes
+        silent (nothing more is sent, not even a heartbeat or a ``Leave``): to the others it
+        is lost, not gone (§5.8), so what they do about a departed seat applies (§5.9).
+        The log holds every entry up to the last one written whole; ``hedgerow resume``,
+        once there is room again, catches up the rest from the table: nothing is lost."""
+        if self.silent:
+            return
+        self.silent = True
+        self.halt(f"this seat cannot write its log ({problem}): the others see it lost and "
+                  "may wait for it, seat a bot or end the game.  Free some space (or set "
+                  "HEDGEROW_HOME to a folder on another disk), then run hedgerow resume: "
+                  "nothing is lost")
 
     @property
     def fingerprint(self) -> str:
@@ -311,16 +341,18 @@ class PeerContext:
         return encode_envelope(Envelope(tid, self.identity.public, self._seq, body))
 
     def broadcast(self, body: Body) -> None:
-        """Send ``body`` to every other seated peer (one envelope)."""
-        if self.roster is None:
+        """Send ``body`` to every other seated peer (one envelope; nothing once this seat
+        went silent, `log_failed`)."""
+        if self.roster is None or self.silent:
             return
         data = self.encode(body)
         for m in self.roster.others():
             self.node.send(m.key, data)
 
     def send(self, member: Member, body: Body) -> None:
-        """Send ``body`` to one seated peer."""
-        self.node.send(member.key, self.encode(body))
+        """Send ``body`` to one seated peer (nothing once this seat went silent)."""
+        if not self.silent:
+            self.node.send(member.key, self.encode(body))
 
     def notify(self) -> None:
         """Tell every watcher of the seat that something changed."""
@@ -370,8 +402,8 @@ class PeerContext:
         self._keep(RefusalRecord(rx.sender, member.seat if member else None, what, code,
                                  message, ref_index))
         self.wake()
-        if env is not None and isinstance(env.body, ErrorMsg):
-            return  # never answer an error with an error
+        if (env is not None and isinstance(env.body, ErrorMsg)) or self.silent:
+            return  # never answer an error with an error (nor anything, once silent)
         error = ErrorMsg(code, message, ref_seq, ref_index,  # a plain str: no StrEnum
                          shown(str(refusal), MAX_REFUSAL_LENGTH))
         data = self.encode(error)

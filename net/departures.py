@@ -806,6 +806,9 @@ class Departures:
         """A simultaneous step: commit for the hosted seat (Sync reveals it with ours)."""
         table = self.ctx.table
         assert table is not None
+        self.sync.seal()  # what the bot follows is in our log first (a full disk: it stops)
+        if self.ctx.phase != Phase.PLAYING:
+            return False
         step = self.sync.open_step()
         if seat in step.commits or seat in step.hosted:
             return False

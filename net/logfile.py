@@ -28,6 +28,8 @@ missed, from the other peers.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -37,9 +39,9 @@ import threading
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from io import FileIO
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
 
 from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
@@ -385,6 +387,14 @@ class LogWriter:
     by it).  A live peer writes this way, so that a slow disk never holds up its event loop
     (an fsync of 1 to 25 ms stalled every message behind it); `close` waits for them.  The
     header, the seat events and the end are still fsynced before the call returns.
+
+    A record that cannot be written (a full disk: ``ENOSPC``, or any other `OSError`) is
+    not half-written: the file is cut back to its last whole record and closed, and
+    ``failed`` says why.  With ``on_failure`` set, that callback is told (once) and the
+    write returns as if nothing had been asked (the caller's `closed` check then skips the
+    next ones); without it the write raises `LogFileError`.  The file is written unbuffered
+    (each record is one flushed write anyway), so nothing is left in a buffer to be written
+    later behind the cut.
     """
 
     def __init__(self, path: str | os.PathLike[str], header: LogHeader, *,
@@ -394,6 +404,10 @@ class LogWriter:
         self.policy = _policy(sync)
         self.sync = self.policy != SYNC_NEVER
         self._syncer: _Syncer | None = None
+        #: Told why, once, when a record cannot be written (see the class docstring).
+        self.on_failure: Callable[[str], None] | None = None
+        #: Why a record could not be written (the file was cut back and closed), or None.
+        self.failed: str | None = None
         result = read_log(self.path) if self.path.exists() else None
         if result is not None and result.header is None and not (
             result.problem is not None and result.problem.at_tail
@@ -406,7 +420,7 @@ class LogWriter:
             problem = result.problem
             if not _continuable(problem):
                 raise LogFileError(f"{self.path}: cannot continue a damaged log: {problem}")
-            self._file: BinaryIO = open(self.path, "r+b")  # noqa: SIM115 - closed by close()
+            self._file: FileIO = open(self.path, "r+b", buffering=0)  # noqa: SIM115 - closed by close()
             self._file.truncate(result.end)
             self._file.seek(result.end)
             self._sync()
@@ -417,8 +431,8 @@ class LogWriter:
                 frame = _frame(header)  # validate the header before creating anything
             except CodecError as exc:
                 raise LogFileError(f"{self.path}: invalid log header: {exc.message}") from exc
-            self._file = open(self.path, "wb")  # noqa: SIM115 - closed by close()
-            self._file.write(MAGIC + frame)
+            self._file = open(self.path, "wb", buffering=0)  # noqa: SIM115 - closed by close()
+            _put(self._file, MAGIC + frame)
             self._sync()
             _fsync_dir(self.path.parent, self.sync)
             self._next_index = 0
@@ -496,10 +510,10 @@ class LogWriter:
         except CodecError as exc:
             raise LogFileError(
                 f"{self.path}: cannot log entry #{entry.index}: {exc.message}") from exc
-        self._file.write(frame)
-        self._sync(self.policy == SYNC_ALWAYS or entry.seat == self.header.own_seat, soon=True)
-        self._next_index += 1
-        self._head = entry.digest
+        if self._write(frame, self.policy == SYNC_ALWAYS or entry.seat == self.header.own_seat,
+                       soon=True):
+            self._next_index += 1
+            self._head = entry.digest
 
     def append_event(self, event: SeatEvent) -> None:
         """Write a seat event (a record outside the hash chain), flush and fsync it."""
@@ -507,8 +521,7 @@ class LogWriter:
             frame = _frame(event)
         except CodecError as exc:
             raise LogFileError(f"{self.path}: cannot log the seat event: {exc.message}") from exc
-        self._file.write(frame)
-        self._sync()
+        self._write(frame, True)
 
     def append_seal(self, record: SealRecord, *, own: bool) -> None:
         """Write a sealed-deck record (outside the hash chain), flush it, and fsync it when
@@ -518,8 +531,32 @@ class LogWriter:
         except CodecError as exc:
             raise LogFileError(f"{self.path}: cannot log a sealed record: {exc.message}") \
                 from exc
-        self._file.write(frame)
-        self._sync(self.policy == SYNC_ALWAYS or own, soon=True)
+        self._write(frame, self.policy == SYNC_ALWAYS or own, soon=True)
+
+    def _write(self, frame: bytes, durable: bool, *, soon: bool = False) -> bool:
+        """Write one record and flush it (fsync it when ``durable``); False when it could not
+        be written (see the class docstring: cut back, closed, told or raised)."""
+        if self.failed is not None:
+            raise LogFileError(f"{self.path}: cannot write: {self.failed}")
+        at = self._file.tell()
+        try:
+            _put(self._file, frame)
+            self._sync(durable, soon=soon)
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            if self._syncer is not None:  # (its fsyncs end before the file does)
+                self._syncer.close()
+                self._syncer = None
+            with contextlib.suppress(OSError):  # (cutting a file back needs no room)
+                os.ftruncate(self._file.fileno(), at)
+                os.fsync(self._file.fileno())
+            with contextlib.suppress(OSError):
+                self._file.close()
+            if self.on_failure is None:
+                raise LogFileError(f"{self.path}: cannot write: {self.failed}") from exc
+            self.on_failure(self.failed)
+            return False
+        return True
 
     def _sync(self, durable: bool = True, *, soon: bool = False) -> None:
         """Flush; fsync too when ``durable`` and the policy fsyncs at all (``soon``: on the
@@ -554,6 +591,17 @@ class LogWriter:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _put(file: FileIO, data: bytes) -> None:
+    """Write all of ``data`` to an unbuffered ``file`` (a short write goes on where it
+    stopped; a full disk raises `OSError` on the next)."""
+    view = memoryview(data)
+    while view:
+        written = file.write(view)
+        if not written:  # (a regular file takes a byte or raises: never loop on nothing)
+            raise OSError(errno.EIO, "the file took none of the record")
+        view = view[written:]
 
 
 class _Syncer:

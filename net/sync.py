@@ -706,11 +706,13 @@ class Sync:
         waiting for cards every peer must see first), else why not."""
         table = self.table
         assert table is not None
-        if isinstance(table, SealedTable):
-            if self.held():  # (a seat is not ready meanwhile; a race with it waits here)
-                self._waiting.append(lambda: self._author_later(seat, action))
-                return None
-            self.seal()
+        if isinstance(table, SealedTable) and self.held():
+            # (a seat is not ready meanwhile; a race with it waits here)
+            self._waiting.append(lambda: self._author_later(seat, action))
+            return None
+        refused = self._logged_first()
+        if refused is not None:
+            return refused
         index, prev = table.index, table.head
         report = self.report()  # our hashes of the entries sealed so far ride along
         try:
@@ -740,6 +742,14 @@ class Sync:
             self._reveals[index] = announce.reveals
         self.applied(result, announce=announce)
         self.drain()
+        return None
+
+    def _logged_first(self) -> Refusal | None:
+        """Before this peer acts: every entry it follows is sealed, so in its log (a seat
+        whose log cannot be written stops there and acts no more, `PeerContext.log_failed`)."""
+        self.seal()
+        if self.ctx.phase != Phase.PLAYING:
+            return Refusal("wrong_phase", f"the table is {self.ctx.phase.value} here")
         return None
 
     def _author_later(self, seat: int, action: Action) -> bool:
@@ -806,6 +816,9 @@ class Sync:
         """This peer's seat chooses ``action`` for the open simultaneous step: checked
         against the step's starting state, then committed (nothing is revealed yet)."""
         assert self.table is not None
+        refused = self._logged_first()
+        if refused is not None:
+            return refused
         step = self._open_step()
         if step.own is not None:
             return Refusal(Code.ALREADY_CHOSEN, f"seat {self.ctx.seat} already chose for this step")

@@ -76,7 +76,8 @@ def logging_to_file() -> Iterator[Path]:
             lg.addHandler(h)
         root.setLevel(saved[0])
         logging.raiseExceptions = saved[1]
-        handler.close()
+        with contextlib.suppress(OSError):  # (a full disk: what it kept is kept)
+            handler.close()
 
 
 class FullScreen:

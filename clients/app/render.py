@@ -258,7 +258,7 @@ def cursor_at_line(fragments: StyleAndTextTuples, line: int) -> StyleAndTextTupl
 def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
     """Before play: how many seats are open, and how others join."""
     if state.phase == Phase.HALTED:
-        return [("class:error", wrap(f"The table stopped: {state.problem}", width))]
+        return [("class:error", wrap(f"Stopped: {state.problem}", width))]
     if state.seat.host_gone():
         return [("class:prompt", wrap("The host is gone before the game began: waiting for "
                                       "them to re-open the table (hedgerow resume).", width))]
@@ -295,7 +295,7 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
     if state.phase == Phase.FINISHED or state.over:
         right = ("class:title.over", " Game over ")
     elif state.phase == Phase.HALTED:
-        right = ("class:title.halted", " Table stopped ")
+        right = ("class:title.halted", " Stopped ")
     elif state.phase != Phase.PLAYING:
         right = ("class:title", f" {state.phase.value.capitalize()}… ")
     elif state.seat.seat in state.active and state.held is not None:
@@ -449,7 +449,7 @@ def _prompt_parts(state: SeatState, width: int,
     if state.message:
         first = [("class:message", state.named(state.message))]
     elif state.phase == Phase.HALTED:
-        first = [("class:error", f"The table stopped: {state.problem or 'unknown reason'}")]
+        first = [("class:error", f"Stopped: {state.problem or 'unknown reason'}")]
     elif state.over and state.screen == RESULTS:
         first = []
     elif state.over:

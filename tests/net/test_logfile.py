@@ -764,3 +764,59 @@ def test_an_unknown_fsync_policy_is_refused_before_any_file_is_made(tmp_path: Pa
     with pytest.raises(ValueError, match="unknown fsync policy 'sometimes'"):
         LogWriter(tmp_path / "game.hlog", header_for(toy_ruleset()), sync="sometimes")
     assert list(tmp_path.iterdir()) == []
+
+
+class Filling:
+    """A log file on a disk with ``room`` bytes left: a write takes what fits, the next one
+    fails with ``ENOSPC``, as a full partition's does (the rest is the real file's)."""
+
+    def __init__(self, file: object, room: int) -> None:
+        self._file, self.room = file, room
+
+    def write(self, data: bytes) -> int:
+        import errno
+
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        taken = min(len(data), self.room)
+        self.room -= taken
+        return self._file.write(bytes(data[:taken]))  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._file, name)
+
+
+@pytest.mark.parametrize("told", [False, True])
+def test_a_full_disk_leaves_the_log_whole_up_to_its_last_record(tmp_path: Path,
+                                                              told: bool) -> None:
+    """A record the disk cannot take is not half-written: the file is cut back to the
+    records before it and closed; the writer says why (``failed``), and tells its
+    ``on_failure`` once, or raises `LogFileError` when nobody listens."""
+    path = tmp_path / "game.hlog"
+    ruleset = toy_ruleset()
+    table = Table(ruleset, 2, SEED)
+    header = header_for(ruleset, 2)
+    writer = LogWriter(path, header, sync=False)
+    heard: list[str] = []
+    if told:
+        writer.on_failure = heard.append
+    log_all(table, writer, table.opening)
+    log_all(table, writer, add(table, 1))
+    kept = path.stat().st_size
+    writer._file = Filling(writer._file, 5)  # type: ignore[assignment]  # 5 bytes of room
+    applied = add(table, 2)
+    if told:
+        log_all(table, writer, applied)
+        assert heard == ["No space left on device"]
+    else:
+        with pytest.raises(LogFileError, match="cannot write: No space left on device"):
+            log_all(table, writer, applied)
+    assert writer.closed and writer.failed == "No space left on device"
+    assert path.stat().st_size == kept  # the 5 bytes it took are cut off again
+    result = read_log(path)
+    assert result.ok and [e.entry for e in result.entries] == table.entries[:2]
+    writer.close()  # (closing again is harmless)
+    with LogWriter(path, header, sync=False) as again:  # room again: it goes on from there
+        assert again.next_index == 2
+        log_all(table, again, applied)
+    assert [e.entry for e in read_log(path).entries] == table.entries
