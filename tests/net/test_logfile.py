@@ -786,9 +786,10 @@ class Filling:
         return getattr(self._file, name)
 
 
+@pytest.mark.parametrize("background", [False, True])
 @pytest.mark.parametrize("told", [False, True])
-def test_a_full_disk_leaves_the_log_whole_up_to_its_last_record(tmp_path: Path,
-                                                              told: bool) -> None:
+def test_a_full_disk_leaves_the_log_whole_up_to_its_last_record(tmp_path: Path, told: bool,
+                                                              background: bool) -> None:
     """A record the disk cannot take is not half-written: the file is cut back to the
     records before it and closed; the writer says why (``failed``), and tells its
     ``on_failure`` once, or raises `LogFileError` when nobody listens."""
@@ -796,7 +797,8 @@ def test_a_full_disk_leaves_the_log_whole_up_to_its_last_record(tmp_path: Path,
     ruleset = toy_ruleset()
     table = Table(ruleset, 2, SEED)
     header = header_for(ruleset, 2)
-    writer = LogWriter(path, header, sync=False)
+    writer = LogWriter(path, header, sync="always" if background else False,
+                       background=background)
     heard: list[str] = []
     if told:
         writer.on_failure = heard.append
