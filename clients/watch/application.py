@@ -101,6 +101,8 @@ async def watch_after_game(table: Seat, path: Path, *, host: PluginHost | None =
     `DISCLOSED_WAIT` seconds; the viewer says what it could not open if one is late)."""
     plugins = host or PluginHost()
     if table.sealed and table.verdict() is None:
+        print("Opening the replay once every seat's secret is in the log (a few seconds at "
+              "most)…", flush=True)
         await table.wait_until(lambda: table.verdict() is not None, DISCLOSED_WAIT)
     film = load_film(path, plugins)
     return await run_watch(film, seat=table.seat, host=plugins, input=input, output=output)
