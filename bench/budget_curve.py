@@ -21,6 +21,11 @@ and its 95% Wilson interval, mean points, the ismcts seat's seconds per move, th
 ranges.  A deal found in two files counts once.  Folders are labelled by their names
 (``before``, ``after``) in the first column.
 
+``python bench/budget_curve.py compare BEFORE AFTER``: the same rows for the deals both
+folders played: ismcts's wins in each, how many deals came out better and worse for it
+(a win against a loss, or a shared victory against either), and the exact sign test's
+two-sided p-value of that split.
+
 ``python bench/budget_curve.py stall --seed 900000 [--bot ismcts:10000] [--games K]``:
 the Mandala game of issue 33 (``simulate mandala --players 2 --bots ismcts:10000,greedy
 --seed 900000``, the same game) move by move for the ismcts seat: its plays, how many went
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -189,6 +195,18 @@ def ismcts_share(record: dict[str, Any]) -> tuple[float, int]:
     return (0.0, seat)
 
 
+def row_key(header: dict[str, Any]) -> tuple[str, str, str]:
+    """(game, ismcts choice, opponent) of a run's settings line."""
+    mine = next(b for b in header["bots"] if b.startswith("ismcts"))
+    other = next(b for b in header["bots"] if not b.startswith("ismcts"))
+    return (header["game"], mine, other)
+
+
+def folder_files(folder: str) -> list[Path]:
+    """Every run's file in ``folder``, finished or not."""
+    return sorted([*Path(folder).glob("*.jsonl"), *Path(folder).glob("*.partial")])
+
+
 def summarise(paths: list[Path]) -> dict[tuple[str, str, str], dict[str, Any]]:
     """Per (game, ismcts choice, opponent): games, wins (a shared victory counts its share),
     seeds, the points of each side, the ismcts seat's seconds and moves, and whether any of
@@ -199,9 +217,7 @@ def summarise(paths: list[Path]) -> dict[tuple[str, str, str], dict[str, Any]]:
         header, games = read_records(path)
         if header is None:
             continue
-        mine = next(b for b in header["bots"] if b.startswith("ismcts"))
-        other = next(b for b in header["bots"] if not b.startswith("ismcts"))
-        key = (header["game"], mine, other)
+        key = row_key(header)
         for _, data in sorted(games.items()):
             row = rows.setdefault(key, {"games": 0, "wins": 0.0, "seeds": set(),
                                         "mine": 0.0, "theirs": 0.0, "seconds": 0.0,
@@ -254,8 +270,7 @@ def table(args: argparse.Namespace) -> None:
           "| mean points, ismcts : other | s/move | seeds |")
     print("|---|---|---|---|---|---|---|---|---|")
     for folder in args.folders:
-        paths = sorted([*Path(folder).glob("*.jsonl"), *Path(folder).glob("*.partial")])
-        rows = summarise(paths)
+        rows = summarise(folder_files(folder))
         for (game, mine, other), row in sorted(rows.items(),
                                                key=lambda kv: (kv[0][0], kv[0][2],
                                                                budget_of(kv[0][1]))):
@@ -265,6 +280,45 @@ def table(args: argparse.Namespace) -> None:
                   f"{cell_text(row)} | {row['mine'] / n:.1f} : {row['theirs'] / n:.1f} | "
                   f"{row['seconds'] / max(1, row['moves']):.3f} | "
                   f"{seed_ranges(row['seeds'])} |")
+
+
+def per_deal(paths: list[Path]) -> dict[tuple[str, str, str], dict[int, float]]:
+    """ismcts's share of each deal (seed) per (game, ismcts choice, opponent)."""
+    shares: dict[tuple[str, str, str], dict[int, float]] = {}
+    for path in paths:
+        header, games = read_records(path)
+        if header is not None:
+            row = shares.setdefault(row_key(header), {})
+            for data in games.values():
+                row.setdefault(data["seed"], ismcts_share(data)[0])
+    return shares
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The two-sided exact sign test's p-value of ``better`` deals against ``worse`` ones (the
+    deals that came out the same left out): how often a coin would split as unevenly."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(better, worse) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def compare(args: argparse.Namespace) -> None:
+    before, after = per_deal(folder_files(args.before)), per_deal(folder_files(args.after))
+    print(f"| game | against | ismcts | deals in both | {Path(args.before).name} | "
+          f"{Path(args.after).name} | deals better / worse | sign test p |")
+    print("|---|---|---|---|---|---|---|---|")
+    for key in sorted(set(before) & set(after), key=lambda k: (k[0], k[2], budget_of(k[1]))):
+        seeds = sorted(set(before[key]) & set(after[key]))
+        if not seeds:
+            continue
+        was = [before[key][s] for s in seeds]
+        now = [after[key][s] for s in seeds]
+        better = sum(1 for b, a in zip(was, now, strict=True) if a > b)
+        worse = sum(1 for b, a in zip(was, now, strict=True) if a < b)
+        print(f"| {key[0]} | {key[2]} | {key[1]} | {len(seeds)} | {sum(was):g} | {sum(now):g} "
+              f"| {better} / {worse} | {sign_test(better, worse):.2g} |")
 
 
 #: A run of this many face-down plays in a row by the ismcts seat counts as a stall.
@@ -383,6 +437,9 @@ def main() -> None:
                    "this interpreter's)")
     t = sub.add_parser("table", help="the table of every run in the folders")
     t.add_argument("folders", nargs="+")
+    c = sub.add_parser("compare", help="two folders' runs on the deals they share")
+    c.add_argument("before")
+    c.add_argument("after")
     s = sub.add_parser("stall", help="issue 33's Mandala game, move by move")
     s.add_argument("--seed", type=int, default=900000)
     s.add_argument("--bot", default="ismcts:10000")
@@ -390,7 +447,7 @@ def main() -> None:
     s.add_argument("--seat", type=int, default=0, help="the ismcts seat (-1: seats "
                    "alternate from game to game)")
     args = parser.parse_args()
-    {"run": run, "table": table, "stall": stall}[args.command](args)
+    {"run": run, "table": table, "compare": compare, "stall": stall}[args.command](args)
 
 
 if __name__ == "__main__":

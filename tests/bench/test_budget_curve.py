@@ -8,6 +8,7 @@ them from the repository root does.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -196,3 +197,31 @@ def test_the_stall_count_is_of_the_game_simulate_plays() -> None:
         assert outcome is not None and result["scores"] == list(outcome.scores)
         assert result["plays"] > 0 and 0 <= result["longest"] <= result["down"] <= result["plays"]
         assert 0 <= result["missed"] <= result["plays"]
+
+
+def test_the_sign_test_is_the_exact_binomial_tail() -> None:
+    assert bc.sign_test(0, 0) == 1.0
+    assert bc.sign_test(5, 5) == 1.0
+    assert bc.sign_test(6, 0) == pytest.approx(2 / 64)
+    assert bc.sign_test(0, 6) == bc.sign_test(6, 0)
+    assert bc.sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+
+
+def test_compare_pairs_the_deals_both_folders_played(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    before.mkdir()
+    after.mkdir()
+    write(before / "a.jsonl", header(games=3), game(0, 900000, [ISM, GRE], [1]),
+          game(1, 900001, [GRE, ISM], [1]), game(2, 900002, [ISM, GRE], [0, 1]))
+    write(after / "a.partial", header(games=4), game(0, 900000, [ISM, GRE], [0]),
+          game(1, 900001, [GRE, ISM], [1]), game(2, 900002, [ISM, GRE], [1]),
+          game(3, 900003, [GRE, ISM], [1]))  # a deal before did not play: left out
+    shares = bc.per_deal(bc.folder_files(str(after)))
+    assert shares == {("mandala", ISM, GRE): {900000: 1.0, 900001: 1.0, 900002: 0.0,
+                                              900003: 1.0}}
+    bc.compare(argparse.Namespace(before=str(before), after=str(after)))
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("| game | against | ismcts | deals in both | before | after |")
+    # deal 0: a loss became a win; deal 1 the same; deal 2: a shared victory became a loss
+    assert rows[2] == "| mandala | greedy | ismcts:300 | 3 | 1.5 | 2 | 1 / 1 | 1 |"
