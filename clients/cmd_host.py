@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             raise HedgerowError(str(exc)) from None
 
     def opened(peer: Seat, emit: Emit) -> None:
-        deck = "open" if args.open_deck or args.seed is not None else "sealed"
+        deck = "sealed" if peer.sealed else "open"  # (a table of one seat: open)
         emit("open", f"table open at {peer.address} ({deck} deck)", address=peer.address,
              name=table_name, players=players, fingerprint=ruleset.fingerprint, deck=deck)
 

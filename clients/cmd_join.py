@@ -48,13 +48,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def open_lobby(plugins: Any, name: str, key_file: str | None = None) -> int:
-    """The lobby screen: tables seen on the LAN, create one, join one, then play."""
+    """The lobby screen: tables seen on the LAN, create one, join one, then play; once it
+    has closed, how the table taken there stands (the result, the check of a sealed deck,
+    where the log is), as after any person's seat."""
     import asyncio
 
     from hedgerow.clients.app import run_lobby
     from hedgerow.clients.app.lobby_backend import NetBackend
+    from hedgerow.clients.netseat import goodbye
 
-    return asyncio.run(run_lobby(plugins, seat_name=name, backend=NetBackend(key_file)))
+    def closed(seat: Seat) -> None:
+        print("\n".join(goodbye(seat)), flush=True)
+
+    return asyncio.run(run_lobby(plugins, seat_name=name, backend=NetBackend(key_file),
+                                 closed=closed))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,9 +95,10 @@ def run(args: argparse.Namespace) -> int:
                                 timeout=args.timeout)
 
     def opened(peer: Seat, emit: Emit) -> None:
+        deck = "sealed" if peer.sealed else "open"
         emit("joined", f"seated at seat {peer.seat} of {peer.players} "
-             f"({peer.ruleset.fingerprint})", seat=peer.seat, players=peer.players,
-             fingerprint=peer.ruleset.fingerprint)
+             f"({peer.ruleset.fingerprint}, {deck} deck)", seat=peer.seat,
+             players=peer.players, fingerprint=peer.ruleset.fingerprint, deck=deck)
 
     stop = (lambda: os.getppid() != parent) if args.exit_with_parent else None
     return run_seat(args, plugins, spec, open_peer, opened, stop)

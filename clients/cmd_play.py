@@ -153,18 +153,15 @@ async def _board_line(board: Any, seat: Seat) -> str | None:
 
 
 def _farewell(seat: Seat, *, resumable: bool = False, board: str | None = None) -> None:
-    """One line after the screen closes: the result (for its kind), and where the log is."""
-    from hedgerow.clients.app.results import farewell
-    from hedgerow.clients.app.state import display_name
+    """The lines after the screen closes: the result (for its kind; at a sealed table, what
+    the check of the deck found), and where the log is."""
+    from hedgerow.clients.app.results import farewell_lines
 
-    names = {i.seat: display_name(i) for i in seat.seats()}
-    ended = seat.departures.ended
-    print(farewell(seat.outcome(), [names.get(s, f"seat {s}") for s in range(seat.players)],
-                   seat.seat, ended))
+    print("\n".join(farewell_lines(seat)))
     path = seat.log_path()
     if path is not None:
         print(f"The table's log is saved in {path}")
-        if resumable and seat.outcome() is None and ended is None:
+        if resumable and seat.outcome() is None and seat.departures.ended is None:
             print("Come back to this game with: hedgerow resume")
     if board is not None:  # a board game (solo FLOWERS): what the shared leaderboard kept
         print(board)

@@ -201,6 +201,7 @@ def _reopen(args: argparse.Namespace, plugins: Any, path: Path) -> int:
 def _over(table: Any, plugins: Any, *, as_json: bool = False) -> None:
     """A finished game: its result, from the log alone (nobody needs to be reached).  With
     ``--json``: an "over" event, then the same "result" record a seat prints at its end."""
+    from hedgerow.clients.app.deckwords import checked_text
     from hedgerow.clients.app.results import farewell
     from hedgerow.core.outcome import outcome_data
 
@@ -212,6 +213,9 @@ def _over(table: Any, plugins: Any, *, as_json: bool = False) -> None:
         print(json.dumps(finished_record(table.log, table.own_seat, plugins)), flush=True)
         return
     print(result)
+    if table.sealed:  # what the check of every shuffle, key and action found in the log
+        print(checked_text(table.checked, ended=table.outcome is None) if table.checked
+              else "Sealed deck: not checked: not every player's secret is in this log.")
     print(f"This game is already over, so there is nothing to resume; watch it again with: "
           f"hedgerow watch {table.log} (or print it: hedgerow replay {table.log})")
 

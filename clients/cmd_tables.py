@@ -1,8 +1,11 @@
 """``hedgerow tables``: list the open tables seen on the LAN (zeroconf discovery).
 
 Listens for ``--timeout`` seconds, then prints one line per table (name, game, variants,
-free seats, and the ``HOST:PORT/KEY`` address ``hedgerow join`` takes) or, with
-``--json``, one JSON list of objects.  With
+its deck, free seats, and the ``HOST:PORT/KEY`` address ``hedgerow join`` takes) or, with
+``--json``, one JSON list of objects (the deck as ``"deck"``).  The deck is ``sealed`` (no
+player's program can see a card it was not shown, docs/protocol.md §10) or ``open`` (the
+host chose the faster start, for players who trust each other); ``?`` for a table whose
+announcement does not say.  With
 ``HEDGEROW_NO_DISCOVERY=1`` nothing is looked up and the list is empty; joining by
 ``HOST:PORT/KEY`` works either way.
 """
@@ -27,10 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def format_tables(tables: list) -> str:  # list[TableAd]; keeps start-up free of zeroconf
     """The human-readable listing: a header and one aligned row per table."""
-    header = ("NAME", "GAME", "VARIANTS", "SEATS", "ADDRESS")
+    from hedgerow.clients.app.deckwords import deck_word
+
+    header = ("NAME", "GAME", "VARIANTS", "DECK", "SEATS", "ADDRESS")
     rows = [
-        (t.name, t.game, ",".join(t.variants) or "-", f"{t.free_seats}/{t.seats} free",
-         t.join_address)
+        (t.name, t.game, ",".join(t.variants) or "-", deck_word(t.deck),
+         f"{t.free_seats}/{t.seats} free", t.join_address)
         for t in tables
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]

@@ -79,18 +79,16 @@ def key_file_of(args: argparse.Namespace) -> str | None:
 
 def goodbye(peer: Seat) -> list[str]:
     """What a person reads once the seat client has closed: how the table stands now (the
-    lines printed before the screen opened are stale by then), and where the log is."""
-    from hedgerow.clients.app.results import farewell
-    from hedgerow.clients.app.state import display_name
+    lines printed before the screen opened are stale by then: the result, or that the table
+    agreed to end the game, and at a sealed table what the check of the deck found), and
+    where the log is."""
+    from hedgerow.clients.app.results import farewell_lines
     from hedgerow.net.seat import Phase
 
     phase = peer.phase()
     lines = []
     if phase == Phase.FINISHED:
-        names = {i.seat: display_name(i) for i in peer.seats()}
-        lines.append(farewell(peer.outcome(), [names.get(s, f"seat {s}")
-                                               for s in range(peer.players)], peer.seat,
-                              peer.departures.ended))
+        lines += farewell_lines(peer)
     elif phase == Phase.HALTED:
         lines.append(f"Stopped: {peer.problem()}")
     elif phase == Phase.PLAYING:

@@ -39,7 +39,7 @@ class SavedTable:
     """One seat's log, as far as it goes."""
 
     log: Path
-    game: str  # the rules' fingerprint, e.g. petals@1.0.0
+    game: str  # the table's fingerprint, e.g. petals@1.0.0 (``#open-deck`` at an open deck)
     players: int
     names: tuple[str, ...]
     own_seat: int
@@ -51,6 +51,10 @@ class SavedTable:
     bot: str | None  # the strategy, when a bot played this seat
     key_file: str | None
     ended: SeatEvent | None = None  # the table's agreed end, if it agreed to end the game
+    sealed: bool = False  # a sealed table's log (docs/protocol.md §10)
+    #: What the check of a sealed game found with the secrets its log holds (None: not
+    #: every secret is in it, or an open deck).
+    checked: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -90,7 +94,8 @@ def read_table(path: Path, plugins: PluginHost) -> SavedTable:
               or f"seat {s}" for s in range(header.players)),
         saved.own_seat, saved.table_id, path.stat().st_mtime, len(result.entries),
         table.outcome(), saved.own_seat in table.active_seats(), saved.bot,
-        saved.key_file, next((e for e in result.events if e.kind == SeatEventKind.END), None))
+        saved.key_file, next((e for e in result.events if e.kind == SeatEventKind.END), None),
+        report.sealed, report.verdict.message if report.verdict is not None else None)
 
 
 def find_tables(plugins: PluginHost, folder: Path | None = None) -> list[SavedTable]:
@@ -150,12 +155,23 @@ def when(seconds: float, now: float | None = None) -> str:
     return day
 
 
+def game_line(fingerprint: str, players: int) -> str:
+    """``petals@2.1.0, 3 players, sealed deck``: a table's rules, seats and deck (a table
+    of one seat has no deck to speak of: it plays open)."""
+    from hedgerow.net.rulesmatch import split_deck
+
+    rules, open_deck = split_deck(fingerprint)
+    deck = "" if players < 2 else (", open deck" if open_deck else ", sealed deck")
+    return f"{rules}, {players} player{'s' if players != 1 else ''}{deck}"
+
+
 def describe(table: SavedTable, now: float | None = None) -> tuple[str, str]:
-    """Two short lines: the game and its players (you marked); when, and how far."""
+    """Two short lines: the game, its deck and its players (you marked); when, and how
+    far."""
     players = ", ".join(f"{n} (you)" if s == table.own_seat else n
                         for s, n in enumerate(table.names))
     turn = "; your turn" if table.my_turn else ""
-    return (f"{table.game}, {table.players} players: {players}",
+    return (f"{game_line(table.game, table.players)}: {players}",
             f"{when(table.modified, now)}, after {table.actions} actions{turn}")
 
 
@@ -193,6 +209,6 @@ def find_open_tables(folder: Path | None = None) -> list[OpenSaved]:
 def describe_open(table: OpenSaved, now: float | None = None) -> tuple[str, str]:
     """Two short lines, as `describe`: the game and who sat; when, and that it never began."""
     players = ", ".join(f"{n} (you)" if i == 0 else n for i, n in enumerate(table.names))
-    return (f"{table.game}, {table.players} players: {players}",
+    return (f"{game_line(table.game, table.players)}: {players}",
             f"{when(table.modified, now)}, hosted by you and lost before the game began; "
             "re-open it")

@@ -12,6 +12,7 @@ carries the table's public facts:
 ``seats``   seats at the table (decimal integer, at least 1)
 ``name``    table name, as people type it in ``hedgerow join NAME``
 ``key``     the host's public key (z85 or hex text)
+``deck``    ``sealed`` or ``open`` (docs/protocol.md §10.12); absent: not said
 ==========  ==========================================================
 
 Unknown TXT keys are ignored, so later versions may add keys.  Records come from strangers:
@@ -73,6 +74,10 @@ RECORD_TTL = 120
 RESOLVE_TIMEOUT_MS = 3000
 
 _DIGITS = re.compile(r"[0-9]{1,5}")
+#: The ``deck`` TXT value: a word (a later version may add kinds of deck; shown as it is).
+_DECK = re.compile(r"[a-z][a-z0-9-]{0,15}")
+#: The decks this version plays (`TableAd.deck`).
+SEALED, OPEN = "sealed", "open"
 _KEY_CHARS = re.compile(r"[!-~]+")  # printable ASCII, no space: covers z85 and hex
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
@@ -119,6 +124,8 @@ class TableAd:
 
     ``host``/``port`` are where the table's socket listens; ``host`` is an IP address (for an
     `Announcer`, a wildcard such as ``0.0.0.0`` means "this machine's address on the LAN").
+    ``deck`` is the table's deck, `SEALED` or `OPEN` (docs/protocol.md §10.12), or None for
+    a record that does not say (a host of an earlier version).
     Construction checks every field and raises `BadTableAd` (a `HedgerowError`).
     """
 
@@ -131,6 +138,7 @@ class TableAd:
     host_key: str
     host: str
     port: int
+    deck: str | None = None
 
     def __post_init__(self) -> None:
         _check_text("table name", self.name)
@@ -153,6 +161,9 @@ class TableAd:
         if any(ch.isspace() for ch in self.host):
             raise BadTableAd(f"host {self.host!r} contains a space")
         _check_int("port", self.port, 1, 65535)
+        if self.deck is not None and (not isinstance(self.deck, str)
+                                      or not _DECK.fullmatch(self.deck)):
+            raise BadTableAd(f"deck must be a short lowercase word, not {self.deck!r:.24}")
 
     @property
     def address(self) -> str:
@@ -185,6 +196,7 @@ class TableAd:
             "port": self.port,
             "address": self.address,
             "join_address": self.join_address,
+            "deck": self.deck,
         }
 
 
@@ -202,6 +214,8 @@ def encode_txt(ad: TableAd) -> dict[str, str]:
         "name": ad.name,
         "key": ad.host_key,
     }
+    if ad.deck is not None:
+        txt["deck"] = ad.deck
     for key, value in txt.items():
         if len(key) + 1 + len(value.encode("utf-8")) > MAX_TXT_ENTRY:
             raise BadTableAd(f"TXT entry {key!r} is longer than {MAX_TXT_ENTRY} bytes")
@@ -235,6 +249,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None], *, host: str, port: int
 
     variants_text = text("variants") if b"variants" in properties else ""
     variants = tuple(variants_text.split(",")) if variants_text else ()
+    deck = (text("deck") or None) if properties.get(b"deck") is not None else None
     return TableAd(
         name=text("name"),
         game=text("game"),
@@ -245,6 +260,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None], *, host: str, port: int
         host_key=text("key"),
         host=host,
         port=port,
+        deck=deck,
     )
 
 

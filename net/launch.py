@@ -126,7 +126,7 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
                             "network address but loopback", name)
             return
     try:
-        from hedgerow.net.discovery import Announcer, TableAd
+        from hedgerow.net.discovery import OPEN, SEALED, Announcer, TableAd
         from hedgerow.net.messages import PROTOCOL_VERSION
     except ImportError:  # discovery is optional
         return
@@ -135,7 +135,8 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
         free = sum(1 for s in peer.seats() if s.link == Link.WAITING)
         return TableAd(name[:40], peer.ruleset.spec.name, peer.ruleset.variant_names, free,
                        peer.players, PROTOCOL_VERSION, key_text(peer.identity.public),
-                       bind if bind in ("0.0.0.0", "::") else host, port)
+                       bind if bind in ("0.0.0.0", "::") else host, port,
+                       deck=SEALED if peer.sealed else OPEN)
 
     announcer = Announcer()
     try:

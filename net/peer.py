@@ -49,8 +49,8 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.sealed import PlainActions
 from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import LogEntry
+from hedgerow.net import deckwait, rulesmatch
 from hedgerow.net import messages as msg
-from hedgerow.net import rulesmatch
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.context import HEARTBEAT_S, LOST_AFTER_S, PeerContext
 from hedgerow.net.departures import Departures
@@ -61,7 +61,7 @@ from hedgerow.net.links import Links
 from hedgerow.net.members import Member, Takeovers
 from hedgerow.net.returning import Returning
 from hedgerow.net.sealplay import SealedPlay
-from hedgerow.net.seat import HistoryLine, Link, Phase, SeatInfo
+from hedgerow.net.seat import DeckWait, HistoryLine, Link, Phase, SeatInfo
 from hedgerow.net.seating import Seating
 from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
@@ -156,9 +156,8 @@ class Peer:
 
     @property
     def ready(self) -> bool:
-        """True once every other seat's Start matched ours and, at a sealed table, this
-        seat's cards are open to it and the table is not held (no shuffle or card it waits
-        for): this seat may act."""
+        """True once every other seat's Start matched ours and, at a sealed table, this seat's
+        cards are open to it and no shuffle or card holds the table: this seat may act."""
         return self.startup.ready and not self.sealing.owed_to_me() and not self.sync.held()
 
     # ==================================================================================
@@ -372,13 +371,16 @@ class Peer:
 
     @property
     def sealed(self) -> bool:
-        """True at a sealed table (its table holds sealed cards, docs/protocol.md §10)."""
-        return isinstance(self.ctx.table, SealedTable)
+        """True at a sealed table (docs/protocol.md §10), from the seating on."""
+        return self.ctx.sealed
 
     def verdict(self) -> str | None:
         """At a sealed table once every secret is in: the verification's finding, in words."""
-        found = self.sealing.verdict
-        return None if found is None else found.message
+        return deckwait.verdict(self.sealing)
+
+    def deck_wait(self) -> DeckWait | None:
+        """What a sealed deck holds the table up for (`hedgerow.net.deckwait`)."""
+        return deckwait.deck_wait(self.sealing, self.ctx.phase)
 
     @property
     def index(self) -> int:
@@ -396,9 +398,8 @@ class Peer:
         return None if self.ctx.table is None else self.ctx.table.reported_hash()
 
     def confirmed_end(self) -> bool:
-        """True when the game is over here, no connected seat still owes its final hash
-        (`hedgerow.net.sync.Sync.confirmed_end`) and, at a sealed table, the deck is verified
-        or every connected peer has disclosed its secret."""
+        """True when the game is over here, no connected seat owes its final hash, and a
+        sealed deck is verified or every connected peer disclosed (`Sync.confirmed_end`)."""
         return self.sync.confirmed_end() and self.sealing.settled_end()
 
     def desync_settled(self) -> bool:

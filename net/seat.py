@@ -70,6 +70,26 @@ class Phase(StrEnum):
     HALTED = "halted"  # stopped: desync or a fatal protocol error (see `Seat.problem`)
 
 
+class DeckWaits(StrEnum):
+    """What a sealed deck holds the table up for (docs/protocol.md §10)."""
+
+    SHUFFLE = "shuffle"  # the peers shuffle a deck together, one pass each
+    DEAL = "deal"  # cards this seat is shown are on their way: every other peer's key for them
+    SHOW = "show"  # cards every seat is shown (turned face up) are being opened
+
+
+@dataclass(frozen=True, slots=True)
+class DeckWait:
+    """The sealed deck holds the table up: for what, whose peers it waits for (seats, in
+    order; empty when nothing is overdue, only on its way), and whether no seat may act
+    meanwhile (``stops_play``: a shuffle, or a card the rules must read first) or the table
+    goes on while this seat waits (the next seat plays while this seat's card opens)."""
+
+    what: DeckWaits
+    seats: tuple[int, ...] = ()
+    stops_play: bool = True
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryLine:
     """One accepted action in plain words."""
@@ -295,6 +315,11 @@ class Seat(Protocol):
     def verdict(self) -> str | None:
         """At a sealed table once every secret is in: what the verification of every
         shuffle, key and action found, in words (docs/protocol.md §10.9); else None."""
+
+    def deck_wait(self) -> DeckWait | None:
+        """While play is on at a sealed table and its deck holds the table up (a shuffle,
+        cards on their way to this seat, cards being turned face up): what for and whose
+        peers it waits for; else None (the local form: always None)."""
 
     @property
     def index(self) -> int:

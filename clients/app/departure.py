@@ -190,7 +190,8 @@ class DeparturePrompt:
                    if s.seat != seat and s.link in (Link.YOU, Link.CONNECTED)]
         if not present:
             return ""
-        return f"{self._runner_name(min(present))} would run it and see their cards"
+        return (f"{self._runner_name(min(present))} would run it and see "
+                f"{self._name(seat)}'s cards")
 
     def _runner_name(self, seat: int) -> str:
         return "you" if seat == self.state.seat.seat else self._name(seat)

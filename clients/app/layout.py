@@ -27,7 +27,11 @@ from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
+from prompt_toolkit.formatted_text import (
+    StyleAndTextTuples,
+    fragment_list_to_text,
+    fragment_list_width,
+)
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -132,12 +136,20 @@ def _results(state: SeatState, panes: Panes) -> StyleAndTextTuples:
     size = get_app().output.get_size()
     fragments = panes.results(state, size.columns - 2)
     saved = 1 if state.seat.log_path() is not None else 0
+    saved += deck_rows(state, panes)
     room = size.rows - 3 - saved - (prompt_rows(state, panes) if state.message else 0)
     shown, state.results_top, last = results_screen.window(fragments, state.results_top,
                                                            room)
     # what the scroll keys can reach: a first line from 0 to ``last``
     state.results_room, state.results_lines = room, room + last
     return shown
+
+
+def deck_rows(state: SeatState, panes: Panes | None = None) -> int:
+    """The rows under the results that say what the check of a sealed deck found (none at
+    an open deck; a fault may take a few)."""
+    text = fragment_list_to_text((panes or PANES).deck(state, columns()))
+    return 1 + text.count("\n") if text else 0
 
 
 def _inert(event: MouseEvent) -> object:
@@ -322,6 +334,8 @@ class Panes:
     help: Callable[[SeatState, int], StyleAndTextTuples] = render.help_text
     results: Callable[[SeatState, int], StyleAndTextTuples] = results_screen.results
     saved: Callable[[SeatState, int], StyleAndTextTuples] = results_screen.saved_line
+    #: What the check of a sealed deck found, under the results (nothing at an open deck).
+    deck: Callable[[SeatState, int], StyleAndTextTuples] = results_screen.deck_line
     small: Callable[[int, int], str] = too_small_text
     #: The columns and lines the hand's drawing takes (where a narrow screen puts it).
     hand_size: Callable[[SeatState], tuple[int, int]] = hand_size
@@ -405,6 +419,8 @@ def build_layout(state: SeatState, filters: Filters, click: Callable[[Target], N
         ConditionalContainer(table, filter=filters.on_table),
         ConditionalContainer(HSplit([
             Window(height=1), results,
+            Window(FormattedTextControl(_guard(state, "deck", lambda: panes.deck(
+                state, columns()))), height=lambda: D.exact(deck_rows(state, panes))),
             Window(FormattedTextControl(_guard(state, "log path", lambda: panes.saved(
                 state, columns()))), height=lambda: D.exact(
                     1 if state.seat.log_path() is not None else 0)),

@@ -3,14 +3,16 @@
 One application, four screens, each in a module of its own:
 
 * **Tables** (`lobby_tables`) — every open table LAN discovery sees (name, game, variants,
-  free seats, host); Enter joins the selected one, ``c`` creates a table, ``a`` joins by
+  deck, free seats, host); Enter joins the selected one, ``c`` creates a table, ``a`` joins by
   address.
 * **Address** (`lobby_address`) — join by the address ``hedgerow host`` printed.
 * **Create** (`lobby_create`) — game, variants, seats, and for every other seat: left open
-  for a person or a bot (which strategy); the table's name.  Enter opens the table.
-* **Seating** (`lobby_seating`) — who is seated and how their link is, until every seat is
-  taken and the table starts; the host can fill the open seats with bots (``f``).  When
-  play begins the lobby hands the seat to the table screen (`run_seat`).
+  for a person or a bot (which strategy); the deck (sealed, or open: a faster start for
+  players who trust each other); the table's name.  Enter opens the table.
+* **Seating** (`lobby_seating`) — the table's rules and deck, who is seated and how their
+  link is, until every seat is taken and the table starts; the host can fill the open
+  seats with bots (``f``).  When play begins the lobby hands the seat to the table screen
+  (`run_seat`).
 
 This module owns what they share: which screen shows, the message line, the keys, the
 background tasks that open or join a table, and the hand-over.  A message belongs to the
@@ -139,7 +141,7 @@ class LobbyScreen:
         name = form.name.strip() or f"{self.seat_name}'s table"
         self.message = "Opening the table…"
         seat = await self.backend.create(ruleset, form.form.players, name=name,
-                                         seat_name=self.seat_name)
+                                         seat_name=self.seat_name, open_deck=form.open_deck)
         self.seated(seat)
         bots = [b for b in form.form.seats if b != OPEN]
         if bots:
@@ -312,7 +314,8 @@ async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
                     variants: Sequence[str] = (), players: int | None = None,
                     seat_name: str | None = None, seat: Seat | None = None,
                     backend: Backend | None = None, input: Input | None = None,
-                    output: Output | None = None) -> int:
+                    output: Output | None = None,
+                    closed: Callable[[Seat], None] | None = None) -> int:
     """The lobby, then the table screen for the seat taken there; the exit status.
 
     Without arguments it opens on the list of tables on the LAN (``hedgerow join`` without
@@ -320,7 +323,8 @@ async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
     ``variants`` and ``players``.  With ``seat`` (a table already opened, e.g. by
     ``hedgerow host GAME``) it opens in that table's seating room, where the host can fill
     the open seats with bots.  Every table, bot and socket opened here, and ``seat``, is
-    closed before it returns.
+    closed before it returns; ``closed(seat)`` is then called with a seat taken in the lobby
+    (``hedgerow join`` prints how the table stands, as after any person's seat).
     """
     host = host or PluginHost()
     backend = backend or NetBackend()
@@ -341,8 +345,13 @@ async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
         raise
     if seat is None:
         await _close(lobby.seat, backend)
+        if lobby.seat is not None and closed is not None:
+            closed(lobby.seat)
         return 0
-    return await _play(seat, host, backend, input, output)
+    status = await _play(seat, host, backend, input, output)
+    if closed is not None:
+        closed(seat)
+    return status
 
 
 async def _play(seat: Seat, host: PluginHost, backend: Backend, input: Input | None,

@@ -26,8 +26,9 @@ class Backend(Protocol):
     async def start(self, changed: Callable[[], None]) -> None:
         """Start looking for tables; call ``changed()`` when the list changes."""
 
-    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Seat:
-        """Open a table and take seat 0."""
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
+                     open_deck: bool = False) -> Seat:
+        """Open a table and take seat 0 (its deck sealed unless ``open_deck``)."""
 
     async def join(self, address: str, *, seat_name: str) -> Seat:
         """Take a seat at the table at ``address``."""
@@ -65,12 +66,14 @@ class NetBackend:
         browser.on_change(lambda _tables: changed())
         self._browser = browser
 
-    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Seat:
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
+                     open_deck: bool = False) -> Seat:
         """Open a table on every interface, announced on the LAN."""
         from hedgerow.net.launch import host_table
 
         return await host_table(ruleset, players, name=name, bind="0.0.0.0",
-                                seat_name=seat_name, key_file=self.key_file)
+                                seat_name=seat_name, key_file=self.key_file,
+                                open_deck=open_deck)
 
     async def join(self, address: str, *, seat_name: str) -> Seat:
         """Join by address (``HOST:PORT/KEY``): a host name must resolve, and a table of this

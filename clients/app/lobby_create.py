@@ -1,8 +1,12 @@
 """The lobby's create-a-table form: game, variants, seats, a bot or an open seat for each
-other seat, and the table's name (prompt_toolkit's `TextArea`).
+other seat, the deck, and the table's name (prompt_toolkit's `TextArea`).
 
 Owns the form's values and the rules they describe (`CreateScreen.ruleset`); Enter asks the
-lobby to open the table.
+lobby to open the table.  The deck is sealed unless the player turns it open (←/→ or Space
+on its row), each with its line of explanation: sealed, no player's program can see a card
+it was not shown (docs/protocol.md §10); open, a faster start, for players who trust each
+other (§10.12).  A table of one seat has nobody to hide cards from: its deck is open, and
+the row says so.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, HSplit, VSplit, Window
 from prompt_toolkit.widgets import TextArea
 
+from hedgerow.clients.app import deckwords
 from hedgerow.clients.app.lobby_protocol import Lobby
 from hedgerow.clients.app.render import wrap
 from hedgerow.core.errors import HedgerowError
@@ -35,6 +40,7 @@ class Form:
     variant: int = 0  # the variant under the cursor
     players: int = 2
     seats: list[str] = field(default_factory=list)  # seat 1.. : OPEN or a bot name
+    open_deck: bool = False  # the player chose an open deck (default: sealed)
     row: int = 0
 
 
@@ -85,9 +91,14 @@ class CreateScreen:
         return [v.name for v in self.lobby.host.variants_of(self.game)]
 
     def rows(self) -> list[str]:
-        """The form's rows: game, variants, players, one per other seat, name."""
+        """The form's rows: game, variants, players, one per other seat, deck, name."""
         return ["game", "variants", "players", *[f"seat {i}" for i in range(1, self.form.players)],
-                "name"]
+                "deck", "name"]
+
+    @property
+    def open_deck(self) -> bool:
+        """Whether the table opens with an open deck: chosen so, or a table of one seat."""
+        return self.form.open_deck or self.form.players == 1
 
     def on_name(self) -> bool:
         """The cursor is on the name row (keys type into the name field)."""
@@ -139,10 +150,15 @@ class CreateScreen:
             choices = [OPEN, *self.lobby.bots(self.game)]
             i = int(row.split()[1]) - 1
             f.seats[i] = choices[(choices.index(f.seats[i]) + step) % len(choices)]
+        elif row == "deck" and f.players > 1:
+            f.open_deck = not f.open_deck
 
     def toggle(self) -> None:
-        """Space: choose or drop the variant under the cursor."""
+        """Space: choose or drop the variant under the cursor; on the deck row, turn it."""
         names = self.variants()
+        if self.rows()[self.form.row] == "deck":
+            self.change(1)
+            return
         if self.rows()[self.form.row] != "variants" or not names:
             return
         chosen = self.form.chosen.setdefault(self.game, set())
@@ -182,11 +198,25 @@ class CreateScreen:
             elif row == "players":
                 value = [("", f"◀ {f.players} ▶  "),
                          ("class:dim", f"{spec.min_players}-{spec.max_players} players")]
+            elif row == "deck":
+                value = self._deck_value()
             else:
                 who = f.seats[int(row.split()[1]) - 1]
                 value = [("", f"◀ {who if who == OPEN else 'bot: ' + who} ▶")]
             out += [*value, ("", "\n" if i < len(rows) - 1 else "")]
         return out
+
+    def _deck_value(self) -> StyleAndTextTuples:
+        """The deck row's value and what it means, on one line (cut to fit the screen)."""
+        if self.form.players == 1:
+            shown, why = "open", deckwords.ONE_SEAT
+        else:
+            shown = "◀ open ▶" if self.form.open_deck else "◀ sealed ▶"
+            why = deckwords.OPEN_CHOICE if self.form.open_deck else deckwords.SEALED_MEANS
+        room = max(0, self.lobby.width() - 2 - 10 - len(shown) - 2 - 1)
+        if len(why) > room:
+            why = why[: max(0, room - 1)].rstrip() + "…" if room > 1 else ""
+        return [("", shown), ("", "  "), ("class:dim", why)]
 
     def _name_label(self) -> StyleAndTextTuples:
         return [*self._marker(len(self.rows()) - 1), ("bold", f"{'Name':<10}")]

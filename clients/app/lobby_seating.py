@@ -1,8 +1,9 @@
 """The lobby's seating room: who sits at the table taken, and how their link is.
 
-Owns the drawing of the room (the address others join with, each seat and its link, what
-the table is waiting for) and the host's ``f``, which fills the open seats with bots.  The
-lobby hands the seat to the table screen once play begins.
+Owns the drawing of the room (the table's rules and its deck, the address others join with
+when this seat hosts it, each seat and its link, what the table is waiting for) and the
+host's ``f``, which fills the open seats with bots.  The lobby hands the seat to the table
+screen once play begins.  A joiner is not shown its own address: others join the host.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, Window
 
+from hedgerow.clients.app.deckwords import described
 from hedgerow.clients.app.lobby_protocol import Lobby
-from hedgerow.clients.app.render import LINK_WORDS
+from hedgerow.clients.app.render import LINK_WORDS, wrap
 from hedgerow.net.seat import Link, Phase
 
 
@@ -52,9 +54,11 @@ class SeatingScreen:
             return []
         out: StyleAndTextTuples = [("class:heading", "Seating"), ("", "\n\n")]
         rules = seat.ruleset
-        out.append(("", f"{rules.spec.title}{''.join(' + ' + v for v in rules.variant_names)}"
-                        f", {seat.players} players.  "))
-        if seat.address:
+        title = f"{rules.spec.title}{''.join(' + ' + v for v in rules.variant_names)}"
+        deck = described(seat.players, seat.sealed)
+        out.append(("", wrap(f"{title}, {seat.players} players{deck}.", self.lobby.width() - 1)
+                     + "\n\n"))
+        if seat.address and seat.is_host:
             out += [("", "Others join with:\n  "), ("bold", f"hedgerow join {seat.address}"),
                     ("", "\n\n")]
         infos = {i.seat: i for i in seat.seats()}

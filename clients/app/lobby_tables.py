@@ -1,7 +1,11 @@
 """The lobby's list of tables LAN discovery sees, and joining the one picked.
 
-Owns the selection in the list and its drawing: name, game, variants, free seats and host
-of each open table.  Enter asks the lobby to join the selected table (one with a free seat).
+Owns the selection in the list and its drawing: name, game, variants, deck, free seats and
+host of each open table.  The deck is ``sealed`` (no player's program can see a card it was
+not shown) or ``open`` (the host chose the faster start), ``?`` when the announcement does
+not say (`deckwords.deck_word`); the host column is left out when the
+screen is too narrow for it (the address is what the seating room shows).  Enter asks the
+lobby to join the selected table (one with a free seat).
 
 Why the list is drawn here rather than with prompt_toolkit's ``RadioList``: the list is
 whatever discovery saw a moment ago, so it is empty at first and changes under the cursor
@@ -17,6 +21,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, Window
 
+from hedgerow.clients.app.deckwords import deck_word
 from hedgerow.clients.app.lobby_protocol import Lobby
 from hedgerow.clients.app.render import wrap
 
@@ -54,19 +59,30 @@ class TablesScreen:
     def draw(self) -> StyleAndTextTuples:
         """The list, or a line saying there is none yet."""
         tables = list(self.lobby.backend.tables())
+        width = self.lobby.width()
         out: StyleAndTextTuples = [("class:heading", "Tables on the LAN"), ("", "\n\n")]
         if not tables:
             out.append(("class:dim", wrap("No open table seen yet (looking…).  Press c to "
                                           "create one, or a to join by address.",
-                                          self.lobby.width()) + "\n"))
-        head = f"  {'NAME':<22} {'GAME':<10} {'VARIANTS':<12} {'SEATS':<9} HOST\n"
-        if tables:
-            out.append(("bold", head))
+                                          width) + "\n"))
+            return out
+        rows = [(t.name, t.game, ",".join(t.variants) or "-", deck_word(t.deck),
+                 f"{t.free_seats}/{t.seats} free", t.address) for t in tables]
+        head = ("NAME", "GAME", "VARIANTS", "DECK", "SEATS", "HOST")
+        fixed = [min(most, max(len(r[i]) for r in [head, *rows]))
+                 for i, most in ((1, 10), (2, 12), (3, 6), (4, 9))]
+        host_w = max(len(r[5]) for r in [head, *rows])
+        room = width - 1 - 2 - sum(w + 1 for w in fixed)  # (a last column left free)
+        show_host = room - host_w - 1 >= 12
+        name_w = max(8, min(22, room - host_w - 1 if show_host else room))
+        widths = [name_w, *fixed]
+
+        def line(cells: tuple[str, ...]) -> str:
+            text = "  " + " ".join(c[:w].ljust(w) for c, w in zip(cells, widths, strict=False))
+            return (text + " " + cells[5] if show_host else text.rstrip()) + "\n"
+
+        out.append(("bold", line(head)))
         self.selected = min(self.selected, max(0, len(tables) - 1))
-        for i, t in enumerate(tables):
-            variants = (",".join(t.variants) or "-")[:12]
-            seats = f"{t.free_seats}/{t.seats} free"
-            line = (f"  {t.name[:22]:<22} {t.game[:10]:<10} {variants:<12} {seats:<9} "
-                    f"{t.address}\n")
-            out.append(("class:menu.current" if i == self.selected else "", line))
+        for i, row in enumerate(rows):
+            out.append(("class:menu.current" if i == self.selected else "", line(row)))
         return out

@@ -42,7 +42,16 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.messages import LeaveReason, LogHeader, MotionKind, SeatEvent, SeatMotion
-from hedgerow.net.seat import Changes, Departed, HistoryLine, Link, Motion, Phase, SeatInfo
+from hedgerow.net.seat import (
+    Changes,
+    DeckWait,
+    Departed,
+    HistoryLine,
+    Link,
+    Motion,
+    Phase,
+    SeatInfo,
+)
 
 
 class NoDepartures:
@@ -200,6 +209,10 @@ class LocalSeat:
 
     def verdict(self) -> str | None:
         """None: an open deck has nothing to verify."""
+        return None
+
+    def deck_wait(self) -> DeckWait | None:
+        """None: an open deck never holds the table up."""
         return None
 
     @property

@@ -33,7 +33,7 @@ from hedgerow.core.ui import (
     Target,
     plain_view,
 )
-from hedgerow.net.seat import Link, Phase
+from hedgerow.net.seat import DeckWaits, Link, Phase
 
 LINK_WORDS = {Link.YOU: "you", Link.CONNECTED: "on", Link.WAITING: "wait", Link.LOST: "lost",
               Link.LEFT: "left"}
@@ -255,8 +255,51 @@ def cursor_at_line(fragments: StyleAndTextTuples, line: int) -> StyleAndTextTupl
     return out
 
 
+#: The title's right end while the sealed deck holds this seat up (`SeatState.held_by_deck`).
+DECK_TITLES = {DeckWaits.SHUFFLE: " Shuffling… ", DeckWaits.DEAL: " Dealing… ",
+               DeckWaits.SHOW: " Turning a card up… "}
+#: What the board says before the first deal is open to this seat (a sealed table).
+FIRST_DEAL = ("Shuffling and dealing.  Every player's program locks and mixes the whole deck "
+              "in turn, so that nobody, the host included, knows its order; then each card "
+              "opens only with every player's key, and only for the seats the rules show it "
+              "to.")
+
+
+def deck_line(state: SeatState) -> str | None:
+    """The prompt's line while the sealed deck holds this seat up (a shuffle, its cards on
+    their way, a card turned face up) and it has nothing to choose: what is going on and
+    whose program the table waits for; None otherwise."""
+    if state.phase != Phase.PLAYING or state.my_turn:
+        return None
+    deck, arriving = state.deck, state.arriving
+    if deck is not None and deck.what == DeckWaits.SHUFFLE:
+        text = ("Shuffling: every player's program mixes the deck in turn, so that nobody "
+                "knows its order.")
+    elif arriving or (deck is not None and deck.what == DeckWaits.DEAL):
+        text = ("Your new card is on its way" if arriving <= 1 else
+                f"Your {arriving} new cards are on their way") + \
+            ": a card opens with every other player's key."
+    elif deck is not None:
+        text = "A card is being turned face up: it opens with every player's key."
+    else:
+        return None
+    infos = {i.seat: i for i in state.infos}
+    who = []
+    for seat in deck.seats if deck is not None else ():
+        if seat == state.seat.seat:
+            continue
+        info = infos.get(seat)
+        gone = info is not None and info.link in (Link.LOST, Link.LEFT) and info.run_by is None
+        who.append(state.name_of(seat) + (f" ({LINK_WORDS[info.link]})"
+                                          if gone and info is not None else ""))
+    if who:
+        text += f"  Waiting for {', '.join(who)}…"
+    return text
+
+
 def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
-    """Before play: how many seats are open, and how others join."""
+    """Before play: how many seats are open, and how others join (at a sealed table, until
+    this seat's first cards are open to it: the shuffle and the deal)."""
     if state.phase == Phase.HALTED:
         return [("class:error", wrap(f"Stopped: {state.problem}", width))]
     if state.seat.host_gone():
@@ -264,6 +307,8 @@ def waiting_room(state: SeatState, width: int) -> StyleAndTextTuples:
                                       "them to re-open the table (hedgerow resume).", width))]
     if state.phase == Phase.SEEDING:
         return [("class:prompt", "Every seat is taken: agreeing on the deal…")]
+    if state.phase == Phase.PLAYING:  # (the view waits for this seat's first cards)
+        return [("class:prompt", wrap(FIRST_DEAL, width))]
     open_seats = sum(1 for i in state.infos if i.link == Link.WAITING)
     if not state.invite:  # every other seat is one of our bots (hedgerow play)
         return [("class:prompt", wrap(f"The bots are taking their seats ({open_seats} to "
@@ -284,20 +329,25 @@ def hand(state: SeatState, width: int, click: Click) -> StyleAndTextTuples:
 
 
 def title(state: SeatState, width: int) -> StyleAndTextTuples:
-    """The top bar: game, variants, seat, and whose turn (at the right)."""
+    """The top bar: game, variants, players, the deck (sealed or open, where it fits), seat,
+    and whose turn (at the right; what the sealed deck does while it holds this seat up)."""
     rules = state.seat.ruleset
     name = rules.spec.title + "".join(f" + {v}" for v in rules.variant_names)
     me = state.name_of(state.seat.seat)
     if me.lower() == "you":  # a player who gave no name
         me = f"seat {state.seat.seat}"
     count = f"{state.seat.players} player{'s' if state.seat.players != 1 else ''}"
-    left = f" Hedgerow · {name} · {count} · you are {me} "
+    deck = "" if state.seat.players < 2 else \
+        (" · sealed deck" if state.seat.sealed else " · open deck")
+    left = f" Hedgerow · {name} · {count}{deck} · you are {me} "
     if state.phase == Phase.FINISHED or state.over:
         right = ("class:title.over", " Game over ")
     elif state.phase == Phase.HALTED:
         right = ("class:title.halted", " Stopped ")
     elif state.phase != Phase.PLAYING:
         right = ("class:title", f" {state.phase.value.capitalize()}… ")
+    elif (held := state.held_by_deck()) is not None:
+        right = ("class:title", DECK_TITLES[held])
     elif state.seat.seat in state.active and state.held is not None:
         right = ("class:title", " Catching up… " if state.held.code == "syncing"
                  else " Your turn: not yet ")
@@ -305,6 +355,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title.turn", " ▶ Your turn ")
     else:
         right = ("class:title", f" {state.waiting_for()} to play ")
+    if get_cwidth(left) + get_cwidth(right[1]) > width:
+        left = f" Hedgerow · {name} · {count} · you are {me} "
     if get_cwidth(left) + get_cwidth(right[1]) > width:
         left = f" {name} · {me} "
     if get_cwidth(left) + get_cwidth(right[1]) > width:
@@ -459,6 +511,8 @@ def _prompt_parts(state: SeatState, width: int,
     elif state.phase == Phase.SEATING and state.invite and state.seat.address:
         first = [("class:prompt", wrap(f"Others join with: hedgerow join {state.seat.address}",
                                        width))]
+    elif (line := deck_line(state)) is not None:
+        first = [("class:dim", line)]
     elif not state.my_turn:
         first = [("class:dim", state.waiting_line())]
     else:
@@ -641,8 +695,18 @@ def _game_keys(state: SeatState) -> list[tuple[str, str]]:
     return list(found.items())
 
 
-def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
-    """The help overlay: how to play (from the game), then every key."""
+#: What the help says of the table's deck, where there is room for it.
+DECK_HELP = {True: "This table's deck is sealed: the players' programs shuffle it together, "
+                   "no program (the host's included) can see a card it was not shown, and "
+                   "at the end every shuffle, key and action is checked.",
+             False: "This table's deck is open: every player's program can work out every "
+                    "card (its host chose the faster start)."}
+
+
+def help_text(state: SeatState, width: int, rows: int | None = None) -> StyleAndTextTuples:
+    """The help overlay: how to play (from the game), then every key; then, where ``rows``
+    (default: what the terminal leaves inside the box) leave room for it, at a networked
+    table of two seats or more, what the table's deck is."""
     out: StyleAndTextTuples = []
     rules = state.ui.help(state.seat.ruleset.spec)
     if rules:
@@ -658,6 +722,15 @@ def help_text(state: SeatState, width: int) -> StyleAndTextTuples:
     out.append(("class:dim", "\n" + wrap("The line above the keys says what your move would "
                                           "score before you confirm it.  Only legal moves can "
                                           "be chosen.", width)))
+    if state.seat.players > 1 and state.seat.address:  # (a networked table)
+        deck = wrap(DECK_HELP[state.seat.sealed], width)
+        used = "".join(f[1] for f in out).count("\n") + 1
+        if rows is None:
+            from prompt_toolkit.application.current import get_app
+
+            rows = get_app().output.get_size().rows - 3
+        if used + 2 + deck.count("\n") + 1 <= rows:
+            out.append(("class:dim", "\n\n" + deck))
     return out
 
 

@@ -16,7 +16,10 @@ Then, for every kind: the game's own results parts (`RESULTS` area of its UI obj
 shows where each player's points came from) and the explanation with the players named.
 A screen taller than the terminal scrolls with the arrows, a marker on its edge row
 saying how many lines are out of sight that way (`window`); where the log is saved stays
-on the line under it (`saved_line`).
+on the line under it (`saved_line`), and at a sealed table, above that, what the check of
+every shuffle, key and action found once every player's program disclosed its secret
+(`deck_line`: checking…, checks out, or the fault), which `farewell_lines` repeat after
+the screen has closed.
 """
 
 from __future__ import annotations
@@ -26,15 +29,31 @@ from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from hedgerow.clients.app.names import fill_name, fit_names, name_seats
+from hedgerow.clients.app.deckwords import verification
+from hedgerow.clients.app.names import fill_name, fit_names, name_seats, seat_name
 from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.state import SeatState
 from hedgerow.core.outcome import Cooperative, Match, Outcome, Ranked, Solo, headline
 from hedgerow.core.ui import RESULTS
 from hedgerow.net.messages import SeatEvent
+from hedgerow.net.seat import Seat
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 Column = tuple[str, Sequence[int]]
+
+
+def farewell_lines(seat: Seat) -> list[str]:
+    """What a person reads about the game once the screen has closed: the result, worded for
+    its kind, or the end the table agreed on (`farewell`); then, at a sealed table, what the
+    check of every shuffle, key and action found (`deckwords.verification`)."""
+    names = {i.seat: seat_name(i) for i in seat.seats()}
+    ended = seat.departures.ended
+    lines = [farewell(seat.outcome(), [names.get(s, f"seat {s}") for s in range(seat.players)],
+                      seat.seat, ended)]
+    check = verification(seat, ended=ended is not None and seat.outcome() is None, left=True)
+    if check is not None:
+        lines.append(check.text)
+    return lines
 
 
 def bar(value: int, top: int, size: int) -> str:
@@ -386,6 +405,25 @@ def saved_line(state: SeatState, width: int) -> StyleAndTextTuples:
     if path is None:
         return []
     return [("class:dim", "Log saved to "), ("", str(path))]
+
+
+#: The most lines the check of a sealed deck takes under the results (a fault can be long).
+DECK_LINES = 3
+
+
+def deck_line(state: SeatState, width: int) -> StyleAndTextTuples:
+    """At a sealed table, what the end-of-game check found (`deckwords.verification`),
+    under the results, broken between words into at most `DECK_LINES` lines of ``width``;
+    nothing at an open deck."""
+    check = verification(state.seat, ended=state.outcome is None and state.ended is not None)
+    if check is None:
+        return []
+    lines = textwrap.wrap(check.text, max(8, width), break_on_hyphens=False)
+    if len(lines) > DECK_LINES:
+        lines = [*lines[:DECK_LINES - 1], lines[DECK_LINES - 1][: max(0, width - 1)] + "…"]
+    style = {"ok": "class:results.winner", "checking": "class:dim"}.get(check.how,
+                                                                        "class:error")
+    return [(style, "\n".join(lines))]
 
 
 def _lines(fragments: StyleAndTextTuples) -> list[StyleAndTextTuples]:

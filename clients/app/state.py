@@ -2,7 +2,20 @@
 
 Network events (through `Seat.subscribe`) only mark the state stale and invalidate the
 application; the next redraw calls `SeatState.refresh` once, which re-reads the seat and
-rebuilds the `Picker` when the legal actions may have changed.  Key bindings change the
+rebuilds the `Picker` when the legal actions may have changed.
+
+At a sealed table a card dealt to this seat is a sealed token until every other player's
+program has sent its key for it (docs/protocol.md §10.6): a view that holds one cannot be
+drawn (a game draws faces), and one taken while the deck holds the whole table up (a
+shuffle, a card the rules must read first) shows a chance half resolved: before the first
+deal, no cards at all.  A card on its way into one of the view's collections (the hand) is
+left out of it (`without_arriving`: the board shows the move just made, the hand the cards
+open so far); anywhere else, or while the deck holds the table, the screen keeps the last
+view that had every card open (none yet, at the first deal: the board says the deck is
+being shuffled and dealt),
+`SeatState.arriving` counts the cards on their way, and `SeatState.deck` says what the
+sealed deck holds the table up for (`hedgerow.net.seat.Seat.deck_wait`), so the screen says
+"shuffling" or "your card is on its way" instead of looking frozen.  Key bindings change the
 state through its methods and never touch the seat, except `SeatState.submit`, which
 sends only an action the picker composed from the legal actions.
 """
@@ -10,20 +23,32 @@ sends only an action the picker composed from the legal actions.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from hedgerow.clients.app.gameui import ClientUI
-from hedgerow.clients.app.names import name_seats, seat_name, table_names
+from hedgerow.clients.app.names import name_seats, table_names
 from hedgerow.clients.app.picker import Picker, Pos
 from hedgerow.core.actions import Action, Value
 from hedgerow.core.errors import Refusal
 from hedgerow.core.outcome import Outcome
+from hedgerow.core.sealed import Sealed, tokens_in
 from hedgerow.core.ui import HAND, Choose, ChooseMany, Target
 from hedgerow.net.messages import SeatEvent
-from hedgerow.net.seat import Departed, HistoryLine, Link, Phase, Seat, SeatInfo, still_to_act
+from hedgerow.net.seat import (
+    DeckWait,
+    DeckWaits,
+    Departed,
+    HistoryLine,
+    Link,
+    Phase,
+    Seat,
+    SeatInfo,
+    still_to_act,
+)
 
 log = logging.getLogger("hedgerow.client")
 
@@ -31,12 +56,6 @@ TABLE, RESULTS = "table", "results"
 HELP, QUIT = "help", "quit"
 #: Columns a left or right arrow (or a click on a side marker) scrolls the board across.
 ACROSS_STEP = 6
-
-
-def display_name(info: SeatInfo) -> str:
-    """How the client names a seat (`names.seat_name`: the name it has at the table), for
-    the commands that say something about the table once the screen has closed."""
-    return seat_name(info)
 
 
 @dataclass(slots=True)
@@ -67,6 +86,10 @@ class SeatState:
         self.board = Drawn()
         self.hand = Drawn()
         self.view: Any = None
+        #: Cards dealt to this seat still on their way (sealed, in the seat's newest view),
+        #: and what the sealed deck holds the table up for (None: nothing).
+        self.arriving = 0
+        self.deck: DeckWait | None = None
         self.phase: Phase = Phase.SEATING
         self.active: tuple[int, ...] = ()
         self.infos: Sequence[SeatInfo] = ()
@@ -123,9 +146,16 @@ class SeatState:
         self.stale = False
         seat = self.seat
         self.phase = seat.phase()
-        self.view = seat.view()
+        self.deck = seat.deck_wait()
+        view = seat.view()
+        self.arriving = sum(1 for _ in tokens_in(view)) if view is not None else 0
+        paused = self.deck is not None and self.deck.stops_play  # (a chance half resolved)
+        if not paused:  # (else the last view with every card open stays drawn)
+            drawable = without_arriving(view) if self.arriving else view
+            if drawable is not None:
+                self.view = drawable
         # who the table waits for: a seat whose choice for a simultaneous step is in is not
-        self.active = still_to_act(seat) if self.view is not None else ()
+        self.active = still_to_act(seat) if view is not None else ()
         self.infos = list(seat.seats())
         self.names = table_names(self.infos, max(seat.players, len(self.infos)))
         self.lines = list(seat.history())
@@ -214,6 +244,23 @@ class SeatState:
             return (f"Waiting for {self.waiting_for()} to come back (hedgerow resume); "
                     "s: what the table can do.")
         return f"Waiting for {self.waiting_for()}…"
+
+    def held_by_deck(self) -> DeckWaits | None:
+        """What the sealed deck holds this seat up for (a shuffle, its cards on their way,
+        cards turned face up), while it has no choice to make and no other seat is to
+        play meanwhile; else None."""
+        deck = self.deck
+        if self.phase != Phase.PLAYING or not self.picker.empty:
+            return None
+        if self.arriving:
+            what = DeckWaits.DEAL
+        elif deck is not None:
+            what = deck.what
+        else:
+            return None
+        if deck is not None and (deck.stops_play or self.seat.seat in self.active):
+            return what
+        return what if what == DeckWaits.SHUFFLE or not self.active else None
 
     # -- target positions, filled at each redraw -----------------------------------------------
 
@@ -318,6 +365,36 @@ class SeatState:
     def say(self, text: str | None) -> None:
         """Show one line to the player (until the next key)."""
         self.message = text
+
+
+def without_arriving(view: Any) -> Any | None:
+    """``view`` with the cards still on their way to this seat (sealed tokens) left out of
+    the collections they arrive in: a tuple that is a field of the view itself (a hand).
+    None when such a card is anywhere else (a single card, a cell of a garden: a position
+    that a drawing reads), where leaving it out would change what the rest means."""
+    if dataclasses.is_dataclass(view) and not isinstance(view, type):
+        names = [f.name for f in dataclasses.fields(view)]
+    elif isinstance(view, tuple) and hasattr(view, "_fields"):
+        names = list(view._fields)
+    else:
+        return None
+    changes: dict[str, Any] = {}
+    for name in names:
+        value = getattr(view, name)
+        if type(value) is tuple and any(type(v) is Sealed for v in value):
+            kept = tuple(v for v in value if type(v) is not Sealed)
+            if any(next(tokens_in(v), None) is not None for v in kept):
+                return None
+            changes[name] = kept
+        elif next(tokens_in(value), None) is not None:
+            return None
+    try:
+        if isinstance(view, tuple):
+            return view._replace(**changes)  # type: ignore[attr-defined]  # (a NamedTuple)
+        return dataclasses.replace(view, **changes)
+    except Exception:  # (a view whose own checks refuse it)
+        log.exception("a view with cards on their way could not be trimmed")
+        return None
 
 
 def set_hint(sizes: Sequence[int], marked: int, step: ChooseMany) -> str:

@@ -22,7 +22,7 @@ from typing import cast
 
 from hedgerow.core import Action
 from hedgerow.core.lazyactions import LazyActions
-from hedgerow.core.sealed import Sealed
+from hedgerow.core.sealed import Known, Sealed
 from hedgerow.plugins.petals.geometry import Cell
 from hedgerow.plugins.petals.legality import move_options
 from hedgerow.plugins.petals.state import State
@@ -60,13 +60,14 @@ def int_args(action: Action, names: tuple[str, ...]) -> tuple[int, ...] | None:
 def place_args(action: Action) -> tuple[int, int, int, int] | None:
     """``(card, rot, x, y)`` of a well-formed ``place`` action, else None (the fast path of
     ``int_args(action, PLACE_ARGS)``, taken on every turn).  At a sealed table the card may
-    be a `Sealed` token: the card the seat shows as it places it."""
+    be a `Sealed` token: the card the seat shows as it places it; or, in a seat's own legal
+    actions, a `Known` face (what a bot plays on its sampled states)."""
     args = action.args
     if len(args) != 4:
         return None
     (k0, card), (k1, rot), (k2, x), (k3, y) = args
     if (k0 == "card" and k1 == "rot" and k2 == "x" and k3 == "y"
-            and (type(card) is int or type(card) is Sealed)
+            and (type(card) is int or type(card) is Sealed or type(card) is Known)
             and type(rot) is int and type(x) is int and type(y) is int):
         # A sealed card stands for a card id: the rules move it, and reading it shows it.
         return cast(int, card), rot, x, y

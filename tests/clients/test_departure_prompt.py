@@ -123,7 +123,7 @@ def test_at_a_sealed_table_the_box_and_the_vote_say_who_would_see_the_cards() ->
         async with running(seat, host, rows=24, columns=80) as d:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
-            assert "you would run it and see their cards" in "\n".join(rows)
+            assert f"you would run it and see {gone}'s cards" in "\n".join(rows)
             assert all(len(r) <= 80 for r in rows)
             d.press("w")
             fake.asked.append(Motion(2, SeatMotion(4, MotionKind.TAKEOVER, 1, 2, "random", 3,

@@ -7,6 +7,7 @@ tables are real `TableAd` records, and seats are `LocalSeat`s or a seat still se
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,6 +30,8 @@ class Seating:
         self.seat, self.players = 1, players
         self.ruleset = host.ruleset("petals", players=players)
         self.address = "127.0.0.1:5555/KEY"
+        self.is_host = False
+        self.sealed = True
         self._phase = Phase.SEATING
         self._callbacks: list[Callable[[], None]] = []
         self.closed = False
@@ -44,6 +47,9 @@ class Seating:
 
     def host_gone(self) -> bool:
         return False
+
+    def log_path(self) -> None:
+        return None  # (no log before the seed is agreed)
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         self._callbacks.append(callback)
@@ -71,8 +77,9 @@ class FakeBackend:
     async def start(self, changed: Callable[[], None]) -> None:
         self.calls.append(("start",))
 
-    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Any:
-        self.calls.append(("create", ruleset.fingerprint, players, name, seat_name))
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
+                     open_deck: bool = False) -> Any:
+        self.calls.append(("create", ruleset.fingerprint, players, name, seat_name, open_deck))
         self.seat = LocalSeat(ruleset, players, seed_from_int(1),
                               bots=[self.host.bot("random")], name=seat_name)
         return self.seat
@@ -137,7 +144,7 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
     lobby = LobbyScreen(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
                   screen=CREATE)
     form = lobby.create_form
-    assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "name"]
+    assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "deck", "name"]
     assert form.form.seats == ["greedy", "greedy"]  # the best bot installed
     form.form.row = 1
     form.toggle()
@@ -154,12 +161,13 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
 def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
     host = PluginHost(autoload=False)
     backend = FakeBackend(host)
+    closed: list[Any] = []  # the seat, once closed (hedgerow join prints how it stands)
 
     async def main() -> int:
         with create_pipe_input() as pipe:
             task = asyncio.get_running_loop().create_task(run_lobby(
                 host, game="petals", players=2, seat_name="Ann", backend=backend,
-                input=pipe, output=SizedOutput()))
+                input=pipe, output=SizedOutput(), closed=closed.append))
             await until(lambda: ("start",) in backend.calls, "the lobby")
             pipe.send_text(KEYS["enter"])  # open the table as the form says
             await until(lambda: backend.seat is not None, "the table")
@@ -170,9 +178,28 @@ def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
             return await asyncio.wait_for(task, 10)
 
     assert asyncio.run(main()) == 0
-    assert ("create", "petals@2.1.0", 2, "Ann's Petals", "Ann") in backend.calls
+    assert ("create", "petals@2.1.0", 2, "Ann's Petals", "Ann", False) in backend.calls
     assert ("bots", ["greedy"]) in backend.calls
     assert backend.closed and backend.seat.phase() in (Phase.FINISHED, Phase.HALTED)
+    assert closed == [backend.seat] and backend.seat.closed
+
+
+def test_hedgerow_join_prints_how_the_table_taken_in_the_lobby_stands(
+        monkeypatch: Any, capsys: Any) -> None:
+    """Leaving the lobby's seating room (or the table) prints the lines a person's seat
+    prints after its screen: before, the lobby left nothing behind."""
+    from hedgerow.clients import cmd_join
+
+    host = PluginHost(autoload=False)
+    seat = Seating(host)
+
+    async def fake_lobby(plugins: Any, **kwargs: Any) -> int:
+        kwargs["closed"](seat)
+        return 0
+
+    monkeypatch.setattr("hedgerow.clients.app.run_lobby", fake_lobby)
+    assert cmd_join.open_lobby(host, "Me") == 0
+    assert capsys.readouterr().out == "You left the table before the game started.\n"
 
 
 def test_the_lobby_starts_on_the_table_list_without_a_game() -> None:
@@ -196,18 +223,20 @@ def test_the_create_form_by_keys() -> None:
             form = lobby.create_form
             pipe.send_text(KEYS["right"] * form.form.games.index("petals"))  # the game
             await until(lambda: form.game == "petals", "Petals chosen")
-            # players: 4 -> 3; seat 1: a bot -> open; the name: one more letter
+            # players: 4 -> 3; seat 1: a bot -> open; the deck: sealed -> open (Space);
+            # the name: one more letter
             pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["left"]
-                           + KEYS["down"] + KEYS["down"] + "!")
+                           + KEYS["down"] + KEYS["down"] + " " + KEYS["down"] + "!")
             await until(lambda: form.name.endswith("!"), "typing the name")
             assert (form.form.players, form.form.seats) == (3, [OPEN, "greedy"])
+            assert form.open_deck and "◀ open ▶  faster start" in text(lobby)
             pipe.send_text(KEYS["enter"])
             await until(lambda: backend.seat is not None, "the table")
             assert await asyncio.wait_for(task, 5) is backend.seat
         return lobby
 
     asyncio.run(main())
-    assert ("create", "petals@2.1.0", 3, "Ann's Petals!", "Ann") in backend.calls
+    assert ("create", "petals@2.1.0", 3, "Ann's Petals!", "Ann", True) in backend.calls
     assert ("bots", ["greedy"]) in backend.calls
 
 
@@ -235,7 +264,8 @@ class FailingBackend(FakeBackend):
         super().__init__(host)
         self.fail_join = asyncio.Event()
 
-    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str) -> Any:
+    async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
+                     open_deck: bool = False) -> Any:
         from hedgerow.core.errors import HedgerowError
 
         raise HedgerowError(self.REASON)
@@ -307,3 +337,82 @@ def test_each_lobby_screen_stands_alone_on_the_lobby_protocol() -> None:
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "hedgerow.clients.app.lobby" not in imported, name
         assert "hedgerow.clients.app.lobby_protocol" in imported, name
+
+
+def test_the_table_list_shows_each_tables_deck_and_fits_a_narrow_screen() -> None:
+    host = PluginHost(autoload=False)
+    tables = [dataclasses.replace(ad("Ann's table"), deck="sealed"),
+              dataclasses.replace(ad("Bo's quick one"), deck="open"),
+              ad("Old host")]  # an announcement that does not say
+    backend = FakeBackend(host, sorted(tables, key=TableAd.sort_key))
+
+    async def main() -> None:
+        lobby = LobbyScreen(host, backend, seat_name="Me")
+        for columns in (80, 60):
+            with create_pipe_input() as pipe:
+                lines = await drawn_at(lobby, pipe, columns)
+            head = next(line for line in lines if "NAME" in line)
+            at = head.index("DECK")
+            rows = {line.split()[0]: line[at:].split()[0] for line in lines
+                    if line.startswith("  ") and "free" in line}
+            assert rows == {"Ann's": "sealed", "Bo's": "open", "Old": "?"}, lines
+            assert all(len(line) <= columns for line in lines)
+            # the host's address where there is room for it, else left out
+            assert ("192.168.1.20:5555" in "\n".join(lines)) == (columns == 80)
+
+    asyncio.run(main())
+
+
+async def drawn_at(lobby: LobbyScreen, pipe: Any, columns: int) -> list[str]:
+    """The lobby's screen text, drawn by the running application ``columns`` wide."""
+    app = lobby.build(pipe, SizedOutput(columns=columns))
+    task = asyncio.get_running_loop().create_task(app.run_async())
+    await until(lambda: app.is_running, "the lobby")
+    lines = text(lobby).splitlines()
+    app.exit(result=None)
+    await task
+    return lines
+
+
+def test_the_create_form_opens_a_sealed_table_unless_the_deck_is_turned_open() -> None:
+    host = PluginHost(autoload=False)
+    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Ann", game="petals", players=2,
+                        screen=CREATE)
+    form = lobby.create_form
+    assert not form.open_deck
+    assert "Deck      ◀ sealed ▶  no player's program can see a card it was not shown" \
+        in text(lobby)
+    form.form.row = form.rows().index("deck")
+    form.change(1)
+    assert form.open_deck
+    assert "Deck      ◀ open ▶  faster start, for players who trust each other" in text(lobby)
+    form.toggle()  # Space turns it back
+    assert not form.open_deck
+    # a table of one seat has nobody to hide cards from: open, and the row says why
+    form.form.row = form.rows().index("game")
+    while form.game != "flowers":
+        form.change(1)
+    form.form.row = form.rows().index("players")
+    while form.form.players > 1:
+        form.change(-1)
+    form.form.row = form.rows().index("deck")
+    form.change(1)
+    assert form.open_deck and not form.form.open_deck
+    assert "Deck      open  a table of one has no other player to hide cards from" \
+        in text(lobby)
+
+
+def test_the_seating_room_says_the_deck_and_only_the_host_invites() -> None:
+    host = PluginHost(autoload=False)
+    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Me")
+    seat = Seating(host)
+    lobby.seated(seat)
+    room = " ".join(text(lobby).split())
+    assert "Petals, 2 players, sealed deck: no player's program can see a card it was not " \
+           "shown." in room
+    assert "hedgerow join" not in room  # a joiner's own address is no way in
+    seat.is_host, seat.sealed = True, False
+    room = " ".join(text(lobby).split())
+    assert "open deck: every player's program can work out every card (the host chose the " \
+           "faster start)." in room
+    assert "Others join with: hedgerow join 127.0.0.1:5555/KEY" in room

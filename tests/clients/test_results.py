@@ -20,12 +20,25 @@ from hedgerow.net.seat import Link, Phase, SeatInfo
 class FinishedSeat:
     """A `Seat` whose game is over with ``outcome`` (no view, no moves)."""
 
-    def __init__(self, host: PluginHost, outcome, players: int) -> None:
+    def __init__(self, host: PluginHost, outcome, players: int, *, sealed: bool = False,
+                 verdict: str | None = None, settled: bool = True) -> None:
         self.seat = 0
         self.departures = NoDepartures()  # nobody left: the game is over
         self.players = players
         self.ruleset = host.ruleset("petals", players=max(players, 2))
         self._outcome = outcome
+        self.sealed = sealed  # (a sealed table: the check of its deck, `verdict`)
+        self._verdict = verdict
+        self._settled = settled
+
+    def verdict(self):
+        return self._verdict
+
+    def confirmed_end(self):
+        return self._settled
+
+    def deck_wait(self):
+        return None
 
     def phase(self):
         return Phase.FINISHED

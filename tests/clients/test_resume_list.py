@@ -86,7 +86,8 @@ def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> N
     assert table.players == 2 and table.own_seat == 0 and not table.finished
     assert table.actions == 4  # the deal and three moves
     what, progress = describe(table)
-    assert what.startswith("petals@") and what.endswith("2 players: ann (you), random bot 1")
+    assert what.startswith("petals@") and what.endswith(
+        ", 2 players, open deck: ann (you), random bot 1")  # (the logs' deck is open)
     assert progress.startswith("today ") and progress.endswith("after 4 actions; your turn")
     assert bots_of(table, tables) == [(1, bot_seat)]
 
@@ -154,11 +155,11 @@ def test_the_list_offers_a_table_this_user_hosted_that_was_lost_before_it_began(
     (found,) = find_open_tables()
     assert found.log == path and found.players == 3
     what, progress = describe_open(found)
-    assert what == "petals@2.1.0, 3 players: ann (you), bob"
+    assert what == "petals@2.1.0, 3 players, sealed deck: ann (you), bob"
     assert "lost before the game began" in progress
     done = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume"],
                           capture_output=True, text=True, env=dict(os.environ), timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2
-    assert "1. petals@2.1.0, 3 players: ann (you), bob" in done.stdout
+    assert "1. petals@2.1.0, 3 players, sealed deck: ann (you), bob" in done.stdout
     assert str(path) in done.stdout

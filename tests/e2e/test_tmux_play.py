@@ -202,3 +202,39 @@ def test_harmony_at_60x20_then_40x12(tmp_path: Path) -> None:
         assert not term.alive(), term.screen()
     finally:
         term.close()
+
+
+@pytest.mark.timeout(150)
+def test_play_petals_sealed_by_default_in_tmux(tmp_path: Path) -> None:
+    """``hedgerow play petals`` with no seed is a sealed table (every bot a process that
+    sees only its own cards): the title says so, the greedy bots play their moves, and the
+    results say that every shuffle, key and action checked out."""
+    home = tmp_path / "home"
+    command = (f"env HEDGEROW_HOME={home} {sys.executable} -m hedgerow.clients.cli "
+               "play petals --players 2 --bot-delay 0 --name Ann")
+    term = Terminal(tmp_path, command)
+    try:
+        screen = term.wait(lambda s: "Your" in s and "Players" in s, "the table screen",
+                           timeout=40)
+        assert "sealed deck" in title(screen), screen
+        assert "seat:" not in screen, screen  # no plain-text dump of a view being dealt
+        over = "Where the points came from"
+        turns = 0
+        while over not in screen:
+            screen = term.wait(lambda s: ready(s) or over in s, "our turn or the results",
+                               timeout=40)
+            if over in screen:
+                break
+            before = screen
+            term.keys("Enter")
+            turns += 1
+            screen = term.wait(lambda s, before=before: s != before and "Sending" not in s,
+                               "the move to show")
+            assert "Play #00 at (0,0)" not in screen, screen  # the preview names the card
+            assert turns < 60, "the game does not end"
+        screen = term.wait(lambda s: "Sealed deck: every shuffle, key and action checks out."
+                           in s, "the check of the sealed deck", timeout=40)
+        assert "Log saved to" in screen.splitlines()[-2], screen
+        leave_table(term, home)
+    finally:
+        term.close()

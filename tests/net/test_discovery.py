@@ -16,6 +16,7 @@ import socket
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -61,12 +62,28 @@ def txt_bytes(ad: TableAd) -> dict[bytes, bytes | None]:
     make_ad(),
     make_ad("Ünïcødé 🌸 garden", variants=(), free_seats=0, seats=1, protocol=0),
     make_ad("x" * 63, host_key="ab" * 32, seats=7, free_seats=7, protocol=65535),
+    make_ad(deck="sealed"),
+    make_ad(deck="open", variants=()),
 ])
 def test_txt_round_trip(ad: TableAd) -> None:
     txt = encode_txt(ad)
-    assert set(txt) == {"proto", "game", "variants", "free", "seats", "name", "key"}
+    keys = {"proto", "game", "variants", "free", "seats", "name", "key"}
+    assert set(txt) == (keys | {"deck"} if ad.deck is not None else keys)
     assert txt["variants"] == ",".join(ad.variants)
     assert decode_txt(txt_bytes(ad), host=ad.host, port=ad.port) == ad
+
+
+def test_the_deck_is_announced_and_a_record_that_does_not_say_is_still_listed() -> None:
+    sealed = txt_bytes(make_ad(deck="sealed"))
+    assert sealed[b"deck"] == b"sealed"
+    assert decode_txt(sealed, host=LOOPBACK, port=47001).to_json()["deck"] == "sealed"
+    for absent in (None, b""):  # an earlier host's record, or one with nothing in it
+        props = txt_bytes(make_ad())
+        props[b"deck"] = absent
+        assert decode_txt(props, host=LOOPBACK, port=47001).deck is None
+    # a later kind of deck is shown as it is announced
+    props = {**sealed, b"deck": b"sealed-zk2"}
+    assert decode_txt(props, host=LOOPBACK, port=47001).deck == "sealed-zk2"
 
 
 def test_unknown_txt_keys_are_ignored_and_variants_may_be_absent() -> None:
@@ -102,6 +119,8 @@ def test_missing_or_valueless_keys_are_malformed(key: str) -> None:
     ("game", b""), ("game", b"pet\x00als"),
     ("variants", b"short,,wild"), ("variants", b","),
     ("key", b""), ("key", b"has space"), ("key", "k\u00e9y".encode()),
+    ("deck", b"SEALED"), ("deck", b"se aled"), ("deck", b"x" * 17), ("deck", b"\x1b[2J"),
+    ("deck", b"-open"),
 ])
 def test_malformed_values_are_refused(key: str, value: bytes) -> None:
     props = txt_bytes(make_ad())
@@ -111,9 +130,9 @@ def test_malformed_values_are_refused(key: str, value: bytes) -> None:
 
 
 _txt_keys = st.sampled_from([b"proto", b"game", b"variants", b"free", b"seats", b"name", b"key",
-                             b"other"]) | st.binary(max_size=8)
+                             b"deck", b"other"]) | st.binary(max_size=8)
 _txt_values = st.none() | st.binary(max_size=80) | st.sampled_from(
-    [b"0", b"1", b"4", b"7", b"petals", b"a,b", b"Table", b"k" * 40])
+    [b"0", b"1", b"4", b"7", b"petals", b"a,b", b"Table", b"k" * 40, b"sealed", b"open"])
 
 
 @given(st.dictionaries(_txt_keys, _txt_values, max_size=10), st.integers(1, 65535))
@@ -414,19 +433,25 @@ def test_hedgerow_tables_prints_one_aligned_row_per_table(
 
     async def fake_browse(timeout: float = 2.0) -> list[TableAd]:
         seen.append(timeout)
-        return sorted([make_ad("Zinnia", variants=(), free_seats=0, port=9),
-                       make_ad("aster", host="fd00::2")], key=TableAd.sort_key)
+        return sorted([make_ad("Zinnia", variants=(), free_seats=0, port=9, deck="open"),
+                       make_ad("aster", host="fd00::2", deck="sealed"),
+                       make_ad("Old host", port=8)], key=TableAd.sort_key)
 
     monkeypatch.setattr(discovery, "browse", fake_browse)
     assert main(["tables", "--timeout", "0.25"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert seen == [0.25]
-    assert lines[0].split() == ["NAME", "GAME", "VARIANTS", "SEATS", "ADDRESS"]
+    assert lines[0].split() == ["NAME", "GAME", "VARIANTS", "DECK", "SEATS", "ADDRESS"]
     key = make_ad().host_key
-    assert lines[1].split() == ["aster", "petals", "short,wild", "2/4", "free",
+    assert lines[1].split() == ["aster", "petals", "short,wild", "sealed", "2/4", "free",
                                 f"[fd00::2]:47001/{key}"]
-    assert lines[2].split() == ["Zinnia", "petals", "-", "0/4", "free", f"127.0.0.1:9/{key}"]
+    assert lines[2].split() == ["Old", "host", "petals", "short,wild", "?", "2/4", "free",
+                                f"127.0.0.1:8/{key}"]
+    assert lines[3].split() == ["Zinnia", "petals", "-", "open", "0/4", "free",
+                                f"127.0.0.1:9/{key}"]
     assert len({line.rindex(line.split()[-1]) for line in lines}) == 1  # addresses aligned
+    deck_at = lines[0].index("DECK")  # the decks aligned under their heading
+    assert [line[deck_at:].split()[0] for line in lines[1:]] == ["sealed", "?", "open"]
 
     async def nothing(timeout: float = 2.0) -> list[TableAd]:
         return []
@@ -467,3 +492,36 @@ def test_a_browser_dials_the_address_on_its_own_network(monkeypatch: pytest.Monk
     assert discovery._reachable(["10.77.0.1", "10.77.1.1"]) == "10.77.1.1"
     assert discovery._reachable(["127.0.0.1", "192.168.5.5"]) == "192.168.5.5"
     assert discovery._reachable(["127.0.0.1"]) == "127.0.0.1"
+
+
+@pytest.mark.timeout(90)
+def test_a_hosted_table_announces_its_deck(loopback_only: None,
+                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    """`hedgerow host` announces a sealed table as ``deck=sealed``, one opened with
+    ``--open-deck`` (or a dictated seed) as ``deck=open``: every listing shows it."""
+    from hedgerow.core.pluginhost import PluginHost
+    from hedgerow.net.keys import generate
+    from hedgerow.net.launch import host_table
+
+    monkeypatch.setenv("HEDGEROW_HOME", str(tmp_path))
+    ruleset = PluginHost().ruleset("petals", (), 2)
+    names = {unique("Sealed"): "sealed", unique("Open"): "open", unique("Seeded"): "open"}
+
+    async def scenario() -> None:
+        (sealed, opened, seeded) = names
+        peers = [
+            await host_table(ruleset, 2, name=sealed, identity=generate()),
+            await host_table(ruleset, 2, name=opened, identity=generate(), open_deck=True),
+            await host_table(ruleset, 2, name=seeded, identity=generate(), seed=5),
+        ]
+        try:
+            assert [p.sealed for p in peers] == [True, False, False]
+            async with Browser() as browser:
+                await until(browser, lambda ts: set(names) <= {t.name for t in ts})
+                assert {t.name: t.deck for t in browser.tables() if t.name in names} == names
+        finally:
+            for p in peers:
+                await p.close()
+
+    run(scenario)

@@ -139,3 +139,15 @@ def test_the_conformance_kit_catches_a_wrong_shortcut(host: PluginHost) -> None:
             ruleset.bots, evaluate_each=wrong))
         with pytest.raises(ConformanceError, match=message):
             check_game(broken, players=2, seeds=[1])
+
+
+def test_a_known_card_is_the_card_it_is() -> None:
+    """At a sealed table a seat's own legal actions name its cards as `Known` faces (a bot
+    that plays a departed seat is handed them as they are, net/departures.py): Petals'
+    fast path takes one as the card it is (it refused it: "place takes four whole
+    numbers", and a greedy bot taking over a seat stopped)."""
+    from hedgerow.core import Action
+    from hedgerow.core.sealed import Known, Sealed
+
+    known = Action.of("place", card=Known(19, Sealed(3, 0, 7)), rot=2, x=1, y=-1)
+    assert place_args(known) == (19, 2, 1, -1)
