@@ -26,7 +26,7 @@ from hedgerow.core.outcome import Outcome
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import LogEntry
 from hedgerow.net.messages import LeaveReason, SeatEvent
-from hedgerow.net.seat import Changes, HistoryLine, Link, Phase, SeatInfo
+from hedgerow.net.seat import Changes, DeckWait, HistoryLine, Link, Phase, SeatInfo
 
 
 class ReplayDepartures(NoDepartures):
@@ -163,6 +163,10 @@ class ReplaySeat:
     def verdict(self) -> str | None:
         """What the verification of a sealed deck found, once every secret is in the log."""
         return self.film.verdict
+
+    def deck_wait(self) -> DeckWait | None:
+        """None: a recording never waits for a deck."""
+        return None
 
     @property
     def index(self) -> int:

@@ -50,7 +50,9 @@ def ready(screen: str) -> bool:
 
 
 def live_results(screen: str) -> bool:
-    return "Log saved to" in screen
+    """The live results, once the check of a sealed deck has said what it found (its line
+    says "checking…" while the players' secrets arrive; the replay's says what was found)."""
+    return "Log saved to" in screen and "Sealed deck: checking" not in screen
 
 
 def where(screen: str) -> tuple[int, int] | None:
