@@ -196,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     args = options.parse_args(argv)
     counts = [int(p) for p in args.players.split(",")]
     name = "+".join(["flourish", *args.variant])
-    host, seeds, rounds = start(args, f"{name} playouts", COLUMNS)
+    plugins, seeds, rounds = start(args, f"{name} playouts", COLUMNS)
     for players in counts:
-        report(host.ruleset("flourish", args.variant, players=players), players, seeds, rounds)
+        report(plugins.ruleset("flourish", args.variant, players=players), players, seeds, rounds)
     return 0
 
 

@@ -274,11 +274,11 @@ def main(argv: list[str] | None = None) -> int:
                          help="also time 4-player Petals games in the same rounds")
     args = options.parse_args(argv)
     rules = "+".join(["flowers", *args.variant])
-    host, seeds, rounds = start(args, f"FLOWERS ({rules}) playouts", COLUMNS)
+    plugins, seeds, rounds = start(args, f"FLOWERS ({rules}) playouts", COLUMNS)
     for players in args.players or [1, 2, 3, 4]:
-        petals = (host.ruleset("petals", players=4).gamedef
+        petals = (plugins.ruleset("petals", players=4).gamedef
                   if args.petals and players == 4 else None)
-        report(host.ruleset("flowers", args.variant, players=players), players, seeds, rounds,
+        report(plugins.ruleset("flowers", args.variant, players=players), players, seeds, rounds,
                args.table, petals)
     return 0
 

@@ -45,9 +45,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    host = PluginHost()
-    ruleset = host.ruleset(args.game, players=args.players)
-    bots = [host.bot("random")]
+    plugins = PluginHost()
+    ruleset = plugins.ruleset(args.game, players=args.players)
+    bots = [plugins.bot("random")]
     seeds = [seed_from_int(i) for i in range(args.games)]
     for seed in seeds[:3]:  # same seeds, same games: the two sides do the same work
         assert play(ruleset, args.players, seed, bots).state == direct(

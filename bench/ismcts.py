@@ -71,9 +71,9 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 # -- speed -----------------------------------------------------------------------------------
 
 
-def positions(host: PluginHost, game: str, count: int) -> list[tuple[Table, int]]:
+def positions(plugins: PluginHost, game: str, count: int) -> list[tuple[Table, int]]:
     """``count`` positions (table, seat to act alone) from seeded random 2-player games."""
-    ruleset = host.ruleset(game, players=2)
+    ruleset = plugins.ruleset(game, players=2)
     rules = ruleset.gamedef
     found: list[tuple[Table, int]] = []
     number = 0
@@ -102,29 +102,29 @@ def positions(host: PluginHost, game: str, count: int) -> list[tuple[Table, int]
 
 
 def speed(args: argparse.Namespace) -> None:
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     if args.budget:
         print(f"ISMCTS iterations per CPU-second at a time budget of {args.budget} a move, "
               f"2 players, {args.positions} positions, best of {args.rounds} rounds")
         print(f"{'game':<10} {'iter/s':>8} {'iter/move':>10} {'cpu/wall':>9}")
         for game in args.games or GAMES:
-            _budget_one(host, game, args)
+            _budget_one(plugins, game, args)
         return
     print(f"ISMCTS iterations per second, 2 players, {args.iterations} iterations a "
           f"decision at {args.positions} positions, best of {args.rounds} rounds")
     print(f"{'game':<10} {'iter/s':>8} {'us/iter':>8} {'apply us':>9} {'iter/apply':>10} "
           f"{'playout ms':>10} {'iter/s x playout':>16}")
     for game in args.games or GAMES:
-        _speed_one(host, game, args)
+        _speed_one(plugins, game, args)
 
 
-def _speed_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
+def _speed_one(plugins: PluginHost, game: str, args: argparse.Namespace) -> None:
     """One game's row of the speed table."""
-    ruleset = host.ruleset(game, players=2)
+    ruleset = plugins.ruleset(game, players=2)
     rules = ruleset.gamedef
-    spots = positions(host, game, args.positions)
-    spec = resolve(host, f"ismcts:{args.iterations}{args.extra}", game)
-    random_spec = resolve(host, "random", game)
+    spots = positions(plugins, game, args.positions)
+    spec = resolve(plugins, f"ismcts:{args.iterations}{args.extra}", game)
+    random_spec = resolve(plugins, "random", game)
     iterations = 0
 
     def search() -> None:
@@ -168,15 +168,15 @@ def _speed_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
           flush=True)
 
 
-def _budget_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
+def _budget_one(plugins: PluginHost, game: str, args: argparse.Namespace) -> None:
     """One game's row at a time budget: the bot as it plays (``ismcts:1s`` by default)
     at each position, its iterations over the CPU time of this process while it thought
     (the whole decision: sampling, ranking the root candidates, the search).  A time
     budget fixes the wall time, so each round's rate is its own; the best round counts."""
-    ruleset = host.ruleset(game, players=2)
+    ruleset = plugins.ruleset(game, players=2)
     rules = ruleset.gamedef
-    spots = positions(host, game, args.positions)
-    spec = resolve(host, f"ismcts:{args.budget}{args.extra}", game)
+    spots = positions(plugins, game, args.positions)
+    spec = resolve(plugins, f"ismcts:{args.budget}{args.extra}", game)
     best = (0.0, 0.0, 0.0)
     for _ in range(args.rounds):
         iterations = 0
@@ -201,11 +201,11 @@ def _budget_one(host: PluginHost, game: str, args: argparse.Namespace) -> None:
 
 def one_game(game: str, number: int, budget: str, against: str) -> dict[str, Any]:
     """Game ``number`` of a match: ismcts sits first when ``number`` is even."""
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset(game, players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset(game, players=2)
     rules = ruleset.gamedef
-    mine = resolve(host, f"ismcts:{budget}", game)
-    other = resolve(host, against, game)
+    mine = resolve(plugins, f"ismcts:{budget}", game)
+    other = resolve(plugins, against, game)
     seat = number % 2
     specs = [mine, other] if seat == 0 else [other, mine]
     seed = seed_from_int(number)

@@ -94,8 +94,8 @@ def one_game(first: str, second: str, number: int, variants: tuple[str, ...],
              iterations: int, weights: Weights) -> tuple[float, int, int]:
     """Game ``number`` of ``first`` against ``second``: the first bot's win share and both
     bots' points."""
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("mandala", list(variants), players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("mandala", list(variants), players=2)
     game = ruleset.gamedef
     mine = number % 2
     seed = seed_from_int(number)
@@ -122,8 +122,8 @@ def costs(variants: tuple[str, ...]) -> tuple[float, float, float, float]:
     (fresh rules each round: every new garden asks the ranking hook) and one ``evaluate``
     called again (what a search mostly meets: gardens change only at resolutions); best of
     5 rounds on the decision points of 20 random games."""
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("mandala", list(variants), players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("mandala", list(variants), players=2)
     game = ruleset.gamedef
     rng = Rng(b"mandala-bots/costs")
     points = []
@@ -147,7 +147,7 @@ def costs(variants: tuple[str, ...]) -> tuple[float, float, float, float]:
         for state, seat, action in points:
             game.apply(state, seat, action)
         best["apply"] = min(best["apply"], time.process_time() - start)
-        fresh = host.ruleset("mandala", list(variants), players=2).bots
+        fresh = plugins.ruleset("mandala", list(variants), players=2).bots
         assert fresh is not None
         timed("score", fresh.score)
         timed("cold", fresh.evaluate)

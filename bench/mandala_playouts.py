@@ -128,9 +128,9 @@ def report(ruleset, players: int, seeds: list[bytes], rounds: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, games=1000, quick=(100, 3), variant="e.g. draw-four").parse_args(argv)
     rules = "+".join(["mandala", *args.variant])
-    host, seeds, rounds = start(args, f"{rules} playouts", COLUMNS)
+    plugins, seeds, rounds = start(args, f"{rules} playouts", COLUMNS)
     for players in (2, 4):
-        report(host.ruleset("mandala", args.variant, players=players), players, seeds, rounds)
+        report(plugins.ruleset("mandala", args.variant, players=players), players, seeds, rounds)
     return 0
 
 

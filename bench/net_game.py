@@ -49,9 +49,9 @@ def in_process(seed: bytes, players: int, *, hash_every_action: bool) -> tuple[f
     from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.table import Table
 
-    host = PluginHost()
-    ruleset = host.ruleset("petals", (), players)
-    bots = [host.bot("random")]
+    plugins = PluginHost()
+    ruleset = plugins.ruleset("petals", (), players)
+    bots = [plugins.bot("random")]
     best = float("inf")
     for _ in range(5):
         t0 = time.perf_counter()

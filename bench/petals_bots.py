@@ -112,8 +112,8 @@ class Greedy:
 
 def one_game(a: str, b: str, variants: tuple[str, ...], number: int) -> tuple[float, int]:
     """Game ``number``: A's share of the win, and how many actions the game took."""
-    host = PluginHost()
-    ruleset = host.ruleset("petals", list(variants))
+    plugins = PluginHost()
+    ruleset = plugins.ruleset("petals", list(variants))
     game = ruleset.gamedef
     seed = seed_from_int(number)
     a_seat = number % 2

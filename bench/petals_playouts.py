@@ -127,9 +127,9 @@ def bot_rows(game, bots, label: str, states: list[State], t_apply: float, rounds
 
 def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, games=1000, quick=(200, 3)).parse_args(argv)
-    host, seeds, rounds = start(args, "Petals playouts", COLUMNS)
+    plugins, seeds, rounds = start(args, "Petals playouts", COLUMNS)
     for players in (2, 4):
-        report(host.ruleset("petals", [], players=players), players, seeds, rounds)
+        report(plugins.ruleset("petals", [], players=players), players, seeds, rounds)
     return 0
 
 

@@ -87,13 +87,13 @@ class Deck:
         return any(deck[c] > self.pile[c] - self.drawn[seat][c] for c in range(COLOURS))
 
 
-def mandala(host: PluginHost, games: int, samples: int) -> tuple[int, int, int]:
+def mandala(plugins: PluginHost, games: int, samples: int) -> tuple[int, int, int]:
     """(samples after a reshuffle, impossible ones, reshuffles seen) over seeded games."""
     total = bad = reshuffles = 0
     for number in range(games):
         players = 2 + number % 3
         variants = ["draw-four"] if number % 2 else []
-        ruleset = host.ruleset("mandala", variants, players)
+        ruleset = plugins.ruleset("mandala", variants, players)
         game, bots = ruleset.gamedef, ruleset.bots
         assert bots is not None
         table = Table(ruleset, players, seed_from_int(10_000 + number))
@@ -118,7 +118,7 @@ def mandala(host: PluginHost, games: int, samples: int) -> tuple[int, int, int]:
     return total, bad, reshuffles
 
 
-def flourish(host: PluginHost, games: int, samples: int) -> tuple[int, int, int]:
+def flourish(plugins: PluginHost, games: int, samples: int) -> tuple[int, int, int]:
     """(samples after a compost reshuffle or McGregor's shuffle, impossible ones, shuffles
     seen)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -127,7 +127,7 @@ def flourish(host: PluginHost, games: int, samples: int) -> tuple[int, int, int]
     total = bad = shuffles = 0
     for number in range(games):
         players = 1 + number % 7
-        ruleset = host.ruleset("flourish", ["compost"], players)
+        ruleset = plugins.ruleset("flourish", ["compost"], players)
         game, bots = ruleset.gamedef, ruleset.bots
         assert bots is not None
         table = Table(ruleset, players, seed_from_int(20_000 + number))
@@ -163,11 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--samples", type=int, default=4)
     args = parser.parse_args(argv)
-    host = PluginHost()
-    total, bad, reshuffles = mandala(host, args.games, args.samples)
+    plugins = PluginHost()
+    total, bad, reshuffles = mandala(plugins, args.games, args.samples)
     print(f"mandala: {bad} of {total} samples after a reshuffle were impossible "
           f"({args.games} games, {reshuffles} reshuffles)", flush=True)
-    total, bad, reshuffles = flourish(host, args.games, args.samples)
+    total, bad, reshuffles = flourish(plugins, args.games, args.samples)
     print(f"flourish+compost: {bad} of {total} samples after a compost reshuffle or "
           f"McGregor's shuffle were impossible ({args.games} games, 1-7 players, "
           f"{reshuffles} shuffles)", flush=True)

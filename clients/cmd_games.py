@@ -13,11 +13,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def collect(host) -> dict:
+def collect(plugins) -> dict:
     """The catalogue as plain data (what ``--json`` prints)."""
 
     def origin(spec) -> dict:
-        o = host.origin_of[spec]
+        o = plugins.origin_of[spec]
         return {
             "plugin": o.plugin,
             "distribution": o.distribution,
@@ -25,8 +25,8 @@ def collect(host) -> dict:
         }
 
     games = []
-    for name in sorted(host.games):
-        g = host.games[name]
+    for name in sorted(plugins.games):
+        g = plugins.games[name]
         games.append(
             {
                 "name": g.name,
@@ -45,7 +45,7 @@ def collect(host) -> dict:
                         "players": list(v.players) if v.players else None,
                         **origin(v),
                     }
-                    for v in host.variants_of(name)
+                    for v in plugins.variants_of(name)
                 ],
             }
         )
@@ -58,9 +58,9 @@ def collect(host) -> dict:
             "parameters": b.params_help,
             **origin(b),
         }
-        for b in sorted(host.bots.values(), key=lambda b: b.name)
+        for b in sorted(plugins.bots.values(), key=lambda b: b.name)
     ]
-    broken = [{"plugin": name, "problem": why} for name, why in host.broken]
+    broken = [{"plugin": name, "problem": why} for name, why in plugins.broken]
     return {"games": games, "bots": bots, "broken": broken}
 
 

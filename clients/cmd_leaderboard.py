@@ -67,12 +67,12 @@ def run(args: argparse.Namespace, *, clock: Clock = utc_now) -> int:
     """Exchange, then show the board (or add a log to it, or serve it); 0 on success."""
     from hedgerow.core.errors import HedgerowError
 
-    host = make_plugin_host(args)
-    known = boards(host.games)
+    plugins = make_plugin_host(args)
+    known = boards(plugins.games)
     if args.game not in known:
         raise HedgerowError(f"no leaderboard for {args.game!r} (leaderboards: "
                             f"{', '.join(known) or 'none installed'})", code="unknown_game")
-    ruleset = host.ruleset(args.game, args.variant, 1)  # unknown or non-solo variants fail here
+    ruleset = plugins.ruleset(args.game, args.variant, 1)  # unknown or non-solo variants fail here
     variants = list(ruleset.variant_names)
     if not args.wait >= 0 or args.wait > 600:
         raise HedgerowError(f"--wait takes 0 to 600 seconds, not {args.wait}")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, *, clock: Clock = utc_now) -> int:
     from hedgerow.net.keys import load_identity
 
     identity = load_identity()
-    rules = _rules(host)
+    rules = _rules(plugins)
     if args.add is not None:
         return _add(args, identity, rules, set(known), clock)
     exchange: dict[str, Any] = {}
@@ -102,8 +102,8 @@ def run(args: argparse.Namespace, *, clock: Clock = utc_now) -> int:
     return 0
 
 
-def _rules(host: Any) -> Any:
-    return lambda h: host.ruleset(h.game, h.variants, h.players)
+def _rules(plugins: Any) -> Any:
+    return lambda h: plugins.ruleset(h.game, h.variants, h.players)
 
 
 def _peers(texts: list[str]) -> tuple[BoardPeer, ...]:

@@ -59,13 +59,13 @@ def run(args: argparse.Namespace) -> int:
     from hedgerow.core.botchoice import best_first, resolve_list
     from hedgerow.core.errors import HedgerowError
 
-    host = make_plugin_host(args)
-    ruleset = host.ruleset(args.game, args.variant)
+    plugins = make_plugin_host(args)
+    ruleset = plugins.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)
-    best = best_first(b.name for b in host.bots.values() if b.plays(args.game))
+    best = best_first(b.name for b in plugins.bots.values() if b.plays(args.game))
     chosen = args.bots or (best[0] if best else "random")
-    bots = resolve_list(host, chosen, args.game)  # name[:params], checked
+    bots = resolve_list(plugins, chosen, args.game)  # name[:params], checked
     names = [b.label for b in bots]
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise HedgerowError("hedgerow play needs a terminal (for bots only, use hedgerow simulate)")
@@ -73,12 +73,12 @@ def run(args: argparse.Namespace) -> int:
     if players == 1 and ruleset.spec.leaderboard and args.seed is None:  # a board game
         from hedgerow.clients.leaderboard_play import BoardSession
 
-        board = BoardSession.prepare(host, ruleset, player_name(args),
+        board = BoardSession.prepare(plugins, ruleset, player_name(args),
                                      resumable=not args.local)
         if board is None:
             return 0
-    play = _play_local(host, ruleset, players, bots, args, board) if args.local else \
-        _play_net(host, ruleset, players, names, args, board)
+    play = _play_local(plugins, ruleset, players, bots, args, board) if args.local else \
+        _play_net(plugins, ruleset, players, names, args, board)
     try:
         return asyncio.run(play)
     except (HedgerowError, KeyboardInterrupt):
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise HedgerowError(f"{exc} (details in {client_log_path()})") from exc
 
 
-async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
+async def _play_local(plugins: Any, ruleset: Any, players: int, bots: list[Any],
                       args: argparse.Namespace, board: Any) -> int:
     from hedgerow.clients.app import run_seat
     from hedgerow.clients.app.local import LocalSeat
@@ -106,7 +106,7 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
     try:
         if board is not None:
             await board.start(seat.log_path())
-        status = await run_seat(seat, host=host)
+        status = await run_seat(seat, plugins=plugins)
     finally:
         await seat.close()
         line = await _board_line(board, seat)  # a board game counts however it ends
@@ -114,7 +114,7 @@ async def _play_local(host: Any, ruleset: Any, players: int, bots: list[Any],
     return status
 
 
-async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
+async def _play_net(plugins: Any, ruleset: Any, players: int, names: list[str],
                     args: argparse.Namespace, board: Any) -> int:
     from hedgerow.clients.app import run_seat
     from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
@@ -131,7 +131,7 @@ async def _play_net(host: Any, ruleset: Any, players: int, names: list[str],
             await board.start(peer.log_path())
         procs = spawn_bot_peers(peer.address, strategies, delay=args.bot_delay,
                                 give_up=args.bot_give_up)
-        status = await run_seat(peer, host=host, invite=False)  # the others: our bots
+        status = await run_seat(peer, plugins=plugins, invite=False)  # the others: our bots
     finally:
         await peer.close()
         stop_processes(procs)

@@ -69,15 +69,15 @@ def run(args: argparse.Namespace) -> int:
     """Play the games and print one line (or JSON object) per game, then a summary."""
     from hedgerow.core.errors import HedgerowError
 
-    host = make_plugin_host(args)
-    spec = host.game(args.game)
-    ruleset = host.ruleset(args.game, args.variant)
+    plugins = make_plugin_host(args)
+    spec = plugins.game(args.game)
+    ruleset = plugins.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)
     if args.games < 1:
         raise HedgerowError(f"--games must be at least 1, not {args.games}")
     names = [n for n in botchoice.split_list(args.bots) if n]
-    bots = botchoice.resolve_list(host, args.bots, args.game)
+    bots = botchoice.resolve_list(plugins, args.bots, args.game)
     seat_bots = [names[s % len(names)] for s in range(players)]
     seat_specs = [bots[s % len(bots)] for s in range(players)]
     first = run_seed(args.seed)

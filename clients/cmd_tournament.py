@@ -89,8 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _job(args: argparse.Namespace) -> tuple[Job, list[str]]:
     """The tournament's `Job` from the arguments, every mistake a `HedgerowError`."""
-    host = make_plugin_host(args)
-    ruleset = host.ruleset(args.game, args.variant)
+    plugins = make_plugin_host(args)
+    ruleset = plugins.ruleset(args.game, args.variant)
     players = args.players if args.players is not None else ruleset.players_default
     ruleset.check_players(players)
     if args.games < 1:
@@ -108,7 +108,7 @@ def _job(args: argparse.Namespace) -> tuple[Job, list[str]]:
     if len(choices) < 2:
         raise HedgerowError("--bots needs at least two bots to compare, like --bots greedy,random")
     for choice in choices:
-        resolve_bot(host, choice, args.game)
+        resolve_bot(plugins, choice, args.game)
     job = Job(
         game=args.game,
         variants=tuple(args.variant),

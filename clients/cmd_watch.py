@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                             "hedgerow replay LOGFILE)")
     from hedgerow.clients.watch.application import run_watch
 
-    return asyncio.run(run_watch(film, seat=seat, host=plugins))
+    return asyncio.run(run_watch(film, seat=seat, plugins=plugins))
 
 
 def choose_seat(film: Film, wanted: str | None) -> int:

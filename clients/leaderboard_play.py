@@ -217,17 +217,17 @@ class BoardSession:
     #: Seconds the service stays up after the game so that the machines nudged can pull it.
     LINGER = 2.0
 
-    def __init__(self, host: Any, deal: BoardDeal, *, clock: Clock = utc_now,
+    def __init__(self, plugins: Any, deal: BoardDeal, *, clock: Clock = utc_now,
                  resumable: bool = True) -> None:
         self.deal = deal
         self.resumable = resumable
-        self._host = host
+        self._plugins = plugins
         self._clock = clock
         self._share: Any = None
         self._started = False
 
     @classmethod
-    def prepare(cls, host: Any, ruleset: Ruleset, name: str, *,
+    def prepare(cls, plugins: Any, ruleset: Ruleset, name: str, *,
                 ask: Callable[[str], str] = input, clock: Clock = utc_now,
                 identity: Identity | None = None,
                 resumable: bool = True) -> BoardSession | None:
@@ -236,7 +236,7 @@ class BoardSession:
 
         identity = identity or load_identity()
         with Leaderboard() as store:
-            for line in refresh_own(identity, store, _rules(host), set(boards(host.games)),
+            for line in refresh_own(identity, store, _rules(plugins), set(boards(plugins.games)),
                                     clock=clock):
                 print(line)
             deal = board_deal(ruleset, identity, name, clock=clock, store=store)
@@ -248,7 +248,7 @@ class BoardSession:
         if answer.strip().lower() not in ("", "y", "yes"):
             print("Nothing was dealt.")
             return None
-        return cls(host, deal, clock=clock, resumable=resumable)
+        return cls(plugins, deal, clock=clock, resumable=resumable)
 
     @property
     def seed(self) -> bytes:
@@ -274,7 +274,7 @@ class BoardSession:
             store.close()
             raise
         self._started = True
-        share = BoardShare(deal.identity, _rules(self._host), set(boards(self._host.games)),
+        share = BoardShare(deal.identity, _rules(self._plugins), set(boards(self._plugins.games)),
                            store=store, clock=self._clock)
         try:
             await share.start()
@@ -314,5 +314,5 @@ def _fingerprint_of(log_path: str | Path | None) -> str | None:
     return header.fingerprint if header is not None else None
 
 
-def _rules(host: Any) -> Rules:
-    return lambda h: host.ruleset(h.game, h.variants, h.players)
+def _rules(plugins: Any) -> Rules:
+    return lambda h: plugins.ruleset(h.game, h.variants, h.players)

@@ -248,7 +248,7 @@ async def _run(args: argparse.Namespace, plugins: PluginHost, spec: BotSpec | No
         else:
             from hedgerow.clients.app import run_seat as run_client
 
-            status = await run_client(peer, host=plugins)
+            status = await run_client(peer, plugins=plugins)
     except asyncio.CancelledError:
         printer("stopped", "stopped")
         status = 1

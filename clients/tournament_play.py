@@ -125,10 +125,10 @@ def bot_labels(choices: Sequence[str]) -> list[str]:
     return labels
 
 
-def resolve_bot(host: PluginHost, choice: str, game: str) -> BotSpec:
+def resolve_bot(plugins: PluginHost, choice: str, game: str) -> BotSpec:
     """The bot a ``--bots`` entry names, ``name[:params]`` (`hedgerow.core.botchoice`): a
     `HedgerowError` naming the installed bots, or what the bot accepts, otherwise."""
-    return botchoice.resolve(host, choice, game)
+    return botchoice.resolve(plugins, choice, game)
 
 
 def play_record(
@@ -178,14 +178,14 @@ def setup(job: Job) -> Setup:
         return found
     from hedgerow.clients.cli import make_plugin_host
 
-    host = make_plugin_host(argparse.Namespace(plugin_opts=list(job.plugin_opts)))
-    ruleset = host.ruleset(job.game, job.variants)
+    plugins = make_plugin_host(argparse.Namespace(plugin_opts=list(job.plugin_opts)))
+    ruleset = plugins.ruleset(job.game, job.variants)
     if ruleset.fingerprint != job.fingerprint:
         raise HedgerowError(
             f"this worker ({platform.node()}) has the rules {ruleset.fingerprint}, "
             f"the tournament was set up with {job.fingerprint}: install the same versions"
         )
-    specs = tuple(resolve_bot(host, choice, job.game) for choice in job.bots)
+    specs = tuple(resolve_bot(plugins, choice, job.game) for choice in job.bots)
     made = Setup(ruleset, specs, tuple(bot_labels(job.bots)))
     _SETUPS[job] = made
     return made

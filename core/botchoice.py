@@ -42,14 +42,14 @@ def parse(text: str) -> tuple[str, str]:
     return name, params
 
 
-def resolve(host: BotFinder, text: str, game: str | None = None) -> BotSpec:
+def resolve(plugins: BotFinder, text: str, game: str | None = None) -> BotSpec:
     """The bot ``text`` names (``name[:params]``), its parameters checked, for ``game``.
 
     Raises `HedgerowError`: ``unknown_bot`` (naming the installed bots) or ``bad_bot``
     (what is wrong with the parameters and what the bot accepts).
     """
     name, params = parse(text)
-    return bind(host.bot(name, game), params)
+    return bind(plugins.bot(name, game), params)
 
 
 #: The longest `BotSpec.params_help` an error about a bot's parameters repeats.
@@ -92,14 +92,14 @@ def split_list(text: str) -> list[str]:
     return out
 
 
-def resolve_list(host: BotFinder, text: str, game: str | None = None,
+def resolve_list(plugins: BotFinder, text: str, game: str | None = None,
                  option: str = "--bots") -> list[BotSpec]:
     """Comma-separated choices (``"ismcts:1s,greedy"``, `split_list`), each resolved; at
     least one."""
     parts = [p for p in split_list(text) if p]
     if not parts:
         raise HedgerowError(f"{option} needs at least one bot name", code="bad_bot")
-    return [resolve(host, p, game) for p in parts]
+    return [resolve(plugins, p, game) for p in parts]
 
 
 #: The built-in bots, best first, where Hedgerow picks one for a player: the opponents of

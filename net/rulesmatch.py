@@ -44,10 +44,10 @@ def split_deck(fingerprint: str) -> tuple[str, bool]:
     return fingerprint, False
 
 
-def installed(host: PluginHost) -> tuple[tuple[str, str], ...]:
-    """Every game and variant ``host`` has loaded, as ``Hello.plugins`` lists them."""
-    items = [(name, spec.version) for name, spec in host.games.items()]
-    items += [(f"{game}+{name}", spec.version) for (game, name), spec in host.variants.items()]
+def installed(plugins: PluginHost) -> tuple[tuple[str, str], ...]:
+    """Every game and variant ``plugins`` has loaded, as ``Hello.plugins`` lists them."""
+    items = [(name, spec.version) for name, spec in plugins.games.items()]
+    items += [(f"{game}+{name}", spec.version) for (game, name), spec in plugins.variants.items()]
     return tuple(sorted(items))
 
 
@@ -89,16 +89,16 @@ def mismatch(ruleset: Ruleset, fingerprint: str, plugins: tuple[tuple[str, str],
     return "; ".join(problems) + f" (table rules: {ruleset.fingerprint})"
 
 
-def packages(host: PluginHost) -> Callable[[str], str | None]:
+def packages(plugins: PluginHost) -> Callable[[str], str | None]:
     """``package(key)`` for `mismatch`: where a game (``petals``) or variant
-    (``petals+harmony``) came from on ``host``, as advice to a joiner that lacks it ("install
+    (``petals+harmony``) came from on ``plugins``, as advice to a joiner that lacks it ("install
     the package hedgerow-petals-wilt 1.0.0", or for a plugin module loaded by name "load the
     plugin module wilt: hedgerow -p wilt ..."), or None when the host cannot say."""
 
     def package(key: str) -> str | None:
         game, _, variant = key.partition("+")
-        spec = host.variants.get((game, variant)) if variant else host.games.get(game)
-        origin = host.origin_of.get(spec) if spec is not None else None
+        spec = plugins.variants.get((game, variant)) if variant else plugins.games.get(game)
+        origin = plugins.origin_of.get(spec) if spec is not None else None
         if origin is None or origin.distribution in ("", "?"):
             return None
         if origin.distribution == LOCAL:  # a module path, or an object handed over (no name)
@@ -124,12 +124,12 @@ def parse_fingerprint(fingerprint: str) -> tuple[tuple[str, str], tuple[tuple[st
     return game, tuple(variants)
 
 
-def ruleset_for(host: PluginHost, fingerprint: str, players: int) -> Ruleset:
+def ruleset_for(plugins: PluginHost, fingerprint: str, players: int) -> Ruleset:
     """Bind the rules a table's fingerprint names (an open deck's mark aside);
     `HedgerowError` saying what is missing."""
     fingerprint, _ = split_deck(fingerprint)
     (game, version), variants = parse_fingerprint(fingerprint)
-    have = dict(installed(host))
+    have = dict(installed(plugins))
     problems = []
     if have.get(game) != version:
         mine = have.get(game)
@@ -141,7 +141,7 @@ def ruleset_for(host: PluginHost, fingerprint: str, players: int) -> Ruleset:
     if problems:
         raise HedgerowError(f"this table runs {fingerprint}; you lack " + ", ".join(problems),
                             code="rules_mismatch")
-    ruleset = host.ruleset(game, [name for name, _ in variants], players)
+    ruleset = plugins.ruleset(game, [name for name, _ in variants], players)
     if ruleset.fingerprint != fingerprint:
         raise HedgerowError(f"this table runs {fingerprint}, but your plugins bind "
                             f"{ruleset.fingerprint}", code="rules_mismatch")

@@ -167,9 +167,9 @@ class HookCalls:
             if project_name == PROJECT:
                 pm.add_hookcall_monitoring(before, after)
 
-        def recording_each_impl(host: PluginHost, hook_name: str, make_register: Any) -> None:
+        def recording_each_impl(plugins: PluginHost, hook_name: str, make_register: Any) -> None:
             called.add(hook_name)
-            each_impl(host, hook_name, make_register)
+            each_impl(plugins, hook_name, make_register)
 
         pluggy.PluginManager.__init__ = recording_init  # type: ignore[method-assign]
         PluginHost._each_impl = recording_each_impl  # type: ignore[method-assign]

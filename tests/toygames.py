@@ -593,7 +593,7 @@ PLUGINS = (PosyPlugin(), PosyVariants(), DuelPlugin(), RelayPlugin(), TokensPlug
 
 
 def toy_host(**kwargs):
-    """A host with the built-ins blocked and only the toy games loaded."""
+    """A plugin host with the built-ins blocked and only the toy games loaded."""
     from hedgerow.core.pluginhost import PluginHost
 
     return PluginHost(builtins=(), autoload=False, extra=PLUGINS, **kwargs)

@@ -34,10 +34,10 @@ __all__ = ["SeatApp", "client_log_path", "logging_to_file", "run_seat"]
 class SeatApp(FullScreen):
     """The full-screen client for one seat."""
 
-    def __init__(self, seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
+    def __init__(self, seat: Seat, *, plugins: PluginHost | None = None, input: Input | None = None,
                  output: Output | None = None, invite: bool = True) -> None:
         self.seat = seat
-        plugins = host or PluginHost()  # loaded once, for the UI object and the bots
+        plugins = plugins or PluginHost()  # loaded once, for the UI object and the bots
         self.ui = ClientUI(load_ui(plugins, seat.ruleset))
         self.state = SeatState(seat, self.ui, invalidate=self._invalidate, invite=invite)
         self.filters = build_filters(self.state)
@@ -77,12 +77,12 @@ class SeatApp(FullScreen):
         return bindings
 
 
-async def run_seat(seat: Seat, *, host: PluginHost | None = None, input: Input | None = None,
+async def run_seat(seat: Seat, *, plugins: PluginHost | None = None, input: Input | None = None,
                    output: Output | None = None, invite: bool = True) -> int:
     """Run the seat client on ``seat`` until the player leaves; returns the exit status.
 
     Call it on the loop that runs the seat's peer.  It does not close the seat: whoever
-    opened it closes it afterwards.  ``host`` gives the game's UI object (a new `PluginHost`
+    opened it closes it afterwards.  ``plugins`` gives the game's UI object (a new `PluginHost`
     when omitted); ``input`` and ``output`` default to the terminal (tests pass a pipe
     input and a dummy output).  ``invite=False`` says that the other seats are this
     program's own bots (``hedgerow play``): the seating screen then tells nobody how to
@@ -90,11 +90,11 @@ async def run_seat(seat: Seat, *, host: PluginHost | None = None, input: Input |
     opens on the table's log (`hedgerow.clients.watch.application.watch_after_game`) before
     this returns.
     """
-    app = SeatApp(seat, host=host, input=input, output=output, invite=invite)
+    app = SeatApp(seat, plugins=plugins, input=input, output=output, invite=invite)
     status = await app.run()
     path = seat.log_path()
     if app.replay_asked and path is not None:
         from hedgerow.clients.watch.application import watch_after_game
 
-        await watch_after_game(seat, path, host=host, input=input, output=output)
+        await watch_after_game(seat, path, plugins=plugins, input=input, output=output)
     return status

@@ -38,11 +38,11 @@ T = TypeVar("T")
 log = logging.getLogger("hedgerow.client")
 
 
-def load_ui(host: PluginHost, ruleset: Ruleset) -> GameUI:
+def load_ui(plugins: PluginHost, ruleset: Ruleset) -> GameUI:
     """The UI object of the table's game, or the plain fallback (also when asking fails)."""
     game = ruleset.spec.name
     try:
-        found = host.game_ui(game, ruleset)
+        found = plugins.game_ui(game, ruleset)
     except Exception:
         log.exception("the hedgerow_game_ui hook failed for %s", game)
         found = None

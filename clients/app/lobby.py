@@ -73,10 +73,10 @@ MESSAGE_LINES = 3  # the most lines the message takes (a longer one ends with "â
 class LobbyScreen:
     """The lobby's shared state, its screens, and the application that shows them."""
 
-    def __init__(self, host: PluginHost, backend: Backend, *, seat_name: str,
+    def __init__(self, plugins: PluginHost, backend: Backend, *, seat_name: str,
                  game: str | None = None, variants: Sequence[str] = (), players: int | None = None,
                  screen: str = TABLES) -> None:
-        self.host = host
+        self.plugins = plugins
         self.backend = backend
         self.seat_name = seat_name
         self.screen = screen
@@ -105,7 +105,7 @@ class LobbyScreen:
 
     def bots(self, game: str) -> list[str]:
         """The bots that can play ``game``, best first (the form's seats start on the first)."""
-        return best_first(b.name for b in self.host.bots.values() if b.plays(game))
+        return best_first(b.name for b in self.plugins.bots.values() if b.plays(game))
 
     def width(self) -> int:
         """The terminal's width, for wrapping."""
@@ -310,7 +310,7 @@ class LobbyScreen:
         return app
 
 
-async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
+async def run_lobby(plugins: PluginHost | None = None, *, game: str | None = None,
                     variants: Sequence[str] = (), players: int | None = None,
                     seat_name: str | None = None, seat: Seat | None = None,
                     backend: Backend | None = None, input: Input | None = None,
@@ -326,16 +326,16 @@ async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
     closed before it returns; ``closed(seat)`` is then called with a seat taken in the lobby
     (``hedgerow join`` prints how the table stands, as after any person's seat).
     """
-    host = host or PluginHost()
+    plugins = plugins or PluginHost()
     backend = backend or NetBackend()
     name = seat_name or os.environ.get("USER") or "Player"
-    lobby = LobbyScreen(host, backend, seat_name=name, game=game, variants=variants,
+    lobby = LobbyScreen(plugins, backend, seat_name=name, game=game, variants=variants,
                         players=players, screen=CREATE if game else TABLES)
     app = lobby.build(input, output)
     if seat is not None:
         lobby.seated(seat)
         if seat.phase() not in (Phase.SEATING, Phase.SEEDING):  # already playing
-            return await _play(seat, host, backend, input, output)
+            return await _play(seat, plugins, backend, input, output)
     try:
         with logging_to_file():
             await backend.start(lobby.invalidate)
@@ -348,17 +348,17 @@ async def run_lobby(host: PluginHost | None = None, *, game: str | None = None,
         if lobby.seat is not None and closed is not None:
             closed(lobby.seat)
         return 0
-    status = await _play(seat, host, backend, input, output)
+    status = await _play(seat, plugins, backend, input, output)
     if closed is not None:
         closed(seat)
     return status
 
 
-async def _play(seat: Seat, host: PluginHost, backend: Backend, input: Input | None,
+async def _play(seat: Seat, plugins: PluginHost, backend: Backend, input: Input | None,
                 output: Output | None) -> int:
     """The table screen for ``seat``, then everything closed."""
     try:
-        return await run_seat(seat, host=host, input=input, output=output)
+        return await run_seat(seat, plugins=plugins, input=input, output=output)
     finally:
         await _close(seat, backend)
 

@@ -53,15 +53,15 @@ class CreateScreen:
     def __init__(self, lobby: Lobby, *, game: str | None = None, variants: Sequence[str] = (),
                  players: int | None = None) -> None:
         self.lobby = lobby
-        host = lobby.host
-        games = sorted(host.games)
+        plugins = lobby.plugins
+        games = sorted(plugins.games)
         if not games:
             raise HedgerowError("no game is installed (see: hedgerow games)")
         self.form = Form(games)
         self.name_field = TextArea(multiline=False)
         self.name_field.buffer.on_text_changed += self._name_changed
         if game is not None:
-            host.game(game)  # a clear error for an unknown game
+            plugins.game(game)  # a clear error for an unknown game
             self.form.game_index = games.index(game)
             self.form.chosen[game] = set(variants)
         self._reset_players(players)
@@ -88,7 +88,7 @@ class CreateScreen:
 
     def variants(self) -> list[str]:
         """The installed variants of the chosen game."""
-        return [v.name for v in self.lobby.host.variants_of(self.game)]
+        return [v.name for v in self.lobby.plugins.variants_of(self.game)]
 
     def rows(self) -> list[str]:
         """The form's rows: game, variants, players, one per other seat, deck, name."""
@@ -110,7 +110,7 @@ class CreateScreen:
             buffer.text = buffer.text[:NAME_LENGTH]
 
     def _reset_players(self, players: int | None = None) -> None:
-        spec = self.lobby.host.game(self.game)
+        spec = self.lobby.plugins.game(self.game)
         f = self.form
         f.players = players or spec.players_default
         bots = self.lobby.bots(self.game)
@@ -121,7 +121,7 @@ class CreateScreen:
 
     def ruleset(self) -> Any:
         """The rules the form describes (a `HedgerowError` says what is wrong)."""
-        return self.lobby.host.ruleset(self.game, sorted(self.form.chosen.get(self.game, ())),
+        return self.lobby.plugins.ruleset(self.game, sorted(self.form.chosen.get(self.game, ())),
                                        players=self.form.players)
 
     # -- keys -------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class CreateScreen:
             if names:
                 f.variant = (f.variant + step) % len(names)
         elif row == "players":
-            spec = self.lobby.host.game(self.game)
+            spec = self.lobby.plugins.game(self.game)
             n = max(spec.min_players, min(spec.max_players, f.players + step))
             f.seats = (f.seats + [f.seats[-1] if f.seats else OPEN] * n)[: n - 1]
             f.players = n
@@ -179,7 +179,7 @@ class CreateScreen:
     def draw(self) -> StyleAndTextTuples:
         """The heading and every row but the name."""
         f = self.form
-        spec = self.lobby.host.game(self.game)
+        spec = self.lobby.plugins.game(self.game)
         out: StyleAndTextTuples = [("class:heading", "Create a table"), ("", "\n\n")]
         chosen = f.chosen.get(self.game, set())
         rows = self.rows()[:-1]
@@ -222,7 +222,7 @@ class CreateScreen:
         return [*self._marker(len(self.rows()) - 1), ("bold", f"{'Name':<10}")]
 
     def _footer(self) -> StyleAndTextTuples:
-        spec = self.lobby.host.game(self.game)
+        spec = self.lobby.plugins.game(self.game)
         width = self.lobby.width()
         return [("", "\n"), ("class:dim", wrap(spec.summary, width)), ("", "\n\n"),
                 ("class:dim", wrap("Seat 0 is you.  An open seat waits for a person (hedgerow "

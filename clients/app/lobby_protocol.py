@@ -22,7 +22,7 @@ class Lobby(Protocol):
     #: The network: the tables seen, creating and joining a table, starting bots.
     backend: Backend
     #: The plugin host: the games, variants and bots installed here.
-    host: PluginHost
+    plugins: PluginHost
     #: This player's name at a table.
     seat_name: str
     #: The seat taken (None until a table is created or joined).

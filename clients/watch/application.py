@@ -44,10 +44,10 @@ WATCH_STYLE = Style.from_dict({"log.current": "bg:#5f005f bold"})
 class WatchApp(FullScreen):
     """The full-screen replay viewer of one film."""
 
-    def __init__(self, film: Film, *, seat: int = 0, host: PluginHost | None = None,
+    def __init__(self, film: Film, *, seat: int = 0, plugins: PluginHost | None = None,
                  input: Input | None = None, output: Output | None = None) -> None:
         self.film = film
-        self.ui = ClientUI(load_ui(host or PluginHost(), film.ruleset))
+        self.ui = ClientUI(load_ui(plugins or PluginHost(), film.ruleset))
         self.watch = WatchState(film, self.ui, seat=seat, invalidate=self._invalidate)
         self.state = self.watch.table
         self.filters = build_filters(self.state)
@@ -82,27 +82,27 @@ class WatchApp(FullScreen):
                 await player
 
 
-async def run_watch(film: Film, *, seat: int = 0, host: PluginHost | None = None,
+async def run_watch(film: Film, *, seat: int = 0, plugins: PluginHost | None = None,
                     input: Input | None = None, output: Output | None = None) -> int:
     """Run the replay viewer on ``film``, through ``seat``'s eyes, until it is left."""
-    return await WatchApp(film, seat=seat, host=host, input=input, output=output).run()
+    return await WatchApp(film, seat=seat, plugins=plugins, input=input, output=output).run()
 
 
 #: How long the viewer waits, after a sealed game, for the last secrets to reach the log.
 DISCLOSED_WAIT = 10.0
 
 
-async def watch_after_game(table: Seat, path: Path, *, host: PluginHost | None = None,
+async def watch_after_game(table: Seat, path: Path, *, plugins: PluginHost | None = None,
                            input: Input | None = None, output: Output | None = None) -> int:
     """The replay of the game ``table`` just finished (its log at ``path``), as its player.
 
     At a sealed table every hand is shown once every seat's secret is in the log: the end
     of a game discloses them at once, so this waits for the table's verdict (up to
     `DISCLOSED_WAIT` seconds; the viewer says what it could not open if one is late)."""
-    plugins = host or PluginHost()
+    plugins = plugins or PluginHost()
     if table.sealed and table.verdict() is None:
         print("Opening the replay once every seat's secret is in the log (a few seconds at "
               "most)…", flush=True)
         await table.wait_until(lambda: table.verdict() is not None, DISCLOSED_WAIT)
     film = load_film(path, plugins)
-    return await run_watch(film, seat=table.seat, host=plugins, input=input, output=output)
+    return await run_watch(film, seat=table.seat, plugins=plugins, input=input, output=output)

@@ -75,4 +75,4 @@ def watch(path: Path, plugins: PluginHost) -> int:
     from hedgerow.clients.watch.film import load_film
 
     film = load_film(path, plugins)
-    return asyncio.run(run_watch(film, seat=choose_seat(film, None), host=plugins))
+    return asyncio.run(run_watch(film, seat=choose_seat(film, None), plugins=plugins))

@@ -74,11 +74,11 @@ class Driver:
 
 
 @contextlib.asynccontextmanager
-async def running(seat: Seat, host: PluginHost, *, rows: int = 24, columns: int = 80,
+async def running(seat: Seat, plugins: PluginHost, *, rows: int = 24, columns: int = 80,
                   invite: bool = True) -> AsyncIterator[Driver]:
     """Run the client on ``seat`` for the body of the ``async with``; quit it afterwards."""
     with create_pipe_input() as pipe:
-        app = SeatApp(seat, host=host, input=pipe, output=SizedOutput(rows, columns),
+        app = SeatApp(seat, plugins=plugins, input=pipe, output=SizedOutput(rows, columns),
                       invite=invite)
         async with driving(app, pipe) as driver:
             yield driver

@@ -35,26 +35,26 @@ from hedgerow.net.messages import LogHeader
 THURSDAY = datetime(2026, 12, 3, 14, 5, 9, tzinfo=UTC)
 
 
-def rules_of(host: PluginHost) -> Any:
+def rules_of(plugins: PluginHost) -> Any:
     """The installed rules a log header names."""
-    return lambda h: host.ruleset(h.game, h.variants, h.players)
+    return lambda h: plugins.ruleset(h.game, h.variants, h.players)
 
 
-def play_board_game(host: PluginHost, identity: Identity, name: str, store: Leaderboard, *,
+def play_board_game(plugins: PluginHost, identity: Identity, name: str, store: Leaderboard, *,
                     variants: tuple[str, ...] = (), when: datetime = THURSDAY,
                     finish: bool = True, bot: str = "random") -> tuple[bytes, int | None]:
     """One board game of ``identity``, kept in ``store``: its log and score (None when left
     unfinished: only the start record is kept)."""
-    ruleset = host.ruleset("flowers", variants, 1)
+    ruleset = plugins.ruleset("flowers", variants, 1)
     deal = board_deal(ruleset, identity, name, clock=lambda: when, store=store)
     start_game(deal, store, clock=lambda: when)
     if not finish:
         return b"", None
-    table = play(ruleset, 1, deal.seed, [host.bot(bot, "flowers")])
+    table = play(ruleset, 1, deal.seed, [plugins.bot(bot, "flowers")])
     outcome = table.outcome()
     assert outcome is not None
     log = log_of_table(table, [name])
-    record_log(identity, str(IsoWeek.of(when)), deal.number, log, store, rules_of(host),
+    record_log(identity, str(IsoWeek.of(when)), deal.number, log, store, rules_of(plugins),
                "flowers", clock=lambda: when)
     return log, outcome.scores[0]
 
@@ -103,11 +103,11 @@ def main(argv: list[str]) -> None:
     """``NAME GAMES WHEN [LEFT]``: see the module docstring."""
     name, games, when = argv[0], int(argv[1]), datetime.fromisoformat(argv[2])
     left = int(argv[3]) if len(argv) > 3 else 0
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     identity = load_identity()
     with Leaderboard() as store:
         for number in range(games + left):
-            _, score = play_board_game(host, identity, name, store, when=when,
+            _, score = play_board_game(plugins, identity, name, store, when=when,
                                        finish=number < games)
             print(json.dumps({"number": number, "score": score}), flush=True)
 

@@ -16,18 +16,18 @@ from hedgerow.core.ui import Target
 from hedgerow.plugins.petals.ui import PetalsUI
 
 
-def local_petals(host: PluginHost, players: int = 2, seed: int = 7) -> LocalSeat:
-    ruleset = host.ruleset("petals", players=players)
-    return LocalSeat(ruleset, players, seed_from_int(seed), bots=[host.bot("random", "petals")],
+def local_petals(plugins: PluginHost, players: int = 2, seed: int = 7) -> LocalSeat:
+    ruleset = plugins.ruleset("petals", players=players)
+    return LocalSeat(ruleset, players, seed_from_int(seed), bots=[plugins.bot("random", "petals")],
                      name="Ann")
 
 
 def test_a_whole_petals_game_against_a_local_bot_to_the_results() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_petals(host)
+    plugins = PluginHost(autoload=False)
+    seat = local_petals(plugins)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             screen = await drawn(d, lambda rows: any("Your" in r for r in rows),
                                  what="the table screen")
             text = "\n".join(screen)
@@ -63,14 +63,14 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
     from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
     from hedgerow.net.launch import host_table
 
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("petals", players=2)
 
     async def main() -> None:
         peer = await host_table(ruleset, 2, seat_name="Ann", seed=11, announce=False)
         procs = spawn_bot_peers(peer.address, ["random"], delay=0)
         try:
-            async with running(peer, host) as d:
+            async with running(peer, plugins) as d:
                 await d.until(lambda: d.state.my_turn or d.state.active, timeout=30,
                               what="the bot to join and the game to start")
                 rows = await drawn(d, lambda rows: any("Bot Aster" in r for r in rows),
@@ -93,11 +93,11 @@ def test_a_whole_petals_game_against_a_bot_peer_process_over_the_network() -> No
 
 
 def test_q_asks_only_while_the_game_is_on() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_petals(host)
+    plugins = PluginHost(autoload=False)
+    seat = local_petals(plugins)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await d.until(lambda: d.state.my_turn, what="our turn")
             d.press("q")
             rows = await drawn(d, lambda rows: any("Leave the table?" in r for r in rows),
@@ -118,14 +118,14 @@ def test_the_seating_screen_of_a_table_of_our_own_bots_invites_nobody() -> None:
     a table that others may join says how."""
     from hedgerow.net.launch import host_table
 
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("petals", players=2)
 
     async def main() -> None:
         for invite in (False, True):
             peer = await host_table(ruleset, 2, seat_name="Ann", announce=False)
             try:
-                async with running(peer, host, invite=invite) as d:
+                async with running(peer, plugins, invite=invite) as d:
                     rows = await drawn(d, lambda rows: any("seat" in r for r in rows),
                                        what="the seating screen")
                     text = "\n".join(rows)
@@ -143,11 +143,11 @@ def test_the_seating_screen_of_a_table_of_our_own_bots_invites_nobody() -> None:
 
 
 def test_mouse_clicks_pick_a_card_aim_and_play() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_petals(host, seed=3)
+    plugins = PluginHost(autoload=False)
+    seat = local_petals(plugins, seed=3)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await d.until(lambda: d.state.my_turn and d.state.hand.order, what="our turn")
             await drawn(d, lambda rows: any("[2]" in r for r in rows), what="the hand")
             second = d.state.hand.order[1]
@@ -201,14 +201,14 @@ class BrokenDrawing:
 
 
 def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
-    host = PluginHost(autoload=False, extra=[BrokenDrawing()])
-    seat = local_petals(host)
+    plugins = PluginHost(autoload=False, extra=[BrokenDrawing()])
+    seat = local_petals(plugins)
 
     async def broken_submit(action):
         raise ConnectionError("the network is down")
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             rows = await drawn(d, lambda rows: any("pile_count:" in r for r in rows),
                                what="the view as plain text instead of the broken garden")
             assert any("[2]" in r for r in rows)  # the hand, drawn by the same object, still is
@@ -228,13 +228,13 @@ def test_errors_go_to_the_log_file_never_to_the_screen(hedgerow_home) -> None:
 def test_before_play_the_table_screen_says_who_is_missing_and_how_to_join() -> None:
     from hedgerow.net.launch import host_table
 
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
 
     async def main() -> None:
-        peer = await host_table(host.ruleset("petals", players=3), 3, seat_name="Ann",
+        peer = await host_table(plugins.ruleset("petals", players=3), 3, seat_name="Ann",
                                 announce=False)
         try:
-            async with running(peer, host) as d:
+            async with running(peer, plugins) as d:
                 rows = await drawn(d, lambda rows: any("Waiting for 2 more" in r for r in rows),
                                    what="the waiting room")
                 text = "\n".join(rows)
@@ -248,11 +248,11 @@ def test_before_play_the_table_screen_says_who_is_missing_and_how_to_join() -> N
 
 def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
     """Issue 10 (5, 8): the panel, the log and the results call a seat by one name."""
-    host = PluginHost(autoload=False)
-    seat = local_petals(host, seed=5)
+    plugins = PluginHost(autoload=False)
+    seat = local_petals(plugins, seed=5)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await drawn(d, lambda rows: any("Bot Aster plays" in r for r in rows),
                         what="the bot's move in the log, by its name")
             rows = await drawn(d, lambda rows: any("▶ Ann " in r or "  Ann " in r
@@ -280,11 +280,11 @@ def test_every_pane_names_a_seat_alike_and_the_results_explain() -> None:
 
 
 def test_at_60x20_the_pile_the_log_and_the_keys_are_whole() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_petals(host, players=4, seed=1)
+    plugins = PluginHost(autoload=False)
+    seat = local_petals(plugins, players=4, seed=1)
 
     async def main() -> None:
-        async with running(seat, host, rows=20, columns=60) as d:
+        async with running(seat, plugins, rows=20, columns=60) as d:
             rows = await drawn(d, lambda rows: d.state.my_turn and any("Draw pile" in r
                                                                      for r in rows),
                                what="our turn with the pile count")

@@ -41,7 +41,7 @@ MiB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False)
 
 
@@ -60,7 +60,7 @@ def all_records(store: Leaderboard) -> list[GameRecord]:
 class Scene:
     """The victim (its board service and store), the rogue, and the players' keys."""
 
-    host: PluginHost
+    plugins: PluginHost
     tmp: Path
     victim: BoardShare
     rogue: RogueBoard
@@ -80,26 +80,26 @@ class Scene:
         store = Leaderboard(self.tmp / f"{name}-{os.urandom(4).hex()}.sqlite3")
         with store:
             for _ in range(count):
-                play_board_game(self.host, who, name, store, finish=finish)
+                play_board_game(self.plugins, who, name, store, finish=finish)
             return sorted(all_records(store), key=lambda r: r.number)
 
     async def pull(self) -> Pulled:
         return await self.victim.pull(self.peer)
 
 
-def scene(host: PluginHost, tmp_path: Path, test: Callable[[Scene], Awaitable[None]]) -> None:
+def scene(plugins: PluginHost, tmp_path: Path, test: Callable[[Scene], Awaitable[None]]) -> None:
     async def run() -> None:
         ann, mallory = generate(), generate()
         rogue = RogueBoard(mallory)
         peer = await rogue.start()
         store = Leaderboard(tmp_path / "victim.sqlite3")
-        victim = BoardShare(generate(), rules_of(host), {"flowers"}, store=store,
+        victim = BoardShare(generate(), rules_of(plugins), {"flowers"}, store=store,
                             clock=lambda: THURSDAY, bind="127.0.0.1", discover=False)
         await victim.start()
         try:
             for _ in range(2):  # Ann's honest games, already on the victim's board
-                play_board_game(host, ann, "Ann", store)
-            await asyncio.wait_for(test(Scene(host, tmp_path, victim, rogue, peer, ann,
+                play_board_game(plugins, ann, "Ann", store)
+            await asyncio.wait_for(test(Scene(plugins, tmp_path, victim, rogue, peer, ann,
                                               mallory)), 60)
         finally:
             await victim.close()
@@ -119,7 +119,7 @@ def refused_alone(pulled: Pulled, *reasons: str) -> None:
 # --------------------------------------------------------------------------- forgeries
 
 
-def test_a_forged_score_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_a_forged_score_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     """Mallory's own game, its deal rigged for a better garden, every digest and checksum
     recomputed and signed by Mallory herself: the replay refuses the deal."""
     async def test(s: Scene) -> None:
@@ -129,10 +129,10 @@ def test_a_forged_score_is_refused(host: PluginHost, tmp_path: Path) -> None:
         before = s.board()
         refused_alone(await s.pull(), "is not the chance this table resolves")
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_a_log_signed_by_another_key_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_a_log_signed_by_another_key_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     """Ann's game 3 with Mallory's signature, and Ann's game 3 signed by Mallory as her own
     game 1: the first is not Ann's signature, the second not Mallory's deal."""
     async def test(s: Scene) -> None:
@@ -149,22 +149,22 @@ def test_a_log_signed_by_another_key_is_refused(host: PluginHost, tmp_path: Path
                    for m in refused)
         assert any("is not the board's deal for game 1 of 2026-W49" in m for m in refused)
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_a_dictated_seed_game_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_a_dictated_seed_game_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     async def test(s: Scene) -> None:
-        ruleset = host.ruleset("flowers", players=1)
-        table = play(ruleset, 1, seed_from_int(5), [host.bot("greedy", "flowers")])
+        ruleset = plugins.ruleset("flowers", players=1)
+        table = play(ruleset, 1, seed_from_int(5), [plugins.bot("greedy", "flowers")])
         log = log_of_table(table, ["Mallory"])
         s.rogue.serve([sign_record(s.mallory, str(WEEK), 0, log)])
         before = s.board()
         refused_alone(await s.pull(), "(a game with a dictated seed never counts)")
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_a_truncated_log_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_a_truncated_log_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     """Ann's finished game cut short under her signature, and Mallory's own game cut in the
     middle of a record and signed again: a signature that does not match, a damaged log."""
     async def test(s: Scene) -> None:
@@ -180,10 +180,10 @@ def test_a_truncated_log_is_refused(host: PluginHost, tmp_path: Path) -> None:
         assert any("the signature is not" in m for m in pulled.refused)
         assert any("the log is damaged at byte" in m for m in pulled.refused)
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_the_same_game_under_two_names_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_the_same_game_under_two_names_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     """Mallory's honest game is taken; the same game under the name Ann, signed by Mallory,
     is refused, and Mallory's line stays as it was."""
     async def test(s: Scene) -> None:
@@ -198,15 +198,15 @@ def test_the_same_game_under_two_names_is_refused(host: PluginHost, tmp_path: Pa
                       "this game is already on the board as 'Mallory': a game counts once, "
                       "under one name")
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_a_log_of_another_game_is_refused_once(host: PluginHost, tmp_path: Path) -> None:
+def test_a_log_of_another_game_is_refused_once(plugins: PluginHost, tmp_path: Path) -> None:
     """A Petals log is refused; a record offered again after its refusal is not asked for
     again (the store remembers it), and costs its sender nothing more."""
     async def test(s: Scene) -> None:
-        ruleset = host.ruleset("petals", players=2)
-        table = play(ruleset, 2, seed_from_int(1), [host.bot("random", "petals")] * 2)
+        ruleset = plugins.ruleset("petals", players=2)
+        table = play(ruleset, 2, seed_from_int(1), [plugins.bot("random", "petals")] * 2)
         petals = sign_record(s.mallory, str(WEEK), 0, log_of_table(table, ["M", "N"]))
         s.rogue.serve([petals])
         before = s.board()
@@ -216,13 +216,13 @@ def test_a_log_of_another_game_is_refused_once(host: PluginHost, tmp_path: Path)
         assert s.victim.store.refusals(s.mallory.public, WEEK) == 1
         assert s.victim.store.was_refused(petals.id)
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
 # --------------------------------------------------------------------------- bad bytes
 
 
-def test_garbage_and_a_huge_answer_are_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_garbage_and_a_huge_answer_are_refused(plugins: PluginHost, tmp_path: Path) -> None:
     async def test(s: Scene) -> None:
         before = s.board()
         s.rogue.answer = lambda _message: b"\x08\x01garbage\xff"
@@ -235,7 +235,7 @@ def test_garbage_and_a_huge_answer_are_refused(host: PluginHost, tmp_path: Path)
         assert pulled.error is not None and "did not answer within" in pulled.error
         assert s.victim.store.refusals(s.mallory.public, WEEK) == 1
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
 def _junk(count: int, players: int = 20) -> list[GameRecord]:
@@ -246,7 +246,7 @@ def _junk(count: int, players: int = 20) -> list[GameRecord]:
                        os.urandom(64)) for i in range(count)]
 
 
-def test_ten_thousand_junk_records_are_refused_with_bounded_memory(host: PluginHost,
+def test_ten_thousand_junk_records_are_refused_with_bounded_memory(plugins: PluginHost,
                                                                     tmp_path: Path) -> None:
     """10,000 junk records offered in one pull: the first refusals make the sender ignored
     for the week (`MAX_REFUSALS`), nothing is kept, and the pull's Python allocations peak
@@ -271,10 +271,10 @@ def test_ten_thousand_junk_records_are_refused_with_bounded_memory(host: PluginH
         assert later.error == "ignored this week: too many of its records were refused"
         assert len(s.rogue.asked) == asked  # not even asked
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_ten_thousand_junk_requests_are_refused_with_bounded_memory(host: PluginHost,
+def test_ten_thousand_junk_requests_are_refused_with_bounded_memory(plugins: PluginHost,
                                                                      tmp_path: Path) -> None:
     """A flood of 10,000 frames at the victim's service (garbage, answers sent as requests,
     huge wants): refused, the sender ignored for the week, its nudges ignored too, and the
@@ -299,7 +299,7 @@ def test_ten_thousand_junk_requests_are_refused_with_bounded_memory(host: Plugin
         assert peak < 16 * MiB, peak
         assert s.mallory.public not in s.victim.peers
         # an honest machine is still answered
-        asker = BoardShare(generate(), rules_of(host), {"flowers"},
+        asker = BoardShare(generate(), rules_of(plugins), {"flowers"},
                            store=Leaderboard(s.tmp / "asker.sqlite3"),
                            clock=lambda: THURSDAY, bind="127.0.0.1", discover=False)
         await asker.start()
@@ -309,10 +309,10 @@ def test_ten_thousand_junk_requests_are_refused_with_bounded_memory(host: Plugin
         finally:
             await asker.close()
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)
 
 
-def test_records_that_were_not_asked_for_are_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_records_that_were_not_asked_for_are_refused(plugins: PluginHost, tmp_path: Path) -> None:
     """A service that answers a want with other records (valid ones, even): refused."""
     async def test(s: Scene) -> None:
         (wanted,) = s.games_of(s.mallory, "Mallory", 1)
@@ -329,4 +329,4 @@ def test_records_that_were_not_asked_for_are_refused(host: PluginHost, tmp_path:
         pulled = await s.pull()
         assert pulled.added == 0 and pulled.refused[0] == "a record that was not asked for"
         assert s.board() == before
-    scene(host, tmp_path, test)
+    scene(plugins, tmp_path, test)

@@ -36,10 +36,10 @@ def click_at(driver, x: int, y: int) -> None:
     driver.pipe.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
 
 
-def local_flowers(host: PluginHost, players: int = 4, seed: int = 3) -> LocalSeat:
-    ruleset = host.ruleset("flowers", players=players)
+def local_flowers(plugins: PluginHost, players: int = 4, seed: int = 3) -> LocalSeat:
+    ruleset = plugins.ruleset("flowers", players=players)
     return LocalSeat(ruleset, players, seed_from_int(seed),
-                     bots=[host.bot("random", "flowers")], name="Ann")
+                     bots=[plugins.bot("random", "flowers")], name="Ann")
 
 
 @contextlib.asynccontextmanager
@@ -47,8 +47,8 @@ async def grown_board(lines: int) -> AsyncIterator[tuple[Any, SeatState]]:
     """The client at a 4-player FLOWERS table, played on from our first turn (Enter: the
     first choice) until the board is ``lines`` taller than its pane and it is our turn to
     choose a kind of move again: the driver and the seat's state."""
-    host = PluginHost(autoload=False)
-    async with running(local_flowers(host), host) as d:
+    plugins = PluginHost(autoload=False)
+    async with running(local_flowers(plugins), plugins) as d:
         s = d.state
         await d.until(lambda: s.my_turn, what="our turn")
         for _ in range(60):
@@ -66,11 +66,11 @@ async def grown_board(lines: int) -> AsyncIterator[tuple[Any, SeatState]]:
 async def final_garden() -> AsyncIterator[tuple[Any, SeatState]]:
     """The client at a finished 4-player Petals game (random bots), back from the results
     on the board: the final garden, wider than the pane at 80 columns."""
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=4)
-    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[plugins.bot("random", "petals")],
                      name="Ann")
-    async with running(seat, host) as d:
+    async with running(seat, plugins) as d:
         await play_to_the_end(d)
         d.press("b")  # from the results back to the board: the final garden
         await drawn(d, lambda rows: any("the final garden" in r for r in rows),
@@ -231,11 +231,11 @@ def test_the_more_label_counts_lines_and_names_the_key() -> None:
 
 
 def test_the_help_lists_scrolling_and_reading() -> None:
-    host = PluginHost(autoload=False)
-    seat = local_flowers(host, players=2)
+    plugins = PluginHost(autoload=False)
+    seat = local_flowers(plugins, players=2)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await d.until(lambda: d.state.my_turn, what="our turn")
             text = "".join(f[1] for f in help_text(d.state, 68))
             assert "PgUp PgDn" in text and "scroll the board" in text
@@ -281,13 +281,13 @@ def test_the_garden_s_coordinates_stay_on_screen_while_it_scrolls() -> None:
 def test_between_turns_the_board_shows_the_last_card_played() -> None:
     """Petals' focus (`GameUI.focus`): whoever played last, the board scrolls to that card
     after each move, without the player touching a key."""
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("petals", players=4)
-    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[host.bot("random", "petals")],
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("petals", players=4)
+    seat = LocalSeat(ruleset, 4, seed_from_int(5), bots=[plugins.bot("random", "petals")],
                      name="Ann", bot_delay=0.3)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             s = d.state
             checked = away = 0
             while s.outcome is None and (checked < 6 or not away):

@@ -56,18 +56,18 @@ class FakeDepartures:
 
 
 def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
-    host = PluginHost(autoload=False)
-    seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
-                     bots=[host.bot("random", "petals")], name="Ann")
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("petals", players=3), 3, seed_from_int(7),
+                     bots=[plugins.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
     seat.departures = fake  # type: ignore[attr-defined]
 
     async def main() -> None:
-        async with running(seat, host, rows=24, columns=80) as d:
+        async with running(seat, plugins, rows=24, columns=80) as d:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
             text = "\n".join(rows)
-            best = installed_bots(host, "petals")[0]  # the box starts on the best one
+            best = installed_bots(plugins, "petals")[0]  # the box starts on the best one
             for line in ("wait for them to come back (hedgerow resume)",
                          f"seat the bot [{best}] in their place",
                          "end the game here, no winner"):
@@ -112,15 +112,15 @@ class SealedLocalSeat(LocalSeat):
 def test_at_a_sealed_table_the_box_and_the_vote_say_who_would_see_the_cards() -> None:
     """Before anyone agrees to a takeover: the runner's process is shown the seat's hand
     (docs/protocol.md §10.11), and the box and the question say whose process that is."""
-    host = PluginHost(autoload=False)
-    seat = SealedLocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
-                           bots=[host.bot("random", "petals")], name="Ann")
+    plugins = PluginHost(autoload=False)
+    seat = SealedLocalSeat(plugins.ruleset("petals", players=3), 3, seed_from_int(7),
+                           bots=[plugins.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
     seat.departures = fake  # type: ignore[attr-defined]
     gone = seat.seats()[1].name
 
     async def main() -> None:
-        async with running(seat, host, rows=24, columns=80) as d:
+        async with running(seat, plugins, rows=24, columns=80) as d:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
             assert f"you would run it and see {gone}'s cards" in "\n".join(rows)
@@ -155,17 +155,17 @@ class SomeBots:
 def test_the_box_picks_the_bot_that_takes_the_seat_and_says_who_took_it() -> None:
     """The picker starts on the best bot installed (greedy before random), lists only bots
     that play this game, ←/→ changes it, b sends it; a takeover in force is told by name."""
-    host = PluginHost(autoload=False, block=("random-bot", "greedy-bot", "ismcts-bot"),
+    plugins = PluginHost(autoload=False, block=("random-bot", "greedy-bot", "ismcts-bot"),
                       extra=[SomeBots])
-    seat = LocalSeat(host.ruleset("petals", players=3), 3, seed_from_int(7),
-                     bots=[host.bot("random", "petals")], name="Ann")
+    seat = LocalSeat(plugins.ruleset("petals", players=3), 3, seed_from_int(7),
+                     bots=[plugins.bot("random", "petals")], name="Ann")
     fake = FakeDepartures()
     fake.events: list[Any] = []  # type: ignore[misc]
     seat.departures = fake  # type: ignore[attr-defined]
-    assert installed_bots(host, "petals") == ["greedy", "random", "petalsonly"]
+    assert installed_bots(plugins, "petals") == ["greedy", "random", "petalsonly"]
 
     async def main() -> None:
-        async with running(seat, host, rows=24, columns=80) as d:
+        async with running(seat, plugins, rows=24, columns=80) as d:
             rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
                                what="the departure box")
             text = "\n".join(rows)

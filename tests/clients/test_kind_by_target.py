@@ -47,12 +47,12 @@ def test_a_target_no_kind_or_several_kinds_select_leaves_the_menu() -> None:
 
 
 def test_clicking_the_face_down_stack_in_flowers_means_take() -> None:
-    host = PluginHost(autoload=False)
-    seat = LocalSeat(host.ruleset("flowers", players=2), 2, seed_from_int(4),
-                     bots=[host.bot("random", "flowers")], name="Ann")
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("flowers", players=2), 2, seed_from_int(4),
+                     bots=[plugins.bot("random", "flowers")], name="Ann")
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             s = d.state
             await d.until(lambda: s.my_turn and s.picker.kind is None, what="the kind menu")
             await drawn(d, lambda rows: any("face down" in r for r in rows), what="stacks")

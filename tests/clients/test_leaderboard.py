@@ -38,23 +38,23 @@ from hedgerow.net.logfile import parse_log
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False)
 
 
-def solo_log(host: PluginHost, seed: int, name: str = "Ann", variants: tuple[str, ...] = (),
+def solo_log(plugins: PluginHost, seed: int, name: str = "Ann", variants: tuple[str, ...] = (),
              players: int = 1, game: str = "flowers") -> tuple[bytes, int]:
     """A bot plays a whole game; its log (as a seat writes it) and seat 0's score."""
-    ruleset = host.ruleset(game, variants, players)
-    table = play(ruleset, players, seed_from_int(seed), [host.bot("random", game)])
+    ruleset = plugins.ruleset(game, variants, players)
+    table = play(ruleset, players, seed_from_int(seed), [plugins.bot("random", game)])
     outcome = table.outcome()
     assert outcome is not None
     names = [name, *(f"Bot {s}" for s in range(1, players))]
     return log_of_table(table, names), outcome.scores[0]
 
 
-def check(host: PluginHost, log: bytes, claimed: int | None = None):
-    return check_log(log, rules_of(host), game="flowers", claimed=claimed)
+def check(plugins: PluginHost, log: bytes, claimed: int | None = None):
+    return check_log(log, rules_of(plugins), game="flowers", claimed=claimed)
 
 
 def rows_in_store() -> int:
@@ -72,18 +72,18 @@ def board_json(*args: str, capsys: pytest.CaptureFixture[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def games(host: PluginHost, count: int, name: str = "Ann", identity=None, **kw) -> list[int]:
+def games(plugins: PluginHost, count: int, name: str = "Ann", identity=None, **kw) -> list[int]:
     """``count`` board games of ``identity`` (this user's by default); their scores."""
     identity = identity or load_identity()
     with Leaderboard() as store:
-        return [play_board_game(host, identity, name, store, **kw)[1] for _ in range(count)]
+        return [play_board_game(plugins, identity, name, store, **kw)[1] for _ in range(count)]
 
 
 # -- recording real games -------------------------------------------------------------------
 
 
-async def _play_by_keys(seat, host: PluginHost) -> None:
-    async with running(seat, host) as d:
+async def _play_by_keys(seat, plugins: PluginHost) -> None:
+    async with running(seat, plugins) as d:
         await play_to_the_end(d)
         assert d.state.outcome is not None
         d.press("q")  # over: no question
@@ -91,7 +91,7 @@ async def _play_by_keys(seat, host: PluginHost) -> None:
 
 
 def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch,
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """What ``hedgerow play flowers --players 1`` does, minus the terminal check: the
     notice and the question before the deal, one game over a real networked table (its
@@ -100,14 +100,14 @@ def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
     from hedgerow.net.launch import host_table
 
     monkeypatch.setenv("HEDGEROW_NO_DISCOVERY", "1")
-    ruleset = host.ruleset("flowers", players=1)
+    ruleset = plugins.ruleset("flowers", players=1)
     # Thursday 31 December 2026, then Sunday 3 January 2027: one ISO week, two years
     moments = [datetime(2026, 12, 31, 20, tzinfo=UTC), datetime(2027, 1, 3, 9, tzinfo=UTC)]
     scores, seeds = [], []
 
     async def game(when: datetime, networked: bool) -> None:
         asked = []
-        board = BoardSession.prepare(host, ruleset, "Ann", clock=lambda: when,
+        board = BoardSession.prepare(plugins, ruleset, "Ann", clock=lambda: when,
                                      ask=lambda q: asked.append(q) or "",
                                      resumable=networked)
         assert board is not None and asked == ["Press Enter to deal, or q and Enter to stop: "]
@@ -120,14 +120,14 @@ def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
                 with Leaderboard() as store:  # found again however this process ends
                     assert store.own_logs(load_identity().public) == [
                         ("2026-W53", 0, seat.log_path())]
-                await _play_by_keys(seat, host)
+                await _play_by_keys(seat, plugins)
             finally:
                 await seat.close()
             assert seat.log_path().suffix == ".hlog"
         else:
             seat = LocalSeat(ruleset, 1, board.seed, bots=[], name="Ann")
             await board.start(seat.log_path())
-            await _play_by_keys(seat, host)
+            await _play_by_keys(seat, plugins)
             await seat.close()
         scores.append(seat.outcome().score)
         print(await board.finish(seat.log_path(), seat.outcome().score))
@@ -157,14 +157,14 @@ def test_board_games_played_in_the_seat_client_average_on_the_weeks_board(
 
 
 def test_a_left_board_game_is_finished_with_resume_and_picked_up(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rule the notice gives: a board game left after a few moves counts -41; the same
     seat comes back (``hedgerow resume``: its log, a real networked seat), finishes the game,
     and the next board command takes the finished log in its place."""
     from hedgerow.net.launch import host_table, resume_table
 
     monkeypatch.setenv("HEDGEROW_NO_DISCOVERY", "1")
-    ruleset = host.ruleset("flowers", players=1)
+    ruleset = plugins.ruleset("flowers", players=1)
     me = load_identity()
 
     async def moves(seat, count: int | None) -> None:
@@ -175,7 +175,7 @@ def test_a_left_board_game_is_finished_with_resume_and_picked_up(
             played += 1
 
     async def scenario() -> tuple[int, str]:
-        board = BoardSession.prepare(host, ruleset, "Ann", clock=lambda: THURSDAY,
+        board = BoardSession.prepare(plugins, ruleset, "Ann", clock=lambda: THURSDAY,
                                      ask=lambda _q: "")
         assert board is not None
         seat = await host_table(ruleset, 1, seat_name="Ann", seed=board.seed, announce=False)
@@ -188,7 +188,7 @@ def test_a_left_board_game_is_finished_with_resume_and_picked_up(
         assert line is not None and line.startswith(
             "Game 1 of 2026-W49 is on the leaderboard as unfinished: it counts -41 points\n"
             "until you finish it (hedgerow resume).")
-        back = await resume_table(seat.log_path(), identity=me, plugins=host)
+        back = await resume_table(seat.log_path(), identity=me, plugins=plugins)
         try:
             await moves(back, None)
         finally:
@@ -199,44 +199,44 @@ def test_a_left_board_game_is_finished_with_resume_and_picked_up(
     with Leaderboard() as store:
         (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
         assert (line.games, line.verified, line.total) == (1, 0, -41)
-        updated = refresh_own(me, store, rules_of(host), {"flowers"}, clock=lambda: THURSDAY)
+        updated = refresh_own(me, store, rules_of(plugins), {"flowers"}, clock=lambda: THURSDAY)
         assert updated == [f"Game 1 of 2026-W49 updated from its log: {score} points ({rank})"]
         (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
         assert (line.games, line.verified, line.total) == (1, 1, score)
         assert store.own_logs(me.public) == []
 
 
-def test_saying_no_deals_nothing(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
-    ruleset = host.ruleset("flowers", players=1)
-    assert BoardSession.prepare(host, ruleset, "Ann", ask=lambda _q: "q") is None
+def test_saying_no_deals_nothing(plugins: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    ruleset = plugins.ruleset("flowers", players=1)
+    assert BoardSession.prepare(plugins, ruleset, "Ann", ask=lambda _q: "q") is None
     assert "Nothing was dealt." in capsys.readouterr().out
     assert rows_in_store() == 0
 
 
 def test_a_game_counts_from_its_deal_and_a_left_game_counts_the_floor(
-        host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+        plugins: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
     """The start record is kept before the deal: a game never finished counts -41 at once,
     the next deal is the next game number, and the game's log, finished later (``hedgerow
     resume``), replaces it."""
     me = load_identity()
     with Leaderboard() as store:
-        play_board_game(host, me, "Ann", store, finish=False)
+        play_board_game(plugins, me, "Ann", store, finish=False)
         (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
         assert (line.games, line.verified, line.total, line.best) == (1, 0, -41, None)
-        _, score = play_board_game(host, me, "Ann", store)
+        _, score = play_board_game(plugins, me, "Ann", store)
         (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
         assert (line.games, line.verified, line.total) == (2, 1, score - 41)
         # game 1, finished later from its log
-        ruleset = host.ruleset("flowers", players=1)
+        ruleset = plugins.ruleset("flowers", players=1)
         from hedgerow.net.boardrecord import deal_seed
 
         table = play(ruleset, 1, deal_seed(me.public, "flowers", "", "2026-W49", 0),
-                     [host.bot("random", "flowers")])
+                     [plugins.bot("random", "flowers")])
         log = log_of_table(table, ["Ann"])
         path = Path(leaderboard_path().parent / "later.hlog")
         path.write_bytes(log)
         store.remember_log(me.public, "2026-W49", 0, path)
-        assert refresh_own(me, store, rules_of(host), {"flowers"},
+        assert refresh_own(me, store, rules_of(plugins), {"flowers"},
                            clock=lambda: THURSDAY) == [
             f"Game 1 of 2026-W49 updated from its log: {table.outcome().score} points "
             f"({table.outcome().grade})"]
@@ -245,12 +245,12 @@ def test_a_game_counts_from_its_deal_and_a_left_game_counts_the_floor(
         assert store.own_logs(me.public) == []
 
 
-def test_a_game_not_received_counts_the_floor(host: PluginHost) -> None:
+def test_a_game_not_received_counts_the_floor(plugins: PluginHost) -> None:
     """Game numbers run from 0 without gaps: a game missing below the last one held counts
     the floor, so a deal nobody shows cannot be skipped."""
     me = load_identity()
     with Leaderboard() as store:
-        logs = [play_board_game(host, me, "Ann", store) for _ in range(3)]
+        logs = [play_board_game(plugins, me, "Ann", store) for _ in range(3)]
     path = leaderboard_path()
     with sqlite3.connect(path) as db:
         db.execute("DELETE FROM records WHERE number = 1")
@@ -259,9 +259,9 @@ def test_a_game_not_received_counts_the_floor(host: PluginHost) -> None:
     assert (line.games, line.verified, line.total) == (3, 2, logs[0][1] + logs[2][1] - 41)
 
 
-def test_the_replay_gives_the_score_rank_and_player(host: PluginHost) -> None:
-    log, score = solo_log(host, 3)
-    checked = check(host, log, claimed=score)
+def test_the_replay_gives_the_score_rank_and_player(plugins: PluginHost) -> None:
+    log, score = solo_log(plugins, 3)
+    checked = check(plugins, log, claimed=score)
     assert (checked.player, checked.score, checked.game, checked.variants) == (
         "Ann", score, "flowers", ())
     assert checked.rank in ("Beginner", "Apprentice", "Expert", "Master")
@@ -272,10 +272,10 @@ def test_the_replay_gives_the_score_rank_and_player(host: PluginHost) -> None:
 # -- what is refused ----------------------------------------------------------------------
 
 
-def test_a_claimed_score_the_replay_does_not_reach_is_refused(host: PluginHost) -> None:
-    log, score = solo_log(host, 3)
+def test_a_claimed_score_the_replay_does_not_reach_is_refused(plugins: PluginHost) -> None:
+    log, score = solo_log(plugins, 3)
     with pytest.raises(Refused, match=f"replays to {score} points, not the {score + 5} claimed"):
-        check(host, log, claimed=score + 5)
+        check(plugins, log, claimed=score + 5)
 
 
 def _plant_far_away(items):
@@ -299,9 +299,9 @@ def _claim_another_state(items):
     ("claim another state", "the state hash after"),
     ("not a log", "not a table log"),
 ])
-def test_an_altered_log_is_refused_and_nothing_is_kept(host: PluginHost, tmp_path: Path,
+def test_an_altered_log_is_refused_and_nothing_is_kept(plugins: PluginHost, tmp_path: Path,
                                                        tamper: str, message: str) -> None:
-    log, _ = solo_log(host, 4)
+    log, _ = solo_log(plugins, 4)
     if tamper == "flip a byte":
         bad = bytearray(log)
         bad[-45] ^= 0x01
@@ -317,7 +317,7 @@ def test_an_altered_log_is_refused_and_nothing_is_kept(host: PluginHost, tmp_pat
     else:
         altered = b"score: 99\n"
     with pytest.raises(Refused, match=message) as caught:
-        check(host, altered)
+        check(plugins, altered)
     assert message in caught.value.message
     assert rows_in_store() == 0
 
@@ -327,31 +327,31 @@ def test_an_altered_log_is_refused_and_nothing_is_kept(host: PluginHost, tmp_pat
     ("petals", "the log is a game of petals, not flowers"),
     ("no name", "the log does not name its player"),
 ])
-def test_only_named_solo_flowers_games_are_taken(host: PluginHost, tmp_path: Path, kind: str,
+def test_only_named_solo_flowers_games_are_taken(plugins: PluginHost, tmp_path: Path, kind: str,
                                                  message: str) -> None:
     if kind == "two players":
-        log, _ = solo_log(host, 1, players=2)
+        log, _ = solo_log(plugins, 1, players=2)
     elif kind == "petals":
-        log, _ = solo_log(host, 1, players=2, game="petals")
+        log, _ = solo_log(plugins, 1, players=2, game="petals")
     else:
-        log = with_header(solo_log(host, 1)[0], tmp_path / "anon.hlog", seat_names=("  ",))
+        log = with_header(solo_log(plugins, 1)[0], tmp_path / "anon.hlog", seat_names=("  ",))
     with pytest.raises(Refused, match=message):
-        check(host, log)
+        check(plugins, log)
     assert rows_in_store() == 0
 
 
 
 
-def test_a_dictated_seed_game_is_never_kept(host: PluginHost, tmp_path: Path,
+def test_a_dictated_seed_game_is_never_kept(plugins: PluginHost, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """A ``--seed`` game, signed by its player as any game number, is refused: its deal is
     not the board's; ``--add`` says why."""
-    log, _ = solo_log(host, 5)
+    log, _ = solo_log(plugins, 5)
     me = load_identity()
     with Leaderboard() as store, pytest.raises(Refused, match=r"not the board's deal for game "
                                                r"1 of 2026-W49 .*\(a game with a dictated seed "
                                                r"never counts\)"):
-        record_log(me, "2026-W49", 0, log, store, rules_of(host), "flowers")
+        record_log(me, "2026-W49", 0, log, store, rules_of(plugins), "flowers")
     path = tmp_path / "seeded.hlog"
     path.write_bytes(log)
     assert main(["leaderboard", "flowers", "--add", str(path)]) == 2
@@ -359,32 +359,32 @@ def test_a_dictated_seed_game_is_never_kept(host: PluginHost, tmp_path: Path,
     assert rows_in_store() == 0
 
 
-def test_the_same_game_under_another_name_is_refused(host: PluginHost, tmp_path: Path) -> None:
+def test_the_same_game_under_another_name_is_refused(plugins: PluginHost, tmp_path: Path) -> None:
     me = load_identity()
     with Leaderboard() as store:
-        log, _ = play_board_game(host, me, "Ann", store)
+        log, _ = play_board_game(plugins, me, "Ann", store)
         renamed = with_header(log, tmp_path / "renamed.hlog", seat_names=("Bob",))
         with pytest.raises(Refused, match="already on the board as 'Ann': a game counts "
                                           "once, under one name"):
-            record_log(me, "2026-W49", 0, renamed, store, rules_of(host), "flowers")
-        again = record_log(me, "2026-W49", 0, log, store, rules_of(host), "flowers")
+            record_log(me, "2026-W49", 0, renamed, store, rules_of(plugins), "flowers")
+        again = record_log(me, "2026-W49", 0, log, store, rules_of(plugins), "flowers")
         assert again[1] is Added.HELD
     assert rows_in_store() == 1
 
 
-def test_a_deal_played_twice_counts_the_floor(host: PluginHost) -> None:
+def test_a_deal_played_twice_counts_the_floor(plugins: PluginHost) -> None:
     """Two different games in one slot (a deal played again, on a copy of the key): both
     are kept, as proof, and the slot counts the floor."""
     me = load_identity()
-    ruleset = host.ruleset("flowers", players=1)
+    ruleset = plugins.ruleset("flowers", players=1)
     from hedgerow.net.boardrecord import deal_seed
 
     seed = deal_seed(me.public, "flowers", "", "2026-W49", 0)
     with Leaderboard() as store:
-        first, _ = play_board_game(host, me, "Ann", store)
-        again = log_of_table(play(ruleset, 1, seed, [host.bot("greedy", "flowers")]), ["Ann"])
+        first, _ = play_board_game(plugins, me, "Ann", store)
+        again = log_of_table(play(ruleset, 1, seed, [plugins.bot("greedy", "flowers")]), ["Ann"])
         assert again != first
-        assert record_log(me, "2026-W49", 0, again, store, rules_of(host),
+        assert record_log(me, "2026-W49", 0, again, store, rules_of(plugins),
                           "flowers")[1] is Added.CONFLICT
         (line,) = store.standings("flowers", (), IsoWeek(2026, 49))
     assert (line.games, line.verified, line.total) == (1, 0, -41)
@@ -410,7 +410,7 @@ def test_iso_weeks_across_the_year_boundary() -> None:
         IsoWeek.of(datetime(2027, 1, 4))
 
 
-def test_games_count_in_the_week_of_their_deal(host: PluginHost,
+def test_games_count_in_the_week_of_their_deal(plugins: PluginHost,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     moments = {
         "2026-W52": [datetime(2026, 12, 27, 23, 59, 59, tzinfo=UTC)],
@@ -421,7 +421,7 @@ def test_games_count_in_the_week_of_their_deal(host: PluginHost,
     scores: dict[str, list[int]] = {}
     for week, whens in moments.items():
         for when in whens:
-            scores.setdefault(week, []).extend(games(host, 1, when=when))
+            scores.setdefault(week, []).extend(games(plugins, 1, when=when))
     for week, expected in scores.items():
         board = board_json("--week", week, capsys=capsys)
         (ann,) = board["players"]
@@ -431,9 +431,9 @@ def test_games_count_in_the_week_of_their_deal(host: PluginHost,
     assert (board["from"], board["to"]) == ("2026-12-28", "2027-01-03")
 
 
-def test_the_default_week_is_the_clocks(host: PluginHost,
+def test_the_default_week_is_the_clocks(plugins: PluginHost,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    (score,) = games(host, 1)
+    (score,) = games(plugins, 1)
     args = build_parser("leaderboard").parse_args(["leaderboard", "flowers", "--json",
                                                    "--wait", "0"])
     assert cmd_leaderboard.run(args, clock=lambda: THURSDAY + timedelta(days=3)) == 0
@@ -448,13 +448,13 @@ def test_the_default_week_is_the_clocks(host: PluginHost,
 
 
 def test_json_ranks_players_by_average_and_tells_keys_apart(
-        host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+        plugins: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
     """Three keys, two of them calling themselves Ann: each is its own line, told apart by
     the key's fingerprint; ``--local`` shows this user's key only."""
     keys = {"me": load_identity(), "other Ann": generate(), "Bob": generate()}
-    played = {"me": games(host, 2, "Ann", keys["me"]),
-              "other Ann": games(host, 3, "Ann", keys["other Ann"]),
-              "Bob": games(host, 1, "Bob", keys["Bob"])}
+    played = {"me": games(plugins, 2, "Ann", keys["me"]),
+              "other Ann": games(plugins, 3, "Ann", keys["other Ann"]),
+              "Bob": games(plugins, 1, "Bob", keys["Bob"])}
     board = board_json("--week", "2026-W49", capsys=capsys)
     assert set(board) == {"game", "variants", "week", "from", "to", "local", "players",
                           "exchange"}
@@ -480,14 +480,14 @@ def test_json_ranks_players_by_average_and_tells_keys_apart(
     assert [line["key"] for line in mine["players"]] == [key_text(keys["me"].public)]
 
 
-def test_the_text_board_and_an_empty_week(host: PluginHost,
+def test_the_text_board_and_an_empty_week(plugins: PluginHost,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leaderboard", "flowers", "--week", "2026-W49", "--wait", "0"]) == 0
     out = capsys.readouterr().out
     assert out == ("FLOWERS leaderboard, week 2026-W49 (Mon 30 Nov to Sun 6 Dec 2026, UTC)\n"
                    "No games recorded this week.\n")
     assert not leaderboard_path().exists()  # looking without the LAN does not create it
-    (score,) = games(host, 1)
+    (score,) = games(plugins, 1)
     assert main(["leaderboard", "flowers", "--week", "2026-W49", "--wait", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["#", "Player", "Games", "Verified", "Average", "Best", "Rank",
@@ -526,9 +526,9 @@ def test_what_the_exchange_did_is_said_in_lines_of_80_columns() -> None:
         "Found no other machine sharing the board (to name one: --peer HOST:PORT/KEY)."]
 
 
-def test_each_variant_set_has_its_own_board(host: PluginHost,
+def test_each_variant_set_has_its_own_board(plugins: PluginHost,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    (score,) = games(host, 1, variants=("summer",))
+    (score,) = games(plugins, 1, variants=("summer",))
     assert board_json("--week", "2026-W49", capsys=capsys)["players"] == []
     board = board_json("--week", "2026-W49", "--variant", "summer", capsys=capsys)
     assert board["variants"] == ["summer"] and board["players"][0]["total"] == score
@@ -569,18 +569,18 @@ def test_a_game_without_a_board_is_named(game: str, capsys: pytest.CaptureFixtur
                                        "(leaderboards: flowers)\n")
 
 
-def test_add_a_board_game_from_its_log_file(host: PluginHost, tmp_path: Path,
+def test_add_a_board_game_from_its_log_file(plugins: PluginHost, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """A board game left and finished elsewhere (its start record is here) is kept from its
     log file; a damaged one is refused."""
     me = load_identity()
     with Leaderboard() as store:
-        play_board_game(host, me, "Ann", store, finish=False)
+        play_board_game(plugins, me, "Ann", store, finish=False)
     from hedgerow.net.boardrecord import deal_seed
 
-    ruleset = host.ruleset("flowers", players=1)
+    ruleset = plugins.ruleset("flowers", players=1)
     table = play(ruleset, 1, deal_seed(me.public, "flowers", "", "2026-W49", 0),
-                 [host.bot("random", "flowers")])
+                 [plugins.bot("random", "flowers")])
     log = log_of_table(table, ["Ann"])
     good, bad = tmp_path / "good.hlog", tmp_path / "bad.hlog"
     good.write_bytes(log)
@@ -610,20 +610,20 @@ def test_a_file_that_is_not_a_leaderboard_is_reported(capsys: pytest.CaptureFixt
     assert path.read_bytes() == b"this is not SQLite" * 10
 
 
-def test_a_leaderboard_from_a_newer_hedgerow_is_left_alone(host: PluginHost) -> None:
+def test_a_leaderboard_from_a_newer_hedgerow_is_left_alone(plugins: PluginHost) -> None:
     path = leaderboard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {lb.SCHEMA + 1}")
     with pytest.raises(HedgerowError, match=f"written by a newer Hedgerow \\(layout "
                                             f"{lb.SCHEMA + 1}, this one reads {lb.SCHEMA}\\)"):
-        games(host, 1)
+        games(plugins, 1)
     with sqlite3.connect(path) as db:
         tables = db.execute("SELECT name FROM sqlite_master").fetchall()
     assert tables == []
 
 
-def test_a_layout_1_file_keeps_its_games(host: PluginHost) -> None:
+def test_a_layout_1_file_keeps_its_games(plugins: PluginHost) -> None:
     """The games of the board before it was shared stay in the file, untouched."""
     path = leaderboard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -631,17 +631,17 @@ def test_a_layout_1_file_keeps_its_games(host: PluginHost) -> None:
         db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, player TEXT)")
         db.execute("INSERT INTO games VALUES ('ab', 'Ann')")
         db.execute("PRAGMA user_version = 1")
-    games(host, 1)
+    games(plugins, 1)
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM games").fetchall() == [("ab", "Ann")]
         assert db.execute("PRAGMA user_version").fetchone()[0] == lb.SCHEMA
     assert rows_in_store() == 1  # the start record, replaced by the finished game
 
 
-def test_a_game_declares_its_solo_leaderboard(host: PluginHost) -> None:
+def test_a_game_declares_its_solo_leaderboard(plugins: PluginHost) -> None:
     """The boards are the games whose spec says so (FLOWERS), not a list in the client."""
-    assert lb.boards(host.games) == ("flowers",)
-    assert host.game("flowers").leaderboard and not host.game("flourish").leaderboard
-    assert host.game("flowers").leaderboard_floor == -41
-    declared = dataclasses.replace(host.game("petals"), leaderboard=True)
-    assert lb.boards({**host.games, "petals": declared}) == ("flowers", "petals")
+    assert lb.boards(plugins.games) == ("flowers",)
+    assert plugins.game("flowers").leaderboard and not plugins.game("flourish").leaderboard
+    assert plugins.game("flowers").leaderboard_floor == -41
+    declared = dataclasses.replace(plugins.game("petals"), leaderboard=True)
+    assert lb.boards({**plugins.games, "petals": declared}) == ("flowers", "petals")

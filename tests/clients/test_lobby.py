@@ -26,9 +26,9 @@ from hedgerow.net.seat import Link, Phase, SeatInfo
 class Seating:
     """A seat at a table still filling up; `start` turns it into a game."""
 
-    def __init__(self, host: PluginHost, players: int = 2) -> None:
+    def __init__(self, plugins: PluginHost, players: int = 2) -> None:
         self.seat, self.players = 1, players
-        self.ruleset = host.ruleset("petals", players=players)
+        self.ruleset = plugins.ruleset("petals", players=players)
         self.address = "127.0.0.1:5555/KEY"
         self.is_host = False
         self.sealed = True
@@ -64,8 +64,8 @@ class Seating:
 
 
 class FakeBackend:
-    def __init__(self, host: PluginHost, tables: Sequence[TableAd] = ()) -> None:
-        self.host = host
+    def __init__(self, plugins: PluginHost, tables: Sequence[TableAd] = ()) -> None:
+        self.plugins = plugins
         self._tables = list(tables)
         self.calls: list[tuple[Any, ...]] = []
         self.seat: Any = None
@@ -81,12 +81,12 @@ class FakeBackend:
                      open_deck: bool = False) -> Any:
         self.calls.append(("create", ruleset.fingerprint, players, name, seat_name, open_deck))
         self.seat = LocalSeat(ruleset, players, seed_from_int(1),
-                              bots=[self.host.bot("random")], name=seat_name)
+                              bots=[self.plugins.bot("random")], name=seat_name)
         return self.seat
 
     async def join(self, address: str, *, seat_name: str) -> Any:
         self.calls.append(("join", address, seat_name))
-        self.seat = Seating(self.host)
+        self.seat = Seating(self.plugins)
         return self.seat
 
     def add_bots(self, seat: Any, strategies: Sequence[str]) -> None:
@@ -112,11 +112,11 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 
 def test_the_table_list_shows_every_table_and_joining_leads_to_the_seating_room() -> None:
-    host = PluginHost(autoload=False)
-    backend = FakeBackend(host, [ad("Ann's table"), ad("Full one", free=0)])
+    plugins = PluginHost(autoload=False)
+    backend = FakeBackend(plugins, [ad("Ann's table"), ad("Full one", free=0)])
 
     async def main() -> None:
-        lobby = LobbyScreen(host, backend, seat_name="Me")
+        lobby = LobbyScreen(plugins, backend, seat_name="Me")
         shown = text(lobby)
         assert "Ann's table" in shown and "harmony" in shown and "1/2 free" in shown
         assert "192.168.1.20:5555" in shown
@@ -140,8 +140,8 @@ def test_the_table_list_shows_every_table_and_joining_leads_to_the_seating_room(
 
 
 def test_the_create_form_sets_game_players_bots_and_name() -> None:
-    host = PluginHost(autoload=False)
-    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Ann", game="petals", players=3,
+    plugins = PluginHost(autoload=False)
+    lobby = LobbyScreen(plugins, FakeBackend(plugins), seat_name="Ann", game="petals", players=3,
                   screen=CREATE)
     form = lobby.create_form
     assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "deck", "name"]
@@ -159,14 +159,14 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
 
 
 def test_run_lobby_creates_a_table_plays_it_and_closes_everything() -> None:
-    host = PluginHost(autoload=False)
-    backend = FakeBackend(host)
+    plugins = PluginHost(autoload=False)
+    backend = FakeBackend(plugins)
     closed: list[Any] = []  # the seat, once closed (hedgerow join prints how it stands)
 
     async def main() -> int:
         with create_pipe_input() as pipe:
             task = asyncio.get_running_loop().create_task(run_lobby(
-                host, game="petals", players=2, seat_name="Ann", backend=backend,
+                plugins, game="petals", players=2, seat_name="Ann", backend=backend,
                 input=pipe, output=SizedOutput(), closed=closed.append))
             await until(lambda: ("start",) in backend.calls, "the lobby")
             pipe.send_text(KEYS["enter"])  # open the table as the form says
@@ -190,30 +190,30 @@ def test_hedgerow_join_prints_how_the_table_taken_in_the_lobby_stands(
     prints after its screen: before, the lobby left nothing behind."""
     from hedgerow.clients import cmd_join
 
-    host = PluginHost(autoload=False)
-    seat = Seating(host)
+    plugins = PluginHost(autoload=False)
+    seat = Seating(plugins)
 
     async def fake_lobby(plugins: Any, **kwargs: Any) -> int:
         kwargs["closed"](seat)
         return 0
 
     monkeypatch.setattr("hedgerow.clients.app.run_lobby", fake_lobby)
-    assert cmd_join.open_lobby(host, "Me") == 0
+    assert cmd_join.open_lobby(plugins, "Me") == 0
     assert capsys.readouterr().out == "You left the table before the game started.\n"
 
 
 def test_the_lobby_starts_on_the_table_list_without_a_game() -> None:
-    host = PluginHost(autoload=False)
-    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Me")
+    plugins = PluginHost(autoload=False)
+    lobby = LobbyScreen(plugins, FakeBackend(plugins), seat_name="Me")
     assert lobby.screen == TABLES and "No open table seen yet" in text(lobby)
 
 
 def test_the_create_form_by_keys() -> None:
-    host = PluginHost(autoload=False)
-    backend = FakeBackend(host)
+    plugins = PluginHost(autoload=False)
+    backend = FakeBackend(plugins)
 
     async def main() -> LobbyScreen:
-        lobby = LobbyScreen(host, backend, seat_name="Ann")
+        lobby = LobbyScreen(plugins, backend, seat_name="Ann")
         with create_pipe_input() as pipe:
             app = lobby.build(pipe, SizedOutput())
             task = asyncio.get_running_loop().create_task(app.run_async())
@@ -241,10 +241,10 @@ def test_the_create_form_by_keys() -> None:
 
 
 def test_the_host_fills_the_open_seats_with_bots() -> None:
-    host = PluginHost(autoload=False)
-    backend = FakeBackend(host)
-    lobby = LobbyScreen(host, backend, seat_name="Me")
-    seat = Seating(host, players=3)
+    plugins = PluginHost(autoload=False)
+    backend = FakeBackend(plugins)
+    lobby = LobbyScreen(plugins, backend, seat_name="Me")
+    seat = Seating(plugins, players=3)
     seat.seat = 0
     seat.seats = lambda: [SeatInfo(0, "Me", Link.YOU), SeatInfo(1, "Bo", Link.CONNECTED),
                           SeatInfo(2, "", Link.WAITING)]
@@ -260,8 +260,8 @@ class FailingBackend(FakeBackend):
     REASON = ("the table could not be opened because every port this machine offered was "
               "already taken by another program, so close one of them and try again")
 
-    def __init__(self, host: PluginHost) -> None:
-        super().__init__(host)
+    def __init__(self, plugins: PluginHost) -> None:
+        super().__init__(plugins)
         self.fail_join = asyncio.Event()
 
     async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
@@ -278,11 +278,11 @@ class FailingBackend(FakeBackend):
 
 
 def test_the_create_screen_shows_its_error_whole_and_only_while_it_holds() -> None:
-    host = PluginHost(autoload=False)
-    backend = FailingBackend(host)
+    plugins = PluginHost(autoload=False)
+    backend = FailingBackend(plugins)
 
     async def main() -> None:
-        lobby = LobbyScreen(host, backend, seat_name="Ann", game="petals", screen=CREATE)
+        lobby = LobbyScreen(plugins, backend, seat_name="Ann", game="petals", screen=CREATE)
         with create_pipe_input() as pipe:
             app = lobby.build(pipe, SizedOutput(columns=60))
             task = asyncio.get_running_loop().create_task(app.run_async())
@@ -307,11 +307,11 @@ def test_the_create_screen_shows_its_error_whole_and_only_while_it_holds() -> No
 
 
 def test_an_error_of_a_join_shows_where_it_was_asked_not_on_the_form() -> None:
-    host = PluginHost(autoload=False)
-    backend = FailingBackend(host)
+    plugins = PluginHost(autoload=False)
+    backend = FailingBackend(plugins)
 
     async def main() -> None:
-        lobby = LobbyScreen(host, backend, seat_name="Ann")
+        lobby = LobbyScreen(plugins, backend, seat_name="Ann")
         lobby.run_task(lobby.join("10.0.0.9:5555/KEY"))
         await asyncio.sleep(0)
         lobby.screen = CREATE  # the player moved on while the join waits
@@ -340,14 +340,14 @@ def test_each_lobby_screen_stands_alone_on_the_lobby_protocol() -> None:
 
 
 def test_the_table_list_shows_each_tables_deck_and_fits_a_narrow_screen() -> None:
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     tables = [dataclasses.replace(ad("Ann's table"), deck="sealed"),
               dataclasses.replace(ad("Bo's quick one"), deck="open"),
               ad("Old host")]  # an announcement that does not say
-    backend = FakeBackend(host, sorted(tables, key=TableAd.sort_key))
+    backend = FakeBackend(plugins, sorted(tables, key=TableAd.sort_key))
 
     async def main() -> None:
-        lobby = LobbyScreen(host, backend, seat_name="Me")
+        lobby = LobbyScreen(plugins, backend, seat_name="Me")
         for columns in (80, 60):
             with create_pipe_input() as pipe:
                 lines = await drawn_at(lobby, pipe, columns)
@@ -375,8 +375,8 @@ async def drawn_at(lobby: LobbyScreen, pipe: Any, columns: int) -> list[str]:
 
 
 def test_the_create_form_opens_a_sealed_table_unless_the_deck_is_turned_open() -> None:
-    host = PluginHost(autoload=False)
-    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Ann", game="petals", players=2,
+    plugins = PluginHost(autoload=False)
+    lobby = LobbyScreen(plugins, FakeBackend(plugins), seat_name="Ann", game="petals", players=2,
                         screen=CREATE)
     form = lobby.create_form
     assert not form.open_deck
@@ -403,9 +403,9 @@ def test_the_create_form_opens_a_sealed_table_unless_the_deck_is_turned_open() -
 
 
 def test_the_seating_room_says_the_deck_and_only_the_host_invites() -> None:
-    host = PluginHost(autoload=False)
-    lobby = LobbyScreen(host, FakeBackend(host), seat_name="Me")
-    seat = Seating(host)
+    plugins = PluginHost(autoload=False)
+    lobby = LobbyScreen(plugins, FakeBackend(plugins), seat_name="Me")
+    seat = Seating(plugins)
     lobby.seated(seat)
     room = " ".join(text(lobby).split())
     assert "Petals, 2 players, sealed deck: no player's program can see a card it was not " \

@@ -15,11 +15,11 @@ from hedgerow.core.seeding import seed_from_int
 
 
 def test_the_local_log_replays_to_the_same_state(tmp_path: Path) -> None:
-    host = PluginHost()
-    ruleset = host.ruleset("petals", players=2)
+    plugins = PluginHost()
+    ruleset = plugins.ruleset("petals", players=2)
 
     async def play() -> LocalSeat:
-        seat = LocalSeat(ruleset, 2, seed_from_int(3), bots=[host.bot("random", "petals")],
+        seat = LocalSeat(ruleset, 2, seed_from_int(3), bots=[plugins.bot("random", "petals")],
                          name="Ann")
         seat.subscribe(lambda: None)  # starts the bots
         while seat.outcome() is None:
@@ -47,6 +47,6 @@ def test_the_local_log_replays_to_the_same_state(tmp_path: Path) -> None:
     assert "\n#1 Ann " in shown.stdout and "Bot Aster " in shown.stdout
     assert "Seat 0" not in shown.stdout and "Seat 1" not in shown.stdout
     # Another game with the same seed gets a log of its own (a log is never continued).
-    again = LocalSeat(ruleset, 2, seed_from_int(3), bots=[host.bot("random", "petals")])
+    again = LocalSeat(ruleset, 2, seed_from_int(3), bots=[plugins.bot("random", "petals")])
     assert again.log_path() != path
     asyncio.run(again.close())

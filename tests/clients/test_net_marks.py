@@ -34,14 +34,14 @@ def test_a_bot_peer_that_chose_in_a_flourish_step_loses_its_turn_mark() -> None:
     from hedgerow.clients.spawn import spawn_bot_peers, stop_processes
     from hedgerow.net.launch import host_table
 
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("flourish", players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("flourish", players=2)
 
     async def main() -> None:
         peer = await host_table(ruleset, 2, seat_name="Ann", seed=5, announce=False)
         procs = spawn_bot_peers(peer.address, ["random"], delay=0)
         try:
-            async with running(peer, host) as d:
+            async with running(peer, plugins) as d:
                 s = d.state
                 # Our turn in a simultaneous step that the bot has already chosen for.
                 await d.until(lambda: s.my_turn and len(peer.active_seats()) == 2

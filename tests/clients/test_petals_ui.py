@@ -18,13 +18,13 @@ from hedgerow.plugins.petals.ui import PetalsUI
 
 
 @pytest.fixture(scope="module")
-def host():
+def plugins():
     return PluginHost(autoload=False)
 
 
 @pytest.fixture(scope="module")
-def ui(host):
-    return host.game_ui("petals")
+def ui(plugins):
+    return plugins.game_ui("petals")
 
 
 def view(garden, hand=(7, 25), pending=None, phase="play",
@@ -55,9 +55,9 @@ def draw(ui, part, v, width=60, preview=None):
     return ui.draw(part, DrawContext(v, 0, width, preview))
 
 
-def test_the_hook_answers_petals_ui_for_petals_only(host) -> None:
-    assert isinstance(host.pm.hook.hedgerow_game_ui(game="petals", ruleset=None), PetalsUI)
-    assert host.game_ui("chess") is None
+def test_the_hook_answers_petals_ui_for_petals_only(plugins) -> None:
+    assert isinstance(plugins.pm.hook.hedgerow_game_ui(game="petals", ruleset=None), PetalsUI)
+    assert plugins.game_ui("chess") is None
 
 
 def test_the_preview_says_what_a_placement_scores(ui) -> None:
@@ -168,9 +168,9 @@ def test_targets_have_words(ui) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_ui_object_fits_whole_games(host, ui, players) -> None:
+def test_the_ui_object_fits_whole_games(plugins, ui, players) -> None:
     """Every legal action's arguments have a role, every choice is drawn, nothing raises."""
-    ruleset = host.ruleset("petals", players=players)
+    ruleset = plugins.ruleset("petals", players=players)
     assert check_ui(ui, ruleset, players=players, seeds=range(4)) == []
 
 

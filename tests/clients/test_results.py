@@ -20,12 +20,12 @@ from hedgerow.net.seat import Link, Phase, SeatInfo
 class FinishedSeat:
     """A `Seat` whose game is over with ``outcome`` (no view, no moves)."""
 
-    def __init__(self, host: PluginHost, outcome, players: int, *, sealed: bool = False,
+    def __init__(self, plugins: PluginHost, outcome, players: int, *, sealed: bool = False,
                  verdict: str | None = None, settled: bool = True) -> None:
         self.seat = 0
         self.departures = NoDepartures()  # nobody left: the game is over
         self.players = players
-        self.ruleset = host.ruleset("petals", players=max(players, 2))
+        self.ruleset = plugins.ruleset("petals", players=max(players, 2))
         self._outcome = outcome
         self.sealed = sealed  # (a sealed table: the check of its deck, `verdict`)
         self._verdict = verdict
@@ -80,12 +80,12 @@ class FinishedSeat:
 
 
 def results_screen(outcome, players: int, rows: int = 24) -> str:
-    host = PluginHost(autoload=False)
-    seat = FinishedSeat(host, outcome, players)
+    plugins = PluginHost(autoload=False)
+    seat = FinishedSeat(plugins, outcome, players)
     found: list[str] = []
 
     async def main() -> None:
-        async with running(seat, host, rows=rows) as d:
+        async with running(seat, plugins, rows=rows) as d:
             screen = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
                                  what="the results screen")
             assert d.state.screen == RESULTS
@@ -202,11 +202,11 @@ def test_the_line_after_the_screen_reads_every_kind(outcome, line) -> None:
 def test_a_results_screen_taller_than_the_terminal_scrolls() -> None:
     outcome = Ranked(scores=(5, 4, 3, 2, 1), ranking=(1, 2, 3, 4, 5), winners=(0,),
                      explanation="A long story. " * 70 + "The end.")
-    host = PluginHost(autoload=False)
-    seat = FinishedSeat(host, outcome, 5)
+    plugins = PluginHost(autoload=False)
+    seat = FinishedSeat(plugins, outcome, 5)
 
     async def main() -> None:
-        async with running(seat, host, rows=20, columns=60) as d:
+        async with running(seat, plugins, rows=20, columns=60) as d:
             first = await drawn(d, lambda rows: "scroll" in rows[-1], what="a scroll key")
             assert "You win!" in "\n".join(first) and "The end." not in "\n".join(first)
             assert "Log saved to" in first[-2]  # it stays in view under the results
@@ -233,11 +233,11 @@ def test_a_narrow_results_screen_turns_the_table_rather_than_cut_its_heads() -> 
                ("Spread", (8, 9, 5, 7)), ("Two lowest", (15, 9, 7, 4)))
     outcome = Ranked(scores=(-8, -9, -5, -7), ranking=(1, 2, 3, 4), winners=(0,),
                      explanation="", eliminated=(2, 3), breakdown=columns)
-    host = PluginHost(autoload=False)
-    seat = FinishedSeat(host, outcome, 4)
+    plugins = PluginHost(autoload=False)
+    seat = FinishedSeat(plugins, outcome, 4)
 
     async def main() -> None:
-        async with running(seat, host, rows=20, columns=60) as d:
+        async with running(seat, plugins, rows=20, columns=60) as d:
             rows = await drawn(d, lambda rows: any("Two lowest" in r for r in rows),
                                what="the results")
             assert all(len(r) <= 60 for r in rows)

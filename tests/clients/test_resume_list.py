@@ -36,12 +36,12 @@ from hedgerow.net.rulesmatch import table_fingerprint
 NAMES = ("ann", "random bot 1")
 
 
-def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | None,
+def write_seat(plugins: PluginHost, table_id: bytes, seat: int, *, moves: int | None,
                bot: str | None = None, key_file: str | None = None,
                folder: Path | None = None) -> Path:
     """A seat's log of a 2-player open-deck Petals table after ``moves`` moves (None: to
     the end; a sealed table's log would hold its shuffles and keys too)."""
-    ruleset = host.ruleset("petals", (), 2)
+    ruleset = plugins.ruleset("petals", (), 2)
     seed = seed_from_int(int.from_bytes(table_id[:2]))
     fingerprint = table_fingerprint(ruleset, open_deck=True)
     table = Table(ruleset, 2, seed, fingerprint=fingerprint)
@@ -69,16 +69,16 @@ def write_seat(host: PluginHost, table_id: bytes, seat: int, *, moves: int | Non
 
 
 @pytest.fixture
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost()
 
 
-def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> None:
-    under_way = write_seat(host, b"\x01" * 16, 0, moves=3)
-    bot_seat = write_seat(host, b"\x01" * 16, 1, moves=3, bot="random",
+def test_the_list_holds_unfinished_tables_a_person_played(plugins: PluginHost) -> None:
+    under_way = write_seat(plugins, b"\x01" * 16, 0, moves=3)
+    bot_seat = write_seat(plugins, b"\x01" * 16, 1, moves=3, bot="random",
                           key_file=str(bot_key_file(1)))
-    write_seat(host, b"\x02" * 16, 0, moves=None)  # finished: not offered
-    tables = find_tables(host)
+    write_seat(plugins, b"\x02" * 16, 0, moves=None)  # finished: not offered
+    tables = find_tables(plugins)
     assert len(tables) == 3
     offered = unfinished(tables)
     assert [t.log for t in offered] == [under_way]
@@ -92,27 +92,27 @@ def test_the_list_holds_unfinished_tables_a_person_played(host: PluginHost) -> N
     assert bots_of(table, tables) == [(1, bot_seat)]
 
 
-def test_bot_logs_are_kept_apart_and_still_found_for_their_table(host: PluginHost) -> None:
-    mine = write_seat(host, b"\x06" * 16, 0, moves=3)
-    theirs = write_seat(host, b"\x06" * 16, 1, moves=3, bot="random",
+def test_bot_logs_are_kept_apart_and_still_found_for_their_table(plugins: PluginHost) -> None:
+    mine = write_seat(plugins, b"\x06" * 16, 0, moves=3)
+    theirs = write_seat(plugins, b"\x06" * 16, 1, moves=3, bot="random",
                         key_file=str(bot_key_file(1)), folder=bot_logs_dir())
     for n in range(7, 9):  # other tables' bots, newer
-        write_seat(host, bytes([n]) * 16, 1, moves=1, bot="random",
+        write_seat(plugins, bytes([n]) * 16, 1, moves=1, bot="random",
                    key_file=str(bot_key_file(1)), folder=bot_logs_dir())
-    assert [t.log for t in find_tables(host)] == [mine]  # the person's folder: theirs only
-    (table,) = unfinished(find_tables(host))
-    logs = find_table_logs(host, table.table_id, (bot_logs_dir(), logs_dir()))
+    assert [t.log for t in find_tables(plugins)] == [mine]  # the person's folder: theirs only
+    (table,) = unfinished(find_tables(plugins))
+    logs = find_table_logs(plugins, table.table_id, (bot_logs_dir(), logs_dir()))
     assert sorted(t.log for t in logs) == [theirs, mine]
     assert bots_of(table, logs) == [(1, theirs)]
 
 
-def test_resume_without_a_path_and_no_terminal_lists_and_asks_for_one(host: PluginHost) -> None:
+def test_resume_without_a_path_and_no_terminal_lists_and_asks_for_one(plugins: PluginHost) -> None:
     env = dict(os.environ)
     command = [sys.executable, "-m", "hedgerow.clients.cli", "resume"]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0 and "No unfinished table to resume" in done.stdout
-    path = write_seat(host, b"\x03" * 16, 0, moves=2)
+    path = write_seat(plugins, b"\x03" * 16, 0, moves=2)
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2
@@ -120,8 +120,8 @@ def test_resume_without_a_path_and_no_terminal_lists_and_asks_for_one(host: Plug
     assert "hedgerow resume LOGFILE" in done.stderr
 
 
-def test_resume_of_a_finished_game_prints_the_result_and_ends(host: PluginHost) -> None:
-    path = write_seat(host, b"\x04" * 16, 1, moves=None, bot="random",
+def test_resume_of_a_finished_game_prints_the_result_and_ends(plugins: PluginHost) -> None:
+    path = write_seat(plugins, b"\x04" * 16, 1, moves=None, bot="random",
                       key_file=str(bot_key_file(1)))
     done = subprocess.run([sys.executable, "-m", "hedgerow.clients.cli", "resume", str(path)],
                           capture_output=True, text=True, env=dict(os.environ), timeout=60,

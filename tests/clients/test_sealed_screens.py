@@ -72,10 +72,10 @@ class DealingSeat(LocalSeat):
                 for i in super().seats()]
 
 
-def dealing_seat(host: PluginHost, players: int = 3) -> DealingSeat:
+def dealing_seat(plugins: PluginHost, players: int = 3) -> DealingSeat:
     """Petals, our turn at the start (seed 7)."""
-    return DealingSeat(host.ruleset("petals", players=players), players, seed_from_int(7),
-                       bots=[host.bot("random", "petals")], name="Ann")
+    return DealingSeat(plugins.ruleset("petals", players=players), players, seed_from_int(7),
+                       bots=[plugins.bot("random", "petals")], name="Ann")
 
 
 def changed(seat: LocalSeat) -> None:
@@ -83,13 +83,13 @@ def changed(seat: LocalSeat) -> None:
 
 
 def test_the_first_deal_is_shown_as_shuffling_then_dealing_not_as_a_dump() -> None:
-    host = PluginHost(autoload=False)
-    seat = dealing_seat(host)
+    plugins = PluginHost(autoload=False)
+    seat = dealing_seat(plugins)
     seat.wait = DeckWait(DeckWaits.SHUFFLE, (1,))
     bot = seat.seats()[1].name
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             rows = await drawn(d, lambda rows: "Shuffling…" in rows[0], what="the shuffle")
             text = " ".join(" ".join(rows).split())
             assert "Petals · 3 players · sealed deck · you are Ann" in rows[0]
@@ -113,11 +113,11 @@ def test_the_first_deal_is_shown_as_shuffling_then_dealing_not_as_a_dump() -> No
 
 
 def test_a_card_on_its_way_keeps_the_hand_drawn_and_names_whom_the_table_waits_for() -> None:
-    host = PluginHost(autoload=False)
-    seat = dealing_seat(host)
+    plugins = PluginHost(autoload=False)
+    seat = dealing_seat(plugins)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             rows = await drawn(d, lambda rows: "Your turn" in rows[0], what="our turn")
             assert any("[2]" in r for r in rows), rows
             # The peer of seat 1 is lost, and the card dealt to us waits for its key.
@@ -160,12 +160,12 @@ def test_a_card_on_its_way_is_left_out_of_a_hand_and_only_there() -> None:
 
 
 def test_the_help_says_what_the_deck_is_where_there_is_room() -> None:
-    host = PluginHost(autoload=False)
-    seat = dealing_seat(host)
+    plugins = PluginHost(autoload=False)
+    seat = dealing_seat(plugins)
     seat.address = "127.0.0.1:5555/KEY"  # (a networked table)
     from hedgerow.clients.app.state import SeatState
 
-    state = SeatState(seat, ClientUI(load_ui(host, seat.ruleset)))
+    state = SeatState(seat, ClientUI(load_ui(plugins, seat.ruleset)))
     tall = " ".join("".join(f[1] for f in help_text(state, 68, rows=60)).split())
     assert "This table's deck is sealed: the players' programs shuffle it together, no " \
            "program (the host's included) can see a card it was not shown" in tall
@@ -174,11 +174,11 @@ def test_the_help_says_what_the_deck_is_where_there_is_room() -> None:
 
 
 def results_of(seat: FinishedSeat) -> str:
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     found: list[str] = []
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             rows = await drawn(d, lambda rows: any("Log saved to" in r for r in rows),
                                what="the results")
             found.append("\n".join(rows))
@@ -191,34 +191,34 @@ OUTCOME = Ranked(scores=(12, 9), ranking=(1, 2), winners=(0,), explanation="Ann 
 
 
 def test_the_results_say_what_the_check_of_the_sealed_deck_found() -> None:
-    host = PluginHost(autoload=False)
-    screen = results_of(FinishedSeat(host, OUTCOME, 2, sealed=True, verdict=CHECKS_OUT))
+    plugins = PluginHost(autoload=False)
+    screen = results_of(FinishedSeat(plugins, OUTCOME, 2, sealed=True, verdict=CHECKS_OUT))
     lines = screen.splitlines()
     assert lines[-3] == "Sealed deck: every shuffle, key and action checks out.", screen
     assert lines[-2].startswith("Log saved to")
-    checking = results_of(FinishedSeat(host, OUTCOME, 2, sealed=True, settled=False))
+    checking = results_of(FinishedSeat(plugins, OUTCOME, 2, sealed=True, settled=False))
     assert "Sealed deck: checking every shuffle, key and action…" in checking
-    gone = results_of(FinishedSeat(host, OUTCOME, 2, sealed=True))
+    gone = results_of(FinishedSeat(plugins, OUTCOME, 2, sealed=True))
     assert "Sealed deck: not checked: a player left before disclosing their secret" in gone
     fault = "party 1's lock pass of the shuffle at entry #0 is not what its secret gives"
-    screen = results_of(FinishedSeat(host, OUTCOME, 2, sealed=True, verdict=fault))
+    screen = results_of(FinishedSeat(plugins, OUTCOME, 2, sealed=True, verdict=fault))
     lines = screen.splitlines()
     assert " ".join(lines[-4:-2]) == f"Sealed deck: {fault}.", screen  # whole, on two lines
-    assert "Sealed deck" not in results_of(FinishedSeat(host, OUTCOME, 2))  # an open deck
+    assert "Sealed deck" not in results_of(FinishedSeat(plugins, OUTCOME, 2))  # an open deck
 
 
 def test_the_lines_after_the_screen_say_the_result_and_the_check() -> None:
-    host = PluginHost(autoload=False)
-    seat = FinishedSeat(host, OUTCOME, 2, sealed=True, verdict=CHECKS_OUT)
+    plugins = PluginHost(autoload=False)
+    seat = FinishedSeat(plugins, OUTCOME, 2, sealed=True, verdict=CHECKS_OUT)
     assert farewell_lines(seat) == ["Game over: you won!",
                                     "Sealed deck: every shuffle, key and action checks out."]
-    assert farewell_lines(FinishedSeat(host, OUTCOME, 2)) == ["Game over: you won!"]
+    assert farewell_lines(FinishedSeat(plugins, OUTCOME, 2)) == ["Game over: you won!"]
     # once this seat has left, nothing more comes: still checking is not checked
-    waiting = FinishedSeat(host, OUTCOME, 2, sealed=True, settled=False)
+    waiting = FinishedSeat(plugins, OUTCOME, 2, sealed=True, settled=False)
     assert farewell_lines(waiting)[1] == \
         "Sealed deck: not checked: not every player's secret had come in when you left."
     # the table agreed to end the game: no winner, checked as far as it went
-    ended = FinishedSeat(host, None, 3, sealed=True, verdict=CHECKS_OUT)
+    ended = FinishedSeat(plugins, None, 3, sealed=True, verdict=CHECKS_OUT)
     ended.departures.ended = SeatEvent(SeatEventKind.END, 2, 0, "", 14, (0, 1))
     assert farewell_lines(ended) == [
         "The game ended by agreement at action #14, without Bot 2: nobody won.",
@@ -226,13 +226,13 @@ def test_the_lines_after_the_screen_say_the_result_and_the_check() -> None:
 
 
 def test_an_agreed_end_at_a_sealed_table_says_how_far_the_deck_was_checked() -> None:
-    host = PluginHost(autoload=False)
-    seat = dealing_seat(host, players=2)
+    plugins = PluginHost(autoload=False)
+    seat = dealing_seat(plugins, players=2)
     fake = FakeDepartures()
     seat.departures = fake  # type: ignore[assignment]
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await drawn(d, lambda rows: any("is lost" in r for r in rows),
                         what="the departure box")
             fake.ended = SeatEvent(SeatEventKind.END, 1, 0, "", 1, (0,))

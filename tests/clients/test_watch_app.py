@@ -49,7 +49,7 @@ async def watching(film: Film, plugins: PluginHost, *, seat: int = 0, rows: int 
                    columns: int = 80) -> AsyncIterator[Driver]:
     """Run the viewer on ``film`` for the body of the ``async with``, then leave it."""
     with create_pipe_input() as pipe:
-        app = WatchApp(film, seat=seat, host=plugins, input=pipe,
+        app = WatchApp(film, seat=seat, plugins=plugins, input=pipe,
                        output=SizedOutput(rows, columns))
         async with driving(app, pipe) as driver:
             yield driver
@@ -186,7 +186,7 @@ def test_w_on_the_results_opens_the_replay_of_the_game_just_played(plugins: Plug
         assert path is not None
         with create_pipe_input() as pipe:
             task = asyncio.get_running_loop().create_task(watch_after_game(
-                seat, path, host=plugins, input=pipe, output=SizedOutput()))
+                seat, path, plugins=plugins, input=pipe, output=SizedOutput()))
             pipe.send_text(END)
             await asyncio.sleep(0.5)
             pipe.send_text("q")

@@ -47,9 +47,9 @@ async def _my_turn(state: SeatState) -> None:
 
 
 def test_previews_menu_entries_and_choices_name_the_seats() -> None:
-    host = PluginHost(autoload=False)
-    seat = LocalSeat(host.ruleset("flowers", players=2), 2, seed_from_int(4),
-                     bots=[host.bot("random", "flowers")], name="Ann")
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("flowers", players=2), 2, seed_from_int(4),
+                     bots=[plugins.bot("random", "flowers")], name="Ann")
 
     async def main() -> None:
         state = SeatState(seat, ClientUI(SeatWords()))
@@ -75,8 +75,8 @@ def test_previews_menu_entries_and_choices_name_the_seats() -> None:
 
 
 def test_a_solo_table_says_one_player_and_one_point() -> None:
-    host = PluginHost(autoload=False)
-    seat = LocalSeat(host.ruleset("flowers", players=1), 1, seed_from_int(2), bots=[],
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("flowers", players=1), 1, seed_from_int(2), bots=[],
                      name="Ann")
 
     async def main() -> None:
@@ -137,9 +137,9 @@ def test_a_long_label_wraps_and_abbreviates() -> None:
 
 
 def test_flowers_starts_where_to_plant_on_an_empty_cell_not_the_card_just_planted() -> None:
-    host = PluginHost(autoload=False)
-    seat = LocalSeat(host.ruleset("flowers", players=2), 2, seed_from_int(4),
-                     bots=[host.bot("random", "flowers")], name="Ann")
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("flowers", players=2), 2, seed_from_int(4),
+                     bots=[plugins.bot("random", "flowers")], name="Ann")
 
     async def main() -> None:
         state = SeatState(seat, ClientUI(FlowersUI()))

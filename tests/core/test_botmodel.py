@@ -15,12 +15,12 @@ from hedgerow.core.table import Table
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
 
 
-def test_a_sampled_state_agrees_with_the_view_and_plays_to_the_end(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_a_sampled_state_agrees_with_the_view_and_plays_to_the_end(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"model")
     (seat,) = table.active_seats()
     model = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
@@ -45,8 +45,8 @@ def test_a_sampled_state_agrees_with_the_view_and_plays_to_the_end(host: PluginH
     assert model.score(state, 0) == float(outcome.scores[0])
 
 
-def test_an_illegal_action_is_the_bots_error(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_an_illegal_action_is_the_bots_error(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"model")
     (seat,) = table.active_seats()
     model = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
@@ -59,8 +59,8 @@ def test_an_illegal_action_is_the_bots_error(host: PluginHost) -> None:
         model.step(state, seat, Action.of("play", card="nope"), Rng(b"bot"))
 
 
-def test_without_a_sampler_or_a_score_the_model_says_so(host: PluginHost) -> None:
-    ruleset = host.ruleset("relay", players=2)
+def test_without_a_sampler_or_a_score_the_model_says_so(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("relay", players=2)
     table = Table(ruleset, 2, b"model")
     assert ruleset.bots is None
     model = BotModel(ruleset.gamedef, None, 0, 2)
@@ -91,10 +91,10 @@ def test_estimate_ranks_by_lead_and_keeps_a_gradient() -> None:
     assert estimate((4.0, 4.0)) == estimate((4.0, 4.0))
 
 
-def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
+def test_judge_prefers_the_games_evaluate(plugins: PluginHost) -> None:
     from dataclasses import replace
 
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"judge")
     (seat,) = table.active_seats()
     plain = BotModel(ruleset.gamedef, ruleset.bots, seat, 2)
@@ -108,43 +108,43 @@ def test_judge_prefers_the_games_evaluate(host: PluginHost) -> None:
 
 
 @pytest.mark.parametrize("lookahead", [0, -1, 1.5, True])
-def test_a_game_lookahead_must_be_a_whole_number_of_turns(host: PluginHost,
+def test_a_game_lookahead_must_be_a_whole_number_of_turns(plugins: PluginHost,
                                                          lookahead: object) -> None:
-    bots = host.ruleset("tokens", players=2).bots
+    bots = plugins.ruleset("tokens", players=2).bots
     with pytest.raises(ValueError, match="lookahead must be a whole number of turns"):
         dataclasses.replace(bots, lookahead=lookahead)
 
 
-def test_a_game_gives_evaluate_each_only_with_evaluate(host: PluginHost) -> None:
-    bots = host.ruleset("tokens", players=2).bots
+def test_a_game_gives_evaluate_each_only_with_evaluate(plugins: PluginHost) -> None:
+    bots = plugins.ruleset("tokens", players=2).bots
     assert bots is not None and bots.evaluate is None
     with pytest.raises(ValueError, match="evaluate_each needs evaluate"):
         dataclasses.replace(bots, evaluate_each=lambda s, seat, actions: [None])
 
 
-def test_the_model_tells_a_bot_the_games_lookahead(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_the_model_tells_a_bot_the_games_lookahead(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     rules, bots = ruleset.gamedef, ruleset.bots
     assert BotModel(rules, bots, 0, 2).lookahead == 1
     assert BotModel(rules, dataclasses.replace(bots, lookahead=2), 0, 2).lookahead == 2
 
 
 def test_the_model_tells_a_bot_whether_the_others_play_for_themselves(
-        host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+        plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     rules, bots = ruleset.gamedef, ruleset.bots
     assert BotModel(rules, bots, 0, 2).for_themselves is False
     assert BotModel(rules, dataclasses.replace(bots, for_themselves=True), 0, 2).for_themselves
-    flowers = host.ruleset("flowers", players=2).bots
+    flowers = plugins.ruleset("flowers", players=2).bots
     assert flowers is not None and flowers.for_themselves
     with pytest.raises(ValueError, match="for_themselves must be True or False"):
         dataclasses.replace(bots, for_themselves=1)
 
 
-def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginHost) -> None:
+def test_judge_each_is_judge_after_each_action_with_the_same_draws(plugins: PluginHost) -> None:
     """Through the game's ``evaluate_each`` where it answers, stepping the rest: the same
     figures, and the bot's stream draws what stepping every action would have drawn."""
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     game, bots = ruleset.gamedef, ruleset.bots
     assert bots is not None and bots.score is not None
     score = bots.score
@@ -189,11 +189,11 @@ def test_judge_each_is_judge_after_each_action_with_the_same_draws(host: PluginH
 
 
 def test_a_search_weighs_the_seats_prospects_where_the_game_gives_them(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     """`judges` and `estimate` read ``prospects`` (each seat's outlook without a term for the
     others', which their own figures hold); `judge`, for a bot that sees one figure, keeps
     ``evaluate``."""
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"prospects")
     (seat,) = table.active_seats()
     bots = dataclasses.replace(ruleset.bots, evaluate=lambda s, who: 10.0 - 3 * who,
@@ -209,13 +209,13 @@ def test_a_search_weighs_the_seats_prospects_where_the_game_gives_them(
         dataclasses.replace(ruleset.bots, prospects=lambda s, who: 0.0)
 
 
-def test_the_model_tells_a_bot_whether_the_seat_to_move_has_an_edge(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_the_model_tells_a_bot_whether_the_seat_to_move_has_an_edge(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     rules, bots = ruleset.gamedef, ruleset.bots
     assert BotModel(rules, bots, 0, 2).tempo is False
     assert BotModel(rules, dataclasses.replace(bots, tempo=True), 0, 2).tempo
     assert BotModel(rules, None, 0, 2).tempo is False
-    mandala = host.ruleset("mandala", players=2).bots
+    mandala = plugins.ruleset("mandala", players=2).bots
     assert mandala is not None and mandala.tempo and mandala.prospects is not None
     with pytest.raises(ValueError, match="tempo must be True or False"):
         dataclasses.replace(bots, tempo=1)

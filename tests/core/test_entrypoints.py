@@ -114,10 +114,10 @@ def test_a_malformed_entry_point_is_one_broken_plugin(
     for extra in ([], [_NoDistributions()]):  # the second only importlib.metadata asks
         monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, *extra])
         assert (entrypoints._plain_path() is None) or not extra
-        host = PluginHost()
-        assert host.broken == [("bent", "bent 1: ValueError: malformed entry point "
+        plugins = PluginHost()
+        assert plugins.broken == [("bent", "bent 1: ValueError: malformed entry point "
                                         "'not a module!' (want module or module:attr)")]
-        assert "random" in host.bots
+        assert "random" in plugins.bots
 
 
 class _NoDistributions:
@@ -167,6 +167,6 @@ def test_a_zipped_distribution_is_read_by_importlib_metadata(
     assert entrypoints._plain_path() is None
     assert [(f.name, f.distribution, f.version) for f in entrypoints.entry_points("hedgerow")
             ][:1] == [("zbot", "zipped-bot", "0.2")]
-    host = PluginHost()
-    origin = host.origin_of[host.bots["zipped"]]
+    plugins = PluginHost()
+    origin = plugins.origin_of[plugins.bots["zipped"]]
     assert (origin.plugin, origin.distribution, origin.version) == ("zbot", "zipped-bot", "0.2")

@@ -71,19 +71,19 @@ def test_every_game_publishes_extension_hooks() -> None:
 
 
 def test_every_hook_is_called(hook_calls) -> None:
-    host = PluginHost(autoload=False)
-    for game in sorted(host.games):
-        host.game_ui(game, host.ruleset(game))
-        variants = [v.name for v in host.variants_of(game)]
+    plugins = PluginHost(autoload=False)
+    for game in sorted(plugins.games):
+        plugins.game_ui(game, plugins.ruleset(game))
+        variants = [v.name for v in plugins.variants_of(game)]
         for combo in itertools.chain.from_iterable(
                 itertools.combinations(variants, k) for k in range(len(variants) + 1)):
             try:
-                ruleset = host.ruleset(game, list(combo))
+                ruleset = plugins.ruleset(game, list(combo))
             except HedgerowError:  # variants that refuse to be combined
                 continue
             low, high = ruleset.player_range
             for players in range(low, high + 1):
-                table = play(ruleset, players, seed_from_int(players), [host.bot("random")])
+                table = play(ruleset, players, seed_from_int(players), [plugins.bot("random")])
                 assert table.outcome() is not None
     missing = [name for name in (*HOOKS, *extension_hooks()) if name not in hook_calls.called]
     assert not missing, f"hooks never called: {missing}"

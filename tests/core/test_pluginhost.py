@@ -20,11 +20,11 @@ def test_toy_games_variants_and_bots_are_registered(toy_host) -> None:
 
 
 def test_builtins_come_from_the_default_list() -> None:
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     names = {name for name, _ in DEFAULT_PLUGINS}
-    assert names <= {host.pm.get_name(p) for p in host.pm.get_plugins()}
-    assert "random" in host.bots
-    assert host.origin_of[host.bots["random"]].distribution == "hedgerow"
+    assert names <= {plugins.pm.get_name(p) for p in plugins.pm.get_plugins()}
+    assert "random" in plugins.bots
+    assert plugins.origin_of[plugins.bots["random"]].distribution == "hedgerow"
 
 
 def test_block_list_by_argument_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -35,9 +35,9 @@ def test_block_list_by_argument_and_environment(monkeypatch: pytest.MonkeyPatch)
 
 def test_plugins_by_module_name_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
-    host = PluginHost(autoload=False)
-    assert {"posy", "duel"} <= set(host.games)
-    assert [v.name for v in host.variants_of("posy")] == ["bonus", "lowball"]
+    plugins = PluginHost(autoload=False)
+    assert {"posy", "duel"} <= set(plugins.games)
+    assert [v.name for v in plugins.variants_of("posy")] == ["bonus", "lowball"]
 
 
 def _fake_distribution(tmp_path: Path) -> Path:
@@ -68,15 +68,15 @@ def test_entry_points_load_third_party_variants(
 ) -> None:
     monkeypatch.syspath_prepend(str(_fake_distribution(tmp_path)))
     monkeypatch.setenv("HEDGEROW_PLUGINS", "toygames")
-    host = PluginHost()
-    fast = host.variants[("posy", "fast")]
-    origin = host.origin_of[fast]
+    plugins = PluginHost()
+    fast = plugins.variants[("posy", "fast")]
+    origin = plugins.origin_of[fast]
     assert (origin.plugin, origin.distribution, origin.version) == (
         "thirdparty",
         "hedgerow-thirdparty",
         "0.3.0",
     )
-    assert host.ruleset("posy", ["fast"]).fingerprint == "posy@1.0.0+fast@0.3.0"
+    assert plugins.ruleset("posy", ["fast"]).fingerprint == "posy@1.0.0+fast@0.3.0"
     # the same plugin is skipped when autoload is disabled, or when blocked by name
     monkeypatch.setenv("HEDGEROW_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert ("posy", "fast") not in PluginHost().variants
@@ -169,9 +169,9 @@ def test_a_ui_gets_the_tables_rules_and_answers_as_its_variants_do() -> None:
         def hedgerow_game_ui(self, game, ruleset):
             return RankingUI(ruleset) if game == "posy" and ruleset is not None else None
 
-    host = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
-    plain = host.game_ui("posy", host.ruleset("posy"))
-    lowball = host.game_ui("posy", host.ruleset("posy", ["lowball"]))
+    plugins = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    plain = plugins.game_ui("posy", plugins.ruleset("posy"))
+    lowball = plugins.game_ui("posy", plugins.ruleset("posy", ["lowball"]))
     assert isinstance(plain, RankingUI) and isinstance(lowball, RankingUI)
     assert plain.rank((3, 9)) == (2, 1) and lowball.rank((3, 9)) == (1, 2)
     assert lowball.ruleset.variant_names == ("lowball",)
@@ -185,9 +185,9 @@ def test_a_ui_hook_answering_something_else_is_refused() -> None:
         def hedgerow_game_ui(self, game):
             return "a string"
 
-    host = PluginHost(builtins=(), autoload=False, extra=[Wrong()])
+    plugins = PluginHost(builtins=(), autoload=False, extra=[Wrong()])
     with pytest.raises(HedgerowError, match="not a GameUI"):
-        host.game_ui("posy")
+        plugins.game_ui("posy")
 
 
 def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:
@@ -209,11 +209,11 @@ def test_hedgerow_register_bots_adds_a_bot_that_plays(toy_host) -> None:
 
     import toygames
 
-    host = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
-    assert host.bot("first", "posy").summary == "always the first"
+    plugins = PluginHost(builtins=(), autoload=False, extra=[*toygames.PLUGINS, Plugin()])
+    assert plugins.bot("first", "posy").summary == "always the first"
     with pytest.raises(HedgerowError, match="unknown bot 'first' for duel"):
-        host.bot("first", "duel")
-    table = play(host.ruleset("posy"), 2, seed_from_int(3), [host.bot("first")])
+        plugins.bot("first", "duel")
+    table = play(plugins.ruleset("posy"), 2, seed_from_int(3), [plugins.bot("first")])
     assert table.outcome() is not None
 
 
@@ -231,21 +231,21 @@ def test_a_third_party_plugin_that_fails_to_load_is_reported_not_fatal(
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hedgerow-broken\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[hedgerow]\nbroken = hedgerow_broken\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    host = PluginHost()
-    assert host.broken == [("broken", "hedgerow-broken 0.1: ImportError: needs numpy 9")]
-    assert "random" in host.bots
+    plugins = PluginHost()
+    assert plugins.broken == [("broken", "hedgerow-broken 0.1: ImportError: needs numpy 9")]
+    assert "random" in plugins.bots
 
 
 def test_a_variant_for_a_missing_game_is_reported_and_left_out() -> None:
     import toygames
 
-    host = PluginHost(builtins=(), autoload=False, extra=[toygames.PosyVariants()])
-    assert host.variants == {}
-    assert sorted(why for _, why in host.broken) == [
+    plugins = PluginHost(builtins=(), autoload=False, extra=[toygames.PosyVariants()])
+    assert plugins.variants == {}
+    assert sorted(why for _, why in plugins.broken) == [
         "variant 'bonus' needs game 'posy', which is not installed",
         "variant 'lowball' needs game 'posy', which is not installed",
     ]
-    assert host.pm.get_plugin("variant:posy:bonus") is None
+    assert plugins.pm.get_plugin("variant:posy:bonus") is None
 
 
 def test_a_variant_narrows_the_default_player_count(toy_host) -> None:
@@ -258,11 +258,11 @@ def test_a_variant_narrows_the_default_player_count(toy_host) -> None:
 
 
 def test_a_bot_is_found_with_its_parameters_and_each_generic_bot_is_its_own_plugin() -> None:
-    host = PluginHost(autoload=False)
-    assert host.bot("ismcts:2000", "petals").params == "2000"
-    assert host.bot("greedy").params == ""
+    plugins = PluginHost(autoload=False)
+    assert plugins.bot("ismcts:2000", "petals").params == "2000"
+    assert plugins.bot("greedy").params == ""
     with pytest.raises(HedgerowError, match="bad budget"):
-        host.bot("ismcts:soon")
+        plugins.bot("ismcts:soon")
     blocked = PluginHost(autoload=False, block=["ismcts-bot"])
     assert sorted(blocked.bots) == ["greedy", "random"]
 

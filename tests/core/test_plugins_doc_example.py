@@ -28,11 +28,11 @@ def _example_module() -> types.ModuleType:
 
 
 def test_the_documented_variant_registers_and_decides_the_winner() -> None:
-    host = PluginHost(autoload=False, extra=[_example_module()])
-    assert [v.name for v in host.variants_of("petals")] == ["blossom", "harmony"]
-    ruleset = host.ruleset("petals", ["blossom"], players=3)
+    plugins = PluginHost(autoload=False, extra=[_example_module()])
+    assert [v.name for v in plugins.variants_of("petals")] == ["blossom", "harmony"]
+    ruleset = plugins.ruleset("petals", ["blossom"], players=3)
     assert ruleset.fingerprint == "petals@2.1.0+blossom@1.0.0"
-    outcome = play(ruleset, 3, seed_from_int(4), [host.bot("random")]).outcome()
+    outcome = play(ruleset, 3, seed_from_int(4), [plugins.bot("random")]).outcome()
     assert outcome.explanation.startswith("the highest single tracker wins")
     trackers = dict(outcome.breakdown)
     best = [max(trackers[e][seat] for e in ("Fire", "Water", "Earth", "Air")) for seat in range(3)]
@@ -43,10 +43,10 @@ def test_the_documented_variant_registers_and_decides_the_winner() -> None:
 def test_the_documented_variant_tells_the_screens_and_the_bots_its_figure() -> None:
     """It answers ``petals_score_rule``: the bots' score is its figure, not the standard."""
     module = _example_module()
-    host = PluginHost(autoload=False, extra=[module])
-    ruleset = host.ruleset("petals", ["blossom"], players=3)
+    plugins = PluginHost(autoload=False, extra=[module])
+    ruleset = plugins.ruleset("petals", ["blossom"], players=3)
     assert ruleset.ext is not None and ruleset.ext.petals_score_rule() is module.BLOSSOM
-    table = play(ruleset, 3, seed_from_int(4), [host.bot("random")])
+    table = play(ruleset, 3, seed_from_int(4), [plugins.bot("random")])
     assert ruleset.bots is not None and ruleset.bots.score is not None
     trackers = table.state.trackers
     assert [ruleset.bots.score(table.state, s) for s in range(3)] == [
@@ -88,14 +88,14 @@ def test_the_documented_bot_registers_takes_parameters_and_plays() -> None:
     assert code, "docs/plugins.md lost its bot example"
     module = types.ModuleType("hedgerow_cautious")
     exec(compile(code.group(1), str(DOC), "exec"), module.__dict__)
-    host = PluginHost(autoload=False, extra=[module])
-    spec = resolve(host, "cautious:2", "flowers")
+    plugins = PluginHost(autoload=False, extra=[module])
+    spec = resolve(plugins, "cautious:2", "flowers")
     assert spec.params == "2"
     try:
-        resolve(host, "cautious:lots", "flowers")
+        resolve(plugins, "cautious:lots", "flowers")
     except HedgerowError as exc:
         assert "expected a number of tries" in str(exc) and "default 8" in str(exc)
     else:
         raise AssertionError("bad parameters were accepted")
-    ruleset = host.ruleset("flowers", players=2)
-    assert play(ruleset, 2, seed_from_int(1), [spec, host.bot("random")]).outcome()
+    ruleset = plugins.ruleset("flowers", players=2)
+    assert play(ruleset, 2, seed_from_int(1), [spec, plugins.bot("random")]).outcome()

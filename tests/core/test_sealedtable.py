@@ -128,8 +128,8 @@ class ParcelPlugin:
 
 
 def parcel(players: int = 3, **bugs: bool) -> object:
-    host = PluginHost(autoload=False, builtins=(), extra=[ParcelPlugin(**bugs)])
-    return host.ruleset("parcel", ())
+    plugins = PluginHost(autoload=False, builtins=(), extra=[ParcelPlugin(**bugs)])
+    return plugins.ruleset("parcel", ())
 
 
 SEED = seed_from_int(7)
@@ -260,15 +260,15 @@ def test_a_shuffle_not_applied_with_permute_cannot_be_sealed() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_petals_plays_the_same_sealed_as_open(players: int) -> None:
-    host = PluginHost(autoload=False)
+    plugins = PluginHost(autoload=False)
     for variants in ((), ("harmony",)):
-        check_sealed(host.ruleset("petals", variants), players, range(2))
+        check_sealed(plugins.ruleset("petals", variants), players, range(2))
 
 
 def test_toy_games_play_the_same_sealed_as_open() -> None:
-    host = toy_host()
-    check_sealed(host.ruleset("posy", ()), 3, range(3))
-    check_sealed(host.ruleset("duel", ()), 2, range(3))
+    plugins = toy_host()
+    check_sealed(plugins.ruleset("posy", ()), 3, range(3))
+    check_sealed(plugins.ruleset("duel", ()), 2, range(3))
 
 
 def test_hash_data_may_not_read_a_sealed_card() -> None:

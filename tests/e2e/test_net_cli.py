@@ -28,10 +28,10 @@ def write_log(path: Path, *, forge_at: int | None = None) -> str:
     from hedgerow.core.table import Table
     from hedgerow.net.rulesmatch import table_fingerprint
 
-    host = PluginHost()
-    ruleset = host.ruleset("petals", (), 3)
+    plugins = PluginHost()
+    ruleset = plugins.ruleset("petals", (), 3)
     seed = seed_from_int(5)
-    finished = play(ruleset, 3, seed, [host.bot("random")])
+    finished = play(ruleset, 3, seed, [plugins.bot("random")])
     fingerprint = table_fingerprint(ruleset, open_deck=True)
     replay = Table(ruleset, 3, seed, fingerprint=fingerprint)
     header = LogHeader.for_table(ruleset, 3, seed, table_id=bytes(16), own_seat=0,

@@ -84,9 +84,9 @@ def last_moves(game: str, players: int, seed: int) -> tuple[int, dict[int, int]]
     from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.seeding import seed_from_int
 
-    host = PluginHost()
-    finished = play(host.ruleset(game, (), players), players, seed_from_int(seed),
-                    [host.bot("random")])
+    plugins = PluginHost()
+    finished = play(plugins.ruleset(game, (), players), players, seed_from_int(seed),
+                    [plugins.bot("random")])
     last = {e.seat: e.index for e in finished.entries}
     return len(finished.entries) - 1, last
 

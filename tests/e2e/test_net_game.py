@@ -23,9 +23,10 @@ def simulate_hash(game: str, players: int, seed_hex: str, variants: tuple[str, .
     from hedgerow.core.playout import play
     from hedgerow.core.pluginhost import PluginHost
 
-    host = PluginHost()
-    ruleset = host.ruleset(game, variants, players)
-    return play(ruleset, players, bytes.fromhex(seed_hex), [host.bot("random")]).state_hash().hex()
+    plugins = PluginHost()
+    ruleset = plugins.ruleset(game, variants, players)
+    return play(ruleset, players, bytes.fromhex(seed_hex),
+                [plugins.bot("random")]).state_hash().hex()
 
 
 @pytest.mark.parametrize("deck", ["sealed", "open"])

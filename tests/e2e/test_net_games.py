@@ -123,13 +123,13 @@ def check_agreement(net: NetGame, seed: int | None = None) -> Any:
     assert first["deck"] == ("sealed" if sealed else "open")
     assert first["verified"] == ("every shuffle, key and action checks out" if sealed
                                  else None)
-    host = PluginHost()
-    ruleset = host.ruleset(net.game, net.variants, net.players)
+    plugins = PluginHost()
+    ruleset = plugins.ruleset(net.game, net.variants, net.players)
     assert first["fingerprint"] == ruleset.fingerprint
     finished = played_open(first["log"], ruleset)
     if not sealed:
         # The very game the in-process engine plays with this seed and these bots.
-        engine = play(ruleset, net.players, bytes.fromhex(first["seed"]), [host.bot("random")])
+        engine = play(ruleset, net.players, bytes.fromhex(first["seed"]), [plugins.bot("random")])
         assert first["state_hash"] == engine.state_hash().hex()
         assert same_moves(finished.entries, engine.entries)
     assert first["actions"] == len(finished.entries)
@@ -291,8 +291,8 @@ def views_as_shown(net: NetGame, finished: Any) -> dict[int, list[dict[str, Any]
         records = [json.loads(line) for line in lines]
         assert {r["seat"] for r in records} == {result["seat"]}
         shown[result["seat"]] = records
-    host = PluginHost()
-    ruleset = host.ruleset(net.game, net.variants, net.players)
+    plugins = PluginHost()
+    ruleset = plugins.ruleset(net.game, net.variants, net.players)
     # What each seat should have been shown at each of its decisions, in log order, with
     # the action it chose: from the game replayed with every card known.
     expected: list[tuple[int, Any, Any]] = []

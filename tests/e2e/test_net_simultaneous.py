@@ -26,10 +26,10 @@ def simulate_hash(players: int, seed_hex: str) -> str:
     from hedgerow.core.playout import play
     from hedgerow.core.pluginhost import PluginHost
 
-    host = PluginHost(autoload=False, extra=[goofspiel])
-    ruleset = host.ruleset(GOOFSPIEL, (), players)
+    plugins = PluginHost(autoload=False, extra=[goofspiel])
+    ruleset = plugins.ruleset(GOOFSPIEL, (), players)
     return play(ruleset, players, bytes.fromhex(seed_hex),
-                [host.bot("random")]).state_hash().hex()
+                [plugins.bot("random")]).state_hash().hex()
 
 
 def test_three_peers_play_goofspiel_and_agree(table: Table) -> None:

@@ -96,9 +96,9 @@ async def table(game: str, players: int, *, host_plugins: PluginHost | None = No
 
 
 def simulate(game: str, players: int, seed: bytes, variants: tuple[str, ...] = ()) -> bytes:
-    host = plugins()
-    return play(host.ruleset(game, variants, players), players, seed,
-                [host.bot("random")]).state_hash()
+    rules = plugins()
+    return play(rules.ruleset(game, variants, players), players, seed,
+                [rules.bot("random")]).state_hash()
 
 
 @pytest.mark.parametrize("game, players", [("posy", 3), ("posy", 4), ("duel", 3),

@@ -202,33 +202,33 @@ def test_hash_book_keeps_how_far_our_hashes_are_reported() -> None:
     assert book.sent == 3 and book.unreported() == []
 
 
-def posy_host(*, variants: bool = True) -> PluginHost:
+def posy_plugins(*, variants: bool = True) -> PluginHost:
     extra = toygames.PLUGINS if variants else (toygames.PosyPlugin(), toygames.DuelPlugin())
     return PluginHost(builtins=(), autoload=False, extra=extra)
 
 
 def test_rules_match_names_what_differs() -> None:
-    ruleset = posy_host().ruleset("posy", ["lowball"], 2)
-    assert rulesmatch.installed(posy_host()) == (
+    ruleset = posy_plugins().ruleset("posy", ["lowball"], 2)
+    assert rulesmatch.installed(posy_plugins()) == (
         ("duel", "1.0.0"), ("posy", "1.0.0"), ("posy+bonus", "1.0.0"), ("posy+lowball", "1.0.0"),
         ("relay", "1.0.0"), ("tokens", "1.0.0"))
-    assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_host())) is None
+    assert rulesmatch.mismatch(ruleset, "*", rulesmatch.installed(posy_plugins())) is None
     assert rulesmatch.mismatch(ruleset, ruleset.fingerprint,
-                               rulesmatch.installed(posy_host())) is None
-    lacking = rulesmatch.installed(posy_host(variants=False))
+                               rulesmatch.installed(posy_plugins())) is None
+    lacking = rulesmatch.installed(posy_plugins(variants=False))
     assert rulesmatch.mismatch(ruleset, "*", lacking) == (
         "you lack variant lowball 1.0.0 (table rules: posy@1.0.0+lowball@1.0.0)")
     older = (("posy", "0.9.0"), ("posy+lowball", "1.0.0"))
     assert "you have game posy 0.9.0, the table runs 1.0.0" in rulesmatch.mismatch(
         ruleset, "*", older)
     assert "you asked for posy@1.0.0, but the table runs" in rulesmatch.mismatch(
-        ruleset, "posy@1.0.0", rulesmatch.installed(posy_host()))
+        ruleset, "posy@1.0.0", rulesmatch.installed(posy_plugins()))
 
 
 def test_a_refusal_names_the_package_to_install() -> None:
     """The joiner is told which distribution the host got a missing plugin from (or which
     module it loaded by name: tests/e2e/test_join_refused.py)."""
-    package = rulesmatch.packages(posy_host())
+    package = rulesmatch.packages(posy_plugins())
     assert package("posy+lowball") is None  # handed to the host as objects: it cannot say
     assert package("nosuchgame") is None
     builtin = PluginHost(autoload=False)
@@ -241,14 +241,14 @@ def test_a_refusal_names_the_package_to_install() -> None:
 
 
 def test_rules_are_bound_from_a_fingerprint() -> None:
-    ruleset = rulesmatch.ruleset_for(posy_host(), "posy@1.0.0+lowball@1.0.0", 3)
+    ruleset = rulesmatch.ruleset_for(posy_plugins(), "posy@1.0.0+lowball@1.0.0", 3)
     assert ruleset.variant_names == ("lowball",)
     with pytest.raises(HedgerowError, match=r"you lack variant lowball 1\.0\.0"):
-        rulesmatch.ruleset_for(posy_host(variants=False), "posy@1.0.0+lowball@1.0.0", 3)
+        rulesmatch.ruleset_for(posy_plugins(variants=False), "posy@1.0.0+lowball@1.0.0", 3)
     with pytest.raises(HedgerowError, match=r"game posy 2\.0 \(you have 1\.0\.0\)"):
-        rulesmatch.ruleset_for(posy_host(), "posy@2.0", 3)
+        rulesmatch.ruleset_for(posy_plugins(), "posy@2.0", 3)
     with pytest.raises(HedgerowError, match="not a fingerprint"):
-        rulesmatch.ruleset_for(posy_host(), "posy", 3)
+        rulesmatch.ruleset_for(posy_plugins(), "posy", 3)
 
 
 def test_table_file_round_trips_and_reports_damage(tmp_path: Path) -> None:

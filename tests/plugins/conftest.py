@@ -17,7 +17,7 @@ from hedgerow.core.ruleset import Ruleset
 
 
 @pytest.fixture(scope="session")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     """A host with the built-in plugins and no third-party ones."""
     return PluginHost(autoload=False)
 

@@ -84,8 +84,9 @@ def typical_actions(game: str, players: int) -> int:
     from hedgerow.core.pluginhost import PluginHost
     from hedgerow.core.seeding import seed_from_int
 
-    host = PluginHost()
-    table = play(host.ruleset(game, (), players), players, seed_from_int(0), [host.bot("random")])
+    plugins = PluginHost()
+    table = play(plugins.ruleset(game, (), players), players, seed_from_int(0),
+                 [plugins.bot("random")])
     return len(table.entries)
 
 

@@ -197,15 +197,15 @@ async def play_table(plugins: Callable[[], Any], game: str, variants: Sequence[s
     from hedgerow.net.keys import generate
     from hedgerow.net.launch import host_table, join_table
 
-    host = plugins()
-    ruleset = host.ruleset(game, variants, players)
+    plugins = plugins()
+    ruleset = plugins.ruleset(game, variants, players)
     peers = [await host_table(ruleset, players, identity=generate(), announce=False)]
     try:
-        peers[0].plugins = host
+        peers[0].plugins = plugins
         for _ in range(players - 1):
             peers.append(await join_table(peers[0].address, identity=generate(),
                                           plugins=plugins()))
-        spec = host.bot("random")
+        spec = plugins.bot("random")
         codes = await asyncio.wait_for(
             asyncio.gather(*(play_bot(p, spec, give_up=timeout) for p in peers)), timeout)
         hashes = {p.state_hash() for p in peers}
@@ -266,14 +266,14 @@ def combinations(env: dict[str, str] | None = None) -> list[TableSpec]:
     if listed.returncode != 0:
         raise RuntimeError(f"hedgerow games failed: {listed.stderr[-500:]}")
     catalogue = json.loads(listed.stdout)
-    host = PluginHost()  # the same plugins, to find which variant sets fit together
+    plugins = PluginHost()  # the same plugins, to find which variant sets fit together
     per_set: list[list[TableSpec]] = []
     for game in catalogue["games"]:
         names = [v["name"] for v in game["variants"]]
         for size in range(len(names) + 1):
             for chosen in itertools.combinations(names, size):
                 try:
-                    ruleset = host.ruleset(game["name"], chosen)
+                    ruleset = plugins.ruleset(game["name"], chosen)
                 except HedgerowError:
                     continue  # conflicting variants: refused at table creation
                 low, high = ruleset.player_range
@@ -588,8 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.in_process:
         from hedgerow.core.pluginhost import PluginHost
 
-        host = PluginHost()
-        specs = [(name, (), host.ruleset(name).players_default) for name in sorted(host.games)]
+        plugins = PluginHost()
+        specs = [(name, (), plugins.ruleset(name).players_default)
+                 for name in sorted(plugins.games)]
         ip = soak_in_process(args.in_process, specs, progress=lambda s: print(s, flush=True))
         print(ip.summary(), flush=True)
         held = held and ip.held

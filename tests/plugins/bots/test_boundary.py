@@ -28,12 +28,12 @@ from hedgerow.core.table import Table
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
 
 
-def test_the_walk_finds_hidden_tokens_in_a_state(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=3)
+def test_the_walk_finds_hidden_tokens_in_a_state(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=3)
     table = Table(ruleset, 3, b"control")
     seat = table.active_seats()[0]
     hidden = hidden_tokens(table.state, seat)
@@ -43,11 +43,11 @@ def test_the_walk_finds_hidden_tokens_in_a_state(host: PluginHost) -> None:
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy", "ismcts:30"])
-def test_no_bot_can_reach_another_seats_hidden_card(host: PluginHost, bot: str) -> None:
-    ruleset = host.ruleset("tokens", players=3)
+def test_no_bot_can_reach_another_seats_hidden_card(plugins: PluginHost, bot: str) -> None:
+    ruleset = plugins.ruleset("tokens", players=3)
     seed = f"boundary-{bot}".encode()
     table = Table(ruleset, 3, seed)
-    bots = make_bots(ruleset, 3, seed, [resolve(host, bot, "tokens")])
+    bots = make_bots(ruleset, 3, seed, [resolve(plugins, bot, "tokens")])
     rules = ruleset.gamedef
     decisions = 0
     while table.active_seats():
@@ -66,8 +66,8 @@ def test_no_bot_can_reach_another_seats_hidden_card(host: PluginHost, bot: str) 
             break
 
 
-def test_a_bot_cannot_make_a_sampled_state_from_a_real_one(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_a_bot_cannot_make_a_sampled_state_from_a_real_one(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"forge")
     with pytest.raises(TypeError, match=r"BotModel\.sample"):
         Sampled(table.state)
@@ -81,10 +81,10 @@ def test_a_bot_cannot_make_a_sampled_state_from_a_real_one(host: PluginHost) -> 
 
 
 def test_the_spy_finds_the_table_on_a_stack_that_holds_it(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
     """The control: a bot called from a frame that holds the table reaches it."""
     monkeypatch.setenv("FRAMESPY_SEEDS", "4711")
-    ruleset = host.ruleset("tokens", players=3)
+    ruleset = plugins.ruleset("tokens", players=3)
     table = Table(ruleset, 3, seed_from_int(4711))
     seat = table.active_seats()[0]
     spy = make_bots(ruleset, 3, table.header.seed, [FRAMESPY])[seat]
@@ -94,11 +94,11 @@ def test_the_spy_finds_the_table_on_a_stack_that_holds_it(
 
 
 def test_a_bot_finds_no_table_on_its_call_stack(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
     """`hedgerow.core.playout.play` (simulate, tournaments) asks its bots on a thread of
     their own: nothing on a bot's stack leads to the table, its seed or a hidden card."""
     monkeypatch.setenv("FRAMESPY_SEEDS", "4712")
-    ruleset = host.ruleset("tokens", players=3)
+    ruleset = plugins.ruleset("tokens", players=3)
     table = play(ruleset, 3, seed_from_int(4712), [FRAMESPY])
     seen = records(Path(os.environ["HEDGEROW_HOME"]))
     assert len(seen) > 6 and table.outcome() is not None
@@ -139,11 +139,11 @@ def test_a_run_without_a_seed_draws_a_secret_one_and_shows_it(
     assert json.loads(capsys.readouterr().out) == first
 
 
-def test_a_bots_stream_is_keyed_by_a_digest_of_the_table_seed_only(host: PluginHost) -> None:
+def test_a_bots_stream_is_keyed_by_a_digest_of_the_table_seed_only(plugins: PluginHost) -> None:
     """What a bot's `Rng` holds (``ctx.rng.seed``) is a one-way digest of the table seed:
     never the seed, the same in every process for the same seed (so games replay), and
     another for another seed."""
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     seed = seed_from_int(3)
     bot = make_bots(ruleset, 2, seed, [FRAMESPY])[1]
     assert bot.ctx.rng.seed not in (seed, seed_from_int(3))

@@ -49,28 +49,28 @@ def test_bad_search_parameters_say_what_is_wrong(text: str, message: str) -> Non
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
 
 
 @pytest.mark.parametrize(("params", "turns", "policy"), [
     ("5", 1, None), ("5,turns=3", 3, None), ("5,turns=0", 0, None), ("5,policy=2", 1, 2),
     ("5,turns=2,policy=0", 2, 0)])
-def test_the_tree_spans_the_games_lookahead_unless_told(host: PluginHost, params: str,
+def test_the_tree_spans_the_games_lookahead_unless_told(plugins: PluginHost, params: str,
                                                         turns: int, policy: int | None) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     assert ruleset.bots is not None and ruleset.bots.lookahead == 1
-    bot = make_bot(ruleset, 2, b"look", resolve(host, f"ismcts:{params}", "tokens"), 0)
+    bot = make_bot(ruleset, 2, b"look", resolve(plugins, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.lookahead == 1
     assert (bot.turns, bot.params.policy) == (turns, policy)
 
 
-def test_two_seats_share_one_reward_and_more_points_judge_better(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_two_seats_share_one_reward_and_more_points_judge_better(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"judge")
     (seat,) = table.active_seats()
-    bot = make_bot(ruleset, 2, b"judge", resolve(host, "ismcts:5", "tokens"), seat)
+    bot = make_bot(ruleset, 2, b"judge", resolve(plugins, "ismcts:5", "tokens"), seat)
     assert isinstance(bot, IsmctsBot)
     legal = ruleset.gamedef.legal_actions(table.state, seat)
     bot.choose(table.view(seat), legal)  # fixes the scale of this decision
@@ -96,12 +96,12 @@ def test_ordered_widening_takes_the_best_untried_action_legal_here() -> None:
     assert _next(node, ["a", "c"]) is None  # nothing left to try here
 
 
-def test_a_search_ranks_its_root_candidates_and_keeps_top(host: PluginHost) -> None:
-    ruleset = host.ruleset("tokens", players=2)
+def test_a_search_ranks_its_root_candidates_and_keeps_top(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, b"rank")
     (seat,) = table.active_seats()
     legal = ruleset.gamedef.legal_actions(table.state, seat)
-    bot = make_bot(ruleset, 2, b"rank", resolve(host, "ismcts:30,top=2", "tokens"), seat)
+    bot = make_bot(ruleset, 2, b"rank", resolve(plugins, "ismcts:30,top=2", "tokens"), seat)
     assert isinstance(bot, IsmctsBot)
     bot.choose(table.view(seat), legal)
     root = bot.last_root
@@ -110,15 +110,15 @@ def test_a_search_ranks_its_root_candidates_and_keeps_top(host: PluginHost) -> N
     assert sum(visits for _, _, visits, _ in root) == 30
 
 
-def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(host: PluginHost) -> None:
+def test_ordering_by_the_acting_seats_own_judgement_parses_and_replays(plugins: PluginHost) -> None:
     assert parse_params("100,order=2").order == 2
     with pytest.raises(ValueError, match="order='3' must be 0, 1 or 2"):
         parse_params("order=3")
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
 
     def game() -> list[object]:
         table = Table(ruleset, 2, b"own")
-        bots = [make_bot(ruleset, 2, b"own", resolve(host, "ismcts:60,order=2", "tokens"), s)
+        bots = [make_bot(ruleset, 2, b"own", resolve(plugins, "ismcts:60,order=2", "tokens"), s)
                 for s in range(2)]
         moves: list[object] = []
         while table.active_seats():
@@ -141,18 +141,18 @@ def test_the_likeliest_actions_are_the_first_of_the_order_legal_here() -> None:
     assert _likely(order, ["x", "y"], 3) == ["x", "y"]  # the order knows none: all of them
 
 
-def test_the_others_simultaneous_choice_is_their_best_of_several_draws(host: PluginHost) -> None:
+def test_the_others_simultaneous_choice_is_their_best_of_several_draws(plugins: PluginHost) -> None:
     # Duel: a unique highest pick scores.  Against the bot's 1, the other seat's best pick is
     # 3 (3 points, where 2 scores 2 and 1 ties); drawn uniformly it is 3 a third of the time.
     assert parse_params("others=1").others == 1 and Params().others == 4
     with pytest.raises(ValueError, match="others='0' must be at least 1"):
         parse_params("others=0")
-    ruleset = host.ruleset("duel", players=2)
+    ruleset = plugins.ruleset("duel", players=2)
     table = Table(ruleset, 2, b"others")
     one = Action.of("pick", n=1)
     threes = {}
     for params in ("5,others=30", "5,others=1"):
-        bot = make_bot(ruleset, 2, b"others", resolve(host, f"ismcts:{params}", "duel"), 0)
+        bot = make_bot(ruleset, 2, b"others", resolve(plugins, f"ismcts:{params}", "duel"), 0)
         assert isinstance(bot, IsmctsBot)
         count = 0
         for _ in range(20):
@@ -164,31 +164,31 @@ def test_the_others_simultaneous_choice_is_their_best_of_several_draws(host: Plu
     assert threes["5,others=30"] == 20 and 0 < threes["5,others=1"] < 20
 
 
-def test_ordering_scans_at_most_scan_actions(host: PluginHost) -> None:
+def test_ordering_scans_at_most_scan_actions(plugins: PluginHost) -> None:
     assert parse_params("scan=3").scan == 3
     with pytest.raises(ValueError, match="scan='0' must be at least 1"):
         parse_params("scan=0")
-    ruleset = host.ruleset("posy", players=2)
+    ruleset = plugins.ruleset("posy", players=2)
     table = Table(ruleset, 2, b"scan")
     (seat,) = table.active_seats()
     legal = ruleset.gamedef.legal_actions(table.state, seat)
     assert len(legal) == 2
     for params, length in (("5,scan=1", 1), ("5", 2)):
-        bot = make_bot(ruleset, 2, b"scan", resolve(host, f"ismcts:{params}", "posy"), seat)
+        bot = make_bot(ruleset, 2, b"scan", resolve(plugins, f"ismcts:{params}", "posy"), seat)
         assert isinstance(bot, IsmctsBot)
         state = bot.model.sample(table.view(seat), bot.rng)
         order = bot._order(state, seat, legal)
         assert len(order) == length and set(order) <= set(legal)
 
 
-def _others_turn(host: PluginHost, seed: bytes, params: str
+def _others_turn(plugins: PluginHost, seed: bytes, params: str
                  ) -> tuple[IsmctsBot, Any, int, list[Action]]:
     """A tokens bot, a state sampled from its view after it played its first legal action,
     the other seat (to act there) and that seat's legal actions."""
-    ruleset = host.ruleset("tokens", players=2)
+    ruleset = plugins.ruleset("tokens", players=2)
     table = Table(ruleset, 2, seed)
     (seat,) = table.active_seats()
-    bot = make_bot(ruleset, 2, seed, resolve(host, f"ismcts:{params}", "tokens"), seat)
+    bot = make_bot(ruleset, 2, seed, resolve(plugins, f"ismcts:{params}", "tokens"), seat)
     assert isinstance(bot, IsmctsBot)
     model = bot.model
     state = model.sample(table.view(seat), bot.rng)
@@ -197,12 +197,12 @@ def _others_turn(host: PluginHost, seed: bytes, params: str
     return bot, state, 1 - seat, list(model.legal_actions(state, 1 - seat))
 
 
-def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) -> None:
+def test_another_seats_policy_plays_its_best_of_the_likeliest(plugins: PluginHost) -> None:
     # Tokens: a played card scores its value, so the other seat's best is its highest card.
     assert parse_params("policy=0").policy == 0 and Params().policy is None
     with pytest.raises(ValueError, match="policy='-1' must be at least 0"):
         parse_params("policy=-1")
-    bot, state, other, legal = _others_turn(host, b"policy", "5,policy=2")
+    bot, state, other, legal = _others_turn(plugins, b"policy", "5,policy=2")
     model = bot.model
     assert len(legal) >= 3
 
@@ -225,9 +225,9 @@ def test_another_seats_policy_plays_its_best_of_the_likeliest(host: PluginHost) 
     ("5,policy=0", False, False, False),
 ])
 def test_another_seat_plays_for_itself_where_the_order_cannot_guide_the_search(
-        host: PluginHost, params: str, known: bool, unknown: bool, short: bool) -> None:
-    bot = make_bot(host.ruleset("tokens", players=2), 2, b"self",
-                   resolve(host, f"ismcts:{params}", "tokens"), 0)
+        plugins: PluginHost, params: str, known: bool, unknown: bool, short: bool) -> None:
+    bot = make_bot(plugins.ruleset("tokens", players=2), 2, b"self",
+                   resolve(plugins, f"ismcts:{params}", "tokens"), 0)
     assert isinstance(bot, IsmctsBot)
     many = [f"a{i}" for i in range(SHORT + 1)]
     node = Node()
@@ -241,8 +241,8 @@ def test_another_seat_plays_for_itself_where_the_order_cannot_guide_the_search(
 
 
 def test_another_seats_remembered_choice_is_its_own_without_looking_at_the_order(
-        host: PluginHost) -> None:
-    bot, state, other, legal = _others_turn(host, b"memo", "5")
+        plugins: PluginHost) -> None:
+    bot, state, other, legal = _others_turn(plugins, b"memo", "5")
     node = Node()
     node.order = ["elsewhere"]  # made in another sample: knows none of the actions here
     assert len(legal) <= SHORT and not bot._for_itself(node, legal, 0)  # short: searched
@@ -254,8 +254,8 @@ def test_another_seats_remembered_choice_is_its_own_without_looking_at_the_order
 
 
 def test_another_seat_indifferent_between_its_best_actions_picks_one_at_random(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
-    bot, state, other, legal = _others_turn(host, b"tied", "5")
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, state, other, legal = _others_turn(plugins, b"tied", "5")
     monkeypatch.setattr(BotModel, "judge", lambda self, state, seat: 0.0)  # every action ties
     node = Node()
     picks = [bot._policy(node, state, other, legal, k)[0] for k in range(16)]
@@ -263,14 +263,14 @@ def test_another_seat_indifferent_between_its_best_actions_picks_one_at_random(
     assert [bot._policy(node, state, other, legal, k)[0] for k in range(16)] == picks
 
 
-def _flowers_first_turn(host: PluginHost, seed: bytes, params: str
+def _flowers_first_turn(plugins: PluginHost, seed: bytes, params: str
                         ) -> tuple[IsmctsBot, Table, int, list[Action], Action]:
     """A FLOWERS bot at the first turn of a 2-player game, its legal actions and the take
     from the face-down stack among them."""
-    ruleset = host.ruleset("flowers", players=2)
+    ruleset = plugins.ruleset("flowers", players=2)
     table = Table(ruleset, 2, seed)
     (seat,) = table.active_seats()
-    bot = make_bot(ruleset, 2, seed, resolve(host, f"ismcts:{params}", "flowers"), seat)
+    bot = make_bot(ruleset, 2, seed, resolve(plugins, f"ismcts:{params}", "flowers"), seat)
     assert isinstance(bot, IsmctsBot)
     legal = list(ruleset.gamedef.legal_actions(table.state, seat))
     take = next(action for action in legal if action.kind == "take")
@@ -278,10 +278,10 @@ def _flowers_first_turn(host: PluginHost, seed: bytes, params: str
 
 
 def test_a_card_taken_face_down_is_judged_by_its_best_place_in_each_sample(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     # After the take the bot plants the card it drew; judged right after the take, the
     # card adds nothing.  Its prior is the mean over THROUGH samples of its best planting.
-    bot, table, seat, legal, take = _flowers_first_turn(host, b"through", "20,top=0")
+    bot, table, seat, legal, take = _flowers_first_turn(plugins, b"through", "20,top=0")
     bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
     model, view = bot.model, table.view(seat)
     pool = [model.sample(view, bot.rng) for _ in range(THROUGH)]
@@ -305,8 +305,8 @@ def test_a_card_taken_face_down_is_judged_by_its_best_place_in_each_sample(
     assert bot._through(Node(), take, afters[0], view, same) is None
 
 
-def test_the_tree_splits_where_the_bot_sees_what_it_drew(host: PluginHost) -> None:
-    bot, table, seat, legal, take = _flowers_first_turn(host, b"split", "400,top=0")
+def test_the_tree_splits_where_the_bot_sees_what_it_drew(plugins: PluginHost) -> None:
+    bot, table, seat, legal, take = _flowers_first_turn(plugins, b"split", "400,top=0")
     bot.choose(table.view(seat), legal)
     assert take in [action for action, *_ in bot.last_root]  # kept among the candidates
     # The search's tree is gone after the decision; walk one by hand below the take.
@@ -327,10 +327,10 @@ def test_the_tree_splits_where_the_bot_sees_what_it_drew(host: PluginHost) -> No
             assert (sub is other) == (held == other_held)
 
 
-def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(host: PluginHost) -> None:
+def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(plugins: PluginHost) -> None:
     # FLOWERS spans two of the bot's turns.  Its plant from stack A turns up A's next card,
     # which the samples disagree on: its next turn's node splits by what it sees then.
-    bot, table, seat, legal, _ = _flowers_first_turn(host, b"next turn", "20")
+    bot, table, seat, legal, _ = _flowers_first_turn(plugins, b"next turn", "20")
     assert bot.turns == 2
     bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards
     model = bot.model
@@ -354,16 +354,16 @@ def test_the_bots_next_turn_is_searched_for_each_card_turned_face_up(host: Plugi
     ("tokens", "5", None, 1), ("flowers", "5", WIDEST, 2), ("flowers", "5,policy=0", 0, 2),
     ("flowers", "5,parity=1", WIDEST, 1), ("tokens", "5,policy=3,parity=2", 3, 2)])
 def test_the_others_play_for_themselves_where_the_game_says_so_unless_told(
-        host: PluginHost, game: str, params: str, policy: int | None, parity: int) -> None:
-    ruleset = host.ruleset(game, players=2)
-    bot = make_bot(ruleset, 2, b"hint", resolve(host, f"ismcts:{params}", game), 0)
+        plugins: PluginHost, game: str, params: str, policy: int | None, parity: int) -> None:
+    ruleset = plugins.ruleset(game, players=2)
+    bot = make_bot(ruleset, 2, b"hint", resolve(plugins, f"ismcts:{params}", game), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.for_themselves == (game == "flowers")
     assert (bot.policy, bot.parity) == (policy, parity)
 
 
-def test_parity_2_plays_the_other_seats_last_reply_as_its_own_best(host: PluginHost) -> None:
-    bot, table, seat, legal, _ = _flowers_first_turn(host, b"parity", "20,parity=2")
+def test_parity_2_plays_the_other_seats_last_reply_as_its_own_best(plugins: PluginHost) -> None:
+    bot, table, seat, legal, _ = _flowers_first_turn(plugins, b"parity", "20,parity=2")
     model = bot.model
     state = model.sample(table.view(seat), bot.rng)
     plant = next(action for action in legal if action.kind == "plant")
@@ -382,13 +382,13 @@ def test_parity_2_plays_the_other_seats_last_reply_as_its_own_best(host: PluginH
     assert leaf[seat] == pytest.approx(bot._judge(bot._best_reply(after, other))[seat])
 
 
-def test_once_views_differ_every_split_node_plays_its_best_first(host: PluginHost) -> None:
+def test_once_views_differ_every_split_node_plays_its_best_first(plugins: PluginHost) -> None:
     # A node split by what the bot sees is mostly visited once (each sample turns up its
     # own card), so its first child is all the search learns of it.  Once the search has
     # seen the bot's view differ, every split node is ordered on its first visit, the
     # first view at a parent too, whose split was not yet known when it was made: its
     # first child is the best one-ply action there, never a random one.
-    bot, table, seat, legal, _ = _flowers_first_turn(host, b"next turn", "20")
+    bot, table, seat, legal, _ = _flowers_first_turn(plugins, b"next turn", "20")
     bot.choose(table.view(seat), legal)
     assert bot._differ  # the take from the face-down stack showed it at the ranking
     model = bot.model
@@ -406,8 +406,8 @@ def test_once_views_differ_every_split_node_plays_its_best_first(host: PluginHos
 
 
 def test_a_view_that_cannot_be_hashed_leaves_the_node_whole(
-        host: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
-    bot, table, seat, _, take = _flowers_first_turn(host, b"unhashable", "5")
+        plugins: PluginHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, table, seat, _, take = _flowers_first_turn(plugins, b"unhashable", "5")
     model = bot.model
     afters = [model.step(model.sample(table.view(seat), bot.rng), seat, take, bot.rng)
               for _ in range(4)]
@@ -423,22 +423,22 @@ def test_a_view_that_cannot_be_hashed_leaves_the_node_whole(
     ("tokens", "5", 0), ("mandala", "5", 2), ("mandala", "5,tempo=0", 0),
     ("tokens", "5,tempo=1", 1), ("mandala", "5,tempo=1", 1)])
 def test_leaves_are_judged_with_the_move_in_hand_where_the_game_says_so(
-        host: PluginHost, game: str, params: str, tempo: int) -> None:
-    ruleset = host.ruleset(game, players=2)
-    bot = make_bot(ruleset, 2, b"tempo", resolve(host, f"ismcts:{params}", game), 0)
+        plugins: PluginHost, game: str, params: str, tempo: int) -> None:
+    ruleset = plugins.ruleset(game, players=2)
+    bot = make_bot(ruleset, 2, b"tempo", resolve(plugins, f"ismcts:{params}", game), 0)
     assert isinstance(bot, IsmctsBot)
     assert bot.model.tempo == (game == "mandala") and bot.tempo == tempo
 
 
 @pytest.mark.parametrize("tempo", [0, 1, 2])
-def test_tempo_judges_a_leaf_after_the_bots_own_best_move_too(host: PluginHost,
+def test_tempo_judges_a_leaf_after_the_bots_own_best_move_too(plugins: PluginHost,
                                                                 tempo: int) -> None:
     """A leaf with the bot to act: as it is (0), after its own best move (1), the mean (2)."""
-    ruleset = host.ruleset("mandala", players=2)
+    ruleset = plugins.ruleset("mandala", players=2)
     table = Table(ruleset, 2, b"tempo-leaf")
     (seat,) = table.active_seats()
     legal = ruleset.gamedef.legal_actions(table.state, seat)
-    bot = make_bot(ruleset, 2, b"tempo", resolve(host, f"ismcts:20,tempo={tempo}", "mandala"),
+    bot = make_bot(ruleset, 2, b"tempo", resolve(plugins, f"ismcts:20,tempo={tempo}", "mandala"),
                    seat)
     assert isinstance(bot, IsmctsBot)
     bot.choose(table.view(seat), legal)  # fixes this decision's scale of rewards

@@ -31,8 +31,8 @@ class SlowBot:
 
 
 def test_the_loop_runs_while_a_local_bot_thinks() -> None:
-    host = PluginHost(autoload=False, extra=PLUGINS)
-    ruleset = host.ruleset("tokens", players=2)
+    plugins = PluginHost(autoload=False, extra=PLUGINS)
+    ruleset = plugins.ruleset("tokens", players=2)
     spec = BotSpec("slow", "1.0.0", SlowBot)
 
     async def scenario() -> None:

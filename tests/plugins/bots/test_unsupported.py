@@ -15,7 +15,7 @@ from hedgerow.core.pluginhost import PluginHost
 
 
 @pytest.fixture(scope="module")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     return PluginHost(autoload=False, extra=PLUGINS)
 
 
@@ -29,13 +29,13 @@ def _said(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:10"])
-def test_a_bot_without_support_says_so_once(host: PluginHost, bot: str,
+def test_a_bot_without_support_says_so_once(plugins: PluginHost, bot: str,
                                            caplog: pytest.LogCaptureFixture) -> None:
-    ruleset = host.ruleset("relay", players=3)
+    ruleset = plugins.ruleset("relay", players=3)
     assert ruleset.bots is None
     caplog.set_level(logging.WARNING, logger="hedgerow.bots")
     for seed in (b"one", b"two"):  # two games, three seats each: one line in all
-        table = play(ruleset, 3, seed, [resolve(host, bot, "relay")])
+        table = play(ruleset, 3, seed, [resolve(plugins, bot, "relay")])
         assert table.outcome() is not None
     name = bot.partition(":")[0]
     assert _said(caplog) == [
@@ -43,22 +43,23 @@ def test_a_bot_without_support_says_so_once(host: PluginHost, bot: str,
         f"so {name} plays uniformly at random"]
 
 
-def test_random_and_a_supported_game_say_nothing(host: PluginHost,
+def test_random_and_a_supported_game_say_nothing(plugins: PluginHost,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="hedgerow.bots")
-    play(host.ruleset("relay", players=2), 2, b"r", [resolve(host, "random", "relay")])
-    play(host.ruleset("posy", players=2), 2, b"p", [resolve(host, "greedy", "posy"),
-                                                    resolve(host, "ismcts:10", "posy")])
+    play(plugins.ruleset("relay", players=2), 2, b"r", [resolve(plugins, "random", "relay")])
+    play(plugins.ruleset("posy", players=2), 2, b"p", [resolve(plugins, "greedy", "posy"),
+                                                    resolve(plugins, "ismcts:10", "posy")])
     assert _said(caplog) == []
 
 
-def test_support_without_a_judgement_is_named(host: PluginHost,
+def test_support_without_a_judgement_is_named(plugins: PluginHost,
                                               caplog: pytest.LogCaptureFixture) -> None:
-    ruleset = host.ruleset("posy", players=2)
+    ruleset = plugins.ruleset("posy", players=2)
     assert ruleset.bots is not None
     blind = dataclasses.replace(ruleset, bots=dataclasses.replace(ruleset.bots, score=None))
     caplog.set_level(logging.WARNING, logger="hedgerow.bots")
-    play(blind, 2, b"b", [resolve(host, "greedy", "posy"), resolve(host, "ismcts:10", "posy")])
+    play(blind, 2, b"b",
+         [resolve(plugins, "greedy", "posy"), resolve(plugins, "ismcts:10", "posy")])
     said = _said(caplog)
     assert len(said) == 2
     assert said[0].startswith("greedy: posy offers no score or evaluate in its bot support")

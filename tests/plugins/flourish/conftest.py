@@ -12,9 +12,9 @@ from hedgerow.plugins.flourish.setup import fresh_game
 from hedgerow.plugins.flourish.state import NO_LUCK, Config, State
 
 
-def ruleset(host: PluginHost, *variants: str, players: int | None = None) -> Ruleset:
+def ruleset(plugins: PluginHost, *variants: str, players: int | None = None) -> Ruleset:
     """Flourish with ``variants``."""
-    return host.ruleset("flourish", variants, players=players)
+    return plugins.ruleset("flourish", variants, players=players)
 
 
 def make_state(cfg: Config, hands: Sequence[Sequence[int]],

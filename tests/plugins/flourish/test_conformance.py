@@ -32,10 +32,10 @@ KIND = {(): "ranked", ("compost",): "ranked", ("cooperative",): "cooperative",
 
 @pytest.mark.parametrize(("variants", "counts", "seeds"), RUNS,
                          ids=["+".join(r[0]) or "standard" for r in RUNS])
-def test_conformance(host: PluginHost, variants: tuple[str, ...], counts: range,
+def test_conformance(plugins: PluginHost, variants: tuple[str, ...], counts: range,
                      seeds: int) -> None:
     for players in counts:
-        rules = ruleset(host, *variants, players=players)
+        rules = ruleset(plugins, *variants, players=players)
         # the first seed tries every legal action of the first step; the others a sample
         first = check_game(rules, players=players, seeds=range(1), invariants=[check_step])
         rest = check_game(rules, players=players, seeds=range(1, seeds),

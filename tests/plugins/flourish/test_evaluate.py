@@ -42,8 +42,8 @@ IDS_OF_RUNS = [f"{p}p-{'+'.join(v) or 'standard'}" for p, v in RUNS]
 SUNDIAL, BENCH, MOSS_PATH, OAK, BEECH, MAPLE, WALL = 91, 93, 53, 43, 44, 45, 73
 
 
-def _game(host: PluginHost, players: int, *variants: str) -> Ruleset:
-    return ruleset(host, *variants, players=players)
+def _game(plugins: PluginHost, players: int, *variants: str) -> Ruleset:
+    return ruleset(plugins, *variants, players=players)
 
 
 def _evaluate(game: Ruleset) -> Potential:
@@ -61,11 +61,11 @@ def _score(game: Ruleset, state: State, seat: int) -> float:
 
 @pytest.mark.parametrize(("players", "variants"), RUNS, ids=IDS_OF_RUNS)
 def test_evaluate_is_score_once_over_and_never_raises_on_samples(
-        host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
-    game = _game(host, players, *variants)
+        plugins: PluginHost, players: int, variants: tuple[str, ...]) -> None:
+    game = _game(plugins, players, *variants)
     evaluate = _evaluate(game)
     assert game.bots is not None
-    table = Table(ruleset(host, *variants, players=players), players, seed_from_int(11))
+    table = Table(ruleset(plugins, *variants, players=players), players, seed_from_int(11))
     rng = Rng(b"evaluate")
     steps = 0
     while table.active_seats():
@@ -93,8 +93,8 @@ def test_evaluate_is_score_once_over_and_never_raises_on_samples(
         assert evaluate(final, seat) == _score(game, final, seat)
 
 
-def test_evaluate_is_score_when_no_hand_holds_anything(host: PluginHost) -> None:
-    game = _game(host, 3)
+def test_evaluate_is_score_when_no_hand_holds_anything(plugins: PluginHost) -> None:
+    game = _game(plugins, 3)
     state = make_state(Config(3), [[], [], []], [[MOSS_PATH, OAK], [1], [9]], turn=2)
     assert [_evaluate(game)(state, s) for s in range(3)] == [
         _score(game, state, s) for s in range(3)]
@@ -103,11 +103,11 @@ def test_evaluate_is_score_when_no_hand_holds_anything(host: PluginHost) -> None
 # -- a card's gain is the real scoring's --------------------------------------------------
 
 
-def test_a_gain_is_what_the_scoring_gives_the_card(host: PluginHost) -> None:
+def test_a_gain_is_what_the_scoring_gives_the_card(plugins: PluginHost) -> None:
     # F1 and F2's gardens after round 1 (round 1 scored): whatever card joins seat 0's
     # garden as the first card of round 2, its gain is the score's difference (its own
     # end-of-round ability, and every end-of-game ability of the garden, its own included)
-    game = _game(host, 3)
+    game = _game(plugins, 3)
     evaluate = _evaluate(game)
     gardens = [[MOSS_PATH, OAK, SUNDIAL], [17, 18, 21], [44, 1]]
     used = {c for g in gardens for c in g}
@@ -125,11 +125,11 @@ def test_a_gain_is_what_the_scoring_gives_the_card(host: PluginHost) -> None:
 # -- half-built positions ------------------------------------------------------------------
 
 
-def test_a_sundial_in_hand_is_worth_nine_once_a_tree_is_planted(host: PluginHost) -> None:
+def test_a_sundial_in_hand_is_worth_nine_once_a_tree_is_planted(plugins: PluginHost) -> None:
     # F1 half built: Moss Path and Oak planted, the Sundial (9 with a tree) still in hand.
     # Against a Beekeeper's Bench (9 with three hives: none) it is worth its 9 points, as
     # the card to be played next.
-    game = _game(host, 3)
+    game = _game(plugins, 3)
     evaluate = _evaluate(game)
     gardens = [[MOSS_PATH, OAK], [], []]
     rest = [2, 3, 4, 5, 6]
@@ -142,22 +142,22 @@ def test_a_sundial_in_hand_is_worth_nine_once_a_tree_is_planted(host: PluginHost
     assert evaluate.kind(alone) == RANKED
 
 
-def _two_player(host: PluginHost, opponent_holds: int, *variants: str,
+def _two_player(plugins: PluginHost, opponent_holds: int, *variants: str,
                 ) -> tuple[GameDef[Any, Any], State]:
     # F10's gardens: you {Moss Path, Oak}, your opponent {Beech, Maple} (two trees); the
     # opponent's other cards are worth nothing to them (an Apiary Sign without hives, a
     # Gazebo without every colour)
-    game = _game(host, 2, *variants)
+    game = _game(plugins, 2, *variants)
     state = make_state(Config(2), [[2, 3, 4], [opponent_holds, 94, 97]],
                        [[MOSS_PATH, OAK], [BEECH, MAPLE]], turn=2)
     return game, state
 
 
-def test_a_card_held_by_the_opponent_counts_for_them(host: PluginHost) -> None:
+def test_a_card_held_by_the_opponent_counts_for_them(plugins: PluginHost) -> None:
     # two players: the opponent (two trees) holding a Sundial has 9 points to come; you
     # judge your seat lower by those 9 than when they hold a Bench worth nothing to them
-    game, sundial = _two_player(host, SUNDIAL)
-    _, bench = _two_player(host, BENCH)
+    game, sundial = _two_player(plugins, SUNDIAL)
+    _, bench = _two_player(plugins, BENCH)
     evaluate = _evaluate(game)
     assert _score(game, sundial, 0) == _score(game, bench, 0)
     assert evaluate(sundial, 0) == evaluate(bench, 0) - 9
@@ -165,11 +165,11 @@ def test_a_card_held_by_the_opponent_counts_for_them(host: PluginHost) -> None:
 
 
 def test_give_the_card_worth_least_to_the_opponent_and_keep_the_best(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     # inside a step: you (a tree planted) plant a Wall and pass two cards.  Passing the
     # Sundial away (9 for you, 9 for them) judges 18 worse than passing the Bench (0 for
     # both); your other cards and the opponent's are worth nothing to either
-    game = _game(host, 2)
+    game = _game(plugins, 2)
     evaluate = _evaluate(game)
     state = make_state(Config(2), [[SUNDIAL, BENCH, 94, WALL, 97, 98], [95, 96]],
                        [[MOSS_PATH, OAK], [BEECH, MAPLE]], turn=2)
@@ -191,20 +191,20 @@ def test_give_the_card_worth_least_to_the_opponent_and_keep_the_best(
     assert after[0] < after[1]
 
 
-def test_in_the_cooperative_game_the_partner_should_get_it(host: PluginHost) -> None:
-    game, sundial = _two_player(host, SUNDIAL, "cooperative")
-    _, bench = _two_player(host, BENCH, "cooperative")
+def test_in_the_cooperative_game_the_partner_should_get_it(plugins: PluginHost) -> None:
+    game, sundial = _two_player(plugins, SUNDIAL, "cooperative")
+    _, bench = _two_player(plugins, BENCH, "cooperative")
     evaluate = _evaluate(game)
     assert evaluate.kind(sundial) == TEAM
     assert evaluate(sundial, 0) == evaluate(bench, 0) + 9
     assert evaluate(sundial, 0) == evaluate(sundial, 1)  # one team, one judgement
 
 
-def test_solo_mcgregor_should_not_get_it(host: PluginHost) -> None:
+def test_solo_mcgregor_should_not_get_it(plugins: PluginHost) -> None:
     # McGregor has two trees and plays the top card of his shuffled deck: a Sundial in his
     # deck of two (the other card an Apiary Sign, worth nothing) is half a Sundial per
     # card he plays, weighted as a seat's best cards are
-    game = _game(host, 1)
+    game = _game(plugins, 1)
     evaluate = _evaluate(game)
     gardens = [[MOSS_PATH, OAK], [BEECH, MAPLE]]
     sundial = make_state(Config(1, solo=True), [[2, 3, 4]], gardens, turn=2,
@@ -215,10 +215,10 @@ def test_solo_mcgregor_should_not_get_it(host: PluginHost) -> None:
     assert evaluate(sundial, 0) == evaluate(bench, 0) - 9 / 2 * sum(WEIGHTS)
 
 
-def test_the_final_round_counts_the_three_best_cards(host: PluginHost) -> None:
+def test_the_final_round_counts_the_three_best_cards(plugins: PluginHost) -> None:
     # round 4: nine cards planted, five in hand, three to play: the three best gains count
     # in full, the two others (discarded) not at all
-    game = _game(host, 3)
+    game = _game(plugins, 3)
     evaluate = _evaluate(game)
     garden = [MOSS_PATH, OAK, WALL, 74, 1, 9, 17, 25, 33]
     hand = [SUNDIAL, 92, 75, BENCH, 94]
@@ -230,10 +230,10 @@ def test_the_final_round_counts_the_three_best_cards(host: PluginHost) -> None:
     assert evaluate(state, 0) == _score(game, state, 0) + 9 + 9 + 15
 
 
-def test_deterministic_and_the_memory_changes_nothing(host: PluginHost) -> None:
-    game, state = _two_player(host, SUNDIAL)
+def test_deterministic_and_the_memory_changes_nothing(plugins: PluginHost) -> None:
+    game, state = _two_player(plugins, SUNDIAL)
     first = [_evaluate(game)(state, s) for s in range(2)]
     _evaluate(game).forget()
     again = [_evaluate(game)(state, s) for s in range(2)]
-    other = _game(host, 2)  # a table of its own
+    other = _game(plugins, 2)  # a table of its own
     assert first == again == [_evaluate(other)(state, s) for s in range(2)]

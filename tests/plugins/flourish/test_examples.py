@@ -128,9 +128,9 @@ def test_solo_medals(you: int, mcgregor: int, raise_: int, medal: str) -> None:
         you - mcgregor, medal, True, mcgregor)
 
 
-def _finished(host: PluginHost, variants: tuple[str, ...], players: int, totals: list[int]):
+def _finished(plugins: PluginHost, variants: tuple[str, ...], players: int, totals: list[int]):
     """The outcome the real rules give a finished table with these totals."""
-    rules = ruleset(host, *variants, players=players)
+    rules = ruleset(plugins, *variants, players=players)
     cfg = rules.gamedef.setup(_ctx(players)).cfg
     state = make_state(cfg, [()] * players)
     record = _record(totals)
@@ -145,8 +145,8 @@ def _ctx(players: int):
 
 
 @pytest.mark.parametrize(("variants", "medal"), [((), "Bronze"), (("compost",), "Bronze")])
-def test_solo_through_the_rules(host: PluginHost, variants: tuple[str, ...], medal: str) -> None:
-    outcome = _finished(host, variants, 1, [87, 50])
+def test_solo_through_the_rules(plugins: PluginHost, variants: tuple[str, ...], medal: str) -> None:
+    outcome = _finished(plugins, variants, 1, [87, 50])
     assert isinstance(outcome, Solo)
     assert (outcome.score, outcome.grade, outcome.won, outcome.opponent) == (37, medal, True, 50)
 
@@ -155,19 +155,19 @@ def test_solo_through_the_rules(host: PluginHost, variants: tuple[str, ...], med
     (("cooperative",), "Silver", (("Bronze", 255), ("Silver", 285), ("Gold", 315))),
     (("cooperative", "compost"), "Bronze", (("Bronze", 270), ("Silver", 300), ("Gold", 330))),
 ])
-def test_cooperative_three_players(host: PluginHost, variants: tuple[str, ...], medal: str,
+def test_cooperative_three_players(plugins: PluginHost, variants: tuple[str, ...], medal: str,
                                    grades: tuple[tuple[str, int], ...]) -> None:
-    outcome = _finished(host, variants, 3, [90, 95, 100])
+    outcome = _finished(plugins, variants, 3, [90, 95, 100])
     assert isinstance(outcome, Cooperative)
     assert (outcome.total, outcome.grade, outcome.won, outcome.grades) == (285, medal, True,
                                                                            grades)
     assert outcome.winners == (0, 1, 2)
 
 
-def test_tie_break_on_unique_stone_symbols(host: PluginHost) -> None:
+def test_tie_break_on_unique_stone_symbols(plugins: PluginHost) -> None:
     a = (1, 9, 17, 25, 41, 44, 53, 73, 64, 83)  # G R B Y + Rosa Alba; 5 stone types
     b = (1, 9, 17, 25, 33, 44, 53, 73, 64, 83, 91)  # all five colours; 6 stone types
-    rules = ruleset(host, players=2)
+    rules = ruleset(plugins, players=2)
     record = _record([80, 80], [a, b])
     state = make_state(Config(2), [(), ()], [a, b])._replace(
         turn=OVER, points=record.points, history=(record,))

@@ -24,8 +24,8 @@ def redeal(state: State, seat: int, rng: Rng) -> State:
 HANDS5 = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(5)]
 
 
-def _first_turn(host: PluginHost, **moves):
-    rules = ruleset(host, players=5)
+def _first_turn(plugins: PluginHost, **moves):
+    rules = ruleset(plugins, players=5)
     state = make_state(Config(5), HANDS5)
     choices = {s: turn(*HANDS5[s][:3]) for s in range(5)}
     choices.update(moves)
@@ -37,8 +37,8 @@ def _mentions(v, card: int) -> bool:
     return found or any(c == card for c, _ in v.last.passed + v.last.received)
 
 
-def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(host: PluginHost) -> None:
-    _, state = _first_turn(host)
+def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(plugins: PluginHost) -> None:
+    _, state = _first_turn(plugins)
     # seat 0 passed card 2 left (to seat 1) and card 3 right (to seat 4)
     mine = view(state, 0)
     assert mine.known == ((2, 1), (3, 4))
@@ -49,8 +49,8 @@ def test_a_pass_is_seen_by_the_passer_and_the_receiver_only(host: PluginHost) ->
     assert zone_name(1) == "seat 1's hand" and zone_name(COMPOST) == "the compost pile"
 
 
-def test_memory_widens_when_the_holder_moves_unseen(host: PluginHost) -> None:
-    rules, state = _first_turn(host)
+def test_memory_widens_when_the_holder_moves_unseen(plugins: PluginHost) -> None:
+    rules, state = _first_turn(plugins)
     hand1 = state.hands[1]
     others = [c for c in hand1 if c != 2]
     moves = {s: turn(*state.hands[s][:3]) for s in range(5)}
@@ -61,8 +61,8 @@ def test_memory_widens_when_the_holder_moves_unseen(host: PluginHost) -> None:
     memory_is_true(after)
 
 
-def test_a_card_seen_again_is_forgotten(host: PluginHost) -> None:
-    rules, state = _first_turn(host)
+def test_a_card_seen_again_is_forgotten(plugins: PluginHost) -> None:
+    rules, state = _first_turn(plugins)
     others = [c for c in state.hands[1] if c != 2]
     moves = {s: turn(*state.hands[s][:3]) for s in range(5)}
     moves[1] = turn(others[0], others[1], 2)  # seat 1 passes card 2 back to seat 0
@@ -73,8 +73,8 @@ def test_a_card_seen_again_is_forgotten(host: PluginHost) -> None:
     assert 2 in played.gardens[1] and 2 not in dict(played.memory[0])
 
 
-def test_the_final_discards(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_the_final_discards(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     hands = [h[:5] for h in HANDS5[:3]]
     gardens = [list(range(40 + 9 * s, 49 + 9 * s)) for s in range(3)]
     state = make_state(Config(3), hands, gardens, turn=FINAL)
@@ -82,8 +82,8 @@ def test_the_final_discards(host: PluginHost) -> None:
     assert dict(after.memory[0]) == {4: 1 << DISCARD, 5: 1 << DISCARD}
 
 
-def test_a_redeal_keeps_what_the_seat_knows_and_redeals_the_rest(host: PluginHost) -> None:
-    _, state = _first_turn(host)
+def test_a_redeal_keeps_what_the_seat_knows_and_redeals_the_rest(plugins: PluginHost) -> None:
+    _, state = _first_turn(plugins)
     seen_hands = set()
     for n in range(8):
         other = redeal(state, 0, Rng(b"t", str(n)))
@@ -95,8 +95,8 @@ def test_a_redeal_keeps_what_the_seat_knows_and_redeals_the_rest(host: PluginHos
     assert len(seen_hands) > 1  # the hidden hands really are re-dealt
 
 
-def test_a_redeal_inside_a_step(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_a_redeal_inside_a_step(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     state = make_state(Config(3), HANDS5[:3])
     inside = rules.gamedef.apply(state, 0, turn(1, 2, 3))
     inside = rules.gamedef.apply(inside, 1, turn(7, 8, 9))
@@ -108,9 +108,9 @@ def test_a_redeal_inside_a_step(host: PluginHost) -> None:
     assert len(other.choices[0].passes) == 2 and other.choices[1] is not None
 
 
-def test_memory_holds_in_random_games(host: PluginHost) -> None:
+def test_memory_holds_in_random_games(plugins: PluginHost) -> None:
     for players, variants in ((1, ()), (2, ("compost",)), (4, ()), (6, ("compost",))):
-        rules = ruleset(host, *variants, players=players)
+        rules = ruleset(plugins, *variants, players=players)
         game = rules.gamedef
         for seed in range(3):
             table = Table(rules, players, seed_from_int(seed))

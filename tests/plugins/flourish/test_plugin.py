@@ -17,10 +17,10 @@ from hedgerow.core.pluginhost import PluginHost
 from hedgerow.plugins import flourish
 
 
-def test_the_game_offers_bot_support(host: PluginHost) -> None:
-    spec = host.game("flourish")
+def test_the_game_offers_bot_support(plugins: PluginHost) -> None:
+    spec = plugins.game("flourish")
     assert spec.bots is not None and not spec.leaderboard
-    bots = host.ruleset("flourish", players=3).bots
+    bots = plugins.ruleset("flourish", players=3).bots
     assert bots is not None and bots.evaluate is not None and bots.lookahead == 2
 
 

@@ -93,9 +93,9 @@ def check_point(rules: Ruleset, state: State, rng: Rng, play: bool) -> None:
 
 @pytest.mark.parametrize(("players", "variants", "games"), RUNS,
                          ids=[f"{p}p-{'+'.join(v) or 'standard'}" for p, v, _ in RUNS])
-def test_sample_along_random_games(host: PluginHost, players: int,
+def test_sample_along_random_games(plugins: PluginHost, players: int,
                                    variants: tuple[str, ...], games: int) -> None:
-    rules = ruleset(host, *variants, players=players)
+    rules = ruleset(plugins, *variants, players=players)
     game = rules.gamedef
     reshuffled = 0
     for seed in range(games):
@@ -141,8 +141,8 @@ def test_the_deal_is_uniform_when_nothing_is_known() -> None:
     assert max(top) < 8 * runs / 92 and sum(1 for c in hidden_cards if top[c]) > 80
 
 
-def test_a_card_unsure_between_two_hands_goes_to_each_as_often(host: PluginHost) -> None:
-    rules = ruleset(host, players=5)
+def test_a_card_unsure_between_two_hands_goes_to_each_as_often(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=5)
     hands = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(5)]
     state = step(rules, make_state(Config(5), hands), {s: turn(*hands[s][:3]) for s in range(5)})
     # seat 1 passes card 2 (from seat 0) on to seat 2: seat 0 no longer knows where it is
@@ -157,10 +157,10 @@ def test_a_card_unsure_between_two_hands_goes_to_each_as_often(host: PluginHost)
     assert 0.4 * runs < in_one < 0.6 * runs  # both hands hold six cards
 
 
-def test_the_placement_by_augmenting_paths_fits_too(host: PluginHost,
+def test_the_placement_by_augmenting_paths_fits_too(plugins: PluginHost,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sampling, "TRIES", 0)  # no rejection round: straight to _assign
-    rules = ruleset(host, "compost", players=5)
+    rules = ruleset(plugins, "compost", players=5)
     game = rules.gamedef
     table = Table(rules, 5, seed_from_int(2))
     rng = Rng(b"fallback")
@@ -182,8 +182,8 @@ def test_the_placement_by_augmenting_paths_fits_too(host: PluginHost,
     assert unsure > 20  # cards with several possible places were placed that way
 
 
-def test_cards_known_in_the_deck_go_anywhere_in_it(host: PluginHost) -> None:
-    rules = ruleset(host, "compost", players=2)
+def test_cards_known_in_the_deck_go_anywhere_in_it(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "compost", players=2)
     state = make_state(Config(2, compost=True), [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]],
                        compost=[60])
     state = state._replace(memory=(((50, 1 << DECK), (60, 1 << COMPOST)), ()))
@@ -199,7 +199,7 @@ def test_cards_known_in_the_deck_go_anywhere_in_it(host: PluginHost) -> None:
     assert rules.gamedef.view(other, 0) == seen
 
 
-def test_a_view_that_is_not_whole_is_refused(host: PluginHost) -> None:
+def test_a_view_that_is_not_whole_is_refused(plugins: PluginHost) -> None:
     state = make_state(Config(3), [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12],
                                    [13, 14, 15, 16, 17, 18]])
     seen = view(state, 0)
@@ -219,8 +219,8 @@ def test_a_view_that_is_not_whole_is_refused(host: PluginHost) -> None:
     assert view(state, 0) == seen  # nothing changed
 
 
-def test_a_seat_that_chose_gets_a_choice_from_its_dealt_hand(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_a_seat_that_chose_gets_a_choice_from_its_dealt_hand(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     state = make_state(Config(3), [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12],
                                    [13, 14, 15, 16, 17, 18]])
     inside = step(rules, state, {1: turn(7, 8, 9)})

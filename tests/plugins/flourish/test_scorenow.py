@@ -55,9 +55,9 @@ def scored_now(state: State, plays: dict[int, tuple[int, ...]]) -> State:
 
 @pytest.mark.parametrize(("players", "variants"), RUNS,
                          ids=[f"{p}p-{'+'.join(v) or 'standard'}" for p, v in RUNS])
-def test_score_is_the_final_scoring_at_the_end(host: PluginHost, players: int,
+def test_score_is_the_final_scoring_at_the_end(plugins: PluginHost, players: int,
                                                variants: tuple[str, ...]) -> None:
-    rules = ruleset(host, *variants, players=players)
+    rules = ruleset(plugins, *variants, players=players)
     game: GameDef[Any, Any] = rules.gamedef
     assert rules.bots is not None and rules.bots.score is not None
     score = rules.bots.score
@@ -91,8 +91,8 @@ def test_score_is_the_final_scoring_at_the_end(host: PluginHost, players: int,
             assert isinstance(outcome, Ranked | Match) and figure == outcome.scores[seat]
 
 
-def test_a_choice_inside_a_step_is_not_scored_yet(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_a_choice_inside_a_step_is_not_scored_yet(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     game, score = rules.gamedef, rules.bots.score if rules.bots else None
     assert score is not None
     table = Table(rules, 3, seed_from_int(5))
@@ -110,44 +110,44 @@ ROUND2 = [83, 65, 10]
 LEFT = [17, 18, 21]
 
 
-def _score(host: PluginHost, state: State, seat: int = 0, *variants: str) -> float:
-    bots = ruleset(host, *variants, players=state.cfg.players).bots
+def _score(plugins: PluginHost, state: State, seat: int = 0, *variants: str) -> float:
+    bots = ruleset(plugins, *variants, players=state.cfg.players).bots
     assert bots is not None and bots.score is not None
     return bots.score(state, seat)
 
 
-def test_f1_and_f14_in_the_middle_of_round_one(host: PluginHost) -> None:
+def test_f1_and_f14_in_the_middle_of_round_one(plugins: PluginHost) -> None:
     # two cards played: the Oak's round-1 ability (1 per green: 2 + 3) would score 5, its
     # end-of-game ability 4 per green Path (the Moss Path); the Moss Path counts the trees
     # of both neighbours (none)
     state = make_state(Config(3), [[], [], []], [[53, 43], [], []], turn=2)
-    assert _score(host, state) == 5 + 4
+    assert _score(plugins, state) == 5 + 4
     # the Sundial completes round 1 (F1: 5) and adds 9 at the end (a tree)
     state = make_state(Config(3), [[], [], []], [ROUND1, [], []], turn=3)
     state = state._replace(points=((5, 0, 0, 0, 0),) + ((0,) * 5,) * 2)
-    assert _score(host, state) == 5 + 4 + 9
+    assert _score(plugins, state) == 5 + 4 + 9
 
 
-def test_f1_f2_f3_after_round_two(host: PluginHost) -> None:
+def test_f1_f2_f3_after_round_two(plugins: PluginHost) -> None:
     # rounds 1 and 2 scored (F1: 5, F2: 18); the end of game as the gardens stand (F3: 21)
     state = make_state(Config(3), [[], [], []], [ROUND1 + ROUND2, LEFT, [44, 1]], turn=6)
     state = state._replace(points=((5, 18, 0, 0, 0),) + ((0,) * 5,) * 2)
-    assert _score(host, state) == 5 + 18 + 21
+    assert _score(plugins, state) == 5 + 18 + 21
 
 
-def test_f2_in_the_middle_of_round_two(host: PluginHost) -> None:
+def test_f2_in_the_middle_of_round_two(plugins: PluginHost) -> None:
     # round 1 scored (5); round 2's three cards played into a garden of five, scored now
     # as round 2 would score them (F2: 18) plus the end of game (F3 with R = {C01}: the
     # Moss Path counts no tree, so 21 - 3)
     state = make_state(Config(3), [[], [], []], [ROUND1 + ROUND2, LEFT, [1]], turn=5)
     state = state._replace(points=((5, 0, 0, 0, 0),) + ((0,) * 5,) * 2)
-    assert _score(host, state) == 5 + 18 + 18
+    assert _score(plugins, state) == 5 + 18 + 18
 
 
-def test_f10_two_players_and_the_path_exception(host: PluginHost) -> None:
+def test_f10_two_players_and_the_path_exception(plugins: PluginHost) -> None:
     state = make_state(Config(2), [[], []], [[53, 43], [44, 45]], turn=2)
     # Moss Path: 3 x (1 own tree + 2) = 9; Oak: 1 per green (2 + 3) now and 4 per green Path
-    assert _score(host, state) == 9 + 5 + 4
+    assert _score(plugins, state) == 9 + 5 + 4
 
 
 def _finished(cfg: Config, totals: list[int]) -> State:
@@ -157,41 +157,41 @@ def _finished(cfg: Config, totals: list[int]) -> State:
                                                         history=(record,))
 
 
-def test_cooperative_is_the_team_total(host: PluginHost) -> None:
+def test_cooperative_is_the_team_total(plugins: PluginHost) -> None:
     state = _finished(Config(3), [90, 95, 100])  # §13.3: 285, Silver
-    assert [_score(host, state, s, "cooperative") for s in range(3)] == [285.0] * 3
-    assert [_score(host, state, s) for s in range(3)] == [90.0, 95.0, 100.0]
+    assert [_score(plugins, state, s, "cooperative") for s in range(3)] == [285.0] * 3
+    assert [_score(plugins, state, s) for s in range(3)] == [90.0, 95.0, 100.0]
     middle = make_state(Config(2), [[], []], [[53, 43], [44, 45]], turn=2)
-    assert _score(host, middle, 1, "cooperative") == _score(host, middle, 0) + _score(
-        host, middle, 1)
+    assert _score(plugins, middle, 1, "cooperative") == _score(plugins, middle, 0) + _score(
+        plugins, middle, 1)
 
 
-def test_solo_is_your_total_minus_mcgregors(host: PluginHost) -> None:
-    assert _score(host, _finished(Config(1, solo=True), [87, 50])) == 37  # §13.3
+def test_solo_is_your_total_minus_mcgregors(plugins: PluginHost) -> None:
+    assert _score(plugins, _finished(Config(1, solo=True), [87, 50])) == 37  # §13.3
     middle = make_state(Config(1, solo=True), [[]], [[53, 43], [44, 45]], turn=2)
     # you as in F10 (18); McGregor: Beech 2 per tree (4), Maple 1 per red (3) and 4 per red
     # Path (none)
-    assert _score(host, middle) == 18 - (4 + 3)
+    assert _score(plugins, middle) == 18 - (4 + 3)
 
 
-def test_garden_show_ribbons_count_now(host: PluginHost) -> None:
+def test_garden_show_ribbons_count_now(plugins: PluginHost) -> None:
     tree = KINDS.index("tree")
     wall = KINDS.index("wall")
     ribbons = (((tree, False), (wall, False), (0, False)), ((1, False), (2, False), (3, False)),
                ((4, False), (5, False), (6, False)))
     state = make_state(Config(3, games=3), [[], [], []], [[53, 43], [1, 2], [9, 17]], turn=2)
     state = state._replace(extras=ribbons)
-    standard = _score(host, state)
+    standard = _score(plugins, state)
     # seat 0 wins its tree ribbon (1 tree, the others none) and its green one (5 green
     # against 2 and 0), not its wall ribbon (no walls anywhere: not strictly the most);
     # seat 2 wins none of purple, tree and path
-    assert _score(host, state, 0, "garden-show") == standard + 2 * RIBBON_POINTS
-    assert _score(host, state, 2, "garden-show") == _score(host, state, 2)
+    assert _score(plugins, state, 0, "garden-show") == standard + 2 * RIBBON_POINTS
+    assert _score(plugins, state, 2, "garden-show") == _score(plugins, state, 2)
 
 
-def test_the_remembered_answer_follows_the_points(host: PluginHost) -> None:
+def test_the_remembered_answer_follows_the_points(plugins: PluginHost) -> None:
     state = make_state(Config(3), [[], [], []], [ROUND1, [], []], turn=3)
-    first = _score(host, state)
+    first = _score(plugins, state)
     more = state._replace(points=((5, 0, 0, 0, 0),) + ((0,) * 5,) * 2)
-    assert _score(host, more) == first + 5
-    assert _score(host, state) == first
+    assert _score(plugins, more) == first + 5
+    assert _score(plugins, state) == first

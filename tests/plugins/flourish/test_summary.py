@@ -11,8 +11,8 @@ from hedgerow.plugins.flourish.summary import garden_names, garden_rows, score_c
 from .conftest import ruleset
 
 
-def test_solo_columns_and_names(host: PluginHost) -> None:
-    table = play(ruleset(host, players=1), 1, seed_from_int(2), [host.bot("random")])
+def test_solo_columns_and_names(plugins: PluginHost) -> None:
+    table = play(ruleset(plugins, players=1), 1, seed_from_int(2), [plugins.bot("random")])
     view = table.view(0)
     columns = dict(score_columns(view))
     assert list(columns) == ["Round 1", "Round 2", "Round 3", "Round 4", "End of game", "Game"]
@@ -22,9 +22,9 @@ def test_solo_columns_and_names(host: PluginHost) -> None:
     assert outcome is not None and outcome.opponent == columns["Game"][1]  # type: ignore[union-attr]
 
 
-def test_match_columns_end_on_the_match_totals(host: PluginHost) -> None:
-    rules = ruleset(host, "garden-show", players=3)
-    table = play(rules, 3, seed_from_int(4), [host.bot("random")])
+def test_match_columns_end_on_the_match_totals(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "garden-show", players=3)
+    table = play(rules, 3, seed_from_int(4), [plugins.bot("random")])
     outcome = table.outcome()
     assert isinstance(outcome, Match)
     columns = dict(score_columns(table.view(1)))
@@ -32,8 +32,8 @@ def test_match_columns_end_on_the_match_totals(host: PluginHost) -> None:
     assert sum(columns["Bonus"]) == sum(sum(r.bonus) for r in table.state.history)
 
 
-def test_garden_rows_by_round(host: PluginHost) -> None:
-    table = play(ruleset(host, players=4), 4, seed_from_int(5), [host.bot("random")])
+def test_garden_rows_by_round(plugins: PluginHost) -> None:
+    table = play(ruleset(plugins, players=4), 4, seed_from_int(5), [plugins.bot("random")])
     view = table.view(2)
     rows = garden_rows(view, 3)
     assert [len(r) for r in rows] == [3, 3, 3, 3]

@@ -19,8 +19,8 @@ from .conftest import final, make_state, pair, ruleset, step, turn
 HANDS3 = [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12], [13, 14, 15, 16, 17, 18]]
 
 
-def test_a_turn_is_one_simultaneous_step(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_a_turn_is_one_simultaneous_step(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     state = make_state(Config(3), HANDS3)
     assert active_seats(state) == (0, 1, 2)
     inside = rules.gamedef.apply(state, 0, turn(1, 2, 3))
@@ -35,8 +35,8 @@ def test_a_turn_is_one_simultaneous_step(host: PluginHost) -> None:
     assert after.last[0] == Exchange(((2, 1), (3, 2)), ((9, 1), (14, 2)), (19,))
 
 
-def test_round_scoring_counts_only_the_cards_of_the_round(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_round_scoring_counts_only_the_cards_of_the_round(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     gardens = [[1, 5, 6, 7, 13], [29, 30, 31, 37, 38], [14, 15, 21, 22, 23]]
     hands = [[9, 40, 41, 42, 44, 46], [52, 53, 55, 57, 59, 61], [64, 66, 68, 70, 72, 73]]
     state = make_state(Config(3), hands, gardens, turn=5)
@@ -47,8 +47,8 @@ def test_round_scoring_counts_only_the_cards_of_the_round(host: PluginHost) -> N
     assert after.turn == 6 and all(len(h) == 6 for h in after.hands)
 
 
-def test_turn_nine_scores_round_three_and_leaves_five_cards(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_turn_nine_scores_round_three_and_leaves_five_cards(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     gardens = [list(range(20, 28)), list(range(28, 36)), list(range(36, 44))]
     state = make_state(Config(3), HANDS3, gardens, turn=8)
     deck = state.deck
@@ -58,8 +58,8 @@ def test_turn_nine_scores_round_three_and_leaves_five_cards(host: PluginHost) ->
     assert len(rules.gamedef.legal_actions(after, 0)) == 10
 
 
-def test_the_final_round_and_the_end_of_game(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_the_final_round_and_the_end_of_game(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     gardens = [list(range(20, 29)), list(range(29, 38)), list(range(38, 47))]
     hands = [[1, 2, 3, 4, 5], [7, 8, 9, 10, 11], [13, 14, 15, 16, 17]]
     state = make_state(Config(3), hands, gardens, turn=FINAL)
@@ -73,10 +73,10 @@ def test_the_final_round_and_the_end_of_game(host: PluginHost) -> None:
     assert outcome.scores == tuple(sum(p) for p in after.points)
 
 
-def test_legal_action_counts(host: PluginHost) -> None:
+def test_legal_action_counts(plugins: PluginHost) -> None:
     for players, variants, size in ((3, (), 120), (2, (), 60), (1, (), 60),
                                     (4, ("compost",), 480), (2, ("compost",), 240)):
-        rules = ruleset(host, *variants, players=players)
+        rules = ruleset(plugins, *variants, players=players)
         cfg = rules.gamedef.setup(_ctx(players)).cfg
         hands = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(players)]
         state = make_state(cfg, hands, mcg=tuple(range(80, 92)) if players == 1 else ())
@@ -92,16 +92,16 @@ def _ctx(players: int):
     return SetupContext(players)
 
 
-def test_two_players_pass_both_cards_to_the_other(host: PluginHost) -> None:
-    rules = ruleset(host, players=2)
+def test_two_players_pass_both_cards_to_the_other(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=2)
     state = make_state(Config(2), HANDS3[:2])
     after = step(rules, state, {0: pair(1, 2, 3), 1: pair(7, 8, 9)})
     assert after.hands == ((4, 5, 6, 8, 9, 13), (2, 3, 10, 11, 12, 14))
     assert after.last[0].passed == ((2, 1), (3, 1))
 
 
-def test_solo_against_mcgregor(host: PluginHost) -> None:
-    rules = ruleset(host, players=1)
+def test_solo_against_mcgregor(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=1)
     table = Table(rules, 1, seed_from_int(3))
     game = rules.gamedef
     sizes = []
@@ -125,8 +125,8 @@ def test_solo_against_mcgregor(host: PluginHost) -> None:
     assert outcome.opponent == sum(state.points[1])
 
 
-def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(host: PluginHost) -> None:
-    rules = ruleset(host, "compost", players=3)
+def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "compost", players=3)
     cfg = Config(3, compost=True)
     state = make_state(cfg, HANDS3, turn=3)
     after = step(rules, state, {0: turn(1, 2, 3, compost=4), 1: turn(7, 8, 9),
@@ -140,8 +140,8 @@ def test_compost_keeps_six_then_five_and_draws_one_after_turn_nine(host: PluginH
     assert nine.last[0].drawn == (19,) and nine.last[1].drawn == ()
 
 
-def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(host: PluginHost) -> None:
-    rules = ruleset(host, "compost", players=3)
+def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "compost", players=3)
     cfg = Config(3, compost=True)
     state = make_state(cfg, HANDS3, turn=4, deck=(40,), compost=(41, 42, 43, 44, 45))
     choices = {0: turn(1, 2, 3, compost=4), 1: turn(7, 8, 9, compost=10),
@@ -165,9 +165,9 @@ def test_an_empty_deck_waits_for_the_compost_reshuffle_after_the_step(host: Plug
     assert dict(done.memory[1])[10] == (1 << DECK) | (1 << 0) | (1 << 2)
 
 
-def test_every_card_used_once_and_the_deck_lasts(host: PluginHost) -> None:
+def test_every_card_used_once_and_the_deck_lasts(plugins: PluginHost) -> None:
     for players in (2, 5, 7):
-        rules = ruleset(host, players=players)
+        rules = ruleset(plugins, players=players)
         table = Table(rules, players, seed_from_int(players))
         game = rules.gamedef
         while table.active_seats():
@@ -182,8 +182,8 @@ def test_every_card_used_once_and_the_deck_lasts(host: PluginHost) -> None:
         assert Counter(e.is_chance for e in table.entries)[True] == 1
 
 
-def test_solo_cards_go_to_mcgregor(host: PluginHost) -> None:
-    rules = ruleset(host, players=1)
+def test_solo_cards_go_to_mcgregor(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=1)
     mcg = tuple(range(80, 92))
     state = make_state(Config(1, solo=True), [HANDS3[0]], mcg=mcg)
     after = step(rules, state, {0: pair(1, 2, 3)})
@@ -194,8 +194,8 @@ def test_solo_cards_go_to_mcgregor(host: PluginHost) -> None:
     assert shuffled.mcg == (*mcg[3:], 2, 3) and shuffled.aside == ()
 
 
-def test_refusals(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_refusals(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     game = rules.gamedef
     state = make_state(Config(3), HANDS3)
     bad = [
@@ -225,11 +225,11 @@ def test_refusals(host: PluginHost) -> None:
     assert isinstance(game.apply(last, 5, final(1, 2, 3)), Refusal)
 
 
-def test_a_two_player_turn_and_its_near_misses_read_as_the_rules_say(host: PluginHost) -> None:
+def test_a_two_player_turn_and_its_near_misses_read_as_the_rules_say(plugins: PluginHost) -> None:
     # parse reads the common turn(passed, play) straight from its args; every near miss
     # falls to the full reading and is refused for its reason, and `in` agrees
     for players, variants in ((2, ()), (2, ("compost",)), (1, ())):
-        rules = ruleset(host, *variants, players=players)
+        rules = ruleset(plugins, *variants, players=players)
         cfg = rules.gamedef.setup(_ctx(players)).cfg
         hands = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(players)]
         state = make_state(cfg, hands, mcg=tuple(range(80, 92)) if players == 1 else ())

@@ -39,8 +39,8 @@ def targets(drawing) -> list[Target]:
     return list(dict.fromkeys(f[2] for f in drawing or () if len(f) > 2))
 
 
-def ui_for(host: PluginHost, *variants: str, players: int | None = None) -> FlourishUI:
-    found = host.game_ui("flourish", ruleset(host, *variants, players=players))
+def ui_for(plugins: PluginHost, *variants: str, players: int | None = None) -> FlourishUI:
+    found = plugins.game_ui("flourish", ruleset(plugins, *variants, players=players))
     assert isinstance(found, FlourishUI)
     return found
 
@@ -49,10 +49,10 @@ def draw(ui: FlourishUI, part: str, view, width: int = 47, **more):
     return ui.draw(part, DrawContext(view, view.seat, width, **more))
 
 
-def test_the_hook_answers_for_flourish_only(host: PluginHost) -> None:
-    assert isinstance(host.game_ui("flourish", ruleset(host)), FlourishUI)
-    assert host.game_ui("flourish") is not None  # no table: still an object
-    assert not isinstance(host.game_ui("petals"), FlourishUI)
+def test_the_hook_answers_for_flourish_only(plugins: PluginHost) -> None:
+    assert isinstance(plugins.game_ui("flourish", ruleset(plugins)), FlourishUI)
+    assert plugins.game_ui("flourish") is not None  # no table: still an object
+    assert not isinstance(plugins.game_ui("petals"), FlourishUI)
 
 
 @pytest.mark.parametrize(("players", "variants", "args"), [
@@ -61,9 +61,9 @@ def test_the_hook_answers_for_flourish_only(host: PluginHost) -> None:
     (2, (), ("play", "passed")),
     (1, ("compost",), ("play", "passed", "compost")),
 ])
-def test_the_turn_form_fits_each_table(host: PluginHost, players, variants, args) -> None:
-    rules = ruleset(host, *variants, players=players)
-    ui = ui_for(host, *variants, players=players)
+def test_the_turn_form_fits_each_table(plugins: PluginHost, players, variants, args) -> None:
+    rules = ruleset(plugins, *variants, players=players)
+    ui = ui_for(plugins, *variants, players=players)
     table = Table(rules, players, b"form")
     legal = list(table.legal_actions(0))
     assert problems(ui, legal) == []
@@ -76,16 +76,16 @@ def test_the_turn_form_fits_each_table(host: PluginHost, players, variants, args
     (6, ("cooperative",)), (7, ()), (2, ("garden-show",)), (4, ("cooperative", "compost")),
     (3, ("garden-show", "compost")),
 ])
-def test_check_ui_finds_nothing_in_whole_random_games(host: PluginHost, players,
+def test_check_ui_finds_nothing_in_whole_random_games(plugins: PluginHost, players,
                                                       variants) -> None:
-    rules = ruleset(host, *variants, players=players)
-    ui = host.game_ui("flourish", rules)
+    rules = ruleset(plugins, *variants, players=players)
+    ui = plugins.game_ui("flourish", rules)
     assert ui is not None
     # 47 columns: the board of an 80-column terminal, the players table beside it
     assert check_ui(ui, rules, players=players, seeds=range(2), width=47) == []
     if players in (1, 7):
         assert check_ui(ui, rules, players=players, seeds=range(1), width=120) == []
-    table = play(rules, players, seed_from_int(players), [host.bot("random")])
+    table = play(rules, players, seed_from_int(players), [plugins.bot("random")])
     for seat in range(players):  # the final screen of every seat fits the 47 columns
         for part in ("gardens", "hand"):
             lines = text(draw(ui, part, table.view(seat))).splitlines()
@@ -103,10 +103,10 @@ def f1_view(players: int = 3):
 
 
 def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     """A board of 80 columns: a row of cells per round, names whole, abilities under
     them."""
-    ui = ui_for(host)
+    ui = ui_for(plugins)
     v = f1_view()
     lines = text(draw(ui, "gardens", v, width=80)).splitlines()
     assert lines[1] == "You · 5 points"
@@ -119,9 +119,9 @@ def test_gardens_in_rows_by_round_with_symbols_abilities_and_round_points(
     assert all(len(line) <= 80 for line in lines)
 
 
-def test_a_board_with_room_to_spare_shows_the_gardens_side_by_side(host: PluginHost) -> None:
+def test_a_board_with_room_to_spare_shows_the_gardens_side_by_side(plugins: PluginHost) -> None:
     """160 columns leave the board 111: two gardens to a row, a card a line each."""
-    ui = ui_for(host)
+    ui = ui_for(plugins)
     v = f1_view()
     drawing = draw(ui, "gardens", v, width=111)
     lines = text(drawing).splitlines()
@@ -135,10 +135,10 @@ def test_a_board_with_room_to_spare_shows_the_gardens_side_by_side(host: PluginH
 
 
 def test_an_80_column_board_lists_each_card_on_a_line_with_its_name_whole(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     """47 columns (an 80-column terminal): a row of three cells has no room for the names,
     so each card goes on a line, the round at the left of its first, its points under."""
-    ui = ui_for(host)
+    ui = ui_for(plugins)
     v = f1_view()
     drawing = draw(ui, "gardens", v)
     lines = text(drawing).splitlines()
@@ -157,8 +157,8 @@ def test_an_80_column_board_lists_each_card_on_a_line_with_its_name_whole(
                                                                    Target(SEAT, 2)}
 
 
-def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(host: PluginHost) -> None:
-    ui = ui_for(host)
+def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(plugins: PluginHost) -> None:
+    ui = ui_for(plugins)
     v = f1_view()
     first = lambda partial: text(draw(ui, "gardens", v, partial=partial)).splitlines()[1]  # noqa: E731
     assert first({"play": 10}).startswith("You")
@@ -166,8 +166,8 @@ def test_while_a_pass_is_chosen_the_receiving_garden_comes_first(host: PluginHos
     assert first({"play": 10, "left": 65, "right": 83}).startswith("Seat 2 (your right)")
 
 
-def test_the_hand_marks_each_card_s_part_in_the_turn(host: PluginHost) -> None:
-    ui = ui_for(host)
+def test_the_hand_marks_each_card_s_part_in_the_turn(plugins: PluginHost) -> None:
+    ui = ui_for(plugins)
     v = f1_view()
     drawing = draw(ui, "hand", v, partial={"play": 10, "left": 65, "right": 83})
     lines = text(drawing).splitlines()
@@ -182,13 +182,13 @@ def test_the_hand_marks_each_card_s_part_in_the_turn(host: PluginHost) -> None:
     assert targets(drawing) == [Target(CARD, c) for c in v.hand]  # numbered in hand order
 
 
-def test_what_you_passed_and_received_after_a_turn(host: PluginHost) -> None:
-    rules = ruleset(host, players=3)
+def test_what_you_passed_and_received_after_a_turn(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=3)
     table = Table(rules, 3, b"passes")
     hands = [table.view(s).hand for s in range(3)]
     table.play_step({s: turn(*hands[s][:3]) for s in range(3)})
     v = table.view(0)
-    hand = text(draw(ui_for(host), "hand", v)).splitlines()
+    hand = text(draw(ui_for(plugins), "hand", v)).splitlines()
     from_left = hands[1][2]  # seat 1 passed its right card to seat 0
     from_right = hands[2][1]  # seat 2 passed its left card to seat 0
     # where the new cards came from, by their numbers, on the heading line
@@ -202,16 +202,16 @@ def test_what_you_passed_and_received_after_a_turn(host: PluginHost) -> None:
     assert "…" not in "\n".join(hand)
 
 
-def test_scores_per_round_in_the_players_table(host: PluginHost) -> None:
-    ui = ui_for(host)
+def test_scores_per_round_in_the_players_table(plugins: PluginHost) -> None:
+    ui = ui_for(plugins)
     v = f1_view()
     columns = {c.label: c.values for c in ui.score_columns(v)}
     assert columns == {"R1": (5, 3, 2), "R2": (0, 0, 0), "R3": (0, 0, 0), "R4": (0, 0, 0),
                        "Tot": (5, 3, 2)}
 
 
-def test_a_card_in_full_with_where_it_is_and_what_it_scored(host: PluginHost) -> None:
-    ui = ui_for(host)
+def test_a_card_in_full_with_where_it_is_and_what_it_scored(plugins: PluginHost) -> None:
+    ui = ui_for(plugins)
     v = f1_view()
     oak = ui.details(v, 0, Target(PLANTED, OAK))
     assert oak == ("Oak (C43): tree, G3. End of round: 1 point for each green symbol in your "
@@ -228,8 +228,8 @@ def test_a_card_in_full_with_where_it_is_and_what_it_scored(host: PluginHost) ->
             assert len(textwrap.wrap(words, 80)) <= 3, words
 
 
-def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None:
-    ui = ui_for(host)
+def test_the_preview_and_the_prompt_name_who_gets_what(plugins: PluginHost) -> None:
+    ui = ui_for(plugins)
     v = f1_view()
     action = Action.of("turn", play=10, left=65, right=83)
     # Rosa gallica 1/G+1/R in your garden with Moss Path G2 and Oak G3: 5 + 1
@@ -251,37 +251,37 @@ def test_the_preview_and_the_prompt_name_who_gets_what(host: PluginHost) -> None
     assert ui.prompt(final, 0).startswith("Final round: Space marks the 3 cards to plant")
 
 
-def test_cooperative_shows_the_team_total_and_the_medals(host: PluginHost) -> None:
-    ui = ui_for(host, "cooperative")
+def test_cooperative_shows_the_team_total_and_the_medals(plugins: PluginHost) -> None:
+    ui = ui_for(plugins, "cooperative")
     v = f1_view()
     lines = text(draw(ui, "gardens", v)).splitlines()
     assert lines[1:3] == ["Team total 10", "Medals: Bronze 255 · Silver 285 · Gold 315"]
     wide = text(draw(ui, "gardens", v, width=80)).splitlines()
     assert wide[1] == "Team total 10 · Medals: Bronze 255 · Silver 285 · Gold 315"
-    raised = ui_for(host, "cooperative", "compost")
+    raised = ui_for(plugins, "cooperative", "compost")
     assert "Bronze 270 · Silver 300 · Gold 330" in text(draw(raised, "gardens", v))
     assert "Cooperative" in raised.help and "compost" in raised.help
 
 
-def test_solo_shows_mcgregor_the_margin_and_the_medals(host: PluginHost) -> None:
-    rules = ruleset(host, players=1)
-    table = play(rules, 1, seed_from_int(3), [host.bot("random")])
+def test_solo_shows_mcgregor_the_margin_and_the_medals(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, players=1)
+    table = play(rules, 1, seed_from_int(3), [plugins.bot("random")])
     v = table.view(0)
-    ui = ui_for(host, players=1)
+    ui = ui_for(plugins, players=1)
     lines = text(draw(ui, "gardens", v, width=80)).splitlines()
     mine, his = sum(v.points[0]), sum(v.points[1])
     assert lines[1].startswith(f"You {mine} - McGregor {his} = {mine - his:+d} · Medals: "
                                "Bronze 30")
     assert lines[2].startswith("You · ") and any(x.startswith("McGregor · ") for x in lines)
-    assert "Bronze 35" in text(draw(ui_for(host, "compost", players=1), "gardens", v))
+    assert "Bronze 35" in text(draw(ui_for(plugins, "compost", players=1), "gardens", v))
     assert "give McGregor two" in (ui.prompt(Table(rules, 1, b"x").view(0), 0) or "")
 
 
-def test_the_garden_show_shows_ribbons_and_the_match(host: PluginHost) -> None:
-    rules = ruleset(host, "garden-show", players=3)
-    table = play(rules, 3, seed_from_int(4), [host.bot("random")])
+def test_the_garden_show_shows_ribbons_and_the_match(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "garden-show", players=3)
+    table = play(rules, 3, seed_from_int(4), [plugins.bot("random")])
     v = table.view(1)
-    ui = ui_for(host, "garden-show", players=3)
+    ui = ui_for(plugins, "garden-show", players=3)
     board = text(draw(ui, "gardens", v, width=80))
     assert board.startswith("Game 3 of 3 · Game over")
     assert board.count("ribbons: ") == 3
@@ -291,18 +291,18 @@ def test_the_garden_show_shows_ribbons_and_the_match(host: PluginHost) -> None:
     assert sum(columns["Rib"]) == sum(sum(r.bonus) for r in table.state.history)
 
 
-def local_flourish(host: PluginHost, *variants: str, players: int, seed: int):
+def local_flourish(plugins: PluginHost, *variants: str, players: int, seed: int):
     from hedgerow.clients.app.local import LocalSeat
-    rules = ruleset(host, *variants, players=players)
-    return LocalSeat(rules, players, seed_from_int(seed), bots=[host.bot("random", "flourish")],
+    rules = ruleset(plugins, *variants, players=players)
+    return LocalSeat(rules, players, seed_from_int(seed), bots=[plugins.bot("random", "flourish")],
                      name="Ann")
 
 
-def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(host: PluginHost) -> None:
-    seat = local_flourish(host, players=3, seed=11)
+def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(plugins: PluginHost) -> None:
+    seat = local_flourish(plugins, players=3, seed=11)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             screen = await drawn(d, lambda rows: any("Your hand" in r for r in rows),
                                  what="the hand")
             assert screen[1].startswith("Round 1 of 4, turn 1 of 3")
@@ -333,14 +333,14 @@ def test_the_client_plays_a_turn_by_numbers_and_reads_cards_with_i(host: PluginH
     asyncio.run(main())
 
 
-def test_a_half_chosen_turn_survives_the_others_choosing(host: PluginHost) -> None:
+def test_a_half_chosen_turn_survives_the_others_choosing(plugins: PluginHost) -> None:
     from hedgerow.clients.app.local import LocalSeat
     # the bots think for a while, so they choose while Ann is composing her turn
-    seat = LocalSeat(ruleset(host, players=3), 3, seed_from_int(11),
-                     bots=[host.bot("random", "flourish")], name="Ann", bot_delay=0.4)
+    seat = LocalSeat(ruleset(plugins, players=3), 3, seed_from_int(11),
+                     bots=[plugins.bot("random", "flourish")], name="Ann", bot_delay=0.4)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await d.until(lambda: d.state.view is not None and 0 in d.state.active,
                           what="the first turn")
             hand = d.state.view.hand
@@ -357,11 +357,11 @@ def test_a_half_chosen_turn_survives_the_others_choosing(host: PluginHost) -> No
     asyncio.run(main())
 
 
-def test_a_whole_game_by_keys_to_the_results(host: PluginHost) -> None:
-    seat = local_flourish(host, "cooperative", players=2, seed=12)
+def test_a_whole_game_by_keys_to_the_results(plugins: PluginHost) -> None:
+    seat = local_flourish(plugins, "cooperative", players=2, seed=12)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             state = d.state
             while state.outcome is None:
                 await d.until(lambda: state.active == (0,) or state.outcome is not None,
@@ -397,13 +397,13 @@ def test_a_name_too_long_is_shortened_as_botanists_do_before_it_is_cut() -> None
     assert all("…" not in short_name(i) for i in range(1, SIZE + 1))
 
 
-def test_enter_with_nothing_marked_says_what_it_waits_for(host: PluginHost) -> None:
+def test_enter_with_nothing_marked_says_what_it_waits_for(plugins: PluginHost) -> None:
     """Solo: plant a card, then Enter before marking McGregor's two: the screen says to
     mark them, and how many are marked; nothing is sent."""
-    seat = local_flourish(host, "solo", players=1, seed=3)
+    seat = local_flourish(plugins, "solo", players=1, seed=3)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             state = d.state
             await d.until(lambda: state.my_turn, what="our turn")
             d.press("enter")  # the card to plant: the cursor's
@@ -425,13 +425,13 @@ def test_enter_with_nothing_marked_says_what_it_waits_for(host: PluginHost) -> N
 
 
 def test_the_results_say_where_each_garden_s_end_of_game_points_came_from(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     import re
 
-    rules = ruleset(host, players=3)
-    finished = play(rules, 3, seed_from_int(5), [host.bot("random", "flourish")])
+    rules = ruleset(plugins, players=3)
+    finished = play(rules, 3, seed_from_int(5), [plugins.bot("random", "flourish")])
     v = finished.view(0)
-    ui = ui_for(host, players=3)
+    ui = ui_for(plugins, players=3)
     lines = text(ui.draw("endgame", DrawContext(v, 0, 78))).split("\n")
     assert lines[0] == "End-of-game points, card by card"
     assert all(len(line) <= 78 for line in lines)

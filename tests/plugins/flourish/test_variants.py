@@ -23,12 +23,12 @@ from hedgerow.plugins.flourish.state import Config, GameRecord, Result
 from .conftest import ruleset
 
 
-def test_game_and_variants_are_registered(host: PluginHost) -> None:
-    spec = host.game("flourish")
+def test_game_and_variants_are_registered(plugins: PluginHost) -> None:
+    spec = plugins.game("flourish")
     assert (spec.title, spec.version, spec.min_players, spec.max_players) == (
         "Flourish", "1.0.0", 1, 7)
     assert spec.players_default == 4 and spec.summary
-    found = {name: v for (game, name), v in host.variants.items() if game == "flourish"}
+    found = {name: v for (game, name), v in plugins.variants.items() if game == "flourish"}
     assert sorted(found) == ["compost", "cooperative", "garden-show", "solo"]
     assert found["cooperative"].conflicts == ("garden-show",)
     assert found["garden-show"].conflicts == ("cooperative",)
@@ -43,42 +43,42 @@ def test_game_and_variants_are_registered(host: PluginHost) -> None:
         assert isinstance(impl, rules) and impl is not module
 
 
-def test_extension_hooks_are_declared(host: PluginHost) -> None:
+def test_extension_hooks_are_declared(plugins: PluginHost) -> None:
     for name in ("flourish_compost", "flourish_games", "flourish_extra_chance",
                  "flourish_extra_resolve", "flourish_game_end", "flourish_outcome"):
-        caller = getattr(host.pm.hook, name)
+        caller = getattr(plugins.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"], name
-    assert not host.pm.hook.flourish_medal_raise.spec.opts["firstresult"]
+    assert not plugins.pm.hook.flourish_medal_raise.spec.opts["firstresult"]
 
 
-def test_fingerprints_and_combinations(host: PluginHost) -> None:
-    assert ruleset(host).fingerprint == "flourish@1.0.0"
-    assert ruleset(host, "garden-show", "compost").fingerprint == (
+def test_fingerprints_and_combinations(plugins: PluginHost) -> None:
+    assert ruleset(plugins).fingerprint == "flourish@1.0.0"
+    assert ruleset(plugins, "garden-show", "compost").fingerprint == (
         "flourish@1.0.0+compost@1.0.0+garden-show@1.0.0")
     with pytest.raises(HedgerowError, match="cannot be combined"):
-        ruleset(host, "cooperative", "garden-show")
+        ruleset(plugins, "cooperative", "garden-show")
     for variant in ("cooperative", "garden-show"):
         with pytest.raises(HedgerowError, match="2 to 7 players, not 1"):
-            ruleset(host, variant, players=1)
+            ruleset(plugins, variant, players=1)
     with pytest.raises(HedgerowError):
-        ruleset(host, players=8)
-    ruleset(host, "compost", players=1)
+        ruleset(plugins, players=8)
+    ruleset(plugins, "compost", players=1)
 
 
-def test_solo_names_the_one_player_game(host: PluginHost) -> None:
-    rules = ruleset(host, "solo", players=None)
+def test_solo_names_the_one_player_game(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "solo", players=None)
     assert rules.player_range == (1, 1) and rules.players_default == 1
-    assert ruleset(host, "solo", "compost", players=1).fingerprint == (
+    assert ruleset(plugins, "solo", "compost", players=1).fingerprint == (
         "flourish@1.0.0+compost@1.0.0+solo@1.0.0")
     for other in ("cooperative", "garden-show"):
         with pytest.raises(HedgerowError, match=f"'solo' cannot be combined with {other}"):
-            ruleset(host, "solo", other)
+            ruleset(plugins, "solo", other)
     with pytest.raises(HedgerowError, match="flourish \\+ solo is for 1 player, not 2"):
-        ruleset(host, "solo", players=2)
+        ruleset(plugins, "solo", players=2)
     # The variant only names the game's one-seat rules: the same seed plays the same game.
     seed = seed_from_int(7)
-    named = Table(ruleset(host, "solo", players=1), 1, seed)
-    plain = Table(ruleset(host, players=1), 1, seed)
+    named = Table(ruleset(plugins, "solo", players=1), 1, seed)
+    plain = Table(ruleset(plugins, players=1), 1, seed)
     rng = Rng(seed, "solo-test")
     while named.outcome() is None:
         assert named.active_seats() == plain.active_seats() == (0,)
@@ -130,8 +130,8 @@ def test_the_ribbon_deal_has_no_duplicates() -> None:
     assert valid > 60  # a deal is valid often enough that re-dealing ends quickly
 
 
-def test_a_garden_show_is_one_table_of_three_games(host: PluginHost) -> None:
-    rules = ruleset(host, "garden-show", players=4)
+def test_a_garden_show_is_one_table_of_three_games(plugins: PluginHost) -> None:
+    rules = ruleset(plugins, "garden-show", players=4)
     table = Table(rules, 4, seed_from_int(9))
     game = rules.gamedef
     deals = 0

@@ -22,21 +22,21 @@ BUILTINS = tuple(p for p in DEFAULT_PLUGINS if p[0] in ("flowers", "summer", "ra
 
 
 @pytest.fixture(scope="session")
-def host() -> PluginHost:
+def plugins() -> PluginHost:
     """A host with FLOWERS and Summer (registered as the default list does) and no others."""
     return PluginHost(builtins=BUILTINS, autoload=False)
 
 
 @pytest.fixture(scope="session")
-def standard(host: PluginHost) -> Ruleset:
+def standard(plugins: PluginHost) -> Ruleset:
     """FLOWERS without variants."""
-    return host.ruleset("flowers", [])
+    return plugins.ruleset("flowers", [])
 
 
 @pytest.fixture(scope="session")
-def summer(host: PluginHost) -> Ruleset:
+def summer(plugins: PluginHost) -> Ruleset:
     """FLOWERS with Summer."""
-    return host.ruleset("flowers", ["summer"])
+    return plugins.ruleset("flowers", ["summer"])
 
 
 def cards(*texts: str) -> tuple[int, ...]:

@@ -82,8 +82,8 @@ def invariants(summer: bool):
 
 @pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_conformance_kit(host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", variants, players=players)
+def test_conformance_kit(plugins: PluginHost, players: int, variants: tuple[str, ...]) -> None:
+    ruleset = plugins.ruleset("flowers", variants, players=players)
     report = check_game(ruleset, players=players, seeds=range(SEEDS[players]),
                         invariants=[invariants(bool(variants))], exhaustive_steps=4)
     assert report.games == SEEDS[players] and report.chances == SEEDS[players]
@@ -92,13 +92,13 @@ def test_conformance_kit(host: PluginHost, players: int, variants: tuple[str, ..
 
 @pytest.mark.parametrize("variants", [(), ("summer",)], ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_many_seeded_games_keep_every_invariant(host: PluginHost, players: int,
+def test_many_seeded_games_keep_every_invariant(plugins: PluginHost, players: int,
                                                 variants: tuple[str, ...]) -> None:
     """Many more seeds than the kit, straight through the rules: the invariants at every step
     of one game in ten, the end of every game, and a well-formed result.  Uniform picks
     rarely take the face-down card (one action among about 40), so half the games take it a
     third of the time."""
-    ruleset = host.ruleset("flowers", variants, players=players)
+    ruleset = plugins.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
     check = invariants(bool(variants))
     assert game.resolve is not None
@@ -136,8 +136,9 @@ def test_many_seeded_games_keep_every_invariant(host: PluginHost, players: int,
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_game_ends_when_a_stack_empties_after_that_turn(host: PluginHost, players: int) -> None:
-    ruleset = host.ruleset("flowers", players=players)
+def test_the_game_ends_when_a_stack_empties_after_that_turn(plugins: PluginHost,
+                                                            players: int) -> None:
+    ruleset = plugins.ruleset("flowers", players=players)
     game = ruleset.gamedef
     for seed in range(5):
         table = Table(ruleset, players, bytes([seed + 1]) * 8)

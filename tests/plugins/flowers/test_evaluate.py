@@ -71,9 +71,9 @@ def _games(ruleset: Ruleset, players: int, games: int):
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_once_the_game_is_over_evaluate_is_the_score(host: PluginHost, players: int,
+def test_once_the_game_is_over_evaluate_is_the_score(plugins: PluginHost, players: int,
                                                      variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", variants, players=players)
+    ruleset = plugins.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.evaluate is not None and bots.score is not None
@@ -187,12 +187,12 @@ def test_summer_evaluates_through_the_table_hooks(summer: Ruleset, standard: Rul
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_sampled_states_of_every_variant_evaluate_to_a_number(
-        host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
+        plugins: PluginHost, players: int, variants: tuple[str, ...]) -> None:
     """On states sampled from every seat's view along a game: a finite number, the same
     from the same state asked twice and from a table built afresh (nothing remembered
     changes the answer)."""
-    ruleset = host.ruleset("flowers", variants, players=players)
-    fresh = host.ruleset("flowers", variants, players=players).bots
+    ruleset = plugins.ruleset("flowers", variants, players=players)
+    fresh = plugins.ruleset("flowers", variants, players=players).bots
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.evaluate is not None and bots.sample is not None and fresh.evaluate is not None

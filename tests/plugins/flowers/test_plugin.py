@@ -28,19 +28,19 @@ def test_registered_as_built_ins() -> None:
     assert ("summer", "hedgerow.plugins.flowers.summer") in DEFAULT_PLUGINS
 
 
-def test_game_and_variant_are_registered(host: PluginHost) -> None:
-    spec = host.game("flowers")
+def test_game_and_variant_are_registered(plugins: PluginHost) -> None:
+    spec = plugins.game("flowers")
     assert (spec.name, spec.title, spec.version) == ("flowers", "FLOWERS", "1.0.0")
     assert (spec.min_players, spec.max_players, spec.players_default) == (1, 4, 2)
     assert spec.summary
-    variant = host.variants[("flowers", "summer")]
+    variant = plugins.variants[("flowers", "summer")]
     assert variant.version == "1.0.0" and variant.summary and variant.players is None
     assert isinstance(variant.impl, summer.SummerRules) and variant.impl is not summer
 
 
-def test_extension_hooks_are_declared_with_standard_defaults(host: PluginHost) -> None:
+def test_extension_hooks_are_declared_with_standard_defaults(plugins: PluginHost) -> None:
     for name in HOOKS:
-        caller = getattr(host.pm.hook, name)
+        caller = getattr(plugins.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
         doc = inspect.getdoc(caller.spec.function) or ""
         assert "Called" in doc and ":return:" in doc, name
@@ -50,29 +50,29 @@ def test_extension_hooks_are_declared_with_standard_defaults(host: PluginHost) -
         assert len(defaults) == 1 and defaults[0].trylast
 
 
-def test_summer_answers_only_at_tables_that_chose_it(host: PluginHost) -> None:
-    plain = bind(host.ruleset("flowers", players=2).gamedef and _relay(host, ()))
-    hot = bind(_relay(host, ("summer",)))
+def test_summer_answers_only_at_tables_that_chose_it(plugins: PluginHost) -> None:
+    plain = bind(plugins.ruleset("flowers", players=2).gamedef and _relay(plugins, ()))
+    hot = bind(_relay(plugins, ("summer",)))
     assert all(plain.coverable) and plain.layout(2).starts == (-1, -1)
     assert [c for c in ALL_CARDS if not hot.coverable[c]] == list(PURPLES)
     assert hot.layout(3).starts == PURPLES[:3]
 
 
-def _relay(host: PluginHost, variants: tuple[str, ...]):
+def _relay(plugins: PluginHost, variants: tuple[str, ...]):
     from hedgerow.core.ruleset import ExtensionRelay
 
-    chosen = [host.variants[("flowers", v)] for v in variants]
-    inactive = [v.impl for v in host.variants.values() if v not in chosen]
-    return ExtensionRelay(host.pm, inactive, variants)
+    chosen = [plugins.variants[("flowers", v)] for v in variants]
+    inactive = [v.impl for v in plugins.variants.values() if v not in chosen]
+    return ExtensionRelay(plugins.pm, inactive, variants)
 
 
-def test_fingerprints_and_player_counts(host: PluginHost) -> None:
-    assert host.ruleset("flowers").fingerprint == "flowers@1.0.0"
-    assert host.ruleset("flowers", ["summer"]).fingerprint == "flowers@1.0.0+summer@1.0.0"
-    host.ruleset("flowers", ["summer"], players=1)  # Summer combines with solo
+def test_fingerprints_and_player_counts(plugins: PluginHost) -> None:
+    assert plugins.ruleset("flowers").fingerprint == "flowers@1.0.0"
+    assert plugins.ruleset("flowers", ["summer"]).fingerprint == "flowers@1.0.0+summer@1.0.0"
+    plugins.ruleset("flowers", ["summer"], players=1)  # Summer combines with solo
     for players in (0, 5):
         with pytest.raises(HedgerowError):
-            host.ruleset("flowers", [], players=players)
+            plugins.ruleset("flowers", [], players=players)
 
 
 def test_summer_module_holds_no_rule_hook() -> None:

@@ -90,9 +90,9 @@ def _games(ruleset: Ruleset, players: int, games: int):
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_a_sample_shows_the_seat_its_view_and_plays_on(host: PluginHost, players: int,
+def test_a_sample_shows_the_seat_its_view_and_plays_on(plugins: PluginHost, players: int,
                                                        variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", variants, players=players)
+    ruleset = plugins.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.sample is not None and bots.score is not None
@@ -124,8 +124,8 @@ def test_a_sample_shows_the_seat_its_view_and_plays_on(host: PluginHost, players
     assert players == 1 or (seen["held by another"] and seen["emptied by a take"])
 
 
-def test_a_card_another_seat_holds_is_dealt_from_the_unseen_cards(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=3)
+def test_a_card_another_seat_holds_is_dealt_from_the_unseen_cards(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=3)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.sample is not None
@@ -143,11 +143,11 @@ def test_a_card_another_seat_holds_is_dealt_from_the_unseen_cards(host: PluginHo
     assert len(set(held)) > 20 and not set(held) & shown
 
 
-def test_a_sample_reads_the_view_only(host: PluginHost) -> None:
+def test_a_sample_reads_the_view_only(plugins: PluginHost) -> None:
     """Two states that one seat cannot tell apart give that seat the same samples: nothing of
     the real hidden cards reaches a sample."""
     for players, variants in ((2, ()), (4, ("summer",))):
-        ruleset = host.ruleset("flowers", variants, players=players)
+        ruleset = plugins.ruleset("flowers", variants, players=players)
         game = ruleset.gamedef
         bots = ruleset.bots
         assert bots is not None
@@ -162,8 +162,8 @@ def test_a_sample_reads_the_view_only(host: PluginHost) -> None:
                 assert a == b
 
 
-def test_the_same_rng_gives_the_same_sample(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=2)
+def test_the_same_rng_gives_the_same_sample(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=2)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.sample is not None
@@ -180,9 +180,9 @@ def test_the_same_rng_gives_the_same_sample(host: PluginHost) -> None:
         assert dealt == bots.sample(replace(each), each.seat, Rng(b"r", str(i % 4)))
 
 
-def test_a_view_before_the_deal_samples_the_table_before_the_deal(host: PluginHost) -> None:
+def test_a_view_before_the_deal_samples_the_table_before_the_deal(plugins: PluginHost) -> None:
     for variants in VARIANTS:
-        ruleset = host.ruleset("flowers", variants, players=3)
+        ruleset = plugins.ruleset("flowers", variants, players=3)
         game = ruleset.gamedef
         bots = ruleset.bots
         assert bots.sample is not None
@@ -192,8 +192,8 @@ def test_a_view_before_the_deal_samples_the_table_before_the_deal(host: PluginHo
         assert dealt == state and game.pending_chance(dealt) is not None
 
 
-def test_a_view_no_state_could_show_is_refused(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=2)
+def test_a_view_no_state_could_show_is_refused(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=2)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.sample is not None
@@ -227,9 +227,9 @@ def test_a_view_no_state_could_show_is_refused(host: PluginHost) -> None:
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_score_is_the_final_score_at_the_end(host: PluginHost, players: int,
+def test_score_is_the_final_score_at_the_end(plugins: PluginHost, players: int,
                                              variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", variants, players=players)
+    ruleset = plugins.ruleset("flowers", variants, players=players)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.score is not None

@@ -30,18 +30,18 @@ SEEDS = {1: 6, 2: 4, 3: 3, 4: 2}
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_flowers_plays_the_same_sealed_as_open(host: PluginHost, players: int,
+def test_flowers_plays_the_same_sealed_as_open(plugins: PluginHost, players: int,
                                                variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", list(variants), players=players)
+    ruleset = plugins.ruleset("flowers", list(variants), players=players)
     report = check_sealed(ruleset, players, range(SEEDS[players]))
     assert report.games == SEEDS[players] and report.actions > 0 and report.reveals > 0
 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 4])
-def test_the_deal_reads_no_card(host: PluginHost, players: int,
+def test_the_deal_reads_no_card(plugins: PluginHost, players: int,
                                 variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("flowers", list(variants), players=players)
+    ruleset = plugins.ruleset("flowers", list(variants), players=players)
     seed = seed_from_int(5)
     peers = [SealedTable(ruleset, players, seed, seats=[s]) for s in range(players)]
     dealer = OpenDealer(seed)
@@ -88,9 +88,9 @@ def _act(run: SealedRun, seat: int, action: Action, step: str) -> list[str]:
     return words
 
 
-def _holding(players: int, host: PluginHost) -> tuple[SealedRun, int, Sealed]:
+def _holding(players: int, plugins: PluginHost) -> tuple[SealedRun, int, Sealed]:
     """A sealed table whose active seat has just taken the face-down card (its token)."""
-    run = SealedRun(host.ruleset("flowers", [], players=players), players, 11)
+    run = SealedRun(plugins.ruleset("flowers", [], players=players), players, 11)
     seat = run.open.state.active
     down = len(run.open.state.stacks) - 1
     _act(run, seat, Action("take", (("stack", down),)), "take")
@@ -100,8 +100,8 @@ def _holding(players: int, host: PluginHost) -> tuple[SealedRun, int, Sealed]:
 
 
 def test_a_card_taken_face_down_is_seen_by_its_holder_alone_until_it_is_planted(
-        host: PluginHost) -> None:
-    run, seat, token = _holding(3, host)
+        plugins: PluginHost) -> None:
+    run, seat, token = _holding(3, plugins)
     face = run.dealer.face(token.key)
     for other, peer in enumerate(run.peers):
         view = peer.view(other)
@@ -124,8 +124,8 @@ def test_a_card_taken_face_down_is_seen_by_its_holder_alone_until_it_is_planted(
                    for cx, cy, stack in peer.view(0).gardens[seat])
 
 
-def test_a_refused_action_shows_no_card(host: PluginHost) -> None:
-    run, seat, token = _holding(3, host)
+def test_a_refused_action_shows_no_card(plugins: PluginHost) -> None:
+    run, seat, token = _holding(3, plugins)
     face = card_text(run.dealer.face(token.key))
     down = len(run.open.state.stacks) - 1
     again = Action("take", (("stack", down),))

@@ -24,8 +24,8 @@ SUMMER = {1: ((40, 40), 28), 2: ((26, 26, 26), 30), 3: ((30, 30, 30), 18),
 
 @pytest.mark.parametrize("summer", [False, True], ids=["standard", "summer"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_stack_sizes_and_start_cards(host: PluginHost, players: int, summer: bool) -> None:
-    ruleset = host.ruleset("flowers", ["summer"] if summer else [], players=players)
+def test_stack_sizes_and_start_cards(plugins: PluginHost, players: int, summer: bool) -> None:
+    ruleset = plugins.ruleset("flowers", ["summer"] if summer else [], players=players)
     sizes, box = (SUMMER if summer else STANDARD)[players]
     for seed in range(3):
         table = Table(ruleset, players, seed_from_int(seed))
@@ -50,8 +50,9 @@ def test_the_layouts() -> None:
     assert round_robin((3, 3, 2)) == ((0, 3, 6), (1, 4, 7), (2, 5))
 
 
-def test_the_deal_is_one_chance_entry_following_the_documented_procedure(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=4)
+def test_the_deal_is_one_chance_entry_following_the_documented_procedure(
+        plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=4)
     table = Table(ruleset, 4, seed_from_int(7))
     (entry,) = table.entries
     assert entry.is_chance and table.index == 1
@@ -64,8 +65,8 @@ def test_the_deal_is_one_chance_entry_following_the_documented_procedure(host: P
     assert state.active == first and state.box == ()
 
 
-def test_same_seed_same_table_and_another_seed_another(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=3)
+def test_same_seed_same_table_and_another_seed_another(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=3)
     a, b = (Table(ruleset, 3, seed_from_int(1)) for _ in range(2))
     assert a.state_hash() == b.state_hash()
     assert Table(ruleset, 3, seed_from_int(2)).state_hash() != a.state_hash()

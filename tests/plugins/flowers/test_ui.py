@@ -75,8 +75,8 @@ def ui(standard: Ruleset) -> FlowersUI:
 
 
 @pytest.fixture(scope="module")
-def summer_ui(host: PluginHost, summer: Ruleset) -> FlowersUI:
-    found = host.game_ui("flowers", summer)
+def summer_ui(plugins: PluginHost, summer: Ruleset) -> FlowersUI:
+    found = plugins.game_ui("flowers", summer)
     assert isinstance(found, FlowersUI)
     return found
 
@@ -88,12 +88,12 @@ EXAMPLE_7 = grid("G1 Y4g Y4", ". Y4 Y4")  # #7: the green butterfly touches G1
 # -- the hook and the parts -----------------------------------------------------------------
 
 
-def test_the_flowers_plugin_answers_its_ui_object_for_flowers_only(host: PluginHost,
+def test_the_flowers_plugin_answers_its_ui_object_for_flowers_only(plugins: PluginHost,
                                                                    standard: Ruleset) -> None:
-    assert isinstance(host.game_ui("flowers", standard), FlowersUI)
-    assert isinstance(host.game_ui("flowers"), FlowersUI)  # no table: rules read from the view
-    assert host.game_ui("petals") is None
-    ui = host.game_ui("flowers", standard)
+    assert isinstance(plugins.game_ui("flowers", standard), FlowersUI)
+    assert isinstance(plugins.game_ui("flowers"), FlowersUI)  # no table: rules read from the view
+    assert plugins.game_ui("petals") is None
+    ui = plugins.game_ui("flowers", standard)
     assert {(p.name, p.area) for p in ui.parts} == {("gardens", BOARD), ("stacks", HAND),
                                                     ("final", RESULTS)}
 
@@ -307,11 +307,11 @@ def test_summer_reads_on_screen(summer_ui: FlowersUI, summer: Ruleset) -> None:
 
 @pytest.mark.parametrize("variants", [(), ("summer",)])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_the_ui_object_fits_whole_games(host: PluginHost, players: int,
+def test_the_ui_object_fits_whole_games(plugins: PluginHost, players: int,
                                         variants: tuple[str, ...]) -> None:
     """Every legal action's arguments have a role, every choice is drawn, nothing raises."""
-    ruleset = host.ruleset("flowers", list(variants))
-    ui = host.game_ui("flowers", ruleset)
+    ruleset = plugins.ruleset("flowers", list(variants))
+    ui = plugins.game_ui("flowers", ruleset)
     seeds = range({1: 8, 2: 4}.get(players, 2))
     assert check_ui(ui, ruleset, players=players, seeds=seeds) == []
 
@@ -319,12 +319,12 @@ def test_the_ui_object_fits_whole_games(host: PluginHost, players: int,
 # -- the real seat client, by keys ------------------------------------------------------------
 
 
-def local_flowers(host: PluginHost, players: int, seed: int, variants=()):
+def local_flowers(plugins: PluginHost, players: int, seed: int, variants=()):
     from hedgerow.clients.app.local import LocalSeat
     from hedgerow.core.seeding import seed_from_int
 
-    ruleset = host.ruleset("flowers", list(variants), players=players)
-    bots = [host.bot("random", "flowers")] if players > 1 else []
+    ruleset = plugins.ruleset("flowers", list(variants), players=players)
+    bots = [plugins.bot("random", "flowers")] if players > 1 else []
     return LocalSeat(ruleset, players, seed_from_int(seed), bots=bots, name="Ann")
 
 
@@ -335,15 +335,15 @@ def results_text(d) -> str:
     return "".join(f[1] for f in results(d.state, 78))
 
 
-def test_a_solo_game_by_keys_in_the_seat_client(host: PluginHost) -> None:
+def test_a_solo_game_by_keys_in_the_seat_client(plugins: PluginHost) -> None:
     """Alone: the stacks and the discard rule on screen, a face-down take composed by keys,
     a planting aimed with the arrows, then Enter to the results and the rank."""
     from appdriver import drawn, play_to_the_end, running
 
-    seat = local_flowers(host, 1, 4)
+    seat = local_flowers(plugins, 1, 4)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             rows = await drawn(d, lambda rows: any("Your garden" in r for r in rows),
                                what="the table screen")
             screen = "\n".join(rows)
@@ -387,15 +387,15 @@ def test_a_solo_game_by_keys_in_the_seat_client(host: PluginHost) -> None:
     asyncio.run(main())
 
 
-def test_a_three_player_summer_game_by_keys_in_the_seat_client(host: PluginHost) -> None:
+def test_a_three_player_summer_game_by_keys_in_the_seat_client(plugins: PluginHost) -> None:
     """Every garden on the board, the purple card, the score of every seat, and at the end
     the groups each garden lost, in words."""
     from appdriver import drawn, play_to_the_end, running
 
-    seat = local_flowers(host, 3, 8, ("summer",))
+    seat = local_flowers(plugins, 3, 8, ("summer",))
 
     async def main() -> None:
-        async with running(seat, host, rows=40, columns=100) as d:
+        async with running(seat, plugins, rows=40, columns=100) as d:
             rows = await drawn(d, lambda rows: sum("score now" in r for r in rows) == 3,
                                what="every garden")
             screen = "\n".join(rows)

@@ -43,9 +43,9 @@ def _shown(view: View) -> list[int]:
     return cards + [t for t in view.tops if t >= 0] + list(view.discards) + [view.holding]
 
 
-def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(host: PluginHost) -> None:
+def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(plugins: PluginHost) -> None:
     for players in (1, 3):
-        ruleset = host.ruleset("flowers", players=players)
+        ruleset = plugins.ruleset("flowers", players=players)
         state = _midgame(ruleset, players, 9)
         view = ruleset.gamedef.view(state, 0)
         assert view.sizes == tuple(len(s) for s in state.stacks)
@@ -55,8 +55,8 @@ def test_a_view_shows_gardens_tops_and_sizes_and_no_hidden_card(host: PluginHost
         assert sum(len(g) for g in view.gardens) == sum(len(g) for g in state.gardens)
 
 
-def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=3)
+def test_a_card_taken_face_down_is_seen_by_its_taker_only(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=3)
     state = _midgame(ruleset, 3, 4)
     seat = state.active
     state = applied(ruleset, state, seat, take_action(2))
@@ -71,8 +71,8 @@ def test_a_card_taken_face_down_is_seen_by_its_taker_only(host: PluginHost) -> N
         state.holding}
 
 
-def test_a_state_dealt_from_a_view_re_deals_only_the_hidden_cards(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=2)
+def test_a_state_dealt_from_a_view_re_deals_only_the_hidden_cards(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=2)
     game = ruleset.gamedef
     state = _midgame(ruleset, 2, 6)
     assert state.phase == TAKE
@@ -86,8 +86,8 @@ def test_a_state_dealt_from_a_view_re_deals_only_the_hidden_cards(host: PluginHo
         game.legal_actions(state, state.active))
 
 
-def test_hash_data_names_the_state_and_leaves_out_derived_data(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", players=2)
+def test_hash_data_names_the_state_and_leaves_out_derived_data(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", players=2)
     state = _midgame(ruleset, 2, 5)
     assert state_hash(hash_data(state)) == state_hash(hash_data(state._replace(targets=((),) * 2)))
     swapped = state._replace(stacks=(state.stacks[0][::-1], *state.stacks[1:]))
@@ -96,8 +96,8 @@ def test_hash_data_names_the_state_and_leaves_out_derived_data(host: PluginHost)
     assert state_hash(hash_data(moved)) != state_hash(hash_data(state))
 
 
-def test_the_final_view_carries_every_seats_scoring_detail(host: PluginHost) -> None:
-    ruleset = host.ruleset("flowers", ["summer"], players=2)
+def test_the_final_view_carries_every_seats_scoring_detail(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("flowers", ["summer"], players=2)
     table = Table(ruleset, 2, seed_from_int(3))
     game = ruleset.gamedef
     while table.active_seats():

@@ -29,15 +29,15 @@ from hedgerow.plugins.mandala.state import PLAY, State
 
 
 @pytest.fixture(scope="session")
-def standard(host: PluginHost) -> Ruleset:
+def standard(plugins: PluginHost) -> Ruleset:
     """Mandala without variants (draw 2 after a single card)."""
-    return host.ruleset("mandala", [])
+    return plugins.ruleset("mandala", [])
 
 
 @pytest.fixture(scope="session")
-def drawfour(host: PluginHost) -> Ruleset:
+def drawfour(plugins: PluginHost) -> Ruleset:
     """Mandala with Draw four."""
-    return host.ruleset("mandala", ["draw-four"])
+    return plugins.ruleset("mandala", ["draw-four"])
 
 
 def tiles(*names: str) -> tuple[int, ...]:

@@ -85,8 +85,8 @@ def check_state(before: Any, after: State, seat: int, action: Action | None) -> 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "draw-four"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_core_conformance_kit(host: PluginHost, players: int, variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("mandala", variants, players=players)
+def test_core_conformance_kit(plugins: PluginHost, players: int, variants: tuple[str, ...]) -> None:
+    ruleset = plugins.ruleset("mandala", variants, players=players)
     report = check_game(ruleset, players=players, seeds=range(4), invariants=[check_state])
     assert report.games == 4 and report.kinds == ("ranked",)
     assert report.chances >= 4
@@ -94,11 +94,11 @@ def test_core_conformance_kit(host: PluginHost, players: int, variants: tuple[st
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "draw-four"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_keep_every_invariant(host: PluginHost, players: int,
+def test_random_games_keep_every_invariant(plugins: PluginHost, players: int,
                                            variants: tuple[str, ...]) -> None:
     """Many more seeds through the table: the invariants after every entry, views against
     states dealt from them now and then, and the ways games end."""
-    ruleset = host.ruleset("mandala", variants, players=players)
+    ruleset = plugins.ruleset("mandala", variants, players=players)
     game = ruleset.gamedef
     assert ruleset.bots is not None
     endings: Counter[str] = Counter()

@@ -123,9 +123,9 @@ def test_empty_deck_and_discard_stop_the_draw(standard: Ruleset) -> None:
     assert s.phase == PLAY and s.turn == 1 and s.hands[0] == hand(gray=6, orange=1)
 
 
-def test_reshuffles_happen_in_real_games_and_replay(host, standard: Ruleset) -> None:
-    ruleset = host.ruleset("mandala", [], players=2)
-    bots = [host.bot("random")]
+def test_reshuffles_happen_in_real_games_and_replay(plugins, standard: Ruleset) -> None:
+    ruleset = plugins.ruleset("mandala", [], players=2)
+    bots = [plugins.bot("random")]
     for n in range(20):
         table = play_game(ruleset, 2, seed_from_int(n), bots)
         chances = [e for e in table.entries if e.is_chance]

@@ -59,11 +59,11 @@ def _walk(game: GameDef[State, View], players: int, seed: bytes) -> Iterator[Sta
 
 
 @pytest.fixture(scope="module")
-def games(host: PluginHost) -> list[tuple[Ruleset, list[State]]]:
+def games(plugins: PluginHost) -> list[tuple[Ruleset, list[State]]]:
     """One random game per variant and player count: ``(rules, states)``."""
     out = []
     for variants, players in itertools.product(VARIANTS, PLAYERS):
-        ruleset = host.ruleset("mandala", list(variants), players=players)
+        ruleset = plugins.ruleset("mandala", list(variants), players=players)
         seed = f"outlook/{'+'.join(variants)}/{players}".encode()
         out.append((ruleset, list(_walk(ruleset.gamedef, players, seed))))
     return out
@@ -273,10 +273,10 @@ class _PlainScores(_DoubledScores):
 # -- every state, every variant ------------------------------------------------------------
 
 def test_deterministic_and_finite_on_every_state(
-        games: list[tuple[Ruleset, list[State]]], host: PluginHost) -> None:
+        games: list[tuple[Ruleset, list[State]]], plugins: PluginHost) -> None:
     for ruleset, states in games:
         judge, _, _ = _judge(ruleset)
-        fresh = host.ruleset("mandala", list(ruleset.variant_names),
+        fresh = plugins.ruleset("mandala", list(ruleset.variant_names),
                              players=states[0].players).bots.evaluate
         assert fresh is not None and fresh is not judge
         for state in states:

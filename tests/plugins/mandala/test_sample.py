@@ -59,11 +59,11 @@ def _walk(game: GameDef[State, View], players: int, seed: bytes) -> Iterator[Sta
 
 
 @pytest.fixture(scope="module")
-def walks(host: PluginHost) -> list[tuple[Ruleset, list[State]]]:
+def walks(plugins: PluginHost) -> list[tuple[Ruleset, list[State]]]:
     """The walked games: ``(rules, states)`` for each variant, player count and seed."""
     out = []
     for variants, players in itertools.product(VARIANTS, PLAYERS):
-        ruleset = host.ruleset("mandala", list(variants), players=players)
+        ruleset = plugins.ruleset("mandala", list(variants), players=players)
         for g in range(GAMES):
             seed = f"sample/{'+'.join(variants)}/{players}/{g}".encode()
             out.append((ruleset, list(_walk(ruleset.gamedef, players, seed))))

@@ -49,9 +49,9 @@ SEEDS = {2: 3, 3: 2, 4: 2}
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "+".join(v) or "standard")
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_mandala_plays_the_same_sealed_as_open(host: PluginHost, variants: tuple[str, ...],
+def test_mandala_plays_the_same_sealed_as_open(plugins: PluginHost, variants: tuple[str, ...],
                                                players: int) -> None:
-    report = check_sealed(host.ruleset("mandala", variants, players), players,
+    report = check_sealed(plugins.ruleset("mandala", variants, players), players,
                           range(SEEDS[players]))
     assert report.games == SEEDS[players] and report.actions > 0 and report.reveals > 0
 
@@ -60,9 +60,9 @@ def test_mandala_plays_the_same_sealed_as_open(host: PluginHost, variants: tuple
 
 
 @pytest.fixture(scope="module")
-def run(host: PluginHost) -> SealedRun:
+def run(plugins: PluginHost) -> SealedRun:
     """A 2-seat game sealed and open, dealt and at rest (nobody has played)."""
-    return SealedRun(host.ruleset("mandala", (), 2), 2, 5)
+    return SealedRun(plugins.ruleset("mandala", (), 2), 2, 5)
 
 
 def test_a_sealed_deal_hides_every_hand_in_tokens_and_shows_the_tiles(run: SealedRun) -> None:
@@ -201,12 +201,12 @@ def test_a_pass_is_checked_on_public_facts(standard: Ruleset) -> None:
     assert isinstance(_apply(standard, drawable, PASS), Refusal)
 
 
-def test_can_play_is_whether_there_is_a_play(host: PluginHost) -> None:
+def test_can_play_is_whether_there_is_a_play(plugins: PluginHost) -> None:
     """The pass check reads public facts only; on every state of random open games it says
     what the list of plays says."""
     for variants, rule in (((), STANDARD), (("draw-four",), DRAW_FOUR)):
         for players in (2, 4):
-            rules = host.ruleset("mandala", variants, players)
+            rules = plugins.ruleset("mandala", variants, players)
             for seed in range(6):
                 table = Table(rules, players, seed_from_int(seed))
                 rng = Rng(seed_from_int(seed), "can-play")
@@ -220,10 +220,10 @@ def test_can_play_is_whether_there_is_a_play(host: PluginHost) -> None:
 
 
 def test_a_play_naming_a_card_of_another_colour_halts_nobody_and_changes_nothing(
-        host: PluginHost) -> None:
+        plugins: PluginHost) -> None:
     """At a dealt sealed table, seat 0 claims one of its cards is a colour it is not: every
     peer refuses the play, with the card's true face attached, and nothing changes."""
-    run = SealedRun(host.ruleset("mandala", (), 2), 2, 5)
+    run = SealedRun(plugins.ruleset("mandala", (), 2), 2, 5)
     info = run.peers[0].info_state()
     card = info.hidden[0][0]
     other = (int(card) + 1) % 6

@@ -64,8 +64,8 @@ def test_deal_order_from_the_top_of_the_deck(standard: Ruleset) -> None:
         (DARK_TILES[-3], LIGHT_TILES[-3])]
 
 
-def test_the_deal_is_entry_zero_and_reproducible(host) -> None:
-    ruleset = host.ruleset("mandala", [], players=4)
+def test_the_deal_is_entry_zero_and_reproducible(plugins) -> None:
+    ruleset = plugins.ruleset("mandala", [], players=4)
     one, two = (Table(ruleset, 4, seed_from_int(7)) for _ in range(2))
     assert [e.index for e in one.entries] == [0] and one.entries[0].is_chance
     assert one.state_hash() == two.state_hash()

@@ -42,8 +42,8 @@ NEXT = tiles("red-3", "yellow-3")
 
 
 @pytest.fixture(scope="module")
-def ui(host: PluginHost, standard: Ruleset) -> MandalaUI:
-    found = host.game_ui("mandala", standard)
+def ui(plugins: PluginHost, standard: Ruleset) -> MandalaUI:
+    found = plugins.game_ui("mandala", standard)
     assert isinstance(found, MandalaUI)
     return found
 
@@ -90,12 +90,12 @@ def example(standard: Ruleset, *, b_yellow: int = 2) -> State:
 
 
 def test_the_hook_answers_a_ui_for_mandala_with_the_tables_draw_rule(
-        host: PluginHost, standard: Ruleset, drawfour: Ruleset) -> None:
-    assert isinstance(host.game_ui("mandala"), MandalaUI)
-    assert host.game_ui("petals-not", standard) is None
-    four = host.game_ui("mandala", drawfour)
+        plugins: PluginHost, standard: Ruleset, drawfour: Ruleset) -> None:
+    assert isinstance(plugins.game_ui("mandala"), MandalaUI)
+    assert plugins.game_ui("petals-not", standard) is None
+    four = plugins.game_ui("mandala", drawfour)
     assert isinstance(four, MandalaUI) and four.rule.after_single == 4
-    assert "draw 4" in four.help and "draw 2" in host.game_ui("mandala", standard).help
+    assert "draw 4" in four.help and "draw 2" in plugins.game_ui("mandala", standard).help
     assert len(four.help) < 480 and "claim" in four.help and "face-down" in four.help
 
 
@@ -287,19 +287,19 @@ def test_targets_and_details_in_words(ui: MandalaUI, standard: Ruleset) -> None:
 
 @pytest.mark.parametrize("variants", [(), ("draw-four",)], ids=["standard", "draw-four"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_ui_object_fits_whole_games(host: PluginHost, players: int,
+def test_the_ui_object_fits_whole_games(plugins: PluginHost, players: int,
                                         variants: tuple[str, ...]) -> None:
     """Every argument has a role, every choice is drawn, nothing raises (uicheck)."""
-    ruleset = host.ruleset("mandala", list(variants))
-    ui = host.game_ui("mandala", ruleset)
+    ruleset = plugins.ruleset("mandala", list(variants))
+    ui = plugins.game_ui("mandala", ruleset)
     seeds = range(2 if players < 4 else 1)  # a 4-player game has ~4x the views to draw
     assert check_ui(ui, ruleset, players=players, seeds=seeds) == []
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_states_preview_every_action_and_show_face_down_colours(
-        host: PluginHost, drawfour: Ruleset, players: int) -> None:
-    ui = host.game_ui("mandala", drawfour)
+        plugins: PluginHost, drawfour: Ruleset, players: int) -> None:
+    ui = plugins.game_ui("mandala", drawfour)
     table = Table(drawfour, players, b"ui-random")
     rng = Rng(b"ui-random", "test")
     steps = 0
@@ -326,13 +326,13 @@ def test_random_states_preview_every_action_and_show_face_down_colours(
 # -- the seat client --------------------------------------------------------------------------
 
 
-def local_mandala(host: PluginHost, seed: int, players: int = 2):
+def local_mandala(plugins: PluginHost, seed: int, players: int = 2):
     from hedgerow.clients.app.local import LocalSeat
     from hedgerow.core.seeding import seed_from_int
 
-    ruleset = host.ruleset("mandala", [])
+    ruleset = plugins.ruleset("mandala", [])
     return LocalSeat(ruleset, players, seed_from_int(seed),
-                     bots=[host.bot("random", "mandala")], name="Ann")
+                     bots=[plugins.bot("random", "mandala")], name="Ann")
 
 
 async def play_choosing_the_second_tile(d, limit: float = 60.0) -> list[str]:
@@ -366,11 +366,11 @@ async def play_choosing_the_second_tile(d, limit: float = 60.0) -> list[str]:
     return kept
 
 
-def test_the_seat_client_plays_mandala_by_keys_with_a_tile_choice(host: PluginHost) -> None:
-    seat = local_mandala(host, seed=SEED_WITH_A_CHOICE)
+def test_the_seat_client_plays_mandala_by_keys_with_a_tile_choice(plugins: PluginHost) -> None:
+    seat = local_mandala(plugins, seed=SEED_WITH_A_CHOICE)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             screen = await drawn(d, lambda r: any("needs" in line for line in r),
                                  what="the table screen")
             words = "\n".join(screen)
@@ -399,11 +399,11 @@ def test_the_seat_client_plays_mandala_by_keys_with_a_tile_choice(host: PluginHo
     asyncio.run(main())
 
 
-def test_the_count_turns_with_plus_and_minus(host: PluginHost) -> None:
-    seat = local_mandala(host, seed=3)
+def test_the_count_turns_with_plus_and_minus(plugins: PluginHost) -> None:
+    seat = local_mandala(plugins, seed=3)
 
     async def main() -> None:
-        async with running(seat, host) as d:
+        async with running(seat, plugins) as d:
             await drawn(d, lambda r: any("needs" in line for line in r), what="the table")
             await d.until(lambda: d.state.my_turn, what="our turn")
             view = d.state.view

@@ -13,15 +13,15 @@ from hedgerow.plugins.petals.state import PLAY, Pending, State
 
 
 @pytest.fixture(scope="session")
-def standard(host: PluginHost) -> Ruleset:
+def standard(plugins: PluginHost) -> Ruleset:
     """Petals without variants."""
-    return host.ruleset("petals", [])
+    return plugins.ruleset("petals", [])
 
 
 @pytest.fixture(scope="session")
-def harmony(host: PluginHost) -> Ruleset:
+def harmony(plugins: PluginHost) -> Ruleset:
     """Petals with Harmony."""
-    return host.ruleset("petals", ["harmony"])
+    return plugins.ruleset("petals", ["harmony"])
 
 
 Board = Callable[..., State]

@@ -125,9 +125,9 @@ def play_checked(ruleset, players: int, seed: int, kinds: Counter[str]) -> Table
 
 @pytest.mark.parametrize("variants", [(), ("harmony",)], ids=["standard", "harmony"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_every_invariant(host: PluginHost, players: int,
+def test_random_games_keep_every_invariant(plugins: PluginHost, players: int,
                                            variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("petals", variants, players=players)
+    ruleset = plugins.ruleset("petals", variants, players=players)
     kinds: Counter[str] = Counter()
     for seed in range(SEEDS):
         play_checked(ruleset, players, seed, kinds)
@@ -135,10 +135,10 @@ def test_random_games_keep_every_invariant(host: PluginHost, players: int,
     assert kinds["identical:move"] and kinds["identical:decline"], kinds
 
 
-def test_core_conformance_kit(host: PluginHost) -> None:
+def test_core_conformance_kit(plugins: PluginHost) -> None:
     conformance = pytest.importorskip("hedgerow.core.conformance")
     for variants in ((), ("harmony",)):
         for players in (2, 3, 4, 5):
-            ruleset = host.ruleset("petals", variants, players=players)
+            ruleset = plugins.ruleset("petals", variants, players=players)
             conformance.check_game(ruleset, players=players, seeds=range(6),
                                    invariants=[check_step])

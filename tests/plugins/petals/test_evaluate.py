@@ -27,10 +27,10 @@ VARIANTS = [(), ("harmony",)]
 IDS = ["standard", "harmony"]
 
 
-def rules(host: PluginHost, variants: tuple[str, ...], players: int = 2,
+def rules(plugins: PluginHost, variants: tuple[str, ...], players: int = 2,
           ) -> tuple[GameDef, BotSupport]:
     """The rules of a table and its bot support."""
-    ruleset = host.ruleset("petals", list(variants), players=players)
+    ruleset = plugins.ruleset("petals", list(variants), players=players)
     assert ruleset.bots is not None
     return ruleset.gamedef, ruleset.bots
 
@@ -60,9 +60,9 @@ def shortfall(state: State, seat: int) -> int:
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
 @pytest.mark.parametrize("players", [2, 3, 5])
-def test_at_the_end_it_is_the_score_less_the_lead_term(host: PluginHost, players: int,
+def test_at_the_end_it_is_the_score_less_the_lead_term(plugins: PluginHost, players: int,
                                                       variants: tuple[str, ...]) -> None:
-    game, bots = rules(host, variants, players)
+    game, bots = rules(plugins, variants, players)
     assert bots.evaluate is not None and bots.score is not None
     for seed in range(3):
         end = random_game(game, players, seed)[-1]
@@ -78,10 +78,10 @@ def test_at_the_end_it_is_the_score_less_the_lead_term(host: PluginHost, players
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
 def test_after_its_last_card_a_seat_is_judged_by_the_score_it_ends_with(
-        host: PluginHost, variants: tuple[str, ...]) -> None:
+        plugins: PluginHost, variants: tuple[str, ...]) -> None:
     """In the final round, once a seat has laid its last card, nothing is left to guess:
     the card in its hand will be scored directly, and nothing else changes its trackers."""
-    game, bots = rules(host, variants)
+    game, bots = rules(plugins, variants)
     assert bots.evaluate is not None and bots.score is not None
     checked = 0
     for seed in range(6):
@@ -97,9 +97,9 @@ def test_after_its_last_card_a_seat_is_judged_by_the_score_it_ends_with(
     assert checked >= 6
 
 
-def test_turns_left_counts_the_cards_a_seat_will_lay(host: PluginHost) -> None:
+def test_turns_left_counts_the_cards_a_seat_will_lay(plugins: PluginHost) -> None:
     for players in (2, 3, 4, 5):
-        game, _ = rules(host, (), players)
+        game, _ = rules(plugins, (), players)
         states = random_game(game, players, 7)
         assert [turns_left(states[0], s) for s in range(players)] == [
             {2: 15, 3: 9, 4: 7, 5: 6}[players]] * players  # docs/rules/petals.md
@@ -115,12 +115,12 @@ def test_turns_left_counts_the_cards_a_seat_will_lay(host: PluginHost) -> None:
 
 
 def test_a_point_near_the_bottom_is_worth_more_than_one_at_the_top(board,
-                                                                     host: PluginHost) -> None:
+                                                                     plugins: PluginHost) -> None:
     """Trackers F/W/E/A 1/1/4/9: three more on Earth (4 -> 7) or on Air (9 -> 12) leave the
     two lowest at 1 + 1 either way, but Earth is the tracker likely to count once the low
     ones grow, so a player lays the points there.  Likewise, with nothing else different,
     two points on each of two trackers beat four on one."""
-    _, bots = rules(host, ())
+    _, bots = rules(plugins, ())
     assert bots.evaluate is not None and bots.score is not None
     start = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}, hands=((7, 20), (21, 22)))
 
@@ -135,7 +135,7 @@ def test_a_point_near_the_bottom_is_worth_more_than_one_at_the_top(board,
     assert bots.evaluate(even, 0) > bots.evaluate(lopsided, 0)
 
 
-def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> None:
+def test_example_9_the_rotations_in_a_players_order(board, plugins: PluginHost) -> None:
     """Example 9: #07 at (1,0) for a seat at 3/0/3/3.  r3 (Water +7, Fire +1: 4/7/3/3) and
     r2 (Water +4: 3/4/3/3) both make the two lowest 3 + 3, so ``score`` ties them, but r3
     brought two more trackers up: the standard player takes r3, then r2, then r0 (nothing).
@@ -144,7 +144,7 @@ def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> 
     tie-break) is no clear call with four turns to go, so only r2's place is asserted."""
     judged: dict[tuple[str, ...], dict[int, float]] = {}
     for variants in VARIANTS:
-        game, bots = rules(host, variants)
+        game, bots = rules(plugins, variants)
         assert bots.evaluate is not None
         state = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)},
                       hands=((7, 20), (21, 22)), pile=tuple(range(23, 30)))
@@ -160,13 +160,13 @@ def test_example_9_the_rotations_in_a_players_order(board, host: PluginHost) -> 
 
 
 def test_different_symbols_waiting_count_the_card_that_will_score(board,
-                                                                    host: PluginHost) -> None:
+                                                                    plugins: PluginHost) -> None:
     """Example 11's board with #01 under (2,0): #25 r2 laid at (2,0) faces F3 with its own F3
     (Fire +6) and sets off different symbols (W* against F*).  Until the seat chooses, its
     trackers hold nothing of that, so ``score`` cannot tell this from laying #25 where it
     scores nothing; but the seat will score at least the card's Fire +6 (or move a card
     instead, if that is better), so ``evaluate`` counts it."""
-    game, bots = rules(host, ())
+    game, bots = rules(plugins, ())
     assert bots.evaluate is not None and bots.score is not None
     garden = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0), (1, 0): (16, 1),
               (2, -1): (1, 0)}
@@ -184,11 +184,11 @@ def test_different_symbols_waiting_count_the_card_that_will_score(board,
     assert isinstance(scored, State) and scored.trackers[0] == (10, 4, 4, 4)
 
 
-def test_example_15_the_card_kept_to_the_end_counts(board, host: PluginHost) -> None:
+def test_example_15_the_card_kept_to_the_end_counts(board, plugins: PluginHost) -> None:
     """Final round, the seat has laid its last card: keeping #38 (F3 W1 A3 E2) or #20 (W3 A1
     E2, F0) with trackers 2/5/5/5 ends at 5/6/7/8 (score 11) or 2/8/7/6 (score 8).  The
     trackers are the same now; ``evaluate`` already counts the card that will be scored."""
-    _, bots = rules(host, ())
+    _, bots = rules(plugins, ())
     assert bots.evaluate is not None and bots.score is not None
     base = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)}, pile=())
     judged = {}
@@ -201,11 +201,11 @@ def test_example_15_the_card_kept_to_the_end_counts(board, host: PluginHost) -> 
 
 
 def test_example_18_leading_no_tracker_is_judged_below_its_points(board,
-                                                                    host: PluginHost) -> None:
+                                                                    plugins: PluginHost) -> None:
     """Example 18: P1 at 10/10/10/10 scores 20 but leads no tracker and is eliminated.  With
     Earth at 12 instead (leading Earth), it still scores 20 and may win: ``score`` gives both
     20, ``evaluate`` puts the eliminated one below (by the point it is short of Earth)."""
-    _, bots = rules(host, (), 3)
+    _, bots = rules(plugins, (), 3)
     assert bots.evaluate is not None and bots.score is not None
     others = ((20, 2, 3, 25), (5, 12, 11, 3))
     base = board({(0, 0): (1, 0)}, players=3)._replace(phase=OVER, active=-1,
@@ -220,10 +220,10 @@ def test_example_18_leading_no_tracker_is_judged_below_its_points(board,
 # -- purity and robustness -------------------------------------------------------------------
 
 
-def test_the_same_position_is_always_judged_the_same(host: PluginHost) -> None:
+def test_the_same_position_is_always_judged_the_same(plugins: PluginHost) -> None:
     """Asked twice, in another order, or by a table built afresh: the same numbers."""
-    states = random_game(rules(host, ())[0], 2, 11)[::5]
-    _, first = rules(host, ())
+    states = random_game(rules(plugins, ())[0], 2, 11)[::5]
+    _, first = rules(plugins, ())
     assert first.evaluate is not None
     forward = [first.evaluate(s, seat) for s in states for seat in (0, 1)]
     backward = [first.evaluate(s, seat) for s in reversed(states) for seat in (1, 0)]
@@ -235,9 +235,9 @@ def test_the_same_position_is_always_judged_the_same(host: PluginHost) -> None:
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_every_sampled_state_is_judged_with_a_finite_number(host: PluginHost, players: int,
+def test_every_sampled_state_is_judged_with_a_finite_number(plugins: PluginHost, players: int,
                                                             variants: tuple[str, ...]) -> None:
-    game, bots = rules(host, variants, players)
+    game, bots = rules(plugins, variants, players)
     assert bots.evaluate is not None and bots.sample is not None
     rng = Rng(b"evaluate-samples")
     for seed in range(2):
@@ -249,8 +249,8 @@ def test_every_sampled_state_is_judged_with_a_finite_number(host: PluginHost, pl
                     assert isinstance(value, float) and math.isfinite(value)
 
 
-def test_before_the_deal_it_judges_too(host: PluginHost) -> None:
-    game, bots = rules(host, ())
+def test_before_the_deal_it_judges_too(plugins: PluginHost) -> None:
+    game, bots = rules(plugins, ())
     assert bots.evaluate is not None
     fresh = game.setup(SetupContext(2))
     assert fresh.phase != PLAY

@@ -18,32 +18,32 @@ from hedgerow.plugins import petals
 from hedgerow.plugins.petals import harmony
 
 
-def test_game_and_variant_are_registered(host: PluginHost) -> None:
-    spec = host.game("petals")
+def test_game_and_variant_are_registered(plugins: PluginHost) -> None:
+    spec = plugins.game("petals")
     assert (spec.name, spec.title, spec.version) == ("petals", "Petals", "2.1.0")
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.summary
     assert spec.players_default == 4
-    variant = host.variants[("petals", "harmony")]
+    variant = plugins.variants[("petals", "harmony")]
     assert variant.version == "1.0.0" and variant.summary
     assert variant.impl is not harmony and isinstance(variant.impl, harmony.HarmonyRules)
 
 
-def test_extension_hooks_are_declared(host: PluginHost) -> None:
+def test_extension_hooks_are_declared(plugins: PluginHost) -> None:
     for name in ("petals_winner", "petals_final_scoring"):
-        caller = getattr(host.pm.hook, name)
+        caller = getattr(plugins.pm.hook, name)
         assert caller.spec is not None and caller.spec.opts["firstresult"]
 
 
-def test_fingerprints(host: PluginHost) -> None:
-    assert host.ruleset("petals").fingerprint == "petals@2.1.0"
-    assert host.ruleset("petals", ["harmony"]).fingerprint == "petals@2.1.0+harmony@1.0.0"
+def test_fingerprints(plugins: PluginHost) -> None:
+    assert plugins.ruleset("petals").fingerprint == "petals@2.1.0"
+    assert plugins.ruleset("petals", ["harmony"]).fingerprint == "petals@2.1.0+harmony@1.0.0"
 
 
-def test_player_count_is_checked(host: PluginHost) -> None:
+def test_player_count_is_checked(plugins: PluginHost) -> None:
     with pytest.raises(HedgerowError):
-        host.ruleset("petals", [], players=6)
+        plugins.ruleset("petals", [], players=6)
     with pytest.raises(HedgerowError):
-        host.ruleset("petals", [], players=1)
+        plugins.ruleset("petals", [], players=1)
 
 
 def test_harmony_module_holds_no_rule_hook() -> None:

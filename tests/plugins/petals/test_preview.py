@@ -40,9 +40,9 @@ def _figures(game: GameDef, bots: BotSupport, state: State,
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
 @pytest.mark.parametrize("players", [2, 3, 5])
-def test_every_figure_is_evaluate_of_the_state_apply_builds(host: PluginHost, players: int,
+def test_every_figure_is_evaluate_of_the_state_apply_builds(plugins: PluginHost, players: int,
                                                             variants: tuple[str, ...]) -> None:
-    game, bots = rules(host, variants, players)
+    game, bots = rules(plugins, variants, players)
     assert bots.evaluate is not None
     answered = placements = 0
     for seed in range(2):
@@ -59,8 +59,8 @@ def test_every_figure_is_evaluate_of_the_state_apply_builds(host: PluginHost, pl
     assert answered > placements / 2  # most placements make no symbol pair
 
 
-def test_none_while_an_effect_waits_and_on_the_last_turn(host: PluginHost) -> None:
-    game, bots = rules(host, ())
+def test_none_while_an_effect_waits_and_on_the_last_turn(plugins: PluginHost) -> None:
+    game, bots = rules(plugins, ())
     waiting = last = 0
     for seed in range(6):
         for state in random_game(game, 2, seed)[:-1]:
@@ -71,8 +71,8 @@ def test_none_while_an_effect_waits_and_on_the_last_turn(host: PluginHost) -> No
     assert waiting and last
 
 
-def test_none_for_a_symbol_pair_and_for_what_apply_refuses(host: PluginHost) -> None:
-    game, bots = rules(host, ())
+def test_none_for_a_symbol_pair_and_for_what_apply_refuses(plugins: PluginHost) -> None:
+    game, bots = rules(plugins, ())
     state = random_game(game, 2, 3)[10]
     seat = state.active
     legal, figures = _figures(game, bots, state)
@@ -101,12 +101,12 @@ def _without_shortcut(ruleset: Ruleset) -> Ruleset:
 
 
 @pytest.mark.parametrize(("number", "moves"), [(0, 12), (1, 12), (2, 200)])
-def test_bots_play_the_same_game_with_and_without_it(host: PluginHost, number: int,
+def test_bots_play_the_same_game_with_and_without_it(plugins: PluginHost, number: int,
                                                      moves: int) -> None:
     """The same moves, so the same log (the first ``moves`` of it; 200: the whole game)."""
-    ruleset = host.ruleset("petals", [], players=2)
+    ruleset = plugins.ruleset("petals", [], players=2)
     bots_here = "ismcts:200,greedy" if number < 2 else "greedy,greedy"
-    specs = [resolve(host, name, "petals") for name in bots_here.split(",")]
+    specs = [resolve(plugins, name, "petals") for name in bots_here.split(",")]
     heads = []
     for rules_here in (ruleset, _without_shortcut(ruleset)):
         seed = seed_from_int(number)
@@ -120,8 +120,8 @@ def test_bots_play_the_same_game_with_and_without_it(host: PluginHost, number: i
     assert heads[0] == heads[1]
 
 
-def test_the_conformance_kit_catches_a_wrong_shortcut(host: PluginHost) -> None:
-    ruleset = host.ruleset("petals", [], players=2)
+def test_the_conformance_kit_catches_a_wrong_shortcut(plugins: PluginHost) -> None:
+    ruleset = plugins.ruleset("petals", [], players=2)
     each = ruleset.bots.evaluate_each
     assert each is not None
 

@@ -117,9 +117,9 @@ def play_out(ruleset: Ruleset, state: State, rng: Rng) -> object:
 
 @pytest.mark.parametrize("variants", [(), ("harmony",)], ids=["standard", "harmony"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_a_sample_is_the_seats_view_and_plays_on(host: PluginHost, players: int,
+def test_a_sample_is_the_seats_view_and_plays_on(plugins: PluginHost, players: int,
                                                  variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("petals", variants, players=players)
+    ruleset = plugins.ruleset("petals", variants, players=players)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.sample is not None and bots.score is not None
@@ -203,9 +203,9 @@ def test_a_view_that_does_not_add_up_is_refused(standard: Ruleset) -> None:
 
 @pytest.mark.parametrize("variants", [(), ("harmony",)], ids=["standard", "harmony"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_score_is_the_outcomes_score_at_the_end(host: PluginHost, players: int,
+def test_score_is_the_outcomes_score_at_the_end(plugins: PluginHost, players: int,
                                                 variants: tuple[str, ...]) -> None:
-    ruleset = host.ruleset("petals", variants, players=players)
+    ruleset = plugins.ruleset("petals", variants, players=players)
     game = ruleset.gamedef
     bots = ruleset.bots
     assert bots.score is not None
@@ -239,11 +239,11 @@ EX21 = ((10, 12, 11, 13), (14, 12, 13, 11))
     (EX20, (10, 11), (10, 11)),
     (EX21, (21, 23), (3, 3)),
 ])
-def test_score_on_the_winner_examples(board, host: PluginHost, trackers, standard_scores,
+def test_score_on_the_winner_examples(board, plugins: PluginHost, trackers, standard_scores,
                                       spreads) -> None:
     players = len(trackers)
-    standard = host.ruleset("petals", [], players=players).bots
-    harmony = host.ruleset("petals", ["harmony"], players=players).bots
+    standard = plugins.ruleset("petals", [], players=players).bots
+    harmony = plugins.ruleset("petals", ["harmony"], players=players).bots
     for phase in (PLAY, OVER):  # mid-game or at the end, the figure of the trackers
         state = board({(0, 0): (1, 0)}, players=players)._replace(trackers=trackers,
                                                                   phase=phase)
@@ -256,11 +256,11 @@ def test_score_on_the_winner_examples(board, host: PluginHost, trackers, standar
     (2, 7, -3),  # Water +4: (5, 4, 3, 6) -> 3 + 4; spread 6 - 3
     (3, 9, -4),  # Water +7, Fire +1: (6, 7, 3, 6) -> 3 + 6; spread 7 - 3
 ])
-def test_score_after_example_9(board, host: PluginHost, rot: int, standard_score: int,
+def test_score_after_example_9(board, plugins: PluginHost, rot: int, standard_score: int,
                                harmony_score: int) -> None:
-    rules = host.ruleset("petals", [], players=2).gamedef
-    standard = host.ruleset("petals", [], players=2).bots
-    harmony = host.ruleset("petals", ["harmony"], players=2).bots
+    rules = plugins.ruleset("petals", [], players=2).gamedef
+    standard = plugins.ruleset("petals", [], players=2).bots
+    harmony = plugins.ruleset("petals", ["harmony"], players=2).bots
     state = board({(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0)},
                   hands=((7, 20), (21, 22)))._replace(trackers=((5, 0, 3, 6), (0, 0, 0, 0)))
     assert standard.score(state, 0) == 3 and harmony.score(state, 0) == -6
@@ -271,9 +271,9 @@ def test_score_after_example_9(board, host: PluginHost, rot: int, standard_score
     assert standard.score(after, 1) == 0
 
 
-def test_score_after_example_11_move(board, play, host: PluginHost) -> None:
+def test_score_after_example_11_move(board, play, plugins: PluginHost) -> None:
     """Option (b) of example 11: moving #13 to (2,1) at r1 scores Earth +3 for seat 0."""
-    standard = host.ruleset("petals", [], players=2).bots
+    standard = plugins.ruleset("petals", [], players=2).bots
     start = {(0, 0): (1, 0), (1, 1): (9, 0), (2, 2): (13, 0), (1, 0): (16, 1)}
     state = board(start, hands=((25, 20), (21, 22)))._replace(
         trackers=((4, 4, 1, 5), (0, 0, 0, 0)))

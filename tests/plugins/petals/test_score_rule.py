@@ -40,9 +40,9 @@ def test_each_table_answers_the_rule_of_its_variant(standard: Ruleset, harmony: 
     assert STANDARD.sum_words(EX17[0]) == "7 + 9" and HARMONY.sum_words(EX17[0]) == "15 - 7"
 
 
-def test_the_ui_of_a_harmony_table_speaks_of_the_spread(host: PluginHost, standard: Ruleset,
+def test_the_ui_of_a_harmony_table_speaks_of_the_spread(plugins: PluginHost, standard: Ruleset,
                                                        harmony: Ruleset) -> None:
-    plain, balanced = host.game_ui("petals", standard), host.game_ui("petals", harmony)
+    plain, balanced = plugins.game_ui("petals", standard), plugins.game_ui("petals", harmony)
     assert isinstance(plain, PetalsUI) and isinstance(balanced, PetalsUI)
     assert "two LOWEST trackers added" in plain.help
     assert "SMALLEST" in balanced.help and "spread" in balanced.help
@@ -58,9 +58,9 @@ def chart_rows(ui, view: View, width: int = 80) -> list[str]:
     return text(ui.draw("chart", DrawContext(view, 0, width))).split("\n")
 
 
-def test_the_results_chart_explains_each_figure(host: PluginHost, standard: Ruleset,
+def test_the_results_chart_explains_each_figure(plugins: PluginHost, standard: Ruleset,
                                                 harmony: Ruleset) -> None:
-    rows = chart_rows(host.game_ui("petals", standard), over(EX17))
+    rows = chart_rows(plugins.game_ui("petals", standard), over(EX17))
     assert rows[0] == "Where the points came from" and "Score" in rows[2]
     # By rank (seat 1 wins with 17), each figure as the sum that makes it.
     assert [r.split()[:2] for r in rows[3:]] == [["Seat", "1"], ["Seat", "0"], ["Seat", "2"]]
@@ -68,15 +68,15 @@ def test_the_results_chart_explains_each_figure(host: PluginHost, standard: Rule
     # A star on each tracker won: Fire seat 0; Water seats 1 and 2; Earth seat 1; Air seat 2.
     assert [r.count("★") for r in rows[3:]] == [2, 1, 2]
     assert "▒" in rows[3]  # the last card's share of each bar
-    rows = chart_rows(host.game_ui("petals", harmony), over(EX17))
+    rows = chart_rows(plugins.game_ui("petals", harmony), over(EX17))
     assert "Spread" in rows[2] and "in the spread" in rows[1]
     assert rows[3].endswith("11 - 8 = 3") and rows[4].endswith("15 - 7 = 8")
     assert rows[5].endswith("20 - 4 = 16")
 
 
 def test_the_chart_names_players_through_seat_targets_and_marks_the_eliminated(
-        host: PluginHost, harmony: Ruleset) -> None:
-    ui = host.game_ui("petals", harmony)
+        plugins: PluginHost, harmony: Ruleset) -> None:
+    ui = plugins.game_ui("petals", harmony)
     drawing = ui.draw("chart", DrawContext(over(((10, 10, 10, 10), (20, 2, 3, 25),
                                                  (5, 12, 11, 3))), 0, 80))
     seats = [f[2] for f in drawing if len(f) > 2]

@@ -119,8 +119,8 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
     assert not any(f"{c:02d}" in narrow for *_, c, _ in seen.garden)
 
 
-def test_the_ui_hook_answers_only_for_petals(host: PluginHost) -> None:
-    assert isinstance(host.game_ui("petals"), PetalsUI)
+def test_the_ui_hook_answers_only_for_petals(plugins: PluginHost) -> None:
+    assert isinstance(plugins.game_ui("petals"), PetalsUI)
     from hedgerow.plugins.petals import ui
 
     assert ui.hedgerow_game_ui(game="other", ruleset=None) is None
