@@ -155,6 +155,8 @@ class _Watcher:
     def _history(self) -> None:
         """With ``verbose``, one "action" event per history line not reported yet."""
         seat = self.seat
+        if self.verbose and seat.index < self.history:
+            self.history = len(seat.history())  # our entries were taken back (a rollback)
         if self.verbose and seat.index > self.history:
             history = seat.history()
             for line in history[self.history:]:
@@ -195,6 +197,10 @@ def seat_event_text(event: SeatEvent, name: Callable[[int], str] | None = None) 
                 f"{who(event.seat)} from entry #{event.index}")
     if event.kind == SeatEventKind.RECLAIM:
         return f"{who(event.seat)} plays again from entry #{event.index}"
+    if event.kind == SeatEventKind.ROLLBACK:
+        return (f"{who(event.seat)} was cut off at its own turn: its own entries from "
+                f"#{event.index}, which nobody else had, are taken back for the table's "
+                f"(a {event.bot or 'bot'} bot run by {who(event.runner)} played them)")
     return f"the table agreed to end the game at entry #{event.index}, with no winner"
 
 

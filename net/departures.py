@@ -48,6 +48,7 @@ from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Applied, Table
 from hedgerow.net import wirerules as W
 from hedgerow.net.context import Living, Seated, Speaking
+from hedgerow.net.hashbook import Divergence, HashBook
 from hedgerow.net.keys import Identity
 from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Takeover, Takeovers
@@ -66,6 +67,7 @@ from hedgerow.net.messages import (
     SeatTaken,
     action_commitment,
 )
+from hedgerow.net.rollback import Rollback
 from hedgerow.net.seat import Changes, Departed, Link, Motion, Phase
 from hedgerow.net.shown import shown
 from hedgerow.net.stepround import StepRound
@@ -93,14 +95,18 @@ class DeparturesContext(Speaking, Seated, Living, Protocol):
     @property
     def identity(self) -> Identity: ...
 
-    @property
-    def table(self) -> Table | None: ...
+    table: Table | None  # (replaced by a rollback, `hedgerow.net.rollback`)
 
     @property
     def writer(self) -> LogWriter | None: ...
 
     @property
     def changes(self) -> Changes: ...
+
+    @property
+    def hashes(self) -> HashBook | None: ...
+
+    def names(self) -> dict[int, str]: ...
 
 
 class DeparturesSeal(Protocol):
@@ -155,6 +161,10 @@ class DeparturesPlay(Protocol):
 
     def peer_back(self, member: Member, *, restarted: bool = True) -> None: ...
 
+    def rolled_back(self, index: int) -> None: ...
+
+    in_doubt: Callable[[Divergence], bool]
+
 
 class Departures:
     """Departed seats, motions about them, takeovers in force, bots hosted and reclaims.
@@ -206,6 +216,9 @@ class Departures:
         self._number = 0
         self._bots: dict[int, asyncio.Task[None]] = {}
         self._handing_back: set[int] = set()  # seats handed back once the open step ends
+        #: Our own entries nobody else holds yet, taken back for a takeover during a cut.
+        self.rollback = Rollback(ctx, sync)
+        sync.in_doubt = lambda divergence: self.rollback.doubt(divergence, self.lost_seen)
 
     # -- what the clients read ----------------------------------------------------------
 
@@ -243,6 +256,7 @@ class Departures:
         """This process came back with ``hedgerow resume``: it hears the table out first."""
         self.resumed = True
         self.resumed_at = self.ctx.now()
+        self.rollback.resumed()
 
     def answered_by(self, member: Member) -> None:
         """``member`` answered our catch-up request: any takeover of our seat in force at that
@@ -286,16 +300,34 @@ class Departures:
         sealed = self.sealed.takeover_problem(seat)
         if sealed is not None:
             return sealed
+        quorum = self.quorum_problem(self.voters(seat))
+        if quorum is not None:
+            return quorum
         if self.sync.syncing:
             return ("a bot cannot take the seat before you have caught up with the table "
                     "(nobody has answered since you came back)")
         return None
 
+    def quorum_problem(self, voters: Sequence[int]) -> str | None:
+        """Why ``voters`` may not seat a bot (None: they may).  At a table of three seats or
+        more their own peers still play, the voters must be at least half of those seats,
+        and when exactly half, hold the lowest of them: a peer cut off from the rest sees
+        everyone else lost, and a bot it ran for them would fork the game from the one they
+        play on, so only one side of a partition may seat bots (§5.9).  At a table of two
+        either side may (nobody can tell a partition from a crash there)."""
+        playing = [s for s in range(self.ctx.players) if s not in self.runs]
+        if len(playing) < 3 or 2 * len(voters) > len(playing) or (
+                2 * len(voters) == len(playing) and playing[0] in voters):
+            return None
+        return (f"only {len(voters)} of the {len(playing)} seats still played by their own "
+                f"players can agree here; a bot needs more than half of them, or half with "
+                f"seat {playing[0]} (the others may be playing on without this peer)")
+
     def may_act(self) -> bool:
         """False while our own seat is run by another peer's bot, or has been handed back to
         us at an entry we have not caught up to yet, or (just resumed) while the other seats
         have not all answered: one of them may be about to say a bot runs it."""
-        if self.held is not None or self.hearing_out():
+        if self.held is not None or self.rollback.doubted is not None or self.hearing_out():
             return False
         table = self.ctx.table
         return self.handed_back is None or (table is not None
@@ -366,6 +398,9 @@ class Departures:
             return (f"the voters differ: this peer sees seats "
                     f"{', '.join(str(s) for s in mine)} at the table")
         if motion.kind == MotionKind.TAKEOVER:
+            quorum = self.quorum_problem(motion.voters)
+            if quorum is not None:
+                return quorum
             if motion.runner != min(motion.voters):
                 return f"the runner must be the lowest voting seat, {min(motion.voters)}"
             sealed = self.sealed.takeover_problem(motion.seat)
@@ -453,6 +488,7 @@ class Departures:
         §5.9): open for `MOTION_EXPIRY_S`, a voter departed, or the seat no longer departed.
         Their late votes and repeats count for nothing; the proposer may propose again."""
         self.departed()  # (a link changed: number a new departure, forget a seat back)
+        self.rollback.tick(self.ctx.names())  # (a doubt that waited in vain halts)
         if not self.motions:
             return
         roster, now = self.ctx.roster, self.ctx.now()
@@ -649,6 +685,7 @@ class Departures:
     def authored_own(self, index: int) -> None:
         """This process authored its seat's action at log ``index`` (or committed to the step
         that starts there)."""
+        self.rollback.authored(index, self.lost_seen)
         self.authored = max(self.authored, index)
         self.lost_seen.clear()
 
@@ -672,10 +709,12 @@ class Departures:
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"seat {body.runner} cannot run a bot for seat {body.seat}")
             return
-        if body.index <= self.authored:
+        if body.index <= self.authored and not self._take_back(member, body):
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
                             f"seat {body.seat} authored entry #{self.authored} itself, after "
                             f"the takeover from #{body.index} that this names")
+            return
+        if self.ctx.phase == Phase.HALTED:
             return
         if member.seat != body.runner and (self.authored >= 0 or not self.resumed):
             self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
@@ -697,6 +736,24 @@ class Departures:
             log.info("a %s bot run by seat %d played our seat from entry #%d; waiting for it "
                      "to hand the seat back", body.bot, body.runner, body.index)
             self.ctx.notify()
+
+    def _take_back(self, member: Member, body: SeatTaken) -> bool:
+        """A takeover of our seat from ``body.index``, at or before our own last action: we
+        were cut off at our own turn (§5.9).  True once we took back our entries from there
+        (or halted, at a sealed table); False when we may not (the SeatTaken is refused)."""
+        if member.seat != body.runner or self.resumed:
+            return False
+        problem = self.rollback.problem(body.index, body.runner, self.lost_seen)
+        if problem is not None:
+            log.warning("a takeover of our seat from entry #%d by seat %d: not taking back "
+                        "our entries (%s)", body.index, body.runner, problem)
+            return False
+        self.lost_seen = self.rollback.lost_since(body.index, self.lost_seen)
+        event = self.rollback.roll_back(body)
+        if event is not None:
+            self.events.append(event)
+            self.authored = self.rollback.last_before(body.index)
+        return True
 
     def on_handback(self, rx: Received, env: Envelope, member: Member,
                     body: SeatHandback) -> None:

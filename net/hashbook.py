@@ -84,6 +84,10 @@ class HashBook:
         #: is taken at the claim that differs from ours: it cannot have both states).
         self.second: dict[tuple[int, int], bytes] = {}
         self.sent = 0  # own hashes this process has reported (entries 0 .. sent - 1)
+        #: Another peer has shown that it holds our entries before this index (its hash of
+        #: one of them equals ours, or it sent an action or entries that chain on them):
+        #: they can never be taken back (docs/protocol.md §5.9, a rollback).
+        self.agreed = 0
 
     def record_own(self, index: int, state_hash: bytes) -> Divergence | None:
         """This peer applied entry ``index`` (the next one); check reports already in."""
@@ -132,10 +136,30 @@ class HashBook:
         """Our hashes of entries before ``upto`` are reported (or need not be)."""
         self.sent = max(self.sent, min(upto, len(self.own)))
 
+    def confirm(self, upto: int) -> None:
+        """Another peer holds our entries before ``upto`` (it chained on them)."""
+        self.agreed = max(self.agreed, upto)
+
+    def roll_back(self, index: int) -> None:
+        """Forget our hashes of entries ``index`` and later and every report about them (a
+        rollback of entries no other peer holds, docs/protocol.md §5.9)."""
+        if index < self.agreed:
+            raise ValueError(f"entry #{index} is held by another peer: it cannot be rolled back")
+        del self.own[index:]
+        self.sent = min(self.sent, index)
+        self.reports = {i: r for i, r in self.reports.items() if i < index}
+        self.settled = {i for i in self.settled if i < index}
+        self.latest = {seat: min(i, index - 1) for seat, i in self.latest.items()}
+        self.second = {k: h for k, h in self.second.items() if k[0] < index}
+        if self.divergence is not None and self.divergence.index >= index:
+            self.divergence = None
+
     def _check(self, index: int) -> Divergence | None:
         if index >= len(self.own):
             return None
         mine = self.own[index]
+        if any(h == mine for h in self.reports.get(index, {}).values()) or index in self.settled:
+            self.agreed = max(self.agreed, index + 1)
         reports = {seat: self.second.get((index, seat), h) if h == mine else h
                    for seat, h in self.reports.get(index, {}).items()}
         differs = any(h != mine for h in reports.values())

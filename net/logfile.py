@@ -47,7 +47,14 @@ from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
-from hedgerow.net.messages import CardReveal, LoggedEntry, LogHeader, SealRecord, SeatEvent
+from hedgerow.net.messages import (
+    CardReveal,
+    LoggedEntry,
+    LogHeader,
+    SealRecord,
+    SeatEvent,
+    SeatEventKind,
+)
 from hedgerow.net.rulesmatch import OPEN_DECK
 
 log = logging.getLogger(__name__)
@@ -263,6 +270,14 @@ def parse_log(data: bytes) -> LogReadResult:
         elif isinstance(record, LogHeader):
             return stop("extra_header", "a second log header")
         elif isinstance(record, SeatEvent):
+            if record.kind == SeatEventKind.ROLLBACK:
+                # Entries from its index on, written before it, are void (§5.9: a seat cut
+                # off at its own turn drops its own entries that nobody else applied).
+                if record.index > len(entries):
+                    return stop("bad_index", f"a rollback to entry #{record.index}, past the "
+                                             f"log's end (#{len(entries)})")
+                del entries[record.index:]
+                head = entries[-1].entry.digest if entries else header.table_header.genesis
             events.append(record)  # outside the chain: it changes no entry and no state
         elif isinstance(record, SealRecord):
             seals.append((len(entries), record))  # outside the chain, like a seat event
@@ -522,6 +537,17 @@ class LogWriter:
         except CodecError as exc:
             raise LogFileError(f"{self.path}: cannot log the seat event: {exc.message}") from exc
         self._write(frame, True)
+
+    def roll_back(self, event: SeatEvent, head: bytes) -> None:
+        """Write a ``ROLLBACK`` seat event (flushed and fsynced): the entries from
+        ``event.index`` on are void, and the next appended entry is ``event.index``, chained to
+        ``head`` (the digest of the entry before it, or the genesis).  The void entries stay
+        in the file before the record, so nothing written is lost (docs/protocol.md §6)."""
+        if event.kind != SeatEventKind.ROLLBACK or event.index > self._next_index:
+            raise LogFileError(f"{self.path}: refusing to roll back to entry #{event.index} "
+                               f"(the next entry is #{self._next_index})")
+        if self._write(_frame(event), True):
+            self._next_index, self._head = event.index, head
 
     def append_seal(self, record: SealRecord, *, own: bool) -> None:
         """Write a sealed-deck record (outside the hash chain), flush it, and fsync it when

@@ -45,11 +45,14 @@ if TYPE_CHECKING:
 PROTOCOL_VERSION = 4
 #: The log-file format version written (``LogHeader.format_version``).  Format 3 added seat
 #: events (`SeatEvent`: a takeover, a reclaim, an agreed end), records outside the hash
-#: chain; format 4 the sealed deck's records (`SealRecord`, ``LogEntry.reveals``).
-LOG_FORMAT_VERSION = 4
+#: chain; format 4 the sealed deck's records (`SealRecord`, ``LogEntry.reveals``); format 5
+#: the rollback (a `SeatEvent` of kind ``ROLLBACK``: a seat cut off at its own turn drops
+#: its own entries nobody else applied, docs/protocol.md §5.9).
+LOG_FORMAT_VERSION = 5
 #: Every log-file format version read: format 1 files predate chance entries and hold none;
-#: format 2 files hold no seat events; format 3 files no sealed records.
-LOG_FORMATS_READ = (1, 2, 3, 4)
+#: format 2 files hold no seat events; format 3 files no sealed records; format 4 files no
+#: rollback.
+LOG_FORMATS_READ = (1, 2, 3, 4, 5)
 class ErrorCode(IntEnum):
     """Why a message was refused (the ``ErrorCode`` enum of hedgerow.proto, same numbers)."""
 
@@ -449,6 +452,7 @@ class SeatEventKind(IntEnum):
     TAKEOVER = 1
     RECLAIM = 2
     END = 3
+    ROLLBACK = 4
 
 
 @dataclass(frozen=True, slots=True)

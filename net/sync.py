@@ -186,6 +186,9 @@ class Sync:
         self._told: set[int] = set()
         self._asked: set[int] = set()
         self._ended = False
+        #: Whether a divergence may be a takeover of our seat during a cut, to wait for
+        #: rather than halt on (set by departures: `hedgerow.net.rollback.Rollback.doubt`).
+        self.in_doubt: Callable[[Divergence], bool] = lambda divergence: False
 
     def resumed(self, history: Sequence[HistoryLine],
                 reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
@@ -219,6 +222,23 @@ class Sync:
         self._told.clear()
         self._asked.clear()
         self._ended = False
+
+    def rolled_back(self, index: int) -> None:
+        """Our entries from ``index`` on were taken back (`hedgerow.net.rollback`): forget
+        what was kept about them; catch-up brings the table's own."""
+        self.history = [line for line in self.history if line.index < index]
+        if self._step is not None and self._step.index >= index:
+            self._step = None
+        self._unsealed.clear()
+        self._waiting.clear()
+        for kept in (self._reveals, self._own):
+            for i in [i for i in kept if i >= index]:
+                del kept[i]
+        self._commits.clear()
+        self._told = {i for i in self._told if i < index}
+        self._asked = {i for i in self._asked if i < index}
+        self._ended = False
+        self.catch_up_at = None
 
     @property
     def table(self) -> Table | None:
@@ -445,6 +465,8 @@ class Sync:
             return True
         if msg.reveals:
             self._reveals[msg.index] = msg.reveals
+        if self.ctx.hashes is not None:
+            self.ctx.hashes.confirm(msg.index)  # its author chained on every entry before it
         self.applied(result)
         self.heard(member, msg.hashes)
         self.drain()
@@ -587,7 +609,10 @@ class Sync:
 
     def _diverged(self, divergence: Divergence) -> None:
         """A hash differs from ours: halt naming who diverged (again, as more reports refine
-        it), and make sure every peer gets our own hash of that entry."""
+        it), and make sure every peer gets our own hash of that entry — unless it may be a
+        takeover of our seat while we were cut off (`in_doubt`: nothing is told then)."""
+        if self.ctx.phase != Phase.HALTED and self.in_doubt(divergence):
+            return
         self.ctx.halt(divergence.describe(self.ctx.names()), tell=True, index=divergence.index)
         self.tell(divergence.index)
 
@@ -1075,6 +1100,7 @@ class Sync:
                             f"catch-up entry #{entry.index}: {result.message}",
                             ref_index=entry.index, refusal=result.code)
             return False
+        self.ctx.hashes.confirm(entry.index + 1)  # its sender holds it and every one before
         if result:
             self.applied(result)
             if self._step is not None and self._step.index < table.index:

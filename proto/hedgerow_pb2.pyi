@@ -54,6 +54,7 @@ class SeatEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_EVENT_TAKEOVER: _ClassVar[SeatEventKind]
     SEAT_EVENT_RECLAIM: _ClassVar[SeatEventKind]
     SEAT_EVENT_END: _ClassVar[SeatEventKind]
+    SEAT_EVENT_ROLLBACK: _ClassVar[SeatEventKind]
 LEAVE_UNSPECIFIED: LeaveReason
 LEAVE_QUIT: LeaveReason
 LEAVE_GAME_OVER: LeaveReason
@@ -87,6 +88,7 @@ SEAT_EVENT_UNSPECIFIED: SeatEventKind
 SEAT_EVENT_TAKEOVER: SeatEventKind
 SEAT_EVENT_RECLAIM: SeatEventKind
 SEAT_EVENT_END: SeatEventKind
+SEAT_EVENT_ROLLBACK: SeatEventKind
 
 class Action(_message.Message):
     __slots__ = ("kind", "args")

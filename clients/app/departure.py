@@ -340,6 +340,10 @@ class DeparturePrompt:
                 self.state.say(self.takeover_text(event.seat, event.bot) + ".")
             elif event.kind == SeatEventKind.RECLAIM:
                 self.state.say(self.reclaim_text(event.seat))
+            elif event.kind == SeatEventKind.ROLLBACK:
+                self.state.say(f"You were cut off from the table: your move from entry "
+                               f"#{event.index}, which nobody else received, is taken back "
+                               f"for the bot's.")
         self._events = len(events)
 
     def _wait_over(self) -> None:

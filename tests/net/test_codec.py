@@ -661,23 +661,25 @@ def test_log_records() -> None:
             encode_log_record(bad)
     with pytest.raises(CodecError, match="neither"):
         decode_log_record(b"")
-    future = pb.LogRecord(header=pb.LogHeader(format_version=5, game="g", fingerprint="f",
+    future = pb.LogRecord(header=pb.LogHeader(format_version=6, game="g", fingerprint="f",
                                               players=2, seed=b"s"))
-    with pytest.raises(CodecError, match="format version 5 is not supported "
-                                         r"\(this version reads formats 1, 2, 3, 4\)") as info:
+    with pytest.raises(CodecError, match="format version 6 is not supported "
+                                         r"\(this version reads formats 1, 2, 3, 4, 5\)") as info:
         decode_log_record(future.SerializeToString())
     assert info.value.code is ErrorCode.PROTOCOL_MISMATCH
-    # Format 1 (before chance entries) reads the same; format 4 is what is written.
+    # Format 1 (before chance entries) reads the same; format 5 is what is written.
     older = pb.LogRecord(header=pb.LogHeader(format_version=1, game="g", fingerprint="f",
                                              players=2, seed=b"s"))
     assert decode_log_record(older.SerializeToString()) == LogHeader("g", (), "f", 2, b"s")
     written = pb.LogRecord.FromString(encode_log_record(LogHeader("g", (), "f", 2, b"s")))
-    assert written.header.format_version == 4
+    assert written.header.format_version == 5
     with pytest.raises(CodecError):
         encode_log_record("nope")  # type: ignore[arg-type]
     # A seat event (format 3) round-trips; one with an unknown kind or unsorted voters does not.
     event = SeatEvent(SeatEventKind.TAKEOVER, 2, 0, "random", 7, (0, 1))
     assert decode_log_record(encode_log_record(event)) == event
+    rollback = SeatEvent(SeatEventKind.ROLLBACK, 2, 0, "random", 7)  # (format 5)
+    assert decode_log_record(encode_log_record(rollback)) == rollback
     for bad_event in (SeatEvent(SeatEventKind.UNSPECIFIED, 2),
                       SeatEvent(SeatEventKind.END, 2, voters=(1, 0))):
         with pytest.raises(CodecError):

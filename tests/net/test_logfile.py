@@ -822,3 +822,45 @@ def test_a_full_disk_leaves_the_log_whole_up_to_its_last_record(tmp_path: Path, 
         assert again.next_index == 2
         log_all(table, again, applied)
     assert [e.entry for e in read_log(path).entries] == table.entries
+
+
+# --------------------------------------------------------------------------------------
+# A rollback (docs/protocol.md §5.9, §6): a seat cut off at its own turn takes back its own
+# entries nobody else applied
+
+
+def test_a_rollback_record_voids_the_entries_before_it_and_the_log_goes_on(tmp_path: Path
+                                                                           ) -> None:
+    from hedgerow.net.messages import SeatEvent, SeatEventKind
+
+    path = tmp_path / "t.hlog"
+    play(path, [1, 2, 3])  # the deal and three moves: entries #0..#3
+    void = read_log(path).entries[3]
+    # The table's own #3 is another move: rebuild the table to #3 and play it.
+    other = Table(toy_ruleset(), 2, SEED)
+    for item in read_log(path).entries[1:3]:
+        assert not isinstance(other.follow(item.entry.index, item.entry.seat,
+                                           item.entry.action), Refusal)
+    with LogWriter.resume(path, sync=False) as writer:
+        writer.roll_back(SeatEvent(SeatEventKind.ROLLBACK, 0, 1, "random", 3),
+                         read_log(path).entries[2].entry.digest)
+        assert writer.next_index == 3
+        log_all(other, writer, add(other, 2))
+    result = read_log(path)
+    assert result.ok, result.problem
+    assert [e.entry.index for e in result.entries] == [0, 1, 2, 3]
+    assert result.entries[3].entry.action == Action.of("add", n=2) != void.entry.action
+    assert [e.kind for e in result.events] == [SeatEventKind.ROLLBACK]
+    assert void.entry.digest in path.read_bytes()  # nothing written is lost
+    assert verify_log(lambda h: toy_ruleset(), result) is None
+    # A writer continuing the file continues after the rollback.
+    with LogWriter.resume(path, sync=False) as writer:
+        assert writer.next_index == 4
+    # A rollback past the entries read is damage, and so is a writer asked for one.
+    with LogWriter.resume(path, sync=False) as writer, pytest.raises(LogFileError):
+        writer.roll_back(SeatEvent(SeatEventKind.ROLLBACK, 0, 1, "random", 9), b"")
+    with open(path, "ab") as f:
+        f.write(frame(SeatEvent(SeatEventKind.ROLLBACK, 0, 1, "random", 7)))  # type: ignore[arg-type]
+    damaged = read_log(path)
+    assert damaged.problem is not None and damaged.problem.kind == "bad_index"
+    assert len(damaged.entries) == 4

@@ -314,7 +314,7 @@ def log_file() -> str:
     result = parse_log(bytes(data))
     assert result.ok and result.entries == entries
     return (
-        "header: format 4, petals + harmony, fingerprint "
+        "header: format 5, petals + harmony, fingerprint "
         f"{header.fingerprint}, 3 seats,\n"
         "        seed 000102..1f, table id 000102..0f, own seat 0, names Ann, Bob, Cy\n"
         f"entry 0: chance, {deal}, state hash ee * 32\n"

@@ -1,0 +1,209 @@
+"""`Rollback`: a seat cut off during its own turn takes back what nobody else applied.
+
+A partition is not a cheat (docs/protocol.md §5.9, "A seat cut off at its own turn").  When
+a seat's link is cut both ways while its process goes on, the process may author its own
+entry #N while nobody hears it, and the others, who saw the seat lost, may agree that a bot
+plays it from #N: two different entries #N.  When the link returns, the others' entry
+stands (they agreed on it, and the runner's ``SeatTaken`` says so); this process drops its
+own entries from the takeover's index on and takes the seat back from there, as a peer
+that resumed would.  It may do so only when that loses nothing anyone saw as final:
+
+* every entry it drops is after the last one another peer showed that it holds (its state
+  hash came back equal to ours, or it sent an action or entries chained on ours: the hash
+  book's ``agreed``), and this process authored one of them for its own seat;
+* the ``SeatTaken`` comes from the runner it names, a seat this process saw lost since its
+  last own action before the takeover's index (a takeover needs every voter to have lost
+  touch with the seat, so a peer heard all along cannot have run a bot for it);
+* the table's deck is open: at a sealed table the action this process drops may have shown
+  cards, and the sealed deck's state (keys sent, cards opened, the escrow recovered by the
+  runner) is not unwound in a running process, so such a seat halts with a clear message
+  (without telling the others, who go on) instead.
+
+A rollback is logged: a ``ROLLBACK`` seat event after the entries it voids (which stay in
+the file), so the log reads, replays and resumes as the table's (§6).  Until the runner's
+``SeatTaken`` comes, a hash that differs from ours on such an entry is *doubted*, not a
+desync: this process stops acting and waits `DOUBT_S` seconds for the ``SeatTaken``, then
+halts as for any desync.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from hedgerow.core.sealedtable import SealedTable
+from hedgerow.core.table import Table
+from hedgerow.net.context import Living, Seated
+from hedgerow.net.hashbook import Divergence, HashBook
+from hedgerow.net.logfile import LogWriter, replay_log
+from hedgerow.net.messages import LoggedEntry, SeatEvent, SeatEventKind, SeatTaken
+from hedgerow.net.seat import Phase
+
+log = logging.getLogger(__name__)
+
+#: How long a doubted divergence waits for the runner's ``SeatTaken`` before it halts.
+DOUBT_S = 10.0
+
+
+class RollbackContext(Seated, Living, Protocol):
+    """What a rollback reads and replaces of the peer's shared state
+    (`hedgerow.net.context.PeerContext`)."""
+
+    table: Table | None
+
+    @property
+    def hashes(self) -> HashBook | None: ...
+
+    @property
+    def writer(self) -> LogWriter | None: ...
+
+    def now(self) -> float: ...
+
+    def notify(self) -> None: ...
+
+
+class RolledPlay(Protocol):
+    """What a rollback needs of play (`hedgerow.net.sync.Sync`)."""
+
+    def seal(self) -> None: ...
+
+    def rolled_back(self, index: int) -> None:
+        """Forget what play kept about entries ``index`` and later."""
+
+
+class Rollback:
+    """This process's own entries that no other peer acknowledged, and taking them back.
+
+    ``authored(index)`` is told each action this process authors for its own seat (with
+    the seats it saw lost since the one before), ``lost`` reads the seats seen lost since the
+    last one.
+    """
+
+    def __init__(self, ctx: RollbackContext, play: RolledPlay) -> None:
+        self.ctx = ctx
+        self.play = play
+        #: Our own actions in this process: (log index, seats seen lost before it).
+        self.own: list[tuple[int, frozenset[int]]] = []
+        #: A divergence on entries we may take back, and until when we wait for the
+        #: ``SeatTaken`` that explains it.
+        self.doubted: Divergence | None = None
+        self.doubt_until = 0.0
+
+    # -- what this process did ----------------------------------------------------------
+
+    def authored(self, index: int, lost: set[int]) -> None:
+        """We authored our seat's action at ``index``; ``lost``: seats seen lost before it."""
+        self.own.append((index, frozenset(lost)))
+
+    def resumed(self) -> None:
+        """This process came back with its log: what the log holds counts as held by the
+        others (we cannot know which of its entries they applied)."""
+        book, table = self.ctx.hashes, self.ctx.table
+        if book is not None and table is not None:
+            book.agreed = max(book.agreed, table.index)
+
+    def lost_since(self, index: int, lost: set[int]) -> set[int]:
+        """The seats seen lost since our last own action before ``index`` (``lost``: since
+        our last one)."""
+        seen = set(lost)
+        for at, before in self.own:
+            if at >= index:
+                seen |= before
+        return seen
+
+    def last_before(self, index: int) -> int:
+        """Our last own action before ``index`` (-1: none)."""
+        return max((at for at, _ in self.own if at < index), default=-1)
+
+    # -- may we take back from ``index``? ------------------------------------------------
+
+    def problem(self, index: int, runner: int, lost: set[int]) -> str | None:
+        """Why this process may not take back its entries from ``index`` for a takeover run
+        by ``runner`` (None: it may)."""
+        table, book = self.ctx.table, self.ctx.hashes
+        if table is None or book is None or self.ctx.writer is None:
+            return "play has not started here"
+        if self.ctx.phase != Phase.PLAYING:
+            # (our own action ended the game here: its end report may be out already)
+            return f"the table is {self.ctx.phase.value} here"
+        if not any(at >= index for at, _ in self.own):
+            return f"this process authored nothing for seat {self.ctx.seat} from #{index} on"
+        if index < book.agreed:
+            return (f"another peer holds this seat's entries up to #{book.agreed - 1}: they "
+                    f"are final")
+        if runner not in self.lost_since(index, lost):
+            return (f"seat {runner} has not lost touch with us since our last action before "
+                    f"#{index}: no bot of its can play seat {self.ctx.seat}")
+        return None
+
+    def doubt(self, divergence: Divergence, lost: set[int]) -> bool:
+        """A hash that differs from ours: True while it may come from a takeover of our seat
+        during a cut (every differing seat was lost to us since our last own action before
+        the entry, and we may still take the entry back), so we wait for the runner's
+        ``SeatTaken`` instead of halting."""
+        table, book = self.ctx.table, self.ctx.hashes
+        if table is None or book is None or isinstance(table, SealedTable):
+            return False
+        index = divergence.index
+        mine = divergence.hashes.get(self.ctx.seat)
+        differ = {s for s, h in divergence.hashes.items() if h != mine}
+        seen = self.lost_since(index, lost)
+        if (not differ or not differ <= seen or index < book.agreed
+                or not any(at >= index for at, _ in self.own)):
+            return False
+        if self.doubted is None or self.doubted.index != index:
+            self.doubt_until = self.ctx.now() + DOUBT_S
+            log.warning("seats %s hold another entry #%d than ours, which nobody else holds: "
+                        "waiting for a bot's takeover of our seat to explain it",
+                        ", ".join(str(s) for s in sorted(differ)), index)
+        self.doubted = divergence
+        self.ctx.notify()
+        return True
+
+    def tick(self, names: dict[int, str]) -> None:
+        """Once a beat: a doubt that waited `DOUBT_S` in vain is a desync."""
+        doubted = self.doubted
+        if doubted is None or self.ctx.now() < self.doubt_until:
+            return
+        self.doubted = None
+        if self.ctx.phase in (Phase.PLAYING, Phase.FINISHED):
+            self.ctx.halt(doubted.describe(names) + " (no takeover of this seat explains it)",
+                          tell=True, index=doubted.index)
+
+    # -- taking back --------------------------------------------------------------------
+
+    def roll_back(self, body: SeatTaken) -> SeatEvent | None:
+        """Drop our entries from ``body.index`` on (checked: `problem`) and log it; the
+        ``ROLLBACK`` event, or None when this table cannot (a sealed deck: halted)."""
+        table, book, writer = self.ctx.table, self.ctx.hashes, self.ctx.writer
+        assert table is not None and book is not None and writer is not None
+        index = body.index
+        self.play.seal()  # everything applied is in the log and the book first
+        if isinstance(table, SealedTable):
+            self.ctx.halt(
+                f"this seat was cut off at its own turn and a {body.bot} bot run by seat "
+                f"{body.runner} played it from entry #{index} meanwhile; at a sealed table this "
+                f"seat cannot take back its own entries from #{index} (their cards' keys went "
+                f"out with them), so it stops here and the table goes on without it")
+            return None
+        dropped = table.index - index
+        logged = [LoggedEntry(entry, book.own[entry.index]) for entry in table.entries[:index]]
+        report = replay_log(self.ctx.ruleset, writer.header, logged)
+        if report.table is None or report.mismatch is not None:
+            self.ctx.halt(f"cannot take back entries from #{index}: our own log does not "
+                          f"replay ({report.mismatch})")
+            return None
+        head = logged[-1].entry.digest if logged else table.header.genesis
+        event = SeatEvent(SeatEventKind.ROLLBACK, self.ctx.seat, body.runner, body.bot, index)
+        writer.roll_back(event, head)
+        book.roll_back(index)
+        self.ctx.table = report.table
+        self.play.rolled_back(index)
+        self.own = [(at, lost) for at, lost in self.own if at < index]
+        self.doubted = None
+        log.warning("this seat was cut off at its own turn: took back our %d entr%s from #%d "
+                    "(nobody else applied them); a %s bot run by seat %d played the seat "
+                    "meanwhile", dropped, "y" if dropped == 1 else "ies", index, body.bot,
+                    body.runner)
+        return event
+

@@ -1,0 +1,198 @@
+"""A seat cut off during its own turn does not fork from the table (docs/protocol.md §5.9,
+"A seat cut off at its own turn").
+
+The cut seat authors its own entry #N while nobody hears it; the others, who saw it lost,
+seat a bot that authors another #N.  When the link returns, the runner's ``SeatTaken``
+names #N: the cut seat takes back its own entry (nobody else applied it), logs the rollback,
+waits for the handback, catches up the table's entries and plays on.  Every log verifies and
+holds the same entries; the cut seat's file still holds its own void entry, before the
+rollback record.  A lone cut-off seat cannot seat bots for the others (it is no majority);
+an entry another peer acknowledged is never taken back; at a sealed table the cut seat
+stops cleanly instead.  Peers in one process over real CURVE sockets (tests/departing.py);
+the cut is the peer dropping everything it would send or hear.  The same fault between
+real processes on a simulated LAN is tests/reliability/test_lan_fork.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from departing import WAIT, close_all, fast, plugins, run, table, verified
+
+from hedgerow.clients.botrunner import play_bot
+from hedgerow.core.actions import Action
+from hedgerow.core.errors import Refusal
+from hedgerow.core.game import BotSpec
+from hedgerow.core.playout import make_bots
+from hedgerow.net.logfile import read_log
+from hedgerow.net.messages import LogHeader, MotionKind, SeatEventKind, SeatMotion, SeatTaken
+from hedgerow.net.peer import Peer
+from hedgerow.net.seat import Link, Phase
+
+
+def cut(peer: Peer) -> list[bool]:
+    """Cut ``peer`` off both ways until the returned flag's first item is set to False."""
+    on = [True]
+    accept, send, reply = peer._accept, peer.ctx.node.send, peer.ctx.node.reply
+    peer._accept = lambda rx, env: None if on[0] else accept(rx, env)  # type: ignore
+    peer.ctx.node.send = lambda key, data: False if on[0] else send(key, data)  # type: ignore
+    peer.ctx.node.reply = lambda route, data: False if on[0] else reply(route, data)  # type: ignore
+    return on
+
+
+async def to_turn_of(peers: list[Peer], seat: int) -> None:
+    """Play each seat's first legal action until it is ``seat``'s turn (every peer agrees)."""
+    for _ in range(50):
+        for p in peers:
+            assert await p.wait_until(lambda p=p: p.index == peers[0].index and p.ready, WAIT)
+        active = peers[0].active_seats()
+        if active == (seat,):
+            return
+        mover = next(p for p in peers if p.seat == active[0])
+        assert await mover.wait_until(lambda m=mover: bool(m.legal_actions()), WAIT)
+        assert await mover.submit(mover.legal_actions()[0]) is None
+        index = mover.index
+        for p in peers:
+            assert await p.wait_until(lambda p=p, i=index: p.index >= i, WAIT)
+    raise AssertionError(f"never seat {seat}'s turn")
+
+
+def other_than_the_bot(peer: Peer, spec: BotSpec) -> Action:
+    """A legal action of ``peer``'s seat other than the one a bot taking the seat over now
+    would choose first (its stream is the table's: `hedgerow.core.playout.make_bots`)."""
+    table = peer.ctx.table
+    assert table is not None and peer.seed is not None
+    legal = list(peer.legal_actions())
+    bot = make_bots(peer.ruleset, peer.players, peer.seed, [spec])[peer.seat]
+    theirs = bot.choose(table.view(peer.seat), table.legal_actions(peer.seat))
+    return next(a for a in legal if a != theirs)
+
+
+def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_plays_on() -> None:
+    spec = plugins().bot("random")
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        fast(peers)
+        runner, other, victim = peers
+        try:
+            await to_turn_of(peers, 2)
+            fork = victim.index
+            link = cut(victim)
+            own = other_than_the_bot(victim, spec)
+            assert await victim.submit(own) is None  # our own #N, heard by nobody
+            assert victim.index > fork
+            for p in (runner, other):
+                assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
+            assert await victim.wait_until(
+                lambda: {0, 1} <= victim.departures.lost_seen
+                or {0, 1} <= {s for s in victim.departures.rollback.lost_since(fork, set())},
+                WAIT)
+            # Alone, the cut seat is no majority: it cannot seat bots for the others.
+            lone = victim.departures.propose(MotionKind.TAKEOVER, 0, "random")
+            assert isinstance(lone, Refusal) and "more than half" in lone.message
+            other.departures.accept = lambda motion: True
+            assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"),
+                              SeatMotion)
+            assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
+            bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in (runner, other)]
+            assert await runner.wait_until(  # the bot authors another #N for seat 2
+                lambda: any(e.seat == 2 and e.index == fork for e in runner.entries()), WAIT)
+            theirs = runner.entries()[fork]
+            mine = victim.entries()[fork]
+            assert theirs.digest != mine.digest  # two different entries #N: a fork
+            link[0] = False  # the link returns
+            assert await victim.wait_until(lambda: victim.departures.handed_back is not None,
+                                           WAIT)
+            assert victim.phase() == Phase.PLAYING, victim.problem()
+            assert not any(r.what in ("SeatTaken", "SeatHandback") for r in victim.ctx.refusals)
+            assert [e.kind for e in victim.departures.events] == [
+                SeatEventKind.ROLLBACK, SeatEventKind.TAKEOVER, SeatEventKind.RECLAIM]
+            assert victim.departures.events[0].index == fork
+            codes = await asyncio.gather(play_bot(victim, spec, delay=0.01), *bots)
+            assert codes == [0, 0, 0], victim.problem()
+            assert victim.state_hash() == runner.state_hash() == other.state_hash()
+            assert victim.entries()[fork] == theirs  # the table's #N stands
+            for p in peers:
+                p.sync.seal()
+                verified(p, p.log_path())
+                assert list(read_log(p.log_path()).entries) == \
+                    list(read_log(runner.log_path()).entries)
+            # Nothing written is lost: the void entry is still in the victim's file, before
+            # the rollback record that voids it.
+            raw = victim.log_path().read_bytes()
+            assert mine.digest in raw
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_an_entry_another_peer_holds_is_never_taken_back() -> None:
+    """The protection of §5.9 stays: a SeatTaken from a runner the seat saw lost, naming an
+    entry of the seat's own that the others acknowledged, is refused and changes nothing."""
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        fast(peers)
+        runner, _, victim = peers
+        try:
+            await to_turn_of(peers, 2)
+            fork = victim.index
+            assert await victim.submit(victim.legal_actions()[0]) is None
+            await to_turn_of(peers, 2)  # the others played on: they hold our #N
+            assert victim.ctx.hashes is not None
+            assert await victim.wait_until(  # (their hashes of it came back on their actions)
+                lambda: victim.ctx.hashes is not None and victim.ctx.hashes.agreed > fork, WAIT)
+            link = cut(victim)
+            assert await victim.wait_until(lambda: 0 in victim.departures.lost_seen, WAIT)
+            link[0] = False
+            before = list(victim.entries())
+            member = runner.ctx.roster.by_seat(2) if runner.ctx.roster else None
+            assert member is not None
+            runner.ctx.send(member, SeatTaken(2, 0, "random", fork))
+            assert await victim.wait_until(
+                lambda: any(r.what == "SeatTaken" for r in victim.ctx.refusals), WAIT)
+            assert list(victim.entries()) == before
+            assert victim.departures.held is None and victim.phase() == Phase.PLAYING
+            assert not any(e.kind == SeatEventKind.ROLLBACK for e in victim.departures.events)
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_sealed_seat_cut_off_at_its_own_turn_stops_cleanly() -> None:
+    """At a sealed table the cut seat's own entry may have shown cards: it does not take it
+    back, but stops with a clear message, without halting the others."""
+
+    async def main() -> None:
+        peers = await table("posy", 3)
+        fast(peers)
+        runner, other, victim = peers
+        try:
+            await to_turn_of(peers, 2)
+            fork = victim.index
+            link = cut(victim)
+            assert await victim.submit(victim.legal_actions()[0]) is None
+            assert await victim.wait_until(lambda: victim.index > fork, WAIT)
+            for p in (runner, other):
+                assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
+            assert await victim.wait_until(lambda: 0 in victim.departures.lost_seen
+                                           or 0 in victim.departures.rollback.lost_since(
+                                               fork, set()), WAIT)
+            other.departures.accept = lambda motion: True
+            assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"),
+                              SeatMotion)
+            assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
+            link[0] = False
+            assert await victim.wait_until(lambda: victim.phase() == Phase.HALTED, WAIT)
+            assert "sealed table" in (victim.problem() or "")
+            await asyncio.sleep(0.5)
+            assert runner.phase() == other.phase() == Phase.PLAYING
+            header: LogHeader | None = read_log(victim.log_path()).header
+            assert header is not None
+        finally:
+            await close_all(peers)
+
+    run(main())
