@@ -16,6 +16,7 @@ real processes on a simulated LAN is tests/reliability/test_lan_fork.py.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from departing import WAIT, close_all, fast, plugins, run, table, verified
 
@@ -25,7 +26,14 @@ from hedgerow.core.errors import Refusal
 from hedgerow.core.game import BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.net.logfile import read_log
-from hedgerow.net.messages import LogHeader, MotionKind, SeatEventKind, SeatMotion, SeatTaken
+from hedgerow.net.messages import (
+    LogHeader,
+    MotionKind,
+    SeatEventKind,
+    SeatMotion,
+    SeatTaken,
+    StateHash,
+)
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
 
@@ -122,6 +130,118 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_plays_on() -> N
             # the rollback record that voids it.
             raw = victim.log_path().read_bytes()
             assert mine.digest in raw
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+class SlowLink:
+    """``peer`` holds back what ``sender`` sends it, in order, until `release` (a slow link
+    from that one peer)."""
+
+    def __init__(self, peer: Peer, sender: Peer) -> None:
+        self.held: list[tuple[Any, Any]] | None = []
+        self.accept, key = peer._accept, sender.identity.public
+
+        def accept(rx: Any, env: Any) -> None:
+            if self.held is not None and rx.sender == key:
+                self.held.append((rx, env))
+            else:
+                self.accept(rx, env)
+        peer._accept = accept  # type: ignore[method-assign]
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for rx, env in held:
+            self.accept(rx, env)
+
+
+async def forked(peers: list[Peer], spec: BotSpec) -> tuple[int, list[bool], SlowLink,
+                                                            list[asyncio.Future[int]]]:
+    """Seat 2 cut off at its own turn plays its own #N; the others seat a bot that plays
+    another #N.  (N, the cut, the runner's slow link to seat 2, the others' bot runners.)"""
+    runner, other, victim = peers
+    await to_turn_of(peers, 2)
+    fork = victim.index
+    link = cut(victim)
+    deaf = SlowLink(victim, runner)
+    assert await victim.submit(other_than_the_bot(victim, spec)) is None
+    for p in (runner, other):
+        assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
+    assert await victim.wait_until(
+        lambda: {0, 1} <= victim.departures.rollback.lost_since(fork, victim.departures.lost_seen),
+        WAIT)
+    other.departures.accept = lambda motion: True
+    assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"), SeatMotion)
+    assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
+    bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in (runner, other)]
+    assert await other.wait_until(
+        lambda: any(e.seat == 2 and e.index == fork for e in other.entries()), WAIT)
+    return fork, link, deaf, bots
+
+
+def test_a_differing_hash_before_the_takeover_is_told_is_doubted_not_a_desync() -> None:
+    """Messages sent during the cut arrive in any order across links: another seat's hash
+    of the table's #N (here a StateHash; at a simultaneous step a commitment carries them)
+    may come before the runner's SeatTaken.  The cut seat does not halt on it: it stops
+    acting, tells nobody, and takes its entry back once the SeatTaken comes."""
+    spec = plugins().bot("random")
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        fast(peers)
+        runner, other, victim = peers
+        try:
+            fork, link, deaf, bots = await forked(peers, spec)
+            link[0] = False  # the link returns, but the runner's messages are slow
+            assert other.ctx.hashes is not None
+            member = other.ctx.roster.by_seat(2) if other.ctx.roster else None
+            assert member is not None
+            other.ctx.send(member, StateHash.of(fork, [other.ctx.hashes.own[fork]]))
+            assert await victim.wait_until(
+                lambda: victim.departures.rollback.doubted is not None, WAIT)
+            assert victim.phase() == Phase.PLAYING and victim.held_back() is not None
+            await asyncio.sleep(0.3)
+            assert runner.phase() == other.phase() == Phase.PLAYING  # nobody was told
+            deaf.release()  # the runner's SeatTaken comes
+            assert await victim.wait_until(lambda: victim.departures.handed_back is not None,
+                                           WAIT)
+            assert victim.departures.rollback.doubted is None
+            codes = await asyncio.gather(play_bot(victim, spec, delay=0.01), *bots)
+            assert codes == [0, 0, 0], victim.problem()
+            assert victim.state_hash() == runner.state_hash() == other.state_hash()
+            for p in peers:
+                p.sync.seal()
+                verified(p, p.log_path())
+        finally:
+            await close_all(peers)
+
+    run(main())
+
+
+def test_a_doubt_no_takeover_explains_halts_as_a_desync(monkeypatch) -> None:
+    import hedgerow.net.rollback as rollback
+
+    monkeypatch.setattr(rollback, "DOUBT_S", 0.5)
+    spec = plugins().bot("random")
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        fast(peers)
+        _, other, victim = peers
+        try:
+            fork, link, _deaf, bots = await forked(peers, spec)
+            link[0] = False  # (the runner's messages never come)
+            assert other.ctx.hashes is not None
+            member = other.ctx.roster.by_seat(2) if other.ctx.roster else None
+            assert member is not None
+            other.ctx.send(member, StateHash.of(fork, [other.ctx.hashes.own[fork]]))
+            assert await victim.wait_until(lambda: victim.phase() == Phase.HALTED, WAIT)
+            assert f"desync after entry #{fork}" in (victim.problem() or "")
+            assert "no takeover of this seat explains it" in (victim.problem() or "")
+            for bot in bots:
+                bot.cancel()
         finally:
             await close_all(peers)
 
