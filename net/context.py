@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
@@ -253,6 +253,10 @@ class PeerContext:
         self._phase = Phase.SEATING
         self.problem: str | None = None
         self._writer: LogWriter | None = None
+        #: Told of every new log writer (the host's spectators stream its records, §3.4).
+        self.on_writer: Callable[[LogWriter | None], None] | None = None
+        #: The spectators watching the table, by name (the host's list, §3.4).
+        self.watchers: tuple[str, ...] = ()
         #: This seat could not write its log (a full disk): it went silent, lost to the
         #: others, and stopped (`log_failed`).
         self.silent = False
@@ -284,6 +288,8 @@ class PeerContext:
         self._writer = writer
         if writer is not None:
             writer.on_failure = self.log_failed
+        if self.on_writer is not None:
+            self.on_writer(writer)
 
     def log_failed(self, problem: str) -> None:
         """This seat's log cannot be written (a full disk, docs/protocol.md §6): it stops at

@@ -5,7 +5,8 @@ envelope is refused with its code); then the envelope is checked against the lin
 on (the sender it names must be the link's CURVE key), handed to seating while this peer
 joins (the host's answer, or held: a peer seated before the host answered us), checked for
 this table's id, and finally dispatched, typed, to the phase that handles its body
-(`hedgerow.net.dispatch.Dispatch`), once its sender is known to hold a seat.  Anything
+(`hedgerow.net.dispatch.Dispatch`), once its sender is known to hold a seat; a
+spectator's go to `hedgerow.net.spectators.Spectators` (§3.4).  Anything
 refused gets an ``Error`` reply and a log line, and changes nothing.
 """
 
@@ -20,6 +21,7 @@ from hedgerow.net.links import Links
 from hedgerow.net.members import Roster
 from hedgerow.net.seat import Phase
 from hedgerow.net.seating import Seating
+from hedgerow.net.spectators import Spectators
 from hedgerow.net.transport import Received
 
 NO_SEAT = "the sender holds no seat at this table"
@@ -49,8 +51,9 @@ class Intake:
     """Decodes, checks and routes what a peer receives."""
 
     def __init__(self, ctx: IntakeContext, *, seating: Seating, links: Links,
-                 dispatch: Dispatch) -> None:
+                 dispatch: Dispatch, spectators: Spectators | None = None) -> None:
         self.ctx = ctx
+        self.spectators = spectators
         self.seating = seating
         self.links = links
         self.dispatch = dispatch
@@ -94,6 +97,9 @@ class Intake:
             return
         member = ctx.roster.by_key(rx.sender) if ctx.roster is not None else None
         if member is None:
+            if self.spectators is not None and self.spectators.has(rx.sender):
+                self.spectators.on_body(rx, env)  # a spectator: no seat, no vote (§3.4)
+                return
             if ctx.phase == Phase.SEATING and not ctx.is_host and seating.hold(rx, env):
                 return  # maybe a peer seated after us: see the roster
             ctx.refuse(rx, env, msg.ErrorCode.STRANGER, NO_SEAT)

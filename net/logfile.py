@@ -46,7 +46,7 @@ from types import TracebackType
 from hedgerow.core.errors import HedgerowError, Refusal, RulesError
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.table import Applied, LogEntry, Table
-from hedgerow.net.codec import CodecError, decode_log_record, encode_log_record
+from hedgerow.net.codec import CodecError, LogRecord, decode_log_record, encode_log_record
 from hedgerow.net.messages import (
     CardReveal,
     LoggedEntry,
@@ -423,6 +423,9 @@ class LogWriter:
         self.on_failure: Callable[[str], None] | None = None
         #: Why a record could not be written (the file was cut back and closed), or None.
         self.failed: str | None = None
+        #: Told of every record written after the header, with its payload (the ``LogRecord``
+        #: bytes), once it is in the file (a host streams them to its spectators).
+        self.on_record: Callable[[LogRecord, bytes], None] | None = None
         result = read_log(self.path) if self.path.exists() else None
         if result is not None and result.header is None and not (
             result.problem is not None and result.problem.at_tail
@@ -529,6 +532,7 @@ class LogWriter:
                        soon=True):
             self._next_index += 1
             self._head = entry.digest
+            self._told(item, frame)
 
     def append_event(self, event: SeatEvent) -> None:
         """Write a seat event (a record outside the hash chain), flush and fsync it."""
@@ -536,7 +540,8 @@ class LogWriter:
             frame = _frame(event)
         except CodecError as exc:
             raise LogFileError(f"{self.path}: cannot log the seat event: {exc.message}") from exc
-        self._write(frame, True)
+        if self._write(frame, True):
+            self._told(event, frame)
 
     def roll_back(self, event: SeatEvent, head: bytes) -> None:
         """Write a ``ROLLBACK`` seat event (flushed and fsynced): the entries from
@@ -557,7 +562,12 @@ class LogWriter:
         except CodecError as exc:
             raise LogFileError(f"{self.path}: cannot log a sealed record: {exc.message}") \
                 from exc
-        self._write(frame, self.policy == SYNC_ALWAYS or own, soon=True)
+        if self._write(frame, self.policy == SYNC_ALWAYS or own, soon=True):
+            self._told(record, frame)
+
+    def _told(self, record: LogRecord, frame: bytes) -> None:
+        if self.on_record is not None:
+            self.on_record(record, frame[_FRAME.size:])
 
     def _write(self, frame: bytes, durable: bool, *, soon: bool = False) -> bool:
         """Write one record and flush it (fsync it when ``durable``); False when it could not

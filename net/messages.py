@@ -163,9 +163,13 @@ class SeatAssignment:
     fingerprint: Annotated[str, W.FINGERPRINT]
     peers: Annotated[tuple[PeerInfo, ...], W.items(PeerInfo)] = ()
     round: Annotated[int, W.ROUND] = 1  # the seed round this seating leads to (§3.2)
+    #: The spectators watching the table, by name (§3.4), at most `MAX_WATCHERS`.
+    watchers: Annotated[tuple[str, ...], W.items(str, W.PEER_NAME)] = ()
 
     def problem(self) -> str | None:
         """Seats below ``players``; peers sorted by seat, each seat at most once."""
+        if len(self.watchers) > MAX_WATCHERS:
+            return f"watchers lists more than {MAX_WATCHERS} names"
         if self.seat is not None and self.seat >= self.players:
             return f"seat must be an integer in [0, {self.players})"
         seats = [p.seat for p in self.peers]
@@ -342,6 +346,36 @@ class Heartbeat:
 
     next_index: Annotated[int, W.INDEX] = 0
     waiting: Annotated[bool, W.flag] = False
+
+
+#: At most this many names in `SeatAssignment.watchers` (a table takes fewer spectators).
+MAX_WATCHERS = 32
+#: At most this many log records in one `SpectatorFeed`, each at most `MAX_FEED_RECORD`
+#: bytes (a log record's own limit, docs/protocol.md §6).
+MAX_FEED_RECORDS = 256
+MAX_FEED_RECORD = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorFeed:
+    """Host -> spectator (§3.4): records ``first ..`` of the table's public record stream
+    (its log's records without the private ones), each a ``LogRecord`` payload, and which
+    seats are away (``lost``, ``left``, ascending) and why the table halted (``halted``)."""
+
+    first: Annotated[int, W.INDEX] = 0
+    records: Annotated[tuple[bytes, ...], W.items(bytes)] = ()
+    lost: Annotated[tuple[int, ...], W.items(int, W.SEAT)] = ()
+    left: Annotated[tuple[int, ...], W.items(int, W.SEAT)] = ()
+    halted: Annotated[str, W.MESSAGE] = ""
+
+    def problem(self) -> str | None:
+        """At most `MAX_FEED_RECORDS` records of at most `MAX_FEED_RECORD` bytes; seats
+        unique and ascending."""
+        if len(self.records) > MAX_FEED_RECORDS:
+            return f"a feed holds at most {MAX_FEED_RECORDS} records"
+        if any(len(r) > MAX_FEED_RECORD for r in self.records):
+            return f"a log record is at most {MAX_FEED_RECORD} bytes"
+        return _seats_problem("lost", self.lost) or _seats_problem("left", self.left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -673,7 +707,7 @@ Body = (
     Hello | SeatAssignment | SeedCommit | SeedReveal | Start | ActionMsg | StateHash
     | ActionCommit | ActionReveal | CatchUpRequest | CatchUpReply | Heartbeat | Leave | ErrorMsg
     | SeatMotion | MotionVote | SeatTaken | SeatHandback | ShuffleStep | CardKeys | Disclose
-    | EscrowKey | EscrowShares | EscrowOpen
+    | EscrowKey | EscrowShares | EscrowOpen | SpectatorFeed
 )
 
 

@@ -1,24 +1,17 @@
 """`Peer`: one seat at a networked table, implementing `hedgerow.net.seat.Seat`.
 
-A peer owns a `Node` (its sockets) and runs the table protocol of docs/protocol.md on the
-event loop, as phase objects composed here, each with its own state and a constructor that
-takes only what it needs:
-
+A peer owns a `Node` (its sockets) and runs the protocol of docs/protocol.md on the event
+loop, as phase objects composed here, each with its own state and a narrow constructor:
 1. `hedgerow.net.seating.Seating`: the host opens the table (`open`) and seats joiners
-   (`join`: ``Hello``, the rules checked, ``SeatAssignment`` to every seated peer); every
-   peer keeps a DEALER to every other one (full mesh).
-2. `hedgerow.net.startup.Startup`: with every seat taken, the seed by commit-reveal
-   (``SeedCommit``, ``SeedReveal``), the log file, and the ``Start`` barrier.
-3. `hedgerow.net.sync.Sync`: play — each action checked (author, index, chain, legality),
-   applied with the chance entries after it, logged and its state hash compared
-   (`hedgerow.net.hashbook`: a mismatch halts the table naming the divergent peer);
-   simultaneous steps (commit, reveal, applied whole); catch-up.
+   (`join`: ``Hello``, the rules checked, ``SeatAssignment``); a full mesh of DEALERs.
+2. `hedgerow.net.startup.Startup`: the seed by commit-reveal, the log, the ``Start`` barrier.
+3. `hedgerow.net.sync.Sync`: play — each action checked, applied with the chance after it,
+   logged, its state hash compared (`hedgerow.net.hashbook`); simultaneous steps; catch-up.
 4. `hedgerow.net.links.Links`: heartbeats, lost and returning seats, ``Leave``, ``Error``;
    `hedgerow.net.departures.Departures`: what the table does about a departed seat (§5.9).
-5. `hedgerow.net.returning.Returning`: a peer back from its log (`resume`), or a host
-   back from its open-table file (`reopen`).
-6. `hedgerow.net.sealplay.SealedPlay`: at a sealed table (§10), the peer's part of the
-   sealed deck: shuffle passes, card keys, the escrow, disclosure and verification.
+5. `hedgerow.net.returning.Returning`: back from its log (`resume`) or open-table file.
+6. `hedgerow.net.sealplay.SealedPlay`: the sealed deck (§10): passes, keys, escrow, the end.
+7. `hedgerow.net.spectators.Spectators`: at the host, who watches and what they get (§3.4).
 
 What they share — the seating, the table, the log, and how to send, refuse and halt — is
 one `hedgerow.net.context.PeerContext`, whose phase changes only through
@@ -63,6 +56,7 @@ from hedgerow.net.returning import Returning
 from hedgerow.net.sealplay import SealedPlay
 from hedgerow.net.seat import DeckWait, HistoryLine, Link, Phase, SeatInfo
 from hedgerow.net.seating import Seating
+from hedgerow.net.spectators import Spectators
 from hedgerow.net.startup import Startup
 from hedgerow.net.sync import Sync
 from hedgerow.net.transport import Node, Received
@@ -86,8 +80,7 @@ class Peer:
         dispatch = self._dispatch = Dispatch(ctx.refuse)
         takeovers = Takeovers()
         self.sealing = SealedPlay(ctx, applied=lambda entries: self.sync.applied(entries),
-                                 opened=lambda: self.sync.opened(),
-                                 author_of=takeovers.author_of)
+                                 opened=lambda: self.sync.opened(), author_of=takeovers.author_of)
         self.sync = Sync(ctx, redeliver=dispatch, author_of=takeovers.author_of,
                          sealed=self.sealing)
         self.departures = Departures(ctx, self.sync, takeovers, find_bot=self._find_bot,
@@ -95,13 +88,14 @@ class Peer:
         self.startup = Startup(ctx, self.sync, self.sealing, accept_host_seed=accept_host_seed)
         self.seating = Seating(ctx, plugins=plugins, begin_seeding=self.startup.begin,
                                redeliver=self._accept, peer_back=self.departures.returned,
-                               restartable=self.startup.restartable,
-                               restart=self.startup.restart,
-                               enter_round=self.startup.enter_round)
+                               restartable=self.startup.restartable, restart=self.startup.restart,
+                               enter_round=self.startup.enter_round,
+                               spectate=lambda *hello: self.spectators.on_hello(*hello))
+        self.spectators = Spectators(ctx, send_roster=self.seating.send_roster,
+                                     heartbeat=heartbeat, lost_after=lost_after)
         self.links = Links(ctx, heartbeat=heartbeat, lost_after=lost_after, play=self.sync,
                            departures=self.departures, seat_gone=self.seating.seat_gone,
-                           resend_stalled=self._resend_stalled,
-                           deck_waiting=self.sealing.waiting,
+                           resend_stalled=self._resend_stalled, deck_waiting=self.sealing.waiting,
                            asked_again=self.sealing.asked_again)
         self.returning = Returning(ctx, plugins=plugins, listen=self._listen, play=self.sync,
                                    start=self.startup, departures=self.departures,
@@ -127,7 +121,8 @@ class Peer:
         on(msg.ErrorMsg, self.links.on_error)
         for sealed in typing.get_args(msg.SealBody):  # ShuffleStep, CardKeys, Disclose, escrow
             on(sealed, self.sealing.on_body)
-        self._intake = Intake(ctx, seating=self.seating, links=self.links, dispatch=dispatch)
+        self._intake = Intake(ctx, seating=self.seating, links=self.links, dispatch=dispatch,
+                              spectators=self.spectators)
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._closed = False
@@ -170,7 +165,8 @@ class Peer:
         self.endpoint = endpoint(advertised_host(host, toward), port)
         self.address = str(TableAddress(*split_endpoint(self.endpoint),
                                         self.ctx.identity.public))
-        self._tasks.append(asyncio.create_task(self.links.run()))
+        self._tasks += [asyncio.create_task(self.links.run()),
+                        asyncio.create_task(self.spectators.run())]
         return self.endpoint
 
     async def open(self, ruleset: Ruleset, players: int, *, bind: str = "127.0.0.1",
@@ -289,6 +285,10 @@ class Peer:
         """Why the table halted, or None."""
         return self.ctx.problem
 
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators watching the table (docs/protocol.md §3.4)."""
+        return self.ctx.watchers
+
     def log_path(self) -> Path | None:
         """Where this seat's copy of the table log is saved."""
         return self.ctx.log_path
@@ -334,6 +334,7 @@ class Peer:
                 if m.link in (Link.LEFT, Link.LOST):
                     self.ctx.node.disconnect(m.key)  # nothing to deliver there: no lingering
             self.ctx.broadcast(msg.Leave(reason[:200], why))
+            self.spectators.close(reason)
         await self.departures.close()
         for task in self._tasks:
             task.cancel()

@@ -23,6 +23,7 @@ secret is disclosed, `hedgerow.net.sealverify`).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -32,10 +33,7 @@ from hedgerow.core.sealedtable import SealedTable, Waiting
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net.logfile import LogReadResult, Mismatch
-from hedgerow.net.messages import (
-    SealBody,
-    SealRecord,
-)
+from hedgerow.net.messages import LoggedEntry, LogHeader, SealBody, SealRecord
 from hedgerow.net.sealing import Sealing
 
 
@@ -97,49 +95,149 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
     are this peer's party and secret when it resumes (-1 and None to verify a log)."""
     header = result.header
     assert header is not None
-    try:
-        table = SealedTable(ruleset, header.players, header.seed, seats=seats)
-    except RulesError as exc:
-        return SealedReplay(None, None, 0, Mismatch("refused", 0, f"the rules failed: {exc}"))
-    out = Silent()
-    sealing = Sealing(table, table_id=header.table_id, parties=parties, me=me,
-                      secret=mp.PeerSecret(secret) if secret is not None else None,
-                      party_of=party_of, out=out)
-    logged = list(result.entries)
-    made: dict[int, Applied] = {}
-    history: list[Applied] = []
-    state = _State()
+    follower = SealedFollower(ruleset, header, parties=parties, party_of=party_of, me=me,
+                              secret=secret, seats=seats)
+    seals = list(result.seals)
+    at = 0
+    for item in result.entries:
+        while at < len(seals) and seals[at][0] <= item.index:
+            follower.record(seals[at][1])
+            at += 1
+        follower.entry(item)
+    for _, record in seals[at:]:
+        follower.record(record)
+    return follower.finish()
 
-    def take(applied: Sequence[Applied]) -> None:
-        made.update((a.entry.index, a) for a in applied)
 
-    take(table.opening)  # chance the table resolved as it was built (no deck to shuffle)
+class SealedFollower:
+    """A sealed log replayed as its records come, in file order (`entry`, `record`), then
+    `finish`: what `replay_sealed` does with a whole file, and what a spectator does with
+    the records a host streams to it (docs/protocol.md §3.4).
 
-    def feed_record(record: SealRecord) -> Mismatch | None:
-        body = record.body
-        refused = sealing.on_body(record.party, body)
-        sealing.pump()  # (a pass for a deck not registered yet is only held by `on_body`)
+    A record is handled once the table has reached its index: when the entries it waits
+    for have not come yet, it waits for them (and every item after it waits behind it),
+    until `finish`, which handles what is left as the end of the file would.  ``history``
+    holds every entry checked so far, ``mismatch`` the first problem (nothing is fed after
+    it), ``table`` the public state as far as it goes.
+    """
+
+    def __init__(self, ruleset: Ruleset, header: LogHeader, *, parties: int,
+                 party_of: Callable[[int], int], me: int = -1, secret: bytes | None = None,
+                 seats: Sequence[int] = ()) -> None:
+        self.me = me
+        self.party_of = party_of
+        self.mismatch: Mismatch | None = None
+        self.history: list[Applied] = []
+        self.logged: list[LoggedEntry] = []
+        self.out = Silent()
+        self._made: dict[int, Applied] = {}
+        self._queue: deque[tuple[int, SealRecord | None]] = deque()  # (entry position, record)
+        self._in_log: list[SealBody] = []
+        self._next = 0  # the next logged entry to feed
+        self._checked = 0  # entries compared with the log
+        self.table: SealedTable | None
+        self.sealing: Sealing | None
+        try:
+            self.table = SealedTable(ruleset, header.players, header.seed, seats=seats)
+        except RulesError as exc:
+            self.table = self.sealing = None
+            self.mismatch = Mismatch("refused", 0, f"the rules failed: {exc}")
+            return
+        self.sealing = Sealing(self.table, table_id=header.table_id, parties=parties, me=me,
+                               secret=mp.PeerSecret(secret) if secret is not None else None,
+                               party_of=party_of, out=self.out)
+        self._take(self.table.opening)  # chance resolved as the table was built (no deck)
+
+    # -- feeding ------------------------------------------------------------------------
+
+    def entry(self, item: LoggedEntry) -> None:
+        """The next entry record of the file."""
+        self.logged.append(item)
+        self._queue.append((len(self.logged) - 1, None))
+        self._run(final=False)
+
+    def record(self, record: SealRecord) -> None:
+        """The next sealed record of the file."""
+        self._in_log.append(record.body)
+        self._queue.append((-1, record))
+        self._run(final=False)
+
+    def finish(self) -> SealedReplay:
+        """The end of the file: what is still waiting is handled, and the replay's result."""
+        self._run(final=True)
+        if self.mismatch is None:
+            self._collect()
+            self.mismatch = self._check(len(self.logged) - 1)
+        made = self._made
+        unlogged = tuple(made[i] for i in sorted(made) if i >= len(self.logged))
+        own = tuple((body, party) for body, party in self.out.kept
+                    if self.me >= 0 and party == self.me and body not in self._in_log)
+        return SealedReplay(self.table, self.sealing, self._checked, self.mismatch,
+                            () if self.mismatch is not None else unlogged, self.history, own)
+
+    def _run(self, *, final: bool) -> None:
+        table, sealing = self.table, self.sealing
+        while self._queue and self.mismatch is None:
+            assert table is not None and sealing is not None
+            position, record = self._queue[0]
+            mismatch = None
+            if record is not None:
+                while table.index < record.index and self._next < len(self.logged):
+                    mismatch = self._apply_next(len(self.logged) - 1)
+                    self._collect()
+                    if mismatch is not None:
+                        break
+                if mismatch is None and table.index < record.index and not final:
+                    return  # its entries are still to come
+                if mismatch is None:
+                    mismatch = self._feed_record(record)
+            else:
+                while self._next <= position and self._next < len(self.logged):
+                    mismatch = self._apply_next(position)
+                    if mismatch is not None:
+                        break
+                sealing.pump()
+            self._collect()
+            if mismatch is None and record is None:
+                mismatch = self._check(position)
+            self.mismatch = mismatch
+            self._queue.popleft()
+
+    def _take(self, applied: Sequence[Applied]) -> None:
+        self._made.update((a.entry.index, a) for a in applied)
+
+    def _collect(self) -> None:
+        """Take the entries the table added meanwhile (chance once its shuffle was in)."""
+        self._take(self.out.entries)
+        self.out.entries.clear()
+
+    def _feed_record(self, record: SealRecord) -> Mismatch | None:
+        assert self.sealing is not None
+        refused = self.sealing.on_body(record.party, record.body)
+        self.sealing.pump()  # (a pass for a deck not registered yet is only held by on_body)
         if refused is not None:
             return Mismatch("refused", None, f"a sealed record is refused: {refused}")
-        if out.problem is not None:
-            return Mismatch("refused", None, out.problem)
+        if self.out.problem is not None:
+            return Mismatch("refused", None, self.out.problem)
         return None
 
-    def apply_next(upto: int) -> Mismatch | None:
+    def _apply_next(self, upto: int) -> Mismatch | None:
         """Feed the next logged entry, up to entry ``upto``, that the table has not made
         itself."""
-        while state.next < len(logged) and logged[state.next].index < table.index:
-            state.next += 1  # a chance entry the table made itself: compared in check
-        if state.next >= len(logged) or state.next > upto:
+        table, sealing, logged = self.table, self.sealing, self.logged
+        assert table is not None and sealing is not None
+        while self._next < len(logged) and logged[self._next].index < table.index:
+            self._next += 1  # a chance entry the table made itself: compared in _check
+        if self._next >= len(logged) or self._next > upto:
             return None
-        item = logged[state.next]
-        state.next += 1
+        item = logged[self._next]
+        self._next += 1
         entry = item.entry
         if entry.is_chance:
             return Mismatch("refused", entry.index, "a chance entry the table did not resolve "
                                                     "(its shuffle is missing from the log)")
-        faces = sealing.open_attached(party_of(entry.seat), item.reveals) if item.reveals \
-            else {}
+        faces = sealing.open_attached(self.party_of(entry.seat), item.reveals) \
+            if item.reveals else {}
         if isinstance(faces, str):
             return Mismatch("refused", entry.index, f"the cards its action shows: {faces}")
         try:
@@ -153,88 +251,34 @@ def replay_sealed(ruleset: Ruleset, result: LogReadResult, *, parties: int,
         if isinstance(done, Refusal):
             return Mismatch("refused", entry.index,
                             f"the rules refuse {entry.action} by seat {entry.seat}: {done}")
-        take(done)
+        self._take(done)
         return None
 
-    def check(upto: int) -> Mismatch | None:
+    def _check(self, upto: int) -> Mismatch | None:
         """Compare every made entry up to ``upto`` with the log."""
-        while state.checked <= upto and state.checked in made:
-            applied, item = made.pop(state.checked), logged[state.checked]
+        table = self.table
+        assert table is not None
+        while self._checked <= upto and self._checked in self._made:
+            applied, item = self._made.pop(self._checked), self.logged[self._checked]
             entry = item.entry
             if (applied.entry.seat, applied.entry.action) != (entry.seat, entry.action):
-                return Mismatch("refused", state.checked,
+                return Mismatch("refused", self._checked,
                                 f"the log has {entry.action} where the table has "
                                 f"{applied.entry.action}")
             if applied.entry.digest != entry.digest:
-                return Mismatch("digest", state.checked,
+                return Mismatch("digest", self._checked,
                                 "the replayed entry's digest differs from the log's",
                                 entry.digest, applied.entry.digest)
             after = table.state if entry.index == table.index - 1 else applied.after
             actual = table.entry_hash(applied.entry, after)
             if actual != item.state_hash:
-                return Mismatch("state_hash", state.checked,
+                return Mismatch("state_hash", self._checked,
                                 f"the state hash after entry #{entry.index} is {actual.hex()}, "
                                 f"the log says {item.state_hash.hex()}",
                                 item.state_hash, actual)
-            history.append(applied)
-            state.checked += 1
+            self.history.append(applied)
+            self._checked += 1
         return None
-
-    mismatch: Mismatch | None = None
-    for kind, position, record in _file_order(result):
-        if kind == "record":
-            assert record is not None
-            while table.index < record.index and state.next < len(logged):
-                mismatch = apply_next(len(logged) - 1)
-                take(out.entries)
-                out.entries.clear()
-                if mismatch is not None:
-                    break
-            if mismatch is None:
-                mismatch = feed_record(record)
-        else:
-            while state.next <= position and state.next < len(logged):
-                mismatch = apply_next(position)
-                if mismatch is not None:
-                    break
-            sealing.pump()
-        take(out.entries)
-        out.entries.clear()
-        if mismatch is None and kind == "entry":
-            mismatch = check(position)
-        if mismatch is not None:
-            break
-    if mismatch is None:
-        take(out.entries)
-        out.entries.clear()
-        mismatch = check(len(logged) - 1)
-    unlogged = tuple(made[i] for i in sorted(made) if i >= len(logged))
-    in_log = [record.body for _, record in result.seals]
-    own = tuple((body, party) for body, party in out.kept
-                if me >= 0 and party == me and body not in in_log)
-    return SealedReplay(table, sealing, state.checked, mismatch,
-                        () if mismatch is not None else unlogged, history, own)
-
-
-@dataclass
-class _State:
-    next: int = 0  # the next logged entry to feed
-    checked: int = 0  # entries compared with the log
-
-
-def _file_order(result: LogReadResult) -> list[tuple[str, int, SealRecord | None]]:
-    """Entries (by index) and records in the order the file holds them."""
-    out: list[tuple[str, int, SealRecord | None]] = []
-    seals = list(result.seals)
-    at = 0
-    for index in range(len(result.entries)):
-        while at < len(seals) and seals[at][0] <= index:
-            out.append(("record", at, seals[at][1]))
-            at += 1
-        out.append(("entry", index, None))
-    out += [("record", i, record) for i, (_, record) in enumerate(seals[at:], start=at)]
-    return out
-
 
 
 def is_sealed(result: LogReadResult) -> bool:

@@ -65,6 +65,7 @@ class SeatingContext(Speaking, Keyed, Seated, Decked, Protocol):
     table_id: bytes
     table_name: str
     open_path: Path | None
+    watchers: tuple[str, ...]
 
     @property
     def seat_name(self) -> str: ...
@@ -107,8 +108,11 @@ class Seating:
                  peer_back: Callable[[Member], None],
                  restartable: Callable[[int | None], bool],
                  restart: Callable[[int | None], None],
-                 enter_round: Callable[[int], None]) -> None:
+                 enter_round: Callable[[int], None],
+                 spectate: Callable[[Received, Envelope, Hello, str], None] | None = None
+                 ) -> None:
         self.ctx = ctx
+        self._spectate = spectate
         self._enter_round = enter_round
         self.plugins = plugins
         self._restartable = restartable
@@ -198,9 +202,15 @@ class Seating:
         if problem is not None:
             ctx.refuse(rx, env, ErrorCode.RULES_MISMATCH, problem)
             return
-        if ctx.phase != Phase.SEATING or hello.spectator:
-            ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "this table takes no spectators"
-                       if hello.spectator else "the table has started; no seat is free")
+        if hello.spectator:  # a spectator (§3.4): any phase, no seat
+            address = self._hello_address(rx, env, hello)
+            if self._spectate is None:
+                ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "this table takes no spectators")
+            elif address is not None:
+                self._spectate(rx, env, hello, address)
+            return
+        if ctx.phase != Phase.SEATING:
+            ctx.refuse(rx, env, ErrorCode.WRONG_PHASE, "the table has started; no seat is free")
             return
         wanted = hello.wanted_seat
         if wanted is not None and wanted >= ctx.players:
@@ -246,7 +256,7 @@ class Seating:
         assert ctx.roster is not None
         for m in ctx.roster.others():
             ctx.send(m, SeatAssignment(m.seat, ctx.players, ctx.fingerprint,
-                                       self._peers_for(m), ctx.round))
+                                       self._peers_for(m), ctx.round, ctx.watchers))
         ctx.save_open_table()  # a host that crashes now can re-open the table as it is
 
     def _peers_for(self, member: Member) -> tuple[PeerInfo, ...]:
@@ -349,6 +359,7 @@ class Seating:
             self.joined.set_exception(JoinRefused(exc.message))
             return
         ctx.table_id = env.table_id
+        ctx.watchers = body.watchers
         ctx.open_deck = rulesmatch.split_deck(body.fingerprint)[1]
         ctx.seated(ruleset, body.players, body.seat)
         self._enter_round(body.round)
@@ -366,6 +377,9 @@ class Seating:
                 or body.fingerprint != ctx.fingerprint):
             ctx.refuse(rx, env, ErrorCode.WRONG_SEAT, "the seating contradicts the first one")
             return
+        if body.watchers != ctx.watchers:  # who watches the table (§3.4)
+            ctx.watchers = body.watchers
+            ctx.notify()
         if ctx.phase != Phase.SEATING and (len(body.peers) < body.players
                                             or body.round > ctx.round) \
                 and self._restartable(None):

@@ -169,7 +169,7 @@ class LogEntry(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., prev: _Optional[bytes] = ..., digest: _Optional[bytes] = ..., state_hash: _Optional[bytes] = ..., chance: _Optional[bool] = ..., reveals: _Optional[_Iterable[_Union[CardReveal, _Mapping]]] = ...) -> None: ...
 
 class Envelope(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback", "shuffle_step", "card_keys", "disclose", "escrow_key", "escrow_shares", "escrow_open")
+    __slots__ = ("protocol_version", "table_id", "sender", "seq", "hello", "seat_assignment", "seed_commit", "seed_reveal", "start", "action", "state_hash", "catch_up_request", "catch_up_reply", "heartbeat", "leave", "error", "action_commit", "action_reveal", "seat_motion", "motion_vote", "seat_taken", "seat_handback", "shuffle_step", "card_keys", "disclose", "escrow_key", "escrow_shares", "escrow_open", "spectator_feed")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SENDER_FIELD_NUMBER: _ClassVar[int]
@@ -198,6 +198,7 @@ class Envelope(_message.Message):
     ESCROW_KEY_FIELD_NUMBER: _ClassVar[int]
     ESCROW_SHARES_FIELD_NUMBER: _ClassVar[int]
     ESCROW_OPEN_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_FEED_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     table_id: bytes
     sender: bytes
@@ -226,7 +227,8 @@ class Envelope(_message.Message):
     escrow_key: EscrowKey
     escrow_shares: EscrowShares
     escrow_open: EscrowOpen
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ..., shuffle_step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., card_keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ...) -> None: ...
+    spectator_feed: SpectatorFeed
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[bytes] = ..., sender: _Optional[bytes] = ..., seq: _Optional[int] = ..., hello: _Optional[_Union[Hello, _Mapping]] = ..., seat_assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seed_commit: _Optional[_Union[SeedCommit, _Mapping]] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., start: _Optional[_Union[Start, _Mapping]] = ..., action: _Optional[_Union[ActionMsg, _Mapping]] = ..., state_hash: _Optional[_Union[StateHash, _Mapping]] = ..., catch_up_request: _Optional[_Union[CatchUpRequest, _Mapping]] = ..., catch_up_reply: _Optional[_Union[CatchUpReply, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., leave: _Optional[_Union[Leave, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., action_commit: _Optional[_Union[ActionCommit, _Mapping]] = ..., action_reveal: _Optional[_Union[ActionReveal, _Mapping]] = ..., seat_motion: _Optional[_Union[SeatMotion, _Mapping]] = ..., motion_vote: _Optional[_Union[MotionVote, _Mapping]] = ..., seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_handback: _Optional[_Union[SeatHandback, _Mapping]] = ..., shuffle_step: _Optional[_Union[ShuffleStep, _Mapping]] = ..., card_keys: _Optional[_Union[CardKeys, _Mapping]] = ..., disclose: _Optional[_Union[Disclose, _Mapping]] = ..., escrow_key: _Optional[_Union[EscrowKey, _Mapping]] = ..., escrow_shares: _Optional[_Union[EscrowShares, _Mapping]] = ..., escrow_open: _Optional[_Union[EscrowOpen, _Mapping]] = ..., spectator_feed: _Optional[_Union[SpectatorFeed, _Mapping]] = ...) -> None: ...
 
 class PluginVersion(_message.Message):
     __slots__ = ("name", "version")
@@ -269,18 +271,20 @@ class Peer(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., address: _Optional[str] = ..., display_name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
 
 class SeatAssignment(_message.Message):
-    __slots__ = ("seat", "players", "fingerprint", "peers", "round")
+    __slots__ = ("seat", "players", "fingerprint", "peers", "round", "watchers")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     PEERS_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
+    WATCHERS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     fingerprint: str
     peers: _containers.RepeatedCompositeFieldContainer[Peer]
     round: int
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., fingerprint: _Optional[str] = ..., peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ..., round: _Optional[int] = ...) -> None: ...
+    watchers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., fingerprint: _Optional[str] = ..., peers: _Optional[_Iterable[_Union[Peer, _Mapping]]] = ..., round: _Optional[int] = ..., watchers: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeedCommit(_message.Message):
     __slots__ = ("seat", "commitment", "round")
@@ -389,6 +393,20 @@ class Heartbeat(_message.Message):
     next_index: int
     waiting: bool
     def __init__(self, next_index: _Optional[int] = ..., waiting: _Optional[bool] = ...) -> None: ...
+
+class SpectatorFeed(_message.Message):
+    __slots__ = ("first", "records", "lost", "left", "halted")
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    LOST_FIELD_NUMBER: _ClassVar[int]
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    HALTED_FIELD_NUMBER: _ClassVar[int]
+    first: int
+    records: _containers.RepeatedScalarFieldContainer[bytes]
+    lost: _containers.RepeatedScalarFieldContainer[int]
+    left: _containers.RepeatedScalarFieldContainer[int]
+    halted: str
+    def __init__(self, first: _Optional[int] = ..., records: _Optional[_Iterable[bytes]] = ..., lost: _Optional[_Iterable[int]] = ..., left: _Optional[_Iterable[int]] = ..., halted: _Optional[str] = ...) -> None: ...
 
 class Leave(_message.Message):
     __slots__ = ("reason", "why")

@@ -106,7 +106,18 @@ def seatings(draw: st.DrawFn) -> SeatAssignment:
     peers = tuple(PeerInfo(s, draw(H32), draw(st.text(PLAIN, max_size=40)), draw(NAME),
                            draw(st.booleans())) for s in seats)
     seat = draw(st.none() | st.integers(0, players - 1))
-    return SeatAssignment(seat, players, draw(st.text(PLAIN, min_size=1, max_size=40)), peers)
+    watchers = tuple(draw(st.lists(NAME, max_size=8)))  # (a spectator's seating has no seat)
+    return SeatAssignment(seat, players, draw(st.text(PLAIN, min_size=1, max_size=40)), peers,
+                          watchers=watchers)
+
+
+@st.composite
+def feeds(draw: st.DrawFn) -> messages.SpectatorFeed:
+    """A spectator's feed: records (any bytes: the spectator decodes them), away seats."""
+    seats = st.sets(SEAT, max_size=4).map(lambda s: tuple(sorted(s)))
+    return messages.SpectatorFeed(draw(U64), tuple(draw(st.lists(st.binary(max_size=40),
+                                                                 max_size=4))),
+                                  draw(seats), draw(seats), draw(st.text(max_size=40)))
 
 
 @st.composite
@@ -155,6 +166,7 @@ bodies = st.one_of(
     st.builds(ActionReveal, U64, SEAT, actions, H32),
     st.builds(CatchUpRequest, U64),
     catch_up_replies(),
+    feeds(),
     st.builds(Heartbeat, U64),
     st.builds(Leave, st.text(max_size=40), st.sampled_from(messages.LeaveReason)),
     st.builds(ErrorMsg, st.sampled_from(ErrorCode), st.text(max_size=40),
@@ -224,7 +236,8 @@ def test_every_body_type_is_covered() -> None:
                                       SeatMotion, MotionVote, SeatTaken, SeatHandback,
                                       messages.ShuffleStep, messages.CardKeys,
                                       messages.Disclose, messages.EscrowKey,
-                                      messages.EscrowShares, messages.EscrowOpen}
+                                      messages.EscrowShares, messages.EscrowOpen,
+                                      messages.SpectatorFeed}
     fields = {f.name for f in pb.Envelope.DESCRIPTOR.oneofs_by_name["body"].fields}
     assert fields == set(codec._BODY_FIELD.values())
 

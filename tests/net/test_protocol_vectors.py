@@ -39,14 +39,18 @@ from hedgerow.net.messages import (
     ActionMsg,
     Envelope,
     Heartbeat,
+    Hello,
     LoggedEntry,
     LogHeader,
     MotionKind,
     MotionVote,
+    PeerInfo,
+    SeatAssignment,
     SeatEvent,
     SeatEventKind,
     SeatHandback,
     SeatMotion,
+    SpectatorFeed,
     StateHash,
     action_commitment,
 )
@@ -297,6 +301,34 @@ def departures() -> str:
     )
 
 
+def spectators() -> str:
+    def env(seq: int, body: object, table_id: bytes = bytes(range(16))) -> str:
+        return hexlines(encode_envelope(Envelope(table_id, bytes([0xAB]) * 32, seq,
+                                                 body)))  # type: ignore[arg-type]
+
+    hello = Hello("*", (("petals", "2.1.0"),), "Viv", address="tcp://10.0.0.9:47002",
+                  spectator=True)
+    peer = PeerInfo(0, bytes([0xCD]) * 32, "tcp://10.0.0.1:47001", "Ann")
+    seating = SeatAssignment(None, 2, "petals@2.1.0", (peer,), 1, ("Viv",))
+    entry = encode_log_record(LoggedEntry(LogEntry(1, 0, Action.of("pass"), bytes([0x11]) * 32,
+                                                   bytes([0x22]) * 32), bytes([0xDD]) * 32))
+    return (
+        "table_id = 000102030405060708090a0b0c0d0e0f, sender = ab * 32\n"
+        "seq 1, Hello(*, petals 2.1.0, Viv, address tcp://10.0.0.9:47002, spectator)\n"
+        "       (sent by address: no table id yet):\n"
+        f"{env(1, hello, b'')}\n"
+        "seq 2, SeatAssignment(no seat, 2 players, petals@2.1.0,\n"
+        "                      peers (seat 0, cd * 32, tcp://10.0.0.1:47001, Ann), round 1,\n"
+        "                      watchers (Viv)):\n"
+        f"{env(2, seating)}\n"
+        "seq 3, SpectatorFeed(first 5, records (the LogRecord of entry 1: seat 0 pass(),\n"
+        "                     prev 11 * 32, digest 22 * 32, state hash dd * 32), lost (1)):\n"
+        f"{env(3, SpectatorFeed(5, (entry,), (1,)))}\n"
+        "seq 4, Heartbeat(next_index 6) (the spectator holds records 0 to 5):\n"
+        f"{env(4, Heartbeat(6))}\n"
+    )
+
+
 def log_file() -> str:
     header = LogHeader("petals", ("harmony",), FINGERPRINT + "#open-deck", 3, SEED,
                        bytes(range(16)), 0, ("Ann", "Bob", "Cy"))
@@ -399,6 +431,7 @@ VECTORS: dict[str, Callable[[], str]] = {
     "log-file": log_file,
     "departures": departures,
     "state-hashes": state_hashes,
+    "spectators": spectators,
 }
 VECTORS.update(BOARD_VECTORS)  # §11, the shared leaderboard: tests/boardvectors.py
 
