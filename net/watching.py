@@ -94,6 +94,14 @@ class Spectator:
         """Ask the table at ``address`` to be watched; returns once the host answered.
         `JoinRefused` with the host's reason (no spectators, too many, rules not installed
         here...), or when nothing answers there."""
+        try:
+            await self._watch(address, bind=bind, timeout=timeout)
+        except BaseException:
+            self._closed = True
+            await self.node.close()
+            raise
+
+    async def _watch(self, address: TableAddress, *, bind: str, timeout: float) -> None:
         loop = asyncio.get_running_loop()
         bound = await self.node.start(bind, 0)
         host, port = split_endpoint(bound)
