@@ -13,14 +13,14 @@ loop, as phase objects composed here, each with its own state and a narrow const
 6. `hedgerow.net.sealplay.SealedPlay`: the sealed deck (§10): passes, keys, escrow, the end.
 7. `hedgerow.net.spectators.Spectators`: at the host, who watches and what they get (§3.4).
 
-What they share — the seating, the table, the log, and how to send, refuse and halt — is
-one `hedgerow.net.context.PeerContext`, whose phase changes only through
-`PeerContext.enter`.  Whatever one phase needs of another is a callable or a small protocol
+What they share — the seating, the table, the log, how to send, refuse and halt — is one
+`hedgerow.net.context.PeerContext`; its phase changes only through `PeerContext.enter`.
+Whatever one phase needs of another is a callable or a small protocol
 passed to its constructor in `Peer.__init__`, the one place that shows how they connect;
-each registers there, with `hedgerow.net.dispatch.Dispatch`, the message bodies it
-handles, and gets them typed.  What comes in passes `hedgerow.net.intake.Intake` (decode,
-who sent it, hold or dispatch) and is checked before it changes anything; this module adds
-the sockets and the `Seat` interface.  All methods run on the event loop's thread.
+each registers there, with `hedgerow.net.dispatch.Dispatch`, the bodies it handles, typed.
+What comes in passes `hedgerow.net.intake.Intake` (decode, who sent it, hold or dispatch)
+and is checked before it changes anything; this module adds the sockets and the `Seat`
+interface.  All methods run on the event loop's thread.
 """
 
 from __future__ import annotations
@@ -91,12 +91,11 @@ class Peer:
                                restartable=self.startup.restartable, restart=self.startup.restart,
                                enter_round=self.startup.enter_round,
                                spectate=lambda *hello: self.spectators.on_hello(*hello))
-        self.spectators = Spectators(ctx, send_roster=self.seating.send_roster,
-                                     heartbeat=heartbeat, lost_after=lost_after)
         self.links = Links(ctx, heartbeat=heartbeat, lost_after=lost_after, play=self.sync,
                            departures=self.departures, seat_gone=self.seating.seat_gone,
                            resend_stalled=self._resend_stalled, deck_waiting=self.sealing.waiting,
                            asked_again=self.sealing.asked_again)
+        self.spectators = Spectators(ctx, send_roster=self.seating.send_roster, beat=self.links)
         self.returning = Returning(ctx, plugins=plugins, listen=self._listen, play=self.sync,
                                    start=self.startup, departures=self.departures,
                                    send_roster=self.seating.send_roster, sealed=self.sealing)

@@ -153,6 +153,13 @@ class SpectatorsContext(Protocol):
     def notify(self) -> None: ...
 
 
+class Beat(Protocol):
+    """The peer's heartbeat and the silence after which a link is lost, in seconds."""
+
+    heartbeat: float
+    lost_after: float
+
+
 @dataclass
 class Watcher:
     """One spectator: its key, name and address, when it was last heard, how far the
@@ -169,16 +176,15 @@ class Watcher:
 
 class Spectators:
     """The host's spectators (see the module docstring).  ``send_roster()`` sends every
-    seated peer the seating again (with the watchers' names); ``allowed`` is False at a
-    table that refuses spectators."""
+    seated peer the seating again (with the watchers' names); ``beat`` times the feeds and
+    drops the silent; ``allowed`` is False at a table that refuses spectators."""
 
     def __init__(self, ctx: SpectatorsContext, *, send_roster: Callable[[], None],
-                 heartbeat: float, lost_after: float, limit: int = MAX_SPECTATORS) -> None:
+                 beat: Beat, limit: int = MAX_SPECTATORS) -> None:
         self.ctx = ctx
         self.allowed = True
         self.limit = limit
-        self.heartbeat = heartbeat
-        self.lost_after = lost_after
+        self._beat = beat  # the peer's heartbeat and lost time (`hedgerow.net.links.Links`)
         self._send_roster = send_roster
         self.watchers: dict[bytes, Watcher] = {}
         self._stream: list[bytes] | None = None  # the public payloads, while anyone watches
@@ -319,7 +325,7 @@ class Spectators:
     async def run(self) -> None:
         """Each heartbeat: a feed to every spectator, and the silent ones dropped."""
         while True:
-            await asyncio.sleep(self.heartbeat)
+            await asyncio.sleep(self._beat.heartbeat)
             try:
                 self.beat()
             except Exception:
@@ -329,7 +335,7 @@ class Spectators:
         """One heartbeat (see `run`)."""
         now = self.ctx.now()
         for w in list(self.watchers.values()):
-            if now - w.last_seen > self.lost_after:
+            if now - w.last_seen > self._beat.lost_after:
                 log.info("spectator %s is gone (silent for %.0f s)", w.name, now - w.last_seen)
                 self._drop(w)
         if self.watchers:

@@ -34,7 +34,7 @@ client's own measure, for stepping by more than one entry; a game's own rounds
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -290,7 +290,10 @@ def load_film(path: str | Path, plugins: PluginHost) -> Film:
 
 
 def _frames(ruleset: Ruleset, players: int, history: Sequence[Applied], rests: Sequence[Any],
-            words: Mapping[Key, object], events: Sequence[SeatEvent]) -> list[Frame]:
+            words: Mapping[Key, object], events: Sequence[SeatEvent], *,
+            text: Callable[[Applied], str] | None = None) -> list[Frame]:
+    """One frame per entry of ``history`` (``text``: an entry in words, `describe` by
+    default; a live film keeps them as it grows)."""
     gamedef = ruleset.gamedef
     rounds = number_rounds([a.entry for a in history], players)
     frames = []
@@ -310,8 +313,8 @@ def _frames(ruleset: Ruleset, players: int, history: Sequence[Applied], rests: S
             waiting.discard(entry.seat)
         here = tuple(e for e in pending if e.index <= entry.index or i == len(history) - 1)
         pending = [e for e in pending if e not in here]
-        frames.append(Frame(entry, rests[i], chose, describe(ruleset, applied, words),
-                            rounds[i], here))
+        said = text(applied) if text is not None else describe(ruleset, applied, words)
+        frames.append(Frame(entry, rests[i], chose, said, rounds[i], here))
     return frames
 
 
