@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play with an open deck: faster to start, for players who trust "
                              "each other (default: a sealed deck, where no peer can see a "
                              "card it was not shown)")
+    parser.add_argument("--no-spectators", action="store_true",
+                        help="let nobody watch the table (default: up to 8 spectators, "
+                             "`hedgerow watch ADDRESS`, who see only what every seat sees)")
     add_seat_arguments(parser, name_help="your name at the table (default: your user name)")
 
 
@@ -69,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
             return await host_table(ruleset, players, name=table_name, bind=args.bind,
                                     port=args.port, bot=args.bot, seat_name=me,
                                     seed=args.seed, key_file=key_file, plugins=plugins,
-                                    open_deck=args.open_deck)
+                                    open_deck=args.open_deck,
+                                    spectators=not args.no_spectators)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

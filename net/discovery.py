@@ -13,7 +13,12 @@ carries the table's public facts:
 ``name``    table name, as people type it in ``hedgerow join NAME``
 ``key``     the host's public key (z85 or hex text)
 ``deck``    ``sealed`` or ``open`` (docs/protocol.md §10.12); absent: not said
+``watch``   ``yes`` or ``no``: whether the table takes spectators (§3.4); absent: not said
 ==========  ==========================================================
+
+A table is announced while it is seating, and, when it takes spectators, on while it is
+played (``free`` is then 0), so that ``hedgerow watch`` finds it; it goes once the game is
+over or its host leaves.
 
 Unknown TXT keys are ignored, so later versions may add keys.  Records come from strangers:
 `decode_txt` checks every field, and the `Browser` skips (and logs) any table whose record
@@ -139,6 +144,8 @@ class TableAd:
     host: str
     port: int
     deck: str | None = None
+    #: Whether the table takes spectators (docs/protocol.md §3.4); None: not said.
+    watch: bool | None = None
 
     def __post_init__(self) -> None:
         _check_text("table name", self.name)
@@ -197,6 +204,7 @@ class TableAd:
             "address": self.address,
             "join_address": self.join_address,
             "deck": self.deck,
+            "watch": self.watch,
         }
 
 
@@ -216,6 +224,8 @@ def encode_txt(ad: TableAd) -> dict[str, str]:
     }
     if ad.deck is not None:
         txt["deck"] = ad.deck
+    if ad.watch is not None:
+        txt["watch"] = "yes" if ad.watch else "no"
     for key, value in txt.items():
         if len(key) + 1 + len(value.encode("utf-8")) > MAX_TXT_ENTRY:
             raise BadTableAd(f"TXT entry {key!r} is longer than {MAX_TXT_ENTRY} bytes")
@@ -250,6 +260,8 @@ def decode_txt(properties: Mapping[bytes, bytes | None], *, host: str, port: int
     variants_text = text("variants") if b"variants" in properties else ""
     variants = tuple(variants_text.split(",")) if variants_text else ()
     deck = (text("deck") or None) if properties.get(b"deck") is not None else None
+    watch = {"yes": True, "no": False}.get(text("watch")) if properties.get(b"watch") \
+        is not None else None
     return TableAd(
         name=text("name"),
         game=text("game"),
@@ -261,6 +273,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None], *, host: str, port: int
         host=host,
         port=port,
         deck=deck,
+        watch=watch,
     )
 
 

@@ -22,7 +22,7 @@ import asyncio
 import ipaddress
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hedgerow.core.datadir import bot_logs_dir, logs_dir
 from hedgerow.core.errors import HedgerowError
@@ -41,6 +41,9 @@ from hedgerow.net.keys import Identity, key_text, load_identity, parse_key
 from hedgerow.net.logfile import check_room
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase, Seat
+
+if TYPE_CHECKING:
+    from hedgerow.net.watching import Spectator
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
                      seat_name: str = "", seed: int | bytes | None = None,
                      identity: Identity | None = None, key_file: str | Path | None = None,
                      announce: bool = True, plugins: PluginHost | None = None,
-                     open_deck: bool = False) -> Seat:
+                     open_deck: bool = False, spectators: bool = True) -> Seat:
     """Open a table on ``bind:port`` (0: any free port) and take seat 0.
 
     Returns as soon as the table listens; ``peer.address`` is what others join with.
@@ -76,9 +79,11 @@ async def host_table(ruleset: Ruleset, players: int, *, name: str = "",
     --seed`` takes, or raw bytes) dictates the deal instead of the commit-reveal; only bot
     peers started by `hedgerow.clients.spawn.spawn_bot_peers` (which accept it) can then join.
     ``plugins``, when given, is where the rules came from: a joiner that lacks a game or a
-    variant is then told which package to install (`rulesmatch.packages`).
+    variant is then told which package to install (`rulesmatch.packages`).  ``spectators``:
+    whether the table takes spectators (docs/protocol.md §3.4).
     """
     peer = _new_peer(identity, key_file, seat_name=seat_name, bot=bot, plugins=plugins)
+    peer.spectators.allowed = spectators
     fixed = seed_from_int(seed) if isinstance(seed, int) else seed
     name = name or f"{seat_name or 'hedgerow'}'s {ruleset.spec.name}"
     await peer.open(ruleset, players, bind=bind, port=port, seed=fixed, name=name,
@@ -111,7 +116,8 @@ async def reopen_table(path: str | Path, *, bot: str | None = None, bind: str | 
 
 
 async def _announce(peer: Peer, name: str, bind: str) -> None:
-    """Announce the table on the LAN until play starts or the peer closes."""
+    """Announce the table on the LAN until play starts (until the game is over, at a table
+    that takes spectators: `hedgerow watch` lists it) or the peer closes."""
     if discovery_disabled():  # before zeroconf is imported: this peer never needs it
         log.info("LAN discovery is off (%s); table %r is not announced", ENV_DISABLE, name)
         return
@@ -136,7 +142,7 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
         return TableAd(name[:40], peer.ruleset.spec.name, peer.ruleset.variant_names, free,
                        peer.players, PROTOCOL_VERSION, key_text(peer.identity.public),
                        bind if bind in ("0.0.0.0", "::") else host, port,
-                       deck=SEALED if peer.sealed else OPEN)
+                       deck=SEALED if peer.sealed else OPEN, watch=peer.spectators.allowed)
 
     announcer = Announcer()
     try:
@@ -151,7 +157,8 @@ async def _announce(peer: Peer, name: str, bind: str) -> None:
     def changed() -> None:
         if done[0]:
             return
-        if peer.phase() != Phase.SEATING or peer.closed:
+        watched = peer.spectators.allowed and peer.phase() in (Phase.SEEDING, Phase.PLAYING)
+        if (peer.phase() != Phase.SEATING and not watched) or peer.closed:
             done[0] = True
             task = asyncio.ensure_future(announcer.close())
         elif ad() != last[0]:
@@ -242,3 +249,21 @@ async def resume_table(log_path: str | Path, *, bot: str | None = None, bind: st
         await peer.close()
         raise
     return peer
+
+
+async def watch_table(address: str | TableAddress, *, plugins: PluginHost | None = None,
+                      name: str = "", bind: str | None = None,
+                      timeout: float = 10.0) -> Spectator:
+    """Watch the table at ``address`` (see `find_address`) as a spectator (docs/protocol.md
+    §3.4); returns once the host answered.  The spectator has a key of its own, made for
+    this watch (a player's own key would be taken for its seat's return), and no log.
+    Raises `JoinRefused` with the host's reason (no spectators, too many, other rules)."""
+    from hedgerow.net.keys import generate
+    from hedgerow.net.watching import Spectator
+
+    where = address if isinstance(address, TableAddress) else await find_address(address)
+    if bind is None:
+        bind = "127.0.0.1" if _loopback(where.host) else "0.0.0.0"
+    spectator = Spectator(generate(), plugins or PluginHost(), name=name)
+    await spectator.watch(where, bind=bind, timeout=timeout)
+    return spectator

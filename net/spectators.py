@@ -189,6 +189,7 @@ class Spectators:
         self.watchers: dict[bytes, Watcher] = {}
         self._stream: list[bytes] | None = None  # the public payloads, while anyone watches
         self._gone: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self._told: SeatAssignment | None = None  # the seating the spectators were sent
         ctx.on_writer = self._new_writer
 
     # -- the stream ------------------------------------------------------------------------
@@ -218,6 +219,7 @@ class Spectators:
     def _push(self, *, beat: bool = False) -> None:
         """Send every spectator the records it lacks (with ``beat``: every spectator a feed,
         records or not)."""
+        self._seating()  # (before any record of a table it does not know the seats of)
         stream = self._load()
         gone = self._away()
         changed = gone != self._gone
@@ -283,12 +285,22 @@ class Spectators:
         ctx = self.ctx
         ctx.watchers = tuple(w.name for w in self.watchers.values())
         self._send_roster()
+        self._seating(always=True)
+        ctx.notify()
+
+    def _seating(self, *, always: bool = False) -> None:
+        """The seating to every spectator, when it changed since they were last sent it
+        (a seat taken or freed, a new round, new addresses)."""
+        ctx = self.ctx
         roster = ctx.roster
         peers = roster.peer_infos() if roster is not None else ()
+        seating = SeatAssignment(None, ctx.players, ctx.fingerprint, peers, ctx.round,
+                                 ctx.watchers)
+        if seating == self._told and not always:
+            return
+        self._told = seating
         for w in self.watchers.values():
-            self._send(w, SeatAssignment(None, ctx.players, ctx.fingerprint, peers,
-                                         ctx.round, ctx.watchers))
-        ctx.notify()
+            self._send(w, seating)
 
     def on_body(self, rx: Received, env: Envelope) -> None:
         """Anything a spectator sends after its ``Hello`` (see the module docstring)."""

@@ -26,6 +26,7 @@ from hedgerow.net.address import parse_address
 from hedgerow.net.codec import decode_envelope, decode_log_record
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
+from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.logfile import LogReadResult
 from hedgerow.net.messages import LoggedEntry, LogHeader, SealRecord, SeatEvent, SpectatorFeed
 from hedgerow.net.peer import Peer
@@ -67,10 +68,15 @@ def recording(s: Spectator) -> list[bytes]:
 
 def test_spectators_arrive_and_leave_and_the_game_is_the_same() -> None:
     async def main() -> None:
-        peers = await sealed_table("petals", (), 3)
-        host, joiner = peers[0], peers[1]
-        early = await watch(host, "Early")
+        plugins = PluginHost()
+        host = await host_table(plugins.ruleset("petals", (), 3), 3, identity=generate(),
+                                seat_name="host", announce=False)
+        early = await watch(host, "Early")  # before anyone else sat down
         assert host.watchers() == ("Early",)
+        peers = [host] + [await join_table(host.address, identity=generate(),
+                                           plugins=PluginHost(), seat_name=f"joiner{i}")
+                          for i in (1, 2)]
+        joiner = peers[1]
         assert await joiner.wait_until(lambda: joiner.watchers() == ("Early",), 5)
         spec = PluginHost().bot("random")
         bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in peers]
@@ -88,6 +94,8 @@ def test_spectators_arrive_and_leave_and_the_game_is_the_same() -> None:
         assert await asyncio.gather(*bots) == [0, 0, 0], [p.problem() for p in peers]
         assert {p.state_hash() for p in peers} == {host.state_hash()}
         assert {p.verdict() for p in peers} == {"every shuffle, key and action checks out"}
+        for s in (early, late):  # (the early one followed until it left)
+            assert s.live is not None and s.live.mismatch is None, s.live
         assert await late.wait_until(lambda: late.live is not None
                                      and len(late.live.history) == host.index, 10)
         live = late.live
