@@ -50,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def open_lobby(plugins: Any, name: str, key_file: str | None = None) -> int:
     """The lobby screen: tables seen on the LAN, create one, join one, then play; once it
     has closed, how the table taken there stands (the result, the check of a sealed deck,
-    where the log is), as after any person's seat."""
+    where the log is), as after any person's seat.  A table chosen to be watched (``w``)
+    opens as a spectator sees it (``hedgerow watch ADDRESS``)."""
     import asyncio
 
     from hedgerow.clients.app import run_lobby
@@ -60,8 +61,13 @@ def open_lobby(plugins: Any, name: str, key_file: str | None = None) -> int:
     def closed(seat: Seat) -> None:
         print("\n".join(goodbye(seat)), flush=True)
 
+    async def watch(address: str) -> int:  # w on a table of the list
+        from hedgerow.clients.watch.live import watch_at
+
+        return await watch_at(address, plugins, name=name)
+
     return asyncio.run(run_lobby(plugins, seat_name=name, backend=NetBackend(key_file),
-                                 closed=closed))
+                                 closed=closed, watch=watch))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -124,23 +124,19 @@ def watch_log(args: argparse.Namespace, plugins: PluginHost) -> int:
 async def watch_live(target: str, plugins: PluginHost, args: argparse.Namespace) -> int:
     """Watch the table at ``target``: on the screen, or as JSON Lines with ``--json``."""
     from hedgerow.clients.netseat import player_name
+    from hedgerow.clients.watch.live import watch_at
     from hedgerow.net.launch import watch_table
 
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if not terminal and not args.json:
         raise HedgerowError("hedgerow watch needs a terminal (or --json, to follow the table "
                             "as JSON Lines)")
-    if terminal and not args.json:
-        print(f"Watching the table at {target} …", flush=True)
-    spectator = await watch_table(target, plugins=plugins, name=player_name(args),
-                                  timeout=args.timeout)
     if args.json:
+        spectator = await watch_table(target, plugins=plugins, name=player_name(args),
+                                      timeout=args.timeout)
         return await follow_json(spectator)
-    from hedgerow.clients.watch.live import run_live
-
-    print("Waiting for the game to start…", flush=True)
-    seat = live_seat(spectator, args.as_seat)
-    return await run_live(spectator, target, seat=seat, host=plugins)
+    return await watch_at(target, plugins, name=player_name(args), timeout=args.timeout,
+                          seat=lambda spectator: live_seat(spectator, args.as_seat))
 
 
 def live_seat(spectator: Spectator, wanted: str | None) -> int:

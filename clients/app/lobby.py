@@ -3,7 +3,8 @@
 One application, four screens, each in a module of its own:
 
 * **Tables** (`lobby_tables`) — every open table LAN discovery sees (name, game, variants,
-  deck, free seats, host); Enter joins the selected one, ``c`` creates a table, ``a`` joins by
+  deck, free seats, host); Enter joins the selected one, ``w`` watches it (the lobby closes
+  and the table opens as a spectator sees it), ``c`` creates a table, ``a`` joins by
   address.
 * **Address** (`lobby_address`) — join by the address ``hedgerow host`` printed.
 * **Create** (`lobby_create`) — game, variants, seats, and for every other seat: left open
@@ -28,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -83,6 +84,7 @@ class LobbyScreen:
         self._message: str | None = None
         self._message_on = screen  # the screen the message was said on
         self.seat: Seat | None = None
+        self.watching: str | None = None  # the address of a table to watch, once chosen
         self.busy = False
         self.app: Application[Seat | None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -141,11 +143,18 @@ class LobbyScreen:
         name = form.name.strip() or f"{self.seat_name}'s table"
         self.message = "Opening the table…"
         seat = await self.backend.create(ruleset, form.form.players, name=name,
-                                         seat_name=self.seat_name, open_deck=form.open_deck)
+                                         seat_name=self.seat_name, open_deck=form.open_deck,
+                                         spectators=form.form.spectators)
         self.seated(seat)
         bots = [b for b in form.form.seats if b != OPEN]
         if bots:
             self.backend.add_bots(seat, bots)
+
+    def watch(self, address: str) -> None:
+        """Leave the lobby to watch the table at ``address`` (`run_lobby` opens it)."""
+        self.watching = address
+        assert self.app is not None
+        self.app.exit(result=None)
 
     async def join(self, address: str) -> None:
         """Take a seat at the table at ``address`` and wait in the seating room."""
@@ -264,6 +273,7 @@ class LobbyScreen:
         handle("up", screen=TABLES)(tables.up)
         handle("down", screen=TABLES)(tables.down)
         handle("enter", screen=TABLES)(tables.join)
+        handle("w", screen=TABLES)(tables.watch)
         handle("c", screen=TABLES)(show(CREATE))
         handle("a", screen=TABLES)(show(ADDRESS))
         handle("q", screen=TABLES)(leave)
@@ -315,7 +325,8 @@ async def run_lobby(plugins: PluginHost | None = None, *, game: str | None = Non
                     seat_name: str | None = None, seat: Seat | None = None,
                     backend: Backend | None = None, input: Input | None = None,
                     output: Output | None = None,
-                    closed: Callable[[Seat], None] | None = None) -> int:
+                    closed: Callable[[Seat], None] | None = None,
+                    watch: Callable[[str], Awaitable[int]] | None = None) -> int:
     """The lobby, then the table screen for the seat taken there; the exit status.
 
     Without arguments it opens on the list of tables on the LAN (``hedgerow join`` without
@@ -324,7 +335,8 @@ async def run_lobby(plugins: PluginHost | None = None, *, game: str | None = Non
     ``hedgerow host GAME``) it opens in that table's seating room, where the host can fill
     the open seats with bots.  Every table, bot and socket opened here, and ``seat``, is
     closed before it returns; ``closed(seat)`` is then called with a seat taken in the lobby
-    (``hedgerow join`` prints how the table stands, as after any person's seat).
+    (``hedgerow join`` prints how the table stands, as after any person's seat).  A table
+    chosen to be watched (``w``) is handed to ``watch(address)`` once the lobby closed.
     """
     plugins = plugins or PluginHost()
     backend = backend or NetBackend()
@@ -347,6 +359,8 @@ async def run_lobby(plugins: PluginHost | None = None, *, game: str | None = Non
         await _close(lobby.seat, backend)
         if lobby.seat is not None and closed is not None:
             closed(lobby.seat)
+        if lobby.watching is not None and watch is not None:
+            return await watch(lobby.watching)
         return 0
     status = await _play(seat, plugins, backend, input, output)
     if closed is not None:

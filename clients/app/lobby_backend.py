@@ -27,8 +27,9 @@ class Backend(Protocol):
         """Start looking for tables; call ``changed()`` when the list changes."""
 
     async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
-                     open_deck: bool = False) -> Seat:
-        """Open a table and take seat 0 (its deck sealed unless ``open_deck``)."""
+                     open_deck: bool = False, spectators: bool = True) -> Seat:
+        """Open a table and take seat 0 (its deck sealed unless ``open_deck``; watched by
+        spectators unless not ``spectators``)."""
 
     async def join(self, address: str, *, seat_name: str) -> Seat:
         """Take a seat at the table at ``address``."""
@@ -67,13 +68,13 @@ class NetBackend:
         self._browser = browser
 
     async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
-                     open_deck: bool = False) -> Seat:
+                     open_deck: bool = False, spectators: bool = True) -> Seat:
         """Open a table on every interface, announced on the LAN."""
         from hedgerow.net.launch import host_table
 
         return await host_table(ruleset, players, name=name, bind="0.0.0.0",
                                 seat_name=seat_name, key_file=self.key_file,
-                                open_deck=open_deck)
+                                open_deck=open_deck, spectators=spectators)
 
     async def join(self, address: str, *, seat_name: str) -> Seat:
         """Join by address (``HOST:PORT/KEY``): a host name must resolve, and a table of this

@@ -1,12 +1,15 @@
 """The lobby's create-a-table form: game, variants, seats, a bot or an open seat for each
-other seat, the deck, and the table's name (prompt_toolkit's `TextArea`).
+other seat, the deck, whether others may watch, and the table's name (prompt_toolkit's
+`TextArea`).
 
 Owns the form's values and the rules they describe (`CreateScreen.ruleset`); Enter asks the
 lobby to open the table.  The deck is sealed unless the player turns it open (←/→ or Space
 on its row), each with its line of explanation: sealed, no player's program can see a card
 it was not shown (docs/protocol.md §10); open, a faster start, for players who trust each
 other (§10.12).  A table of one seat has nobody to hide cards from: its deck is open, and
-the row says so.
+the row says so.  Spectators may watch the table (up to 8, shown what every seat sees,
+docs/protocol.md §3.4) unless the player turns the watch row to "no"
+(``hedgerow host --no-spectators``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class Form:
     players: int = 2
     seats: list[str] = field(default_factory=list)  # seat 1.. : OPEN or a bot name
     open_deck: bool = False  # the player chose an open deck (default: sealed)
+    spectators: bool = True  # others may watch the table (docs/protocol.md §3.4)
     row: int = 0
 
 
@@ -91,9 +95,9 @@ class CreateScreen:
         return [v.name for v in self.lobby.plugins.variants_of(self.game)]
 
     def rows(self) -> list[str]:
-        """The form's rows: game, variants, players, one per other seat, deck, name."""
+        """The form's rows: game, variants, players, one per other seat, deck, watch, name."""
         return ["game", "variants", "players", *[f"seat {i}" for i in range(1, self.form.players)],
-                "deck", "name"]
+                "deck", "watch", "name"]
 
     @property
     def open_deck(self) -> bool:
@@ -152,11 +156,13 @@ class CreateScreen:
             f.seats[i] = choices[(choices.index(f.seats[i]) + step) % len(choices)]
         elif row == "deck" and f.players > 1:
             f.open_deck = not f.open_deck
+        elif row == "watch":
+            f.spectators = not f.spectators
 
     def toggle(self) -> None:
         """Space: choose or drop the variant under the cursor; on the deck row, turn it."""
         names = self.variants()
-        if self.rows()[self.form.row] == "deck":
+        if self.rows()[self.form.row] in ("deck", "watch"):
             self.change(1)
             return
         if self.rows()[self.form.row] != "variants" or not names:
@@ -200,6 +206,10 @@ class CreateScreen:
                          ("class:dim", f"{spec.min_players}-{spec.max_players} players")]
             elif row == "deck":
                 value = self._deck_value()
+            elif row == "watch":
+                value = [("", "◀ yes ▶" if f.spectators else "◀ no ▶"), ("", "  "),
+                         ("class:dim", "up to 8 spectators, shown what every seat sees"
+                          if f.spectators else "nobody may watch")]
             else:
                 who = f.seats[int(row.split()[1]) - 1]
                 value = [("", f"◀ {who if who == OPEN else 'bot: ' + who} ▶")]

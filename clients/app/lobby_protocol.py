@@ -50,5 +50,8 @@ class Lobby(Protocol):
     async def create(self) -> None:
         """Open the table the create form describes, and wait in the seating room."""
 
+    def watch(self, address: str) -> None:
+        """Leave the lobby to watch the table at ``address``."""
+
     async def join(self, address: str) -> None:
         """Take a seat at the table at ``address``, and wait in the seating room."""

@@ -1,11 +1,12 @@
 """The lobby's list of tables LAN discovery sees, and joining the one picked.
 
 Owns the selection in the list and its drawing: name, game, variants, deck, free seats and
-host of each open table.  The deck is ``sealed`` (no player's program can see a card it was
+host of each table (a table being played is listed while it takes spectators: no free
+seat, but ``w`` watches it).  The deck is ``sealed`` (no player's program can see a card it was
 not shown) or ``open`` (the host chose the faster start), ``?`` when the announcement does
 not say (`deckwords.deck_word`); the host column is left out when the
 screen is too narrow for it (the address is what the seating room shows).  Enter asks the
-lobby to join the selected table (one with a free seat).
+lobby to join the selected table (one with a free seat), ``w`` to watch it.
 
 Why the list is drawn here rather than with prompt_toolkit's ``RadioList``: the list is
 whatever discovery saw a moment ago, so it is empty at first and changes under the cursor
@@ -29,8 +30,8 @@ from hedgerow.clients.app.render import wrap
 class TablesScreen:
     """The tables on the LAN, one selected."""
 
-    keys = [("↑↓", "choose"), ("Enter", "join"), ("c", "create"), ("a", "address"),
-            ("q", "quit")]
+    keys = [("↑↓", "choose"), ("Enter", "join"), ("w", "watch"), ("c", "create"),
+            ("a", "address"), ("q", "quit")]
 
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
@@ -55,6 +56,20 @@ class TablesScreen:
             lobby.message = f"{t.name} has no free seat."
             return
         lobby.run_task(lobby.join(f"{t.address}/{t.host_key}"))
+
+    def watch(self) -> None:
+        """w: watch the selected table as a spectator (docs/protocol.md §3.4), or say why
+        not."""
+        lobby = self.lobby
+        tables = list(lobby.backend.tables())
+        if not tables:
+            lobby.message = "No table to watch yet (looking…)."
+            return
+        t = tables[min(self.selected, len(tables) - 1)]
+        if getattr(t, "watch", None) is False:
+            lobby.message = f"{t.name} takes no spectators."
+            return
+        lobby.watch(f"{t.address}/{t.host_key}")
 
     def draw(self) -> StyleAndTextTuples:
         """The list, or a line saying there is none yet."""

@@ -357,10 +357,15 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title", f" {state.waiting_for()} to play ")
     if get_cwidth(left) + get_cwidth(right[1]) > width:
         left = f" Hedgerow · {name} · {count} · you are {me} "
-    if get_cwidth(left) + get_cwidth(right[1]) > width:
-        left = f" {name} · {me} "
-    if get_cwidth(left) + get_cwidth(right[1]) > width:
-        left = f" {name} "
+    watched = state.watchers
+    lefts = [left + f"· watched by {', '.join(watched)} " if watched else left]
+    if watched:  # who watches (spectators, docs/protocol.md §3.4), as the room allows
+        lefts += [left + f"· {len(watched)} watching ",
+                  f" {name} · {me} · {len(watched)} watching ",
+                  f" {name} · {len(watched)} watching "]
+    lefts += [f" {name} · {me} ", f" {name} "]
+    left = next((t for t in lefts if get_cwidth(t) + get_cwidth(right[1]) <= width),
+                lefts[-1])
     pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 

@@ -105,6 +105,9 @@ class SeatState:
         self.departed: Sequence[Departed] = ()
         self.held: Refusal | None = None
         self.problem: str | None = None
+        #: The spectators watching the table, by name (a networked seat's, docs/protocol.md
+        #: §3.4; none at a local table).
+        self.watchers: tuple[str, ...] = ()
         self.picker = Picker((), ui.form)
         #: Whether the game draws anything in the hand area.
         self.has_hand = bool(ui.parts(HAND))
@@ -163,6 +166,8 @@ class SeatState:
         self.ended = seat.departures.ended
         self.departed = list(seat.departures.departed())
         self.problem = seat.problem()
+        watchers = getattr(seat, "watchers", None)
+        self.watchers = tuple(watchers()) if callable(watchers) else ()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         held = seat.held_back() if seat.seat in self.active else None
         self.held = held if held is not None and held.code != "dealing" else None  # (a moment)

@@ -37,6 +37,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import merge_styles
 from prompt_toolkit.utils import get_cwidth
 
+from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import build_filters
 from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.layout import build_layout
@@ -121,6 +122,9 @@ class LiveFilms:
 class LiveSeat(ReplaySeat):
     """A `ReplaySeat` over a live film, with the live table's links (module docstring)."""
 
+    #: A spectator's seat: no secret, no move, nobody's "you" (the results say so).
+    spectating = True
+
     def __init__(self, film: Film, spectator: Spectator, *, seat: int = 0) -> None:
         super().__init__(film, seat=seat, at=film.last)
         self.spectator = spectator
@@ -180,6 +184,24 @@ class LiveWatch(WatchState):
     def live(self) -> bool:
         """True while the viewer shows the newest entry (and moves on with the game)."""
         return self.seat.at_end
+
+    def end_note(self) -> str:
+        """On the newest entry: the table's state (who it waits for, or why it stopped)."""
+        problem = self.seat.problem()
+        if self.film.over or (self.film.problem and not self.films.spectator.halted):
+            return super().end_note()
+        if problem is not None:
+            return problem[0].upper() + problem[1:] + "."
+        if self.films.spectator.host == Link.LOST:
+            return "The host is not answering: the table may be waiting for it."
+        active = self.seat.active_seats()
+        who = ", ".join(self.film.names[s] for s in active) or "the table"
+        return f"Live: the next move shows here as {who} makes it."
+
+    def _edge(self, forward: bool) -> str:
+        if forward and not self.film.over:
+            return "This is the newest move: the next one shows as it is made."
+        return super()._edge(forward)
 
     def update(self) -> bool:
         """Take what the spectator received since; True when the film grew."""
@@ -258,7 +280,8 @@ class LiveApp(WatchApp):
         self.state = self.watch.table
         self.filters = build_filters(self.state)
         panes = replace(watch_panes(self.watch), title=partial(title, self.live),
-                        saved=partial(saved_line, self.live))
+                        saved=partial(saved_line, self.live),
+                        results=partial(results_screen.results, me=-1))  # nobody is "you"
         layout, self.panes = build_layout(self.state, self.filters, self.click, panes)
         self.build(layout, build_key_bindings(self.watch, self.filters, self.leave),
                    merge_styles([STYLE, WATCH_STYLE]), input=input, output=output)
@@ -277,14 +300,46 @@ async def run_live(spectator: Spectator, where: str, *, seat: int = 0,
     meanwhile, on stdout).  The spectator is closed on the way out."""
     films = LiveFilms(spectator, where)
     try:
-        if films.film() is None:
-            await spectator.wait_until(lambda: films.film() is not None
-                                       or spectator.host == Link.LEFT, wait)
+        said = ""
+        loop = asyncio.get_running_loop()
+        end = None if wait is None else loop.time() + wait
+        while films.film() is None and spectator.host != Link.LEFT and not spectator.closed:
+            seated = ", ".join(p.display_name for p in spectator.peers)
+            line = f"{len(spectator.peers)} of {spectator.players} seats taken: {seated}"
+            if line != said:
+                print(line, flush=True)
+                said = line
+            left = None if end is None else end - loop.time()
+            if left is not None and left <= 0:
+                break
+            await asyncio.wait_for(spectator.changed(), left)
         film = films.film()
         if film is None:
+            print("The host left before the game began." if spectator.host == Link.LEFT
+                  else "The game did not begin.", flush=True)
             return 1
         app = LiveApp(films, film, seat=seat, host=host, input=input, output=output)
         return await app.run()
     finally:
         with contextlib.suppress(asyncio.CancelledError):
             await spectator.close()
+
+
+async def watch_at(address: str, plugins: PluginHost, *, name: str = "", timeout: float = 10.0,
+                   seat: Callable[[Spectator], int] = lambda spectator: 0) -> int:
+    """``hedgerow watch ADDRESS`` (and ``w`` in the lobby): watch the table at ``address``
+    as a spectator, through the eyes of the seat ``seat(spectator)`` names, until left.
+    Says on stdout what it waits for before the screen opens (the table's answer, the
+    game's first entry)."""
+    from hedgerow.net.launch import watch_table
+
+    print(f"Watching the table at {address} …", flush=True)
+    spectator = await watch_table(address, plugins=plugins, name=name, timeout=timeout)
+    try:
+        first = seat(spectator)
+    except BaseException:
+        await spectator.close()
+        raise
+    if spectator.live is None or not spectator.live.history:
+        print("Waiting for the game to start (Ctrl-C leaves)…", flush=True)
+    return await run_live(spectator, address, seat=first, host=plugins)

@@ -256,21 +256,13 @@ def prompt_lines(watch: WatchState, state: SeatState, width: int) -> list[Line]:
                            ("class:preview", f"{who}: {state.named(said)}")], width)
     notes = [name_seats(_event(e), film.names) for e in frame.events]
     if watch.seat.at_end and film.ended not in frame.events:  # (an agreed end says it)
-        notes.append(_ending(watch))
+        notes.append(watch.end_note())
     elif at == film.first and not head:
         notes.append("The cards are dealt: → steps through the game, ? lists the keys.")
     for note in notes:
         lines += flow([("class:dim", note)], width)
     return lines[:render.PROMPT_MOST]
 
-
-def _ending(watch: WatchState) -> str:
-    film = watch.film
-    if film.problem:
-        return f"The replay stops here: {film.problem}."
-    if film.over:
-        return "The end of the game: Enter or b shows the results."
-    return "The log ends here: the game was not over when it was written."
 
 
 def prompt(watch: WatchState, state: SeatState, width: int) -> StyleAndTextTuples:

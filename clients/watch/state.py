@@ -129,6 +129,15 @@ class WatchState:
         """To the last frame."""
         return self.go(self.film.last)
 
+    def end_note(self) -> str:
+        """What the move pane says on the last frame (after the entry in words)."""
+        film = self.film
+        if film.problem:
+            return f"The replay stops here: {film.problem}."
+        if film.over:
+            return "The end of the game: Enter or b shows the results."
+        return "The log ends here: the game was not over when it was written."
+
     def _edge(self, forward: bool) -> str:
         if not forward:
             return "This is the start of the game: nothing happened before the deal."

@@ -78,8 +78,9 @@ class FakeBackend:
         self.calls.append(("start",))
 
     async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
-                     open_deck: bool = False) -> Any:
+                     open_deck: bool = False, spectators: bool = True) -> Any:
         self.calls.append(("create", ruleset.fingerprint, players, name, seat_name, open_deck))
+        self.spectators = spectators
         self.seat = LocalSeat(ruleset, players, seed_from_int(1),
                               bots=[self.plugins.bot("random")], name=seat_name)
         return self.seat
@@ -144,7 +145,8 @@ def test_the_create_form_sets_game_players_bots_and_name() -> None:
     lobby = LobbyScreen(plugins, FakeBackend(plugins), seat_name="Ann", game="petals", players=3,
                   screen=CREATE)
     form = lobby.create_form
-    assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "deck", "name"]
+    assert form.rows() == ["game", "variants", "players", "seat 1", "seat 2", "deck", "watch",
+                           "name"]
     assert form.form.seats == ["greedy", "greedy"]  # the best bot installed
     form.form.row = 1
     form.toggle()
@@ -224,12 +226,14 @@ def test_the_create_form_by_keys() -> None:
             pipe.send_text(KEYS["right"] * form.form.games.index("petals"))  # the game
             await until(lambda: form.game == "petals", "Petals chosen")
             # players: 4 -> 3; seat 1: a bot -> open; the deck: sealed -> open (Space);
-            # the name: one more letter
+            # watching: yes -> no (Space); the name: one more letter
             pipe.send_text(KEYS["down"] + "\t" + KEYS["left"] + KEYS["down"] + KEYS["left"]
-                           + KEYS["down"] + KEYS["down"] + " " + KEYS["down"] + "!")
+                           + KEYS["down"] + KEYS["down"] + " " + KEYS["down"] + " "
+                           + KEYS["down"] + "!")
             await until(lambda: form.name.endswith("!"), "typing the name")
             assert (form.form.players, form.form.seats) == (3, [OPEN, "greedy"])
             assert form.open_deck and "◀ open ▶  faster start" in text(lobby)
+            assert not form.form.spectators and "◀ no ▶  nobody may watch" in text(lobby)
             pipe.send_text(KEYS["enter"])
             await until(lambda: backend.seat is not None, "the table")
             assert await asyncio.wait_for(task, 5) is backend.seat
@@ -237,6 +241,7 @@ def test_the_create_form_by_keys() -> None:
 
     asyncio.run(main())
     assert ("create", "petals@2.1.0", 3, "Ann's Petals!", "Ann", True) in backend.calls
+    assert backend.spectators is False
     assert ("bots", ["greedy"]) in backend.calls
 
 
@@ -265,7 +270,7 @@ class FailingBackend(FakeBackend):
         self.fail_join = asyncio.Event()
 
     async def create(self, ruleset: Any, players: int, *, name: str, seat_name: str,
-                     open_deck: bool = False) -> Any:
+                     open_deck: bool = False, spectators: bool = True) -> Any:
         from hedgerow.core.errors import HedgerowError
 
         raise HedgerowError(self.REASON)
