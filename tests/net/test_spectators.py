@@ -10,6 +10,11 @@
   secret) opens no card of any hand it was not shown with everyone.
 * The host's limits: a table that refuses spectators (``WRONG_PHASE``), the ninth spectator
   (``TABLE_FULL``), a spectator at a peer that is not the host (``STRANGER``).
+* A hostile spectator (raw sockets, tests/rogue.py): an action, a state hash, a motion, a
+  vote, seed and sealed-deck messages, a seating, a feed of its own... each refused with
+  ``WRONG_SEAT``, an ``Error`` never answered, the other peers refusing it as a stranger;
+  and a burst of fuzz (tests/reliability/fuzz.py's three kinds) from its key: the game ends
+  on one hash, the deck verifies, the host answers to the end.
 """
 
 from __future__ import annotations
@@ -19,19 +24,49 @@ from typing import Any
 
 import pytest
 from departing import sealed_table
+from rogue import Rogue
 
 from hedgerow.clients.botrunner import play_bot
+from hedgerow.core.actions import Action
 from hedgerow.core.pluginhost import PluginHost
+from hedgerow.net import rulesmatch
 from hedgerow.net.address import parse_address
 from hedgerow.net.codec import decode_envelope, decode_log_record
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.logfile import LogReadResult
-from hedgerow.net.messages import LoggedEntry, LogHeader, SealRecord, SeatEvent, SpectatorFeed
+from hedgerow.net.messages import (
+    ActionCommit,
+    ActionMsg,
+    ActionReveal,
+    CardKey,
+    CardKeys,
+    CatchUpRequest,
+    Disclose,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Heartbeat,
+    Hello,
+    LoggedEntry,
+    LogHeader,
+    MotionKind,
+    MotionVote,
+    SealRecord,
+    SeatAssignment,
+    SeatEvent,
+    SeatHandback,
+    SeatMotion,
+    SeatTaken,
+    SeedCommit,
+    SeedReveal,
+    SpectatorFeed,
+    StateHash,
+)
 from hedgerow.net.peer import Peer
 from hedgerow.net.sealreplay import replay_sealed
-from hedgerow.net.spectators import MAX_SPECTATORS
+from hedgerow.net.spectators import MAX_SPECTATORS, NO_SEAT
 from hedgerow.net.transport import Received
 from hedgerow.net.watching import Spectator
 
@@ -162,6 +197,97 @@ def test_the_host_refuses_spectators_when_it_must() -> None:
             await watch(host, "Refused")
         for w in watchers[1:]:
             await w.close()
+        for p in peers:
+            await p.close()
+
+    run(main())
+
+
+async def rogue_spectator(host: Peer) -> tuple[Rogue, Envelope]:
+    """A spectator made of raw sockets (tests/rogue.py), watching ``host``: its seating."""
+    rogue = Rogue("spy")
+    rogue.dial(host.identity.public, host.endpoint)
+    hello = Hello("*", rulesmatch.installed(PluginHost()), "Spy", address=rogue.endpoint,
+                  spectator=True)
+    await rogue.send(host.identity.public, rogue.envelope(hello, table_id=b""))
+    _, seating = await asyncio.wait_for(rogue.next_message(SeatAssignment), 10)
+    rogue.table_id = seating.table_id
+    return rogue, seating
+
+
+def forged(host: Peer) -> list[Any]:
+    """A spectator's try at each thing only a seat may do (and a feed of its own)."""
+    index, head = host.index, host.entries()[-1].digest
+    h32 = bytes(32)
+    return [ActionMsg(index, head, 0, Action.of("pass")), StateHash(max(0, index - 1), h32),
+            ActionCommit(index, 0, h32), ActionReveal(index, 0, Action.of("pass"), h32),
+            SeedCommit(0, h32), SeedReveal(0, h32), CatchUpRequest(0),
+            SeatMotion(1, MotionKind.END, 1, 0, "", index, (0,)), MotionVote(0, 1, True),
+            SeatTaken(0, 1, "random", index), SeatHandback(1, index),
+            SeatAssignment(0, 2, "petals@2.1.0"), SpectatorFeed(0, (b"x",)),
+            Disclose(0, h32), CardKeys((CardKey(0, 0, 0, h32),), True)]
+
+
+def test_a_hostile_spectator_is_refused_and_changes_nothing() -> None:
+    async def main() -> None:
+        peers = await sealed_table("petals", (), 2)
+        host, joiner = peers
+        rogue, seating = await rogue_spectator(host)
+        assert seating.body.seat is None and [p.seat for p in seating.body.peers] == [0, 1]
+        spec = PluginHost().bot("random")
+        bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in peers]
+        assert await host.wait_until(lambda: host.index >= 6, 60)
+        bodies = forged(host)
+        for body in bodies:
+            await rogue.send(host.identity.public, rogue.envelope(body))
+        codes = [await asyncio.wait_for(rogue.errors.get(), 10) for _ in bodies]
+        assert {(c.code, c.message) for _, c in codes} == {(ErrorCode.WRONG_SEAT, NO_SEAT)}
+        assert sorted(c.ref_seq for _, c in codes) == list(range(2, 2 + len(bodies)))
+        # An Error from a spectator is never answered; the other peers do not know it.
+        await rogue.send(host.identity.public, rogue.envelope(ErrorMsg(ErrorCode.DESYNC, "x")))
+        joiner_info = next(p for p in seating.body.peers if p.seat == 1)
+        rogue.dial(joiner_info.public_key, joiner_info.address)
+        await rogue.send(joiner_info.public_key, rogue.envelope(bodies[0]))
+        _, error = await asyncio.wait_for(rogue.errors.get(), 10)
+        assert error.code == ErrorCode.STRANGER
+        assert await asyncio.gather(*bots) == [0, 0], [p.problem() for p in peers]
+        assert host.state_hash() == joiner.state_hash() and host.problem() is None
+        assert {p.verdict() for p in peers} == {"every shuffle, key and action checks out"}
+        assert host.watchers() == ("Spy",)
+        await rogue.close()
+        for p in peers:
+            await p.close()
+
+    run(main())
+
+
+def test_a_burst_of_fuzz_from_a_spectator_changes_nothing() -> None:
+    """Every kind of bad input (tests/reliability/fuzz.py) from a spectator's key, in the
+    middle of a game: the game ends on one hash, the host answers to the end."""
+    from reliability.fuzz import inputs
+
+    async def main() -> None:
+        peers = await sealed_table("petals", (), 2)
+        host, joiner = peers
+        rogue, _ = await rogue_spectator(host)
+        spec = PluginHost().bot("random")
+        bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in peers]
+        assert await host.wait_until(lambda: host.index >= 4, 60)
+        corpus = [rogue.envelope(body) for body in forged(host)]
+        for i, (_, data) in enumerate(inputs(600, 7, corpus, rogue.table_id, rogue.key)):
+            await rogue.send(host.identity.public, data)
+            if i % 100 == 99:
+                await asyncio.sleep(0)
+        probe = rogue.envelope(Heartbeat(0), table_id=b"\xff" * 16)
+        await rogue.send(host.identity.public, probe)
+        while True:  # the host still answers, in order, after the burst
+            _, error = await asyncio.wait_for(rogue.errors.get(), 30)
+            if error.code == ErrorCode.WRONG_TABLE and error.ref_seq == rogue.seq:
+                break
+        assert await asyncio.gather(*bots) == [0, 0], [p.problem() for p in peers]
+        assert host.state_hash() == joiner.state_hash() and host.problem() is None
+        assert {p.verdict() for p in peers} == {"every shuffle, key and action checks out"}
+        await rogue.close()
         for p in peers:
             await p.close()
 
