@@ -355,14 +355,14 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title.turn", " ▶ Your turn ")
     else:
         right = ("class:title", f" {state.waiting_for()} to play ")
-    if get_cwidth(left) + get_cwidth(right[1]) > width:
-        left = f" Hedgerow · {name} · {count} · you are {me} "
+    short = f" Hedgerow · {name} · {count} · you are {me} "
     watched = state.watchers
-    lefts = [left + f"· watched by {', '.join(watched)} " if watched else left]
     if watched:  # who watches (spectators, docs/protocol.md §3.4), as the room allows
-        lefts += [left + f"· {len(watched)} watching ",
-                  f" {name} · {me} · {len(watched)} watching ",
-                  f" {name} · {len(watched)} watching "]
+        names, many = f"· watched by {', '.join(watched)} ", f"· {len(watched)} watching "
+        lefts = [left + names, short + names, left + many, short + many,
+                 f" {name} · {me} {many}", f" {name} {many}"]
+    else:
+        lefts = [left, short]
     lefts += [f" {name} · {me} ", f" {name} "]
     left = next((t for t in lefts if get_cwidth(t) + get_cwidth(right[1]) <= width),
                 lefts[-1])

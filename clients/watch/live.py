@@ -46,7 +46,7 @@ from hedgerow.clients.app.style import STYLE
 from hedgerow.clients.watch.application import WATCH_STYLE, WatchApp
 from hedgerow.clients.watch.film import OPEN, SEALED, Film, Sight, _frames, describe
 from hedgerow.clients.watch.keys import build_key_bindings
-from hedgerow.clients.watch.render import watch_panes
+from hedgerow.clients.watch.render import help_text, watch_panes
 from hedgerow.clients.watch.replayseat import ReplaySeat
 from hedgerow.clients.watch.state import WatchState
 from hedgerow.core.errors import Refusal
@@ -58,6 +58,11 @@ from hedgerow.net.messages import SeatEventKind
 from hedgerow.net.seat import Link, Phase, SeatInfo
 from hedgerow.net.watching import Spectator
 
+#: What the help says first about watching a live table.
+LIVE_HELP = ("You are a spectator: each move shows as it is made, and the players see "
+             "that you watch; q leaves without changing anything at the table.  Every key "
+             "below works on the game so far: ← and Home step back, End returns to the "
+             "newest move.  ")
 #: Why a spectator's film shows no hand at a sealed table.
 SPECTATOR_SIGHT = "a spectator is shown only the cards shown to everyone"
 
@@ -281,7 +286,9 @@ class LiveApp(WatchApp):
         self.filters = build_filters(self.state)
         panes = replace(watch_panes(self.watch), title=partial(title, self.live),
                         saved=partial(saved_line, self.live),
-                        results=partial(results_screen.results, me=-1))  # nobody is "you"
+                        results=partial(results_screen.results, me=-1),  # nobody is "you"
+                        help=partial(help_text, self.watch, heading="Watching a live table",
+                                     live=LIVE_HELP))
         layout, self.panes = build_layout(self.state, self.filters, self.click, panes)
         self.build(layout, build_key_bindings(self.watch, self.filters, self.leave),
                    merge_styles([STYLE, WATCH_STYLE]), input=input, output=output)

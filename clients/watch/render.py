@@ -317,13 +317,14 @@ def keys_line(watch: WatchState, state: SeatState, width: int) -> StyleAndTextTu
     return render.keys_line(state, width, keys)
 
 
-def help_text(watch: WatchState, state: SeatState, width: int) -> StyleAndTextTuples:
+def help_text(watch: WatchState, state: SeatState, width: int, *,
+              heading: str = "Watching a saved game", live: str = "") -> StyleAndTextTuples:
     """The help overlay: what is being watched and what it can show, every key, then how
-    to play the game."""
+    to play the game (``live``: what watching a live table means, first)."""
     film = watch.film
-    out: StyleAndTextTuples = [("class:heading", "Watching a saved game"), ("", "\n")]
-    about = (f"{sight_text(film)}  A step is one entry of the log (a move, or chance: a "
-             "deal, a draw); a round, once around the table.  Under the board: the move in "
+    out: StyleAndTextTuples = [("class:heading", heading), ("", "\n")]
+    about = (f"{live}{sight_text(film)}  A step is one entry of the log (a move, or chance: "
+             "a deal, a draw); a round, once around the table.  Under the board: the move in "
              "words and what it scored; on it, what the move changed.")
     out += [("", wrap(about, width)), ("", "\n\n"), ("class:heading", "Keys"), ("", "\n")]
     for i in range(0, len(WATCH_KEYS), 2):
