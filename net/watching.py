@@ -82,6 +82,8 @@ class Spectator:
         self.host = Link.CONNECTED
         self.host_left: Leave | None = None
         self._heard = 0.0
+        self._asked = 0.0  # when we last said Hello again (dropped by the host)
+        self._hello: Hello | None = None
         self._seq = 0
         self._seated: asyncio.Future[None] | None = None
         self._beat: asyncio.Task[None] | None = None
@@ -110,8 +112,8 @@ class Spectator:
         seated: asyncio.Future[None] = loop.create_future()
         self._seated = seated
         self.node.connect(address.key, address.endpoint, watch=True)
-        hello = Hello(rulesmatch.ANY_RULES, rulesmatch.installed(self.plugins), self.name, None,
-                      False, where, spectator=True)
+        hello = self._hello = Hello(rulesmatch.ANY_RULES, rulesmatch.installed(self.plugins),
+                                    self.name, None, False, where, spectator=True)
         self._send(hello, table_id=b"")
         shaken = loop.create_task(self.node.handshake(address.key, timeout))
         try:
@@ -236,8 +238,15 @@ class Spectator:
         text = shown(body.message, None)
         if self._seated is not None and not self._seated.done():
             self._answered(JoinRefused(f"the table refused: {text}"))
-        else:
-            log.warning("the host refused our message: %s: %s", body.code.name, text)
+            return
+        log.warning("the host refused our message: %s: %s", body.code.name, text)
+        now = asyncio.get_running_loop().time()
+        if body.code == ErrorCode.STRANGER and self._hello is not None \
+                and now - self._asked > self.lost_after:
+            # The host dropped us (it heard nothing for a while): say Hello again, and the
+            # stream starts over from its first record.
+            self._asked = now
+            self._send(self._hello)
 
     def _answered(self, problem: JoinRefused | None) -> None:
         if self._seated is None or self._seated.done():

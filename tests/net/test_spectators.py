@@ -56,6 +56,7 @@ from hedgerow.net.messages import (
     SealRecord,
     SeatAssignment,
     SeatEvent,
+    SeatEventKind,
     SeatHandback,
     SeatMotion,
     SeatTaken,
@@ -290,5 +291,49 @@ def test_a_burst_of_fuzz_from_a_spectator_changes_nothing() -> None:
         await rogue.close()
         for p in peers:
             await p.close()
+
+    run(main())
+
+
+@pytest.mark.parametrize("deck", ["sealed", "open"])
+def test_a_spectator_sees_a_seat_lost_and_taken_over(deck: str) -> None:
+    """A joiner is killed; the spectator sees the seat lost, then the takeover in force (the
+    seat event, the bot's moves: at a sealed table the runner's party shows the seat's
+    cards), and ends on the players' hash."""
+    from departing import WAIT, close_all, crash, fast, table
+    from departing import plugins as toy_plugins
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=deck == "open")
+        fast(peers)
+        host, victim = peers[0], peers[2]
+        watching = Spectator(generate(), toy_plugins(), name="Viv", heartbeat=0.1,
+                             lost_after=1.0)  # (as fast as the peers: `fast`)
+        await watching.watch(parse_address(host.address))
+        assert await victim.wait_until(lambda: victim.ready, WAIT)
+        await crash(victim)
+        rest = peers[:2]
+        spec = toy_plugins().bot("random")
+        bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.02, take_over=0.3))
+                for p in rest]
+        assert await watching.wait_until(lambda: 2 in watching.lost, WAIT), (
+            watching.lost, watching.left, watching.host, host.seats(), watching.live)
+        assert await watching.wait_until(
+            lambda: watching.live is not None
+            and any(e.kind == SeatEventKind.TAKEOVER and e.seat == 2
+                    for e in watching.live.events), WAIT)
+        assert await asyncio.gather(*bots) == [0, 0]
+        assert host.state_hash() == peers[1].state_hash()
+        live = watching.live
+        assert await watching.wait_until(lambda: live is not None
+                                         and len(live.history) == host.index, 10)
+        assert live is not None and live.mismatch is None
+        took = next(e for e in live.events if e.kind == SeatEventKind.TAKEOVER)
+        bot_moves = [e for e in host.entries() if e.seat == 2 and e.index >= took.index]
+        assert [a.entry for a in live.history if a.entry.seat == 2
+                and a.entry.index >= took.index] == bot_moves  # (the same entries, whole)
+        assert live.state_hash() == host.state_hash()
+        await watching.close()
+        await close_all(rest)
 
     run(main())
