@@ -276,6 +276,10 @@ class Seat(Protocol):
     def problem(self) -> str | None:
         """Why the table halted (desync naming the divergent peer and action), or None."""
 
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators watching the table (docs/protocol.md §3.4); none at
+        a table of one process or a replay."""
+
     def log_path(self) -> Path | None:
         """Where this seat's copy of the table log is saved."""
 

@@ -76,10 +76,6 @@ def verification(seat: Seat, *, ended: bool = False, left: bool = False) -> Deck
                          checked_text(verdict, ended=ended))
     if seat.phase() != Phase.FINISHED:
         return None
-    if getattr(seat, "spectating", False):  # a spectator's table (docs/protocol.md §3.4)
-        return DeckCheck("unchecked", "Sealed deck: each player's program checks every "
-                         "shuffle, key and action now; a spectator is given no secret to "
-                         "check them with.")
     if seat.confirmed_end():
         return DeckCheck("unchecked", "Sealed deck: not checked: a player left before "
                          "disclosing their secret, which every shuffle and key needs.")

@@ -172,6 +172,10 @@ class LocalSeat:
         """Why the table halted, or None."""
         return self._problem
 
+    def watchers(self) -> tuple[str, ...]:
+        """Nobody watches a table of one process."""
+        return ()
+
     def log_path(self) -> Path | None:
         """This table's log (``hedgerow replay`` reads it)."""
         return self._log

@@ -166,8 +166,7 @@ class SeatState:
         self.ended = seat.departures.ended
         self.departed = list(seat.departures.departed())
         self.problem = seat.problem()
-        watchers = getattr(seat, "watchers", None)
-        self.watchers = tuple(watchers()) if callable(watchers) else ()
+        self.watchers = seat.watchers()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
         held = seat.held_back() if seat.seat in self.active else None
         self.held = held if held is not None and held.code != "dealing" else None  # (a moment)

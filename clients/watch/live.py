@@ -41,6 +41,7 @@ from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import build_filters
 from hedgerow.clients.app.gameui import ClientUI, load_ui
 from hedgerow.clients.app.layout import build_layout
+from hedgerow.clients.app.render import wrap
 from hedgerow.clients.app.state import SeatState
 from hedgerow.clients.app.style import STYLE
 from hedgerow.clients.watch.application import WATCH_STYLE, WatchApp
@@ -58,6 +59,9 @@ from hedgerow.net.messages import SeatEventKind
 from hedgerow.net.seat import Link, Phase, SeatInfo
 from hedgerow.net.watching import Spectator
 
+#: The line under the results of a sealed game.
+SPECTATOR_CHECK = ("Sealed deck: each player's program checks every shuffle, key and action "
+                   "now; a spectator is given no secret to check them with.")
 #: What the help says first about watching a live table.
 LIVE_HELP = ("You are a spectator: each move shows as it is made, and the players see "
              "that you watch; q leaves without changing anything at the table.  Every key "
@@ -127,9 +131,6 @@ class LiveFilms:
 class LiveSeat(ReplaySeat):
     """A `ReplaySeat` over a live film, with the live table's links (module docstring)."""
 
-    #: A spectator's seat: no secret, no move, nobody's "you" (the results say so).
-    spectating = True
-
     def __init__(self, film: Film, spectator: Spectator, *, seat: int = 0) -> None:
         super().__init__(film, seat=seat, at=film.last)
         self.spectator = spectator
@@ -172,6 +173,10 @@ class LiveSeat(ReplaySeat):
     def held_back(self) -> Refusal | None:
         """Nothing: a spectator has no move to make."""
         return None
+
+    def watchers(self) -> tuple[str, ...]:
+        """Every spectator of the table, this one included."""
+        return self.spectator.watchers
 
 
 class LiveWatch(WatchState):
@@ -267,6 +272,14 @@ def title(watch: LiveWatch, state: SeatState, width: int) -> StyleAndTextTuples:
     return [("class:title", left), ("class:title.fill", " " * pad), right]
 
 
+def deck_line(state: SeatState, width: int) -> StyleAndTextTuples:
+    """Under the results of a sealed game: who checks the deck (the players: a spectator
+    holds no secret)."""
+    if not state.seat.sealed:
+        return []
+    return [("class:dim", wrap(SPECTATOR_CHECK, width))]
+
+
 def saved_line(watch: LiveWatch, state: SeatState, width: int) -> StyleAndTextTuples:
     """The table being watched, under the results."""
     return [("class:dim", "Watched live at "), ("", watch.films.where)]
@@ -287,6 +300,7 @@ class LiveApp(WatchApp):
         panes = replace(watch_panes(self.watch), title=partial(title, self.live),
                         saved=partial(saved_line, self.live),
                         results=partial(results_screen.results, me=-1),  # nobody is "you"
+                        deck=deck_line,
                         help=partial(help_text, self.watch, heading="Watching a live table",
                                      live=LIVE_HELP))
         layout, self.panes = build_layout(self.state, self.filters, self.click, panes)

@@ -119,6 +119,10 @@ class ReplaySeat:
         """Why the film stops short (damage, a mismatch), on its last frame."""
         return self.film.problem if self.at_end else None
 
+    def watchers(self) -> tuple[str, ...]:
+        """Nobody watches a recording."""
+        return ()
+
     def log_path(self) -> Path | None:
         """The log being watched."""
         return self.film.path

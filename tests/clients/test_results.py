@@ -66,6 +66,9 @@ class FinishedSeat:
     def problem(self):
         return None
 
+    def watchers(self):
+        return ()
+
     def log_path(self):
         return Path("/tmp/table.log")
 
