@@ -50,6 +50,13 @@ class LiveTable:
     def __init__(self, ruleset: Ruleset, header: LogHeader, peers: Sequence[PeerInfo]) -> None:
         self.ruleset = ruleset
         self.header = header
+        self.peers = tuple(peers)
+        self._records: list[Record] = []  # every record taken (a rollback replays them)
+        self._start()
+
+    def _start(self) -> None:
+        """The table as the header builds it, before any record."""
+        ruleset, header, peers = self.ruleset, self.header, self.peers
         self.events: list[SeatEvent] = []
         self.mismatch: Mismatch | None = None
         self._runs: dict[int, int] = {}  # seat -> the seat whose peer runs its bot
@@ -97,6 +104,28 @@ class LiveTable:
         """Take the next record of the stream (a second header is refused: `mismatch`)."""
         if self.mismatch is not None:
             return
+        self._records.append(record)
+        if isinstance(record, SeatEvent) and record.kind == SeatEventKind.ROLLBACK:
+            self._roll_back()
+            return
+        self._take(record)
+
+    def _roll_back(self) -> None:
+        """A ``ROLLBACK`` seat event (docs/protocol.md §5.9, §6): the entries from its index
+        on, before it in the stream, are void; the table is replayed without them, as a
+        reader of the log file reads it."""
+        kept: list[Record] = []
+        for record in self._records:
+            if isinstance(record, SeatEvent) and record.kind == SeatEventKind.ROLLBACK:
+                kept = [r for r in kept if not (isinstance(r, LoggedEntry)
+                                                and r.index >= record.index)]
+            kept.append(record)
+        self._start()
+        for record in kept:
+            if self.mismatch is None:
+                self._take(record)
+
+    def _take(self, record: Record) -> None:
         if isinstance(record, LogHeader):
             self.mismatch = Mismatch("no_header", None, "a second log header in the stream")
         elif isinstance(record, SeatEvent):

@@ -551,8 +551,10 @@ class LogWriter:
         if event.kind != SeatEventKind.ROLLBACK or event.index > self._next_index:
             raise LogFileError(f"{self.path}: refusing to roll back to entry #{event.index} "
                                f"(the next entry is #{self._next_index})")
-        if self._write(_frame(event), True):
+        frame = _frame(event)
+        if self._write(frame, True):
             self._next_index, self._head = event.index, head
+            self._told(event, frame)
 
     def append_seal(self, record: SealRecord, *, own: bool) -> None:
         """Write a sealed-deck record (outside the hash chain), flush it, and fsync it when

@@ -35,6 +35,7 @@ from hedgerow.net.codec import decode_envelope, decode_log_record
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
+from hedgerow.net.livetable import LiveTable
 from hedgerow.net.logfile import LogReadResult
 from hedgerow.net.messages import (
     ActionCommit,
@@ -337,3 +338,47 @@ def test_a_spectator_sees_a_seat_lost_and_taken_over(deck: str) -> None:
         await close_all(rest)
 
     run(main())
+
+
+def test_a_rollback_in_the_stream_voids_the_entries_it_names() -> None:
+    """An open-deck table's records with a ``ROLLBACK`` seat event (a seat cut off at its own
+    turn took back its entries, docs/protocol.md §5.9): the spectator's table replays
+    without the void entries, then takes the entries that replace them."""
+    import random
+
+    from hedgerow.core.seeding import seed_from_int
+    from hedgerow.core.table import Table
+    from hedgerow.net.rulesmatch import table_fingerprint
+
+    plugins = PluginHost()
+    ruleset = plugins.ruleset("petals", (), 2)
+    fingerprint = table_fingerprint(ruleset, open_deck=True)
+    seed = seed_from_int(3)
+    header = LogHeader.for_table(ruleset, 2, seed, table_id=bytes(range(16)), own_seat=0,
+                                 fingerprint=fingerprint)
+
+    def played(choose: random.Random, moves: int, table: Table) -> list[LoggedEntry]:
+        out = [LoggedEntry(a.entry, table.hash_of(a.after)) for a in table.opening]
+        for _ in range(moves):
+            step = table.submit_step({s: choose.choice(list(table.legal_actions(s)))
+                                      for s in table.active_seats()})
+            assert isinstance(step, tuple)
+            out += [LoggedEntry(a.entry, table.hash_of(a.after)) for a in step]
+        return out
+
+    first = played(random.Random(1), 6, Table(ruleset, 2, seed, fingerprint=fingerprint))
+    again = Table(ruleset, 2, seed, fingerprint=fingerprint)
+    kept = played(random.Random(1), 4, again)  # the same first moves ...
+    taken = len(kept)
+    other = kept + played(random.Random(9), 3, again)[len(again.opening):]  # ... then others
+    assert [e.entry for e in first[:taken]] == [e.entry for e in other[:taken]]
+    live = LiveTable(ruleset, header, ())
+    for item in first:
+        live.add(item)
+    assert len(live.history) == len(first) and live.mismatch is None
+    live.add(SeatEvent(SeatEventKind.ROLLBACK, 1, index=taken))
+    assert len(live.history) == taken and live.mismatch is None
+    for item in other[taken:]:
+        live.add(item)
+    assert live.mismatch is None and len(live.history) == len(other)
+    assert live.state_hash() == other[-1].state_hash
