@@ -12,14 +12,16 @@ takes at most `MAX_SPECTATORS` (unless it refuses them all: ``hedgerow host
   table the shuffle passes, the card keys shown to everyone and the escrow (public keys,
   shares sealed to their holders, and the shares opened for a takeover: they recover the
   departed party's secret, which opens no card without every other party's key, §10.11),
-  never a ``CardKeys`` meant for one seat or a disclosed secret — each feed the records from where
-  the spectator is, and which seats are lost or left, and why the table halted.  A feed
-  goes out as soon as a record is written and at every heartbeat (so the spectator knows the
-  host is there).
+  never a ``CardKeys`` meant for one seat or a disclosed secret — each feed the records
+  from where the spectator is, and which seats are lost or left, and why the table halted.
+  The records written within `FLUSH_S` (50 ms) go out together, and a feed goes at every
+  heartbeat (so the spectator knows the host is there).
 
-**Fan-out and cost.**  Only the host serves spectators, and it sends each one the records
-it has already encoded for its own log (the payload the log writer wrote): a spectator
-costs the host one send per record, and the other players nothing at all.  The stream is
+**Fan-out and cost.**  Only the host serves spectators, and it sends them the records it
+has already encoded for its own log (the payload the log writer wrote), gathered for 50 ms
+off the moment it handles a move, in one envelope for every spectator at the same point
+(encoded once): a spectator costs the host one send per feed, and the other players nothing
+at all.  The stream is
 kept only while someone watches (read back from the log file when the first spectator
 arrives: a spectator can arrive before the game or in the middle of it).
 
@@ -75,6 +77,9 @@ log = logging.getLogger(__name__)
 MAX_SPECTATORS = 8
 #: At most this many bytes of records in one feed (an envelope holds at most 4 MiB).
 FEED_BYTES = 2 * 1024 * 1024
+#: Records written within this many seconds go out in one feed: the host's sends to its
+#: spectators stay off the moment it handles a move (a spectator sees the move 50 ms later).
+FLUSH_S = 0.05
 NO_SEAT = "a spectator holds no seat: it cannot act, vote, propose or report at this table"
 
 
@@ -190,6 +195,7 @@ class Spectators:
         self._stream: list[bytes] | None = None  # the public payloads, while anyone watches
         self._gone: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._told: SeatAssignment | None = None  # the seating the spectators were sent
+        self._flush: asyncio.TimerHandle | None = None  # records waiting to go out
         ctx.on_writer = self._new_writer
 
     # -- the stream ------------------------------------------------------------------------
@@ -214,23 +220,35 @@ class Spectators:
     def _written(self, record: LogRecord, payload: bytes) -> None:
         if self._stream is not None and public(record):
             self._stream.append(payload)
-            self._push()
+            if self._flush is None:  # the records of the next moments go out together
+                loop = asyncio.get_running_loop()
+                self._flush = loop.call_later(FLUSH_S, self._flushed)
+
+    def _flushed(self) -> None:
+        self._flush = None
+        self._push()
 
     def _push(self, *, beat: bool = False) -> None:
         """Send every spectator the records it lacks (with ``beat``: every spectator a feed,
-        records or not)."""
+        records or not).  Spectators at the same point get the same envelope, encoded once."""
         self._seating()  # (before any record of a table it does not know the seats of)
         stream = self._load()
         gone = self._away()
         changed = gone != self._gone
         self._gone = gone
+        made: dict[int, tuple[bytes, int]] = {}  # first record -> (envelope, records in it)
         for w in self.watchers.values():
             if w.sent < len(stream) or beat or changed:
-                self._feed(w, stream, gone)
+                if w.sent not in made:
+                    made[w.sent] = self._feed(w.sent, stream, gone)
+                data, count = made[w.sent]
+                w.sent += count
+                self.ctx.node.send(w.key, data)
 
-    def _feed(self, w: Watcher, stream: Sequence[bytes], gone: tuple[tuple[int, ...],
-                                                                      tuple[int, ...]]) -> None:
-        first = w.sent
+    def _feed(self, first: int, stream: Sequence[bytes],
+              gone: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[bytes, int]:
+        """The feed of the records from ``first`` on (as many as one takes), encoded, and
+        how many records it holds."""
         batch: list[bytes] = []
         size = 0
         for payload in stream[first:first + MAX_FEED_RECORDS]:
@@ -238,10 +256,15 @@ class Spectators:
                 break
             batch.append(payload)
             size += len(payload)
-        w.sent = first + len(batch)
         problem = self.ctx.problem if self.ctx.phase == Phase.HALTED else None
-        self._send(w, SpectatorFeed(first, tuple(batch), gone[0], gone[1],
-                                    shown(problem or "", None)[:1000]))
+        feed = SpectatorFeed(first, tuple(batch), gone[0], gone[1],
+                             shown(problem or "", None)[:1000])
+        return self.ctx.encode(feed), len(batch)
+
+    def _feed_one(self, w: Watcher) -> None:
+        data, count = self._feed(w.sent, self._load(), self._away())
+        w.sent += count
+        self.ctx.node.send(w.key, data)
 
     def _away(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         roster = self.ctx.roster
@@ -278,7 +301,7 @@ class Spectators:
         ctx.node.connect(w.key, address)
         log.info("%s is watching the table", name)
         self._announce()
-        self._feed(w, self._load(), self._away())
+        self._feed_one(w)
 
     def _announce(self) -> None:
         """Every player and spectator learns who watches (a ``SeatAssignment``)."""
@@ -313,7 +336,7 @@ class Spectators:
             w.held = body.next_index
             if w.behind >= 2:  # a feed lost on the way: the rest again
                 w.sent, w.behind = min(body.next_index, w.sent), 0
-                self._feed(w, self._load(), self._away())
+                self._feed_one(w)
         elif isinstance(body, Leave):
             self.ctx.note(w.key, b"leave", logging.INFO, "spectator %s stopped watching (%s)",
                           w.name, shown(body.reason) or "no reason given")
@@ -355,6 +378,9 @@ class Spectators:
 
     def close(self, reason: str) -> None:
         """The host leaves: every spectator is told."""
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
         for w in self.watchers.values():
             self._send(w, Leave(reason[:200], LeaveReason.GAME_OVER
                                 if self.ctx.phase == Phase.FINISHED else LeaveReason.QUIT))
