@@ -14,9 +14,13 @@ chain, the rules, the cards shown to everyone) shares the CPU with the players, 
 would not on a LAN, where each spectator is a machine of its own; ``--nice N`` (default
 10) runs them at a lower priority, so that what is measured is what they cost the players
 through the host — its sends and its reading of the log — and ``--nice 0`` shows the
-machine shared.  Also reported: the host's CPU per action, and what it sent per action.
+machine shared.  ``--pin`` goes further: the players run on the first CPU and the
+spectators on the others, in both cases alike, so that the spectators take no CPU from the
+players at all and what is left is their cost through the host.  Also reported: the host's
+CPU per action, and what it sent per action.
 
     python bench/spectators.py [--games 6] [--table petals:4] [--spectators 8] [--nice 10]
+                               [--pin]
 """
 
 from __future__ import annotations
@@ -33,15 +37,37 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from net_latency import latencies, pct, peer_env, start  # noqa: E402
+from net_latency import latencies, pct, peer_env  # noqa: E402
+
+#: The CPUs the players run on, and the spectators (``--pin``; None: anywhere).
+PLAYERS_CPUS: set[int] | None = None
+SPECTATORS_CPUS: set[int] | None = None
+
+
+def placed(cpus: set[int] | None, nice: int = 0) -> Any:
+    """A ``preexec_fn`` that pins the child to ``cpus`` and lowers it by ``nice``."""
+    def setup() -> None:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+        if nice:
+            os.nice(nice)
+    return setup
+
+
+def start(args: list[str]) -> subprocess.Popen[str]:
+    """A bot peer process (`bench/netpeer.py`), on the players' CPUs."""
+    return subprocess.Popen([sys.executable, str(HERE / "netpeer.py"), *args], env=peer_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            preexec_fn=placed(PLAYERS_CPUS))
 
 
 def watcher(address: str, name: str, nice: int) -> subprocess.Popen[str]:
-    """``hedgerow watch ADDRESS --json`` as a process of its own (at ``nice``)."""
+    """``hedgerow watch ADDRESS --json`` as a process of its own (at ``nice``, on the
+    spectators' CPUs)."""
     return subprocess.Popen([sys.executable, "-m", "hedgerow.clients.cli", "watch", address,
                              "--json", "--name", name], env=peer_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                            preexec_fn=placed(SPECTATORS_CPUS, nice))
 
 
 def play(game: str, players: int, spectators: int, nice: int) -> dict[str, Any]:
@@ -79,7 +105,16 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=8)
     parser.add_argument("--nice", type=int, default=10,
                         help="the spectators' nice level (0: the players' own priority)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the players on the first CPU, the spectators on the others "
+                             "(in both cases), as if each spectator were a machine of its own")
     args = parser.parse_args()
+    global PLAYERS_CPUS, SPECTATORS_CPUS
+    if args.pin:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            raise SystemExit("--pin needs two CPUs")
+        PLAYERS_CPUS, SPECTATORS_CPUS = {cpus[0]}, set(cpus[1:])
     game, players = args.table.split(":")[0], int(args.table.split(":")[1])
     cases = {0: [], args.spectators: []}  # type: dict[int, list[float]]
     host_cpu: dict[int, list[float]] = {0: [], args.spectators: []}
@@ -97,8 +132,10 @@ def main() -> None:
                   f"median {statistics.median(latencies(reports)) / 1000:.2f} ms",
                   flush=True)
     none, some = cases[0], cases[args.spectators]
+    where = (f", players on CPU {sorted(PLAYERS_CPUS or ())}, spectators on "
+             f"{sorted(SPECTATORS_CPUS or ())}" if args.pin else "")
     print(f"\n{game}:{players}, sealed deck, {args.games} games a case, spectators at nice "
-          f"{args.nice}")
+          f"{args.nice}{where}")
     print(f"{'':18}{'median ms':>11}{'p99 ms':>9}{'host CPU us/action':>20}"
           f"{'host bytes/action':>19}")
     for label, values, key in (("no spectator", none, 0),
