@@ -125,8 +125,46 @@ def _enc_set(value: set | frozenset, out: list[bytes]) -> None:
     out.extend(items)
 
 
+def _str_bytes(value: str) -> bytes:
+    data = value.encode("utf-8")
+    return b"S" + _varint(len(data)) + data
+
+
+#: A sealed card's record up to its first int, and the names between its ints.
+_SEALED_HEAD = b"R" + _str_bytes("Sealed") + b"\x03" + _str_bytes("draw")
+_SEALED_ENTRY = _str_bytes("entry")
+_SEALED_POS = _str_bytes("pos")
+
+
+def _enc_sealed(value: Sealed, out: list[bytes]) -> None:
+    # A record like a dataclass's: R S("Sealed") 3, then draw, entry, pos (by name).
+    small = _SMALL_INTS
+    out.append(_SEALED_HEAD)
+    out.append(small.get(value.draw) or _int_bytes(value.draw))
+    out.append(_SEALED_ENTRY)
+    out.append(small.get(value.entry) or _int_bytes(value.entry))
+    out.append(_SEALED_POS)
+    out.append(small.get(value.pos) or _int_bytes(value.pos))
+
+
+#: For each dataclass encoded so far: its record's head (``R``, name, field count) and
+#: each field's name, encoded, in sorted order (worked out once per class).
+_RECORDS: dict[type, tuple[bytes, tuple[tuple[str, bytes], ...]]] = {}
+
+
+def _record_shape(kind: type) -> tuple[bytes, tuple[tuple[str, bytes], ...]]:
+    shape = _RECORDS.get(kind)
+    if shape is None:
+        names = sorted(f.name for f in dataclasses.fields(kind))
+        shape = (b"R" + _str_bytes(kind.__name__) + _varint(len(names)),
+                 tuple((name, _str_bytes(name)) for name in names))
+        _RECORDS[kind] = shape
+    return shape
+
+
 #: Exact types first (the common case, one dict look-up); subclasses go the long way.
 _EXACT: dict[type, Callable[[Any, list[bytes]], None]] = {
+    Sealed: _enc_sealed,
     type(None): _enc_none,
     bool: _enc_bool,
     int: _enc_int,
@@ -160,21 +198,11 @@ def _encode(value: object, out: list[bytes]) -> None:
         _enc_dict(value, out)
     elif isinstance(value, (set, frozenset)):
         _enc_set(value, out)
-    elif type(value) is Sealed:
-        # A record like a dataclass's: R S("Sealed") 3, then draw, entry, pos (by name).
-        out.append(b"R")
-        _enc_str("Sealed", out)
-        out.append(b"\x03")
-        for name in ("draw", "entry", "pos"):
-            _enc_str(name, out)
-            _enc_int(getattr(value, name), out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = sorted(f.name for f in dataclasses.fields(value))
-        out.append(b"R")
-        _enc_str(type(value).__name__, out)
-        out.append(_varint(len(fields)))
-        for name in fields:
-            _enc_str(name, out)
+        head, fields = _record_shape(type(value))
+        out.append(head)
+        for name, name_bytes in fields:
+            out.append(name_bytes)
             _encode(getattr(value, name), out)
     else:
         raise TypeError(f"cannot canonically encode a {type(value).__name__}")

@@ -263,51 +263,138 @@ def substitute(value: T, faces: Mapping[Key, object], *, remember: bool = False)
             return item
         return known(face, item) if remember and type(face) is not Sealed else face
 
-    result: T = _walk(value, leaf)
+    def wanted(leaves: tuple[Any, ...]) -> bool:
+        return any(type(item) is Sealed and item.key in faces for item in leaves)
+
+    result: T = _walk(value, leaf, wanted=wanted)
     return result
 
 
 def tokens_in(value: object) -> Iterator[Sealed]:
     """Every token in ``value``, each as often as it occurs (in the order of the structure:
     callers that need an order sort them; a token is never in a set, being unhashable)."""
-    found: list[Sealed] = []
-
-    def leaf(item: Any) -> Any:
-        if type(item) is Sealed:
-            found.append(item)
-        return item
-
-    _walk(value, leaf, rebuild=False)
-    return iter(found)
+    return iter(_leaves_of(value, _is_token))
 
 
 def knowns_in(value: object) -> Iterator[Known | KnownText]:
     """Every known face in ``value``, each as often as it occurs."""
-    found: list[Known | KnownText] = []
+    return iter(_leaves_of(value, _is_known))
+
+
+def _is_token(item: Any) -> bool:
+    return type(item) is Sealed
+
+
+def _is_known(item: Any) -> bool:
+    kind = type(item)
+    return kind is Known or kind is KnownText
+
+
+def _leaves_of(value: object, keep: Callable[[Any], bool]) -> list[Any]:
+    """The cards of ``value`` that ``keep`` keeps, in the order of the structure.  (A plain
+    walk: what is searched is mostly a view or an action, built afresh each time, so there
+    is nothing for `_scan` to remember.)"""
+    found: list[Any] = []
 
     def leaf(item: Any) -> Any:
-        if type(item) is Known or type(item) is KnownText:
+        if keep(item):
             found.append(item)
         return item
 
     _walk(value, leaf, rebuild=False)
-    return iter(found)
+    return found
 
 
 _ATOMS = (int, str, bytes, bool, float, type(None))
+_ATOM_TYPES = frozenset(_ATOMS)
 _LEAVES = (Sealed, Known, KnownText)
+_LEAF_TYPES = frozenset(_LEAVES)
+
+#: The field names of each dataclass walked so far, and whether it is frozen.
+_FIELDS: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 
-def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> Any:
-    """Apply ``leaf`` to every card of ``value`` (a state, a view, an action: tuples, named
-    tuples, lists, dicts, sets and dataclasses of them), rebuilding only what changed."""
+def _fields(kind: type) -> tuple[tuple[str, ...], bool]:
+    shape = _FIELDS.get(kind)
+    if shape is None:
+        shape = (tuple(f.name for f in dataclasses.fields(kind)),
+                 bool(kind.__dataclass_params__.frozen))  # type: ignore[attr-defined]
+        _FIELDS[kind] = shape
+    return shape
+
+
+#: The cards found in each immutable value scanned lately, by identity: ``id(value) ->
+#: (value, cards)``.  States are immutable and share most of their parts from one entry to
+#: the next (and a view shares them with its state), so a walk that finds a part here
+#: already knows what is in it.  The value is held, so its id cannot be reused while it is
+#: remembered; the memo is emptied when it grows past `_MEMO_LIMIT`.  It changes how fast a
+#: walk is, never what it finds.
+_MEMO: dict[int, tuple[object, tuple[Any, ...]]] = {}
+_MEMO_LIMIT = 200_000
+
+
+def _scan(value: Any) -> tuple[Any, ...] | None:
+    """Every card (`Sealed`, `Known`, `KnownText`) in ``value`` in the order a walk meets
+    them, when ``value`` cannot change (atoms, tuples, frozensets and frozen dataclasses of
+    such); None when it or a part of it could (a list, a dict, a set, a mutable dataclass)."""
     kind = type(value)
-    if kind in _LEAVES:
+    if kind in _LEAF_TYPES:
+        return (value,)
+    if kind in _ATOM_TYPES:
+        return ()
+    hit = _MEMO.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    if isinstance(value, tuple | frozenset):
+        parts: Any = value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names, frozen = _fields(kind)
+        if not frozen:
+            return None
+        parts = [getattr(value, name) for name in names]
+    elif isinstance(value, list | dict | set):
+        return None
+    else:
+        return ()  # anything else is opaque to a walk: it holds no card a walk would find
+    found: list[Any] = []
+    atoms, cards = _ATOM_TYPES, _LEAF_TYPES
+    for part in parts:
+        part_kind = type(part)
+        if part_kind in atoms:
+            continue
+        if part_kind in cards:
+            found.append(part)
+            continue
+        inner = _scan(part)
+        if inner is None:
+            return None
+        if inner:
+            found.extend(inner)
+    leaves = tuple(found) if found else ()
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[id(value)] = (value, leaves)
+    return leaves
+
+
+def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True,
+          wanted: Callable[[tuple[Any, ...]], bool] | None = None) -> Any:
+    """Apply ``leaf`` to every card of ``value`` (a state, a view, an action: tuples, named
+    tuples, lists, dicts, sets and dataclasses of them), rebuilding only what changed.
+
+    ``wanted`` (when given) says from the cards of an immutable part whether ``leaf`` could
+    change any of them: a part where it could not is returned as it is, unwalked."""
+    kind = type(value)
+    if kind in _LEAF_TYPES:
         return leaf(value)
-    if kind in _ATOMS:
+    if kind in _ATOM_TYPES:
         return value
+    if wanted is not None:
+        leaves = _scan(value)
+        if leaves is not None and not wanted(leaves):
+            return value
     if isinstance(value, tuple | list):
-        out = [_walk(item, leaf, rebuild=rebuild) for item in value]
+        out = [_walk(item, leaf, rebuild=rebuild, wanted=wanted) for item in value]
         if not rebuild or all(a is b for a, b in zip(out, value, strict=True)):
             return value
         if kind is tuple or kind is list:
@@ -317,25 +404,25 @@ def _walk(value: Any, leaf: Callable[[Any], Any], *, rebuild: bool = True) -> An
         return kind(out)
     if isinstance(value, dict):
         items = list(value.items())
-        pairs = [(_walk(k, leaf, rebuild=rebuild), _walk(v, leaf, rebuild=rebuild))
-                 for k, v in items]
+        pairs = [(_walk(k, leaf, rebuild=rebuild, wanted=wanted),
+                  _walk(v, leaf, rebuild=rebuild, wanted=wanted)) for k, v in items]
         if not rebuild or all(k2 is k and v2 is v
                               for (k2, v2), (k, v) in zip(pairs, items, strict=True)):
             return value
         return kind(pairs)
     if isinstance(value, set | frozenset):
         members = list(value)
-        out = [_walk(v, leaf, rebuild=rebuild) for v in members]
+        out = [_walk(v, leaf, rebuild=rebuild, wanted=wanted) for v in members]
         if not rebuild or all(a is b for a, b in zip(out, members, strict=True)):
             return value
         return kind(out)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes: dict[str, Any] = {}
-        for field in dataclasses.fields(value):
-            old = getattr(value, field.name)
-            new = _walk(old, leaf, rebuild=rebuild)
+        for name in _fields(kind)[0]:
+            old = getattr(value, name)
+            new = _walk(old, leaf, rebuild=rebuild, wanted=wanted)
             if new is not old:
-                changes[field.name] = new
+                changes[name] = new
         if not rebuild or not changes:
             return value
         return _replace(value, changes)
@@ -347,8 +434,8 @@ def _replace(value: Any, changes: dict[str, Any]) -> Any:
     (a frozen dataclass's post-init checks were passed by the original)."""
     cls = type(value)
     copy = object.__new__(cls)
-    for field in dataclasses.fields(value):
-        object.__setattr__(copy, field.name, changes.get(field.name, getattr(value, field.name)))
+    for name in _fields(cls)[0]:
+        object.__setattr__(copy, name, changes.get(name, getattr(value, name)))
     return copy
 
 

@@ -151,6 +151,9 @@ class SealedTable(Table):
         self._applying = False  # inside `_with` (an entry being applied)
         self._obligations: list[Obligations] = []
         self._info: tuple[Any, int, Any] | None = None  # (public state, mine, info state)
+        self._rested: Any = None  # the public state `_rest` last looked at
+        #: What each seat saw in the last state its view was looked at (by identity).
+        self._seen: dict[int, tuple[Any, set[Key]]] = {}
         super().__init__(ruleset, players, seed)
         self._rest()
 
@@ -356,7 +359,7 @@ class SealedTable(Table):
         """Apply ``action`` of ``seat``, showing first every card the rules read: the faces
         attached to the action for cards in the seat's own view, else a `_Wait` for a public
         reveal round."""
-        sees = self._seen_by(seat, state)
+        sees: set[Key] | None = None  # what the seat sees, worked out at the first read
         shown: dict[Key, object] = {}
         for _ in range(256):
             faces = {**self.public, **shown}
@@ -369,7 +372,9 @@ class SealedTable(Table):
                 if key in shown:
                     raise RulesError(f"{self.gamedef.name}: a revealed card read as sealed") \
                         from None
-                if key in self._reveal and key in sees:
+                if sees is None and key in self._reveal:
+                    sees = self._seen_by(seat, state)
+                if key in self._reveal and sees is not None and key in sees:
                     shown[key] = self._reveal[key]
                     continue
                 raise _Wait(Waiting(reveals=(read.token,), seat=seat)) from None
@@ -470,6 +475,9 @@ class SealedTable(Table):
         must now be shown."""
         if self._waiting is not None or self.pending_chance() is not None:
             return
+        if self.state is self._rested:
+            return  # every seat's view is the one already looked at
+        self._rested = self.state
         per_seat = [self._seen_by(seat) for seat in range(self.players)]
         everyone = set.intersection(*per_seat) if per_seat else set()
         public = tuple(_token(k) for k in sorted(everyone - self.public.keys()))
@@ -487,18 +495,23 @@ class SealedTable(Table):
 
     def seen_by(self, seat: int) -> set[Key]:
         """The keys of the sealed cards in ``seat``'s view of the public state now."""
-        return self._seen_by(seat)
+        return set(self._seen_by(seat))
 
     def _seen_by(self, seat: int, state: Any = None) -> set[Key]:
         """The keys of the tokens in ``seat``'s view of the public state."""
         state = self.state if state is None else state
+        cached = self._seen.get(seat)
+        if cached is not None and cached[0] is state:
+            return cached[1]
         try:
             view = self.gamedef.view(state, seat)
         except SealedRead as read:
             raise RulesError(f"{self.gamedef.name}: the view of seat {seat} reads a sealed "
                              f"card ({read.how}); a view may show a card, never look at it") \
                 from None
-        return {token.key for token in tokens_in(view)}
+        seen = {token.key for token in tokens_in(view)}
+        self._seen[seat] = (state, seen)
+        return seen
 
     def _unseen(self, key: Key) -> bool:
         """True for a card no seat has been shown (in a deck, set aside, face down)."""
