@@ -291,18 +291,41 @@ def _is_known(item: Any) -> bool:
 
 
 def _leaves_of(value: object, keep: Callable[[Any], bool]) -> list[Any]:
-    """The cards of ``value`` that ``keep`` keeps, in the order of the structure.  (A plain
-    walk: what is searched is mostly a view or an action, built afresh each time, so there
+    """The cards of ``value`` that ``keep`` keeps, in the order a walk meets them.  (A plain
+    search: what is searched is mostly a view or an action, built afresh each time, so there
     is nothing for `_scan` to remember.)"""
     found: list[Any] = []
-
-    def leaf(item: Any) -> Any:
-        if keep(item):
-            found.append(item)
-        return item
-
-    _walk(value, leaf, rebuild=False)
+    _collect(value, keep, found)
     return found
+
+
+def _collect(value: Any, keep: Callable[[Any], bool], found: list[Any]) -> None:
+    """`_walk` without rebuilding: append each card of ``value`` that ``keep`` keeps."""
+    kind = type(value)
+    if kind in _LEAF_TYPES:
+        if keep(value):
+            found.append(value)
+        return
+    if kind in _ATOM_TYPES:
+        return
+    if isinstance(value, tuple | list | set | frozenset):
+        atoms, cards = _ATOM_TYPES, _LEAF_TYPES
+        for item in value:
+            item_kind = type(item)
+            if item_kind in atoms:
+                continue
+            if item_kind in cards:
+                if keep(item):
+                    found.append(item)
+                continue
+            _collect(item, keep, found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect(key, keep, found)
+            _collect(item, keep, found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for name in _fields(kind)[0]:
+            _collect(getattr(value, name), keep, found)
 
 
 _ATOMS = (int, str, bytes, bool, float, type(None))

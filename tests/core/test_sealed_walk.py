@@ -85,6 +85,13 @@ def random_state(rng: Rng, depth: int = 0) -> Any:
     return {n: p for n, p in enumerate(parts)}
 
 
+def walked(value: Any) -> list[Any]:
+    """Every card in ``value`` in the order `_walk` meets them."""
+    found: list[Any] = []
+    sealed._walk(value, lambda item: found.append(item) or item, rebuild=False)
+    return found
+
+
 @pytest.mark.parametrize("number", range(40))
 def test_substitute_is_the_walk_that_remembers_nothing(number: int) -> None:
     rng = Rng(b"sealed-walk", f"{number}")
@@ -95,7 +102,10 @@ def test_substitute_is_the_walk_that_remembers_nothing(number: int) -> None:
         for remember in (False, True):
             assert substitute(state, faces, remember=remember) == reference(state, faces,
                                                                              remember)
-        state = substitute(state, faces)
+        state = substitute(state, faces, remember=True)
+        cards = walked(state)
+        assert list(tokens_in(state)) == [c for c in cards if type(c) is Sealed]
+        assert list(knowns_in(state)) == [c for c in cards if type(c) is not Sealed]
 
 
 def test_a_part_without_a_replaced_card_is_the_same_object() -> None:
