@@ -167,7 +167,7 @@ class _Watcher:
 
     def _phase(self, phase: Phase) -> None:
         seat = self.seat
-        self.phase = phase
+        previous, self.phase = self.phase, phase
         if phase == Phase.SEATING:
             free = sum(1 for s in seat.seats() if s.link == Link.WAITING)
             self.emit("seated", f"seated at seat {seat.seat} of {seat.players} "
@@ -175,6 +175,8 @@ class _Watcher:
                       seat=seat.seat, players=seat.players)
         elif phase == Phase.SEEDING:
             self.emit("seeding", "every seat is taken; agreeing on the seed")
+        elif phase == Phase.PLAYING and previous == Phase.FINISHED:
+            self.emit("playing", "play goes on: our last move never reached the table")
         elif phase == Phase.PLAYING:
             seed = seat.seed.hex() if seat.seed else ""
             self.emit("start", f"seed {seed}; play starts; log {seat.log_path()}",

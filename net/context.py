@@ -92,7 +92,8 @@ MOVES: dict[Phase, frozenset[Phase]] = {
     Phase.SEATING: frozenset({Phase.SEEDING, Phase.PLAYING, Phase.FINISHED, Phase.HALTED}),
     Phase.SEEDING: frozenset({Phase.SEATING, Phase.PLAYING, Phase.FINISHED, Phase.HALTED}),
     Phase.PLAYING: frozenset({Phase.SEATING, Phase.FINISHED, Phase.HALTED}),
-    Phase.FINISHED: frozenset({Phase.SEATING, Phase.HALTED}),
+    # (back to playing: a seat cut off as its own move ended the game takes it back, §5.9)
+    Phase.FINISHED: frozenset({Phase.SEATING, Phase.PLAYING, Phase.HALTED}),
     Phase.HALTED: frozenset(),
 }
 

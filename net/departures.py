@@ -96,6 +96,7 @@ class DeparturesContext(Speaking, Seated, Living, Protocol):
     def identity(self) -> Identity: ...
 
     table: Table | None  # (replaced by a rollback, `hedgerow.net.rollback`)
+    silent: bool  # (a seat that cannot take its entries back stops and goes silent)
 
     @property
     def writer(self) -> LogWriter | None: ...
@@ -164,6 +165,7 @@ class DeparturesPlay(Protocol):
     def rolled_back(self, index: int) -> None: ...
 
     in_doubt: Callable[[Divergence], bool]
+    acknowledged: Callable[[], bool]
 
 
 class Departures:
@@ -219,6 +221,7 @@ class Departures:
         #: Our own entries nobody else holds yet, taken back for a takeover during a cut.
         self.rollback = Rollback(ctx, sync)
         sync.in_doubt = lambda divergence: self.rollback.doubt(divergence, self.lost_seen)
+        sync.acknowledged = self.rollback.acknowledged
 
     # -- what the clients read ----------------------------------------------------------
 
@@ -685,7 +688,9 @@ class Departures:
     def authored_own(self, index: int) -> None:
         """This process authored its seat's action at log ``index`` (or committed to the step
         that starts there)."""
-        self.rollback.authored(index, self.lost_seen)
+        step = self.sync.step
+        self.rollback.authored(index, self.lost_seen,
+                               step=step is not None and step.index == index)
         self.authored = max(self.authored, index)
         self.lost_seen.clear()
 
@@ -753,6 +758,9 @@ class Departures:
         if event is not None:
             self.events.append(event)
             self.authored = self.rollback.last_before(body.index)
+            # The table's entries from there, from every seat (each reply carries its
+            # sender's hashes: an end reported while we were cut off is told again).
+            self.sync.request_catch_up(None)
         return True
 
     def on_handback(self, rx: Received, env: Envelope, member: Member,

@@ -14,10 +14,17 @@ that resumed would.  It may do so only when that loses nothing anyone saw as fin
 * the ``SeatTaken`` comes from the runner it names, a seat this process saw lost since its
   last own action before the takeover's index (a takeover needs every voter to have lost
   touch with the seat, so a peer heard all along cannot have run a bot for it);
-* the table's deck is open: at a sealed table the action this process drops may have shown
-  cards, and the sealed deck's state (keys sent, cards opened, the escrow recovered by the
-  runner) is not unwound in a running process, so such a seat halts with a clear message
-  (without telling the others, who go on) instead.
+* the table's deck is open.  At a sealed table the action this process drops may have
+  shown cards, and the sealed deck's state (keys sent, cards opened, the escrow recovered
+  by the runner) is not unwound in a running process: such a seat stops instead, with a
+  clear message, and goes silent (`stop`): the others, whose table is sound, see it lost
+  and may seat a bot again.
+
+An own move that ended the game here is taken back too (the game goes on, from the
+table's entry): so that the others never get our state hash of an entry they do not hold,
+our end report waits until another seat showed it holds our last action of a turn
+(`acknowledged`), and so does the end here (a seat cut off as its own move ends the game
+keeps waiting for them, rather than leave a game that goes on without it).
 
 A rollback is logged: a ``ROLLBACK`` seat event after the entries it voids (which stay in
 the file), so the log reads, replays and resumes as the table's (§6).  Until the runner's
@@ -37,7 +44,7 @@ from hedgerow.net.context import Living, Seated
 from hedgerow.net.hashbook import Divergence, HashBook
 from hedgerow.net.logfile import LogWriter, replay_log
 from hedgerow.net.messages import LoggedEntry, SeatEvent, SeatEventKind, SeatTaken
-from hedgerow.net.seat import Phase
+from hedgerow.net.seat import Link, Phase
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +57,7 @@ class RollbackContext(Seated, Living, Protocol):
     (`hedgerow.net.context.PeerContext`)."""
 
     table: Table | None
+    silent: bool
 
     @property
     def hashes(self) -> HashBook | None: ...
@@ -82,8 +90,9 @@ class Rollback:
     def __init__(self, ctx: RollbackContext, play: RolledPlay) -> None:
         self.ctx = ctx
         self.play = play
-        #: Our own actions in this process: (log index, seats seen lost before it).
-        self.own: list[tuple[int, frozenset[int]]] = []
+        #: Our own actions in this process: (log index, seats seen lost before it, a
+        #: commitment to a simultaneous step rather than an action of our turn).
+        self.own: list[tuple[int, frozenset[int], bool]] = []
         #: A divergence on entries we may take back, and until when we wait for the
         #: ``SeatTaken`` that explains it.
         self.doubted: Divergence | None = None
@@ -91,9 +100,25 @@ class Rollback:
 
     # -- what this process did ----------------------------------------------------------
 
-    def authored(self, index: int, lost: set[int]) -> None:
-        """We authored our seat's action at ``index``; ``lost``: seats seen lost before it."""
-        self.own.append((index, frozenset(lost)))
+    def authored(self, index: int, lost: set[int], *, step: bool = False) -> None:
+        """We authored our seat's action at ``index`` (``step``: committed to the step that
+        starts there); ``lost``: the seats seen lost before it."""
+        self.own.append((index, frozenset(lost), step))
+
+    def acknowledged(self) -> bool:
+        """False while our last action of a turn is held by nobody else yet (no other seat's
+        hash of it or of a later entry came back), though another seat may still say so
+        (not every other seat left).  Our end report waits meanwhile, and so does the end:
+        if the others saw us lost instead, a bot may be playing that very turn for us
+        (§5.8, §5.9).  A commitment to a simultaneous step does not wait (every seat's own
+        entry in the last step is acknowledged only by the end reports themselves)."""
+        book, roster = self.ctx.hashes, self.ctx.roster
+        turns = [at for at, _, step in self.own if not step]
+        if book is None or roster is None or not turns:
+            return True
+        if all(m.link == Link.LEFT for m in roster.others()):
+            return True
+        return book.agreed > max(turns)
 
     def resumed(self) -> None:
         """This process came back with its log: what the log holds counts as held by the
@@ -106,14 +131,14 @@ class Rollback:
         """The seats seen lost since our last own action before ``index`` (``lost``: since
         our last one)."""
         seen = set(lost)
-        for at, before in self.own:
+        for at, before, _ in self.own:
             if at >= index:
                 seen |= before
         return seen
 
     def last_before(self, index: int) -> int:
         """Our last own action before ``index`` (-1: none)."""
-        return max((at for at, _ in self.own if at < index), default=-1)
+        return max((at for at, _, _ in self.own if at < index), default=-1)
 
     # -- may we take back from ``index``? ------------------------------------------------
 
@@ -123,10 +148,9 @@ class Rollback:
         table, book = self.ctx.table, self.ctx.hashes
         if table is None or book is None or self.ctx.writer is None:
             return "play has not started here"
-        if self.ctx.phase != Phase.PLAYING:
-            # (our own action ended the game here: its end report may be out already)
+        if self.ctx.phase not in (Phase.PLAYING, Phase.FINISHED):
             return f"the table is {self.ctx.phase.value} here"
-        if not any(at >= index for at, _ in self.own):
+        if not any(at >= index for at, _, _ in self.own):
             return f"this process authored nothing for seat {self.ctx.seat} from #{index} on"
         if index < book.agreed:
             return (f"another peer holds this seat's entries up to #{book.agreed - 1}: they "
@@ -149,7 +173,7 @@ class Rollback:
         differ = {s for s, h in divergence.hashes.items() if h != mine}
         seen = self.lost_since(index, lost)
         if (not differ or not differ <= seen or index < book.agreed
-                or not any(at >= index for at, _ in self.own)):
+                or not any(at >= index for at, _, _ in self.own)):
             return False
         if self.doubted is None or self.doubted.index != index:
             self.doubt_until = self.ctx.now() + DOUBT_S
@@ -172,6 +196,15 @@ class Rollback:
 
     # -- taking back --------------------------------------------------------------------
 
+    def stop(self, why: str) -> None:
+        """This seat cannot take its entries back: it stops and goes silent (as a seat whose
+        log cannot be written does), so the others see it lost and what they do about a
+        departed seat applies; nobody is told of a desync (their table is sound)."""
+        self.ctx.silent = True
+        self.ctx.halt(f"{why}: this seat stops here; the table goes on without it (the "
+                      f"others see it lost and may seat a bot again), and this seat's log "
+                      f"keeps the game as this seat saw it")
+
     def roll_back(self, body: SeatTaken) -> SeatEvent | None:
         """Drop our entries from ``body.index`` on (checked: `problem`) and log it; the
         ``ROLLBACK`` event, or None when this table cannot (a sealed deck: halted)."""
@@ -179,13 +212,13 @@ class Rollback:
         assert table is not None and book is not None and writer is not None
         index = body.index
         self.play.seal()  # everything applied is in the log and the book first
+        cut_off = (f"this seat was cut off at its own turn and a {body.bot} bot run by seat "
+                   f"{body.runner} played it from entry #{index} meanwhile")
         if isinstance(table, SealedTable):
-            self.ctx.halt(
-                f"this seat was cut off at its own turn and a {body.bot} bot run by seat "
-                f"{body.runner} played it from entry #{index} meanwhile; at a sealed table this "
-                f"seat cannot take back its own entries from #{index} (their cards' keys went "
-                f"out with them), so it stops here and the table goes on without it")
+            self.stop(f"{cut_off}; at a sealed table this seat cannot take back its own "
+                      f"entries from #{index} (their cards' keys went out with them)")
             return None
+
         dropped = table.index - index
         logged = [LoggedEntry(entry, book.own[entry.index]) for entry in table.entries[:index]]
         report = replay_log(self.ctx.ruleset, writer.header, logged)
@@ -198,8 +231,10 @@ class Rollback:
         writer.roll_back(event, head)
         book.roll_back(index)
         self.ctx.table = report.table
+        if self.ctx.phase == Phase.FINISHED:
+            self.ctx.enter(Phase.PLAYING)  # our own move had ended the game here, alone
         self.play.rolled_back(index)
-        self.own = [(at, lost) for at, lost in self.own if at < index]
+        self.own = [mine for mine in self.own if mine[0] < index]
         self.doubted = None
         log.warning("this seat was cut off at its own turn: took back our %d entr%s from #%d "
                     "(nobody else applied them); a %s bot run by seat %d played the seat "

@@ -189,6 +189,9 @@ class Sync:
         #: Whether a divergence may be a takeover of our seat during a cut, to wait for
         #: rather than halt on (set by departures: `hedgerow.net.rollback.Rollback.doubt`).
         self.in_doubt: Callable[[Divergence], bool] = lambda divergence: False
+        #: False while our last own action is held by nobody else yet: our end report (and
+        #: the end) waits (`hedgerow.net.rollback.Rollback.acknowledged`).
+        self.acknowledged: Callable[[], bool] = lambda: True
 
     def resumed(self, history: Sequence[HistoryLine],
                 reveals: Mapping[int, tuple[CardReveal, ...]] | None = None) -> None:
@@ -637,7 +640,7 @@ class Sync:
         peer knows this one holds the final state (docs/protocol.md §5.8)."""
         table, book = self.table, self.ctx.hashes
         if (self._ended or table is None or book is None or self._unsealed
-                or not book.own or self.ctx.phase != Phase.FINISHED):
+                or not book.own or self.ctx.phase != Phase.FINISHED or not self.acknowledged()):
             return
         self._ended = True
         book.sent = min(book.sent, len(book.own) - 1)
@@ -654,6 +657,7 @@ class Sync:
         if divergence is not None:
             self._diverged(divergence)
         elif self.ctx.phase == Phase.FINISHED:
+            self.report_end()  # (ours may have waited for this one: `acknowledged`)
             self.ctx.notify()  # one more seat confirmed the end
 
     def confirmed_end(self) -> bool:
@@ -667,7 +671,7 @@ class Sync:
         ctx, table = self.ctx, self.table
         if table is None or ctx.hashes is None or ctx.roster is None:
             return False
-        if ctx.phase != Phase.FINISHED:
+        if ctx.phase != Phase.FINISHED or not self.acknowledged():
             return False
         last = table.index - 1
         # (A seat a bot plays for a departed player, or one an agreed end left out, is not
@@ -1034,6 +1038,11 @@ class Sync:
         self.catch_up_at = None
         self.seal()  # our own hashes are all in the book before theirs are compared
         for item in body.entries:
+            if self.ctx.phase == Phase.FINISHED and item.entry.index < table.index:
+                # The game is over here (another seat's reply came first): what this one
+                # sends is its word on entries we hold, its end report among them.
+                self.heard(member, StateHash(item.entry.index, item.state_hash))
+                continue
             if self.ctx.phase != Phase.PLAYING:
                 break
             if not self._follow_entry(rx, env, member, item):
@@ -1043,7 +1052,7 @@ class Sync:
         elif self.syncing:
             self.syncing = False
             log.info("caught up with the table at entry #%d", table.index)
-            self.ctx.notify()
+        self.ctx.notify()  # (a seat's word on the last entry may confirm the end)
         self.drain()
 
     def _follow_entry(self, rx: Received, env: Envelope, member: Member,

@@ -187,6 +187,11 @@ class SeatState:
             self.ui.check(legal)
             self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
                                  orders=self._orders(), start=self._start)
+        if not self.over and self._shown_results:
+            # Our own last move, made while cut off from the table, was taken back: the
+            # game goes on from the table's move (docs/protocol.md §5.9).
+            self._shown_results = False
+            self.screen = TABLE if self.screen == RESULTS else self.screen
         if self.over and not self._shown_results:
             self._shown_results = True
             self.screen = RESULTS
