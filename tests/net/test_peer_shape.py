@@ -67,8 +67,11 @@ def test_the_phase_moves_only_along_its_moves() -> None:
         ctx.enter(phase)
         assert ctx.phase == phase
     ctx.enter(Phase.FINISHED)  # where it is already: nothing changes
-    with pytest.raises(RuntimeError, match="from finished to playing"):
-        ctx.enter(Phase.PLAYING)
+    with pytest.raises(RuntimeError, match="from finished to seeding"):
+        ctx.enter(Phase.SEEDING)
+    # (back to playing only when a seat cut off as its own move ended the game takes that
+    # move back, docs/protocol.md §5.9)
+    assert Phase.PLAYING in MOVES[Phase.FINISHED]
     ctx.enter(Phase.HALTED)
     assert MOVES[Phase.HALTED] == frozenset()  # a halted table stays halted
     for phase in Phase:
