@@ -197,15 +197,15 @@ async def play_table(plugins: Callable[[], Any], game: str, variants: Sequence[s
     from hedgerow.net.keys import generate
     from hedgerow.net.launch import host_table, join_table
 
-    plugins = plugins()
-    ruleset = plugins.ruleset(game, variants, players)
+    loaded = plugins()  # (each joiner loads its own, as a process of its own would)
+    ruleset = loaded.ruleset(game, variants, players)
     peers = [await host_table(ruleset, players, identity=generate(), announce=False)]
     try:
-        peers[0].plugins = plugins
+        peers[0].plugins = loaded
         for _ in range(players - 1):
             peers.append(await join_table(peers[0].address, identity=generate(),
                                           plugins=plugins()))
-        spec = plugins.bot("random")
+        spec = loaded.bot("random")
         codes = await asyncio.wait_for(
             asyncio.gather(*(play_bot(p, spec, give_up=timeout) for p in peers)), timeout)
         hashes = {p.state_hash() for p in peers}
