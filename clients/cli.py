@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hedgerow.clients.cmd_leaderboard",
         "the weekly board of solo games (FLOWERS) the LAN shares",
     ),
+    "check-peer": ("hedgerow.clients.cmd_check_peer",
+                   "check another implementation's peer against docs/protocol.md"),
 }
 
 

@@ -1,0 +1,10 @@
+"""The conformance checker behind ``hedgerow check-peer``: a strict counterpart that drives
+another implementation's peer through docs/protocol.md over real CURVE links and reports,
+scenario by scenario, where it deviates from the document.
+
+* `report`: a scenario's result (pass/fail, the section, the first deviation) and the
+  summary, as text or JSON;
+* `driver`: the checker's own sockets: one raw peer (a `Node` and the codec) that sends
+  exactly what a scenario tells it to and keeps everything it receives;
+* `hosted`: the scenarios run when the checker joins the peer under test's table.
+"""
