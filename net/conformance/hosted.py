@@ -429,9 +429,7 @@ class HostedCheck:
                 self._reports(item.rx.sender, body)
                 continue
             if isinstance(body, ErrorMsg):
-                raise Deviation("3.3", "no Error: the checker's envelopes were in order "
-                                "(its actions legal, its hashes the rules')",
-                                describe_error(body))
+                await self._refused(item.rx.sender, body)
             break
         self._ensure(isinstance(body, ActionMsg), "3.3", f"an ActionMsg at the one-seat turn "
                      f"#{index}", describe(item))
@@ -451,6 +449,23 @@ class HostedCheck:
                             f"{result.message}")
         self._checks += 1
         self._sealed(result)
+
+    async def _refused(self, key: bytes, error: ErrorMsg) -> None:
+        """The peer refused one of the checker's honest envelopes: a deviation.  For a
+        `DESYNC` the peer's own hash of that entry, which it sends with it (§3.3 *Speaking
+        up*), says whose hash is wrong: a hash other than the rules' is the deviation."""
+        if error.code == ErrorCode.DESYNC and error.ref_index is not None:
+            index = error.ref_index
+            with contextlib.suppress(Deviation):
+                while index not in self.theirs.get(key, {}):
+                    item = await self.driver.next(body_is(StateHash, key), "3.3", "")
+                    assert item.env is not None and isinstance(item.env.body, StateHash)
+                    self._reports(key, item.env.body)  # a hash not the rules' raises
+            raise Deviation("5.5", f"no DESYNC: the checker's hash of entry #{index} is the "
+                            "rules' (and the peer's own report of it agrees)",
+                            describe_error(error))
+        raise Deviation("3.3", "no Error: the checker's envelopes were in order (its actions "
+                        "legal, its hashes the rules')", describe_error(error))
 
     # -- hashes ------------------------------------------------------------------------
 

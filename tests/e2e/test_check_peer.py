@@ -1,0 +1,65 @@
+"""``hedgerow check-peer host`` between real processes: against our own peer every scenario
+passes; against two deliberately broken peers (tests/e2e/silentpeer.py: no Error for an
+out-of-turn action; tests/e2e/wronghash.py: state hashes that are not the rules') the
+deviation is caught, in the right scenario, with the right docs/protocol.md section, and
+the rest of the report is unaffected."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from e2e.helpers import Table, hedgerow, peer_env
+
+
+def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
+    """Host petals (2 seats, open deck, a random bot) with ``plugins`` loaded into the host
+    and run the checker against it; (exit status, results by scenario, the host)."""
+    host, address = table.host("petals", 2, "--open-deck", "--bot", "random",
+                               env=peer_env(plugins=plugins))
+    run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
+                   env=peer_env(), timeout=120)
+    assert run.stdout, run.stderr
+    report = json.loads(run.stdout)
+    assert report["target"] == address
+    return run.returncode, {r["name"]: r for r in report["results"]}, host
+
+
+def test_our_own_peer_passes_every_scenario(table: Table) -> None:
+    status, results, host = check(table)
+    failed = {name: r for name, r in results.items() if r["verdict"] != "pass"}
+    assert failed == {}
+    assert status == 0
+    assert len(results) == 19
+    assert results["play"]["checks"] > 10  # every action of the peer's was checked
+    assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
+    assert host.wait_event("over")  # the peer under test played on to the end
+
+
+def test_a_peer_that_does_not_refuse_out_of_turn_is_caught_at_3_3(table: Table) -> None:
+    status, results, _ = check(table, plugins="silentpeer")
+    assert status == 1
+    bad = results["refuse-out-of-turn"]
+    assert bad["verdict"] == "fail" and bad["section"] == "3.3"
+    assert bad["expected"] == "Error(OUT_OF_TURN)"
+    assert bad["got"].startswith("no answer")
+    # Only that scenario: the peer plays the whole game correctly otherwise.
+    assert [n for n, r in results.items() if r["verdict"] != "pass"] == ["refuse-out-of-turn"]
+
+
+def test_a_peer_with_wrong_state_hashes_is_caught_at_4_2(table: Table) -> None:
+    status, results, _ = check(table, plugins="wronghash")
+    assert status == 1
+    play = results["play"]
+    assert play["verdict"] == "fail" and play["section"] == "4.2"
+    assert "state hash after entry #1" in play["expected"]
+    assert results["end"]["verdict"] == "skip"
+    # Seeding and every probe before the first wrong hash is reported still pass.
+    assert results["seeding"]["verdict"] == results["start"]["verdict"] == "pass"
+
+
+def test_a_bad_address_is_one_line_and_status_2() -> None:
+    run = hedgerow("check-peer", "host", "not-an-address", env=peer_env())
+    assert run.returncode == 2
+    assert run.stderr.startswith("hedgerow: error: 'not-an-address' is not a table address")
+    assert run.stdout == ""
