@@ -24,9 +24,15 @@ from dataclasses import dataclass
 
 from hedgerow.net.codec import CodecError, decode_envelope, encode_envelope
 from hedgerow.net.keys import Identity, generate, key_text
-from hedgerow.net.messages import Body, Envelope, ErrorCode, ErrorMsg, Heartbeat
+from hedgerow.net.messages import (
+    PROTOCOL_VERSION,
+    Body,
+    Envelope,
+    ErrorCode,
+    ErrorMsg,
+    Heartbeat,
+)
 from hedgerow.net.transport import Node, Received
-from hedgerow.proto import hedgerow_pb2 as pb
 
 from .report import Deviation
 
@@ -133,12 +139,12 @@ class Driver:
                             "the link refused to queue the envelope (full or gone)")
 
     def with_version(self, body: Body, version: int) -> tuple[int, bytes]:
-        """An envelope whose ``protocol_version`` is ``version`` (§9)."""
+        """An envelope whose ``protocol_version`` is ``version`` (< 128; §9).  The codec
+        writes field 1 first, as protobuf does (tag 0x08, then the version as a one-byte
+        varint); only that byte changes."""
         seq, data = self.envelope(body)
-        env = pb.Envelope()
-        env.ParseFromString(data)
-        env.protocol_version = version
-        return seq, env.SerializeToString()
+        assert data[:2] == bytes([0x08, PROTOCOL_VERSION]) and 0 < version < 128
+        return seq, bytes([0x08, version]) + data[2:]
 
     def beat(self, keys: Callable[[], Sequence[bytes]], next_index: Callable[[], int]) -> None:
         """Send ``Heartbeat(next_index())`` to ``keys()`` once a second (§5.8)."""
