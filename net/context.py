@@ -75,6 +75,9 @@ CATCH_UP_BATCH = 256
 #: Beats a seed agreement or an open step may stand still before this peer sends its own
 #: messages of it again (`Startup.resend_stalled`, `Sync.resend_stalled_step`).
 STALL_BEATS = 3
+#: While it still stands, the wait before each further repeat doubles, up to this many times
+#: `STALL_BEATS` (3, 6, 12, 12... beats): repeats that cross a slow link must not fill it.
+STALL_BACKOFF = 4
 #: Refusals remembered in ``refusals`` (each message at most 1024 characters), and at
 #: most this many of them from one stranger.
 REFUSALS_KEPT = 256
@@ -107,23 +110,32 @@ class Stall:
         self.mark: tuple[int, ...] | None = None  # where it stood at the last beat
         self.beats = 0  # beats since it last moved, or since it was last due
         self.still = 0  # beats since it last moved
+        self.repeats = 0  # times it was due since it last moved
 
     def reset(self) -> None:
         """Nothing to watch now."""
-        self.mark, self.beats, self.still = None, 0, 0
+        self.mark, self.beats, self.still, self.repeats = None, 0, 0, 0
 
     def due(self, mark: tuple[int, ...], every: int = STALL_BEATS) -> bool:
         """Called once a heartbeat with where it stands: True once it has stood still for
-        ``every`` beats (and then every ``every`` beats while it still does)."""
+        ``every`` beats, then again after twice as many, four times, ... at most
+        `STALL_BACKOFF` times ``every`` beats apart while it still does."""
         if mark != self.mark:
-            self.mark, self.beats, self.still = mark, 0, 0
+            self.mark, self.beats, self.still, self.repeats = mark, 0, 0, 0
             return False
         self.beats += 1
         self.still += 1
-        if self.beats < every:
+        if self.beats < backoff(every, self.repeats):
             return False
         self.beats = 0
+        self.repeats += 1
         return True
+
+
+def backoff(every: int, repeats: int) -> int:
+    """Beats to wait before a repeat after ``repeats`` repeats: ``every``, then doubling up
+    to `STALL_BACKOFF` times ``every``."""
+    return every * min(1 << min(repeats, 8), STALL_BACKOFF)
 
 
 class JoinRefused(HedgerowError):

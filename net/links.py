@@ -1,8 +1,10 @@
 """`Links`: whether each seated peer is there — heartbeats, lost and back, leaving, errors.
 
-Every peer sends ``Heartbeat(next_index)`` to every other one each ``heartbeat`` seconds
-(docs/protocol.md §5.6); a seat silent for ``lost_after`` seconds is LOST, and the table
-waits for it.  Anything a seated peer sends shows it is there: a lost seat that speaks
+Every ``heartbeat`` seconds a peer sends ``Heartbeat(next_index, waiting)`` to each other one
+that has not had that news from it yet, and to each one it sent no heartbeat for
+`IDLE_BEATS` beats (docs/protocol.md §5.8): an idle link carries one small envelope every
+two seconds, which is all liveness needs.  A seat silent for ``lost_after`` seconds is LOST,
+and the table waits for it.  Anything a seated peer sends shows it is there: a lost seat that speaks
 again is back (§5.7) — its seat handed back if a bot ran it, our step messages sent
 again since what went meanwhile may be lost.  A ``Leave`` marks its seat LEFT with the
 reason it gave; an ``Error`` from a seated peer is logged (a ``DESYNC`` one says it
@@ -37,6 +39,10 @@ from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
 
+#: An idle link (nothing new to say) carries a heartbeat every this many beats: one every
+#: 2 s, so a live peer is heard more than twice within the 5 s after which it is lost.
+IDLE_BEATS = 2
+
 
 class LinksContext(Protocol):
     """What links read of the peer's shared state (`hedgerow.net.context.PeerContext`):
@@ -59,6 +65,8 @@ class LinksContext(Protocol):
     def now(self) -> float: ...
 
     def broadcast(self, body: Body) -> None: ...
+
+    def send(self, member: Member, body: Body) -> None: ...
 
     def note(self, sender: bytes, kind: bytes, level: int, msg: str, *args: object) -> None:
         """A log line another peer's message caused, rate-limited per sender and kind."""
@@ -142,6 +150,8 @@ class Links:
         self._deck_waiting = deck_waiting  # our sealed deck stands still (Heartbeat.waiting)
         self._asked_again = asked_again  # a peer's heartbeat says its sealed deck does
         self._index_at_tick = -1
+        self._beats = 0
+        self._told: dict[bytes, tuple[Heartbeat, int]] = {}  # key -> last heartbeat, its beat
 
     def alive(self, member: Member, body: Body) -> None:
         """``member`` sent ``body``: it is there (a lost seat is back, §5.7)."""
@@ -203,13 +213,25 @@ class Links:
             except Exception:
                 log.exception("heartbeat failed")
 
+    def _send_heartbeats(self, body: Heartbeat) -> None:
+        """``body`` to each other peer that has not had it from us, and to each one that had
+        no heartbeat from us for `IDLE_BEATS` beats."""
+        assert self.ctx.roster is not None
+        self._beats += 1
+        for member in self.ctx.roster.others():
+            told = self._told.get(member.key)
+            if told is not None and told[0] == body and self._beats - told[1] < IDLE_BEATS:
+                continue
+            self.ctx.send(member, body)
+            self._told[member.key] = (body, self._beats)
+
     def beat(self) -> None:
         """One heartbeat: tell everyone where we are, and see who fell silent."""
         ctx = self.ctx
         if ctx.roster is None or not ctx.table_id:
             return
         index = ctx.table.index if ctx.table is not None else 0
-        ctx.broadcast(Heartbeat(index, self._deck_waiting()))
+        self._send_heartbeats(Heartbeat(index, self._deck_waiting()))
         now = ctx.now()
         changed = False
         for m in ctx.roster.others():

@@ -27,6 +27,7 @@ from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net import sealfile
 from hedgerow.net.context import (
+    STALL_BACKOFF,
     STALL_BEATS,
     Decked,
     Keyed,
@@ -88,7 +89,8 @@ class SealedPlay:
         self.verdict: Verdict | None = None
         self._stall = Stall()  # the sealed deck standing still (`resend_stalled`)
         self._beat = 0  # heartbeats so far (`resend_stalled` counts them)
-        self._answered: dict[int, int] = {}  # party -> the beat we last answered its wait
+        #: party -> the beat we last sent it again what we made, and the beats to wait then
+        self._answered: dict[int, tuple[int, int]] = {}
 
     # -- the parties ---------------------------------------------------------------------------
 
@@ -223,11 +225,16 @@ class SealedPlay:
         is sealed, its hash sent, only then)."""
         return self.sealing is not None and self.sealing.public_pending()
 
-    def peer_back(self, key: bytes) -> None:
+    def peer_back(self, key: bytes, *, restarted: bool = True) -> None:
         """The peer of ``key`` is back (it resumed, or its link returned): send it again
-        what it may lack (`Sealing.resend`)."""
-        if self.sealing is not None and self._started and key in self.parties():
-            self.sealing.resend(self.party_of_key(key))
+        what it may lack (`Sealing.resend`).  A peer whose link only came back is answered
+        as a wait is (`asked_again`): a link so slow that the peer is lost and back again
+        and again must not be filled with repeats."""
+        if self.sealing is None or not self._started or key not in self.parties():
+            return
+        if restarted:
+            self._answered.pop(self.party_of_key(key), None)
+        self._answer(self.party_of_key(key), STALL_BEATS)
 
     def waiting(self, every: int = STALL_BEATS) -> bool:
         """True while the sealed deck has stood still for ``every`` beats with something
@@ -238,15 +245,28 @@ class SealedPlay:
 
     def asked_again(self, key: bytes, every: int = STALL_BEATS) -> None:
         """The peer of ``key`` says its sealed deck waits (``Heartbeat.waiting``): send it
-        again what we made, at most once every ``every`` of our beats."""
-        sealing = self.sealing
-        if sealing is None or not self._started or key not in self.parties():
+        again what we made (`_answer`)."""
+        if self.sealing is None or not self._started or key not in self.parties():
             return
-        party = self.party_of_key(key)
-        if party == sealing.me or self._beat - self._answered.get(party, -every) < every:
+        self._answer(self.party_of_key(key), every)
+
+    def _answer(self, party: int, every: int) -> None:
+        """Send ``party`` again what we made: at once if we have not lately; else once
+        ``every`` of our beats have passed since the last time, then twice as many, ... up
+        to `STALL_BACKOFF` times ``every`` while it keeps asking (docs/protocol.md §10.8)."""
+        assert self.sealing is not None
+        if party == self.sealing.me:
             return
-        self._answered[party] = self._beat
-        sealing.resend(party)
+        last = self._answered.get(party)
+        wait = every
+        if last is not None:
+            since, waited = self._beat - last[0], last[1]
+            if since < waited:
+                return
+            if since <= 2 * waited:  # it kept asking: wait longer before the next time
+                wait = min(2 * waited, STALL_BACKOFF * every)
+        self._answered[party] = (self._beat, wait)
+        self.sealing.resend(party)
 
     def resend_stalled(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the sealed deck has not moved for ``every`` beats
@@ -264,7 +284,7 @@ class SealedPlay:
         keys = self.parties()
         for party in sorted({keys.index(m.key) for m in roster.others()
                              if m.link == Link.CONNECTED and m.key in keys}):
-            sealing.resend(party)
+            self._answer(party, every)  # (not again to one we just answered)
 
     def pump(self) -> None:
         """After the table changed: do what is now due."""

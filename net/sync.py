@@ -132,8 +132,9 @@ class SealedDeck(Protocol):
     def pump(self) -> None:
         """Do what the sealed deck now owes (the table changed)."""
 
-    def peer_back(self, key: bytes) -> None:
-        """The peer of ``key`` is back: send it again what it may lack."""
+    def peer_back(self, key: bytes, *, restarted: bool = True) -> None:
+        """The peer of ``key`` is back (``restarted``: it said Hello again): send it again
+        what it may lack."""
 
 
 #: An action made ready to travel at a sealed table: the action as sent, the faces it
@@ -276,7 +277,7 @@ class Sync:
         frozen process) keeps its commitment, and re-sends its own the same way.
         """
         if isinstance(self.table, SealedTable):
-            self.sealed.peer_back(member.key)
+            self.sealed.peer_back(member.key, restarted=restarted)
         step = self._step
         if step is None:
             return

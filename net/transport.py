@@ -52,9 +52,17 @@ HWM = 1000
 LINGER_MS = 1000
 #: The largest frame a socket accepts; a peer sending more is disconnected by libzmq.
 MAX_FRAME = 4 * 1024 * 1024 + 1024
-#: ZMTP-level heartbeats (they keep TCP links honest; table liveness is the Heartbeat message).
-ZMTP_HEARTBEAT_MS = 1000
-ZMTP_HEARTBEAT_TIMEOUT_MS = 5000
+#: A link's health is TCP's, not ZMTP's: no ZMTP heartbeats (their PING and PONG each way on
+#: every connection, with the acknowledgements they cost, were most of an idle table's bytes,
+#: and on a slow link a PONG stuck behind data cut a healthy connection).  Table liveness is
+#: the Heartbeat message, which keeps every outgoing connection carrying data: a connection
+#: whose data stays unacknowledged this long is dropped and dialled again (TCP_USER_TIMEOUT:
+#: a peer unplugged or gone), and one that hears nothing at all for `KEEPALIVE_IDLE_S` is
+#: probed by TCP keepalive (an accepted connection whose dialler vanished).
+UNACKNOWLEDGED_MS = 15_000
+KEEPALIVE_IDLE_S = 20
+KEEPALIVE_INTERVAL_S = 5
+KEEPALIVE_PROBES = 3
 RECONNECT_MS = 100
 RECONNECT_MAX_MS = 1000
 #: A watched link (`Node.handshake`) whose handshake failed this many times in a row on
@@ -118,8 +126,11 @@ def _set_common(sock: zmq.Socket, ident: Identity, max_frame: int = MAX_FRAME,
     sock.sndhwm = hwm
     sock.rcvhwm = hwm
     sock.maxmsgsize = max_frame
-    sock.heartbeat_ivl = ZMTP_HEARTBEAT_MS
-    sock.heartbeat_timeout = ZMTP_HEARTBEAT_TIMEOUT_MS
+    sock.tcp_maxrt = UNACKNOWLEDGED_MS
+    sock.tcp_keepalive = 1
+    sock.tcp_keepalive_idle = KEEPALIVE_IDLE_S
+    sock.tcp_keepalive_intvl = KEEPALIVE_INTERVAL_S
+    sock.tcp_keepalive_cnt = KEEPALIVE_PROBES
     sock.curve_secretkey = ident.secret_z85
     sock.curve_publickey = ident.public_z85
 

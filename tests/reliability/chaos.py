@@ -117,7 +117,7 @@ def run_trial(game: str, players: int, fault: str, seed: int, *,
             victim_seat = rng.randrange(1, players)  # a joiner (host faults: see notes)
             final = _strike(lan, peers, envs, bot, victim_seat, address, fault, rng,
                             typical_actions(game, players), result, shortest)
-            _check(peers if final is None else final, envs, result)
+            check_finished(peers if final is None else final, envs, result)
         finally:
             for peer in peers:
                 peer.stop()
@@ -197,7 +197,8 @@ def _finished(peer: PeerProcess) -> dict[str, Any] | None:
     return ends[-1] if ends else None
 
 
-def _check(peers: list[PeerProcess], envs: list[dict[str, str]], result: TrialResult) -> None:
+def check_finished(peers: list[PeerProcess], envs: list[dict[str, str]],
+                   result: TrialResult) -> None:
     """Every peer finished, with one hash, the same complete verified log and no give-up."""
     from hedgerow.net.logfile import read_log
 

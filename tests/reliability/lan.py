@@ -21,7 +21,8 @@ Faults the kernel gives us:
 
 * ``partition(i)`` / ``heal(i)``: host ``i``'s port on the bridge goes down / up (its TCP
   connections stall, then recover or time out, exactly as an unplugged cable);
-* ``limit_rate(i, "1mbit")``: a token-bucket filter (``tc tbf``) on host ``i``'s link.
+* ``limit_rate(i, "1mbit")``: a token-bucket filter (``tc tbf``) on host ``i``'s link
+  (``both=True``: each way).
 
 This kernel has no ``netem``, so delay, jitter, stalls and connection cuts come from
 `hedgerow_tests.reliability.faultproxy`: `Lan.proxy(i, ...)` starts it inside host ``i`` and
@@ -165,10 +166,15 @@ class Lan:
         """Plug host ``index`` back in."""
         _run("ip", "-n", self.switch, "link", "set", self.members[index].port_on_switch, "up")
 
-    def limit_rate(self, index: int, rate: str = "1mbit") -> None:
-        """A token bucket on host ``index``'s outgoing link (``tc tbf``)."""
+    def limit_rate(self, index: int, rate: str = "1mbit", *, both: bool = False) -> None:
+        """A token bucket on host ``index``'s outgoing link (``tc tbf``); with ``both``, on its
+        incoming link too (the bridge's port towards it)."""
+        shape = ("tbf", "rate", rate, "burst", "32kbit", "latency", "400ms")
         _run("ip", "netns", "exec", self.members[index].netns, "tc", "qdisc", "replace",
-             "dev", "eth0", "root", "tbf", "rate", rate, "burst", "32kbit", "latency", "400ms")
+             "dev", "eth0", "root", *shape)
+        if both:
+            _run("ip", "netns", "exec", self.switch, "tc", "qdisc", "replace", "dev",
+                 self.members[index].port_on_switch, "root", *shape)
 
     # -- the fault proxy ---------------------------------------------------------------------
 
