@@ -85,6 +85,7 @@ class DeparturePrompt:
         self.bot = self.bots[0]  # the picker's choice
         self.proposed: dict[int, tuple[int, int]] = {}  # seat -> our open motion about it
         self._events = 0  # the seat events already told
+        self._taken_back: str | None = None  # our own move taken back (a rollback, §5.9)
         self._waiting: tuple[int, str] | None = None  # the seat our wait message is about
         state.box = self.showing
         state.seat.subscribe(self._changed)
@@ -335,15 +336,26 @@ class DeparturePrompt:
         events = self.departures.events
         if len(events) <= self._events:
             return
+        own = self.state.seat.seat
         for event in events[self._events:]:
-            if event.kind == SeatEventKind.TAKEOVER:
+            if event.kind == SeatEventKind.ROLLBACK:
+                # Our move, made while cut off, never reached the table: a bot played the
+                # turn for us meanwhile, and its move stands (docs/protocol.md §5.9).
+                self._taken_back = (f"You were cut off: your move never reached the table, "
+                                    f"so the one a bot made for you stands (log line "
+                                    f"{event.index + 1}).")
+                self.state.say(self._taken_back, lasting=True)
+            elif event.kind == SeatEventKind.TAKEOVER and event.seat == own and \
+                    self._taken_back is not None:
+                continue  # (said with the move taken back)
+            elif event.kind == SeatEventKind.TAKEOVER:
                 self.state.say(self.takeover_text(event.seat, event.bot) + ".")
+            elif event.kind == SeatEventKind.RECLAIM and event.seat == own and \
+                    self._taken_back is not None:
+                self.state.say(f"{self._taken_back} You play your seat again.", lasting=True)
+                self._taken_back = None
             elif event.kind == SeatEventKind.RECLAIM:
                 self.state.say(self.reclaim_text(event.seat))
-            elif event.kind == SeatEventKind.ROLLBACK:
-                self.state.say(f"You were cut off from the table: your move from entry "
-                               f"#{event.index}, which nobody else received, is taken back "
-                               f"for the bot's.")
         self._events = len(events)
 
     def _wait_over(self) -> None:

@@ -113,6 +113,9 @@ class SeatState:
         self.has_hand = bool(ui.parts(HAND))
         self._turn_key: tuple[object, ...] | None = None
         self._shown_results = False
+        #: The message stays when this seat's turn begins (`say` with ``lasting``): news
+        #: the player must read before the turn's instruction, such as a move taken back.
+        self.lasting = False
         #: The results screen's first shown line, its line count and the rows it has.
         self.results_top = 0
         self.results_lines = 0
@@ -182,7 +185,9 @@ class SeatState:
                 # This seat's turn begins: show its cursor, and what to do now in place of
                 # a line about what happened before (a wait that is over, a vote cast).
                 self.follow_cursor()
-                self.message = None
+                if not self.lasting:
+                    self.message = None
+                self.lasting = False
             self._turn_key = turn_key
             self.ui.check(legal)
             self.picker = Picker(list(legal), self.ui.form, previous=self.picker,
@@ -371,9 +376,11 @@ class SeatState:
         self.board_top = None
         self.board_left = None
 
-    def say(self, text: str | None) -> None:
-        """Show one line to the player (until the next key)."""
+    def say(self, text: str | None, *, lasting: bool = False) -> None:
+        """Show one line to the player (until the next key; ``lasting``: even when this
+        seat's turn begins meanwhile)."""
         self.message = text
+        self.lasting = lasting
 
 
 def without_arriving(view: Any) -> Any | None:

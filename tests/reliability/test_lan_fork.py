@@ -9,15 +9,20 @@ others to see it lost and seat a bot that plays another entry for it, and for th
 alone, to be refused a bot for the others (it is no majority).  When the port comes back
 the cut peer takes its entry back, reclaims its seat and plays on: every peer finishes with
 the same hash, every log verifies and holds the same entries, and the cut peer's log has
-the rollback before its takeover and reclaim.
+the rollback before its takeover and reclaim.  The same cut at a person's seat (the seat
+client in tmux, 80x24): the player plays while cut off, and once back is told that their
+move never reached the table and the bot's stands, and plays on.
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from e2e.helpers import PeerProcess, hedgerow, peer_env
+from e2e.test_tmux_play import TMUX, Terminal
 from reliability.lan import Lan
 
 from hedgerow.net.logfile import read_log
@@ -60,5 +65,45 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finis
             entries = [[e.entry for e in read_log(log).entries] for log in logs]
             assert entries[0] == entries[1] == entries[2]
         finally:
+            for p in peers:
+                p.stop()
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it: .ci/run)")
+def test_a_person_cut_off_at_their_turn_is_told_their_move_was_taken_back(tmp_path: Path
+                                                                          ) -> None:
+    with Lan(3) as lan:
+        envs = [peer_env() for _ in range(3)]
+        bot = ("--bot", "random", "--take-over-after", "3", "--delay", "1.0")
+        host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *bot],
+                           envs[0], lan[0].prefix())
+        peers = [host]
+        term = None
+        try:
+            address = host.wait_event("open")["address"]
+            peers.append(PeerProcess(["join", address, "--json", *bot], envs[1],
+                                     lan[1].prefix()))
+            peers[1].wait_event("joined")
+            command = (f"{' '.join(lan[2].prefix())} env HEDGEROW_HOME={envs[2]['HEDGEROW_HOME']} "
+                       f"HEDGEROW_NO_DISCOVERY=1 {sys.executable} -m hedgerow.clients.cli join "
+                       f"{address} --name Bea")
+            term = Terminal(tmp_path, command)
+            term.wait(lambda s: "Your turn" in s, "Bea's turn", 90)
+            lan.partition(2)
+            term.keys("Enter")  # Bea plays while nobody hears her
+            term.wait(lambda s: "Waiting for" in s, "her move, made here")
+            time.sleep(12)  # the others see her lost and seat a bot, which plays her turn
+            lan.heal(2)
+            screen = term.wait(lambda s: "never reached the table" in s, "the news", 60)
+            rows = screen.splitlines()
+            assert len(rows) <= 24 and all(len(row) <= 80 for row in rows), screen
+            text = " ".join(screen.split())
+            assert "You were cut off: your move never reached the table, so the one a bot " \
+                   "made for you stands" in text, screen
+            screen = term.wait(lambda s: "You play your seat again" in s, "her seat back", 60)
+            assert "Stopped" not in screen and "desync" not in screen, screen
+        finally:
+            if term is not None:
+                term.close()
             for p in peers:
                 p.stop()
