@@ -262,8 +262,7 @@ class HostedCheck:
             if p.public_key not in (d.key, self.host):
                 d.connect(p.public_key, p.address)
         self.table_rules = ruleset
-        return (f"seat {first.seat} of {first.players} at {first.fingerprint}, "
-                f"round {seating.round}")
+        return f"seat {first.seat} of {first.players}, round {seating.round}"
 
     def _check_assignment(self, first: SeatAssignment, got: SeatAssignment) -> None:
         """A SeatAssignment against the first one and the rules of §2.3 and §5.3."""
@@ -321,7 +320,7 @@ class HostedCheck:
         assert self.table_rules is not None
         self.table = Table(self.table_rules, seats.players, seed, fingerprint=seats.fingerprint)
         self.rng = Rng(digest(b"hedgerow-check-peer-v1", seed), "moves")
-        return f"every share matches its commitment; table seed {seed.hex()[:16]}..."
+        return f"shares match commitments; seed {seed.hex()[:12]}"
 
     async def _seed_message(self, kind: type, key: bytes, what: str) -> SeedCommit | SeedReveal:
         item = await self.driver.next(body_is(kind, key), "3.2",
@@ -364,7 +363,7 @@ class HostedCheck:
         d.broadcast(others, mine)
         d.beat(lambda: others, lambda: table.index)
         self._sealed(table.opening)
-        return f"header and setup hash agree; the peer waited {BARRIER_WAIT:g} s at the barrier"
+        return "Start agrees; the peer waited at the barrier"
 
     # -- play --------------------------------------------------------------------------
 
@@ -389,8 +388,7 @@ class HostedCheck:
             else:
                 await self._their_move(active[0])
                 moves["theirs"] += 1
-        return (f"{table.index} entries: {moves['theirs']} actions of the peer's checked, "
-                f"{moves['ours']} of the checker's taken, every hash reported agrees")
+        return f"{table.index} entries ({moves['theirs']} the peer's), legal, hashes agree"
 
     async def _our_move(self) -> None:
         table, seats, rng = self._table(), self._seats(), self.rng
@@ -542,7 +540,7 @@ class HostedCheck:
                         and isinstance(it.env.body, ErrorMsg))
         self._ensure(not errors, "5.1", "no Error for the checker's envelopes",
                      describe(errors[0]) if errors else "")
-        return f"the peer's hash of each of the {last + 1} entries agrees"
+        return f"the peer's hashes of all {last + 1} entries agree"
 
     # -- the probes at the checker's turn ----------------------------------------------
 

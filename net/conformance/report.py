@@ -49,7 +49,7 @@ class Result:
 
     def line(self) -> str:
         """The result as one or more lines for a person."""
-        head = f"{self.verdict.upper():4}  {self.name:<22} §{self.section:<6} {self.summary}"
+        head = f"{self.verdict.upper():4} {self.name:<20} §{self.section:<4} {self.summary}"
         if self.verdict is Verdict.FAIL:
             return f"{head}\n      expected: {self.expected}\n      got:      {self.got}"
         return head

@@ -1,0 +1,47 @@
+"""The checker's report (hedgerow.net.conformance): what a person and CI read, and the
+documented list of scenarios (docs/protocol.md §12), which must be the checker's own."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hedgerow.net.conformance.hosted import SCENARIOS, _spans
+from hedgerow.net.conformance.report import Report, Result, Verdict
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def test_every_scenario_is_documented_with_its_section() -> None:
+    chapter = DOC.read_text(encoding="utf-8").split("## 12. Writing your own peer")[1]
+    rows = re.findall(r"^\| (`[^|]+`) \| ([\d., ]+) \|", chapter, re.MULTILINE)
+    documented = {name.strip("`"): sections.split(", ")
+                  for names, sections in rows for name in names.split(", ")}
+    assert set(documented) == set(SCENARIOS)
+    for name, (section, _) in SCENARIOS.items():
+        assert documented[name][0] == section, name
+
+
+def test_the_report_passes_only_when_every_scenario_passed() -> None:
+    report = Report("127.0.0.1:1/KEY", "posy@1.0.0#open-deck")
+    assert not report.passed  # nothing ran: not a pass
+    report.results.append(Result("seating", "3.1", Verdict.PASS, "seat 1 of 2", checks=9))
+    assert report.passed
+    report.results.append(Result("end", "3.3", Verdict.SKIP, "not reached"))
+    assert not report.passed
+    report.results.append(Result("play", "4.2", Verdict.FAIL, "the game", "ab", "cd"))
+    text = report.text().splitlines()
+    assert text[0] == "check-peer 127.0.0.1:1/KEY (posy@1.0.0#open-deck)"
+    assert text[-3:-1] == ["      expected: ab", "      got:      cd"]
+    assert text[-1] == "3 scenarios: 1 passed, 1 failed, 1 skipped: the peer deviates"
+    data = json.loads(report.as_json())
+    assert data["passed"] is False and data["counts"] == {"pass": 1, "fail": 1, "skip": 1}
+    assert data["results"][2] == {"name": "play", "section": "4.2", "verdict": "fail",
+                                  "summary": "the game", "expected": "ab", "got": "cd",
+                                  "checks": 0}
+
+
+def test_missing_entries_are_named_as_spans() -> None:
+    assert _spans([3, 4, 5, 7, 9, 10]) == "#3-#5, #7, #9-#10"
+    assert _spans([0]) == "#0"
