@@ -63,3 +63,16 @@ def test_a_bad_address_is_one_line_and_status_2() -> None:
     assert run.returncode == 2
     assert run.stderr.startswith("hedgerow: error: 'not-an-address' is not a table address")
     assert run.stdout == ""
+
+
+def test_a_peer_whose_reveal_breaks_its_commitment_is_caught_at_4_4(table: Table) -> None:
+    status, results, _ = check(table, plugins="badreveal")
+    assert status == 1
+    seeding = results["seeding"]
+    assert seeding["verdict"] == "fail" and seeding["section"] == "4.4"
+    assert seeding["expected"].startswith("seat 0's share to match its commitment")
+    assert seeding["got"].startswith('digest("hedgerow-commit-v1", share) = ')
+    # Nothing after the seed can run; the Hello probes and the seating still passed.
+    assert {n for n, r in results.items() if r["verdict"] == "pass"} == {
+        "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating"}
+    assert all(results[n]["verdict"] == "skip" for n in ("start", "play", "end"))
