@@ -5,12 +5,17 @@ watching from the seating, the other arriving in the middle of the game; the fir
 (Ctrl-C) before the end.  The players play on as if nobody watched (one hash, the deck
 verifies); the spectator that stayed saw who came and went, follows every move and ends on
 the players' state hash and outcome.  A table opened with ``--no-spectators`` refuses to be
-watched, in one line.
+watched, in one line.  A curious spectator process that writes down every frame it
+receives learns no card that was not shown to everyone.
 """
 
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from e2e.helpers import PeerProcess, Table, hedgerow, peer_env
@@ -63,3 +68,44 @@ def test_a_table_that_refuses_spectators_says_so(table: Table) -> None:
     assert err.startswith("hedgerow: error: the table refused: this table takes no "
                           "spectators"), err
     assert err.count("\n") == 1
+
+
+def test_a_curious_spectator_process_learns_no_hidden_card(table: Table, tmp_path: Path) -> None:
+    """The curious peer of tests/e2e/test_net_sealed.py, as a spectator: a process that
+    writes down every frame it receives (tests/e2e/spyspectator.py).  In the middle of the
+    game, and at its end, everything it holds opens no card of any hand that was not shown
+    to everyone (tests/spectating.py)."""
+    from spectating import check_curious
+
+    from hedgerow.core.pluginhost import PluginHost
+
+    slow = ("--bot", "random", "--delay", "0.4", "-v")
+    host, address = table.host("petals", 2, *slow, env=peer_env())
+    frames = tmp_path / "frames.txt"
+    spy = subprocess.Popen([sys.executable, str(Path(__file__).with_name("spyspectator.py")),
+                            address, str(frames)], env=peer_env(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (frames.exists() and frames.read_text().startswith("watching")):
+            assert time.monotonic() < deadline and spy.poll() is None, spy.stderr
+            time.sleep(0.05)  # a poll, not a wait for something to happen
+        joiner = table.join(address, *slow, env=peer_env())
+        host.wait_event(lambda e: e.get("event") == "action" and e["index"] >= 6)
+        ruleset = PluginHost().ruleset("petals", (), 2)
+
+        def held() -> list[bytes]:
+            return [bytes.fromhex(line) for line in frames.read_text().split("\n")[1:]
+                    if line]
+
+        checked = check_curious(held(), ruleset, 2, hands=True)  # mid-game
+        assert checked >= 4  # both hands, and the deck's unseen cards
+        for peer in (host, joiner):
+            code, result = peer.finish(timeout=GAME_WAIT)
+            assert code == 0 and result is not None, peer.stderr
+        assert spy.wait(timeout=60) == 0, spy.stderr.read() if spy.stderr else ""
+        check_curious(held(), ruleset, 2, hands=False)  # and all of it, at the end
+    finally:
+        if spy.poll() is None:
+            spy.kill()
+            spy.wait()

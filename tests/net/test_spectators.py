@@ -25,18 +25,17 @@ from typing import Any
 import pytest
 from departing import sealed_table
 from rogue import Rogue
+from spectating import check_curious
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.actions import Action
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net import rulesmatch
 from hedgerow.net.address import parse_address
-from hedgerow.net.codec import decode_envelope, decode_log_record
 from hedgerow.net.context import JoinRefused
 from hedgerow.net.keys import generate
 from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.livetable import LiveTable
-from hedgerow.net.logfile import LogReadResult
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -54,7 +53,6 @@ from hedgerow.net.messages import (
     LogHeader,
     MotionKind,
     MotionVote,
-    SealRecord,
     SeatAssignment,
     SeatEvent,
     SeatEventKind,
@@ -67,7 +65,6 @@ from hedgerow.net.messages import (
     StateHash,
 )
 from hedgerow.net.peer import Peer
-from hedgerow.net.sealreplay import replay_sealed
 from hedgerow.net.spectators import MAX_SPECTATORS, NO_SEAT
 from hedgerow.net.transport import Received
 from hedgerow.net.watching import Spectator
@@ -125,7 +122,7 @@ def test_spectators_arrive_and_leave_and_the_game_is_the_same() -> None:
         assert await host.wait_until(lambda: host.index >= 18, 60)
         assert await late.wait_until(lambda: late.live is not None
                                      and len(late.live.history) >= 18, 10)
-        check_curious(list(frames), host, hands=True)  # in the middle of the game
+        check_curious(list(frames), host.ruleset, host.players, hands=True)  # mid-game
         await early.close()  # leaving changes nothing at the table
         assert await joiner.wait_until(lambda: joiner.watchers() == ("Late",), 5)
         assert await asyncio.gather(*bots) == [0, 0, 0], [p.problem() for p in peers]
@@ -141,47 +138,12 @@ def test_spectators_arrive_and_leave_and_the_game_is_the_same() -> None:
         assert live.table is not None and live.table.outcome() == host.outcome()
         # It was sent no card of anyone's hand (the table holds none of its own) ...
         assert not getattr(live.table, "mine", {})
-        check_curious(frames, host, hands=False)  # and at the end
+        check_curious(frames, host.ruleset, host.players, hands=False)  # and at the end
         await late.close()
         for p in peers:
             await p.close()
 
     run(main())
-
-
-def check_curious(frames: list[bytes], host: Peer, *, hands: bool) -> None:
-    """What a spectator received opens no card that was not shown to everyone (``hands``:
-    the seats hold cards now, which must stay sealed)."""
-    records: list[Any] = []
-    for data in frames:
-        body = decode_envelope(data).body
-        if isinstance(body, SpectatorFeed):
-            records += [decode_log_record(r) for r in body.records]
-    seals = [r for r in records if isinstance(r, SealRecord)]
-    assert seals and all(r.disclose is None for r in seals)  # no secret
-    assert all(r.keys is None or r.keys.public for r in seals)  # no key for one seat
-    header = next(r for r in records if isinstance(r, LogHeader))
-    entries = tuple(r for r in records if isinstance(r, LoggedEntry))
-    ordered: list[tuple[int, SealRecord]] = []
-    count = 0
-    for r in records:
-        if isinstance(r, LoggedEntry):
-            count += 1
-        elif isinstance(r, SealRecord):
-            ordered.append((count, r))
-    result = LogReadResult(header, entries, None, 0, (), tuple(r for r in records
-                                                            if isinstance(r, SeatEvent)),
-                           tuple(ordered))
-    replayed = replay_sealed(host.ruleset, result, parties=host.players,
-                             party_of=lambda seat: seat)
-    assert replayed.mismatch is None and replayed.table is not None
-    table, sealing = replayed.table, replayed.sealing
-    assert sealing is not None and not sealing.disclosed
-    hidden = {k for seat in range(host.players) for k in table.seen_by(seat)
-              if k not in table.public}
-    assert hidden or not hands  # hands were dealt, and they stay sealed
-    for card in hidden:
-        assert len(sealing._keys_for(card)) < host.players, card
 
 
 def test_the_host_refuses_spectators_when_it_must() -> None:
