@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 EXIT_USAGE = 2
 
@@ -99,6 +100,21 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def error_text(message: str, stream: TextIO) -> str:
+    """``hedgerow: error: MESSAGE`` as printed on ``stream``: one line, for a program that
+    reads it; broken between words at the terminal's width when a person reads it (a
+    terminal breaks a long line wherever its edge falls, inside a word)."""
+    text = f"hedgerow: error: {message}"
+    if not stream.isatty():
+        return text
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    return textwrap.fill(text, width=max(20, width - 1), subsequent_indent="  ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``hedgerow`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -113,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except HedgerowError as exc:
-        print(f"hedgerow: error: {exc.message}", file=sys.stderr)
+        print(error_text(exc.message, sys.stderr), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("hedgerow: interrupted", file=sys.stderr)

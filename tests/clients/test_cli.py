@@ -224,3 +224,31 @@ def test_simulate_reports_solo_results_with_their_grades(
     grades = Counter(r["outcome"]["grade"] or "none" for r in records)
     assert f"grades: {', '.join(f'{g} {n}' for g, n in sorted(grades.items()))}" in out
     assert "mean score" in out
+
+
+class _Stream:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_an_error_is_one_line_for_a_program_and_broken_between_words_for_a_person(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import shutil
+
+    from hedgerow.clients.cli import error_text
+
+    message = ("nobody at 127.0.0.1:40000 answers to the table key AbCdEfGh…: something "
+               "listens there, but not that table; check the key after the / against the "
+               "address `hedgerow host` printed")
+    assert error_text(message, _Stream(False)) == f"hedgerow: error: {message}"
+    monkeypatch.setattr(shutil, "get_terminal_size",
+                        lambda fallback=(80, 24): os.terminal_size((80, 24)))
+    lines = error_text(message, _Stream(True)).split("\n")
+    assert len(lines) > 1 and all(len(line) < 80 for line in lines)
+    assert lines[0].startswith("hedgerow: error: nobody at")
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert " ".join(line.strip() for line in lines) == f"hedgerow: error: {message}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,34 @@ def test_a_returning_player_is_told_who_is_away_and_the_game_goes_on(tmp_path: P
             term.close()
     finally:
         table.close()
+
+
+def test_a_wrong_table_key_is_named_within_seconds_in_whole_words(tmp_path: Path) -> None:
+    # Dead end 5: a well-formed key that is not the host's.  Within a few seconds (not the
+    # join's 30 s) the terminal says nobody at that address answers to that key and what to
+    # check, broken between words at 80 columns.
+    from hedgerow.net.address import parse_address
+    from hedgerow.net.keys import generate, key_text
+
+    procs = Table()
+    try:
+        _host, address = procs.host("petals", 2, "--bot", "random", env=peer_env())
+        port = parse_address(address).port
+        wrong = f"127.0.0.1:{port}/{key_text(generate().public)}"
+        term = Terminal(tmp_path, f"env HEDGEROW_HOME={tmp_path / 'home'} {sys.executable} -m "
+                        f"hedgerow.clients.cli join {wrong} --name Ben; sleep 60")
+        try:
+            started = time.monotonic()
+            screen = term.wait(lambda s: "hedgerow: error:" in s, "the error", timeout=20)
+            assert time.monotonic() - started < 15, screen
+            text = screen[screen.index("hedgerow: error:"):].rstrip()
+            rows = text.split("\n")
+            assert len(rows) > 1, screen
+            joined = " ".join(row.strip() for row in rows)
+            assert f"nobody at 127.0.0.1:{port} answers to the table key" in joined, screen
+            assert "something listens there, but not that table; check the key after the / " \
+                   "against the address `hedgerow host` printed" in joined, screen
+        finally:
+            term.close()
+    finally:
+        procs.close()
