@@ -226,7 +226,8 @@ class Spectators:
 
     def _flushed(self) -> None:
         self._flush = None
-        self._push()
+        if self.watchers:  # (the last one may have left meanwhile)
+            self._push()
 
     def _push(self, *, beat: bool = False) -> None:
         """Send every spectator the records it lacks (with ``beat``: every spectator a feed,
