@@ -15,12 +15,16 @@ import textwrap
 from pathlib import Path
 
 #: Never imported by ``hedgerow games``: the wire, the terminal, LAN discovery, the cluster,
-#: the seat client's screens, and the slow way to read installed distributions.
+#: the seat client's screens, the games' rules and bot support (read when a table is
+#: built: ``GameSpec.build`` and ``GameSpec.bots`` import them), and the slow way to read
+#: installed distributions.
 NOT_FOR_GAMES = (
     "zmq", "google.protobuf", "prompt_toolkit", "zeroconf", "nacl", "dask", "distributed",
     "hedgerow.net", "hedgerow.proto", "hedgerow.clients.app",
     "hedgerow.plugins.flowers.ui", "hedgerow.plugins.mandala.ui",
     "hedgerow.plugins.flourish.ui",
+    *(f"hedgerow.plugins.{game}.{part}" for game in ("petals", "flowers", "mandala", "flourish")
+      for part in ("game", "bots")),
     "importlib.metadata", "email", "zipfile",
 )
 
