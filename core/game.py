@@ -141,6 +141,22 @@ class Extensions(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class on_first_use:  # (lower case: read as a function, build=on_first_use("pkg.game"))
+    """``module.name(ext)``, the module imported at the first call: a game's ``build`` or
+    ``bots`` given this way leaves its rules and bot support unread until a table is built
+    (``hedgerow games`` lists the games from their specs alone).  Picklable, as a module
+    function is."""
+
+    module: str
+    name: str = "build"
+
+    def __call__(self, ext: Extensions) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)(ext)
+
+
+@dataclass(frozen=True, slots=True)
 class GameSpec:
     """What a game plugin registers through ``hedgerow_register_games``.
 

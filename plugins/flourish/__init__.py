@@ -20,13 +20,12 @@ The variants are separate plugins: ``cooperative``, ``garden_show`` and ``compos
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, Outcome, hookimpl
-from hedgerow.core.botsupport import BotSupport
-from hedgerow.core.game import Extensions, GameDef
+from hedgerow.core.game import on_first_use
 from hedgerow.plugins.flourish import hookspecs, setup
 from hedgerow.plugins.flourish.ranking import standard_outcome
 from hedgerow.plugins.flourish.state import GameEnd, Result
@@ -35,31 +34,14 @@ if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
 
-def _build(ext: Extensions) -> GameDef[Any, Any]:
-    """The rules for a table (`hedgerow.plugins.flourish.game`), imported when a table first asks:
-    listing the games (``hedgerow games``) reads only the spec."""
-    from hedgerow.plugins.flourish import game
-
-    return game.build(ext)
-
-
-def _bots(ext: Extensions) -> BotSupport[Any, Any]:
-    """The bot support (`hedgerow.plugins.flourish.bots`), imported when a table first asks: its
-    judgement modules are most of what importing the game would cost, and listing the games
-    (``hedgerow games``) needs none of it."""
-    from hedgerow.plugins.flourish import bots
-
-    return bots.build(ext)
-
-
 SPEC = GameSpec(
     name="flourish",  # game.NAME
     title="Flourish",
     version="1.0.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    build=_build,
-    bots=_bots,
+    build=on_first_use("hedgerow.plugins.flourish.game"),  # rules: when a table is built
+    bots=on_first_use("hedgerow.plugins.flourish.bots"),
     summary="Everyone at once: plant one card, pass one to each neighbour, and grow a garden "
             "of twelve whose symbols score round by round and at the end; alone, against "
             "McGregor.",

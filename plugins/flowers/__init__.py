@@ -20,13 +20,12 @@ game (1 player) is part of the game, not a variant.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, hookimpl
-from hedgerow.core.botsupport import BotSupport
-from hedgerow.core.game import Extensions, GameDef
+from hedgerow.core.game import on_first_use
 from hedgerow.plugins.flowers import hookspecs, setup
 from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
 from hedgerow.plugins.flowers.setup import Layout, standard_layout
@@ -35,31 +34,14 @@ if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
 
-def _build(ext: Extensions) -> GameDef[Any, Any]:
-    """The rules for a table (`hedgerow.plugins.flowers.game`), imported when a table first asks:
-    listing the games (``hedgerow games``) reads only the spec."""
-    from hedgerow.plugins.flowers import game
-
-    return game.build(ext)
-
-
-def _bots(ext: Extensions) -> BotSupport[Any, Any]:
-    """The bot support (`hedgerow.plugins.flowers.bots`), imported when a table first asks: its
-    judgement modules are most of what importing the game would cost, and listing the games
-    (``hedgerow games``) needs none of it."""
-    from hedgerow.plugins.flowers import bots
-
-    return bots.build(ext)
-
-
 SPEC = GameSpec(
     name="flowers",
     title="FLOWERS",
     version="1.0.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    build=_build,
-    bots=_bots,
+    build=on_first_use("hedgerow.plugins.flowers.game"),  # rules: when a table is built
+    bots=on_first_use("hedgerow.plugins.flowers.bots"),
     summary="Take a card from a stack and plant it in your own garden, next to a card or on "
             "top of one; at the end, number groups of the wrong size are removed and colour "
             "groups of five or more score. Alone, earn a rank.",

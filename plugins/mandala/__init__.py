@@ -19,13 +19,12 @@ published "draw up to 4" rule is the separate variant plugin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.core.botsupport import BotSupport
-from hedgerow.core.game import Extensions, GameDef
+from hedgerow.core.game import on_first_use
 from hedgerow.plugins.mandala import hookspecs, setup
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
 from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
@@ -33,23 +32,6 @@ from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
 if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
-
-def _build(ext: Extensions) -> GameDef[Any, Any]:
-    """The rules for a table (`hedgerow.plugins.mandala.game`), imported when a table first asks:
-    listing the games (``hedgerow games``) reads only the spec."""
-    from hedgerow.plugins.mandala import game
-
-    return game.build(ext)
-
-
-def _bots(ext: Extensions) -> BotSupport[Any, Any]:
-    """The bot support (`hedgerow.plugins.mandala.bots`), imported when a table first asks: its
-    judgement modules are most of what importing the game would cost, and listing the games
-    (``hedgerow games``) needs none of it."""
-    from hedgerow.plugins.mandala import bots
-
-    return bots.build(ext)
-
 
 SPEC = GameSpec(
     name="mandala",
@@ -60,8 +42,8 @@ SPEC = GameSpec(
     version="1.1.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    build=_build,
-    bots=_bots,
+    build=on_first_use("hedgerow.plugins.mandala.game"),  # rules: when a table is built
+    bots=on_first_use("hedgerow.plugins.mandala.bots"),
     summary="Play cards of one colour onto three shared mandalas; hold the most cards when "
             "all six colours show to claim a half-flower tile, and pair halves into "
             "complete flowers.",

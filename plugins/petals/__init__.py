@@ -20,35 +20,15 @@ way a third party would register one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.core.botsupport import BotSupport
-from hedgerow.core.game import Extensions, GameDef
+from hedgerow.core.game import on_first_use
 from hedgerow.plugins.petals import hookspecs, setup
 from hedgerow.plugins.petals.ranking import standard_outcome
 from hedgerow.plugins.petals.scorerule import STANDARD, ScoreRule
 from hedgerow.plugins.petals.scoring import Points, add, direct_points
-
-
-def _build(ext: Extensions) -> GameDef[Any, Any]:
-    """The rules for a table (`hedgerow.plugins.petals.game`), imported when a table first asks:
-    listing the games (``hedgerow games``) reads only the spec."""
-    from hedgerow.plugins.petals import game
-
-    return game.build(ext)
-
-
-def _bots(ext: Extensions) -> BotSupport[Any, Any]:
-    """The bot support (`hedgerow.plugins.petals.bots`), imported when a table first asks: its
-    judgement modules are most of what importing the game would cost, and listing the games
-    (``hedgerow games``) needs none of it."""
-    from hedgerow.plugins.petals import bots
-
-    return bots.build(ext)
-
 
 SPEC = GameSpec(
     name="petals",
@@ -58,8 +38,8 @@ SPEC = GameSpec(
     version="2.1.0",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    build=_build,
-    bots=_bots,
+    build=on_first_use("hedgerow.plugins.petals.game"),  # rules: when a table is built
+    bots=on_first_use("hedgerow.plugins.petals.bots"),
     summary="Grow one shared garden of four-flowered cards; your score is the sum of your "
             "two weakest elements, so keep Fire, Water, Earth and Air in balance.",
     default_players=4,

@@ -4,6 +4,8 @@ table is built, and what they build matches the spec."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from hedgerow.core.pluginhost import PluginHost
@@ -20,3 +22,4 @@ def test_the_rules_and_bots_built_on_first_use_match_the_spec(game: str) -> None
     ruleset = PluginHost().ruleset(game, (), spec.min_players)
     assert ruleset.gamedef.name == spec.name
     assert ruleset.bots is not None
+    assert pickle.loads(pickle.dumps(spec.build)) == spec.build  # as a module function is
