@@ -1,15 +1,20 @@
-"""``hedgerow check-peer host HOST:PORT/KEY``: check another implementation's peer against
-docs/protocol.md.
+"""``hedgerow check-peer host HOST:PORT/KEY`` and ``hedgerow check-peer join GAME``: check
+another implementation's peer against docs/protocol.md.
 
-The checker joins the table the peer under test opened (``hedgerow.net.conformance``),
-plays a whole game with it as a strict joiner and sends it hostile envelopes at its own
-turn, then prints one line per scenario (pass, fail or skip, the protocol section; for a
-failure the first deviation, expected and got) and a summary.  ``--json`` prints the same
-as one JSON object, for CI.  The exit status is 0 only when every scenario passed, 1 when
-any failed or was skipped, 2 for a bad argument.
+``host``: the checker joins the table the peer under test opened
+(``hedgerow.net.conformance.hosted``).  ``join``: the checker opens a table of 2 seats,
+prints its address as ``hedgerow host`` does (``table open at HOST:PORT/KEY (open deck)``;
+with ``--json`` the line ``{"event": "open", "address": ...}``) and waits for the peer under
+test to join it (``hedgerow.net.conformance.hosting``).  Either way it plays a whole game
+with the peer and sends it hostile envelopes at its own turn, then prints one line per
+scenario (pass, fail or skip, the protocol section; for a failure the first deviation,
+expected and got) and a summary.  ``--json`` prints the same as one JSON object, for CI.
+The exit status is 0 only when every scenario passed, 1 when any failed or was skipped, 2
+for a bad argument.
 
-The peer under test opens an open-deck table of 2 seats with rules installed here, e.g.
-``hedgerow host petals --players 2 --open-deck --bot random`` for our own peer;
+For ``host`` the peer under test opens an open-deck table of 2 seats with rules installed
+here, e.g. ``hedgerow host petals --players 2 --open-deck --bot random`` for our own peer;
+for ``join`` it joins the address printed, e.g. ``hedgerow join ADDRESS --bot random``.
 docs/protocol.md "Writing your own peer" says more.
 """
 
@@ -17,9 +22,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
+from typing import TYPE_CHECKING
 
 from hedgerow.clients.cli import make_plugin_host
+
+if TYPE_CHECKING:
+    from hedgerow.net.conformance.report import Report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +41,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "open-deck table of 2 seats) and check it as a strict joiner")
     host.add_argument("address", metavar="HOST:PORT/KEY",
                       help="the table's address, as the peer under test printed it")
-    for p in (host,):
+    join = sub.add_parser("join", help="open a table and check the peer under test as it "
+                          "joins, as a strict host",
+                          description="open an open-deck table of 2 seats, print its "
+                          "address and check the peer under test that joins it")
+    join.add_argument("game", help="the game of the table (see: hedgerow games)")
+    join.add_argument("--variant", action="append", default=[], metavar="V",
+                      help="a variant to use (repeat for several)")
+    join.add_argument("--bind", default="0.0.0.0", metavar="HOST",
+                      help="the address to listen on (default: 0.0.0.0, every interface; "
+                           "127.0.0.1 for this machine only)")
+    join.add_argument("--port", type=int, default=0, metavar="P",
+                      help="the port to listen on (default: any free port)")
+    join.add_argument("--wait", type=float, default=300.0, metavar="SECONDS",
+                      help="how long to wait for the peer under test to join (default: 300)")
+    for p in (host, join):
         p.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (for CI)")
         p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
@@ -44,19 +68,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the scenarios; 0 only when every one passed."""
     from hedgerow.core.errors import HedgerowError
-    from hedgerow.net.address import parse_address
-    from hedgerow.net.conformance.hosted import check_hosted
 
     if not args.timeout > 0:
         raise HedgerowError(f"--timeout must be a positive number of seconds, not "
                             f"{args.timeout:g}")
+    report = run_join(args) if args.mode == "join" else run_host(args)
+    print(report.as_json() if args.json else report.text())
+    sys.stdout.flush()
+    return 0 if report.passed else 1
+
+
+def run_host(args: argparse.Namespace) -> Report:
+    """``check-peer host``: the report."""
+    from hedgerow.core.errors import HedgerowError
+    from hedgerow.net.address import parse_address
+    from hedgerow.net.conformance.hosted import check_hosted
+
     try:
         address = parse_address(args.address)
     except ValueError as exc:
         raise HedgerowError(f"{args.address!r} is not a table address HOST:PORT/KEY: {exc}") \
             from None
     plugins = make_plugin_host(args)
-    report = asyncio.run(check_hosted(address, plugins, timeout=args.timeout, name=args.name))
-    print(report.as_json() if args.json else report.text())
-    sys.stdout.flush()
-    return 0 if report.passed else 1
+    return asyncio.run(check_hosted(address, plugins, timeout=args.timeout, name=args.name))
+
+
+def run_join(args: argparse.Namespace) -> Report:
+    """``check-peer join``: print the address, wait for the peer; the report."""
+    from hedgerow.core.errors import HedgerowError
+    from hedgerow.net.address import TableAddress
+    from hedgerow.net.conformance.hosting import check_joining
+
+    if not args.wait > 0:
+        raise HedgerowError(f"--wait must be a positive number of seconds, not {args.wait:g}")
+    if not 0 <= args.port < 65536:
+        raise HedgerowError(f"--port must be between 0 and 65535, not {args.port}")
+    plugins = make_plugin_host(args)
+    ruleset = plugins.ruleset(args.game, args.variant)
+
+    def opened(address: TableAddress, fingerprint: str) -> None:
+        if args.json:
+            print(json.dumps({"event": "open", "address": str(address),
+                              "fingerprint": fingerprint, "players": 2, "deck": "open"}))
+        else:
+            print(f"table open at {address} (open deck): join it with the peer under test, "
+                  f"e.g. hedgerow join {address}")
+        sys.stdout.flush()
+
+    async def check() -> Report:
+        try:
+            return await check_joining(ruleset, plugins, bind=args.bind, port=args.port,
+                                       timeout=args.timeout, wait=args.wait, name=args.name,
+                                       opened=opened)
+        except OSError as exc:
+            raise HedgerowError(str(exc)) from None
+
+    return asyncio.run(check())

@@ -88,9 +88,9 @@ class Driver:
         #: The latest Heartbeat from each key (heartbeats are not kept in the inbox).
         self.beats: dict[bytes, Heartbeat] = {}
 
-    async def start(self, host: str = "127.0.0.1") -> Driver:
-        """Bind the ROUTER (a free port on ``host``)."""
-        self.endpoint = await self.node.start(host, 0)
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> Driver:
+        """Bind the ROUTER on ``host``, at ``port`` (0: a free one)."""
+        self.endpoint = await self.node.start(host, port)
         return self
 
     def _got(self, rx: Received) -> None:

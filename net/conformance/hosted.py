@@ -7,21 +7,8 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
 * ``hello-*`` (§3.1 step 2): three `Hello`s the host must refuse, each with its code;
 * ``seating`` (§3.1, §1): the `SeatAssignment`s: on which link, the fields, our own entry,
   the final seating, and a DEALER to every other seat;
-* ``seeding`` (§3.2, §4.4): commit-reveal: every seat's `SeedCommit` of the round, its
-  `SeedReveal` only after ours, each share matching its commitment;
-* ``start`` (§3.2 step 5, §4.2, §4.4): the peer's `Start` carries the header of the seed
-  the shares give (the seeding vector's derivation) and the setup hash the rules give; the
-  peer sends no action before it has the checker's `Start`;
-* ``refuse-*`` (§2, §2.3, §3.3, §5.3, §5.4, §9): hostile probes, each sent once at the
-  checker's turn (while the peer under test waits for it), each with the documented code,
-  ``ref_seq`` and ``ref_index``; the peer must still answer the next envelope (it plays
-  on), and the game that follows shows that none of them changed its table;
-* ``play`` (§3.3, §4.2, §4.3): the game to its end: every action of the peer's is its
-  active seat's, at the checker's next index, chained to its head and legal; the
-  checker's own actions (chosen from its legal ones by a generator seeded by the table)
-  are taken (no Error), and every state hash the peer reports agrees with the checker's;
-* ``end`` (§3.3 "The end", §5.8): the peer's end report, after which the checker holds its
-  hash of every entry of the game.
+* then the scenarios every side shares (`session.SHARED`): seeding and its repeats, the
+  ``Start`` barrier, the hostile probes at the checker's turn, the game and the end report.
 
 The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
 others itself).  It plays open-deck tables (§10.12); simultaneous steps are not driven yet
@@ -31,175 +18,49 @@ others itself).  It plays open-deck tables (§10.12); simultaneous steps are not
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
-from hedgerow.core.actions import Action
-from hedgerow.core.canon import digest
-from hedgerow.core.errors import HedgerowError, Refusal
+from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
-from hedgerow.core.rng import Rng
-from hedgerow.core.ruleset import Ruleset
-from hedgerow.core.seeding import commitment
-from hedgerow.core.table import Applied, Table
 from hedgerow.net import rulesmatch
 from hedgerow.net.address import TableAddress, split_endpoint
-from hedgerow.net.keys import generate
-from hedgerow.net.messages import (
-    ActionCommit,
-    ActionMsg,
-    ErrorCode,
-    ErrorMsg,
-    Heartbeat,
-    Hello,
-    SeatAssignment,
-    SeedCommit,
-    SeedReveal,
-    Start,
-    StateHash,
-)
-from hedgerow.net.seedround import SeedRound, SeedRoundError
-from hedgerow.net.startup import setup_hash
+from hedgerow.net.messages import ErrorCode, Hello, SeatAssignment
 
-from .driver import Driver, Incoming, body_is, describe, describe_error
-from .report import Deviation, Report, Result, Verdict
+from .driver import body_is
+from .report import Report
+from .session import SHARED, Seats, Session, Unsupported
 
-#: How long the checker holds its own `Start` back, to see that the peer waits for it.
-BARRIER_WAIT = 1.0
-#: Every scenario: name -> (section, what it checks).
+#: Every scenario of ``check-peer host``: name -> (section, what it checks).
 SCENARIOS: dict[str, tuple[str, str]] = {
     "hello-wrong-table": ("3.1", "a Hello with another table's id is refused WRONG_TABLE"),
     "hello-rules-mismatch": ("3.1", "a Hello with other rules is refused RULES_MISMATCH"),
     "hello-wrong-seat": ("3.1", "a Hello asking for seat 31 is refused WRONG_SEAT"),
     "seating": ("3.1", "SeatAssignments: link, fields, our seat, the final seating"),
-    "seeding": ("3.2", "commit-reveal: commitments, reveals after ours, shares match"),
-    "start": ("3.2", "Start: the agreed seed's header, the setup hash, the barrier"),
-    "refuse-illegal": ("3.3", "an action the rules refuse: ILLEGAL with the rules' code"),
-    "refuse-broken-chain": ("3.3", "an action with a wrong prev: BROKEN_CHAIN"),
-    "refuse-wrong-seat": ("5.3", "an action for the peer's own seat: WRONG_SEAT"),
-    "refuse-stranger": ("5.3", "a Heartbeat from a key with no seat: STRANGER"),
-    "refuse-forged-sender": ("1", "an envelope whose sender is not the link's key: STRANGER"),
-    "refuse-wrong-table": ("2", "an envelope with another table_id: WRONG_TABLE"),
-    "refuse-malformed": ("2", "bytes that are not an envelope: MALFORMED, no ref_seq"),
-    "refuse-version": ("9", "protocol_version 3: PROTOCOL_MISMATCH"),
-    "refuse-late-seed": ("5.4", "a SeedCommit once play started: WRONG_PHASE"),
-    "silent-on-error": ("2.3", "an Error is never answered"),
-    "refuse-out-of-turn": ("3.3", "an action while the peer's seat is to act: OUT_OF_TURN"),
-    "play": ("3.3", "the game to its end: turns, chain, legality, state hashes"),
-    "end": ("3.3", "the end report: the peer's hash of every entry"),
+    **SHARED,
 }
 
 
-class Unsupported(Exception):
-    """The checker cannot drive this table (not the peer's fault): the scenarios that
-    need it are skipped, saying why."""
-
-
-@dataclass(slots=True)
-class Seats:
-    """The seating as the checker holds it."""
-
-    seat: int
-    players: int
-    fingerprint: str
-    round: int
-    holders: dict[int, bytes]  # seat -> key
-
-    def others(self, me: bytes) -> list[bytes]:
-        """The other keys, each once, in seat order."""
-        keys: list[bytes] = []
-        for _, key in sorted(self.holders.items()):
-            if key != me and key not in keys:
-                keys.append(key)
-        return keys
-
-    def seats_of(self, key: bytes) -> list[int]:
-        """The seats ``key`` holds."""
-        return sorted(s for s, k in self.holders.items() if k == key)
-
-
-class HostedCheck:
+class HostedCheck(Session):
     """One run of the checker against the table at ``address``."""
+
+    scenarios = SCENARIOS
 
     def __init__(self, address: TableAddress, plugins: PluginHost, *, timeout: float = 10.0,
                  name: str = "check-peer") -> None:
+        super().__init__(str(address), plugins, timeout=timeout, name=name,
+                         bind=_bind_host(address.host))
         self.address = address
-        self.plugins = plugins
-        self.timeout = timeout
-        self.name = name
-        self.report = Report(str(address))
-        self.driver = Driver(timeout)
-        self.host = address.key
-        self.seats: Seats | None = None
-        self.table: Table | None = None
-        self.table_rules: Ruleset | None = None
-        self.rng: Rng | None = None
-        self.ours: list[bytes] = []  # the checker's state hash after each entry
-        self.reported_to = 0  # the first entry whose hash the checker has not reported
-        self.theirs: dict[bytes, dict[int, bytes]] = {}  # reports by key, by entry
-        self.probed = False  # the probes at the checker's first turn ran
-        self.out_of_turn = False  # the out-of-turn probe ran
-        self._checks = 0
+        self.peer = address.key
+        self.peer_endpoint = address.endpoint
 
-    # -- running -----------------------------------------------------------------------
-
-    async def run(self) -> Report:
-        """Every scenario, in order; the report."""
-        await self.driver.start(_bind_host(self.address.host))
-        try:
-            ok = await self._hello_probes()
-            ok = ok and await self._scenario("seating", self._seating)
-            ok = ok and await self._scenario("seeding", self._seeding)
-            ok = ok and await self._scenario("start", self._start)
-            ok = ok and await self._scenario("play", self._play)
-            ok = ok and await self._scenario("end", self._end)
-        finally:
-            await self.driver.close()
-        ran = {r.name for r in self.report.results}
-        for name, (section, _) in SCENARIOS.items():
-            if name not in ran:
-                self.report.results.append(Result(
-                    name, section, Verdict.SKIP, self._skip_reason(name)))
-        order = list(SCENARIOS)
-        self.report.results.sort(key=lambda r: order.index(r.name))
-        return self.report
-
-    def _skip_reason(self, name: str) -> str:
-        failed = [r.name for r in self.report.results if r.verdict is not Verdict.PASS]
-        if name.startswith("refuse-") or name == "silent-on-error":
-            if failed:
-                return f"not reached: {failed[0]} did not pass"
-            return "not provoked: the game gave the checker no such moment"
-        return f"not reached: {failed[0]} did not pass" if failed else "not reached"
-
-    async def _scenario(self, name: str, body: Callable[[], Awaitable[str]]) -> bool:
-        """Run one scenario and keep its result; True when it passed."""
-        section, what = SCENARIOS[name]
-        self._checks = 0
-        try:
-            summary = await body()
-        except Deviation as dev:
-            self.report.results.append(Result(name, dev.section, Verdict.FAIL, what,
-                                              dev.expected, dev.got, self._checks))
-            return False
-        except Unsupported as why:
-            self.report.results.append(Result(name, section, Verdict.SKIP, str(why)))
-            return False
-        self.report.results.append(Result(name, section, Verdict.PASS, summary or what,
-                                          checks=self._checks))
-        return True
-
-    def _ensure(self, ok: bool, section: str, expected: str, got: object) -> None:
-        if not ok:
-            raise Deviation(section, expected, str(got))
-        self._checks += 1
+    async def _seat(self) -> bool:
+        await self._hello_probes()  # the seating is checked whatever these gave
+        return await self._scenario("seating", self._seating)
 
     # -- before a seat: the Hello refusals ---------------------------------------------
 
     async def _hello_probes(self) -> bool:
         d = self.driver
-        d.connect(self.host, self.address.endpoint)
+        d.connect(self.peer, self.peer_endpoint)
         base = Hello("*", rulesmatch.installed(self.plugins), self.name, None, False,
                      d.endpoint)
         probes = [("hello-wrong-table", base, b"\x01" * 16, ErrorCode.WRONG_TABLE),
@@ -211,7 +72,7 @@ class HostedCheck:
             async def probe(hello: Hello = hello, table_id: bytes = table_id,
                             code: ErrorCode = code) -> str:
                 seq, data = d.envelope(hello, table_id=table_id)
-                await d.refusal(self.host, data, seq, code, "3.1")
+                await d.refusal(self.peer, data, seq, code, "3.1")
                 return f"refused {code.name}"
             ok = await self._scenario(name, probe) and ok
         return True  # the seating is checked whatever these gave
@@ -220,11 +81,11 @@ class HostedCheck:
 
     async def _seating(self) -> str:
         d = self.driver
-        d.send(self.host, Hello("*", rulesmatch.installed(self.plugins), self.name, None,
+        d.send(self.peer, Hello("*", rulesmatch.installed(self.plugins), self.name, None,
                                 False, d.endpoint), table_id=b"")
         item = await d.next(body_is(SeatAssignment), "3.1",
                             "a SeatAssignment from the host answering the Hello")
-        self._ensure(item.rx.sender == self.host, "5.3", "the SeatAssignment from the host's "
+        self._ensure(item.rx.sender == self.peer, "5.3", "the SeatAssignment from the host's "
                      "key", "it came from another key")
         self._ensure(item.rx.route is not None, "1", "the SeatAssignment over a DEALER the "
                      "host dialed to Hello.address (on the checker's ROUTER)",
@@ -248,7 +109,7 @@ class HostedCheck:
                 from None
         seating = first
         while len(seating.peers) < seating.players:
-            item = await d.next(body_is(SeatAssignment, self.host), "3.1",
+            item = await d.next(body_is(SeatAssignment, self.peer), "3.1",
                                 "the final SeatAssignment, every seat taken (the checker "
                                 f"takes one of {seating.players}: open a table of 2 seats)")
             assert item.env is not None and isinstance(item.env.body, SeatAssignment)
@@ -259,7 +120,7 @@ class HostedCheck:
         holders = {p.seat: p.public_key for p in seating.peers}
         self.seats = Seats(first.seat, first.players, first.fingerprint, seating.round, holders)
         for p in seating.peers:
-            if p.public_key not in (d.key, self.host):
+            if p.public_key not in (d.key, self.peer):
                 d.connect(p.public_key, p.address)
         self.table_rules = ruleset
         return f"seat {first.seat} of {first.players}, round {seating.round}"
@@ -280,358 +141,9 @@ class HostedCheck:
                      and _same_endpoint(mine[0].address, self.driver.endpoint), "3.1",
                      f"the checker listed once, at seat {got.seat}, at its Hello.address "
                      f"{self.driver.endpoint}", [(p.seat, p.address) for p in mine])
-        self._ensure(any(p.public_key == self.host for p in got.peers), "3.1",
+        self._ensure(any(p.public_key == self.peer for p in got.peers), "3.1",
                      "the host listed among the peers", "no peer with the host's key")
         self._ensure(1 <= got.round <= 2 ** 20, "2.3", "a round in 1..2^20", got.round)
-
-    # -- seeding -----------------------------------------------------------------------
-
-    async def _seeding(self) -> str:
-        d, seats = self.driver, self._seats()
-        others = seats.others(d.key)
-        seed_round = SeedRound(seats.players, seats.seat)
-        d.broadcast(others, SeedCommit(seats.seat, seed_round.own_commitment, seats.round))
-        for key in others:
-            for _ in seats.seats_of(key):
-                body = await self._seed_message(SeedCommit, key, "a SeedCommit")
-                assert isinstance(body, SeedCommit)
-                self._ensure(body.seat in seats.seats_of(key), "5.3", "a SeedCommit for a "
-                             f"seat the sender holds ({seats.seats_of(key)})", body.seat)
-                try:
-                    seed_round.commit(body.seat, body.commitment)
-                except SeedRoundError as exc:
-                    raise Deviation("3.2", "one commitment per seat", exc.message) from None
-        self._ensure(seed_round.all_committed, "3.2", "a commitment from every seat",
-                     sorted(seed_round.commits))
-        seed_round.reveal(seats.seat, seed_round.share)
-        d.broadcast(others, SeedReveal(seats.seat, seed_round.share, seats.round))
-        for key in others:
-            for _ in seats.seats_of(key):
-                body = await self._seed_message(SeedReveal, key, "a SeedReveal")
-                assert isinstance(body, SeedReveal)
-                want = seed_round.commits.get(body.seat)
-                got = commitment(body.share)
-                self._ensure(want == got, "4.4", f"seat {body.seat}'s share to match its "
-                             f"commitment {want.hex() if want else None}",
-                             f"digest(\"hedgerow-commit-v1\", share) = {got.hex()}")
-                seed_round.reveal(body.seat, body.share)
-        seed = seed_round.seed()
-        assert seed is not None
-        assert self.table_rules is not None
-        self.table = Table(self.table_rules, seats.players, seed, fingerprint=seats.fingerprint)
-        self.rng = Rng(digest(b"hedgerow-check-peer-v1", seed), "moves")
-        return f"shares match commitments; seed {seed.hex()[:12]}"
-
-    async def _seed_message(self, kind: type, key: bytes, what: str) -> SeedCommit | SeedReveal:
-        item = await self.driver.next(body_is(kind, key), "3.2",
-                                      f"{what} from {self._who(key)}")
-        assert item.env is not None
-        body = item.env.body
-        assert isinstance(body, SeedCommit | SeedReveal)
-        self._ensure(body.round == self._seats().round, "3.2", f"{what} of round "
-                     f"{self._seats().round}", f"round {body.round}")
-        return body
-
-    # -- start -------------------------------------------------------------------------
-
-    async def _start(self) -> str:
-        d, seats, table = self.driver, self._seats(), self._table()
-        others = seats.others(d.key)
-        mine = Start(table.header, setup_hash(table), seats.round)
-        for key in others:
-            item = await d.next(body_is(Start, key), "3.2", f"a Start from {self._who(key)}")
-            assert item.env is not None and isinstance(item.env.body, Start)
-            start: Start = item.env.body
-            self._ensure(start.header.seed == table.header.seed, "4.4",
-                         f"the header's seed table_seed(shares in seat order) = "
-                         f"{table.header.seed.hex()}", start.header.seed.hex())
-            self._ensure(start.header == table.header, "3.2", f"the header {table.header}",
-                         start.header)
-            self._ensure(start.setup_hash == mine.setup_hash, "4.2", "the setup hash "
-                         f"{mine.setup_hash.hex()} (the rules' initial state)",
-                         start.setup_hash.hex())
-            self._ensure(start.round == seats.round, "3.2", f"round {seats.round}", start.round)
-        # The barrier: nobody acts before it holds every seat's Start, ours included.
-        early = d.take(lambda it: it.env is not None
-                       and isinstance(it.env.body, ActionMsg | ActionCommit))
-        if not early:
-            with contextlib.suppress(Deviation):
-                early = [await d.next(lambda it: it.env is not None and isinstance(
-                    it.env.body, ActionMsg | ActionCommit), "3.2", "", timeout=BARRIER_WAIT)]
-        self._ensure(not early, "3.2", "no action before the checker's Start arrived "
-                     "(the Start barrier)", describe(early[0]) if early else "")
-        d.broadcast(others, mine)
-        d.beat(lambda: others, lambda: table.index)
-        self._sealed(table.opening)
-        return "Start agrees; the peer waited at the barrier"
-
-    # -- play --------------------------------------------------------------------------
-
-    async def _play(self) -> str:
-        table, seats = self._table(), self._seats()
-        moves = {"theirs": 0, "ours": 0}
-        while table.active_seats():
-            active = table.active_seats()
-            if len(active) > 1:
-                raise Unsupported(f"a simultaneous step at #{table.index}: the checker does "
-                                  "not drive simultaneous steps yet")
-            if active[0] == seats.seat:
-                if not self.probed:
-                    self.probed = True
-                    await self._probes()
-                await self._our_move()
-                moves["ours"] += 1
-                if (not self.out_of_turn and table.active_seats()
-                        and seats.seat not in table.active_seats()):
-                    self.out_of_turn = True
-                    await self._scenario("refuse-out-of-turn", self._probe_out_of_turn)
-            else:
-                await self._their_move(active[0])
-                moves["theirs"] += 1
-        return f"{table.index} entries ({moves['theirs']} the peer's), legal, hashes agree"
-
-    async def _our_move(self) -> None:
-        table, seats, rng = self._table(), self._seats(), self.rng
-        assert rng is not None
-        action = rng.choice(list(table.legal_actions(seats.seat)))
-        index = table.index
-        hashes = self._unreported(index)
-        result = table.submit(seats.seat, action)
-        assert not isinstance(result, Refusal), result
-        entry = result[0].entry
-        self.driver.broadcast(seats.others(self.driver.key),
-                              ActionMsg(entry.index, entry.prev, seats.seat, action,
-                                        hashes=hashes))
-        self._sealed(result)
-
-    async def _their_move(self, seat: int) -> None:
-        d, table, seats = self.driver, self._table(), self._seats()
-        key = seats.holders[seat]
-        index = table.index
-        others = seats.others(d.key)
-
-        def play_message(item: Incoming) -> bool:
-            if item.rx.sender not in others:
-                return False
-            if item.env is None:
-                return True
-            return isinstance(item.env.body, ActionMsg | ActionCommit | ErrorMsg | StateHash)
-
-        while True:
-            item = await d.next(play_message, "3.3",
-                                f"seat {seat}'s ActionMsg for entry #{index}")
-            if item.env is None:
-                raise Deviation("2", "an envelope that decodes", describe(item))
-            body = item.env.body
-            if isinstance(body, StateHash):
-                self._reports(item.rx.sender, body)
-                continue
-            if isinstance(body, ErrorMsg):
-                await self._refused(item.rx.sender, body)
-            break
-        self._ensure(isinstance(body, ActionMsg), "3.3", f"an ActionMsg at the one-seat turn "
-                     f"#{index}", describe(item))
-        assert isinstance(body, ActionMsg)
-        self._ensure(body.seat == seat and item.rx.sender == key, "3.3",
-                     f"an action of the active seat {seat} from its key",
-                     f"seat {body.seat} from {self._who(item.rx.sender)}")
-        self._ensure(body.index == index, "3.3", f"index {index} (the next index)", body.index)
-        self._ensure(body.prev == table.head, "4.3", f"prev {table.head.hex()} (the digest of "
-                     f"entry #{index - 1}, or the genesis)", body.prev.hex())
-        if body.hashes is not None:
-            self._reports(key, body.hashes)
-        result = table.submit(seat, body.action, index=body.index, prev=body.prev)
-        if isinstance(result, Refusal):
-            raise Deviation("3.3", f"a legal action at #{index}",
-                            f"{body.action} which the rules refuse: {result.code}: "
-                            f"{result.message}")
-        self._checks += 1
-        self._sealed(result)
-
-    async def _refused(self, key: bytes, error: ErrorMsg) -> None:
-        """The peer refused one of the checker's honest envelopes: a deviation.  For a
-        `DESYNC` the peer's own hash of that entry, which it sends with it (§3.3 *Speaking
-        up*), says whose hash is wrong: a hash other than the rules' is the deviation."""
-        if error.code == ErrorCode.DESYNC and error.ref_index is not None:
-            index = error.ref_index
-            with contextlib.suppress(Deviation):
-                while index not in self.theirs.get(key, {}):
-                    item = await self.driver.next(body_is(StateHash, key), "3.3", "")
-                    assert item.env is not None and isinstance(item.env.body, StateHash)
-                    self._reports(key, item.env.body)  # a hash not the rules' raises
-            raise Deviation("5.5", f"no DESYNC: the checker's hash of entry #{index} is the "
-                            "rules' (and the peer's own report of it agrees)",
-                            describe_error(error))
-        raise Deviation("3.3", "no Error: the checker's envelopes were in order (its actions "
-                        "legal, its hashes the rules')", describe_error(error))
-
-    # -- hashes ------------------------------------------------------------------------
-
-    def _sealed(self, applied: tuple[Applied, ...]) -> None:
-        """The checker's hash of each entry just applied; reports that waited are compared."""
-        table = self._table()
-        for item in applied:
-            self.ours.append(table.hash_of(item.after))
-        for key, reports in self.theirs.items():
-            for index in sorted(i for i in reports if i < len(self.ours)):
-                self._compare(key, index, reports[index])
-
-    def _unreported(self, before: int) -> StateHash | None:
-        """The checker's hashes not reported yet (entries before ``before``), for an
-        ActionMsg (one StateHash of at most 1024; the older ones go on their own)."""
-        d = self.driver
-        while before - self.reported_to > 1024:
-            last = self.reported_to + 1023
-            d.broadcast(self._seats().others(d.key), _state_hash(self.ours, self.reported_to,
-                                                                  last))
-            self.reported_to = last + 1
-        if before <= self.reported_to:
-            return None
-        report = _state_hash(self.ours, self.reported_to, before - 1)
-        self.reported_to = before
-        return report
-
-    def _reports(self, key: bytes, report: StateHash) -> None:
-        """Keep and compare the hashes one `StateHash` reports."""
-        k = len(report.earlier) // 32
-        got = {report.index - k + j: report.earlier[32 * j:32 * j + 32] for j in range(k)}
-        got[report.index] = report.state_hash
-        reports = self.theirs.setdefault(key, {})
-        for index, value in sorted(got.items()):
-            old = reports.setdefault(index, value)
-            self._ensure(old == value, "3.3", f"one state hash of entry #{index} from "
-                         f"{self._who(key)} ({old.hex()})", value.hex())
-            if index < len(self.ours):
-                self._compare(key, index, value)
-
-    def _compare(self, key: bytes, index: int, value: bytes) -> None:
-        ours = self.ours[index]
-        self._ensure(value == ours, "4.2", f"{self._who(key)}'s state hash after entry "
-                     f"#{index} to be {ours.hex()} (the checker's, from the rules)",
-                     value.hex())
-
-    # -- the end -----------------------------------------------------------------------
-
-    async def _end(self) -> str:
-        d, table, seats = self.driver, self._table(), self._seats()
-        last = table.index - 1
-        others = seats.others(d.key)
-        if self.reported_to <= last:
-            d.broadcast(others, _state_hash(self.ours, self.reported_to, last))
-            self.reported_to = last + 1
-        for key in others:
-            reports = self.theirs.setdefault(key, {})
-
-            def report_from(it: Incoming, key: bytes = key) -> bool:
-                return it.rx.sender == key and (
-                    it.env is None or isinstance(it.env.body, StateHash | ErrorMsg))
-
-            while missing := [i for i in range(last + 1) if i not in reports]:
-                item = await d.next(
-                    report_from, "3.3", f"{self._who(key)}'s end report: a StateHash with "
-                    f"its hash of every entry it has not reported (missing: {_spans(missing)})")
-                if item.env is None:
-                    raise Deviation("2", "an envelope that decodes", describe(item))
-                if isinstance(item.env.body, ErrorMsg):
-                    raise Deviation("3.3", "no Error at the end", describe(item))
-                assert isinstance(item.env.body, StateHash)
-                self._reports(key, item.env.body)
-        errors = d.take(lambda it: it.rx.sender in others and it.env is not None
-                        and isinstance(it.env.body, ErrorMsg))
-        self._ensure(not errors, "5.1", "no Error for the checker's envelopes",
-                     describe(errors[0]) if errors else "")
-        return f"the peer's hashes of all {last + 1} entries agree"
-
-    # -- the probes at the checker's turn ----------------------------------------------
-
-    async def _probes(self) -> None:
-        d, table, seats = self.driver, self._table(), self._seats()
-        key = self.host
-        index, head = table.index, table.head
-        legal = table.legal_actions(seats.seat)[0]
-        theirs = next(s for s, k in sorted(seats.holders.items()) if k == key)
-
-        async def action(msg: ActionMsg, code: ErrorCode, section: str,
-                         refusal: bool = False) -> str:
-            seq, data = d.envelope(msg)
-            error = await d.refusal(key, data, seq, code, section, ref_index=msg.index,
-                                    refusal=refusal)
-            return f"refused {code.name}" + (f" ({error.refusal})" if error.refusal else "")
-
-        await self._scenario("refuse-illegal", lambda: action(
-            ActionMsg(index, head, seats.seat, Action("check-peer-no-such-action")),
-            ErrorCode.ILLEGAL, "3.3", refusal=True))
-        await self._scenario("refuse-broken-chain", lambda: action(
-            ActionMsg(index, digest(b"hedgerow-check-peer-v1", head), seats.seat, legal),
-            ErrorCode.BROKEN_CHAIN, "3.3"))
-        await self._scenario("refuse-wrong-seat", lambda: action(
-            ActionMsg(index, head, theirs, legal), ErrorCode.WRONG_SEAT, "5.3"))
-        await self._scenario("refuse-stranger", self._probe_stranger)
-
-        async def simple(data: bytes, seq: int | None, code: ErrorCode, section: str) -> str:
-            await d.refusal(key, data, seq, code, section)
-            return f"refused {code.name}"
-
-        forged = generate().public
-        seq, data = d.envelope(Heartbeat(index), sender=forged)
-        await self._scenario("refuse-forged-sender", lambda: simple(
-            data, seq, ErrorCode.STRANGER, "1"))
-        seq2, data2 = d.envelope(Heartbeat(index), table_id=b"\x01" * 16)
-        await self._scenario("refuse-wrong-table", lambda: simple(
-            data2, seq2, ErrorCode.WRONG_TABLE, "2"))
-        await self._scenario("refuse-malformed", lambda: simple(
-            b"\xff\xff check-peer: not an envelope", None, ErrorCode.MALFORMED, "2"))
-        seq3, data3 = d.with_version(Heartbeat(index), 3)
-        await self._scenario("refuse-version", lambda: simple(
-            data3, seq3, ErrorCode.PROTOCOL_MISMATCH, "9"))
-        seq4, data4 = d.envelope(SeedCommit(seats.seat, bytes(32), seats.round))
-        await self._scenario("refuse-late-seed", lambda: simple(
-            data4, seq4, ErrorCode.WRONG_PHASE, "5.4"))
-        await self._scenario("silent-on-error", self._probe_error)
-
-    async def _probe_stranger(self) -> str:
-        stranger = await Driver(self.timeout).start(_bind_host(self.address.host))
-        try:
-            stranger.table_id = self.driver.table_id
-            stranger.connect(self.host, self.address.endpoint)
-            seq, data = stranger.envelope(Heartbeat(self._table().index))
-            await stranger.refusal(self.host, data, seq, ErrorCode.STRANGER, "5.3")
-        finally:
-            await stranger.close()
-        return "refused STRANGER"
-
-    async def _probe_error(self) -> str:
-        d = self.driver
-        _, data = d.envelope(ErrorMsg(ErrorCode.UNKNOWN, "check-peer: an Error nobody asked "
-                                      "for; it must not be answered"))
-        errors = await d.answers(self.host, data, "2.3")
-        self._ensure(not errors, "2.3", "no answer to an Error",
-                     "; ".join(describe_error(e) for e in errors))
-        return "not answered"
-
-    async def _probe_out_of_turn(self) -> str:
-        d, table, seats = self.driver, self._table(), self._seats()
-        msg = ActionMsg(table.index, table.head, seats.seat, Action("check-peer-out-of-turn"))
-        seq, data = d.envelope(msg)
-        await d.refusal(self.host, data, seq, ErrorCode.OUT_OF_TURN, "3.3",
-                        ref_index=table.index)
-        return f"refused OUT_OF_TURN at #{table.index}"
-
-    # -- small things ------------------------------------------------------------------
-
-    def _seats(self) -> Seats:
-        assert self.seats is not None
-        return self.seats
-
-    def _table(self) -> Table:
-        assert self.table is not None
-        return self.table
-
-    def _who(self, key: bytes) -> str:
-        if self.seats is None:
-            return "the host"
-        held = self.seats.seats_of(key)
-        return f"seat {held[0]}" if len(held) == 1 else f"seats {held}"
 
 
 def _same_endpoint(listed: str, ours: str) -> bool:
@@ -649,25 +161,6 @@ def _with(hello: Hello, **changes: object) -> Hello:
     return replace(hello, **changes)  # type: ignore[arg-type]
 
 
-def _state_hash(ours: list[bytes], first: int, last: int) -> StateHash:
-    """``StateHash`` reporting entries ``first`` .. ``last`` (§2.3)."""
-    return StateHash(last, ours[last], b"".join(ours[first:last]))
-
-
-def _spans(indices: list[int]) -> str:
-    """``#3-#7, #9`` for a list of entry indices."""
-    spans: list[str] = []
-    start = prev = indices[0]
-    for i in [*indices[1:], None]:
-        if i is not None and i == prev + 1:
-            prev = i
-            continue
-        spans.append(f"#{start}" if start == prev else f"#{start}-#{prev}")
-        if i is not None:
-            start = prev = i
-    return ", ".join(spans)
-
-
 def _bind_host(host: str) -> str:
     """Where the checker binds: loopback for a peer on this machine, else every interface
     (the peer under test dials the checker's Hello.address)."""
@@ -679,7 +172,5 @@ async def check_hosted(address: TableAddress, plugins: PluginHost, *, timeout: f
     """Run every hosted scenario against the table at ``address``; the report."""
     check = HostedCheck(address, plugins, timeout=timeout, name=name)
     report = await check.run()
-    if check.seats is not None:
-        report.fingerprint = check.seats.fingerprint
     await asyncio.sleep(0)
     return report

@@ -1,8 +1,10 @@
-"""``hedgerow check-peer host`` between real processes: against our own peer every scenario
-passes; against two deliberately broken peers (tests/e2e/silentpeer.py: no Error for an
-out-of-turn action; tests/e2e/wronghash.py: state hashes that are not the rules') the
-deviation is caught, in the right scenario, with the right docs/protocol.md section, and
-the rest of the report is unaffected."""
+"""``hedgerow check-peer`` between real processes, in both modes (``host``: the checker joins
+our host; ``join``: our joiner joins the checker's table): against our own peer every
+scenario passes; against deliberately broken peers (tests/e2e/silentpeer.py: no Error for
+an out-of-turn action; tests/e2e/wronghash.py: state hashes that are not the rules';
+tests/e2e/badreveal.py: a seed share that breaks its commitment; tests/e2e/norepeat.py: no
+seed repeats after a stall) the deviation is caught, in the right scenario, with the right
+docs/protocol.md section, and the rest of the report is unaffected."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import json
 from typing import Any
 
 from e2e.helpers import Table, hedgerow, peer_env
+
+from hedgerow.net.conformance import hosted, hosting
 
 
 def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
@@ -30,7 +34,9 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     failed = {name: r for name, r in results.items() if r["verdict"] != "pass"}
     assert failed == {}
     assert status == 0
-    assert len(results) == 19
+    assert list(results) == list(hosted.SCENARIOS)
+    assert results["seed-repeat"]["summary"] == ("the commitment and the reveal sent again, "
+                                                 "identical")
     assert results["play"]["checks"] > 10  # every action of the peer's was checked
     assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
     assert host.wait_event("over")  # the peer under test played on to the end
@@ -76,3 +82,41 @@ def test_a_peer_whose_reveal_breaks_its_commitment_is_caught_at_4_4(table: Table
     assert {n for n, r in results.items() if r["verdict"] == "pass"} == {
         "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating"}
     assert all(results[n]["verdict"] == "skip" for n in ("start", "play", "end"))
+
+
+def check_joiner(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
+    """``hedgerow check-peer join petals`` and our joiner (a random bot, ``plugins`` loaded
+    into it) at the address it printed; (exit status, results by scenario, the joiner)."""
+    checker = table.start(["check-peer", "join", "petals", "--bind", "127.0.0.1", "--json",
+                           "--timeout", "10", "--wait", "60"], peer_env())
+    opened = checker.wait_event("open")
+    assert opened["fingerprint"] == "petals@2.1.0#open-deck" and opened["players"] == 2
+    joiner = table.join(opened["address"], "--bot", "random", env=peer_env(plugins=plugins))
+    status, _ = checker.finish(timeout=120)
+    report = json.loads(checker.lines[-1])
+    assert report["target"] == f"join {opened['address']}"
+    return status, {r["name"]: r for r in report["results"]}, joiner
+
+
+def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
+    status, results, joiner = check_joiner(table)
+    failed = {name: r for name, r in results.items() if r["verdict"] != "pass"}
+    assert failed == {}
+    assert status == 0
+    assert list(results) == list(hosting.SCENARIOS)
+    assert results["hello"]["summary"].endswith("nothing before its seat")
+    assert results["refuse-seat-moved"]["summary"] == "refused WRONG_PHASE"
+    assert results["refuse-seat-count"]["summary"] == "refused WRONG_SEAT"
+    assert results["play"]["checks"] > 10
+    assert joiner.wait_event("over")  # the peer under test played on to the end
+
+
+def test_a_joiner_that_never_repeats_its_seed_messages_is_caught_at_3_2(table: Table) -> None:
+    status, results, _ = check_joiner(table, plugins="norepeat")
+    assert status == 1
+    bad = results["seed-repeat"]
+    assert bad["verdict"] == "fail" and bad["section"] == "3.2"
+    assert bad["expected"].startswith("seat 1's SeedCommit again, 3 heartbeats after")
+    assert bad["got"].startswith("nothing of the kind within 10 s")
+    # Only that scenario: the checker reveals after all, and the game is played through.
+    assert [n for n, r in results.items() if r["verdict"] != "pass"] == ["seed-repeat"]

@@ -7,8 +7,9 @@ import json
 import re
 from pathlib import Path
 
-from hedgerow.net.conformance.hosted import SCENARIOS, _spans
+from hedgerow.net.conformance import hosted, hosting
 from hedgerow.net.conformance.report import Report, Result, Verdict
+from hedgerow.net.conformance.session import _spans
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -18,9 +19,22 @@ def test_every_scenario_is_documented_with_its_section() -> None:
     rows = re.findall(r"^\| (`[^|]+`) \| ([\d., ]+) \|", chapter, re.MULTILINE)
     documented = {name.strip("`"): sections.split(", ")
                   for names, sections in rows for name in names.split(", ")}
-    assert set(documented) == set(SCENARIOS)
-    for name, (section, _) in SCENARIOS.items():
-        assert documented[name][0] == section, name
+    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS}
+    assert set(documented) == set(checked)
+    for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS):
+        for name, (section, _) in scenarios.items():
+            assert documented[name][0] == section, name
+
+
+def test_both_modes_share_the_scenarios_once_seated_in_one_order() -> None:
+    from hedgerow.net.conformance.session import SHARED
+
+    for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS):
+        assert [n for n in scenarios if n in SHARED] == list(SHARED)
+    assert set(hosted.SCENARIOS) - set(SHARED) == {
+        "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating"}
+    assert set(hosting.SCENARIOS) - set(SHARED) == {
+        "hello", "seating", "refuse-seat-moved", "refuse-seat-count"}
 
 
 def test_the_report_passes_only_when_every_scenario_passed() -> None:
