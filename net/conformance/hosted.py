@@ -11,8 +11,7 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
   ``Start`` barrier, the hostile probes at the checker's turn, the game and the end report.
 
 The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
-others itself).  It plays open-deck tables (§10.12); simultaneous steps are not driven yet
-(a game that has them ends the ``play`` scenario as not checked).
+others itself).  It plays open-deck tables (§10.12), turns and simultaneous steps.
 """
 
 from __future__ import annotations

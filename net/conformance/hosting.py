@@ -143,7 +143,7 @@ class HostingCheck(Session):
                             "SeatAssignment", describe(more))
         self._ensure(self.peer not in d.beats, "5.8", "no Heartbeat before the joiner's "
                      "SeatAssignment", "a Heartbeat")
-        return f"{hello.display_name!r} at {hello.address}, nothing before its seat"
+        return f"from {hello.display_name!r}, nothing before its seat"
 
     # -- seating -----------------------------------------------------------------------
 
@@ -179,12 +179,12 @@ class HostingCheck(Session):
         self._ensure(not isinstance(first.env.body, ErrorMsg), "3.1",
                      "the SeatAssignment taken (no Error)", describe(first))
         d.backlog.insert(0, first)  # seeding reads it
-        return f"seat 1 of {PLAYERS} at {self.peer_endpoint}, round {ROUND}"
+        return f"seat 1 of {PLAYERS}, round {ROUND}"
 
     # -- the seating probes ------------------------------------------------------------
 
     async def _probes(self) -> None:
-        await super()._probes()
+        await super()._probes()  # then the seating's, at the same moment
         d, a = self.driver, self.assignment
         other = PeerInfo(OUR_SEAT, generate().public, a.peers[0].address, "someone else")
         moved = SeatAssignment(1, PLAYERS, self.fingerprint, (other, a.peers[1]), ROUND)

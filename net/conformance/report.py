@@ -4,7 +4,9 @@ A scenario stops at its first deviation from docs/protocol.md: it raises `Deviat
 section, what the document asks for, what the peer under test did), and the runner keeps
 it as the scenario's result.  A scenario that cannot run because an earlier one failed is
 *skipped*, which does not count as passing: the exit status is 0 only when every scenario
-passed.
+passed or did not apply.  A scenario *does not apply* (``n/a``) when the whole game was
+played and the game never gave the checker the moment it needs (a probe of a simultaneous
+step in a game without one, a one-seat turn in a game of simultaneous steps only).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class Verdict(StrEnum):
     PASS = "pass"
     FAIL = "fail"
     SKIP = "skip"
+    NA = "n/a"
 
 
 class Deviation(Exception):
@@ -65,8 +68,9 @@ class Report:
 
     @property
     def passed(self) -> bool:
-        """True when there are results and every one passed."""
-        return bool(self.results) and all(r.verdict is Verdict.PASS for r in self.results)
+        """True when some scenario passed and every one passed or did not apply."""
+        return (any(r.verdict is Verdict.PASS for r in self.results)
+                and all(r.verdict in (Verdict.PASS, Verdict.NA) for r in self.results))
 
     def counts(self) -> dict[str, int]:
         """How many scenarios passed, failed and were skipped."""
@@ -76,8 +80,9 @@ class Report:
         """The last line: the counts and the verdict."""
         c = self.counts()
         verdict = "the peer conforms" if self.passed else "the peer deviates"
+        na = f", {c['n/a']} did not apply" if c["n/a"] else ""
         return (f"{len(self.results)} scenarios: {c['pass']} passed, {c['fail']} failed, "
-                f"{c['skip']} skipped: {verdict}")
+                f"{c['skip']} skipped{na}: {verdict}")
 
     def text(self) -> str:
         """The whole report for a person."""

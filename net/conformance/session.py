@@ -12,24 +12,31 @@ hosts) each add the seating of their side; both share these scenarios (`SHARED`)
 * ``start`` (§3.2 step 5, §4.2, §4.4): the peer's `Start` carries the header of the seed
   the shares give (the seeding vector's derivation) and the setup hash the rules give; the
   peer sends no action before it has the checker's `Start`;
-* ``refuse-*`` (§2, §2.3, §3.3, §5.3, §5.4, §9): hostile probes, each sent once at the
-  checker's turn (while the peer under test waits for it), each with the documented code,
-  ``ref_seq`` and ``ref_index``; the peer must still answer the next envelope (it plays
-  on), and the game that follows shows that none of them changed its table;
-* ``play`` (§3.3, §4.2, §4.3): the game to its end: every action of the peer's is its
-  active seat's, at the checker's next index, chained to its head and legal; the
-  checker's own actions (chosen from its legal ones by a generator seeded by the table)
-  are taken (no Error), and every state hash the peer reports agrees with the checker's;
+* ``refuse-*`` (§2, §2.3, §3.3, §5.3, §5.4, §9): hostile probes, each sent once while the
+  peer under test waits for the checker (at its first turn or step; the action probes at
+  its first one-seat turn, the step probes at its first simultaneous step), each with the
+  documented code, ``ref_seq`` and ``ref_index``; the peer must still answer the next
+  envelope (it plays on), and the game that follows shows that none of them changed its
+  table.  A probe the game gives no moment for does not apply (`MOMENTS`);
+* ``play`` (§3.3, §4.2, §4.3, §4.5): the game to its end: every action of the peer's is its
+  active seat's, at the checker's next index, chained to its head and legal; at a
+  simultaneous step its commitments and reveals (one commitment per seat, no reveal
+  before every commitment is in, each reveal matching its commitment and legal at the
+  step's start); the checker's own actions (chosen from its legal ones by a generator
+  seeded by the table) are taken (no Error), and every state hash the peer reports agrees
+  with the checker's;
 * ``end`` (§3.3 "The end", §5.8): the peer's end report, after which the checker holds its
   hash of every entry of the game.
 
-The checker takes one seat of two.  It plays open-deck tables (§10.12); simultaneous steps
-are not driven yet (a game that has them ends the ``play`` scenario as not checked).
+The checker takes one seat of two.  It plays open-deck tables (§10.12).  It never sends a
+reveal that breaks its commitment: the peer would halt the table (§3.3) and the rest of the
+game could not be checked.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -46,6 +53,7 @@ from hedgerow.net.keys import generate
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
+    ActionReveal,
     ErrorCode,
     ErrorMsg,
     Heartbeat,
@@ -53,6 +61,7 @@ from hedgerow.net.messages import (
     SeedReveal,
     Start,
     StateHash,
+    action_commitment,
 )
 from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.startup import setup_hash
@@ -81,8 +90,22 @@ SHARED: dict[str, tuple[str, str]] = {
     "refuse-late-seed": ("5.4", "a SeedCommit once play started: WRONG_PHASE"),
     "silent-on-error": ("2.3", "an Error is never answered"),
     "refuse-out-of-turn": ("3.3", "an action while the peer's seat is to act: OUT_OF_TURN"),
+    "refuse-step-action": ("3.3", "an ActionMsg at a simultaneous step: OUT_OF_TURN"),
+    "refuse-early-reveal": ("3.3", "a reveal before its commitment: BAD_REVEAL"),
+    "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
     "play": ("3.3", "the game to its end: turns, chain, legality, state hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
+}
+
+_NO_TURN = "the checker's seat had no one-seat turn"
+_NO_STEP = "the checker's seat had no simultaneous step"
+#: The probes that need a moment a game may not have, and what the game lacked then (a
+#: report line's reason: at most 46 characters, so that the line fits 80 columns).
+MOMENTS: dict[str, str] = {
+    "refuse-illegal": _NO_TURN, "refuse-broken-chain": _NO_TURN,
+    "refuse-out-of-turn": "no turn of the peer's right after the checker's",
+    "refuse-step-action": _NO_STEP, "refuse-early-reveal": _NO_STEP,
+    "refuse-second-commit": _NO_STEP,
 }
 
 
@@ -143,7 +166,9 @@ class Session:
         self.ours: list[bytes] = []  # the checker's state hash after each entry
         self.reported_to = 0  # the first entry whose hash the checker has not reported
         self.theirs: dict[bytes, dict[int, bytes]] = {}  # reports by key, by entry
-        self.probed = False  # the probes at the checker's first turn ran
+        self.probed = False  # the probes at the checker's first turn or step ran
+        self.turn_probed = False  # the action probes at its first one-seat turn ran
+        self.step_probed = False  # the probes at its first simultaneous step ran
         self.out_of_turn = False  # the out-of-turn probe ran
         self._checks = 0
 
@@ -173,8 +198,15 @@ class Session:
         finally:
             await self.driver.close()
         ran = {r.name for r in self.report.results}
+        played = any(r.name == "play" and r.verdict is Verdict.PASS
+                     for r in self.report.results)
         for name, (section, _) in self.scenarios.items():
-            if name not in ran:
+            if name in ran:
+                pass
+            elif played and name in MOMENTS:
+                self.report.results.append(Result(
+                    name, section, Verdict.NA, MOMENTS[name]))
+            else:
                 self.report.results.append(Result(
                     name, section, Verdict.SKIP, self._skip_reason(name)))
         order = list(self.scenarios)
@@ -331,18 +363,20 @@ class Session:
 
     async def _play(self) -> str:
         table, seats = self._table(), self._seats()
-        moves = {"theirs": 0, "ours": 0}
+        moves = {"theirs": 0, "steps": 0}
         while table.active_seats():
             active = table.active_seats()
+            if seats.seat in active and not self.probed:
+                self.probed = True
+                await self._probes()
             if len(active) > 1:
-                raise Unsupported(f"a simultaneous step at #{table.index}: the checker does "
-                                  "not drive simultaneous steps yet")
-            if active[0] == seats.seat:
-                if not self.probed:
-                    self.probed = True
-                    await self._probes()
+                await self._step(active)
+                moves["steps"] += 1
+            elif active[0] == seats.seat:
+                if not self.turn_probed:
+                    self.turn_probed = True
+                    await self._turn_probes()
                 await self._our_move()
-                moves["ours"] += 1
                 if (not self.out_of_turn and table.active_seats()
                         and seats.seat not in table.active_seats()):
                     self.out_of_turn = True
@@ -350,6 +384,9 @@ class Session:
             else:
                 await self._their_move(active[0])
                 moves["theirs"] += 1
+        if moves["steps"]:
+            return (f"{table.index} entries ({moves['theirs']} peer turns, {moves['steps']} "
+                    "steps), all agree")
         return f"{table.index} entries ({moves['theirs']} the peer's), legal, hashes agree"
 
     async def _our_move(self) -> None:
@@ -367,30 +404,12 @@ class Session:
         self._sealed(result)
 
     async def _their_move(self, seat: int) -> None:
-        d, table, seats = self.driver, self._table(), self._seats()
+        table, seats = self._table(), self._seats()
         key = seats.holders[seat]
         index = table.index
-        others = seats.others(d.key)
-
-        def play_message(item: Incoming) -> bool:
-            if item.rx.sender not in others:
-                return False
-            if item.env is None:
-                return True
-            return isinstance(item.env.body, ActionMsg | ActionCommit | ErrorMsg | StateHash)
-
-        while True:
-            item = await d.next(play_message, "3.3",
-                                f"seat {seat}'s ActionMsg for entry #{index}")
-            if item.env is None:
-                raise Deviation("2", "an envelope that decodes", describe(item))
-            body = item.env.body
-            if isinstance(body, StateHash):
-                self._reports(item.rx.sender, body)
-                continue
-            if isinstance(body, ErrorMsg):
-                await self._refused(item.rx.sender, body)
-            break
+        item = await self._next_play(index, f"seat {seat}'s ActionMsg for entry #{index}")
+        assert item.env is not None
+        body = item.env.body
         self._ensure(isinstance(body, ActionMsg), "3.3", f"an ActionMsg at the one-seat turn "
                      f"#{index}", describe(item))
         assert isinstance(body, ActionMsg)
@@ -426,6 +445,151 @@ class Session:
                             describe_error(error))
         raise Deviation("3.3", "no Error: the checker's envelopes were in order (its actions "
                         "legal, its hashes the rules')", describe_error(error))
+
+    # -- simultaneous steps --------------------------------------------------------------
+
+    async def _step(self, active: tuple[int, ...]) -> None:
+        """A simultaneous step at the next index (§3.3 *Several active seats*, §4.5): the
+        checker commits for its seat when it is active, takes the peer's commitments
+        (checked), reveals once every commitment is in, takes the peer's reveals (each
+        against its commitment and the rules at the step's start) and applies the step."""
+        d, table, seats, rng = self.driver, self._table(), self._seats(), self.rng
+        assert rng is not None
+        index = table.index
+        others = seats.others(d.key)
+        commits: dict[int, bytes] = {}
+        own: ActionReveal | None = None
+        first = seats.seat in active and not self.step_probed
+        if seats.seat in active:
+            if first:
+                self.step_probed = True
+                await self._step_probes(before_commit=True)
+            action = rng.choice(list(table.legal_actions(seats.seat)))
+            salt = secrets.token_bytes(32)
+            commits[seats.seat] = action_commitment(index, seats.seat, action, salt)
+            d.broadcast(others, ActionCommit(index, seats.seat, commits[seats.seat],
+                                             self._unreported(index)))
+            own = ActionReveal(index, seats.seat, action, salt)
+            if first:
+                await self._step_probes(before_commit=False)
+        theirs = [s for s in active if s != seats.seat]
+        while any(s not in commits for s in theirs):
+            body = await self._step_message(index, ActionCommit, "an ActionCommit from "
+                                            f"seats {[s for s in theirs if s not in commits]}",
+                                            commits)
+            assert isinstance(body, ActionCommit)
+            old = commits.setdefault(body.seat, body.commitment)
+            self._ensure(old == body.commitment, "3.3", f"one commitment for seat {body.seat} "
+                         f"at #{index} ({old.hex()})", body.commitment.hex())
+            if body.hashes is not None:
+                self._reports(seats.holders[body.seat], body.hashes)
+        if own is not None:
+            d.broadcast(others, own)
+        choices: dict[int, Action] = {} if own is None else {seats.seat: own.action}
+        while any(s not in choices for s in theirs):
+            body = await self._step_message(index, ActionReveal, "an ActionReveal from "
+                                            f"seats {[s for s in theirs if s not in choices]}",
+                                            commits)
+            assert isinstance(body, ActionReveal)
+            got = action_commitment(index, body.seat, body.action, body.salt)
+            self._ensure(got == commits[body.seat], "4.5", f"seat {body.seat}'s reveal at "
+                         f"#{index} to match its commitment {commits[body.seat].hex()}",
+                         f"action_commitment({index}, {body.seat}, {body.action}, salt) = "
+                         f"{got.hex()}")
+            known = choices.setdefault(body.seat, body.action)
+            self._ensure(known == body.action, "3.3", f"one reveal for seat {body.seat} at "
+                         f"#{index} ({known})", body.action)
+            refusal = table.check(body.seat, body.action)
+            if isinstance(refusal, Refusal):
+                raise Deviation("3.3", f"seat {body.seat}'s choice at #{index} legal at the "
+                                "step's start", f"{body.action}, which the rules refuse: "
+                                f"{refusal.code}: {refusal.message}")
+        result = table.submit_step(choices, index=index)
+        assert not isinstance(result, Refusal), result
+        self._checks += 1
+        self._sealed(result)
+
+    async def _step_message(self, index: int, kind: type, what: str,
+                            commits: dict[int, bytes]) -> ActionCommit | ActionReveal:
+        """The peer's next commitment or reveal (``kind``) for the step at ``index``: its
+        reports kept, a repeat of an earlier step ignored, a repeat of a commitment in
+        ``commits`` checked, anything else a deviation."""
+        seats = self._seats()
+        while True:
+            item = await self._next_play(index, f"{what} for the step at #{index}")
+            assert item.env is not None
+            body = item.env.body
+            if isinstance(body, ActionMsg):
+                raise Deviation("3.3", f"no ActionMsg at the simultaneous step #{index} "
+                                "(commit, then reveal)", describe(item))
+            assert isinstance(body, ActionCommit | ActionReveal)
+            self._ensure(body.index == index, "3.3", f"the step's index {index}", body.index)
+            held = seats.seats_of(item.rx.sender)
+            self._ensure(body.seat in held and body.seat in self._table().active_seats(),
+                         "5.3", f"a seat of the step the sender holds ({held})", body.seat)
+            if isinstance(body, kind):
+                return body
+            if isinstance(body, ActionCommit) and body.seat in commits:
+                self._ensure(body.commitment == commits[body.seat], "3.3", "one commitment "
+                             f"for seat {body.seat} at #{index} "
+                             f"({commits[body.seat].hex()})", body.commitment.hex())
+                continue  # an identical repeat (§3.3 *Links that come back*)
+            raise Deviation("3.3", f"no ActionReveal at #{index} before every commitment is "
+                            "in (the checker's own included)", describe(item))
+
+    async def _next_play(self, index: int, expected: str) -> Incoming:
+        """The next play message from the other seats for the entry at ``index``
+        (`ActionMsg`, `ActionCommit`, `ActionReveal`): their state hashes are kept on the
+        way, a repeat of a step that is over is ignored (§3.3 *Links that come back*), an
+        Error or bytes that do not decode are a deviation."""
+        d = self.driver
+        others = self._seats().others(d.key)
+
+        def play_message(item: Incoming) -> bool:
+            if item.rx.sender not in others:
+                return False
+            if item.env is None:
+                return True
+            body = item.env.body
+            if isinstance(body, ActionCommit | ActionReveal) and body.index < index:
+                return False
+            return isinstance(body, ActionMsg | ActionCommit | ActionReveal | ErrorMsg
+                              | StateHash)
+
+        while True:
+            item = await d.next(play_message, "3.3", expected)
+            if item.env is None:
+                raise Deviation("2", "an envelope that decodes", describe(item))
+            body = item.env.body
+            if isinstance(body, StateHash):
+                self._reports(item.rx.sender, body)
+                continue
+            if isinstance(body, ErrorMsg):
+                await self._refused(item.rx.sender, body)
+            return item
+
+    async def _step_probes(self, *, before_commit: bool) -> None:
+        """At the checker's first simultaneous step: before its commitment, an `ActionMsg`
+        (`OUT_OF_TURN`, §3.3 step 4) and a reveal with no commitment (`BAD_REVEAL`); after
+        it, a second, different commitment (`BAD_REVEAL`; the first stands)."""
+        d, table, seats = self.driver, self._table(), self._seats()
+        index, key = table.index, self.peer
+        legal = table.legal_actions(seats.seat)[0]
+
+        async def probe(body: ActionMsg | ActionCommit | ActionReveal, code: ErrorCode) -> str:
+            seq, data = d.envelope(body)
+            await d.refusal(key, data, seq, code, "3.3", ref_index=index)
+            return f"refused {code.name} at #{index}"
+
+        if before_commit:
+            await self._scenario("refuse-step-action", lambda: probe(
+                ActionMsg(index, table.head, seats.seat, legal), ErrorCode.OUT_OF_TURN))
+            await self._scenario("refuse-early-reveal", lambda: probe(
+                ActionReveal(index, seats.seat, legal, bytes(32)), ErrorCode.BAD_REVEAL))
+        else:
+            other = digest(b"hedgerow-check-peer-v1", b"another commitment")
+            await self._scenario("refuse-second-commit", lambda: probe(
+                ActionCommit(index, seats.seat, other), ErrorCode.BAD_REVEAL))
 
     # -- hashes ------------------------------------------------------------------------
 
@@ -506,12 +670,12 @@ class Session:
 
     # -- the probes at the checker's turn ----------------------------------------------
 
-    async def _probes(self) -> None:
+    async def _turn_probes(self) -> None:
+        """The probes of an action at the checker's one-seat turn."""
         d, table, seats = self.driver, self._table(), self._seats()
         key = self.peer
         index, head = table.index, table.head
         legal = table.legal_actions(seats.seat)[0]
-        theirs = next(s for s, k in sorted(seats.holders.items()) if k == key)
 
         async def action(msg: ActionMsg, code: ErrorCode, section: str,
                          refusal: bool = False) -> str:
@@ -526,8 +690,21 @@ class Session:
         await self._scenario("refuse-broken-chain", lambda: action(
             ActionMsg(index, digest(b"hedgerow-check-peer-v1", head), seats.seat, legal),
             ErrorCode.BROKEN_CHAIN, "3.3"))
-        await self._scenario("refuse-wrong-seat", lambda: action(
-            ActionMsg(index, head, theirs, legal), ErrorCode.WRONG_SEAT, "5.3"))
+
+    async def _probes(self) -> None:
+        """The probes that fit any moment the peer waits for the checker: a turn or a
+        simultaneous step of the checker's seat."""
+        d, table, seats = self.driver, self._table(), self._seats()
+        key, index = self.peer, table.index
+        theirs = next(s for s, k in sorted(seats.holders.items()) if k == key)
+        wrong = ActionMsg(index, table.head, theirs, table.legal_actions(seats.seat)[0])
+
+        async def wrong_seat() -> str:
+            seq, data = d.envelope(wrong)
+            await d.refusal(key, data, seq, ErrorCode.WRONG_SEAT, "5.3", ref_index=index)
+            return "refused WRONG_SEAT"
+
+        await self._scenario("refuse-wrong-seat", wrong_seat)
         await self._scenario("refuse-stranger", self._probe_stranger)
 
         async def simple(data: bytes, seq: int | None, code: ErrorCode, section: str) -> str:

@@ -15,6 +15,15 @@ from e2e.helpers import Table, hedgerow, peer_env
 
 from hedgerow.net.conformance import hosted, hosting
 
+#: The probes of a simultaneous step, which do not apply to Petals (no such step).
+STEP_PROBES = {"refuse-step-action", "refuse-early-reveal", "refuse-second-commit"}
+
+
+def not_passed(results: dict[str, Any]) -> set[str]:
+    """The scenarios that did not pass, the step probes (checked here not to apply) aside."""
+    assert {results[n]["verdict"] for n in STEP_PROBES} == {"n/a"}
+    return {n for n, r in results.items() if r["verdict"] != "pass"} - STEP_PROBES
+
 
 def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
     """Host petals (2 seats, open deck, a random bot) with ``plugins`` loaded into the host
@@ -31,8 +40,7 @@ def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]
 
 def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     status, results, host = check(table)
-    failed = {name: r for name, r in results.items() if r["verdict"] != "pass"}
-    assert failed == {}
+    assert not_passed(results) == set()
     assert status == 0
     assert list(results) == list(hosted.SCENARIOS)
     assert results["seed-repeat"]["summary"] == ("the commitment and the reveal sent again, "
@@ -50,7 +58,7 @@ def test_a_peer_that_does_not_refuse_out_of_turn_is_caught_at_3_3(table: Table) 
     assert bad["expected"] == "Error(OUT_OF_TURN)"
     assert bad["got"].startswith("no answer")
     # Only that scenario: the peer plays the whole game correctly otherwise.
-    assert [n for n, r in results.items() if r["verdict"] != "pass"] == ["refuse-out-of-turn"]
+    assert not_passed(results) == {"refuse-out-of-turn"}
 
 
 def test_a_peer_with_wrong_state_hashes_is_caught_at_4_2(table: Table) -> None:
@@ -84,14 +92,18 @@ def test_a_peer_whose_reveal_breaks_its_commitment_is_caught_at_4_4(table: Table
     assert all(results[n]["verdict"] == "skip" for n in ("start", "play", "end"))
 
 
-def check_joiner(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
-    """``hedgerow check-peer join petals`` and our joiner (a random bot, ``plugins`` loaded
-    into it) at the address it printed; (exit status, results by scenario, the joiner)."""
-    checker = table.start(["check-peer", "join", "petals", "--bind", "127.0.0.1", "--json",
-                           "--timeout", "10", "--wait", "60"], peer_env())
+def check_joiner(table: Table, *, game: str = "petals", plugins: str = "",
+                 rules: str = "") -> tuple[int, dict[str, Any], Any]:
+    """``hedgerow check-peer join GAME`` and our joiner (a random bot, ``plugins`` loaded
+    into it) at the address it printed; ``rules``: the game plugin both load.  (Exit status,
+    results by scenario, the joiner.)"""
+    checker = table.start(["check-peer", "join", game, "--bind", "127.0.0.1", "--json",
+                           "--timeout", "10", "--wait", "60"], peer_env(plugins=rules))
     opened = checker.wait_event("open")
-    assert opened["fingerprint"] == "petals@2.1.0#open-deck" and opened["players"] == 2
-    joiner = table.join(opened["address"], "--bot", "random", env=peer_env(plugins=plugins))
+    assert opened["fingerprint"].startswith(f"{game}@")
+    assert opened["fingerprint"].endswith("#open-deck") and opened["players"] == 2
+    joiner = table.join(opened["address"], "--bot", "random",
+                        env=peer_env(plugins=",".join(p for p in (rules, plugins) if p)))
     status, _ = checker.finish(timeout=120)
     report = json.loads(checker.lines[-1])
     assert report["target"] == f"join {opened['address']}"
@@ -100,8 +112,7 @@ def check_joiner(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any
 
 def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
     status, results, joiner = check_joiner(table)
-    failed = {name: r for name, r in results.items() if r["verdict"] != "pass"}
-    assert failed == {}
+    assert not_passed(results) == set()
     assert status == 0
     assert list(results) == list(hosting.SCENARIOS)
     assert results["hello"]["summary"].endswith("nothing before its seat")
@@ -119,4 +130,35 @@ def test_a_joiner_that_never_repeats_its_seed_messages_is_caught_at_3_2(table: T
     assert bad["expected"].startswith("seat 1's SeedCommit again, 3 heartbeats after")
     assert bad["got"].startswith("nothing of the kind within 10 s")
     # Only that scenario: the checker reveals after all, and the game is played through.
-    assert [n for n, r in results.items() if r["verdict"] != "pass"] == ["seed-repeat"]
+    assert not_passed(results) == {"seed-repeat"}
+
+
+def test_our_joiner_plays_simultaneous_steps_to_the_end(table: Table) -> None:
+    """Goofspiel (docs/examples): every bid is a simultaneous step, there is no one-seat
+    turn; the step probes pass and the turn probes do not apply."""
+    status, results, joiner = check_joiner(table, game="goofspiel", rules="goofspiel")
+    assert status == 0
+    verdicts = {name: r["verdict"] for name, r in results.items()}
+    assert {n for n, v in verdicts.items() if v != "pass"} == {
+        "refuse-illegal", "refuse-broken-chain", "refuse-out-of-turn"}
+    assert all(verdicts[n] == "n/a" for n in ("refuse-illegal", "refuse-broken-chain",
+                                              "refuse-out-of-turn"))
+    assert results["refuse-step-action"]["summary"] == "refused OUT_OF_TURN at #1"
+    assert results["refuse-early-reveal"]["summary"] == "refused BAD_REVEAL at #1"
+    assert results["refuse-second-commit"]["summary"] == "refused BAD_REVEAL at #1"
+    assert results["play"]["summary"] == "24 entries (0 peer turns, 8 steps), all agree"
+    assert joiner.wait_event("over")
+
+
+def test_a_joiner_whose_step_reveal_breaks_its_commitment_is_caught_at_4_5(
+        table: Table) -> None:
+    status, results, _ = check_joiner(table, game="goofspiel", rules="goofspiel",
+                                      plugins="revealcheat")
+    assert status == 1
+    play = results["play"]
+    assert play["verdict"] == "fail" and play["section"] == "4.5"
+    assert play["expected"].startswith("seat 1's reveal at #1 to match its commitment")
+    assert play["got"].startswith("action_commitment(1, 1, ")
+    assert results["end"]["verdict"] == "skip"
+    # The probes at the first step still passed: the reveal is what deviates.
+    assert results["refuse-second-commit"]["verdict"] == "pass"

@@ -50,10 +50,30 @@ def test_the_report_passes_only_when_every_scenario_passed() -> None:
     assert text[-3:-1] == ["      expected: ab", "      got:      cd"]
     assert text[-1] == "3 scenarios: 1 passed, 1 failed, 1 skipped: the peer deviates"
     data = json.loads(report.as_json())
-    assert data["passed"] is False and data["counts"] == {"pass": 1, "fail": 1, "skip": 1}
+    assert data["passed"] is False and data["counts"] == {"pass": 1, "fail": 1, "skip": 1,
+                                                          "n/a": 0}
     assert data["results"][2] == {"name": "play", "section": "4.2", "verdict": "fail",
                                   "summary": "the game", "expected": "ab", "got": "cd",
                                   "checks": 0}
+
+
+def test_a_scenario_that_did_not_apply_does_not_fail_the_report() -> None:
+    report = Report("join 127.0.0.1:1/KEY")
+    report.results.append(Result("refuse-step-action", "3.3", Verdict.NA, "does not apply"))
+    assert not report.passed  # nothing passed: not a pass
+    report.results.append(Result("play", "3.3", Verdict.PASS, "the game"))
+    assert report.passed
+    assert report.text().splitlines()[1].startswith("N/A  refuse-step-action   §3.3")
+    assert report.summary() == ("2 scenarios: 1 passed, 0 failed, 0 skipped, 1 did not "
+                                "apply: the peer conforms")
+
+
+def test_a_reason_for_not_applying_fits_a_line_of_80_columns() -> None:
+    from hedgerow.net.conformance.session import MOMENTS
+
+    for name, reason in MOMENTS.items():
+        line = Result(name, "3.3", Verdict.NA, reason).line()
+        assert len(line) <= 80, line
 
 
 def test_missing_entries_are_named_as_spans() -> None:
