@@ -50,6 +50,7 @@ class HostedCheck(Session):
         self.address = address
         self.peer = address.key
         self.peer_endpoint = address.endpoint
+        self.peer_is_host = True
 
     async def _seat(self) -> bool:
         await self._hello_probes()  # the seating is checked whatever these gave

@@ -49,14 +49,19 @@ from hedgerow.core.rng import Rng
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import commitment
 from hedgerow.core.table import Applied, Table
+from hedgerow.net import rulesmatch
 from hedgerow.net.keys import generate
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
     ActionReveal,
+    CatchUpReply,
+    CatchUpRequest,
     ErrorCode,
     ErrorMsg,
     Heartbeat,
+    Hello,
+    SeatAssignment,
     SeedCommit,
     SeedReveal,
     Start,
@@ -74,6 +79,9 @@ BARRIER_WAIT = 1.0
 #: How long a repeat after a stall is waited for at least: 3 heartbeats of standing still
 #: (§5.8 *Repeats*), counted from a beat that may come up to a second late, and a margin.
 STALL_WAIT = 6.0
+#: The checker returns (§5.7) at its first turn or step once the log holds this many
+#: entries, so that catch-up has a log to send.
+RETURN_AT = 8
 #: The scenarios both sides run once seated: name -> (section, what it checks).
 SHARED: dict[str, tuple[str, str]] = {
     "seeding": ("3.2", "commit-reveal: commitments, reveals, shares match"),
@@ -93,6 +101,8 @@ SHARED: dict[str, tuple[str, str]] = {
     "refuse-step-action": ("3.3", "an ActionMsg at a simultaneous step: OUT_OF_TURN"),
     "refuse-early-reveal": ("3.3", "a reveal before its commitment: BAD_REVEAL"),
     "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
+    "return": ("5.7", "the checker returns (Hello, Start again): no Error, the seats kept"),
+    "catch-up": ("5.6", "CatchUpReply: the whole log, its hashes; none past the end"),
     "play": ("3.3", "the game to its end: turns, chain, legality, state hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
 }
@@ -106,6 +116,8 @@ MOMENTS: dict[str, str] = {
     "refuse-out-of-turn": "no turn of the peer's right after the checker's",
     "refuse-step-action": _NO_STEP, "refuse-early-reveal": _NO_STEP,
     "refuse-second-commit": _NO_STEP,
+    "return": f"the game ended before {RETURN_AT} entries",
+    "catch-up": f"the game ended before {RETURN_AT} entries",
 }
 
 
@@ -156,6 +168,8 @@ class Session:
         self.driver = Driver(timeout)
         self.peer = b""
         self.peer_endpoint = ""
+        self.peer_is_host = False  # the peer under test hosts the table
+        self.start_msg: Start | None = None  # the checker's Start
         self.seats: Seats | None = None
         self.table: Table | None = None
         self.table_rules: Ruleset | None = None
@@ -169,6 +183,7 @@ class Session:
         self.probed = False  # the probes at the checker's first turn or step ran
         self.turn_probed = False  # the action probes at its first one-seat turn ran
         self.step_probed = False  # the probes at its first simultaneous step ran
+        self.returned = False  # the checker came back as a returning peer
         self.out_of_turn = False  # the out-of-turn probe ran
         self._checks = 0
 
@@ -332,7 +347,7 @@ class Session:
     async def _start(self) -> str:
         d, seats, table = self.driver, self._seats(), self._table()
         others = seats.others(d.key)
-        mine = Start(table.header, setup_hash(table), seats.round)
+        mine = self.start_msg = Start(table.header, setup_hash(table), seats.round)
         for key in others:
             item = await d.next(body_is(Start, key), "3.2", f"a Start from {self._who(key)}")
             assert item.env is not None and isinstance(item.env.body, Start)
@@ -369,6 +384,10 @@ class Session:
             if seats.seat in active and not self.probed:
                 self.probed = True
                 await self._probes()
+            if seats.seat in active and not self.returned and table.index >= RETURN_AT:
+                self.returned = True
+                if await self._scenario("return", self._return):
+                    await self._scenario("catch-up", self._catch_up)
             if len(active) > 1:
                 await self._step(active)
                 moves["steps"] += 1
@@ -445,6 +464,79 @@ class Session:
                             describe_error(error))
         raise Deviation("3.3", "no Error: the checker's envelopes were in order (its actions "
                         "legal, its hashes the rules')", describe_error(error))
+
+    # -- a returning peer and catch-up ------------------------------------------------
+
+    async def _return(self) -> str:
+        """The checker comes back as a peer whose process was lost does (§5.7 steps 2 and
+        3): `Hello` with its seat and address, its `Start` again.  Neither is refused; the
+        host answers the `Hello` with the current `SeatAssignment` (the same seats)."""
+        d, seats = self.driver, self._seats()
+        hello = Hello(seats.fingerprint, rulesmatch.installed(self.plugins), self.name,
+                      seats.seat, False, d.endpoint)
+        assert self.start_msg is not None
+        for body in (hello, self.start_msg):
+            _, data = d.envelope(body)
+            errors = await d.answers(self.peer, data, "5.7")
+            self._ensure(not errors, "5.7", f"no Error for the checker's returning "
+                         f"{type(body).__name__}", "; ".join(describe_error(e)
+                                                             for e in errors))
+        if not self.peer_is_host:
+            return "Hello and Start again taken"
+        item = await d.next(body_is(SeatAssignment, self.peer), "5.7", "the host's answer to "
+                            "a returning Hello: the current SeatAssignment")
+        assert item.env is not None and isinstance(item.env.body, SeatAssignment)
+        got = item.env.body
+        holders = {p.seat: p.public_key for p in got.peers}
+        self._ensure(got.seat == seats.seat and holders == seats.holders, "5.7",
+                     f"the same seats (the checker at seat {seats.seat})",
+                     f"seat {got.seat}, {sorted(holders)}")
+        return "Hello and Start again taken; the host sent the same seats"
+
+    async def _catch_up(self) -> str:
+        """`CatchUpRequest` from 0: replies of at most 256 entries covering the peer's
+        whole log, each entry the checker's own, its `state_hash` the rules'; then one from
+        past the end: a reply without entries (§5.6)."""
+        table = self._table()
+        length = table.index
+        at, replies = 0, 0
+        while at < length:
+            reply = await self._catch_up_reply(at)
+            replies += 1
+            self._ensure(reply.next_index == length, "5.6", f"next_index {length} (the log's "
+                         "length: the peer waits for the checker)", reply.next_index)
+            self._ensure(0 < len(reply.entries) <= 256, "5.6", f"1 to 256 entries from #{at}",
+                         len(reply.entries))
+            for item in reply.entries:
+                i = item.entry.index
+                self._ensure(item.entry == table.entries[i], "5.6", f"entry #{i} as the "
+                             f"checker logged it: {table.entries[i]}", item.entry)
+                self._ensure(item.state_hash == self.ours[i], "5.6", f"the state hash after "
+                             f"entry #{i}: {self.ours[i].hex()} (the rules')",
+                             item.state_hash.hex())
+            at += len(reply.entries)
+        past = await self._catch_up_reply(length + 5)
+        self._ensure(not past.entries and past.next_index == length, "5.6", "a reply "
+                     f"without entries and next_index {length} for from_index {length + 5}",
+                     f"{len(past.entries)} entries, next_index {past.next_index}")
+        return f"{length} entries in {replies} repl{'y' if replies == 1 else 'ies'}, all agree"
+
+    async def _catch_up_reply(self, at: int) -> CatchUpReply:
+        d, table = self.driver, self._table()
+        d.send(self.peer, CatchUpRequest(at))
+        item = await d.next(lambda it: it.rx.sender == self.peer and it.env is not None
+                            and isinstance(it.env.body, CatchUpReply | ErrorMsg), "5.6",
+                            f"a CatchUpReply for from_index {at}")
+        assert item.env is not None
+        reply = item.env.body
+        if isinstance(reply, ErrorMsg):
+            raise Deviation("5.6", f"a CatchUpReply for from_index {at}", describe(item))
+        assert isinstance(reply, CatchUpReply)
+        self._ensure(reply.header == table.header, "5.6", f"the table's header "
+                     f"{table.header}", reply.header)
+        self._ensure(reply.from_index == min(at, table.index), "5.6", "from_index "
+                     f"min({at}, the log's length)", reply.from_index)
+        return reply
 
     # -- simultaneous steps --------------------------------------------------------------
 

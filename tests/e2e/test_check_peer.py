@@ -3,8 +3,10 @@ our host; ``join``: our joiner joins the checker's table): against our own peer 
 scenario passes; against deliberately broken peers (tests/e2e/silentpeer.py: no Error for
 an out-of-turn action; tests/e2e/wronghash.py: state hashes that are not the rules';
 tests/e2e/badreveal.py: a seed share that breaks its commitment; tests/e2e/norepeat.py: no
-seed repeats after a stall) the deviation is caught, in the right scenario, with the right
-docs/protocol.md section, and the rest of the report is unaffected."""
+seed repeats after a stall; tests/e2e/revealcheat.py: a step's reveal that breaks its
+commitment; tests/e2e/badcatchup.py: catch-up replies with hashes not its own) the
+deviation is caught, in the right scenario, with the right docs/protocol.md section, and
+the rest of the report is unaffected."""
 
 from __future__ import annotations
 
@@ -46,6 +48,9 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     assert results["seed-repeat"]["summary"] == ("the commitment and the reveal sent again, "
                                                  "identical")
     assert results["play"]["checks"] > 10  # every action of the peer's was checked
+    assert results["return"]["summary"] == ("Hello and Start again taken; the host sent the "
+                                            "same seats")
+    assert results["catch-up"]["checks"] > 16  # entry and hash of each of 8 or more entries
     assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
     assert host.wait_event("over")  # the peer under test played on to the end
 
@@ -118,6 +123,8 @@ def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
     assert results["hello"]["summary"].endswith("nothing before its seat")
     assert results["refuse-seat-moved"]["summary"] == "refused WRONG_PHASE"
     assert results["refuse-seat-count"]["summary"] == "refused WRONG_SEAT"
+    assert results["return"]["summary"] == "Hello and Start again taken"
+    assert results["catch-up"]["verdict"] == "pass"
     assert results["play"]["checks"] > 10
     assert joiner.wait_event("over")  # the peer under test played on to the end
 
@@ -162,3 +169,13 @@ def test_a_joiner_whose_step_reveal_breaks_its_commitment_is_caught_at_4_5(
     assert results["end"]["verdict"] == "skip"
     # The probes at the first step still passed: the reveal is what deviates.
     assert results["refuse-second-commit"]["verdict"] == "pass"
+
+
+def test_a_host_whose_catch_up_hashes_lie_is_caught_at_5_6(table: Table) -> None:
+    status, results, _ = check(table, plugins="badcatchup")
+    assert status == 1
+    bad = results["catch-up"]
+    assert bad["verdict"] == "fail" and bad["section"] == "5.6"
+    assert bad["expected"].startswith("the state hash after entry #0: ")
+    # Only that scenario: the game itself is played correctly.
+    assert not_passed(results) == {"catch-up"}
