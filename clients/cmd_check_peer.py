@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hedgerow.clients.cli import make_plugin_host
@@ -63,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "(default: 10)")
         p.add_argument("--name", default="check-peer",
                        help="the checker's display name at the table (default: check-peer)")
+        p.add_argument("--log", type=Path, default=None, metavar="PATH",
+                       help="the log file the peer under test writes, or the folder it "
+                            "writes its logs in: checked once the game is over (§6)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,7 +94,8 @@ def run_host(args: argparse.Namespace) -> Report:
         raise HedgerowError(f"{args.address!r} is not a table address HOST:PORT/KEY: {exc}") \
             from None
     plugins = make_plugin_host(args)
-    return asyncio.run(check_hosted(address, plugins, timeout=args.timeout, name=args.name))
+    return asyncio.run(check_hosted(address, plugins, timeout=args.timeout, name=args.name,
+                                    log=args.log))
 
 
 def run_join(args: argparse.Namespace) -> Report:
@@ -119,7 +124,7 @@ def run_join(args: argparse.Namespace) -> Report:
         try:
             return await check_joining(ruleset, plugins, bind=args.bind, port=args.port,
                                        timeout=args.timeout, wait=args.wait, name=args.name,
-                                       opened=opened)
+                                       log=args.log, opened=opened)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

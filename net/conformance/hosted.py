@@ -17,6 +17,7 @@ others itself).  It plays open-deck tables (§10.12), turns and simultaneous ste
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
@@ -44,9 +45,9 @@ class HostedCheck(Session):
     scenarios = SCENARIOS
 
     def __init__(self, address: TableAddress, plugins: PluginHost, *, timeout: float = 10.0,
-                 name: str = "check-peer") -> None:
+                 name: str = "check-peer", log: Path | None = None) -> None:
         super().__init__(str(address), plugins, timeout=timeout, name=name,
-                         bind=_bind_host(address.host))
+                         bind=_bind_host(address.host), log=log)
         self.address = address
         self.peer = address.key
         self.peer_endpoint = address.endpoint
@@ -168,9 +169,10 @@ def _bind_host(host: str) -> str:
 
 
 async def check_hosted(address: TableAddress, plugins: PluginHost, *, timeout: float = 10.0,
-                       name: str = "check-peer") -> Report:
-    """Run every hosted scenario against the table at ``address``; the report."""
-    check = HostedCheck(address, plugins, timeout=timeout, name=name)
+                       name: str = "check-peer", log: Path | None = None) -> Report:
+    """Run every hosted scenario against the table at ``address`` (with ``log``, the log
+    file the peer writes, or its folder, is checked too); the report."""
+    check = HostedCheck(address, plugins, timeout=timeout, name=name, log=log)
     report = await check.run()
     await asyncio.sleep(0)
     return report

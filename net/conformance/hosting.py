@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
@@ -56,12 +57,13 @@ ROUND = 1
 SCENARIOS: dict[str, tuple[str, str]] = {
     "hello": ("3.1", "the joiner's Hello: its link, its fields, nothing before its seat"),
     "seating": ("3.1", "the joiner takes its SeatAssignment (on its ROUTER) and seeds"),
-    **{k: v for k, v in SHARED.items() if k not in ("play", "end")},
+    **{k: v for k, v in SHARED.items() if k not in ("play", "end", "log-file")},
     "refuse-seat-moved": ("5.3", "a SeatAssignment moving a seat once seated: WRONG_PHASE"),
     "refuse-seat-count": ("5.3", "a SeatAssignment with another seat count: "
                                      "WRONG_SEAT"),
     "play": SHARED["play"],
     "end": SHARED["end"],
+    "log-file": SHARED["log-file"],
 }
 
 
@@ -72,9 +74,9 @@ class HostingCheck(Session):
 
     def __init__(self, ruleset: Ruleset, plugins: PluginHost, *, bind: str = "127.0.0.1",
                  port: int = 0, timeout: float = 10.0, wait: float = 300.0,
-                 name: str = "check-peer",
+                 name: str = "check-peer", log: Path | None = None,
                  opened: Callable[[TableAddress, str], None] | None = None) -> None:
-        super().__init__("", plugins, timeout=timeout, name=name, bind=bind)
+        super().__init__("", plugins, timeout=timeout, name=name, bind=bind, log=log)
         self.ruleset = ruleset
         self.table_rules = ruleset
         self.fingerprint = rulesmatch.table_fingerprint(ruleset, open_deck=True)
@@ -201,13 +203,13 @@ class HostingCheck(Session):
 
 async def check_joining(ruleset: Ruleset, plugins: PluginHost, *, bind: str = "127.0.0.1",
                         port: int = 0, timeout: float = 10.0, wait: float = 300.0,
-                        name: str = "check-peer",
+                        name: str = "check-peer", log: Path | None = None,
                         opened: Callable[[TableAddress, str], None] | None = None) -> Report:
     """Open the checker's table of ``ruleset``, call ``opened(address, fingerprint)``, wait
     for the peer under test to join and run every scenario; the report."""
     ruleset.check_players(PLAYERS)  # the checker's table has 2 seats
     check = HostingCheck(ruleset, plugins, bind=bind, port=port, timeout=timeout, wait=wait,
-                         name=name, opened=opened)
+                         name=name, log=log, opened=opened)
     report = await check.run()
     await asyncio.sleep(0)
     return report

@@ -35,10 +35,12 @@ game could not be checked.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from hedgerow.core.actions import Action
@@ -51,6 +53,8 @@ from hedgerow.core.seeding import commitment
 from hedgerow.core.table import Applied, Table
 from hedgerow.net import rulesmatch
 from hedgerow.net.keys import generate
+from hedgerow.net.logfile import LogReadResult, read_log
+from hedgerow.net.logverify import verify
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
@@ -105,6 +109,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "catch-up": ("5.6", "CatchUpReply: the whole log, its hashes; none past the end"),
     "play": ("3.3", "the game to its end: turns, chain, legality, state hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
+    "log-file": ("6", "--log: the peer's log file reads, matches the game and verifies"),
 }
 
 _NO_TURN = "the checker's seat had no one-seat turn"
@@ -158,11 +163,13 @@ class Session:
     scenarios: ClassVar[dict[str, tuple[str, str]]] = SHARED
 
     def __init__(self, target: str, plugins: PluginHost, *, timeout: float = 10.0,
-                 name: str = "check-peer", bind: str = "127.0.0.1") -> None:
+                 name: str = "check-peer", bind: str = "127.0.0.1",
+                 log: Path | None = None) -> None:
         self.plugins = plugins
         self.timeout = timeout
         self.name = name
         self.bind = bind
+        self.log_path = log  # the log file the peer under test writes, or its folder
         self.port = 0  # where the checker's ROUTER listens (0: a free port)
         self.report = Report(target)
         self.driver = Driver(timeout)
@@ -210,14 +217,16 @@ class Session:
                 ok = await self._scenario("start", self._start)
             ok = ok and await self._scenario("play", self._play)
             ok = ok and await self._scenario("end", self._end)
+            if ok and self.log_path is not None:
+                await self._scenario("log-file", self._log_file)
         finally:
             await self.driver.close()
         ran = {r.name for r in self.report.results}
         played = any(r.name == "play" and r.verdict is Verdict.PASS
                      for r in self.report.results)
         for name, (section, _) in self.scenarios.items():
-            if name in ran:
-                pass
+            if name in ran or (name == "log-file" and self.log_path is None):
+                pass  # ran, or not asked for
             elif played and name in MOMENTS:
                 self.report.results.append(Result(
                     name, section, Verdict.NA, MOMENTS[name]))
@@ -759,6 +768,71 @@ class Session:
         self._ensure(not errors, "5.1", "no Error for the checker's envelopes",
                      describe(errors[0]) if errors else "")
         return f"the peer's hashes of all {last + 1} entries agree"
+
+    # -- the peer's log file ----------------------------------------------------------
+
+    async def _log_file(self) -> str:
+        """The log the peer under test wrote (§6): it reads to its end, its header is this
+        table's (game, fingerprint, players, seed, table id, the peer's seat), it holds
+        every entry of the game with the rules' state hash, and it replays with the rules
+        (`hedgerow.net.logverify.verify`, what ``hedgerow replay --verify`` runs).  Read
+        again until it holds the whole game (the peer may still be writing), within the
+        timeout."""
+        table, seats = self._table(), self._seats()
+        assert self.log_path is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while True:
+            path, result = self._find_log()
+            if result.problem is not None or len(result.entries) >= table.index \
+                    or loop.time() > deadline:
+                break
+            await asyncio.sleep(0.2)
+        self._ensure(result.problem is None, "6", f"a log file that reads to its end ({path})",
+                     result.problem)
+        header = result.header
+        assert header is not None
+        want = (self._ruleset().spec.name, table.header.fingerprint, seats.players,
+                table.header.seed, self.driver.table_id, seats.seats_of(self.peer)[0])
+        got = (header.game, header.fingerprint, header.players, header.seed,
+               header.table_id, header.own_seat)
+        self._ensure(got == want, "6", "the header (game, fingerprint, players, seed, table_id, "
+                     f"own_seat) {want}", got)
+        self._ensure(len(result.entries) == table.index, "6", f"{table.index} entries (the "
+                     "whole game)", len(result.entries))
+        for i, item in enumerate(result.entries):
+            self._ensure(item.entry == table.entries[i], "6", f"entry #{i} as played: "
+                         f"{table.entries[i]}", item.entry)
+            self._ensure(item.state_hash == self.ours[i], "6", f"the state hash after entry "
+                         f"#{i}: {self.ours[i].hex()} (the rules')", item.state_hash.hex())
+        mismatch = verify(lambda _: self._ruleset(), result)
+        self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
+        return f"{len(result.entries)} entries and the header agree; verified"
+
+    def _find_log(self) -> tuple[Path, LogReadResult]:
+        """The peer's log: ``--log`` itself, or in that folder (or below it) the log of this
+        table and the peer's seat (by its header); a deviation when there is none."""
+        assert self.log_path is not None
+        where = self.log_path
+        if not where.is_dir():
+            try:
+                return where, read_log(where)
+            except OSError as exc:
+                raise Deviation("6", f"a log file at {where}", str(exc)) from None
+        seat = self._seats().seats_of(self.peer)[0]
+        for path in sorted(p for p in where.rglob("*") if p.is_file()):
+            with contextlib.suppress(OSError):
+                result = read_log(path)
+                h = result.header
+                if h is not None and h.table_id == self.driver.table_id and h.own_seat == seat:
+                    return path, result
+        raise Deviation("6", f"a log file of this table (table_id "
+                        f"{self.driver.table_id.hex()}, seat {seat}) in {where}",
+                        "none: no file there has that header")
+
+    def _ruleset(self) -> Ruleset:
+        assert self.table_rules is not None
+        return self.table_rules
 
     # -- the probes at the checker's turn ----------------------------------------------
 

@@ -10,7 +10,11 @@ the rest of the report is unaffected."""
 
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from e2e.helpers import Table, hedgerow, peer_env
@@ -33,7 +37,7 @@ def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]
     host, address = table.host("petals", 2, "--open-deck", "--bot", "random",
                                env=peer_env(plugins=plugins))
     run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
-                   env=peer_env(), timeout=120)
+                   "--log", str(host.home / "logs"), env=peer_env(), timeout=120)
     assert run.stdout, run.stderr
     report = json.loads(run.stdout)
     assert report["target"] == address
@@ -51,6 +55,7 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     assert results["return"]["summary"] == ("Hello and Start again taken; the host sent the "
                                             "same seats")
     assert results["catch-up"]["checks"] > 16  # entry and hash of each of 8 or more entries
+    assert results["log-file"]["summary"].endswith("entries and the header agree; verified")
     assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
     assert host.wait_event("over")  # the peer under test played on to the end
 
@@ -102,13 +107,16 @@ def check_joiner(table: Table, *, game: str = "petals", plugins: str = "",
     """``hedgerow check-peer join GAME`` and our joiner (a random bot, ``plugins`` loaded
     into it) at the address it printed; ``rules``: the game plugin both load.  (Exit status,
     results by scenario, the joiner.)"""
+    home = Path(tempfile.mkdtemp(prefix="hedgerow-joiner-"))  # its log is checked (--log)
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
     checker = table.start(["check-peer", "join", game, "--bind", "127.0.0.1", "--json",
-                           "--timeout", "10", "--wait", "60"], peer_env(plugins=rules))
+                           "--timeout", "10", "--wait", "60", "--log", str(home / "logs")],
+                          peer_env(plugins=rules))
     opened = checker.wait_event("open")
     assert opened["fingerprint"].startswith(f"{game}@")
     assert opened["fingerprint"].endswith("#open-deck") and opened["players"] == 2
     joiner = table.join(opened["address"], "--bot", "random",
-                        env=peer_env(plugins=",".join(p for p in (rules, plugins) if p)))
+                        env=peer_env(home, plugins=",".join(p for p in (rules, plugins) if p)))
     status, _ = checker.finish(timeout=120)
     report = json.loads(checker.lines[-1])
     assert report["target"] == f"join {opened['address']}"
@@ -125,6 +133,7 @@ def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
     assert results["refuse-seat-count"]["summary"] == "refused WRONG_SEAT"
     assert results["return"]["summary"] == "Hello and Start again taken"
     assert results["catch-up"]["verdict"] == "pass"
+    assert results["log-file"]["verdict"] == "pass"
     assert results["play"]["checks"] > 10
     assert joiner.wait_event("over")  # the peer under test played on to the end
 
@@ -179,3 +188,12 @@ def test_a_host_whose_catch_up_hashes_lie_is_caught_at_5_6(table: Table) -> None
     assert bad["expected"].startswith("the state hash after entry #0: ")
     # Only that scenario: the game itself is played correctly.
     assert not_passed(results) == {"catch-up"}
+
+
+def test_a_joiner_whose_log_file_holds_a_wrong_hash_is_caught_at_6(table: Table) -> None:
+    status, results, _ = check_joiner(table, plugins="badlog")
+    assert status == 1
+    bad = results["log-file"]
+    assert bad["verdict"] == "fail" and bad["section"] == "6"
+    assert bad["expected"].startswith("the state hash after entry #2: ")
+    assert not_passed(results) == {"log-file"}  # on the wire it told the truth
