@@ -369,14 +369,14 @@ def stall_game(number: int, bot: str, seat: int) -> dict[str, Any]:
     from hedgerow.core.seeding import seed_from_int
     from hedgerow.core.table import Table
 
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("mandala", players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("mandala", players=2)
     rules = ruleset.gamedef
     seed = seed_from_int(number)
-    specs = [resolve(host, "greedy", "mandala")] * 2
-    specs[seat] = resolve(host, bot, "mandala")
+    specs = [resolve(plugins, "greedy", "mandala")] * 2
+    specs[seat] = resolve(plugins, bot, "mandala")
     bots = [make_bot(ruleset, 2, seed, specs[s], s) for s in range(2)]
-    shadow = make_bot(ruleset, 2, b"budget-curve-shadow", resolve(host, "greedy", "mandala"),
+    shadow = make_bot(ruleset, 2, b"budget-curve-shadow", resolve(plugins, "greedy", "mandala"),
                       seat)
     table_ = Table(ruleset, 2, seed)
     downs: list[bool] = []

@@ -185,12 +185,12 @@ def test_face_down_and_completing_plays() -> None:
 
 
 def test_the_stall_count_is_of_the_game_simulate_plays() -> None:
-    host = PluginHost(autoload=False)
-    ruleset = host.ruleset("mandala", players=2)
+    plugins = PluginHost(autoload=False)
+    ruleset = plugins.ruleset("mandala", players=2)
     for seat in (0, 1):
         result = bc.stall_game(900000 + seat, "ismcts:8", seat)
-        specs = [resolve(host, "greedy", "mandala")] * 2
-        specs[seat] = resolve(host, "ismcts:8", "mandala")
+        specs = [resolve(plugins, "greedy", "mandala")] * 2
+        specs[seat] = resolve(plugins, "ismcts:8", "mandala")
         table = play(ruleset, 2, seed_from_int(900000 + seat), specs)
         assert result["state_hash"] == table.state_hash().hex()
         outcome = table.outcome()
