@@ -289,10 +289,10 @@ class LiveApp(WatchApp):
     """The viewer over a live table (see the module docstring)."""
 
     def __init__(self, films: LiveFilms, film: Film, *, seat: int = 0,
-                 host: PluginHost | None = None, input: Input | None = None,
+                 plugins: PluginHost | None = None, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.film = film
-        self.ui = ClientUI(load_ui(host or PluginHost(), film.ruleset))
+        self.ui = ClientUI(load_ui(plugins or PluginHost(), film.ruleset))
         self.watch = self.live = LiveWatch(films, film, self.ui, seat=seat,
                                            invalidate=self._invalidate)
         self.state = self.watch.table
@@ -314,7 +314,7 @@ class LiveApp(WatchApp):
 
 
 async def run_live(spectator: Spectator, where: str, *, seat: int = 0,
-                   host: PluginHost | None = None, input: Input | None = None,
+                   plugins: PluginHost | None = None, input: Input | None = None,
                    output: Output | None = None, wait: float | None = None) -> int:
     """Watch ``spectator``'s table (at ``where``) until the viewer is left; the viewer
     opens once the game's first entry is in (the spectator says what it waits for
@@ -339,7 +339,7 @@ async def run_live(spectator: Spectator, where: str, *, seat: int = 0,
             print("The host left before the game began." if spectator.host == Link.LEFT
                   else "The game did not begin.", flush=True)
             return 1
-        app = LiveApp(films, film, seat=seat, host=host, input=input, output=output)
+        app = LiveApp(films, film, seat=seat, plugins=plugins, input=input, output=output)
         return await app.run()
     finally:
         with contextlib.suppress(asyncio.CancelledError):
@@ -363,4 +363,4 @@ async def watch_at(address: str, plugins: PluginHost, *, name: str = "", timeout
         raise
     if spectator.live is None or not spectator.live.history:
         print("Waiting for the game to start (Ctrl-C leaves)…", flush=True)
-    return await run_live(spectator, address, seat=first, host=plugins)
+    return await run_live(spectator, address, seat=first, plugins=plugins)
