@@ -328,7 +328,9 @@ class Sealing:
         """A pass from ``party``'s peer; why it is refused, or None."""
         if msg.party == self.me and party != self.me:
             return None  # our own pass, made while a bot ran our seat: we make our own
-        if self.maker(msg.party) != party:
+        if party != msg.party and self.maker(msg.party) != party:
+            # (A party's own pass is taken from it at any time: a returning party makes
+            # its passes again before every peer has seen it reclaim its seat, §10.11.)
             return f"party {party} cannot make party {msg.party}'s pass"
         step = mp.Step(_NAMES[msg.phase], msg.party, _split(msg.points),
                        _split(msg.commitments))
@@ -675,8 +677,15 @@ class Sealing:
 
     def recover(self, party: int) -> None:
         """A takeover of ``party``'s seat passed: open the shares of its secret we can (ours,
-        and those sealed to parties whose secret we recovered before) to every party."""
-        if not self.can_recover(party) or party in self.recovered:
+        and those sealed to parties whose secret we recovered before) to every party.  A
+        party taken over again after a reclaim is absent again at once (its secret is
+        known): the lowest party present makes its passes from the next one due."""
+        if party in self.recovered and party != self.me:
+            self.absent.add(party)
+            self.out.recovered(party)
+            self.pump()
+            return
+        if not self.can_recover(party):
             return
         self.absent.add(party)
         for holder, share in sorted(self._escrow[party].items()):
@@ -694,7 +703,11 @@ class Sealing:
         self.pump()
 
     def on_escrow_open(self, party: int, msg: EscrowOpen) -> str | None:
-        """A share of a departed party's secret, opened by ``party``'s peer."""
+        """A share of a departed party's secret, opened by ``party``'s peer.  Shares of our
+        own secret (opened while a bot ran our seat, sent again as we return) are ignored:
+        we hold our secret, and are not absent (§10.11)."""
+        if msg.party == self.me:
+            return None
         if msg.party not in self._escrow or msg.holder not in self._escrow[msg.party]:
             return f"no share of party {msg.party}'s secret was sealed to party {msg.holder}"
         if msg.holder != party and msg.holder not in self.recovered:
@@ -756,7 +769,9 @@ class Sealing:
         return self.quiet()
 
     def returned(self, party: int) -> None:
-        """A departed party is back (a reclaim): it makes its own passes again."""
+        """A departed party is back (a reclaim): it makes its own passes again, from the
+        next pass not made yet (those made for it meanwhile stand: they are the ones it
+        would make, §10.11), and its keys count only once it sends them."""
         self.absent.discard(party)
 
     def resend(self, party: int | None = None) -> None:
@@ -773,7 +788,7 @@ class Sealing:
         if self.me in self._escrow:
             out.append(EscrowShares(self.me, tuple(self._escrow[self.me][h]
                                                    for h in sorted(self._escrow[self.me]))))
-        for dealer in sorted(self.absent):  # the shares we opened for a takeover
+        for dealer in sorted(self.absent - {party}):  # the shares we opened for a takeover
             opened = self._open_shares.get(dealer, {})
             out += [EscrowOpen(dealer, holder, opened[holder]) for holder in sorted(opened)
                     if holder == self.me or holder in self.recovered]

@@ -402,11 +402,13 @@ class SealedPlay:
         departed peer's secret; once recovered, the runner is shown the seat's cards."""
         if self.sealing is None:
             return
-        party = self._own_party(seat)
-        if party in self.sealing.recovered or not self.sealing.can_recover(party):
-            self.sealing.seat_moved(seat)  # (no deck yet: nothing of its to open)
+        party, sealing = self._own_party(seat), self.sealing
+        if party in sealing.recovered and party not in sealing.absent:
+            sealing.recover(party)  # gone again after a reclaim: its secret is known
+        elif party in sealing.recovered or not sealing.can_recover(party):
+            sealing.seat_moved(seat)  # (no deck yet: nothing of its to open)
         else:
-            self.sealing.recover(party)
+            sealing.recover(party)
 
     def handed_back(self, seat: int) -> None:
         """``seat`` is its own peer's again: it makes its own passes, and is shown the cards

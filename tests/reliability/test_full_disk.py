@@ -123,7 +123,9 @@ def test_a_disk_that_fills_mid_game_leaves_the_seat_lost_and_resume_loses_nothin
     silent: the others see it lost, not left, and a bot takes the seat by agreement (the
     table goes on).  Its log is a whole prefix of the table's.  Once there is room again,
     ``hedgerow resume`` takes the seat back and plays to the end: every log verifies and
-    holds the same entries."""
+    holds the same entries.  At a sealed table the others recovered the seat's secret from
+    the escrow for their bot; the seat comes back, makes its own passes again and finishes
+    (docs/protocol.md §10.11)."""
     room = 2 * TABLE_ROOM // 1024
     extra = ("--open-deck",) if deck == "open" else ()
     with SmallDisk(room) as disk:
@@ -159,11 +161,6 @@ def test_a_disk_that_fills_mid_game_leaves_the_seat_lost_and_resume_loses_nothin
         assert "(doomed) is lost" in host.stderr, host.stderr
         assert read_log(Path(host.wait_event("start")["log"])).entries[:len(mine.entries)] \
             == mine.entries  # (what it logged is the table's, entry for entry)
-        if deck == "sealed":
-            # (Coming back to a sealed table whose bot played the seat with its recovered
-            # secret hangs the same way for a seat killed outright: a problem of the sealed
-            # deck's own, docs/reliability.md "Full disks"; the full disk's part ends here.)
-            return
         # Room again: the seat comes back where its log ends, and plays to the end.
         disk.free()
         back = table.start(["resume", str(log), "--json", "--delay", "0.1"], full)
