@@ -378,10 +378,13 @@ class Spectators:
             self._push(beat=True)
 
     def close(self, reason: str) -> None:
-        """The host leaves: every spectator is told."""
+        """The host leaves: every spectator gets the records of the last moments (a flush
+        still pending) and is told."""
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
+            if self.watchers:
+                self._push()  # (found by check-peer's spectator-feed: they were lost)
         for w in self.watchers.values():
             self._send(w, Leave(reason[:200], LeaveReason.GAME_OVER
                                 if self.ctx.phase == Phase.FINISHED else LeaveReason.QUIT))

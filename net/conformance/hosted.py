@@ -8,7 +8,16 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
 * ``seating`` (§3.1, §1): the `SeatAssignment`s: on which link, the fields, our own entry,
   the final seating, and a DEALER to every other seat;
 * then the scenarios every side shares (`session.SHARED`): seeding and its repeats, the
-  ``Start`` barrier, the hostile probes at the checker's turn, the game and the end report.
+  ``Start`` barrier, the hostile probes at the checker's turn, a return and catch-up, the
+  game and the end report (and with ``--log`` the peer's log file);
+* ``spectator`` (§3.4), right after the return: a second key of the checker's says `Hello`
+  as a spectator; the host dials it and sends a `SeatAssignment` without seat, with it
+  among the ``watchers``, and tells the seated checker the new ``watchers``;
+* ``spectator-refused`` (§3.4): an `ActionMsg` from the spectator is refused
+  ``WRONG_SEAT``;
+* ``spectator-feed`` (§3.4), once the game is over: the spectator's stream (the
+  `SpectatorFeed` records it heartbeats its count of) is the host's log: the header and
+  every entry with the rules' state hash.
 
 The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
 others itself).  It plays open-deck tables (§10.12), turns and simultaneous steps.
@@ -23,20 +32,39 @@ from hedgerow.core.errors import HedgerowError
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net import rulesmatch
 from hedgerow.net.address import TableAddress, split_endpoint
-from hedgerow.net.messages import ErrorCode, Hello, SeatAssignment
+from hedgerow.net.codec import CodecError, decode_log_record
+from hedgerow.net.messages import (
+    ActionMsg,
+    ErrorCode,
+    Hello,
+    Leave,
+    LeaveReason,
+    LoggedEntry,
+    LogHeader,
+    SeatAssignment,
+    SpectatorFeed,
+)
 
-from .driver import body_is
-from .report import Report
+from .driver import Driver, body_is
+from .report import Deviation, Report, Verdict
 from .session import SHARED, Seats, Session, Unsupported
 
 #: Every scenario of ``check-peer host``: name -> (section, what it checks).
 SCENARIOS: dict[str, tuple[str, str]] = {
-    "hello-wrong-table": ("3.1", "a Hello with another table's id is refused WRONG_TABLE"),
-    "hello-rules-mismatch": ("3.1", "a Hello with other rules is refused RULES_MISMATCH"),
-    "hello-wrong-seat": ("3.1", "a Hello asking for seat 31 is refused WRONG_SEAT"),
-    "seating": ("3.1", "SeatAssignments: link, fields, our seat, the final seating"),
-    **SHARED,
+    "hello-wrong-table": ("3.1", "another table's id: refused WRONG_TABLE"),
+    "hello-rules-mismatch": ("3.1", "other rules: refused RULES_MISMATCH"),
+    "hello-wrong-seat": ("3.1", "seat 31 asked for: refused WRONG_SEAT"),
+    "seating": ("3.1", "SeatAssignments: link, fields, seats"),
+    **{k: v for k, v in SHARED.items() if k not in ("play", "end", "log-file")},
+    "spectator": ("3.4", "a spectator seated without a seat, announced"),
+    "spectator-refused": ("3.4", "an ActionMsg from the spectator: WRONG_SEAT"),
+    "play": SHARED["play"],
+    "end": SHARED["end"],
+    "spectator-feed": ("3.4", "the spectator's stream: header, every entry"),
+    "log-file": SHARED["log-file"],
 }
+#: The display name of the checker's spectator.
+WATCHER = "check-peer-watcher"
 
 
 class HostedCheck(Session):
@@ -52,6 +80,23 @@ class HostedCheck(Session):
         self.peer = address.key
         self.peer_endpoint = address.endpoint
         self.peer_is_host = True
+        self.watcher: Driver | None = None  # the checker's spectator
+        self.feed: list[bytes] = []  # the records of the stream it holds
+
+    async def _midgame(self) -> None:
+        if await self._scenario("spectator", self._spectator):
+            await self._scenario("spectator-refused", self._spectator_refused)
+
+    async def _after_end(self) -> None:
+        if self.watcher is not None and self._passed("spectator"):
+            await self._scenario("spectator-feed", self._spectator_feed)
+
+    async def _close(self) -> None:
+        if self.watcher is not None:
+            await self.watcher.close()
+
+    def _passed(self, name: str) -> bool:
+        return any(r.name == name and r.verdict is Verdict.PASS for r in self.report.results)
 
     async def _seat(self) -> bool:
         await self._hello_probes()  # the seating is checked whatever these gave
@@ -145,6 +190,93 @@ class HostedCheck(Session):
         self._ensure(any(p.public_key == self.peer for p in got.peers), "3.1",
                      "the host listed among the peers", "no peer with the host's key")
         self._ensure(1 <= got.round <= 2 ** 20, "2.3", "a round in 1..2^20", got.round)
+
+
+    # -- a spectator (§3.4) -------------------------------------------------------------
+
+    async def _spectator(self) -> str:
+        """A second key of the checker's says `Hello` as a spectator in the middle of the
+        game: the host dials its address and sends a `SeatAssignment` without a seat (the
+        seats, the round, the spectator among the `watchers`), and tells the seated
+        checker the new `watchers`."""
+        seats, table_id = self._seats(), self.driver.table_id
+        w = self.watcher = await Driver(self.timeout).start(self.bind)
+        w.connect(self.peer, self.peer_endpoint)
+        w.send(self.peer, Hello(seats.fingerprint, rulesmatch.installed(self.plugins), WATCHER,
+                                None, False, w.endpoint, spectator=True), table_id=table_id)
+        item = await w.next(body_is(SeatAssignment, self.peer), "3.4", "a SeatAssignment "
+                            "for the spectator")
+        assert item.env is not None and isinstance(item.env.body, SeatAssignment)
+        got = item.env.body
+        self._ensure(item.rx.route is not None, "3.4", "the SeatAssignment over a DEALER the "
+                     "host dialed to the spectator's Hello.address", "it came back on the "
+                     "spectator's own link")
+        self._ensure(item.env.table_id == table_id, "3.4", f"the table's id {table_id.hex()}",
+                     item.env.table_id.hex())
+        holders = {p.seat: p.public_key for p in got.peers}
+        self._ensure((got.seat, got.players, got.fingerprint, holders, got.round)
+                     == (None, seats.players, seats.fingerprint, seats.holders, seats.round),
+                     "3.4", "no seat, and the table's seat count, fingerprint, seats and round",
+                     f"seat {got.seat}, {got.players}, {got.fingerprint}, {sorted(holders)}, "
+                     f"round {got.round}")
+        self._ensure(WATCHER in got.watchers, "3.4", f"{WATCHER!r} among the watchers",
+                     got.watchers)
+        w.table_id = table_id
+        w.beat(lambda: [self.peer], self._drain_feed)
+        told = await self.driver.next(
+            lambda it: body_is(SeatAssignment, self.peer)(it) and it.env is not None
+            and WATCHER in getattr(it.env.body, "watchers", ()), "3.4",
+            f"the seating again, to the checker's seat, with {WATCHER!r} among the watchers")
+        assert told.env is not None and isinstance(told.env.body, SeatAssignment)
+        self._ensure(told.env.body.seat == seats.seat, "3.4", f"the checker's seat "
+                     f"{seats.seat}", told.env.body.seat)
+        return "a SeatAssignment without seat; the seats told"
+
+    async def _spectator_refused(self) -> str:
+        w, table = self.watcher, self._table()
+        assert w is not None
+        action = table.legal_actions(self._seats().seat)[0]
+        seq, data = w.envelope(ActionMsg(table.index, table.head, self._seats().seat, action))
+        await w.refusal(self.peer, data, seq, ErrorCode.WRONG_SEAT, "3.4",
+                        ref_index=table.index)
+        return "refused WRONG_SEAT"
+
+    def _drain_feed(self) -> int:
+        """Take the feeds the spectator received into `feed` (a feed from beyond what it
+        holds is ignored; one that overlaps is taken from where it is); how many records
+        it holds (its Heartbeat's ``next_index``, §3.4)."""
+        assert self.watcher is not None
+        for item in self.watcher.take(body_is(SpectatorFeed, self.peer)):
+            assert item.env is not None and isinstance(item.env.body, SpectatorFeed)
+            feed = item.env.body
+            if feed.first == 0 and feed.records:
+                self.feed = []
+            if feed.first <= len(self.feed):
+                self.feed[feed.first:] = feed.records
+        return len(self.feed)
+
+    async def _spectator_feed(self) -> str:
+        """By the end, the spectator holds the host's log as a stream: the header and
+        every entry of the game with the rules' state hash (no seat events here)."""
+        table = self._table()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while self._drain_feed() < 1 + table.index and loop.time() < deadline:
+            await asyncio.sleep(0.2)
+        try:
+            records = [decode_log_record(r) for r in self.feed]
+        except CodecError as exc:
+            raise Deviation("3.4", "records that decode as LogRecord", str(exc)) from None
+        self._ensure(bool(records) and isinstance(records[0], LogHeader), "3.4",
+                     "record 0 of the stream: the log's header",
+                     type(records[0]).__name__ if records else "no record")
+        header = records[0]
+        assert isinstance(header, LogHeader)
+        entries = [r for r in records[1:] if isinstance(r, LoggedEntry)]
+        self._check_records(header, entries, "3.4")
+        assert self.watcher is not None
+        self.watcher.send(self.peer, Leave("check-peer: done watching", LeaveReason.QUIT))
+        return f"{len(records)} records: the header and all {len(entries)} entries"
 
 
 def _same_endpoint(listed: str, ours: str) -> bool:

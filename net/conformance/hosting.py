@@ -55,12 +55,11 @@ QUIET_WAIT = 1.5
 ROUND = 1
 #: Every scenario of ``check-peer join``: name -> (section, what it checks).
 SCENARIOS: dict[str, tuple[str, str]] = {
-    "hello": ("3.1", "the joiner's Hello: its link, its fields, nothing before its seat"),
-    "seating": ("3.1", "the joiner takes its SeatAssignment (on its ROUTER) and seeds"),
+    "hello": ("3.1", "the joiner's Hello, nothing before its seat"),
+    "seating": ("3.1", "its SeatAssignment taken, then seeding"),
     **{k: v for k, v in SHARED.items() if k not in ("play", "end", "log-file")},
-    "refuse-seat-moved": ("5.3", "a SeatAssignment moving a seat once seated: WRONG_PHASE"),
-    "refuse-seat-count": ("5.3", "a SeatAssignment with another seat count: "
-                                     "WRONG_SEAT"),
+    "refuse-seat-moved": ("5.3", "a seat moved once seated: WRONG_PHASE"),
+    "refuse-seat-count": ("5.3", "another seat count: WRONG_SEAT"),
     "play": SHARED["play"],
     "end": SHARED["end"],
     "log-file": SHARED["log-file"],

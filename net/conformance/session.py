@@ -65,6 +65,8 @@ from hedgerow.net.messages import (
     ErrorMsg,
     Heartbeat,
     Hello,
+    LoggedEntry,
+    LogHeader,
     SeatAssignment,
     SeedCommit,
     SeedReveal,
@@ -88,28 +90,28 @@ STALL_WAIT = 6.0
 RETURN_AT = 8
 #: The scenarios both sides run once seated: name -> (section, what it checks).
 SHARED: dict[str, tuple[str, str]] = {
-    "seeding": ("3.2", "commit-reveal: commitments, reveals, shares match"),
-    "seed-repeat": ("3.2", "the seed agreement stalls: SeedCommit, SeedReveal sent again"),
-    "start": ("3.2", "Start: the agreed seed's header, the setup hash, the barrier"),
-    "refuse-illegal": ("3.3", "an action the rules refuse: ILLEGAL with the rules' code"),
+    "seeding": ("3.2", "commitments, then reveals matching them"),
+    "seed-repeat": ("3.2", "a stalled seed: SeedCommit, SeedReveal again"),
+    "start": ("3.2", "Start: seed, setup hash, the barrier"),
+    "refuse-illegal": ("3.3", "an illegal action: ILLEGAL, the rules' code"),
     "refuse-broken-chain": ("3.3", "an action with a wrong prev: BROKEN_CHAIN"),
     "refuse-wrong-seat": ("5.3", "an action for the peer's own seat: WRONG_SEAT"),
     "refuse-stranger": ("5.3", "a Heartbeat from a key with no seat: STRANGER"),
-    "refuse-forged-sender": ("1", "an envelope whose sender is not the link's key: STRANGER"),
+    "refuse-forged-sender": ("1", "a sender not the link's key: STRANGER"),
     "refuse-wrong-table": ("2", "an envelope with another table_id: WRONG_TABLE"),
-    "refuse-malformed": ("2", "bytes that are not an envelope: MALFORMED, no ref_seq"),
+    "refuse-malformed": ("2", "not an envelope: MALFORMED, no ref_seq"),
     "refuse-version": ("9", "protocol_version 3: PROTOCOL_MISMATCH"),
     "refuse-late-seed": ("5.4", "a SeedCommit once play started: WRONG_PHASE"),
     "silent-on-error": ("2.3", "an Error is never answered"),
-    "refuse-out-of-turn": ("3.3", "an action while the peer's seat is to act: OUT_OF_TURN"),
-    "refuse-step-action": ("3.3", "an ActionMsg at a simultaneous step: OUT_OF_TURN"),
+    "refuse-out-of-turn": ("3.3", "an action out of turn: OUT_OF_TURN"),
+    "refuse-step-action": ("3.3", "an ActionMsg at a step: OUT_OF_TURN"),
     "refuse-early-reveal": ("3.3", "a reveal before its commitment: BAD_REVEAL"),
     "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
-    "return": ("5.7", "the checker returns (Hello, Start again): no Error, the seats kept"),
-    "catch-up": ("5.6", "CatchUpReply: the whole log, its hashes; none past the end"),
-    "play": ("3.3", "the game to its end: turns, chain, legality, state hashes"),
+    "return": ("5.7", "the checker's Hello, Start again: taken"),
+    "catch-up": ("5.6", "CatchUpReply: the whole log, none past it"),
+    "play": ("3.3", "the game: turns, chain, legality, hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
-    "log-file": ("6", "--log: the peer's log file reads, matches the game and verifies"),
+    "log-file": ("6", "--log: the log file reads, agrees, verifies"),
 }
 
 _NO_TURN = "the checker's seat had no one-seat turn"
@@ -203,6 +205,16 @@ class Session:
     async def _opened(self) -> None:
         """The driver's ROUTER is bound (before anything else runs)."""
 
+    async def _midgame(self) -> None:
+        """A side's scenarios in the middle of the game, while the peer waits for the
+        checker (after ``return``)."""
+
+    async def _after_end(self) -> None:
+        """A side's scenarios once ``end`` passed."""
+
+    async def _close(self) -> None:
+        """Free what a side's scenarios opened."""
+
     async def run(self) -> Report:
         """Every scenario, in order; the report."""
         await self.driver.start(self.bind, self.port)
@@ -217,9 +229,12 @@ class Session:
                 ok = await self._scenario("start", self._start)
             ok = ok and await self._scenario("play", self._play)
             ok = ok and await self._scenario("end", self._end)
+            if ok:
+                await self._after_end()
             if ok and self.log_path is not None:
                 await self._scenario("log-file", self._log_file)
         finally:
+            await self._close()
             await self.driver.close()
         ran = {r.name for r in self.report.results}
         played = any(r.name == "play" and r.verdict is Verdict.PASS
@@ -349,7 +364,7 @@ class Session:
                                      describe(item))
         finally:
             d.broadcast(others, SeedReveal(seats.seat, seed_round.share, seats.round))
-        return "the commitment and the reveal sent again, identical"
+        return "SeedCommit, SeedReveal again, identical"
 
     # -- start -------------------------------------------------------------------------
 
@@ -397,6 +412,7 @@ class Session:
                 self.returned = True
                 if await self._scenario("return", self._return):
                     await self._scenario("catch-up", self._catch_up)
+                await self._midgame()
             if len(active) > 1:
                 await self._step(active)
                 moves["steps"] += 1
@@ -491,7 +507,7 @@ class Session:
                          f"{type(body).__name__}", "; ".join(describe_error(e)
                                                              for e in errors))
         if not self.peer_is_host:
-            return "Hello and Start again taken"
+            return "Hello, Start taken"
         item = await d.next(body_is(SeatAssignment, self.peer), "5.7", "the host's answer to "
                             "a returning Hello: the current SeatAssignment")
         assert item.env is not None and isinstance(item.env.body, SeatAssignment)
@@ -500,7 +516,7 @@ class Session:
         self._ensure(got.seat == seats.seat and holders == seats.holders, "5.7",
                      f"the same seats (the checker at seat {seats.seat})",
                      f"seat {got.seat}, {sorted(holders)}")
-        return "Hello and Start again taken; the host sent the same seats"
+        return "Hello, Start taken; the host sent the same seats"
 
     async def _catch_up(self) -> str:
         """`CatchUpRequest` from 0: replies of at most 256 entries covering the peer's
@@ -778,7 +794,7 @@ class Session:
         (`hedgerow.net.logverify.verify`, what ``hedgerow replay --verify`` runs).  Read
         again until it holds the whole game (the peer may still be writing), within the
         timeout."""
-        table, seats = self._table(), self._seats()
+        table = self._table()
         assert self.log_path is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
@@ -790,24 +806,32 @@ class Session:
             await asyncio.sleep(0.2)
         self._ensure(result.problem is None, "6", f"a log file that reads to its end ({path})",
                      result.problem)
-        header = result.header
-        assert header is not None
+        assert result.header is not None
+        self._check_records(result.header, list(result.entries), "6")
+        mismatch = verify(lambda _: self._ruleset(), result)
+        self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
+        return f"{len(result.entries)} entries and the header agree; verified"
+
+    def _check_records(self, header: LogHeader, entries: list[LoggedEntry],
+                       section: str) -> None:
+        """A log's records (a file's, §6, or a spectator's stream, §3.4) against the game:
+        the header is this table's, with the peer's seat; the entries are every entry of
+        the game, each with the rules' state hash after it."""
+        table, seats = self._table(), self._seats()
         want = (self._ruleset().spec.name, table.header.fingerprint, seats.players,
                 table.header.seed, self.driver.table_id, seats.seats_of(self.peer)[0])
         got = (header.game, header.fingerprint, header.players, header.seed,
                header.table_id, header.own_seat)
-        self._ensure(got == want, "6", "the header (game, fingerprint, players, seed, table_id, "
-                     f"own_seat) {want}", got)
-        self._ensure(len(result.entries) == table.index, "6", f"{table.index} entries (the "
-                     "whole game)", len(result.entries))
-        for i, item in enumerate(result.entries):
-            self._ensure(item.entry == table.entries[i], "6", f"entry #{i} as played: "
+        self._ensure(got == want, section, "the header (game, fingerprint, players, seed, "
+                     f"table_id, own_seat) {want}", got)
+        self._ensure(len(entries) == table.index, section, f"{table.index} entries (the "
+                     "whole game)", len(entries))
+        for i, item in enumerate(entries):
+            self._ensure(item.entry == table.entries[i], section, f"entry #{i} as played: "
                          f"{table.entries[i]}", item.entry)
-            self._ensure(item.state_hash == self.ours[i], "6", f"the state hash after entry "
-                         f"#{i}: {self.ours[i].hex()} (the rules')", item.state_hash.hex())
-        mismatch = verify(lambda _: self._ruleset(), result)
-        self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
-        return f"{len(result.entries)} entries and the header agree; verified"
+            self._ensure(item.state_hash == self.ours[i], section, f"the state hash after "
+                         f"entry #{i}: {self.ours[i].hex()} (the rules')",
+                         item.state_hash.hex())
 
     def _find_log(self) -> tuple[Path, LogReadResult]:
         """The peer's log: ``--log`` itself, or in that folder (or below it) the log of this

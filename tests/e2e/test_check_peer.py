@@ -20,14 +20,19 @@ from typing import Any
 from e2e.helpers import Table, hedgerow, peer_env
 
 from hedgerow.net.conformance import hosted, hosting
+from hedgerow.net.conformance.report import Result, Verdict
 
 #: The probes of a simultaneous step, which do not apply to Petals (no such step).
 STEP_PROBES = {"refuse-step-action", "refuse-early-reveal", "refuse-second-commit"}
 
 
 def not_passed(results: dict[str, Any]) -> set[str]:
-    """The scenarios that did not pass, the step probes (checked here not to apply) aside."""
+    """The scenarios that did not pass, the step probes (checked here not to apply) aside;
+    every report line (but a failure's expected and got) fits 80 columns."""
     assert {results[n]["verdict"] for n in STEP_PROBES} == {"n/a"}
+    for r in results.values():
+        head = Result(r["name"], r["section"], Verdict(r["verdict"]), r["summary"]).line()
+        assert len(head.splitlines()[0]) <= 80, head
     return {n for n, r in results.items() if r["verdict"] != "pass"} - STEP_PROBES
 
 
@@ -49,11 +54,14 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     assert not_passed(results) == set()
     assert status == 0
     assert list(results) == list(hosted.SCENARIOS)
-    assert results["seed-repeat"]["summary"] == ("the commitment and the reveal sent again, "
-                                                 "identical")
+    assert results["seed-repeat"]["summary"] == "SeedCommit, SeedReveal again, identical"
     assert results["play"]["checks"] > 10  # every action of the peer's was checked
-    assert results["return"]["summary"] == ("Hello and Start again taken; the host sent the "
-                                            "same seats")
+    assert results["return"]["summary"] == "Hello, Start taken; the host sent the same seats"
+    assert results["spectator"]["summary"] == "a SeatAssignment without seat; the seats told"
+    assert results["spectator-refused"]["summary"] == "refused WRONG_SEAT"
+    entries = int(results["play"]["summary"].split()[0])  # the whole game, to its last entry
+    assert results["spectator-feed"]["summary"] == (f"{entries + 1} records: the header and "
+                                                    f"all {entries} entries")
     assert results["catch-up"]["checks"] > 16  # entry and hash of each of 8 or more entries
     assert results["log-file"]["summary"].endswith("entries and the header agree; verified")
     assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
@@ -131,7 +139,7 @@ def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
     assert results["hello"]["summary"].endswith("nothing before its seat")
     assert results["refuse-seat-moved"]["summary"] == "refused WRONG_PHASE"
     assert results["refuse-seat-count"]["summary"] == "refused WRONG_SEAT"
-    assert results["return"]["summary"] == "Hello and Start again taken"
+    assert results["return"]["summary"] == "Hello, Start taken"
     assert results["catch-up"]["verdict"] == "pass"
     assert results["log-file"]["verdict"] == "pass"
     assert results["play"]["checks"] > 10

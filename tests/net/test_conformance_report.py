@@ -32,7 +32,8 @@ def test_both_modes_share_the_scenarios_once_seated_in_one_order() -> None:
     for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS):
         assert [n for n in scenarios if n in SHARED] == list(SHARED)
     assert set(hosted.SCENARIOS) - set(SHARED) == {
-        "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating"}
+        "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating",
+        "spectator", "spectator-refused", "spectator-feed"}
     assert set(hosting.SCENARIOS) - set(SHARED) == {
         "hello", "seating", "refuse-seat-moved", "refuse-seat-count"}
 
@@ -68,10 +69,12 @@ def test_a_scenario_that_did_not_apply_does_not_fail_the_report() -> None:
                                 "apply: the peer conforms")
 
 
-def test_a_reason_for_not_applying_fits_a_line_of_80_columns() -> None:
+def test_a_reason_for_not_applying_or_a_scenario_fits_a_line_of_80_columns() -> None:
     from hedgerow.net.conformance.session import MOMENTS
 
-    for name, reason in MOMENTS.items():
+    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS}
+    for name, reason in [*MOMENTS.items(), *((n, what) for n, (_, what) in checked.items()),
+                         *((n, what) for n, (_, what) in hosted.SCENARIOS.items())]:
         line = Result(name, "3.3", Verdict.NA, reason).line()
         assert len(line) <= 80, line
 
