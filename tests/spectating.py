@@ -51,7 +51,8 @@ def check_curious(frames: Iterable[bytes], ruleset: Ruleset, players: int, *,
     assert sealing is not None and not sealing.disclosed
     hidden = {k for seat in range(players) for k in table.seen_by(seat)
               if k not in table.public}
-    assert hidden or not hands  # hands were dealt, and they stay sealed
+    if hands:  # hands were dealt, and every seat's stays sealed (at least one card of it)
+        assert all(table.seen_by(seat) - table.public.keys() for seat in range(players))
     for card in hidden:
         assert len(sealing._keys_for(card)) < players, card
     return len(hidden)

@@ -99,7 +99,9 @@ def test_a_curious_spectator_process_learns_no_hidden_card(table: Table, tmp_pat
                     if line]
 
         checked = check_curious(held(), ruleset, 2, hands=True)  # mid-game
-        assert checked >= 4  # both hands, and the deck's unseen cards
+        # Both hands, two cards each at rest; the records may stop between a seat's play
+        # and its draw (the spectator's stream runs behind the host's events), one card less.
+        assert checked >= 3
         for peer in (host, joiner):
             code, result = peer.finish(timeout=GAME_WAIT)
             assert code == 0 and result is not None, peer.stderr
