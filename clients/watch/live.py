@@ -35,7 +35,6 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import merge_styles
-from prompt_toolkit.utils import get_cwidth
 
 from hedgerow.clients.app import results as results_screen
 from hedgerow.clients.app.filters import build_filters
@@ -47,7 +46,13 @@ from hedgerow.clients.app.style import STYLE
 from hedgerow.clients.watch.application import WATCH_STYLE, WatchApp
 from hedgerow.clients.watch.film import OPEN, SEALED, Film, Sight, _frames, describe
 from hedgerow.clients.watch.keys import build_key_bindings
-from hedgerow.clients.watch.render import help_text, watch_panes
+from hedgerow.clients.watch.render import (
+    fit_title,
+    game_words,
+    help_text,
+    to_move,
+    watch_panes,
+)
 from hedgerow.clients.watch.replayseat import ReplaySeat
 from hedgerow.clients.watch.state import WatchState
 from hedgerow.core.errors import Refusal
@@ -235,11 +240,9 @@ class LiveWatch(WatchState):
 def title(watch: LiveWatch, state: SeatState, width: int) -> StyleAndTextTuples:
     """Live · game · players · watchers · whose eyes · entry; who is to move at the right."""
     film, spec = watch.film, watch.films.spectator
-    rules = film.ruleset
-    name = rules.spec.title + "".join(f" + {v}" for v in rules.variant_names)
+    name, count = game_words(film)
     me = film.names[watch.watching]
     where = f"entry {watch.at + 1}" + ("" if watch.live else f" of {len(film.frames)}")
-    count = f"{film.players} player{'s' if film.players != 1 else ''}"
     watching = f"{len(spec.watchers)} watching"
     problem = watch.seat.problem()
     if state.outcome is not None and watch.live:
@@ -252,24 +255,16 @@ def title(watch: LiveWatch, state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title.halted", " Host away ")
     elif not watch.live:
         right = ("class:title", " End: back to live ")
-    elif len(state.active) == 1:
-        right = ("class:title.turn", f" {state.name_of(state.active[0])} to play ")
-    elif state.active:
-        who = "all" if len(state.active) == film.players else \
-            ", ".join(state.name_of(s) for s in state.active)
-        right = ("class:title.turn", f" {who} to choose ")
+    elif (moving := to_move(state, film.players)) is not None:
+        right = ("class:title.turn", moving)
     else:
         right = ("class:title", " Dealing… ")
     live = "Live" if watch.live else "Watching"
-    for left in (f" {live} · {name} · {count} · {watching} · as {me} · {where} ",
-                 f" {live} · {name} · {watching} · as {me} · {where} ",
-                 f" {live} · {name} · as {me} · {where} ",
-                 f" {live} · {name} · as {me} ",
-                 f" {name} · {me} "):
-        if get_cwidth(left) + get_cwidth(right[1]) <= width:
-            break
-    pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
-    return [("class:title", left), ("class:title.fill", " " * pad), right]
+    return fit_title((f" {live} · {name} · {count} · {watching} · as {me} · {where} ",
+                      f" {live} · {name} · {watching} · as {me} · {where} ",
+                      f" {live} · {name} · as {me} · {where} ",
+                      f" {live} · {name} · as {me} ",
+                      f" {name} · {me} "), right, width)
 
 
 def deck_line(state: SeatState, width: int) -> StyleAndTextTuples:

@@ -21,6 +21,7 @@ adds what a replay says that a live seat does not:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -73,39 +74,55 @@ def watch_panes(watch: WatchState) -> Panes:
 # -- the title ------------------------------------------------------------------------------------
 
 
+def game_words(film: Film) -> tuple[str, str]:
+    """For a title: the game's name with its variants, and how many play it."""
+    rules = film.ruleset
+    name = rules.spec.title + "".join(f" + {v}" for v in rules.variant_names)
+    return name, f"{film.players} player{'s' if film.players != 1 else ''}"
+
+
+def to_move(state: SeatState, players: int) -> str | None:
+    """Who is to move in the shown state, for the right end of a title; None: nobody."""
+    if len(state.active) == 1:
+        return f" {state.name_of(state.active[0])} to play "
+    if state.active:
+        who = "all" if len(state.active) == players else \
+            ", ".join(state.name_of(s) for s in state.active)
+        return f" {who} to choose "
+    return None
+
+
+def fit_title(lefts: Sequence[str], right: tuple[str, str], width: int) -> StyleAndTextTuples:
+    """A title line: the first of ``lefts`` (longest first; else the last) that fits in
+    ``width`` beside ``right``, the room between them filled."""
+    for left in lefts:
+        if get_cwidth(left) + get_cwidth(right[1]) <= width:
+            break
+    pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
+    return [("class:title", left), ("class:title.fill", " " * pad), right]
+
+
 def title(watch: WatchState, state: SeatState, width: int) -> StyleAndTextTuples:
     """Replay · game · seats · whose eyes · entry and round; who moves next at the right."""
     film = watch.film
-    rules = film.ruleset
-    name = rules.spec.title + "".join(f" + {v}" for v in rules.variant_names)
+    name, count = game_words(film)
     me = film.names[watch.watching]
     where = f"entry {watch.at + 1} of {len(film.frames)}"
     turn = f"round {watch.round_now()} of {watch.rounds()}"
-    count = f"{film.players} player{'s' if film.players != 1 else ''}"
     if state.outcome is not None:
         right = ("class:title.over", " Game over ")
     elif film.ended is not None and watch.seat.at_end:
         right = ("class:title.over", " Ended by agreement ")
     elif watch.seat.at_end:
         right = ("class:title.halted", " End of the log ")
-    elif len(state.active) == 1:
-        right = ("class:title", f" {state.name_of(state.active[0])} to play ")
-    elif state.active:
-        who = "all" if len(state.active) == film.players else \
-            ", ".join(state.name_of(s) for s in state.active)
-        right = ("class:title", f" {who} to choose ")
     else:
-        right = ("class:title", " ")
+        right = ("class:title", to_move(state, film.players) or " ")
     short = f"{watch.at + 1}/{len(film.frames)}"
-    for left in (f" Replay · {name} · {count} · as {me} · {where} · {turn} ",
-                 f" Replay · {name} · as {me} · {where} · {turn} ",
-                 f" Replay · {name} · as {me} · {short} · round {watch.round_now()} ",
-                 f" Replay · {name} · as {me} · {short} ",
-                 f" {name} · {me} · {short} "):
-        if get_cwidth(left) + get_cwidth(right[1]) <= width:
-            break
-    pad = max(1, width - get_cwidth(left) - get_cwidth(right[1]))
-    return [("class:title", left), ("class:title.fill", " " * pad), right]
+    return fit_title((f" Replay · {name} · {count} · as {me} · {where} · {turn} ",
+                      f" Replay · {name} · as {me} · {where} · {turn} ",
+                      f" Replay · {name} · as {me} · {short} · round {watch.round_now()} ",
+                      f" Replay · {name} · as {me} · {short} ",
+                      f" {name} · {me} · {short} "), right, width)
 
 
 # -- the board and the hand -----------------------------------------------------------------------
