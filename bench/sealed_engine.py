@@ -7,8 +7,10 @@ then played again twice: at an open `Table` (each action: a view, the legal acti
 the state hash) and at a table of sealed peers in this process (`SealedTable` per seat, an
 `OpenDealer` answering the shuffles and showing the cards each seat is owed: each action, for
 every peer: its seat's view, the author's legal actions and `prepare`, submit on every peer,
-the obligations met, the state hash).  It prints the CPU per action of one peer at each, and
-their ratio; the best of ``--repeat`` runs, so that a busy machine's interruptions drop out.
+the obligations met, the state hash: `hedgerow.core.sealedcheck.SealedRun`'s dealer without
+its checks, its observer and its open twin, which would be most of the time measured).  It
+prints the CPU per action of one peer at each, and their ratio; the best of ``--repeat``
+runs, so that a busy machine's interruptions drop out.
 No sockets, no curve, no log: what is left is the engine (`hedgerow.core.sealedtable`,
 `hedgerow.core.sealed`, the rules), which is what a sealed peer adds to an open one besides
 its messages.  Games with simultaneous steps (Flourish) are not played here: the recording

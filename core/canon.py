@@ -87,9 +87,13 @@ def _enc_int(value: int, out: list[bytes]) -> None:
     out.append(_SMALL_INTS.get(value) or _int_bytes(value))
 
 
-def _enc_str(value: str, out: list[bytes]) -> None:
+def _str_bytes(value: str) -> bytes:
     data = value.encode("utf-8")
-    out.append(b"S" + _varint(len(data)) + data)
+    return b"S" + _varint(len(data)) + data
+
+
+def _enc_str(value: str, out: list[bytes]) -> None:
+    out.append(_str_bytes(value))
 
 
 def _enc_bytes(value: bytes, out: list[bytes]) -> None:
@@ -123,11 +127,6 @@ def _enc_set(value: set | frozenset, out: list[bytes]) -> None:
     items = sorted(encode(v) for v in value)
     out.append(b"U" + _varint(len(items)))
     out.extend(items)
-
-
-def _str_bytes(value: str) -> bytes:
-    data = value.encode("utf-8")
-    return b"S" + _varint(len(data)) + data
 
 
 #: A sealed card's record up to its first int, and the names between its ints.

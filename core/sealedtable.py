@@ -372,11 +372,12 @@ class SealedTable(Table):
                 if key in shown:
                     raise RulesError(f"{self.gamedef.name}: a revealed card read as sealed") \
                         from None
-                if sees is None and key in self._reveal:
-                    sees = self._seen_by(seat, state)
-                if key in self._reveal and sees is not None and key in sees:
-                    shown[key] = self._reveal[key]
-                    continue
+                if key in self._reveal:
+                    if sees is None:
+                        sees = self._seen_by(seat, state)
+                    if key in sees:
+                        shown[key] = self._reveal[key]
+                        continue
                 raise _Wait(Waiting(reveals=(read.token,), seat=seat)) from None
             if shown and not isinstance(result, Refusal):
                 self._note_public(shown)
