@@ -11,6 +11,8 @@ Peers in one process over real CURVE sockets (tests/departing.py), built-in game
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
 import pytest
 from departing import WAIT, close_all, crash, events_of, fast, sealed_table, verified
@@ -24,6 +26,23 @@ from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Phase
 
 LONG = 6 * WAIT
+
+
+async def taken_over(game: str, spec: Any) -> tuple[list[Peer], Path, list[Any]]:
+    """A sealed table of three with seat 2 dealt, then killed, and taken over by a bot on
+    the other two (their bot runners going on): the peers, seat 2's log, the runners."""
+    peers = await sealed_table(game, (), 3)
+    fast(peers)
+    victim = peers[2]
+    assert await victim.wait_until(lambda: victim.ready, WAIT)  # dealt
+    log_path = victim.log_path()
+    assert log_path is not None
+    await crash(victim)
+    honest = [asyncio.ensure_future(play_bot(p, spec, delay=0.005, take_over=0.3))
+              for p in peers[:2]]
+    for p in peers[:2]:
+        assert await p.wait_until(lambda p=p: 2 in p.departures.runs, WAIT), "takeover"
+    return peers, log_path, honest
 
 
 def shown_only_to_holders(peer: Peer, lent: set[object] = frozenset()) -> None:
@@ -49,19 +68,8 @@ def test_a_sealed_seat_killed_taken_over_and_resumed_plays_to_the_end(game: str)
     spec = PluginHost().bot("random")
 
     async def main() -> None:
-        peers = await sealed_table(game, (), 3)
-        fast(peers)
-        victim = peers[2]
-        assert await victim.wait_until(lambda: victim.ready, WAIT)  # dealt
-        log_path = victim.log_path()
-        assert log_path is not None
-        await crash(victim)
-        rest = peers[:2]
-        honest = [asyncio.ensure_future(play_bot(p, spec, delay=0.005, take_over=0.3))
-                  for p in rest]
-        first = rest[0]
-        for p in rest:
-            assert await p.wait_until(lambda p=p: 2 in p.departures.runs, WAIT), "takeover"
+        peers, log_path, honest = await taken_over(game, spec)
+        rest, first = peers[:2], peers[0]
         # The bot plays the seat a while: cards drawn to it, cards it shows, and at Mandala
         # a reshuffle of the discard while the runner makes the seat's passes.
         start = first.index
@@ -78,7 +86,7 @@ def test_a_sealed_seat_killed_taken_over_and_resumed_plays_to_the_end(game: str)
 
         assert await first.wait_until(far_enough, LONG)
         assert first.phase() == Phase.PLAYING, "the game ended before the player came back"
-        back = await resume_table(log_path, identity=victim.identity, plugins=PluginHost())
+        back = await resume_table(log_path, identity=peers[2].identity, plugins=PluginHost())
         back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: back.departures.may_act(), WAIT), "reclaim"
@@ -128,20 +136,9 @@ def test_a_sealed_seat_reclaimed_then_killed_again_is_taken_over_again(game: str
     spec = PluginHost().bot("random")
 
     async def main() -> None:
-        peers = await sealed_table(game, (), 3)
-        fast(peers)
-        victim = peers[2]
-        assert await victim.wait_until(lambda: victim.ready, WAIT)
-        log_path = victim.log_path()
-        assert log_path is not None
-        await crash(victim)
-        rest = peers[:2]
-        honest = [asyncio.ensure_future(play_bot(p, spec, delay=0.005, take_over=0.3))
-                  for p in rest]
-        first = rest[0]
-        for p in rest:
-            assert await p.wait_until(lambda p=p: 2 in p.departures.runs, WAIT), "takeover"
-        back = await resume_table(log_path, identity=victim.identity, plugins=PluginHost())
+        peers, log_path, honest = await taken_over(game, spec)
+        rest, first = peers[:2], peers[0]
+        back = await resume_table(log_path, identity=peers[2].identity, plugins=PluginHost())
         back.links.heartbeat, back.links.lost_after = 0.1, 1.0
         try:
             assert await back.wait_until(lambda: back.departures.may_act(), WAIT), "reclaim"
