@@ -127,6 +127,20 @@ class PeerProcess:
             if predicate(event):
                 return event
 
+    def wait_stderr(self, predicate: Callable[[str], bool], timeout: float = WAIT) -> str:
+        """Everything on stderr once ``predicate`` holds of it; fails on timeout.
+
+        For what a peer logs from a task of its own (the LAN announcement, say), which
+        may come before or after the events on stdout.
+        """
+        deadline = time.monotonic() + timeout
+        while not predicate(text := self.stderr):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not on stderr within {timeout} s from {self.args}; "
+                                     f"stderr:\n{text}")
+            time.sleep(0.05)
+        return text
+
     def finish(self, timeout: float = WAIT) -> tuple[int, dict[str, Any] | None]:
         """Wait for the exit; (status, the last JSON object with event "result")."""
         try:
