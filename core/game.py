@@ -156,6 +156,40 @@ class on_first_use:  # (lower case: read as a function, build=on_first_use("pkg.
         return getattr(importlib.import_module(self.module), self.name)(ext)
 
 
+class rules_module:  # (lower case: read as a module, ranking = rules_module(...))
+    """A plugin module's stand-in for one of its rules modules until the first use.
+
+    A game's plugin module is loaded by every ``hedgerow`` command, and its standard-rule
+    hooks call into the rules; importing them there made listing the games import every
+    game's rules.  Written as::
+
+        if TYPE_CHECKING:
+            from hedgerow.plugins.mandala import ranking
+        else:
+            ranking = rules_module(globals(), "ranking", "hedgerow.plugins.mandala.ranking")
+
+    the first attribute read imports the module and puts it in the plugin module's globals
+    in place of this object, so from then on ``ranking.standard_end`` is an ordinary module
+    attribute (a hook that runs every move pays nothing), and the type checker sees the
+    real module all along.
+    """
+
+    __slots__ = ("_as", "_name", "_scope")
+
+    def __init__(self, scope: dict[str, Any], as_name: str, module: str) -> None:
+        self._scope = scope
+        self._as = as_name
+        self._name = module
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        module = importlib.import_module(self._name)
+        if self._scope.get(self._as) is self:
+            self._scope[self._as] = module
+        return getattr(module, attr)
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpec:
     """What a game plugin registers through ``hedgerow_register_games``.

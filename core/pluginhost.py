@@ -38,7 +38,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("greedy-bot", "hedgerow.plugins.bots.greedy"),
     ("ismcts-bot", "hedgerow.plugins.bots.ismcts"),
     ("petals", "hedgerow.plugins.petals"),
-    ("petals-ui", "hedgerow.plugins.petals.ui"),
+    ("petals-ui", "hedgerow.plugins.petals.ui_plugin"),
     ("harmony", "hedgerow.plugins.petals.harmony"),
     ("flowers", "hedgerow.plugins.flowers"),
     ("summer", "hedgerow.plugins.flowers.summer"),

@@ -25,21 +25,24 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, Outcome, hookimpl
-from hedgerow.core.game import on_first_use
-from hedgerow.plugins.flourish import hookspecs, setup
-from hedgerow.plugins.flourish.ranking import standard_outcome
-from hedgerow.plugins.flourish.state import GameEnd, Result
+from hedgerow.core.game import on_first_use, rules_module
+from hedgerow.plugins.flourish import hookspecs
 
-if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+if TYPE_CHECKING:  # `hedgerow games` loads no rules and no UI code (`rules_module`)
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+    from hedgerow.plugins.flourish import ranking, state
+    from hedgerow.plugins.flourish.state import GameEnd, Result
+else:
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.flourish.ranking")
+    state = rules_module(globals(), "state", "hedgerow.plugins.flourish.state")
 
 SPEC = GameSpec(
     name="flourish",  # game.NAME
     title="Flourish",
     version="1.0.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
+    min_players=1,  # setup.MIN_PLAYERS, setup.MAX_PLAYERS (a test keeps them equal)
+    max_players=7,
     build=on_first_use("hedgerow.plugins.flourish.game"),  # rules: when a table is built
     bots=on_first_use("hedgerow.plugins.flourish.bots"),
     summary="Everyone at once: plant one card, pass one to each neighbour, and grow a garden "
@@ -94,7 +97,7 @@ def flourish_extra_resolve(players: int, extras: tuple[object, ...],
 def flourish_game_end(players: int, game: int, gardens: tuple[tuple[int, ...], ...],
                       extras: tuple[object, ...]) -> GameEnd:
     """Standard rule: no bonus."""
-    return GameEnd((0,) * players, extras)
+    return state.GameEnd((0,) * players, extras)
 
 
 @hookimpl(trylast=True)
@@ -106,4 +109,4 @@ def flourish_medal_raise(players: int) -> int:
 @hookimpl(trylast=True)
 def flourish_outcome(result: Result) -> Outcome:
     """Standard rule: `Solo` against McGregor alone, else `Ranked` with the tie-breaks."""
-    return standard_outcome(result)
+    return ranking.standard_outcome(result)

@@ -10,11 +10,18 @@ be combined with the Garden Show, which is competitive only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hedgerow.core import Cooperative, VariantSpec, hookimpl
-from hedgerow.core.ranking import grade
-from hedgerow.plugins.flourish.ranking import game_totals, point_columns, raised
-from hedgerow.plugins.flourish.state import Result
+from hedgerow.core.game import rules_module
+
+if TYPE_CHECKING:  # the rules load when a table first calls a hook (`rules_module`)
+    from hedgerow.core import ranking as core_ranking
+    from hedgerow.plugins.flourish import ranking
+    from hedgerow.plugins.flourish.state import Result
+else:
+    core_ranking = rules_module(globals(), "core_ranking", "hedgerow.core.ranking")
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.flourish.ranking")
 
 #: Bronze, Silver, Gold thresholds by player count (spec §10.1).
 MEDALS: dict[int, tuple[int, int, int]] = {
@@ -30,17 +37,17 @@ LABELS = ("Bronze", "Silver", "Gold")
 
 def medals(players: int, raise_: int = 0) -> tuple[tuple[str, int], ...]:
     """The medal thresholds for ``players``, lowest first, raised by ``raise_``."""
-    return raised(tuple(zip(LABELS, MEDALS[players], strict=True)), raise_)
+    return ranking.raised(tuple(zip(LABELS, MEDALS[players], strict=True)), raise_)
 
 
 def cooperative_outcome(result: Result) -> Cooperative:
     """The team's total and the best medal it reaches."""
     seats = result.cfg.players
     record = result.games[-1]
-    scores = game_totals(record)[:seats]
+    scores = ranking.game_totals(record)[:seats]
     total = sum(scores)
     grades = medals(seats, result.medal_raise)
-    medal = grade(total, grades)
+    medal = core_ranking.grade(total, grades)
     thresholds = ", ".join(f"{label} {at}" for label, at in grades)
     return Cooperative(
         scores=scores,
@@ -50,7 +57,7 @@ def cooperative_outcome(result: Result) -> Cooperative:
         explanation=(f"The team scored {total} ({' + '.join(str(s) for s in scores)}): "
                      f"{medal or 'no medal'} ({thresholds})."),
         grades=grades,
-        breakdown=(*point_columns(record, seats), ("Total", scores)),
+        breakdown=(*ranking.point_columns(record, seats), ("Total", scores)),
     )
 
 

@@ -23,14 +23,23 @@ public: every view shows them (``View.extras``: per seat, three ``(kind, won)`` 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hedgerow.core import Chance, ChanceOutcome, Match, Ranked, Shuffle, VariantSpec, hookimpl
 from hedgerow.core.chance import permute
-from hedgerow.core.ranking import competition_ranks, winners
-from hedgerow.plugins.flourish.ranking import explain, game_totals, ranked_game, tie_keys
-from hedgerow.plugins.flourish.scoring import tallies
-from hedgerow.plugins.flourish.state import GameEnd, Result
-from hedgerow.plugins.flourish.tally import Tally, plant_symbols, symbols
+from hedgerow.core.game import rules_module
+
+if TYPE_CHECKING:  # the rules load when a table first calls a hook (`rules_module`)
+    from hedgerow.core import ranking as core_ranking
+    from hedgerow.plugins.flourish import ranking, scoring, state, tally
+    from hedgerow.plugins.flourish.state import GameEnd, Result
+    from hedgerow.plugins.flourish.tally import Tally
+else:
+    core_ranking = rules_module(globals(), "core_ranking", "hedgerow.core.ranking")
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.flourish.ranking")
+    scoring = rules_module(globals(), "scoring", "hedgerow.plugins.flourish.scoring")
+    state = rules_module(globals(), "state", "hedgerow.plugins.flourish.state")
+    tally = rules_module(globals(), "tally", "hedgerow.plugins.flourish.tally")
 
 GAMES = 3
 RIBBON_POINTS = 7
@@ -48,7 +57,7 @@ Ribbons = tuple[tuple[tuple[int, bool], ...], ...]
 
 def ribbon_count(t: Tally, kind: int) -> int:
     """How many of a ribbon's symbols a garden with tally ``t`` holds."""
-    return plant_symbols(t) if kind == PLANTS else symbols(t, kind)
+    return tally.plant_symbols(t) if kind == PLANTS else tally.symbols(t, kind)
 
 
 def has_duplicate(ribbons: Ribbons) -> bool:
@@ -68,7 +77,7 @@ def deal_ribbons(players: int, outcome: ChanceOutcome) -> Ribbons:
 def judge(gardens: tuple[tuple[int, ...], ...], ribbons: Ribbons,
           ) -> tuple[tuple[int, ...], Ribbons, str]:
     """The ribbons won at the end of a game: each seat's bonus, the ribbons after, words."""
-    counts = tallies(gardens)
+    counts = scoring.tallies(gardens)
     bonus = []
     after = []
     won_words = []
@@ -98,23 +107,23 @@ def ribbons_won(ribbons: Ribbons) -> tuple[int, ...]:
 def match_outcome(result: Result) -> Match:
     """The match: each game's result, the running totals, and the grand winner."""
     seats = result.cfg.players
-    games = tuple(ranked_game(record, seats) for record in result.games)
+    games = tuple(ranking.ranked_game(record, seats) for record in result.games)
     totals: list[tuple[int, ...]] = []
     running = (0,) * seats
     for record in result.games:
         running = tuple(a + b for a, b in
-                        zip(running, game_totals(record)[:seats], strict=True))
+                        zip(running, ranking.game_totals(record)[:seats], strict=True))
         totals.append(running)
     ribbons = _ribbons(result.extras)
     won = ribbons_won(ribbons) if ribbons else (0,) * seats
-    last = tie_keys(result.games[-1].gardens[:seats])
+    last = ranking.tie_keys(result.games[-1].gardens[:seats])
     keys = [(running[s], won[s], *last[s]) for s in range(seats)]
-    ranking = competition_ranks(keys)
+    ranks = core_ranking.competition_ranks(keys)
     final = Ranked(
         scores=running,
-        ranking=ranking,
-        winners=winners(ranking),
-        explanation=explain(keys, CRITERIA),
+        ranking=ranks,
+        winners=core_ranking.winners(ranks),
+        explanation=ranking.explain(keys, CRITERIA),
         breakdown=(("Total", running), ("Ribbons won", won)),
     )
     return Match(games=games, totals=tuple(totals), final=final)
@@ -155,7 +164,7 @@ class GardenShowRules:
                           extras: tuple[object, ...]) -> GameEnd:
         """Ribbons won this game: +7 each."""
         bonus, after, note = judge(gardens, _ribbons(extras))
-        return GameEnd(bonus, after, f"game {game + 1}: {note}")
+        return state.GameEnd(bonus, after, f"game {game + 1}: {note}")
 
     @hookimpl
     def flourish_outcome(self, result: Result) -> Match:

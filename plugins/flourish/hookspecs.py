@@ -18,8 +18,12 @@ seat (every view shows it) and part of the state hash.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hedgerow.core import Chance, ChanceOutcome, Outcome, hookspec
-from hedgerow.plugins.flourish.state import GameEnd, Result
+
+if TYPE_CHECKING:  # annotations only: listing the games reads no rules
+    from hedgerow.plugins.flourish.state import GameEnd, Result
 
 
 @hookspec(firstresult=True)

@@ -25,21 +25,25 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, hookimpl
-from hedgerow.core.game import on_first_use
-from hedgerow.plugins.flowers import hookspecs, setup
-from hedgerow.plugins.flowers.scoring import ColourGroup, Visible, standard_colour_points
-from hedgerow.plugins.flowers.setup import Layout, standard_layout
+from hedgerow.core.game import on_first_use, rules_module
+from hedgerow.plugins.flowers import hookspecs
 
-if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+if TYPE_CHECKING:  # `hedgerow games` loads no rules and no UI code (`rules_module`)
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+    from hedgerow.plugins.flowers import scoring, setup
+    from hedgerow.plugins.flowers.scoring import ColourGroup, Visible
+    from hedgerow.plugins.flowers.setup import Layout
+else:
+    scoring = rules_module(globals(), "scoring", "hedgerow.plugins.flowers.scoring")
+    setup = rules_module(globals(), "setup", "hedgerow.plugins.flowers.setup")
 
 SPEC = GameSpec(
     name="flowers",
     title="FLOWERS",
     version="1.0.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
+    min_players=1,  # setup.MIN_PLAYERS, setup.MAX_PLAYERS (a test keeps them equal)
+    max_players=4,
     build=on_first_use("hedgerow.plugins.flowers.game"),  # rules: when a table is built
     bots=on_first_use("hedgerow.plugins.flowers.bots"),
     summary="Take a card from a stack and plant it in your own garden, next to a card or on "
@@ -78,7 +82,7 @@ def hedgerow_game_ui(game: str, ruleset: Ruleset | None) -> GameUI | None:
 @hookimpl(trylast=True)
 def flowers_setup(players: int) -> Layout:
     """Standard rule: every garden starts with a card from the deck; stacks of rules §3."""
-    return standard_layout(players)
+    return setup.standard_layout(players)
 
 
 @hookimpl(trylast=True)
@@ -90,4 +94,4 @@ def flowers_coverable(card: int) -> bool:
 @hookimpl(trylast=True)
 def flowers_colour_points(groups: tuple[ColourGroup, ...], visible: Visible) -> tuple[int, ...]:
     """Standard rule: a colour group of 5 cards or more scores 1 a card."""
-    return standard_colour_points(groups, visible)
+    return scoring.standard_colour_points(groups, visible)

@@ -12,9 +12,13 @@ something other than None) replaces the standard rule for the cases it answers.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hedgerow.core import hookspec
-from hedgerow.plugins.flowers.scoring import ColourGroup, Visible
-from hedgerow.plugins.flowers.setup import Layout
+
+if TYPE_CHECKING:  # annotations only: listing the games reads no rules
+    from hedgerow.plugins.flowers.scoring import ColourGroup, Visible
+    from hedgerow.plugins.flowers.setup import Layout
 
 
 @hookspec(firstresult=True)

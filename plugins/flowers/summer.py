@@ -16,28 +16,32 @@ a separate object, `SummerRules`, that the host calls only at tables that chose 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hedgerow.core import VariantSpec, hookimpl
-from hedgerow.plugins.flowers.cards import COLOUR, PURPLE, PURPLES
-from hedgerow.plugins.flowers.scoring import (
-    ColourGroup,
-    Visible,
-    standard_colour_points,
-)
-from hedgerow.plugins.flowers.setup import Layout, stack_sizes
+from hedgerow.core.game import rules_module
+
+if TYPE_CHECKING:  # the rules load when a table first calls a hook (`rules_module`)
+    from hedgerow.plugins.flowers import cards, scoring, setup
+    from hedgerow.plugins.flowers.scoring import ColourGroup, Visible
+    from hedgerow.plugins.flowers.setup import Layout
+else:
+    cards = rules_module(globals(), "cards", "hedgerow.plugins.flowers.cards")
+    scoring = rules_module(globals(), "scoring", "hedgerow.plugins.flowers.scoring")
+    setup = rules_module(globals(), "setup", "hedgerow.plugins.flowers.setup")
 
 
 def summer_layout(players: int) -> Layout:
     """A purple start card for every seat; every deck card can go to the stacks."""
-    return Layout(PURPLES[:players], stack_sizes(players, 0))
+    return setup.Layout(cards.PURPLES[:players], setup.stack_sizes(players, 0))
 
 
 def summer_colour_points(groups: tuple[ColourGroup, ...], visible: Visible,
                          ) -> tuple[int, ...]:
     """The standard points, for the groups that share a side with a purple card only."""
-    purple = {(x, y) for x, y, card in visible if COLOUR[card] == PURPLE}
+    purple = {(x, y) for x, y, card in visible if cards.COLOUR[card] == cards.PURPLE}
     near = {(x + dx, y + dy) for x, y in purple for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-    standard = standard_colour_points(groups, visible)
+    standard = scoring.standard_colour_points(groups, visible)
     return tuple(points if any(c in near for c in g.cells) else 0
                  for g, points in zip(groups, standard, strict=True))
 
@@ -53,7 +57,7 @@ class SummerRules:
     @hookimpl
     def flowers_coverable(self, card: int) -> bool | None:
         """The purple card may not be covered; other cards are left to the standard rule."""
-        return False if card in PURPLES else None
+        return False if card in cards.PURPLES else None
 
     @hookimpl
     def flowers_colour_points(self, groups: tuple[ColourGroup, ...], visible: Visible,

@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.core.game import on_first_use
-from hedgerow.plugins.mandala import hookspecs, setup
+from hedgerow.core.game import on_first_use, rules_module
+from hedgerow.plugins.mandala import hookspecs
 from hedgerow.plugins.mandala.drawing import STANDARD, DrawRule
-from hedgerow.plugins.mandala.ranking import standard_end, standard_outcome
 
-if TYPE_CHECKING:  # the seat client's types; `hedgerow games` loads no UI code
+if TYPE_CHECKING:  # `hedgerow games` loads no rules and no UI code (`rules_module`)
     from hedgerow.core.ruleset import Ruleset
     from hedgerow.core.ui import GameUI
+    from hedgerow.plugins.mandala import ranking
+else:
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.mandala.ranking")
 
 SPEC = GameSpec(
     name="mandala",
@@ -40,8 +42,8 @@ SPEC = GameSpec(
     # face-down play takes from a hand's known cards is its colour only), and the state
     # keeps the pile a reshuffle made the deck of, and each seat's draws from it since.
     version="1.1.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
+    min_players=2,  # setup.MIN_PLAYERS, setup.MAX_PLAYERS (a test keeps them equal)
+    max_players=4,
     build=on_first_use("hedgerow.plugins.mandala.game"),  # rules: when a table is built
     bots=on_first_use("hedgerow.plugins.mandala.bots"),
     summary="Play cards of one colour onto three shared mandalas; hold the most cards when "
@@ -83,10 +85,10 @@ def mandala_draw_rule() -> DrawRule:
 def mandala_game_end(tiles: tuple[tuple[int, ...], ...], open_mandalas: int, passes: int,
                      players: int) -> str:
     """Standard rule: 3 complete flowers, all mandalas closed, or a full round of passes."""
-    return standard_end(tiles, open_mandalas, passes, players)
+    return ranking.standard_end(tiles, open_mandalas, passes, players)
 
 
 @hookimpl(trylast=True)
 def mandala_winner(tiles: tuple[tuple[int, ...], ...], ended: str) -> Ranked:
     """Standard rule: most points, then most complete flowers, then most tiles."""
-    return standard_outcome(tiles, ended)
+    return ranking.standard_outcome(tiles, ended)

@@ -13,22 +13,29 @@ This module is the plugin the host registers.  It:
 The rules themselves live in the sibling modules and import nothing but ``hedgerow.core``;
 the bot support lives in `hedgerow.plugins.petals.bots`, which the rules never import.
 The Harmony variant is the separate plugin ``hedgerow.plugins.petals.harmony``; the seat
-client's UI object is registered by the separate plugin ``hedgerow.plugins.petals.ui``, the
+client's UI object is registered by the separate plugin ``hedgerow.plugins.petals.ui_plugin``, the
 way a third party would register one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from hedgerow.core import GameSpec, Ranked, hookimpl
-from hedgerow.core.game import on_first_use
-from hedgerow.plugins.petals import hookspecs, setup
-from hedgerow.plugins.petals.ranking import standard_outcome
-from hedgerow.plugins.petals.scorerule import STANDARD, ScoreRule
-from hedgerow.plugins.petals.scoring import Points, add, direct_points
+from hedgerow.core.game import on_first_use, rules_module
+from hedgerow.plugins.petals import hookspecs
+
+if TYPE_CHECKING:  # the rules load when a table first calls a hook (`rules_module`)
+    from hedgerow.plugins.petals import ranking, scorerule, scoring
+    from hedgerow.plugins.petals.scorerule import ScoreRule
+    from hedgerow.plugins.petals.scoring import Points
+else:
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.petals.ranking")
+    scorerule = rules_module(globals(), "scorerule", "hedgerow.plugins.petals.scorerule")
+    scoring = rules_module(globals(), "scoring", "hedgerow.plugins.petals.scoring")
 
 SPEC = GameSpec(
     name="petals",
@@ -36,8 +43,8 @@ SPEC = GameSpec(
     # 2.0.0: the deal is a chance node (log entry #0); 2.1.0: at 3 players the two cards
     # set aside come from the shuffled deck (sealed at a sealed table), not from picks.
     version="2.1.0",
-    min_players=setup.MIN_PLAYERS,
-    max_players=setup.MAX_PLAYERS,
+    min_players=2,  # setup.MIN_PLAYERS, setup.MAX_PLAYERS (a test keeps them equal)
+    max_players=5,
     build=on_first_use("hedgerow.plugins.petals.game"),  # rules: when a table is built
     bots=on_first_use("hedgerow.plugins.petals.bots"),
     summary="Grow one shared garden of four-flowered cards; your score is the sum of your "
@@ -66,7 +73,7 @@ def petals_final_scoring(
     out = []
     for points, hand in zip(trackers, remaining, strict=True):
         for ident in hand:
-            points = add(points, direct_points(ident))
+            points = scoring.add(points, scoring.direct_points(ident))
         out.append(points)
     return tuple(out)
 
@@ -74,11 +81,11 @@ def petals_final_scoring(
 @hookimpl(trylast=True)
 def petals_winner(trackers: tuple[Points, ...]) -> Ranked:
     """Standard rule: the highest sum of the two lowest trackers among tracker winners."""
-    return standard_outcome(trackers)
+    return ranking.standard_outcome(trackers)
 
 
 
 @hookimpl(trylast=True)
 def petals_score_rule() -> ScoreRule:
     """Standard rule: the sum of the two lowest trackers, the highest wins."""
-    return STANDARD
+    return scorerule.STANDARD

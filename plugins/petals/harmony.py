@@ -17,11 +17,18 @@ the host calls only at tables that chose Harmony.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hedgerow.core import Ranked, VariantSpec, hookimpl
-from hedgerow.plugins.petals.ranking import outcome_for, spread, two_lowest
-from hedgerow.plugins.petals.scorerule import HARMONY, ScoreRule
-from hedgerow.plugins.petals.scoring import Points
+from hedgerow.core.game import rules_module
+
+if TYPE_CHECKING:  # the rules load when a table first calls a hook (`rules_module`)
+    from hedgerow.plugins.petals import ranking, scorerule
+    from hedgerow.plugins.petals.scorerule import ScoreRule
+    from hedgerow.plugins.petals.scoring import Points
+else:
+    ranking = rules_module(globals(), "ranking", "hedgerow.plugins.petals.ranking")
+    scorerule = rules_module(globals(), "scorerule", "hedgerow.plugins.petals.scorerule")
 
 CRITERIA = ("spread", "the sum of the two lowest trackers", "the total of all four trackers")
 RULE = ("Harmony: the smallest spread between a player's highest and lowest tracker "
@@ -30,10 +37,10 @@ RULE = ("Harmony: the smallest spread between a player's highest and lowest trac
 
 def harmony_outcome(trackers: tuple[Points, ...]) -> Ranked:
     """Rules §8: among tracker winners, the smallest spread wins, then the tie-breaks."""
-    shown = [(spread(t), two_lowest(t), sum(t)) for t in trackers]
+    shown = [(ranking.spread(t), ranking.two_lowest(t), sum(t)) for t in trackers]
     keys = [(-s, low, total) for s, low, total in shown]
     spreads = tuple(s[0] for s in shown)
-    return outcome_for(
+    return ranking.outcome_for(
         trackers, tuple(-s for s in spreads), keys, shown, CRITERIA, RULE,
         extra=(("Spread", spreads), ("Two lowest", tuple(s[1] for s in shown))),
     )
@@ -50,7 +57,7 @@ class HarmonyRules:
     @hookimpl
     def petals_score_rule(self) -> ScoreRule:
         """Every screen shows the spread (the smallest wins) instead of the two lowest."""
-        return HARMONY
+        return scorerule.HARMONY
 
 
 @hookimpl

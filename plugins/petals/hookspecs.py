@@ -11,9 +11,13 @@ something other than None) replaces the standard rule.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hedgerow.core import Ranked, hookspec
-from hedgerow.plugins.petals.scorerule import ScoreRule
-from hedgerow.plugins.petals.scoring import Points
+
+if TYPE_CHECKING:  # annotations only: listing the games reads no rules
+    from hedgerow.plugins.petals.scorerule import ScoreRule
+    from hedgerow.plugins.petals.scoring import Points
 
 
 @hookspec(firstresult=True)

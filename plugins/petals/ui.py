@@ -1,7 +1,8 @@
-"""Petals in the seat client: its `GameUI` object, registered like any third party's.
+"""Petals in the seat client: its `GameUI` object.
 
-A built-in plugin of its own (``petals-ui`` in the host's list) with one hook,
-``hedgerow_game_ui``, answering `PetalsUI` for ``"petals"``.  The object declares:
+The built-in plugin ``petals-ui`` (`hedgerow.plugins.petals.ui_plugin`, registered the way a
+third party's would be) answers ``hedgerow_game_ui`` for ``"petals"`` with `ui_for`, importing
+this module only then.  The object declares:
 
 * the parts: the garden (board area), the hand (hand area), and at the end the chart of
   where each player's points came from and the cards scored directly (results area), all
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from hedgerow.core import Action, Ranked, hookimpl
+from hedgerow.core import Action, Ranked
 from hedgerow.core.ui import (
     BOARD,
     HAND,
@@ -206,12 +207,9 @@ def score_rule(ruleset: Any) -> ScoreRule:
     return found if isinstance(found, ScoreRule) else DEFAULT
 
 
-@hookimpl
-def hedgerow_game_ui(game: str, ruleset: Any) -> GameUI | None:
+def ui_for(ruleset: Any) -> PetalsUI:
     """Petals' UI object for the table's rules (its score rule, and its winner for the
-    order of the results chart); None for other games."""
-    if game != GAME:
-        return None
+    order of the results chart): what the ``petals-ui`` plugin answers for Petals."""
     ext = getattr(ruleset, "ext", None)
     if ext is None:
         return UI

@@ -79,6 +79,38 @@ def test_games_imports_no_network_ui_or_metadata_code_and_still_lists_third_part
     assert "[hedgerow " in out  # the built-ins with this distribution's version
 
 
+def test_games_imports_the_plugin_modules_and_none_of_their_rules() -> None:
+    # Each built-in plugin module, its game's extension hookspecs and Mandala's draw rule
+    # (a small record its hookspec returns), and nothing else of the plugins: the standard
+    # rules their hooks call load at a table's first call (`rules_module`), the UI objects
+    # when a seat client asks.
+    from hedgerow.core.pluginhost import DEFAULT_PLUGINS
+
+    _, modules = _fresh("games")
+    allowed = {"hedgerow.plugins", "hedgerow.plugins.bots", "hedgerow.plugins.mandala.drawing",
+               *(module for _, module in DEFAULT_PLUGINS),
+               *(f"hedgerow.plugins.{game}.hookspecs"
+                 for game in ("petals", "flowers", "mandala", "flourish"))}
+    assert sorted(m for m in modules if m.startswith("hedgerow.plugins")
+                  and m not in allowed) == []
+    assert _imported(modules, ("hedgerow.core.ui", "hedgerow.core.ranking")) == []
+
+
+def test_a_game_spec_states_the_player_counts_its_setup_checks() -> None:
+    # The plugin modules write the counts out (reading them from `setup` would load the
+    # rules with the plugin); these must stay the ones the rules enforce.
+    from hedgerow.plugins import flourish, flowers, mandala, petals
+    from hedgerow.plugins.flourish import setup as flourish_setup
+    from hedgerow.plugins.flowers import setup as flowers_setup
+    from hedgerow.plugins.mandala import setup as mandala_setup
+    from hedgerow.plugins.petals import setup as petals_setup
+
+    for plugin, setup in ((petals, petals_setup), (flowers, flowers_setup),
+                          (mandala, mandala_setup), (flourish, flourish_setup)):
+        assert (plugin.SPEC.min_players, plugin.SPEC.max_players) == (
+            setup.MIN_PLAYERS, setup.MAX_PLAYERS), plugin.SPEC.name
+
+
 def test_help_imports_no_plugin_and_not_the_plugin_host() -> None:
     out, modules = _fresh("--help")
     assert "COMMAND" in out

@@ -121,9 +121,9 @@ def test_render_draws_garden_hand_trackers_and_pile() -> None:
 
 def test_the_ui_hook_answers_only_for_petals(plugins: PluginHost) -> None:
     assert isinstance(plugins.game_ui("petals"), PetalsUI)
-    from hedgerow.plugins.petals import ui
+    from hedgerow.plugins.petals import ui_plugin
 
-    assert ui.hedgerow_game_ui(game="other", ruleset=None) is None
+    assert ui_plugin.hedgerow_game_ui(game="other", ruleset=None) is None
 
 
 def test_render_shows_a_pending_effect(board) -> None:
