@@ -203,7 +203,10 @@ class Column:
 class DrawContext:
     """What `GameUI.draw` gets besides the part's name.
 
-    * ``view``: the seat's view (``GameDef.view``); ``seat``: the seat it belongs to.
+    * ``view``: the seat's view (``GameDef.view``); ``seat``: the seat it belongs to.  A
+      `RESULTS` part may be drawn for nobody in particular (a spectator, a replay watched
+      as another player): ``seat`` is then the number of seats, past the last one, and
+      nothing should be drawn as "yours".
     * ``width``: the columns available (a `BOARD` area scrolls, so it may be exceeded there).
     * ``preview``: the legal action being composed, once complete, else None: draw the part
       as that action would leave it (a ghost card where it would go).

@@ -388,8 +388,11 @@ def results(state: SeatState, width: int, *, me: int | None = None) -> StyleAndT
     else:
         out += _match(outcome, names, me, width)
     if state.view is not None:
+        # The game's own results parts, drawn for ``me``; for nobody in particular as a
+        # seat past the last one (`DrawContext.seat`): no garden is "yours".
+        drawn_for = me if me >= 0 else n
         for part in state.ui.parts(RESULTS):
-            drawing = state.ui.draw(part, state.view, state.seat.seat, width, None)
+            drawing = state.ui.draw(part, state.view, drawn_for, width, None)
             if drawing:
                 out.append(("", "\n\n"))
                 out += [(f[0], f[1]) for f in (fill_name(f, names) for f in drawing)]

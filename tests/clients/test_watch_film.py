@@ -100,6 +100,25 @@ def test_an_open_deck_log_shows_every_hand(tmp_path: Path, plugins: PluginHost) 
     assert film.rounds[0] == 1 and all(film.frames[i].round for i in film.rounds)
 
 
+def test_results_for_nobody_in_particular_call_no_garden_yours(tmp_path: Path,
+                                                               plugins: PluginHost) -> None:
+    # FLOWERS draws every garden's final score in its results part; watched as another
+    # seat than the log's writer (as a spectator sees every game), no line may say "You".
+    path = open_log(tmp_path / "flowers.hlog", "flowers", 2, seed=5)
+    film = load_film(path, plugins)
+    watch = watching(film, plugins, seat=1)
+    watch.to_end()
+    watch.table.refresh()  # (as before every redraw)
+    said = "".join(t for _, t in render.results(watch, watch.table, 100))
+    assert "How each garden scored" in said
+    assert "You:" not in said and "Your garden" not in said
+    assert "Bot 0: " in said and "Bot 1: " in said
+    mine = watching(film, plugins, seat=0)  # as the writer: their own garden is theirs
+    mine.to_end()
+    mine.table.refresh()
+    assert "You:" in "".join(t for _, t in render.results(mine, mine.table, 100))
+
+
 def test_a_sealed_game_under_way_shows_only_its_writers_cards(
         tmp_path: Path, sealed_logs: dict[str, list[Path]], plugins: PluginHost,  # noqa: F811
 ) -> None:
