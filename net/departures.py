@@ -311,20 +311,27 @@ class Departures:
                     "(nobody has answered since you came back)")
         return None
 
+    def end_problem(self, seat: int) -> str | None:
+        """Why this peer cannot propose ending the game without ``seat`` now (the quorum),
+        or None."""
+        return self.quorum_problem(self.voters(seat))
+
     def quorum_problem(self, voters: Sequence[int]) -> str | None:
-        """Why ``voters`` may not seat a bot (None: they may).  At a table of three seats or
-        more their own peers still play, the voters must be at least half of those seats,
-        and when exactly half, hold the lowest of them: a peer cut off from the rest sees
-        everyone else lost, and a bot it ran for them would fork the game from the one they
-        play on, so only one side of a partition may seat bots (§5.9).  At a table of two
-        either side may (nobody can tell a partition from a crash there)."""
+        """Why ``voters`` may not seat a bot or end the game (None: they may).  At a table
+        of three seats or more their own peers still play, the voters must be at least half
+        of those seats, and when exactly half, hold the lowest of them: a peer cut off from
+        the rest sees everyone else lost, and a bot it ran for them would fork the game from
+        the one they play on (an end it agreed with itself would end a game they play on),
+        so only one side of a partition may decide (§5.9).  At a table of two either side
+        may (nobody can tell a partition from a crash there)."""
         playing = [s for s in range(self.ctx.players) if s not in self.runs]
         if len(playing) < 3 or 2 * len(voters) > len(playing) or (
                 2 * len(voters) == len(playing) and playing[0] in voters):
             return None
         return (f"only {len(voters)} of the {len(playing)} seats still played by their own "
-                f"players can agree here; a bot needs more than half of them, or half with "
-                f"seat {playing[0]} (the others may be playing on without this peer)")
+                f"players can agree here; a bot or an end needs more than half of them, or "
+                f"half with seat {playing[0]} (the others may be playing on without this "
+                f"peer)")
 
     def may_act(self) -> bool:
         """False while our own seat is run by another peer's bot, or has been handed back to
@@ -360,6 +367,10 @@ class Departures:
         if seat not in {d.seat for d in self.departed()}:
             return Refusal("not_departed", f"seat {seat} has not left the table")
         voters = self.voters(seat)
+        if kind == MotionKind.END:
+            quorum = self.quorum_problem(voters)
+            if quorum is not None:
+                return Refusal("no_quorum", quorum)
         if kind == MotionKind.TAKEOVER:
             problem = self.takeover_problem(seat)
             if problem is not None:
@@ -400,10 +411,10 @@ class Departures:
         if motion.voters != mine:
             return (f"the voters differ: this peer sees seats "
                     f"{', '.join(str(s) for s in mine)} at the table")
+        quorum = self.quorum_problem(motion.voters)
+        if quorum is not None:
+            return quorum
         if motion.kind == MotionKind.TAKEOVER:
-            quorum = self.quorum_problem(motion.voters)
-            if quorum is not None:
-                return quorum
             if motion.runner != min(motion.voters):
                 return f"the runner must be the lowest voting seat, {min(motion.voters)}"
             sealed = self.sealed.takeover_problem(motion.seat)

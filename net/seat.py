@@ -158,6 +158,11 @@ class DepartureBoard(Protocol):
         seat not caught up with the table), in words; None when a takeover may be
         proposed."""
 
+    def end_problem(self, seat: int) -> str | None:
+        """Why this seat cannot propose ending the game without departed ``seat`` here now
+        (it is on the smaller side of a cut: the quorum of docs/protocol.md §5.9), in
+        words; None when it may."""
+
     def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
         """Propose that ``bot`` takes departed ``seat`` over, or the end of the game; the
         motion sent, or why it cannot be proposed."""

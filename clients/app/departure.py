@@ -18,7 +18,9 @@ then ``random``; a bot outside that list comes after them, by name). The table's
 lowest remaining seat) must have that bot too, or the motion is refused and the box says
 why.  Where no bot can take the seat (a sealed table of two players, or this seat has not
 caught up with the table since it came back: `DepartureBoard.takeover_problem`), the box
-says why in place of ``b``.  While our motion is open the box stays closed; if it fails or
+says why in place of ``b``; on the smaller side of a cut (the quorum of docs/protocol.md
+§5.9: `DepartureBoard.end_problem`) neither a bot nor an end may be proposed, and the box
+says why once, in place of both.  While our motion is open the box stays closed; if it fails or
 expires (docs/protocol.md §5.9) and the seat is still empty, the box opens again. When
 another seat proposes one, the box asks this player: ``y`` agrees, ``n`` declines. When a
 takeover passes the screen says who plays the seat now, e.g. "Bot Aster (greedy) plays
@@ -159,7 +161,11 @@ class DeparturePrompt:
         else:
             what = f"{name} is lost (no word from them for a while)."
         out = _para("class:message", what, inner) + _para("", "The table can:", inner)
+        end = self.departures.end_problem(gone.seat)
         if _over_for(gone):  # (they will not come back to it)
+            if end is not None:
+                return out + _item("", _upper_first(end) + ".", inner, style="class:dim") + \
+                    _item("w", "not now (s shows this again)", inner, last=True)
             return out + _item("e", "end the game here too, no winner", inner) + \
                 _item("w", "not now (s shows this again)", inner, last=True)
         out += _item("w", "wait for them to come back (hedgerow resume)", inner)
@@ -172,8 +178,10 @@ class DeparturePrompt:
             runner = self._runner_line(gone.seat)
             if runner:
                 out += _item("", runner, inner)
-        else:
+        elif problem != end:  # (the quorum stops both: its words are said once, below)
             out += _item("", _upper_first(problem) + ".", inner, style="class:dim")
+        if end is not None:
+            return out + _item("", _upper_first(end) + ".", inner, style="class:dim", last=True)
         return out + _item("e", "end the game here, no winner (all agree)", inner, last=True)
 
     def _described(self, kind: MotionKind, seat: int, bot: str, runner: int) -> str:

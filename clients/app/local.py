@@ -75,6 +75,10 @@ class NoDepartures:
         """No seat of a local table is departed, so none can be taken over."""
         return f"seat {seat} has not left the table"
 
+    def end_problem(self, seat: int) -> str | None:
+        """No seat of a local table is departed, so the game cannot end without one."""
+        return f"seat {seat} has not left the table"
+
     def propose(self, kind: MotionKind, seat: int, bot: str = "") -> SeatMotion | Refusal:
         """Refused: no seat of a local table leaves it."""
         return Refusal("not_departed", f"seat {seat} has not left the table")

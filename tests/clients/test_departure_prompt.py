@@ -32,9 +32,14 @@ class FakeDepartures:
         self.motions: dict[tuple[int, int], Motion] = {}
         self.events: list[SeatEvent] = []
         self.problem: str | None = None  # why no bot can take the seat
+        self.end: str | None = None  # why the game cannot end here
 
     def takeover_problem(self, seat: int) -> str | None:
         return self.problem
+
+    def end_problem(self, seat: int) -> str | None:
+        return self.end
+
 
     def departed(self) -> list[Departed]:
         return list(self.gone)
@@ -97,6 +102,32 @@ def test_the_departure_box_names_who_left_and_its_keys_act() -> None:
             assert "Ended by agreement: nobody won" in text, text
             assert "Game over" in rows[0]
             assert not any("A seat is empty" in r for r in rows)
+
+    asyncio.run(main())
+
+
+def test_on_the_smaller_side_of_a_cut_the_box_offers_only_to_wait_and_says_why() -> None:
+    # The quorum (docs/protocol.md §5.9) stops a bot and an end alike: the box says so once,
+    # in place of both keys, and offers to wait.
+    plugins = PluginHost(autoload=False)
+    seat = LocalSeat(plugins.ruleset("petals", players=3), 3, seed_from_int(7),
+                     bots=[plugins.bot("random", "petals")], name="Ann")
+    fake = FakeDepartures()
+    fake.problem = fake.end = ("only 1 of the 3 seats still played by their own players can "
+                               "agree here; a bot or an end needs more than half of them, or "
+                               "half with seat 0 (the others may be playing on without this "
+                               "peer)")
+    seat.departures = fake  # type: ignore[attr-defined]
+
+    async def main() -> None:
+        async with running(seat, plugins, rows=24, columns=80) as d:
+            rows = await drawn(d, lambda rows: any("is lost" in r for r in rows),
+                               what="the departure box")
+            text = " ".join(r.strip(" │") for r in rows)
+            assert "wait for them to come back (hedgerow resume)" in text
+            assert text.count("Only 1 of the 3 seats") == 1, text
+            assert "seat the bot" not in text and "end the game here" not in text
+            assert all(len(r) <= 80 for r in rows)
 
     asyncio.run(main())
 

@@ -103,6 +103,10 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_plays_on() -> N
             # Alone, the cut seat is no majority: it cannot seat bots for the others.
             lone = victim.departures.propose(MotionKind.TAKEOVER, 0, "random")
             assert isinstance(lone, Refusal) and "more than half" in lone.message
+            # ... nor end the game the others play on.
+            lone_end = victim.departures.propose(MotionKind.END, 0)
+            assert isinstance(lone_end, Refusal) and "more than half" in lone_end.message
+            assert victim.departures.end_problem(0) == lone_end.message
             other.departures.accept = lambda motion: True
             assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"),
                               SeatMotion)
