@@ -359,6 +359,12 @@ class PeerContext:
             tid = NO_TABLE
         return encode_envelope(Envelope(tid, self.identity.public, self._seq, body))
 
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last envelope this peer made (what a repeat compares with a
+        peer's ``SealHeld.seen``, docs/protocol.md §10.8)."""
+        return self._seq
+
     def broadcast(self, body: Body) -> None:
         """Send ``body`` to every other seated peer (one envelope; nothing once this seat
         went silent, `log_failed`)."""

@@ -104,5 +104,5 @@ class Intake:
                 return  # maybe a peer seated after us: see the roster
             ctx.refuse(rx, env, msg.ErrorCode.STRANGER, NO_SEAT)
             return
-        self.links.alive(member, body)
+        self.links.alive(member, body, env.seq)
         self.dispatch(rx, env, member)

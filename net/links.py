@@ -3,7 +3,9 @@
 Every ``heartbeat`` seconds a peer sends ``Heartbeat(next_index, waiting)`` to each other one
 that has not had that news from it yet, and to each one it sent no heartbeat for
 `IDLE_BEATS` beats (docs/protocol.md §5.8): an idle link carries one small envelope every
-two seconds, which is all liveness needs.  A seat silent for ``lost_after`` seconds is LOST,
+two seconds, which is all liveness needs.  At a sealed table each heartbeat also says what
+its sender holds of the deck (``held``, §10.8), so that the others repeat only what it lacks.
+A seat silent for ``lost_after`` seconds is LOST,
 and the table waits for it.  Anything a seated peer sends shows it is there: a lost seat that speaks
 again is back (§5.7) — its seat handed back if a bot ran it, our step messages sent
 again since what went meanwhile may be lost.  A ``Leave`` marks its seat LEFT with the
@@ -32,6 +34,7 @@ from hedgerow.net.messages import (
     Heartbeat,
     Hello,
     Leave,
+    SealHeld,
 )
 from hedgerow.net.seat import Link, Phase
 from hedgerow.net.shown import shown
@@ -127,6 +130,20 @@ class LinkedDepartures(Protocol):
         """True while a resumed process still waits for the other seats' answers."""
 
 
+class LinkedDeck(Protocol):
+    """What heartbeats carry of the sealed deck (`hedgerow.net.sealplay.SealedPlay`,
+    docs/protocol.md §10.8)."""
+
+    def held_for(self, member: Member) -> SealHeld | None:
+        """What our heartbeat to ``member`` says we hold (None: nothing to say)."""
+
+    def heard_held(self, key: bytes, held: SealHeld | None) -> None:
+        """What the peer of ``key`` says it holds (None: it does not say)."""
+
+    def asked_again(self, key: bytes) -> None:
+        """The peer of ``key`` says its sealed deck waits: send it again what we made."""
+
+
 class Links:
     """Heartbeats, lost and returning seats, ``Leave`` and ``Error``.
 
@@ -139,7 +156,7 @@ class Links:
                  seat_gone: Callable[[Member], None],
                  resend_stalled: Callable[[], None],
                  deck_waiting: Callable[[], bool] = lambda: False,
-                 asked_again: Callable[[bytes], None] = lambda key: None) -> None:
+                 sealed: LinkedDeck | None = None) -> None:
         self.ctx = ctx
         self.heartbeat = heartbeat  # seconds between our heartbeats
         self.lost_after = lost_after  # seconds of silence after which a seat is lost
@@ -148,14 +165,17 @@ class Links:
         self._seat_gone = seat_gone
         self._resend_stalled = resend_stalled
         self._deck_waiting = deck_waiting  # our sealed deck stands still (Heartbeat.waiting)
-        self._asked_again = asked_again  # a peer's heartbeat says its sealed deck does
+        self._sealed = sealed  # the sealed deck: what heartbeats say of it (None: none)
         self._index_at_tick = -1
         self._beats = 0
-        self._told: dict[bytes, tuple[Heartbeat, int]] = {}  # key -> last heartbeat, its beat
+        #: key -> what our last heartbeat to it said (next_index, waiting), and its beat
+        self._told: dict[bytes, tuple[tuple[int, bool], int]] = {}
 
-    def alive(self, member: Member, body: Body) -> None:
-        """``member`` sent ``body``: it is there (a lost seat is back, §5.7)."""
+    def alive(self, member: Member, body: Body, seq: int = 0) -> None:
+        """``member`` sent ``body`` in envelope ``seq``: it is there (a lost seat is back,
+        §5.7)."""
         member.last_seen = self.ctx.now()
+        member.seq = seq
         if isinstance(body, Leave) or member.link in (Link.CONNECTED, Link.LEFT):
             return
         was_lost = member.link == Link.LOST
@@ -173,8 +193,11 @@ class Links:
     def on_heartbeat(self, rx: Received, env: Envelope, member: Member,
                      body: Heartbeat) -> None:
         member.next_index = body.next_index
+        if self._sealed is None:
+            return
+        self._sealed.heard_held(member.key, body.held)
         if body.waiting:
-            self._asked_again(member.key)
+            self._sealed.asked_again(member.key)
 
     def on_leave(self, rx: Received, env: Envelope, member: Member, body: Leave) -> None:
         if member.link == Link.LEFT:
@@ -213,17 +236,21 @@ class Links:
             except Exception:
                 log.exception("heartbeat failed")
 
-    def _send_heartbeats(self, body: Heartbeat) -> None:
-        """``body`` to each other peer that has not had it from us, and to each one that had
-        no heartbeat from us for `IDLE_BEATS` beats."""
+    def _send_heartbeats(self, index: int, waiting: bool) -> None:
+        """A heartbeat to each other peer that has not had ``index`` and ``waiting`` from
+        us, and to each one that had no heartbeat from us for `IDLE_BEATS` beats; at a
+        sealed table it says what we hold of the deck (`SealHeld`), which is not news by
+        itself."""
         assert self.ctx.roster is not None
         self._beats += 1
+        news = (index, waiting)
         for member in self.ctx.roster.others():
             told = self._told.get(member.key)
-            if told is not None and told[0] == body and self._beats - told[1] < IDLE_BEATS:
+            if told is not None and told[0] == news and self._beats - told[1] < IDLE_BEATS:
                 continue
-            self.ctx.send(member, body)
-            self._told[member.key] = (body, self._beats)
+            held = self._sealed.held_for(member) if self._sealed is not None else None
+            self.ctx.send(member, Heartbeat(index, waiting, held))
+            self._told[member.key] = (news, self._beats)
 
     def beat(self) -> None:
         """One heartbeat: tell everyone where we are, and see who fell silent."""
@@ -231,7 +258,7 @@ class Links:
         if ctx.roster is None or not ctx.table_id:
             return
         index = ctx.table.index if ctx.table is not None else 0
-        self._send_heartbeats(Heartbeat(index, self._deck_waiting()))
+        self._send_heartbeats(index, self._deck_waiting())
         now = ctx.now()
         changed = False
         for m in ctx.roster.others():

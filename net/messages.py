@@ -346,6 +346,74 @@ class Heartbeat:
 
     next_index: Annotated[int, W.INDEX] = 0
     waiting: Annotated[bool, W.flag] = False
+    held: Annotated[SealHeld | None, W.optional(W.anything)] = None
+
+
+#: A set of parties as a bit mask (bit ``p``: party ``p``).
+PARTIES = W.uint(1 << W.MAX_PARTIES)
+#: At most this many decks and wanted cards in one `SealHeld`.
+MAX_HELD = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class DeckHeld:
+    """The passes of the shuffle of draw ``draw`` of chance entry ``entry`` that a party
+    holds: per phase, the parties whose pass it holds (bit masks)."""
+
+    entry: Annotated[int, W.INDEX]
+    draw: Annotated[int, W.DRAW]
+    relock: Annotated[int, PARTIES] = 0
+    lock: Annotated[int, PARTIES] = 0
+    rekey: Annotated[int, PARTIES] = 0
+
+    @property
+    def deck(self) -> tuple[int, int]:
+        """(entry, draw): which deck."""
+        return (self.entry, self.draw)
+
+
+@dataclass(frozen=True, slots=True)
+class CardWant:
+    """A card a party waits to open, and the parties (a bit mask, not empty) whose key for
+    it it still waits for: a public one while the card is being shown to everyone."""
+
+    entry: Annotated[int, W.INDEX]
+    draw: Annotated[int, W.DRAW]
+    pos: Annotated[int, W.POSITION]
+    parties: Annotated[int, PARTIES]
+
+    @property
+    def card(self) -> tuple[int, int, int]:
+        """(entry, draw, pos): the sealed card."""
+        return (self.entry, self.draw, self.pos)
+
+    def problem(self) -> str | None:
+        """At least one party."""
+        return None if self.parties else "a wanted card names the parties it waits for"
+
+
+@dataclass(frozen=True, slots=True)
+class SealHeld:
+    """What a party holds of the sealed deck, on its `Heartbeat` (docs/protocol.md §10.8):
+    the receiver repeats to it only what it lacks, and of that nothing it sent after the
+    envelope ``seen`` (still on its way).  Party sets are bit masks."""
+
+    seen: Annotated[int, W.INDEX] = 0
+    decks: Annotated[tuple[DeckHeld, ...], W.items(DeckHeld)] = ()
+    wants: Annotated[tuple[CardWant, ...], W.items(CardWant)] = ()
+    escrow_keys: Annotated[int, PARTIES] = 0
+    escrow_shares: Annotated[int, PARTIES] = 0
+    disclosed: Annotated[int, PARTIES] = 0
+
+    def problem(self) -> str | None:
+        """At most `MAX_HELD` decks and wanted cards, each ascending and unique."""
+        if len(self.decks) > MAX_HELD or len(self.wants) > MAX_HELD:
+            return f"a SealHeld names at most {MAX_HELD} decks and {MAX_HELD} wanted cards"
+        decks = [d.deck for d in self.decks]
+        wants = [w.card for w in self.wants]
+        if decks != sorted(set(decks)) or wants != sorted(set(wants)):
+            return "a SealHeld's decks and wanted cards are unique and ascending"
+        return None
 
 
 #: At most this many names in `SeatAssignment.watchers` (a table takes fewer spectators).

@@ -94,7 +94,7 @@ class Peer:
         self.links = Links(ctx, heartbeat=heartbeat, lost_after=lost_after, play=self.sync,
                            departures=self.departures, seat_gone=self.seating.seat_gone,
                            resend_stalled=self._resend_stalled, deck_waiting=self.sealing.waiting,
-                           asked_again=self.sealing.asked_again)
+                           sealed=self.sealing)
         self.spectators = Spectators(ctx, send_roster=self.seating.send_roster, beat=self.links)
         self.returning = Returning(ctx, plugins=plugins, listen=self._listen, play=self.sync,
                                    start=self.startup, departures=self.departures,

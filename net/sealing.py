@@ -39,15 +39,19 @@ from hedgerow.core.sealedtable import Obligations, Prepared, SealedTable, Shuffl
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
 from hedgerow.net.messages import (
+    MAX_HELD,
     CardKey,
     CardKeys,
     CardReveal,
+    CardWant,
+    DeckHeld,
     Disclose,
     EscrowKey,
     EscrowOpen,
     EscrowShare,
     EscrowShares,
     SealBody,
+    SealHeld,
     ShufflePhase,
     ShuffleStep,
 )
@@ -774,47 +778,101 @@ class Sealing:
         would make, §10.11), and its keys count only once it sends them."""
         self.absent.discard(party)
 
+    def held(self, seen: int = 0) -> SealHeld:
+        """What this peer holds of the sealed deck, for its heartbeats (docs/protocol.md
+        §10.8): every pass of every deck (those held for their turn, and for decks not
+        reached yet, included), the cards it waits to open with the parties whose key it
+        lacks (a public key, while the card is being shown to everyone), and the escrow keys,
+        shares and secrets in.  ``seen``: the seq of the last envelope from its receiver."""
+        decks: list[DeckHeld] = []
+        for key in sorted(self.decks.keys() | self._early_steps.keys()):
+            deck = self.decks.get(key)
+            steps = ([*deck.steps, *deck.held.values()] if deck is not None
+                     else self._early_steps[key])
+            if steps:
+                decks.append(DeckHeld(key[0], key[1], *(
+                    _mask(s.party for s in steps if s.phase == name)
+                    for name in (mp.RELOCK, mp.LOCK, mp.REKEY))))
+        wants: list[CardWant] = []
+        for card in sorted(self._want_public | self._want_mine):
+            keys = self._keys_for(card)
+            sent = self._public_from.get(card, set()) | self.absent
+            public = card in self._want_public
+            lacking = sum(1 << p for p in range(self.parties) if p != self.me
+                          and (p not in keys or (public and p not in sent)))
+            if lacking:
+                wants.append(CardWant(*card, lacking))
+        return SealHeld(seen, tuple(decks[-MAX_HELD:]), tuple(wants[:MAX_HELD]),
+                        _mask(self.escrow_keys), _mask(self._escrow), _mask(self.disclosed))
+
     def resend(self, party: int | None = None) -> None:
         """Send again what this peer made that ``party`` (None: every other) may lack — a
         returning peer, or one back from a cut link: our passes, our escrow, our keys for
         the cards shown to all or to its seats.  Receivers ignore what they have."""
         if self.secret is None:
             return
+        if party is not None:
+            for body in self.repeats(party):
+                self.out.send(party, body)
+            return
+        for body in self._made(None, None):
+            self.out.broadcast(body)
+        for holder in range(self.parties):
+            if holder != self.me and holder not in self.absent:
+                keys = self._private(holder, None)
+                if keys:
+                    self.out.send(holder, CardKeys(keys))
+
+    def repeats(self, party: int, held: SealHeld | None = None) -> list[SealBody]:
+        """What to send ``party`` again (`resend`): everything we made that it may lack, or,
+        given what it holds (``held``, from its heartbeat), only what it lacks — our passes it
+        does not hold, our escrow key, shares and secret if it lacks them, and our keys for
+        the cards it waits to open (docs/protocol.md §10.8)."""
+        if self.secret is None or party == self.me:
+            return []
+        out = self._made(party, held)
+        if party not in self.absent:
+            keys = self._private(party, held)
+            if keys:
+                out.append(CardKeys(keys))
+        return out
+
+    def _made(self, party: int | None, held: SealHeld | None) -> list[SealBody]:
+        """Our passes, escrow, opened shares, public keys and secret, for ``party`` (None:
+        everyone) less what ``held`` says it holds."""
+        me = self.me
+        have = {d.deck: d for d in held.decks} if held is not None else {}
         out: list[SealBody] = []
         for deck in self.decks.values():
-            out += [_message(deck.job, s) for s in deck.steps if self.maker(s.party) == self.me]
-        if self.me in self.escrow_keys:
-            out.append(EscrowKey(self.me, self.escrow_keys[self.me]))
-        if self.me in self._escrow:
-            out.append(EscrowShares(self.me, tuple(self._escrow[self.me][h]
-                                                   for h in sorted(self._escrow[self.me]))))
+            got = have.get((deck.job.entry, deck.job.draw))
+            out += [_message(deck.job, s) for s in deck.steps if self.maker(s.party) == me
+                    and (got is None or not _passes(got, s.phase) >> s.party & 1)]
+        if me in self.escrow_keys and not (held is not None and held.escrow_keys >> me & 1):
+            out.append(EscrowKey(me, self.escrow_keys[me]))
+        if me in self._escrow and not (held is not None and held.escrow_shares >> me & 1):
+            shares = self._escrow[me]
+            out.append(EscrowShares(me, tuple(shares[h] for h in sorted(shares))))
         for dealer in sorted(self.absent - {party}):  # the shares we opened for a takeover
             opened = self._open_shares.get(dealer, {})
             out += [EscrowOpen(dealer, holder, opened[holder]) for holder in sorted(opened)
-                    if holder == self.me or holder in self.recovered]
-        public = sorted(self._sent_public)
+                    if holder == me or holder in self.recovered]
+        public = sorted(self._sent_public if held is None
+                        else self._sent_public & _wanted_from(held, me))
         if public:
             out.append(CardKeys(tuple(self._key(card) for card in public), public=True))
-        for body in out:
-            if party is None:
-                self.out.broadcast(body)
-            else:
-                self.out.send(party, body)
-        holders = range(self.parties) if party is None else (party,)
-        for holder in holders:
-            if holder == self.me or holder in self.absent:
-                continue
-            cards = sorted({card for seat in range(self.table.players)
-                            if self.party_of(seat) == holder
-                            for card in self.table.seen_by(seat)} - self.table.public.keys())
-            if cards:
-                self.out.send(holder, CardKeys(tuple(self._key(card) for card in cards)))
-        if self._disclosing:
-            msg = Disclose(self.me, self._secret_of(self.me).secret)
-            if party is None:
-                self.out.broadcast(msg)
-            else:
-                self.out.send(party, msg)
+        if self._disclosing and not (held is not None and held.disclosed >> me & 1):
+            out.append(Disclose(me, self._secret_of(me).secret))
+        return out
+
+    def _private(self, holder: int, held: SealHeld | None) -> tuple[CardKey, ...]:
+        """Our keys for the cards ``holder``'s seats are shown (not to all), or of those the
+        ones ``held`` says it waits for and has no public key of ours for."""
+        cards = {card for seat in range(self.table.players) if self.party_of(seat) == holder
+                 for card in self.table.seen_by(seat)} - self.table.public.keys()
+        if held is not None:
+            cards &= _wanted_from(held, self.me)
+            cards -= self._sent_public
+        return tuple(self._key(card) for card in sorted(cards))
 
     def _halt(self, message: str, party: int | None) -> None:
         if self.halted:
@@ -826,6 +884,21 @@ class Sealing:
 def _message(job: ShuffleJob, step: mp.Step) -> ShuffleStep:
     return ShuffleStep(job.entry, job.draw, _PHASES[step.phase], step.party,
                        b"".join(step.points), b"".join(step.commitments))
+
+
+def _mask(parties: Iterable[int]) -> int:
+    """A set of parties as a bit mask."""
+    return sum(1 << p for p in set(parties))
+
+
+def _passes(deck: DeckHeld, phase: str) -> int:
+    """The parties whose ``phase`` pass a `DeckHeld` says are held."""
+    return {mp.RELOCK: deck.relock, mp.LOCK: deck.lock, mp.REKEY: deck.rekey}[phase]
+
+
+def _wanted_from(held: SealHeld, party: int) -> set[Key]:
+    """The cards ``held`` says its sender waits for ``party``'s key to."""
+    return {w.card for w in held.wants if w.parties >> party & 1}
 
 
 def _split(packed: bytes) -> tuple[bytes, ...]:

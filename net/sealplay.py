@@ -39,13 +39,19 @@ from hedgerow.net.context import (
 from hedgerow.net.logfile import LogReadResult, LogWriter
 from hedgerow.net.members import Member
 from hedgerow.net.messages import (
+    CardKeys,
     CardReveal,
     Disclose,
     Envelope,
     ErrorCode,
+    EscrowKey,
+    EscrowOpen,
+    EscrowShares,
     PeerInfo,
     SealBody,
+    SealHeld,
     SealRecord,
+    ShuffleStep,
 )
 from hedgerow.net.sealing import Sealing
 from hedgerow.net.sealreplay import SealedReplay, replay_sealed
@@ -65,6 +71,10 @@ class SealContext(Speaking, Keyed, Seated, Living, Decked, Protocol):
 
     @property
     def writer(self) -> LogWriter | None: ...
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last envelope this peer made."""
 
 
 class SealedPlay:
@@ -91,6 +101,10 @@ class SealedPlay:
         self._beat = 0  # heartbeats so far (`resend_stalled` counts them)
         #: party -> the beat we last sent it again what we made, and the beats to wait then
         self._answered: dict[int, tuple[int, int]] = {}
+        #: party -> what its latest heartbeat says it holds (docs/protocol.md §10.8)
+        self._held: dict[int, SealHeld] = {}
+        #: party -> what we sent it (`_items`) -> the seq of the last envelope it went in
+        self._sent: dict[int, dict[tuple[object, ...], int]] = {}
 
     # -- the parties ---------------------------------------------------------------------------
 
@@ -232,8 +246,9 @@ class SealedPlay:
         and again must not be filled with repeats."""
         if self.sealing is None or not self._started or key not in self.parties():
             return
-        if restarted:
+        if restarted:  # what it held may be lost with its process: all again, once
             self._answered.pop(self.party_of_key(key), None)
+            self._held.pop(self.party_of_key(key), None)
         self._answer(self.party_of_key(key), STALL_BEATS)
 
     def waiting(self, every: int = STALL_BEATS) -> bool:
@@ -266,7 +281,51 @@ class SealedPlay:
             if since <= 2 * waited:  # it kept asking: wait longer before the next time
                 wait = min(2 * waited, STALL_BACKOFF * every)
         self._answered[party] = (self._beat, wait)
-        self.sealing.resend(party)
+        held = self._held.get(party)
+        for body in self.sealing.repeats(party, held):
+            # (what it lacks, less what is still on its way to it)
+            left = body if held is None else self._not_after(party, body, held.seen)
+            if left is not None:
+                self.send(party, left)
+
+    def held_for(self, member: Member) -> SealHeld | None:
+        """What our heartbeat to ``member`` says we hold of the sealed deck (None at an
+        open table, or before the deck starts)."""
+        if self.sealing is None or not self._started:
+            return None
+        return self.sealing.held(member.seq)
+
+    def heard_held(self, key: bytes, held: SealHeld | None) -> None:
+        """The peer of ``key`` says what it holds of the sealed deck (its heartbeat's
+        ``held``; None: it does not say, and gets full repeats)."""
+        if self.sealing is None or key not in self.parties():
+            return
+        party = self.party_of_key(key)
+        if held is None:
+            self._held.pop(party, None)
+        else:
+            self._held[party] = held
+
+    def _not_after(self, party: int, body: SealBody, seen: int) -> SealBody | None:
+        """``body`` less what we last sent ``party`` in an envelope after ``seen`` (it may
+        still be on its way: a slow link holds seconds of messages); None if nothing is
+        left."""
+        sent = self._sent.get(party, {})
+        if isinstance(body, CardKeys):
+            keys = tuple(k for k in body.keys
+                         if sent.get(("key", k.card, body.public), 0) <= seen)
+            return CardKeys(keys, body.public) if keys else None
+        return body if sent.get(_item(body), 0) <= seen else None
+
+    def _record(self, party: int, body: SealBody) -> None:
+        """``body`` went to ``party`` in our latest envelope."""
+        sent = self._sent.setdefault(party, {})
+        seq = self.ctx.seq
+        if isinstance(body, CardKeys):
+            for k in body.keys:
+                sent[("key", k.card, body.public)] = seq
+        else:
+            sent[_item(body)] = seq
 
     def resend_stalled(self, every: int = STALL_BEATS) -> None:
         """Called once a heartbeat.  When the sealed deck has not moved for ``every`` beats
@@ -349,9 +408,14 @@ class SealedPlay:
 
     def send(self, party: int, body: SealBody) -> None:
         self.ctx.send(self._member(party), body)
+        self._record(party, body)
 
     def broadcast(self, body: SealBody) -> None:
         self.ctx.broadcast(body)
+        if self.sealing is not None:
+            for party in range(self.sealing.parties):
+                if party != self.sealing.me:
+                    self._record(party, body)
 
     def halt(self, message: str, party: int | None) -> None:
         if party is not None:
@@ -425,3 +489,14 @@ class SealedPlay:
         member = roster.by_seat(seat)
         assert member is not None
         return self.party_of_key(member.key)
+
+
+def _item(body: SealBody) -> tuple[object, ...]:
+    """What a sealed message is, for `SealedPlay._sent` (a `CardKeys` goes key by key)."""
+    if isinstance(body, ShuffleStep):
+        return ("pass", body.entry, body.draw, body.phase, body.party)
+    if isinstance(body, EscrowOpen):
+        return ("escrow-open", body.party, body.holder)
+    if isinstance(body, (EscrowKey, EscrowShares, Disclose)):
+        return (type(body).__name__, body.party)
+    raise TypeError(f"no item for {type(body).__name__}")

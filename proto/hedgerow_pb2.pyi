@@ -387,12 +387,56 @@ class CatchUpReply(_message.Message):
     def __init__(self, header: _Optional[_Union[TableHeader, _Mapping]] = ..., from_index: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[LogEntry, _Mapping]]] = ..., next_index: _Optional[int] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
-    __slots__ = ("next_index", "waiting")
+    __slots__ = ("next_index", "waiting", "held")
     NEXT_INDEX_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
     next_index: int
     waiting: bool
-    def __init__(self, next_index: _Optional[int] = ..., waiting: _Optional[bool] = ...) -> None: ...
+    held: SealHeld
+    def __init__(self, next_index: _Optional[int] = ..., waiting: _Optional[bool] = ..., held: _Optional[_Union[SealHeld, _Mapping]] = ...) -> None: ...
+
+class SealHeld(_message.Message):
+    __slots__ = ("seen", "decks", "wants", "escrow_keys", "escrow_shares", "disclosed")
+    SEEN_FIELD_NUMBER: _ClassVar[int]
+    DECKS_FIELD_NUMBER: _ClassVar[int]
+    WANTS_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_KEYS_FIELD_NUMBER: _ClassVar[int]
+    ESCROW_SHARES_FIELD_NUMBER: _ClassVar[int]
+    DISCLOSED_FIELD_NUMBER: _ClassVar[int]
+    seen: int
+    decks: _containers.RepeatedCompositeFieldContainer[DeckHeld]
+    wants: _containers.RepeatedCompositeFieldContainer[CardWant]
+    escrow_keys: int
+    escrow_shares: int
+    disclosed: int
+    def __init__(self, seen: _Optional[int] = ..., decks: _Optional[_Iterable[_Union[DeckHeld, _Mapping]]] = ..., wants: _Optional[_Iterable[_Union[CardWant, _Mapping]]] = ..., escrow_keys: _Optional[int] = ..., escrow_shares: _Optional[int] = ..., disclosed: _Optional[int] = ...) -> None: ...
+
+class DeckHeld(_message.Message):
+    __slots__ = ("entry", "draw", "relock", "lock", "rekey")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    RELOCK_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    REKEY_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    relock: int
+    lock: int
+    rekey: int
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., relock: _Optional[int] = ..., lock: _Optional[int] = ..., rekey: _Optional[int] = ...) -> None: ...
+
+class CardWant(_message.Message):
+    __slots__ = ("entry", "draw", "pos", "parties")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    POS_FIELD_NUMBER: _ClassVar[int]
+    PARTIES_FIELD_NUMBER: _ClassVar[int]
+    entry: int
+    draw: int
+    pos: int
+    parties: int
+    def __init__(self, entry: _Optional[int] = ..., draw: _Optional[int] = ..., pos: _Optional[int] = ..., parties: _Optional[int] = ...) -> None: ...
 
 class SpectatorFeed(_message.Message):
     __slots__ = ("first", "records", "lost", "left", "halted")

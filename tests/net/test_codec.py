@@ -147,6 +147,22 @@ def catch_up_replies(draw: st.DrawFn) -> CatchUpReply:
                         draw(st.integers(first + count, 2**63)))
 
 
+MASKS = st.integers(0, 2**32 - 1)
+
+
+@st.composite
+def seal_helds(draw: st.DrawFn) -> messages.SealHeld:
+    """What a party holds of the sealed deck: decks and wanted cards ascending, masks."""
+    decks = sorted(draw(st.sets(st.tuples(U64, st.integers(0, 63)), max_size=4)))
+    cards = sorted(draw(st.sets(st.tuples(U64, st.integers(0, 63), st.integers(0, 1023)),
+                                max_size=4)))
+    return messages.SealHeld(
+        draw(U64),
+        tuple(messages.DeckHeld(e, d, draw(MASKS), draw(MASKS), draw(MASKS)) for e, d in decks),
+        tuple(messages.CardWant(e, d, p, draw(st.integers(1, 2**32 - 1))) for e, d, p in cards),
+        draw(MASKS), draw(MASKS), draw(MASKS))
+
+
 plugin_lists = st.dictionaries(st.text(PLAIN, min_size=1, max_size=12),
                                st.text(PLAIN, max_size=8),
                                max_size=4).map(lambda d: tuple(sorted(d.items())))
@@ -168,6 +184,7 @@ bodies = st.one_of(
     catch_up_replies(),
     feeds(),
     st.builds(Heartbeat, U64),
+    st.builds(Heartbeat, U64, st.booleans(), st.none() | seal_helds()),
     st.builds(Leave, st.text(max_size=40), st.sampled_from(messages.LeaveReason)),
     st.builds(ErrorMsg, st.sampled_from(ErrorCode), st.text(max_size=40),
               st.none() | U64, st.none() | U64, st.text(max_size=20)),
@@ -362,6 +379,12 @@ def good_action_msg() -> pb.ActionMsg:
         (raw_envelope(table_id=b"", heartbeat=pb.Heartbeat()), "table_id"),
         (raw_envelope(sender=b"\x02" * 31, heartbeat=pb.Heartbeat()), "sender"),
         (raw_envelope(seq=0, heartbeat=pb.Heartbeat()), "seq"),
+        (raw_envelope(heartbeat=pb.Heartbeat(held=pb.SealHeld(wants=[pb.CardWant(pos=3)]))),
+         "names the parties"),
+        (raw_envelope(heartbeat=pb.Heartbeat(held=pb.SealHeld(
+            decks=[pb.DeckHeld(entry=5), pb.DeckHeld(entry=2)]))), "ascending"),
+        (raw_envelope(heartbeat=pb.Heartbeat(held=pb.SealHeld(
+            wants=[pb.CardWant(pos=1024, parties=1)]))), "pos"),
         (raw_envelope(action=pb.ActionMsg(index=0, prev=bytes(31), seat=0,
                                           action=pb.Action(kind="pass"))), "prev"),
         (raw_envelope(action=pb.ActionMsg(index=0, prev=bytes(32), seat=0)), "no action"),
@@ -632,6 +655,13 @@ def test_unencodable_actions(action: Action, pattern: str) -> None:
         Start(TableHeader("", 2, b"s"), bytes(32)),
         CatchUpReply(TableHeader("g", 2, b"s"), 3, (), 2),
         ErrorMsg(4, "plain int code"),  # type: ignore[arg-type]
+        Heartbeat(0, False, messages.SealHeld(0, (messages.DeckHeld(2, 0),
+                                                  messages.DeckHeld(1, 0)))),  # not ascending
+        Heartbeat(0, False, messages.SealHeld(0, (messages.DeckHeld(1, 0),
+                                                  messages.DeckHeld(1, 0)))),  # twice
+        Heartbeat(0, False, messages.SealHeld(0, wants=(messages.CardWant(0, 0, 1, 0),))),
+        Heartbeat(0, False, messages.SealHeld(0, escrow_keys=2**32)),
+        Heartbeat(0, False, messages.SealHeld(0, (messages.DeckHeld(0, 64),))),
         "not a body",
     ],
 )

@@ -37,6 +37,8 @@ from hedgerow.net.logfile import MAGIC, parse_log
 from hedgerow.net.messages import (
     ActionCommit,
     ActionMsg,
+    CardWant,
+    DeckHeld,
     Envelope,
     Heartbeat,
     Hello,
@@ -45,6 +47,7 @@ from hedgerow.net.messages import (
     MotionKind,
     MotionVote,
     PeerInfo,
+    SealHeld,
     SeatAssignment,
     SeatEvent,
     SeatEventKind,
@@ -280,6 +283,21 @@ def state_hashes() -> str:
     )
 
 
+def sealed_held() -> str:
+    held = SealHeld(41, (DeckHeld(0, 0, 0, 0b1111, 0b1111), DeckHeld(7, 0, 0, 0b0011, 0)),
+                    (CardWant(0, 0, 5, 0b1000),), 0b1111, 0b1111, 0)
+    env = Envelope(bytes(range(16)), bytes([0xAB]) * 32, 12, Heartbeat(3, True, held))
+    return (
+        "table_id = 000102030405060708090a0b0c0d0e0f, sender = ab * 32\n"
+        "seq 12, Heartbeat(next_index 3, waiting, held SealHeld(seen 41,\n"
+        "    decks (DeckHeld(entry 0, draw 0, relock 0, lock 0b1111, rekey 0b1111),\n"
+        "           DeckHeld(entry 7, draw 0, relock 0, lock 0b0011, rekey 0)),\n"
+        "    wants (CardWant(entry 0, draw 0, pos 5, parties 0b1000)),\n"
+        "    escrow_keys 0b1111, escrow_shares 0b1111, disclosed 0)):\n"
+        f"{hexlines(encode_envelope(env))}\n"
+    )
+
+
 def departures() -> str:
     def env(seq: int, body: object) -> str:
         return hexlines(encode_envelope(Envelope(bytes(range(16)), bytes([0xAB]) * 32, seq,
@@ -431,6 +449,7 @@ VECTORS: dict[str, Callable[[], str]] = {
     "log-file": log_file,
     "departures": departures,
     "state-hashes": state_hashes,
+    "sealed-held": sealed_held,
     "spectators": spectators,
 }
 VECTORS.update(BOARD_VECTORS)  # §11, the shared leaderboard: tests/boardvectors.py
