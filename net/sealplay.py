@@ -193,10 +193,13 @@ class SealedPlay:
         return replay
 
     def reset(self) -> None:
-        """The seed agreement starts over: no table, no sealing."""
+        """The seed agreement starts over: no table, no sealing (and nothing the peers said
+        they held of the old one counts)."""
         self.sealing = None
         self._started = False
         self.verdict = None
+        self._held.clear()
+        self._sent.clear()
 
     # -- what play asks ------------------------------------------------------------------------
 
