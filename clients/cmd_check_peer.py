@@ -13,8 +13,10 @@ The exit status is 0 only when every scenario passed, 1 when any failed or was s
 for a bad argument.
 
 For ``host`` the peer under test opens an open-deck table of 2 seats with rules installed
-here, e.g. ``hedgerow host petals --players 2 --open-deck --bot random`` for our own peer;
-for ``join`` it joins the address printed, e.g. ``hedgerow join ADDRESS --bot random``.
+here, e.g. ``hedgerow host petals --players 2 --open-deck --bot random --take-over-after 1``
+for our own peer (``--take-over-after``: it seats a bot for the departed checker, §5.9);
+for ``join`` it joins the address printed, e.g.
+``hedgerow join ADDRESS --bot random --take-over-after 1``.
 docs/protocol.md "Writing your own peer" says more.
 """
 

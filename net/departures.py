@@ -486,8 +486,11 @@ class Departures:
                 self.early.setdefault(key, {})[member.seat] = body.accept
             return
         if member.seat not in motion.body.voters:
-            self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,
-                            f"{member.label()} is not a voter of that motion")
+            # A non-voter votes too (no, §5.9: a peer that returns finds the motions about
+            # its own seat queued in its links): its vote counts for nothing and is no error.
+            self.ctx.note(member.key, b"vote", logging.INFO, "%s, not a voter, voted %s on "
+                          "%s: it counts for nothing", member.label(),
+                          "yes" if body.accept else "no", describe(motion.body))
             return
         motion.votes.setdefault(member.seat, body.accept)
         if not body.accept:

@@ -6,5 +6,9 @@ scenario by scenario, where it deviates from the document.
   summary, as text or JSON;
 * `driver`: the checker's own sockets: one raw peer (a `Node` and the codec) that sends
   exactly what a scenario tells it to and keeps everything it receives;
-* `hosted`: the scenarios run when the checker joins the peer under test's table.
+* `session`: the scenarios both sides run once seated (seeding to the end report);
+* `departures`: the checker's seat departs, is taken over and reclaimed, and the forged
+  motions, takeovers and handbacks the peer must not believe (§5.9);
+* `hosted`: the scenarios run when the checker joins the peer under test's table;
+* `hosting`: the scenarios run when the peer under test joins the checker's table.
 """

@@ -17,7 +17,8 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
   ``WRONG_SEAT``;
 * ``spectator-feed`` (§3.4), once the game is over: the spectator's stream (the
   `SpectatorFeed` records it heartbeats its count of) is the host's log: the header and
-  every entry with the rules' state hash.
+  every entry with the rules' state hash, and the seat events of the departures
+  (`departures`).
 
 The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
 others itself).  It plays open-deck tables (§10.12), turns and simultaneous steps.
@@ -42,6 +43,7 @@ from hedgerow.net.messages import (
     LoggedEntry,
     LogHeader,
     SeatAssignment,
+    SeatEvent,
     SpectatorFeed,
 )
 
@@ -257,7 +259,8 @@ class HostedCheck(Session):
 
     async def _spectator_feed(self) -> str:
         """By the end, the spectator holds the host's log as a stream: the header and
-        every entry of the game with the rules' state hash (no seat events here)."""
+        every entry of the game with the rules' state hash, and the seat events of the
+        departure scenarios (§5.9 "How it is logged")."""
         table = self._table()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
@@ -274,9 +277,15 @@ class HostedCheck(Session):
         assert isinstance(header, LogHeader)
         entries = [r for r in records[1:] if isinstance(r, LoggedEntry)]
         self._check_records(header, entries, "3.4")
+        self.departures.check_log([r for r in records if isinstance(r, SeatEvent)], "3.4")
+        self._ensure(all(isinstance(r, LoggedEntry | SeatEvent) for r in records[1:]), "3.4",
+                     "after the header, entries and seat events (an open-deck table)",
+                     [type(r).__name__ for r in records[1:]])
         assert self.watcher is not None
         self.watcher.send(self.peer, Leave("check-peer: done watching", LeaveReason.QUIT))
-        return f"{len(records)} records: the header and all {len(entries)} entries"
+        events = len(records) - 1 - len(entries)
+        return (f"the header, all {len(entries)} entries"
+                + (f", {events} seat events" if events else ""))
 
 
 def _same_endpoint(listed: str, ours: str) -> bool:

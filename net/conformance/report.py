@@ -26,6 +26,16 @@ class Verdict(StrEnum):
     NA = "n/a"
 
 
+class Unsupported(Exception):
+    """The checker cannot drive this table (not the peer's fault): the scenarios that
+    need it are skipped, saying why."""
+
+
+class NotApplicable(Exception):
+    """The peer made a choice the document leaves to it (e.g. to wait for a departed seat
+    rather than seat a bot), so the scenario has nothing to check: it does not apply."""
+
+
 class Deviation(Exception):
     """The peer under test broke docs/protocol.md ``section``: ``expected``, ``got``."""
 

@@ -77,8 +77,11 @@ from hedgerow.net.messages import (
 from hedgerow.net.seedround import SeedRound, SeedRoundError
 from hedgerow.net.startup import setup_hash
 
+from .departures import MOMENTS as DEPARTURE_MOMENTS
+from .departures import SCENARIOS as DEPARTURE_SCENARIOS
+from .departures import Departures
 from .driver import Driver, Incoming, body_is, describe, describe_error
-from .report import Deviation, Report, Result, Verdict
+from .report import Deviation, NotApplicable, Report, Result, Unsupported, Verdict
 
 #: How long the checker holds its own `Start` back, to see that the peer waits for it.
 BARRIER_WAIT = 1.0
@@ -109,6 +112,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
     "return": ("5.7", "the checker's Hello, Start again: taken"),
     "catch-up": ("5.6", "CatchUpReply: the whole log, none past it"),
+    **DEPARTURE_SCENARIOS,
     "play": ("3.3", "the game: turns, chain, legality, hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
     "log-file": ("6", "--log: the log file reads, agrees, verifies"),
@@ -125,12 +129,8 @@ MOMENTS: dict[str, str] = {
     "refuse-second-commit": _NO_STEP,
     "return": f"the game ended before {RETURN_AT} entries",
     "catch-up": f"the game ended before {RETURN_AT} entries",
+    **DEPARTURE_MOMENTS,
 }
-
-
-class Unsupported(Exception):
-    """The checker cannot drive this table (not the peer's fault): the scenarios that
-    need it are skipped, saying why."""
 
 
 @dataclass(slots=True)
@@ -194,6 +194,8 @@ class Session:
         self.step_probed = False  # the probes at its first simultaneous step ran
         self.returned = False  # the checker came back as a returning peer
         self.out_of_turn = False  # the out-of-turn probe ran
+        self.silent = False  # the checker plays a departed seat: it sends nothing (§5.9)
+        self.departures = Departures(self)
         self._checks = 0
 
     # -- running -----------------------------------------------------------------------
@@ -257,7 +259,7 @@ class Session:
     def _beat(self) -> None:
         """Heartbeats from the seat on (§5.8), with the checker's next index."""
         others = self._seats().others(self.driver.key)
-        self.driver.beat(lambda: others,
+        self.driver.beat(lambda: [] if self.silent else others,
                          lambda: self.table.index if self.table is not None else 0)
 
     def _skip_reason(self, name: str) -> str:
@@ -281,9 +283,16 @@ class Session:
         except Unsupported as why:
             self.report.results.append(Result(name, section, Verdict.SKIP, str(why)))
             return False
+        except NotApplicable as why:
+            self._scenario_na(name, str(why))
+            return False
         self.report.results.append(Result(name, section, Verdict.PASS, summary or what,
                                           checks=self._checks))
         return True
+
+    def _scenario_na(self, name: str, why: str) -> None:
+        """Keep ``name`` as not applying, for ``why``."""
+        self.report.results.append(Result(name, self.scenarios[name][0], Verdict.NA, why))
 
     def _ensure(self, ok: bool, section: str, expected: str, got: object) -> None:
         if not ok:
@@ -413,6 +422,11 @@ class Session:
                 if await self._scenario("return", self._return):
                     await self._scenario("catch-up", self._catch_up)
                 await self._midgame()
+            if seats.seat in active and self.departures.due():
+                await self.departures.run()
+                moves["theirs"] += self.departures.turns
+                moves["steps"] += self.departures.steps
+                continue
             if len(active) > 1:
                 await self._step(active)
                 moves["steps"] += 1
@@ -808,6 +822,7 @@ class Session:
                      result.problem)
         assert result.header is not None
         self._check_records(result.header, list(result.entries), "6")
+        self.departures.check_log(result.events, "6")
         mismatch = verify(lambda _: self._ruleset(), result)
         self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
         return f"{len(result.entries)} entries and the header agree; verified"

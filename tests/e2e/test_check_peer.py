@@ -40,7 +40,7 @@ def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]
     """Host petals (2 seats, open deck, a random bot) with ``plugins`` loaded into the host
     and run the checker against it; (exit status, results by scenario, the host)."""
     host, address = table.host("petals", 2, "--open-deck", "--bot", "random",
-                               env=peer_env(plugins=plugins))
+                               "--take-over-after", "1", env=peer_env(plugins=plugins))
     run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
                    "--log", str(host.home / "logs"), env=peer_env(), timeout=120)
     assert run.stdout, run.stderr
@@ -60,8 +60,9 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     assert results["spectator"]["summary"] == "a SeatAssignment without seat; the seats told"
     assert results["spectator-refused"]["summary"] == "refused WRONG_SEAT"
     entries = int(results["play"]["summary"].split()[0])  # the whole game, to its last entry
-    assert results["spectator-feed"]["summary"] == (f"{entries + 1} records: the header and "
-                                                    f"all {entries} entries")
+    # The stream holds the takeover and the reclaim of the departure scenarios too.
+    assert results["spectator-feed"]["summary"] == (f"the header, all {entries} entries, 2 "
+                                                    "seat events")
     assert results["catch-up"]["checks"] > 16  # entry and hash of each of 8 or more entries
     assert results["log-file"]["summary"].endswith("entries and the header agree; verified")
     assert results["refuse-illegal"]["summary"] == "refused ILLEGAL (petals.unknown_action)"
@@ -123,7 +124,7 @@ def check_joiner(table: Table, *, game: str = "petals", plugins: str = "",
     opened = checker.wait_event("open")
     assert opened["fingerprint"].startswith(f"{game}@")
     assert opened["fingerprint"].endswith("#open-deck") and opened["players"] == 2
-    joiner = table.join(opened["address"], "--bot", "random",
+    joiner = table.join(opened["address"], "--bot", "random", "--take-over-after", "1",
                         env=peer_env(home, plugins=",".join(p for p in (rules, plugins) if p)))
     status, _ = checker.finish(timeout=120)
     report = json.loads(checker.lines[-1])
@@ -194,8 +195,13 @@ def test_a_host_whose_catch_up_hashes_lie_is_caught_at_5_6(table: Table) -> None
     bad = results["catch-up"]
     assert bad["verdict"] == "fail" and bad["section"] == "5.6"
     assert bad["expected"].startswith("the state hash after entry #0: ")
-    # Only that scenario: the game itself is played correctly.
-    assert not_passed(results) == {"catch-up"}
+    # And the catch-up of the return after the checker was seen lost when its replies hold
+    # entries (the peer may have played on past the checker's index; then its SeatTaken
+    # and handback are not checked); the game itself is played correctly.
+    lost = results["return-lost"]
+    assert lost["verdict"] == "pass" or lost["section"] == "5.6"
+    assert not_passed(results) == {"catch-up"} | (
+        set() if lost["verdict"] == "pass" else {"return-lost", "reclaim"})
 
 
 def test_a_joiner_whose_log_file_holds_a_wrong_hash_is_caught_at_6(table: Table) -> None:

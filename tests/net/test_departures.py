@@ -17,7 +17,7 @@ from departing import WAIT, close_all, crash, events_of, fast, plugins, run, tab
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.launch import resume_table
 from hedgerow.net.logfile import read_log
-from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
+from hedgerow.net.messages import MotionKind, MotionVote, SeatEventKind, SeatMotion
 from hedgerow.net.seat import Link, Phase
 
 
@@ -137,6 +137,17 @@ def test_every_peer_checks_a_motion_and_a_refusal_stops_it() -> None:
             assert isinstance(motion, SeatMotion)
             assert await host.wait_until(lambda: bool(host.departures.asked), WAIT)
             assert one.phase() == Phase.PLAYING
+            # A seat outside the voters votes too (no, as §5.9 tells a non-voter, e.g. the
+            # departed seat back and finding the motion queued): its vote counts for
+            # nothing, and it is not refused (no Error for doing what the document asks).
+            refused: list[Any] = []
+            host.ctx.refuse = lambda *args, **kwargs: refused.append(args)  # type: ignore[method-assign]
+            asked = host.departures.asked[0]
+            outsider = host.ctx.roster.by_seat(3)
+            host.departures.on_vote(None, None, outsider, MotionVote(  # type: ignore[arg-type]
+                1, motion.number, False, "this peer is not among the voters"))
+            assert refused == [] and 3 not in asked.votes
+            assert host.departures.asked == [asked] and host.phase() == Phase.PLAYING
             host.departures.vote(host.departures.asked[0], True)
             for p in (host, one, two):
                 assert await p.wait_until(lambda p=p: p.phase() == Phase.FINISHED, WAIT)
