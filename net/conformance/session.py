@@ -12,6 +12,8 @@ hosts) each add the seating of their side; both share these scenarios (`SHARED`)
 * ``start`` (§3.2 step 5, §4.2, §4.4): the peer's `Start` carries the header of the seed
   the shares give (the seeding vector's derivation) and the setup hash the rules give; the
   peer sends no action before it has the checker's `Start`;
+* ``start-repeat`` and ``step-repeat`` (`stalls`): the `Start` barrier's and an open step's
+  repeats after a stall;
 * ``refuse-*`` (§2, §2.3, §3.3, §5.3, §5.4, §9): hostile probes, each sent once while the
   peer under test waits for the checker (at its first turn or step; the action probes at
   its first one-seat turn, the step probes at its first simultaneous step), each with the
@@ -27,6 +29,9 @@ hosts) each add the seating of their side; both share these scenarios (`SHARED`)
   with the checker's;
 * ``end`` (§3.3 "The end", §5.8): the peer's end report, after which the checker holds its
   hash of every entry of the game.
+
+In the middle of the game the checker comes back as a returning peer (``return``,
+``catch-up``) and later departs, is taken over and reclaims its seat (`departures`).
 
 The checker takes one seat of two.  It plays open-deck tables (§10.12).  It never sends a
 reveal that breaks its commitment: the peer would halt the table (§3.3) and the rest of the
@@ -82,12 +87,12 @@ from .departures import SCENARIOS as DEPARTURE_SCENARIOS
 from .departures import Departures
 from .driver import Driver, Incoming, body_is, describe, describe_error
 from .report import Deviation, NotApplicable, Report, Result, Unsupported, Verdict
+from .stalls import MOMENTS as STALL_MOMENTS
+from .stalls import SCENARIOS as STALL_SCENARIOS
+from .stalls import STALL_WAIT, Stalls
 
 #: How long the checker holds its own `Start` back, to see that the peer waits for it.
 BARRIER_WAIT = 1.0
-#: How long a repeat after a stall is waited for at least: 3 heartbeats of standing still
-#: (§5.8 *Repeats*), counted from a beat that may come up to a second late, and a margin.
-STALL_WAIT = 6.0
 #: The checker returns (§5.7) at its first turn or step once the log holds this many
 #: entries, so that catch-up has a log to send.
 RETURN_AT = 8
@@ -96,6 +101,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "seeding": ("3.2", "commitments, then reveals matching them"),
     "seed-repeat": ("3.2", "a stalled seed: SeedCommit, SeedReveal again"),
     "start": ("3.2", "Start: seed, setup hash, the barrier"),
+    "start-repeat": STALL_SCENARIOS["start-repeat"],
     "refuse-illegal": ("3.3", "an illegal action: ILLEGAL, the rules' code"),
     "refuse-broken-chain": ("3.3", "an action with a wrong prev: BROKEN_CHAIN"),
     "refuse-wrong-seat": ("5.3", "an action for the peer's own seat: WRONG_SEAT"),
@@ -110,6 +116,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "refuse-step-action": ("3.3", "an ActionMsg at a step: OUT_OF_TURN"),
     "refuse-early-reveal": ("3.3", "a reveal before its commitment: BAD_REVEAL"),
     "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
+    "step-repeat": STALL_SCENARIOS["step-repeat"],
     "return": ("5.7", "the checker's Hello, Start again: taken"),
     "catch-up": ("5.6", "CatchUpReply: the whole log, none past it"),
     **DEPARTURE_SCENARIOS,
@@ -130,6 +137,7 @@ MOMENTS: dict[str, str] = {
     "return": f"the game ended before {RETURN_AT} entries",
     "catch-up": f"the game ended before {RETURN_AT} entries",
     **DEPARTURE_MOMENTS,
+    **STALL_MOMENTS,
 }
 
 
@@ -196,6 +204,8 @@ class Session:
         self.out_of_turn = False  # the out-of-turn probe ran
         self.silent = False  # the checker plays a departed seat: it sends nothing (§5.9)
         self.departures = Departures(self)
+        self.stalls = Stalls(self)
+        self.peer_starts: dict[bytes, Start] = {}  # each other key's first Start
         self._checks = 0
 
     # -- running -----------------------------------------------------------------------
@@ -229,6 +239,11 @@ class Session:
             if ok:
                 await self._scenario("seed-repeat", self._seed_repeat)
                 ok = await self._scenario("start", self._start)
+                if ok:
+                    try:
+                        await self._scenario("start-repeat", self.stalls.start_repeat)
+                    finally:
+                        self._send_start()
             ok = ok and await self._scenario("play", self._play)
             ok = ok and await self._scenario("end", self._end)
             if ok:
@@ -271,9 +286,16 @@ class Session:
         return f"not reached: {failed[0]} did not pass" if failed else "not reached"
 
     async def _scenario(self, name: str, body: Callable[[], Awaitable[str]]) -> bool:
-        """Run one scenario and keep its result; True when it passed."""
+        """Run one scenario and keep its result; True when it passed.  A scenario run
+        inside another (a probe during ``play``) counts its checks apart."""
+        outer, self._checks = self._checks, 0
+        try:
+            return await self._run_scenario(name, body)
+        finally:
+            self._checks = outer
+
+    async def _run_scenario(self, name: str, body: Callable[[], Awaitable[str]]) -> bool:
         section, what = self.scenarios[name]
-        self._checks = 0
         try:
             summary = await body()
         except Deviation as dev:
@@ -394,6 +416,7 @@ class Session:
                          f"{mine.setup_hash.hex()} (the rules' initial state)",
                          start.setup_hash.hex())
             self._ensure(start.round == seats.round, "3.2", f"round {seats.round}", start.round)
+            self.peer_starts[key] = start
         # The barrier: nobody acts before it holds every seat's Start, ours included.
         early = d.take(lambda it: it.env is not None
                        and isinstance(it.env.body, ActionMsg | ActionCommit))
@@ -403,9 +426,13 @@ class Session:
                     it.env.body, ActionMsg | ActionCommit), "3.2", "", timeout=BARRIER_WAIT)]
         self._ensure(not early, "3.2", "no action before the checker's Start arrived "
                      "(the Start barrier)", describe(early[0]) if early else "")
-        d.broadcast(others, mine)
-        self._sealed(table.opening)
         return "Start agrees; the peer waited at the barrier"
+
+    def _send_start(self) -> None:
+        """The checker's own `Start`, held back until ``start-repeat`` saw the repeats."""
+        assert self.start_msg is not None
+        self.driver.broadcast(self._seats().others(self.driver.key), self.start_msg)
+        self._sealed(self._table().opening)
 
     # -- play --------------------------------------------------------------------------
 
@@ -590,6 +617,9 @@ class Session:
         others = seats.others(d.key)
         commits: dict[int, bytes] = {}
         own: ActionReveal | None = None
+        if seats.seat in active and self.step_probed and not self.stalls.step_done:
+            self.stalls.step_done = True
+            await self._scenario("step-repeat", lambda: self.stalls.step_repeat(index, active))
         first = seats.seat in active and not self.step_probed
         if seats.seat in active:
             if first:

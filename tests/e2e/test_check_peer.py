@@ -4,8 +4,9 @@ scenario passes; against deliberately broken peers (tests/e2e/silentpeer.py: no 
 an out-of-turn action; tests/e2e/wronghash.py: state hashes that are not the rules';
 tests/e2e/badreveal.py: a seed share that breaks its commitment; tests/e2e/norepeat.py: no
 seed repeats after a stall; tests/e2e/revealcheat.py: a step's reveal that breaks its
-commitment; tests/e2e/badcatchup.py: catch-up replies with hashes not its own) the
-deviation is caught, in the right scenario, with the right docs/protocol.md section, and
+commitment; tests/e2e/badcatchup.py: catch-up replies with hashes not its own;
+tests/e2e/believer.py: a forged SeatTaken believed; tests/e2e/novote.py: no vote on a
+motion) the deviation is caught, in the right scenario, with the right docs/protocol.md section, and
 the rest of the report is unaffected."""
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from hedgerow.net.conformance import hosted, hosting
 from hedgerow.net.conformance.report import Result, Verdict
 
 #: The probes of a simultaneous step, which do not apply to Petals (no such step).
-STEP_PROBES = {"refuse-step-action", "refuse-early-reveal", "refuse-second-commit"}
+STEP_PROBES = {"refuse-step-action", "refuse-early-reveal", "refuse-second-commit",
+               "step-repeat"}
 
 
 def not_passed(results: dict[str, Any]) -> set[str]:
@@ -55,8 +57,12 @@ def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     assert status == 0
     assert list(results) == list(hosted.SCENARIOS)
     assert results["seed-repeat"]["summary"] == "SeedCommit, SeedReveal again, identical"
+    assert results["start-repeat"]["summary"] == "Start again, identical; the barrier held"
     assert results["play"]["checks"] > 10  # every action of the peer's was checked
     assert results["return"]["summary"] == "Hello, Start taken; the host sent the same seats"
+    assert results["vote-not-departed"]["summary"] == "a no to a takeover and to an end"
+    assert results["takeover"]["summary"].startswith("seen lost, a random bot from #")
+    assert results["reclaim"]["summary"].startswith("SeatTaken first; the seat again from #")
     assert results["spectator"]["summary"] == "a SeatAssignment without seat; the seats told"
     assert results["spectator-refused"]["summary"] == "refused WRONG_SEAT"
     entries = int(results["play"]["summary"].split()[0])  # the whole game, to its last entry
@@ -172,6 +178,9 @@ def test_our_joiner_plays_simultaneous_steps_to_the_end(table: Table) -> None:
     assert results["refuse-early-reveal"]["summary"] == "refused BAD_REVEAL at #1"
     assert results["refuse-second-commit"]["summary"] == "refused BAD_REVEAL at #1"
     assert results["play"]["summary"] == "24 entries (0 peer turns, 8 steps), all agree"
+    assert results["step-repeat"]["summary"] == "ActionCommit again at #4, identical"
+    # The checker departs at a step: the bot commits and the runner reveals for its seat.
+    assert results["takeover"]["verdict"] == results["reclaim"]["verdict"] == "pass"
     assert joiner.wait_event("over")
 
 
@@ -211,3 +220,27 @@ def test_a_joiner_whose_log_file_holds_a_wrong_hash_is_caught_at_6(table: Table)
     assert bad["verdict"] == "fail" and bad["section"] == "6"
     assert bad["expected"].startswith("the state hash after entry #2: ")
     assert not_passed(results) == {"log-file"}  # on the wire it told the truth
+
+
+def test_a_joiner_that_believes_a_forged_seat_taken_is_caught_at_5_9(table: Table) -> None:
+    status, results, joiner = check_joiner(table, plugins="believer")
+    assert status == 1
+    bad = results["refuse-seat-taken"]
+    assert bad["verdict"] == "fail" and bad["section"] == "5.9"
+    assert bad["expected"] == "Error(WRONG_SEAT)" and bad["got"].startswith("no answer")
+    # The checker then hands the seat back (the double waited for that) and the game is
+    # played through; but the double's log holds the forged takeover and its handback.
+    assert not_passed(results) == {"refuse-seat-taken", "log-file"}
+    log = results["log-file"]
+    assert log["section"] == "6" and log["expected"].startswith("the seat events ")
+    assert joiner.wait_event("over")
+
+
+def test_a_host_that_never_votes_is_caught_at_5_9(table: Table) -> None:
+    status, results, _ = check(table, plugins="novote")
+    assert status == 1
+    bad = results["vote-not-departed"]
+    assert bad["verdict"] == "fail" and bad["section"] == "5.9"
+    assert bad["expected"].startswith("the peer's MotionVote on the checker's motion #2")
+    # Only that scenario: its own takeover of the departed checker needs no vote of its.
+    assert not_passed(results) == {"vote-not-departed"}
