@@ -38,11 +38,16 @@ def not_passed(results: dict[str, Any]) -> set[str]:
     return {n for n, r in results.items() if r["verdict"] != "pass"} - STEP_PROBES
 
 
+#: Our peers seat a bot for the departed checker this long after they see it lost (more
+#: than a moment: a checker starved of CPU for 5 s on a loaded machine is seen lost too).
+TAKE_OVER_AFTER = "3"
+
+
 def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
     """Host petals (2 seats, open deck, a random bot) with ``plugins`` loaded into the host
     and run the checker against it; (exit status, results by scenario, the host)."""
     host, address = table.host("petals", 2, "--open-deck", "--bot", "random",
-                               "--take-over-after", "1", env=peer_env(plugins=plugins))
+                               "--take-over-after", TAKE_OVER_AFTER, env=peer_env(plugins=plugins))
     run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
                    "--log", str(host.home / "logs"), env=peer_env(), timeout=120)
     assert run.stdout, run.stderr
@@ -130,7 +135,7 @@ def check_joiner(table: Table, *, game: str = "petals", plugins: str = "",
     opened = checker.wait_event("open")
     assert opened["fingerprint"].startswith(f"{game}@")
     assert opened["fingerprint"].endswith("#open-deck") and opened["players"] == 2
-    joiner = table.join(opened["address"], "--bot", "random", "--take-over-after", "1",
+    joiner = table.join(opened["address"], "--bot", "random", "--take-over-after", TAKE_OVER_AFTER,
                         env=peer_env(home, plugins=",".join(p for p in (rules, plugins) if p)))
     status, _ = checker.finish(timeout=120)
     report = json.loads(checker.lines[-1])
@@ -168,10 +173,10 @@ def test_our_joiner_plays_simultaneous_steps_to_the_end(table: Table) -> None:
     """Goofspiel (docs/examples): every bid is a simultaneous step, there is no one-seat
     turn; the step probes pass and the turn probes do not apply."""
     status, results, joiner = check_joiner(table, game="goofspiel", rules="goofspiel")
-    assert status == 0
     verdicts = {name: r["verdict"] for name, r in results.items()}
-    assert {n for n, v in verdicts.items() if v != "pass"} == {
-        "refuse-illegal", "refuse-broken-chain", "refuse-out-of-turn"}
+    assert {n: r for n, r in results.items() if r["verdict"] != "pass"
+            and n not in ("refuse-illegal", "refuse-broken-chain", "refuse-out-of-turn")} == {}
+    assert status == 0
     assert all(verdicts[n] == "n/a" for n in ("refuse-illegal", "refuse-broken-chain",
                                               "refuse-out-of-turn"))
     assert results["refuse-step-action"]["summary"] == "refused OUT_OF_TURN at #1"
