@@ -31,12 +31,17 @@ but ``now`` vanishes; once the game is over ``evaluate`` returns ``score`` itsel
 The part that depends on the garden alone (`Outlook`) is remembered by garden identity, as
 ``score`` does (a garden dict is never changed once a state holds it), and by content: a
 search plays the same planting on many sampled states, each time into a new dict holding
-the same garden (a garden is public, so every sample agrees on it).  What depends on the
-turns left is a few float operations per call.
+the same garden (a garden is public, so every sample agrees on it).  The contents are kept
+least recently used first out (`KEPT_CONTENTS`): a FLOWERS search at 300 iterations a move
+meets about 290,000 distinct gardens in a game and asks for them 1.15 million times; the
+4,096 contents forgotten all at once when full worked out 393,000 outlooks, 16,384 kept by
+recent use work out 292,000, one for each garden but a few hundred (bench/README.md,
+"Budget curves").  What depends on the turns left is a few float operations per call.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -49,13 +54,15 @@ from hedgerow.plugins.flowers.scoring import (
     Visible,
     _components,
     _xy,
+    standard_colour_points,
 )
 from hedgerow.plugins.flowers.state import OVER, State
 
-#: How many gardens an evaluator remembers the outlook of by identity, and how many garden
-#: contents (then it forgets them all and starts again).
+#: How many gardens an evaluator remembers the outlook of by identity (then it forgets them
+#: all and starts again), and how many garden contents (the least recently used is
+#: forgotten first).
 KEPT_GARDENS = 256
-KEPT_CONTENTS = 4096
+KEPT_CONTENTS = 16384
 
 #: The smallest colour patch that earns the ``patch`` credit.
 PATCH_MIN = 3
@@ -122,8 +129,11 @@ def _colours(kept: dict[int, int], colour_points: ColourPoints,
     colours = {k: COLOUR[card] for k, card in kept.items() if COLOUR[card] != PURPLE}
     parts = _components(list(colours), colours)
     groups = tuple([ColourGroup(c, _xy(part)) for c, part in parts])
-    visible = tuple([(x, y, card) for (x, y), card in zip(_xy(list(kept)), kept.values(),
-                                                           strict=True)])
+    if colour_points is standard_colour_points:  # it reads the groups alone
+        visible: Visible = ()
+    else:
+        visible = tuple([(x, y, card) for (x, y), card in zip(_xy(list(kept)), kept.values(),
+                                                               strict=True)])
     points = tuple(colour_points(groups, visible))
     if len(points) != len(groups):
         raise ValueError(f"colour_points gave {len(points)} results for {len(groups)} groups")
@@ -249,7 +259,7 @@ def make_evaluate(colour_points: ColourPoints, score: Callable[[State, int], flo
     """``evaluate(state, seat)`` for a table whose colour rule is ``colour_points`` and whose
     ``score`` is ``score`` (used as is once the game is over)."""
     kept: dict[int, tuple[Garden, Outlook]] = {}  # id(garden) -> (garden, outlook)
-    known: dict[frozenset[tuple[int, tuple[int, ...]]], Outlook] = {}  # by content
+    known: OrderedDict[frozenset[tuple[int, tuple[int, ...]]], Outlook] = OrderedDict()
 
     def evaluate(state: State, seat: int) -> float:
         """``seat``'s points now plus what its garden promises (module docstring)."""
@@ -265,8 +275,10 @@ def make_evaluate(colour_points: ColourPoints, score: Callable[[State, int], flo
             if again is None:
                 again = outlook(garden, colour_points)
                 if len(known) >= KEPT_CONTENTS:
-                    known.clear()
+                    known.popitem(last=False)  # the least recently used
                 known[content] = again
+            else:
+                known.move_to_end(content)
             seen = again
             if len(kept) >= KEPT_GARDENS:
                 kept.clear()

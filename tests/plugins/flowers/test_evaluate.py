@@ -5,7 +5,9 @@ Once nothing is left to come it is ``score``; while the game goes on it ranks ha
 positions the way a player would (a group being built is not a group removed, unless it is
 boxed in or out of time; a colour patch about to score, a butterfly with room for a partner
 are worth something, under Summer only where the patch can reach the purple card); it is
-deterministic and never raises on the states a bot samples, in every variant.
+deterministic and never raises on the states a bot samples, in every variant.  What it
+remembers (gardens by identity, contents least recently used first) and the standard colour
+rule called without the hook never change an answer.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.plugins.flowers.bots.evaluate import judge, outlook, turns_left
+from hedgerow.plugins.flowers.bots import colour_rule
+from hedgerow.plugins.flowers.bots import evaluate as evaluate_module
+from hedgerow.plugins.flowers.bots.evaluate import Outlook, judge, outlook, turns_left
+from hedgerow.plugins.flowers.game import bind
 from hedgerow.plugins.flowers.garden import Garden
-from hedgerow.plugins.flowers.scoring import score_garden, standard_colour_points
+from hedgerow.plugins.flowers.scoring import ColourPoints, score_garden, standard_colour_points
 from hedgerow.plugins.flowers.state import OVER, State
 from hedgerow.plugins.flowers.summer import summer_colour_points
 
@@ -220,3 +225,55 @@ def test_garden_identity_is_what_is_remembered(standard: Ruleset) -> None:
     assert bots.evaluate(copy, 0) == values[0]
     moved = make_state((grid("B4 B4 B4 B4 B4"), grid("B1")), _stacks(20))
     assert bots.evaluate(moved, 0) == -5 - 0.0  # five 4s: removed, nothing to hope for
+
+
+def test_contents_are_forgotten_least_recently_used_first(
+        standard: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A garden's outlook is worked out once while its content stays among the last
+    ``KEPT_CONTENTS`` asked for (a new dict of the same cards included), and again once it
+    has dropped out; asking for a content keeps it in."""
+    monkeypatch.setattr(evaluate_module, "KEPT_CONTENTS", 3)
+    worked: list[frozenset[tuple[int, tuple[int, ...]]]] = []
+    real = evaluate_module.outlook
+
+    def counted(garden: Garden, colour_points: ColourPoints) -> Outlook:
+        worked.append(frozenset(garden.items()))
+        return real(garden, colour_points)
+
+    monkeypatch.setattr(evaluate_module, "outlook", counted)
+    evaluate = evaluate_module.make_evaluate(standard_colour_points, lambda s, seat: 0.0)
+    rows = ["B1", "B1 R2", "B1 R2 R2", "G3 G3"]
+
+    def ask(row: str) -> None:  # a new dict every time: only its content can be found
+        evaluate(make_state((grid(row), grid("B1")), _stacks(20)), 0)
+
+    for row in rows[:3]:
+        ask(row)
+    ask(rows[0])  # remembered, and now the most recently used
+    assert len(worked) == 3
+    ask(rows[3])  # the fourth content: the least recently used (rows[1]) goes
+    ask(rows[0])
+    ask(rows[2])
+    assert len(worked) == 4
+    ask(rows[1])
+    assert len(worked) == 5 and worked[-1] == frozenset(grid(rows[1]).items())
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=["standard", "summer"])
+def test_the_colour_rule_is_the_tables(plugins: PluginHost, variants: tuple[str, ...]) -> None:
+    """At a table whose only colour rule is FLOWERS' own, the bots call the standard rule
+    itself (no hook dispatch per garden); under Summer they call the table's hook.  Either
+    way every sampled state is judged as through the table's hook."""
+    ruleset = plugins.ruleset("flowers", variants, players=2)
+    assert ruleset.ext is not None and ruleset.bots is not None
+    rules = bind(ruleset.ext)
+    rule = colour_rule(ruleset.ext, rules)
+    assert (rule is standard_colour_points) == (not variants)
+    bots = ruleset.bots
+    assert bots.evaluate is not None and bots.score is not None and bots.sample is not None
+    hooked = evaluate_module.make_evaluate(rules.colour_points, bots.score)
+    game = ruleset.gamedef
+    for step, state in enumerate(_games(ruleset, 2, 2)):
+        for seat in range(2):
+            dealt = bots.sample(game.view(state, seat), seat, Rng(b"rule", f"{step}/{seat}"))
+            assert bots.evaluate(dealt, seat) == hooked(dealt, seat)
