@@ -1,14 +1,17 @@
-"""``hedgerow check-peer host HOST:PORT/KEY`` and ``hedgerow check-peer join GAME``: check
-another implementation's peer against docs/protocol.md.
+"""``hedgerow check-peer host HOST:PORT/KEY``, ``hedgerow check-peer join GAME`` and
+``hedgerow check-peer watch GAME``: check another implementation's peer against
+docs/protocol.md.
 
 ``host``: the checker joins the table the peer under test opened
 (``hedgerow.net.conformance.hosted``).  ``join``: the checker opens a table of 2 seats,
 prints its address as ``hedgerow host`` does (``table open at HOST:PORT/KEY (open deck)``;
 with ``--json`` the line ``{"event": "open", "address": ...}``) and waits for the peer under
-test to join it (``hedgerow.net.conformance.hosting``).  Either way it plays a whole game
-with the peer and sends it hostile envelopes at its own turn, then prints one line per
-scenario (pass, fail or skip, the protocol section; for a failure the first deviation,
-expected and got) and a summary.  ``--json`` prints the same as one JSON object, for CI.
+test to join it (``hedgerow.net.conformance.hosting``).  ``watch``: the same table,
+both seats the checker's, for the peer under test to watch as a spectator
+(``hedgerow.net.conformance.watching``; ours: ``hedgerow watch ADDRESS --json``).  Either
+way it plays a whole game with the peer and sends it hostile envelopes, then prints one
+line per scenario (pass, fail or skip, the protocol section; for a failure the first
+deviation, expected and got) and a summary.  ``--json`` prints the same as one JSON object, for CI.
 The exit status is 0 only when every scenario passed, 1 when any failed or was skipped, 2
 for a bad argument.
 
@@ -48,17 +51,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "joins, as a strict host",
                           description="open an open-deck table of 2 seats, print its "
                           "address and check the peer under test that joins it")
-    join.add_argument("game", help="the game of the table (see: hedgerow games)")
-    join.add_argument("--variant", action="append", default=[], metavar="V",
-                      help="a variant to use (repeat for several)")
-    join.add_argument("--bind", default="0.0.0.0", metavar="HOST",
-                      help="the address to listen on (default: 0.0.0.0, every interface; "
-                           "127.0.0.1 for this machine only)")
-    join.add_argument("--port", type=int, default=0, metavar="P",
-                      help="the port to listen on (default: any free port)")
-    join.add_argument("--wait", type=float, default=300.0, metavar="SECONDS",
-                      help="how long to wait for the peer under test to join (default: 300)")
-    for p in (host, join):
+    watch = sub.add_parser("watch", help="open a table and check the peer under test as "
+                           "it watches it, as a strict host",
+                           description="open an open-deck table of 2 seats (both the "
+                           "checker's), print its address and check the peer under test that "
+                           "watches it as a spectator (docs/protocol.md §3.4)")
+    for p, who in ((join, "join"), (watch, "watch")):
+        p.add_argument("game", help="the game of the table (see: hedgerow games)")
+        p.add_argument("--variant", action="append", default=[], metavar="V",
+                       help="a variant to use (repeat for several)")
+        p.add_argument("--bind", default="0.0.0.0", metavar="HOST",
+                       help="the address to listen on (default: 0.0.0.0, every interface; "
+                            "127.0.0.1 for this machine only)")
+        p.add_argument("--port", type=int, default=0, metavar="P",
+                       help="the port to listen on (default: any free port)")
+        p.add_argument("--wait", type=float, default=300.0, metavar="SECONDS",
+                       help=f"how long to wait for the peer under test to {who} "
+                            "(default: 300)")
+    for p in (host, join, watch):
         p.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (for CI)")
         p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
@@ -66,6 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "(default: 10)")
         p.add_argument("--name", default="check-peer",
                        help="the checker's display name at the table (default: check-peer)")
+    for p in (host, join):
         p.add_argument("--log", type=Path, default=None, metavar="PATH",
                        help="the log file the peer under test writes, or the folder it "
                             "writes its logs in: checked once the game is over (§6)")
@@ -78,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.timeout > 0:
         raise HedgerowError(f"--timeout must be a positive number of seconds, not "
                             f"{args.timeout:g}")
-    report = run_join(args) if args.mode == "join" else run_host(args)
+    report = run_host(args) if args.mode == "host" else run_table(args)
     print(report.as_json() if args.json else report.text())
     sys.stdout.flush()
     return 0 if report.passed else 1
@@ -100,11 +111,13 @@ def run_host(args: argparse.Namespace) -> Report:
                                     log=args.log))
 
 
-def run_join(args: argparse.Namespace) -> Report:
-    """``check-peer join``: print the address, wait for the peer; the report."""
+def run_table(args: argparse.Namespace) -> Report:
+    """``check-peer join`` and ``check-peer watch``: print the address, wait for the peer;
+    the report."""
     from hedgerow.core.errors import HedgerowError
     from hedgerow.net.address import TableAddress
     from hedgerow.net.conformance.hosting import check_joining
+    from hedgerow.net.conformance.watching import check_watching
 
     if not args.wait > 0:
         raise HedgerowError(f"--wait must be a positive number of seconds, not {args.wait:g}")
@@ -118,12 +131,17 @@ def run_join(args: argparse.Namespace) -> Report:
             print(json.dumps({"event": "open", "address": str(address),
                               "fingerprint": fingerprint, "players": 2, "deck": "open"}))
         else:
-            print(f"table open at {address} (open deck): join it with the peer under test, "
-                  f"e.g. hedgerow join {address}")
+            verb = "join" if args.mode == "join" else "watch"
+            print(f"table open at {address} (open deck): {verb} it with the peer under "
+                  f"test, e.g. hedgerow {verb} {address}")
         sys.stdout.flush()
 
     async def check() -> Report:
         try:
+            if args.mode == "watch":
+                return await check_watching(ruleset, plugins, bind=args.bind, port=args.port,
+                                            timeout=args.timeout, wait=args.wait,
+                                            name=args.name, opened=opened)
             return await check_joining(ruleset, plugins, bind=args.bind, port=args.port,
                                        timeout=args.timeout, wait=args.wait, name=args.name,
                                        log=args.log, opened=opened)

@@ -454,6 +454,11 @@ class Departures:
 
     # -- the log -----------------------------------------------------------------------
 
+    def events_due(self) -> int:
+        """How many seat events a log of the peer's holds (the takeover, the reclaim)."""
+        return (self.motion is not None) + (self.motion is not None
+                                            and self.handback is not None)
+
     def check_log(self, events: Sequence[SeatEvent], section: str) -> None:
         """The seat events a log (§6) or a spectator's stream (§3.4) holds: the takeover and
         the reclaim that happened, in that order, and nothing else."""

@@ -264,7 +264,8 @@ class HostedCheck(Session):
         table = self._table()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
-        while self._drain_feed() < 1 + table.index and loop.time() < deadline:
+        due = 1 + table.index + self.departures.events_due()  # the header, entries, events
+        while self._drain_feed() < due and loop.time() < deadline:
             await asyncio.sleep(0.2)
         try:
             records = [decode_log_record(r) for r in self.feed]

@@ -253,9 +253,16 @@ class Session:
         finally:
             await self._close()
             await self.driver.close()
+        self._complete(any(r.name == "play" and r.verdict is Verdict.PASS
+                           for r in self.report.results))
+        if self.seats is not None:
+            self.report.fingerprint = self.seats.fingerprint
+        return self.report
+
+    def _complete(self, played: bool) -> None:
+        """The scenarios that did not run, each as skipped or, once the whole game was
+        ``played``, not applying; the report in the scenarios' order."""
         ran = {r.name for r in self.report.results}
-        played = any(r.name == "play" and r.verdict is Verdict.PASS
-                     for r in self.report.results)
         for name, (section, _) in self.scenarios.items():
             if name in ran or (name == "log-file" and self.log_path is None):
                 pass  # ran, or not asked for
@@ -267,9 +274,6 @@ class Session:
                     name, section, Verdict.SKIP, self._skip_reason(name)))
         order = list(self.scenarios)
         self.report.results.sort(key=lambda r: order.index(r.name))
-        if self.seats is not None:
-            self.report.fingerprint = self.seats.fingerprint
-        return self.report
 
     def _beat(self) -> None:
         """Heartbeats from the seat on (§5.8), with the checker's next index."""

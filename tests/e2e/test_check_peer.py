@@ -20,7 +20,7 @@ from typing import Any
 
 from e2e.helpers import Table, hedgerow, peer_env
 
-from hedgerow.net.conformance import hosted, hosting
+from hedgerow.net.conformance import hosted, hosting, watching
 from hedgerow.net.conformance.report import Result, Verdict
 
 #: The probes of a simultaneous step, which do not apply to Petals (no such step).
@@ -58,7 +58,7 @@ def check(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]
 
 def test_our_own_peer_passes_every_scenario(table: Table) -> None:
     status, results, host = check(table)
-    assert not_passed(results) == set()
+    assert not_passed(results) == set(), [results[n] for n in not_passed(results)]
     assert status == 0
     assert list(results) == list(hosted.SCENARIOS)
     assert results["seed-repeat"]["summary"] == "SeedCommit, SeedReveal again, identical"
@@ -145,7 +145,7 @@ def check_joiner(table: Table, *, game: str = "petals", plugins: str = "",
 
 def test_our_own_joiner_passes_every_scenario(table: Table) -> None:
     status, results, joiner = check_joiner(table)
-    assert not_passed(results) == set()
+    assert not_passed(results) == set(), [results[n] for n in not_passed(results)]
     assert status == 0
     assert list(results) == list(hosting.SCENARIOS)
     assert results["hello"]["summary"].endswith("nothing before its seat")
@@ -249,3 +249,43 @@ def test_a_host_that_never_votes_is_caught_at_5_9(table: Table) -> None:
     assert bad["expected"].startswith("the peer's MotionVote on the checker's motion #2")
     # Only that scenario: its own takeover of the departed checker needs no vote of its.
     assert not_passed(results) == {"vote-not-departed"}
+
+
+def check_spectator(table: Table, *, plugins: str = "") -> tuple[int, dict[str, Any], Any]:
+    """``hedgerow check-peer watch petals`` and our spectator (``hedgerow watch ADDRESS
+    --json``, ``plugins`` loaded into it) at the address it printed; (exit status, results by
+    scenario, the spectator)."""
+    checker = table.start(["check-peer", "watch", "petals", "--bind", "127.0.0.1", "--json",
+                           "--timeout", "10", "--wait", "60"], peer_env())
+    opened = checker.wait_event("open")
+    assert opened["fingerprint"].endswith("#open-deck") and opened["players"] == 2
+    watcher = table.start(["watch", opened["address"], "--json"], peer_env(plugins=plugins))
+    status, _ = checker.finish(timeout=120)
+    report = json.loads(checker.lines[-1])
+    assert report["target"] == f"watch {opened['address']}"
+    return status, {r["name"]: r for r in report["results"]}, watcher
+
+
+def test_our_spectator_passes_every_watch_scenario(table: Table) -> None:
+    status, results, watcher = check_spectator(table)
+    assert {n: r for n, r in results.items() if r["verdict"] != "pass"} == {}
+    assert status == 0
+    assert list(results) == list(watching.SCENARIOS)
+    for r in results.values():
+        assert len(Result(r["name"], r["section"], Verdict(r["verdict"]),
+                          r["summary"]).line()) <= 80
+    assert results["watch-gap"]["summary"].startswith("ignored: still ")
+    assert results["watch-restart"]["summary"].startswith("over from 1, back to ")
+    assert results["watch-stranger"]["summary"] == "refused STRANGER"
+    # Ours stops watching once the game is over (its Leave), before the host's.
+    assert results["watch-end"]["summary"].startswith("it left once the game was over")
+    status, result = watcher.finish()
+    assert status == 0 and result is not None and result["problem"] is None
+
+
+def test_a_spectator_that_takes_a_feed_with_a_hole_is_caught_at_3_4(table: Table) -> None:
+    status, results, _ = check_spectator(table, plugins="greedywatch")
+    assert status == 1
+    bad = results["watch-gap"]
+    assert bad["verdict"] == "fail" and bad["section"] == "3.4"
+    assert bad["expected"].startswith("its count still ")

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from hedgerow.net.conformance import hosted, hosting
+from hedgerow.net.conformance import hosted, hosting, watching
 from hedgerow.net.conformance.report import Report, Result, Verdict
 from hedgerow.net.conformance.session import _spans
 
@@ -19,9 +19,9 @@ def test_every_scenario_is_documented_with_its_section() -> None:
     rows = re.findall(r"^\| (`[^|]+`) \| ([\d., ]+) \|", chapter, re.MULTILINE)
     documented = {name.strip("`"): sections.split(", ")
                   for names, sections in rows for name in names.split(", ")}
-    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS}
+    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS, **watching.SCENARIOS}
     assert set(documented) == set(checked)
-    for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS):
+    for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS, watching.SCENARIOS):
         for name, (section, _) in scenarios.items():
             assert documented[name][0] == section, name
 
@@ -72,7 +72,7 @@ def test_a_scenario_that_did_not_apply_does_not_fail_the_report() -> None:
 def test_a_reason_for_not_applying_or_a_scenario_fits_a_line_of_80_columns() -> None:
     from hedgerow.net.conformance.session import MOMENTS
 
-    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS}
+    checked = {**hosted.SCENARIOS, **hosting.SCENARIOS, **watching.SCENARIOS}
     for name, reason in [*MOMENTS.items(), *((n, what) for n, (_, what) in checked.items()),
                          *((n, what) for n, (_, what) in hosted.SCENARIOS.items())]:
         line = Result(name, "3.3", Verdict.NA, reason).line()
