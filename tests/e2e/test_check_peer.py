@@ -6,8 +6,9 @@ tests/e2e/badreveal.py: a seed share that breaks its commitment; tests/e2e/norep
 seed repeats after a stall; tests/e2e/revealcheat.py: a step's reveal that breaks its
 commitment; tests/e2e/badcatchup.py: catch-up replies with hashes not its own;
 tests/e2e/believer.py: a forged SeatTaken believed; tests/e2e/novote.py: no vote on a
-motion) the deviation is caught, in the right scenario, with the right docs/protocol.md section, and
-the rest of the report is unaffected."""
+motion; tests/e2e/untold.py: a handback without SeatTaken; tests/e2e/greedywatch.py: a
+spectator that takes a feed with a hole) the deviation is caught, in the right scenario,
+with the right docs/protocol.md section, and the rest of the report is unaffected."""
 
 from __future__ import annotations
 
@@ -289,3 +290,13 @@ def test_a_spectator_that_takes_a_feed_with_a_hole_is_caught_at_3_4(table: Table
     bad = results["watch-gap"]
     assert bad["verdict"] == "fail" and bad["section"] == "3.4"
     assert bad["expected"].startswith("its count still ")
+
+
+def test_a_runner_that_hands_back_without_seat_taken_is_caught_at_5_9(table: Table) -> None:
+    status, results, _ = check(table, plugins="untold")
+    assert status == 1
+    bad = results["reclaim"]
+    assert bad["verdict"] == "fail" and bad["section"] == "5.9"
+    assert bad["expected"].startswith("SeatTaken from the peer at which a takeover")
+    # Only that scenario: the handback came, and the checker's seat is its own again.
+    assert not_passed(results) == {"reclaim"}
