@@ -37,6 +37,8 @@ class LazyActions(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> list[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if type(index) is int and 0 <= index < len(self):  # the common case, a random pick
+            return self._at(index)
         if isinstance(index, slice):
             return [self._at(i) for i in range(*index.indices(len(self)))]
         size = len(self)

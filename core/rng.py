@@ -26,6 +26,7 @@ reads several Fisher-Yates steps from one word, so it gives *other* orders than
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from functools import lru_cache
 from typing import TypeVar
@@ -33,6 +34,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _TWO64 = 1 << 64
+#: A block's eight little-endian 64-bit words.
+_WORDS = struct.Struct("<8Q").unpack
 #: The bounds of the Fisher-Yates steps one ``quick_shuffle`` word draws multiply to at most
 #: this, so a word is redrawn less than once in 256 tries.
 _BATCH = 1 << 56
@@ -78,17 +81,19 @@ class Rng:
         """An independent generator for the sub-stream ``name`` (same seed)."""
         return Rng(self.seed, f"{self.stream}/{name}" if self.stream else name)
 
+    def _refill(self) -> None:
+        """Read the next block's eight words (``_pos`` back to 0)."""
+        digest = hashlib.blake2b(
+            self._block + self._counter.to_bytes(8, "little"), key=self.seed, digest_size=64
+        ).digest()
+        self._counter += 1
+        self._words = _WORDS(digest)
+        self._pos = 0
+
     def next_u64(self) -> int:
         """The next 64-bit word."""
         if self._pos == 8:
-            digest = hashlib.blake2b(
-                self._block + self._counter.to_bytes(8, "little"), key=self.seed, digest_size=64
-            ).digest()
-            self._counter += 1
-            self._words = tuple(
-                int.from_bytes(digest[i : i + 8], "little") for i in range(0, 64, 8)
-            )
-            self._pos = 0
+            self._refill()
         word = self._words[self._pos]
         self._pos += 1
         return word
@@ -98,8 +103,13 @@ class Rng:
         if not 1 <= n <= _TWO64:
             raise ValueError("randbelow needs 1 <= n <= 2**64")
         limit = _TWO64 - (_TWO64 % n)
-        while True:
-            word = self.next_u64()
+        while True:  # next_u64, inlined: a random playout draws once a decision
+            pos = self._pos
+            if pos == 8:
+                self._refill()
+                pos = 0
+            word = self._words[pos]
+            self._pos = pos + 1
             if word < limit:
                 return word % n
 

@@ -24,7 +24,7 @@ from hedgerow.core import Action
 from hedgerow.core.lazyactions import LazyActions
 from hedgerow.core.sealed import Known, Sealed
 from hedgerow.plugins.petals.geometry import Cell
-from hedgerow.plugins.petals.legality import move_options
+from hedgerow.plugins.petals.legality import PlanEntry, move_plan, plan_dests
 from hedgerow.plugins.petals.state import State
 
 SCORE = Action.of("score")
@@ -109,24 +109,36 @@ class PlaceChoices(LazyActions):
 
 
 class MoveChoices(LazyActions):
-    """The choices of a symbol effect: ``first`` actions, then every move, then ``last``."""
+    """The choices of a symbol effect: ``first`` actions, then every move, then ``last``.
 
-    __slots__ = ("_ends", "_first", "_last", "_options", "_size")
+    The moves are a `move_plan`: each source card with how many destinations it has, so
+    that the length is known at once and a card's destinations are listed only when one of
+    its moves is asked for (a random pick lists one card's, not every card's)."""
 
-    def __init__(self, options: tuple[tuple[Cell, tuple[Cell, ...]], ...],
+    __slots__ = ("_dests", "_ends", "_first", "_frontier", "_last", "_plan", "_size")
+
+    def __init__(self, plan: tuple[PlanEntry, ...], frontier: tuple[Cell, ...],
                  first: tuple[Action, ...] = (), last: tuple[Action, ...] = ()) -> None:
-        self._options = options
+        self._plan = plan
+        self._frontier = frontier
         self._first = first
         self._last = last
+        self._dests: dict[int, tuple[Cell, ...]] = {}
         ends, total = [], 0
-        for _, dests in options:
-            total += 4 * len(dests)
+        for entry in plan:
+            total += 4 * entry[1]
             ends.append(total)
         self._ends = tuple(ends)
         self._size = len(first) + total + len(last)
 
     def __len__(self) -> int:
         return self._size
+
+    def _dests_of(self, which: int) -> tuple[Cell, ...]:
+        dests = self._dests.get(which)
+        if dests is None:
+            dests = self._dests[which] = plan_dests(self._frontier, self._plan[which])
+        return dests
 
     def _at(self, index: int) -> Action:
         if index < len(self._first):
@@ -136,14 +148,14 @@ class MoveChoices(LazyActions):
         if index >= moves:
             return self._last[index - moves]
         which = bisect_right(self._ends, index)
-        src, dests = self._options[which]
         dst, rot = divmod(index - (self._ends[which - 1] if which else 0), 4)
-        return move_action(src, dests[dst], rot)
+        return move_action(self._plan[which][0], self._dests_of(which)[dst], rot)
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._first
-        for src, dests in self._options:
-            for dst in dests:
+        for which, entry in enumerate(self._plan):
+            src = entry[0]
+            for dst in self._dests_of(which):
                 for rot in range(4):
                     yield move_action(src, dst, rot)
         yield from self._last
@@ -157,9 +169,16 @@ class MoveChoices(LazyActions):
         if values is None:
             return False
         fx, fy, rot, tx, ty = values
-        return 0 <= rot <= 3 and any(
-            src == (fx, fy) and (tx, ty) in dests for src, dests in self._options
-        )
+        if not 0 <= rot <= 3:
+            return False
+        src, dst = (fx, fy), (tx, ty)
+        for entry in self._plan:
+            if entry[0] == src:
+                dests, alone = entry[2], entry[3]
+                if dests is not None:
+                    return dst in dests
+                return dst not in alone and dst in self._frontier
+        return False
 
 
 def legal_actions(state: State, seat: int) -> Sequence[Action]:
@@ -169,7 +188,8 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
     pending = state.pending
     if pending is None:
         return PlaceChoices(tuple(sorted(state.hands[seat])), state.frontier)
-    options = tuple(move_options(state.garden, state.frontier, pending.triggers))
+    fringe = state.frontier
+    plan = move_plan(state.garden, fringe, pending.triggers)
     if pending.kind == "different":
-        return MoveChoices(options, first=(SCORE,))
-    return MoveChoices(options, last=(DECLINE,))
+        return MoveChoices(plan, fringe, first=(SCORE,))
+    return MoveChoices(plan, fringe, last=(DECLINE,))

@@ -97,6 +97,23 @@ def grow_frontier(old: tuple[Cell, ...], cells: Collection[Cell], cell: Cell) ->
     return tuple(out)
 
 
+def moved_frontier(old: tuple[Cell, ...], cells: Collection[Cell], src: Cell, dst: Cell,
+                   ) -> tuple[Cell, ...]:
+    """The frontier after the card at ``src`` moved to ``dst`` (``cells`` already shows the
+    move; ``old`` is the frontier before it), equal to ``frontier(cells)``: only ``src``,
+    ``dst`` and their side neighbours can change whether they are on it."""
+    out = set(old)
+    sx, sy = src
+    dx, dy = dst
+    for c in (src, dst, (sx, sy + 1), (sx + 1, sy), (sx, sy - 1), (sx - 1, sy),
+              (dx, dy + 1), (dx + 1, dy), (dx, dy - 1), (dx - 1, dy)):
+        if c not in cells and touches_side(cells, c):
+            out.add(c)
+        else:
+            out.discard(c)
+    return tuple(sorted(out))
+
+
 def _ring_joined() -> tuple[bool, ...]:
     """For each set of occupied cells around a cell (bit i for `RING` [i]): one 8-group?"""
     out = []

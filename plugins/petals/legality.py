@@ -54,7 +54,9 @@ def check_place(garden: Garden, hand: tuple[int, ...], card: int, cell: Cell, ro
 
 def check_move(garden: Garden, triggers: tuple[Cell, ...], src: Cell, dst: Cell, rot: int,
                ) -> Refusal | None:
-    """Rule 5.4: may the card at ``src`` move to ``dst`` at rotation ``rot``?"""
+    """Rule 5.4: may the card at ``src`` move to ``dst`` at rotation ``rot``?
+
+    The garden must be 8-connected, as the rules keep it (as for `has_move`)."""
     if src not in garden:
         return _refuse("no_card", f"there is no card at {src} to move")
     if src in triggers:
@@ -75,22 +77,33 @@ def check_move(garden: Garden, triggers: tuple[Cell, ...], src: Cell, dst: Cell,
     if not touches_side(garden, dst, without=src):
         return _refuse("not_adjacent", f"cell {dst} would share no side with another card "
                        "(rule 5.4: the moved card must touch a side of a card that stays)")
-    if not connected(garden, (dst,), without=src):
+    # A card whose neighbours touch one another leaves the garden as connected as it was,
+    # and the rules keep it connected: only another card needs the full search.
+    if not locally_removable(garden, src) and not connected(garden, (dst,), without=src):
         return _refuse("disconnects", f"moving the card from {src} to {dst} would split the "
                        "garden (rule 5.4: the garden must stay connected, corners count)")
     return None
 
 
-def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...],
-                 ) -> Iterator[tuple[Cell, tuple[Cell, ...]]]:
-    """Every card that may move, with its legal destinations (any rotation goes with each).
+#: One source card of a symbol effect's moves (`move_plan`): ``(source, count, dests,
+#: alone)``.  ``dests`` is the tuple of its destinations, or None when they are the
+#: frontier less the cells in ``alone`` (then they are listed only when asked for,
+#: `plan_dests`); ``count`` is how many there are.
+PlanEntry = tuple[Cell, int, "tuple[Cell, ...] | None", tuple[Cell, ...]]
 
-    Yields ``(source, destinations)`` in cell order, skipping cards with no destination.
+
+def move_plan(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...],
+              ) -> tuple[PlanEntry, ...]:
+    """Every card that may move, with how many legal destinations it has (any rotation
+    goes with each), in cell order, skipping cards with no destination.
+
     ``frontier`` is the garden's frontier: every legal destination is in it, since it is
     empty and shares a side with a card that stays, so a frontier cell qualifies unless
     the moving card is its only side contact.  If taking the card out leaves the garden
-    connected, that is all; if it is a cut cell (one articulation-point search answers for
-    every card), a destination must also touch every part the garden would fall into.
+    connected, that is all, and its destinations are counted without being listed (a
+    random pick lists one card's, `plan_dests`); if it is a cut cell (one
+    articulation-point search answers for every card), a destination must also touch
+    every part the garden would fall into, and those are listed here.
     """
     lonely: dict[Cell, list[Cell]] = {}  # card -> frontier cells it alone touches by a side
     for d in frontier:
@@ -99,17 +112,41 @@ def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cel
         if len(touching) == 1:
             lonely.setdefault(touching[0], []).append(d)
     cuts = find_cuts(garden)
+    size = len(frontier)
+    out: list[PlanEntry] = []
     for src in sorted(garden):
         if src in triggers or surrounded(garden, src):
             continue
         alone = lonely.get(src)
+        if cuts is not None and src not in cuts.split:
+            count = size - len(alone) if alone else size
+            if count:
+                out.append((src, count, None, tuple(alone) if alone else ()))
+            continue
         dests = [d for d in frontier if d not in alone] if alone else list(frontier)
         if cuts is None:  # the garden is already split: judge each destination directly
             dests = [d for d in dests if connected(garden, (d,), without=src)]
-        elif src in cuts.split:  # a destination must touch every part
+        else:  # a cut cell: a destination must touch every part
             dests = _joining(garden, src, cuts.parts(src), src != cuts.root, dests)
         if dests:
-            yield src, tuple(dests)
+            out.append((src, len(dests), tuple(dests), ()))
+    return tuple(out)
+
+
+def plan_dests(frontier: tuple[Cell, ...], entry: PlanEntry) -> tuple[Cell, ...]:
+    """The destinations of one `move_plan` entry, in frontier order."""
+    _, _, dests, alone = entry
+    if dests is not None:
+        return dests
+    return tuple(d for d in frontier if d not in alone) if alone else frontier
+
+
+def move_options(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, ...],
+                 ) -> Iterator[tuple[Cell, tuple[Cell, ...]]]:
+    """Every card that may move, with its legal destinations (`move_plan`, listed): yields
+    ``(source, destinations)`` in cell order, skipping cards with no destination."""
+    for entry in move_plan(garden, frontier, triggers):
+        yield entry[0], plan_dests(frontier, entry)
 
 
 def _joining(garden: Garden, src: Cell, parts: list[tuple[Cell, ...]], rest: bool,
@@ -133,9 +170,9 @@ def has_move(garden: Garden, frontier: tuple[Cell, ...], triggers: tuple[Cell, .
     touch one another can leave without splitting it, and any such card with somewhere to
     go settles the question without a full search.
     """
-    for src in sorted(garden):
+    for src in garden:  # (any order: the answer is the same)
         if (src not in triggers and not surrounded(garden, src)
                 and locally_removable(garden, src)
                 and any(touches_side(garden, d, without=src) for d in frontier)):
             return True
-    return next(move_options(garden, frontier, triggers), None) is not None
+    return bool(move_plan(garden, frontier, triggers))

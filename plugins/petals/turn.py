@@ -14,14 +14,14 @@ from collections.abc import Callable
 
 from hedgerow.core import Action, Refusal
 from hedgerow.plugins.petals.choices import MOVE_ARGS, int_args, place_args
-from hedgerow.plugins.petals.geometry import Cell, Garden, frontier, grow_frontier, placed
+from hedgerow.plugins.petals.geometry import Cell, Garden, grow_frontier, moved_frontier, placed
 from hedgerow.plugins.petals.legality import check_move, check_place, has_move
 from hedgerow.plugins.petals.scoring import (
     IDENTICAL,
     NO_SYMBOLS,
     Points,
     add,
-    evaluate,
+    evaluate_placed,
     score_at,
 )
 from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, LastTurn, Pending, State
@@ -91,12 +91,13 @@ def _place(state: State, seat: int, action: Action, finish: Finish) -> State | R
     bad = check_place(state.garden, hand, card, cell, rot)
     if bad:
         return bad
+    code = placed(card, rot)
+    points, effect, cells = evaluate_placed(state.garden, cell, code)  # its 4 neighbours
     garden = dict(state.garden)
-    garden[cell] = placed(card, rot)
+    garden[cell] = code
     fringe = grow_frontier(state.frontier, garden, cell)
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1:]
-    points, effect, cells = evaluate(garden, cell)
     last = LastTurn(seat, cell)
     if effect == NO_SYMBOLS:
         trackers = credit(state.trackers, seat, points)
@@ -137,8 +138,8 @@ def _move(state: State, seat: int, pending: Pending, action: Action, finish: Fin
     garden[dst] = placed(card, rot)
     trackers = credit(state.trackers, seat, score_at(garden, dst))
     last = LastTurn(seat, pending.played, (src, dst))
-    return end_turn(state, seat, garden, frontier(garden), state.hands[seat], trackers, finish,
-                     last)
+    return end_turn(state, seat, garden, moved_frontier(state.frontier, garden, src, dst),
+                    state.hands[seat], trackers, finish, last)
 
 
 def end_turn(state: State, seat: int, garden: Garden, fringe: tuple[Cell, ...],

@@ -5,8 +5,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hedgerow.plugins.petals.geometry import frontier, placed
-from hedgerow.plugins.petals.legality import check_move, has_move, move_options
+from hedgerow.plugins.petals.choices import SCORE, MoveChoices, move_action
+from hedgerow.plugins.petals.geometry import (
+    connected,
+    frontier,
+    moved_frontier,
+    placed,
+    surrounded,
+    touches_side,
+)
+from hedgerow.plugins.petals.legality import check_move, has_move, move_options, move_plan
 
 
 @st.composite
@@ -48,3 +56,49 @@ def test_a_split_garden_is_judged_move_by_move() -> None:
     # The garden is already split: only moving (5,5) next to the others joins it up.
     assert set(options) == {(5, 5)}
     assert all(check_move(garden, ((0, 0),), (5, 5), d, 0) is None for d in options[(5, 5)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(gardens())
+def test_effect_choices_list_every_move_in_order_and_answer_in(case) -> None:
+    """The lazy effect choices (destinations listed only for the card picked) are every
+    legal move, sources in cell order, destinations in frontier order, rotations 0-3."""
+    garden, triggers = case
+    fringe = frontier(garden)
+    order = [(src, d) for src in sorted(garden) for d in fringe
+             if check_move(garden, triggers, src, d, 0) is None]
+    expected = [SCORE] + [move_action(src, d, rot) for src, d in order for rot in range(4)]
+    choices = MoveChoices(move_plan(garden, fringe, triggers), fringe, first=(SCORE,))
+    assert len(choices) == len(expected)
+    assert [choices[i] for i in reversed(range(len(expected)))] == expected[::-1]
+    assert list(choices) == expected
+    assert all(a in choices for a in expected)
+    near = [move_action(src, (d[0] + 1, d[1]), 0) for src, d in order[:5]]
+    assert [a in choices for a in near] == [a in expected for a in near]
+
+
+@settings(max_examples=150, deadline=None)
+@given(gardens())
+def test_a_move_is_refused_exactly_when_it_splits_the_garden(case) -> None:
+    """check_move's shortcut (a card whose neighbours touch one another never splits the
+    garden) agrees with the full search on every garden the rules can reach."""
+    garden, triggers = case
+    for src in garden:
+        if src in triggers or surrounded(garden, src):
+            continue
+        for d in frontier(garden):
+            full = (touches_side(garden, d, without=src)
+                    and connected(garden, (d,), without=src))
+            assert (check_move(garden, triggers, src, d, 0) is None) == full
+
+
+@settings(max_examples=150, deadline=None)
+@given(gardens(), st.data())
+def test_the_frontier_after_a_move_is_the_frontier_of_the_new_garden(case, data) -> None:
+    garden, _ = case
+    before = frontier(garden)
+    src = data.draw(st.sampled_from(sorted(garden)))
+    dst = data.draw(st.sampled_from(before))
+    after = dict(garden)
+    after[dst] = after.pop(src)
+    assert moved_frontier(before, after, src, dst) == frontier(after)
