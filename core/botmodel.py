@@ -210,18 +210,26 @@ class BotModel:
     def settle(self, state: Sampled[Any], rng: Rng) -> Sampled[Any]:
         """``state`` with every pending chance resolved at random from ``rng``."""
         game = self.__game
-        chance, resolve = game.chance, game.resolve
-        if chance is None or resolve is None:
+        chance = game.chance
+        if chance is None or game.resolve is None:
             return state
-        s = state._state
-        pending = chance(s)
+        pending = chance(state._state)
         if pending is None:
             return state
+        return _wrap(self._resolved(state._state, pending, rng))
+
+    def _resolved(self, s: Any, pending: Chance, rng: Rng) -> Any:
+        """The raw state ``s`` (waiting for ``pending``) once every chance is resolved."""
+        game = self.__game
+        chance, resolve = game.chance, game.resolve
+        assert chance is not None and resolve is not None
+        waiting: Chance | None = pending
         for _ in range(MAX_CHANCE_CHAIN):
-            s = resolve(s, draw_all(rng, pending))
-            pending = chance(s)
-            if pending is None:
-                return _wrap(s)
+            assert waiting is not None
+            s = resolve(s, draw_all(rng, waiting))
+            waiting = chance(s)
+            if waiting is None:
+                return s
         raise BotModelError(f"{self.game}: chance never stopped ({MAX_CHANCE_CHAIN} in a row)")
 
     def step(self, state: Sampled[Any], seat: int, action: Action, rng: Rng) -> Sampled[Any]:
@@ -232,9 +240,11 @@ class BotModel:
             raise BotModelError(f"seat {seat} cannot play {action}: {result.message}",
                                 code="bot_illegal")
         chance = game.chance
-        if chance is None or chance(result) is None:
-            return _wrap(result)
-        return self.settle(_wrap(result), rng)
+        if chance is not None:  # asked once: the answer is the chance `_resolved` starts on
+            pending = chance(result)
+            if pending is not None:
+                result = self._resolved(result, pending, rng)
+        return Sampled(result, _KEY)
 
     def view(self, state: Sampled[Any], seat: int) -> Any:
         """What ``seat`` would see in ``state``."""

@@ -26,7 +26,7 @@ register it through the ``hedgerow`` entry-point group of a package of your own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from hedgerow.core import (
@@ -110,8 +110,9 @@ def resolve(state: State, outcome: ChanceOutcome) -> State:
     """The prize chance picked (an index into the prizes still to come)."""
     (index,) = outcome
     assert isinstance(index, int)
-    prize = state.prizes[index]
-    return replace(state, prize=prize, prizes=state.prizes[:index] + state.prizes[index + 1:])
+    prizes = state.prizes
+    return State(state.hands, state.scores, prizes[:index] + prizes[index + 1:], prizes[index],
+                 state.bids, state.last, state.house)
 
 
 def active_seats(state: State) -> tuple[int, ...]:
@@ -121,11 +122,16 @@ def active_seats(state: State) -> tuple[int, ...]:
     return tuple(seat for seat, bid in enumerate(state.bids) if bid == 0)
 
 
+#: ``bid(card)`` for each card, made once: a search asks for the legal bids thousands of
+#: times a second, and an action is plain data that any number of lists may share.
+BIDS = {card: Action.of("bid", card=card) for card in range(1, CARDS + 1)}
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Bid any card in hand."""
-    if seat not in active_seats(state):
-        return []
-    return [Action.of("bid", card=card) for card in state.hands[seat]]
+    if not state.prize or not 0 <= seat < len(state.bids) or state.bids[seat]:
+        return []  # not a seat that still bids this round (`active_seats`)
+    return [BIDS[card] for card in state.hands[seat]]
 
 
 def apply(state: State, seat: int, action: Action) -> State | Refusal:
@@ -141,7 +147,9 @@ def apply(state: State, seat: int, action: Action) -> State | Refusal:
     hands[seat] = tuple(c for c in hands[seat] if c != card)
     bids = list(state.bids)
     bids[seat] = card
-    state = replace(state, hands=tuple(hands), bids=tuple(bids))
+    # (A new State built field by field: `dataclasses.replace` costs several times more.)
+    state = State(tuple(hands), state.scores, state.prizes, state.prize, tuple(bids),
+                  state.last, state.house)
     return _settle(state) if all(bids) else state
 
 
@@ -159,8 +167,8 @@ def _settle(state: State) -> State:
         top = max(state.bids)
         if state.bids.count(top) == 1:
             scores[state.bids.index(top)] += state.prize
-    return replace(state, scores=tuple(scores), prize=0, last=state.bids,
-                   bids=(0,) * len(scores), house=house)
+    return State(state.hands, tuple(scores), state.prizes, 0, (0,) * len(scores), state.bids,
+                 house)
 
 
 def view(state: State, seat: int) -> View:
@@ -179,7 +187,8 @@ def determinize(state: State, seat: int, rng: Rng) -> State:
             pool = sorted((*state.hands[other], bid))
             bids[other] = pool.pop(rng.randbelow(len(pool)))
             hands[other] = tuple(pool)
-    return replace(state, hands=tuple(hands), bids=tuple(bids))
+    return State(tuple(hands), state.scores, state.prizes, state.prize, tuple(bids),
+                 state.last, state.house)
 
 
 def outcome(state: State) -> Outcome | None:
