@@ -31,7 +31,12 @@ Four things are added to the trackers as they stand, each from the rules:
    from ``score`` then), so a bot never prefers a finish where it is eliminated.
 
 The cost is at most 36 figure calls and no ``apply``: about as much as one ``apply``
-(``python bench/petals_bots.py --cost`` measures it).  The final scoring hook is asked
+(``python bench/petals_bots.py --cost`` measures it).  A search asks again and again
+about positions that differ only where the figure does not look (the garden), so an
+evaluator remembers each figure by what it reads: the seat, every seat's trackers, whose
+turn and which phase, the pile's size, the final-round turns left, the seat's hand and
+whether an effect waits (`MEMO` of them at most; never a position whose different-symbols
+effect waits for the seat, whose figure reads the garden).  The final scoring hook is asked
 once per card and player count, the first time a card's direct points are needed, and
 remembered: a call through a table's relay costs several ``apply`` s.  This assumes the
 final scoring adds a fixed amount per card whatever the trackers, as the standard rule
@@ -185,7 +190,24 @@ def evaluator(rule: ScoreRule, final: Final, *, spread: float | None = None,
         now = figure(points)  # type: ignore[arg-type]
         return sign * ((1.0 - tie) * total / len(shifts) + tie * now)
 
+    known: dict[tuple[object, ...], float] = {}
+
     def evaluate(state: State, seat: int) -> float:
+        # Remembered by everything the figure reads (the garden only while a different-
+        # symbols effect waits for this seat: then it is worked out each time).
+        pending = state.pending
+        if pending is not None and state.active == seat and pending.kind == "different":
+            return figured(state, seat)
+        key = (seat, state.trackers, state.active, state.phase, len(state.pile),
+               state.final_left, state.hands[seat], pending is None)
+        value = known.get(key)
+        if value is None:
+            if len(known) >= MEMO:
+                known.clear()
+            value = known[key] = figured(state, seat)
+        return value
+
+    def figured(state: State, seat: int) -> float:
         mine = state.trackers[seat]
         f, w, e, a = float(mine[0]), float(mine[1]), float(mine[2]), float(mine[3])
         pending = state.pending

@@ -20,7 +20,8 @@ from hedgerow.core.chance import draw_all
 from hedgerow.core.game import GameDef
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.seeding import seed_from_int
-from hedgerow.plugins.petals.bots.evaluate import LEAD, turns_left
+from hedgerow.plugins.petals.bots.evaluate import LEAD, evaluator, turns_left
+from hedgerow.plugins.petals.game import final_scoring, score_rule
 from hedgerow.plugins.petals.state import FINAL, OVER, PLAY, State
 
 VARIANTS = [(), ("harmony",)]
@@ -255,3 +256,20 @@ def test_before_the_deal_it_judges_too(plugins: PluginHost) -> None:
     fresh = game.setup(SetupContext(2))
     assert fresh.phase != PLAY
     assert [bots.evaluate(fresh, s) for s in (0, 1)] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_remembered_judgement_is_the_one_worked_out_afresh(plugins: PluginHost, players: int,
+                                                           variants: tuple[str, ...]) -> None:
+    """An evaluator remembers its figures by what they read (never the garden, unless a
+    different-symbols effect waits): over states of several games, where equal keys meet
+    in different positions, each remembered figure is the one a new evaluator works out."""
+    ruleset = plugins.ruleset("petals", list(variants), players=players)
+    assert ruleset.ext is not None
+    rule, finish = score_rule(ruleset.ext), final_scoring(ruleset.ext)
+    shared = evaluator(rule, finish)
+    states = [s for seed in range(6) for s in random_game(ruleset.gamedef, players, 40 + seed)]
+    for state in states + states[::-1]:
+        for seat in range(players):
+            assert shared(state, seat) == evaluator(rule, finish)(state, seat)
