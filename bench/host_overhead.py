@@ -13,19 +13,27 @@ import argparse
 import statistics
 import time
 
+from hedgerow.core.chance import draw_all
 from hedgerow.core.game import SetupContext
-from hedgerow.core.playout import play
+from hedgerow.core.playout import bot_rng, play
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.rng import Rng
 from hedgerow.core.seeding import seed_from_int
 
 
 def direct(gamedef, players: int, seed: bytes):
-    """The same game as `play` with random bots, calling the GameDef functions only."""
-    state = gamedef.setup(SetupContext(players, Rng(seed, "setup")))
-    root = Rng(seed, "bot")
-    rngs = [root.fork(str(s)) for s in range(players)]
+    """The same game as `play` with random bots, calling the GameDef functions only: chance
+    drawn for each log entry as the table draws it (``Rng(seed, "chance/<i>")``), each seat
+    picking with its bot's stream (`bot_rng`), a step's choices made against its start."""
+    state = gamedef.setup(SetupContext(players))
+    rngs = [bot_rng(seed, s) for s in range(players)]
+    index = 0
     while True:
+        chance = gamedef.pending_chance(state)
+        if chance is not None:
+            state = gamedef.resolve(state, draw_all(Rng(seed, f"chance/{index}"), chance))
+            index += 1
+            continue
         active = gamedef.active_seats(state)
         if not active:
             return state
@@ -36,6 +44,7 @@ def direct(gamedef, players: int, seed: bytes):
             choices.append((seat, legal[rngs[seat].randbelow(len(legal))]))
         for seat, action in choices:
             state = gamedef.apply(state, seat, action)
+            index += 1
 
 
 def main() -> None:

@@ -133,10 +133,10 @@ def our_positions(ruleset: Any, count: int) -> list[Table]:
     return out
 
 
-def our_search(host: PluginHost, ruleset: Any, tables: list[Table], label: str,
+def our_search(plugins: PluginHost, ruleset: Any, tables: list[Table], label: str,
                ) -> Callable[[], object]:
     """A run: ``label`` (an ismcts choice) decides seat 0's bid at every position."""
-    spec = resolve(host, label, "goofspiel")
+    spec = resolve(plugins, label, "goofspiel")
     game = ruleset.gamedef
 
     def run() -> int:
@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         print(OPEN_SPIEL_MISSING, file=sys.stderr)
         return 2
 
-    host = PluginHost(autoload=False, extra=[goofspiel])
-    ruleset = host.ruleset("goofspiel", players=2)
+    plugins = PluginHost(autoload=False, extra=[goofspiel])
+    ruleset = plugins.ruleset("goofspiel", players=2)
     ours = ruleset.gamedef
     simultaneous = pyspiel.load_game("goofspiel", {"num_cards": CARDS, "players": 2})
     turn_based = pyspiel.load_game(
@@ -268,8 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         return bot
 
     searches = {
-        "ismcts": our_search(host, ruleset, tables, f"ismcts:{n}"),
-        "ismcts rollout=-1": our_search(host, ruleset, tables, f"ismcts:{n},rollout=-1"),
+        "ismcts": our_search(plugins, ruleset, tables, f"ismcts:{n}"),
+        "ismcts rollout=-1": our_search(plugins, ruleset, tables, f"ismcts:{n},rollout=-1"),
         "OpenSpiel MCTS": spiel_search(spiel_mcts, states),
         "OpenSpiel ISMCTS": spiel_search(spiel_ismcts, states),
     }
