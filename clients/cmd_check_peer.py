@@ -4,7 +4,7 @@ docs/protocol.md.
 
 ``host``: the checker joins the table the peer under test opened
 (``hedgerow.net.conformance.hosted``).  ``join``: the checker opens a table of 2 seats,
-prints its address as ``hedgerow host`` does (``table open at HOST:PORT/KEY (open deck)``;
+prints its address as ``hedgerow host`` does (``table open at HOST:PORT/KEY (sealed deck)``;
 with ``--json`` the line ``{"event": "open", "address": ...}``) and waits for the peer under
 test to join it (``hedgerow.net.conformance.hosting``).  ``watch``: the same table,
 both seats the checker's, for the peer under test to watch as a spectator
@@ -15,10 +15,10 @@ deviation, expected and got) and a summary.  ``--json`` prints the same as one J
 The exit status is 0 only when every scenario passed, 1 when any failed or was skipped, 2
 for a bad argument.
 
-For ``host`` the peer under test opens an open-deck table of 2 seats with rules installed
-here, e.g. ``hedgerow host petals --players 2 --open-deck --bot random --take-over-after 1``
-for our own peer (``--take-over-after``: it seats a bot for the departed checker, §5.9);
-for ``join`` it joins the address printed, e.g.
+For ``host`` the peer under test opens a table of 2 seats (sealed, or with an open deck)
+with rules installed here, e.g. ``hedgerow host petals --players 2 --bot random
+--take-over-after 1`` for our own peer (``--take-over-after``: it seats a bot for the
+departed checker, §5.9); for ``join`` it joins the address printed, e.g.
 ``hedgerow join ADDRESS --bot random --take-over-after 1``.
 docs/protocol.md "Writing your own peer" says more.
 """
@@ -36,6 +36,10 @@ from hedgerow.clients.cli import make_plugin_host
 
 if TYPE_CHECKING:
     from hedgerow.net.conformance.report import Report
+
+
+#: The hostile faults of ``--halt`` (hedgerow.net.conformance.sealed.FAULTS).
+HALTS = ("bad-shuffle", "wrong-key", "unheld-card", "bad-disclosure")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,6 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--wait", type=float, default=300.0, metavar="SECONDS",
                        help=f"how long to wait for the peer under test to {who} "
                             "(default: 300)")
+    join.add_argument("--open-deck", action="store_true",
+                      help="open the table with an open deck (default: a sealed deck, as "
+                           "hedgerow host does)")
     for p in (host, join, watch):
         p.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (for CI)")
@@ -77,6 +84,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--name", default="check-peer",
                        help="the checker's display name at the table (default: check-peer)")
     for p in (host, join):
+        p.add_argument("--halt", default="", metavar="FAULT", choices=HALTS,
+                       help="at a sealed table, provoke this fault the table must halt on, "
+                            "once, and end the run there: " + ", ".join(HALTS))
         p.add_argument("--log", type=Path, default=None, metavar="PATH",
                        help="the log file the peer under test writes, or the folder it "
                             "writes its logs in: checked once the game is over (§6)")
@@ -108,7 +118,7 @@ def run_host(args: argparse.Namespace) -> Report:
             from None
     plugins = make_plugin_host(args)
     return asyncio.run(check_hosted(address, plugins, timeout=args.timeout, name=args.name,
-                                    log=args.log))
+                                    log=args.log, halt=args.halt))
 
 
 def run_table(args: argparse.Namespace) -> Report:
@@ -119,6 +129,10 @@ def run_table(args: argparse.Namespace) -> Report:
     from hedgerow.net.conformance.hosting import check_joining
     from hedgerow.net.conformance.watching import check_watching
 
+    open_deck = args.mode == "watch" or args.open_deck  # (a watched table: an open deck)
+    if args.mode == "join" and args.halt and open_deck:
+        raise HedgerowError(f"--halt {args.halt} provokes a sealed-deck fault: not with "
+                            "--open-deck")
     if not args.wait > 0:
         raise HedgerowError(f"--wait must be a positive number of seconds, not {args.wait:g}")
     if not 0 <= args.port < 65536:
@@ -126,13 +140,15 @@ def run_table(args: argparse.Namespace) -> Report:
     plugins = make_plugin_host(args)
     ruleset = plugins.ruleset(args.game, args.variant)
 
+    deck = "open" if open_deck else "sealed"
+
     def opened(address: TableAddress, fingerprint: str) -> None:
         if args.json:
             print(json.dumps({"event": "open", "address": str(address),
-                              "fingerprint": fingerprint, "players": 2, "deck": "open"}))
+                              "fingerprint": fingerprint, "players": 2, "deck": deck}))
         else:
             verb = "join" if args.mode == "join" else "watch"
-            print(f"table open at {address} (open deck): {verb} it with the peer under "
+            print(f"table open at {address} ({deck} deck): {verb} it with the peer under "
                   f"test, e.g. hedgerow {verb} {address}")
         sys.stdout.flush()
 
@@ -144,7 +160,8 @@ def run_table(args: argparse.Namespace) -> Report:
                                             name=args.name, opened=opened)
             return await check_joining(ruleset, plugins, bind=args.bind, port=args.port,
                                        timeout=args.timeout, wait=args.wait, name=args.name,
-                                       log=args.log, opened=opened)
+                                       log=args.log, opened=opened,
+                                       open_deck=open_deck, halt=args.halt)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

@@ -126,14 +126,20 @@ class Departures:
         """True at the moment to depart: once, after the plain return, at `DEPART_AT`."""
         return not self.done and self.s.returned and self.s._table().index >= DEPART_AT
 
-    async def run(self) -> None:
-        """Every departure scenario, at the checker's turn or step (see the module)."""
+    async def run(self, *, no_departure: str = "") -> None:
+        """Every departure scenario, at the checker's turn or step (see the module); with
+        ``no_departure`` (why the checker's seat cannot be taken over: a sealed table of
+        two, §10.11) the forged ones only, the others not applying."""
         s = self.s
         self.done = True
         await s._scenario("refuse-handback", self._refuse_handback)
         await s._scenario("refuse-seat-taken", self._refuse_seat_taken)
         await s._scenario("refuse-motion-voter", self._refuse_motion_voter)
         await s._scenario("vote-not-departed", self._vote_not_departed)
+        if no_departure:
+            for name in ("takeover", "return-lost", "reclaim"):
+                s._scenario_na(name, no_departure)
+            return
         try:
             await s._scenario("takeover", self._takeover)
         finally:

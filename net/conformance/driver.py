@@ -31,6 +31,7 @@ from hedgerow.net.messages import (
     ErrorCode,
     ErrorMsg,
     Heartbeat,
+    SealHeld,
 )
 from hedgerow.net.transport import Node, Received
 
@@ -87,6 +88,8 @@ class Driver:
         self._tasks: list[asyncio.Task[None]] = []
         #: The latest Heartbeat from each key (heartbeats are not kept in the inbox).
         self.beats: dict[bytes, Heartbeat] = {}
+        #: The highest envelope seq from each key (a `SealHeld`'s ``seen``, §10.8).
+        self.seen: dict[bytes, int] = {}
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> Driver:
         """Bind the ROUTER on ``host``, at ``port`` (0: a free one)."""
@@ -102,6 +105,7 @@ class Driver:
         except CodecError as exc:
             self.inbox.put_nowait(Incoming(rx, None, str(exc)))
             return
+        self.seen[rx.sender] = max(self.seen.get(rx.sender, 0), env.seq)
         if isinstance(env.body, Heartbeat):  # kept aside: a sign of life, not a step
             self.beats[rx.sender] = env.body
             return
@@ -146,12 +150,18 @@ class Driver:
         assert data[:2] == bytes([0x08, PROTOCOL_VERSION]) and 0 < version < 128
         return seq, bytes([0x08, version]) + data[2:]
 
-    def beat(self, keys: Callable[[], Sequence[bytes]], next_index: Callable[[], int]) -> None:
-        """Send ``Heartbeat(next_index())`` to ``keys()`` once a second (§5.8)."""
+    def beat(self, keys: Callable[[], Sequence[bytes]], next_index: Callable[[], int],
+             held: Callable[[bytes], SealHeld | None] | None = None) -> None:
+        """Send ``Heartbeat(next_index())`` to ``keys()`` once a second (§5.8); at a sealed
+        table with ``held(key)``, what the checker holds of the deck, for each (§10.8)."""
         async def loop() -> None:
             while True:
                 await asyncio.sleep(1.0)
-                self.broadcast(keys(), Heartbeat(next_index()))
+                if held is None:
+                    self.broadcast(keys(), Heartbeat(next_index()))
+                    continue
+                for key in keys():
+                    self.send(key, Heartbeat(next_index(), held=held(key)))
 
         self._tasks.append(asyncio.create_task(loop()))
 

@@ -42,6 +42,7 @@ from hedgerow.net.messages import (
     LeaveReason,
     LoggedEntry,
     LogHeader,
+    SealRecord,
     SeatAssignment,
     SeatEvent,
     SpectatorFeed,
@@ -49,6 +50,8 @@ from hedgerow.net.messages import (
 
 from .driver import Driver, body_is
 from .report import Deviation, Report, Verdict
+from .sealed import SEALED_END
+from .sealedplay import SealedGame
 from .session import SHARED, Seats, Session, Unsupported
 
 #: Every scenario of ``check-peer host``: name -> (section, what it checks).
@@ -62,6 +65,7 @@ SCENARIOS: dict[str, tuple[str, str]] = {
     "spectator-refused": ("3.4", "an ActionMsg from the spectator: WRONG_SEAT"),
     "play": SHARED["play"],
     "end": SHARED["end"],
+    **SEALED_END,
     "spectator-feed": ("3.4", "the spectator's stream: header, every entry"),
     "log-file": SHARED["log-file"],
 }
@@ -75,7 +79,7 @@ class HostedCheck(Session):
     scenarios = SCENARIOS
 
     def __init__(self, address: TableAddress, plugins: PluginHost, *, timeout: float = 10.0,
-                 name: str = "check-peer", log: Path | None = None) -> None:
+                 name: str = "check-peer", log: Path | None = None, halt: str = "") -> None:
         super().__init__(str(address), plugins, timeout=timeout, name=name,
                          bind=_bind_host(address.host), log=log)
         self.address = address
@@ -84,6 +88,7 @@ class HostedCheck(Session):
         self.peer_is_host = True
         self.watcher: Driver | None = None  # the checker's spectator
         self.feed: list[bytes] = []  # the records of the stream it holds
+        self.halt = halt  # the hostile fault to provoke at a sealed table (sealed.FAULTS)
 
     async def _midgame(self) -> None:
         if await self._scenario("spectator", self._spectator):
@@ -148,8 +153,10 @@ class HostedCheck(Session):
         assert first.seat is not None
         self._check_assignment(first, first)
         if not rulesmatch.split_deck(first.fingerprint)[1]:
-            raise Unsupported(f"the table is sealed ({first.fingerprint}); the checker plays "
-                              "open-deck tables so far: host with --open-deck")
+            self.deck = SealedGame(self, self.halt)  # a sealed table (§10)
+        elif self.halt:
+            raise Unsupported(f"--halt {self.halt} needs a sealed table; this one has an open "
+                              "deck")
         try:
             ruleset = rulesmatch.ruleset_for(self.plugins, first.fingerprint, first.players)
         except HedgerowError as exc:
@@ -237,7 +244,7 @@ class HostedCheck(Session):
     async def _spectator_refused(self) -> str:
         w, table = self.watcher, self._table()
         assert w is not None
-        action = table.legal_actions(self._seats().seat)[0]
+        action = self._legal_action()
         seq, data = w.envelope(ActionMsg(table.index, table.head, self._seats().seat, action))
         await w.refusal(self.peer, data, seq, ErrorCode.WRONG_SEAT, "3.4",
                         ref_index=table.index)
@@ -264,13 +271,21 @@ class HostedCheck(Session):
         table = self._table()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
-        due = 1 + table.index + self.departures.events_due()  # the header, entries, events
-        while self._drain_feed() < due and loop.time() < deadline:
+        due = table.index + self.departures.events_due()  # entries and seat events
+        while True:  # (at a sealed table the stream holds seal records too, §3.4)
+            self._drain_feed()
+            try:
+                records = [decode_log_record(r) for r in self.feed]
+            except CodecError as exc:
+                raise Deviation("3.4", "records that decode as LogRecord", str(exc)) from None
+            held = sum(isinstance(r, LoggedEntry | SeatEvent) for r in records)
+            if held >= due or loop.time() > deadline:
+                break
             await asyncio.sleep(0.2)
-        try:
-            records = [decode_log_record(r) for r in self.feed]
-        except CodecError as exc:
-            raise Deviation("3.4", "records that decode as LogRecord", str(exc)) from None
+        private = [r for r in records if isinstance(r, SealRecord) and r.keys is not None
+                   and not r.keys.public]
+        self._ensure(not private, "3.4", "no private record in a spectator's stream (never "
+                     "a CardKeys without public, §10.1)", f"{len(private)} of them")
         self._ensure(bool(records) and isinstance(records[0], LogHeader), "3.4",
                      "record 0 of the stream: the log's header",
                      type(records[0]).__name__ if records else "no record")
@@ -279,14 +294,17 @@ class HostedCheck(Session):
         entries = [r for r in records[1:] if isinstance(r, LoggedEntry)]
         self._check_records(header, entries, "3.4")
         self.departures.check_log([r for r in records if isinstance(r, SeatEvent)], "3.4")
-        self._ensure(all(isinstance(r, LoggedEntry | SeatEvent) for r in records[1:]), "3.4",
-                     "after the header, entries and seat events (an open-deck table)",
-                     [type(r).__name__ for r in records[1:]])
+        kinds = LoggedEntry | SeatEvent | SealRecord if self.deck else LoggedEntry | SeatEvent
+        self._ensure(all(isinstance(r, kinds) for r in records[1:]), "3.4",
+                     "after the header, entries and seat events (and at a sealed table seal "
+                     "records)", [type(r).__name__ for r in records[1:]])
         assert self.watcher is not None
         self.watcher.send(self.peer, Leave("check-peer: done watching", LeaveReason.QUIT))
-        events = len(records) - 1 - len(entries)
+        events = sum(isinstance(r, SeatEvent) for r in records)
+        seals = sum(isinstance(r, SealRecord) for r in records)
         return (f"the header, all {len(entries)} entries"
-                + (f", {events} seat events" if events else ""))
+                + (f", {events} seat events" if events else "")
+                + (f", {seals} seal records" if seals else ""))
 
 
 def _same_endpoint(listed: str, ours: str) -> bool:
@@ -311,10 +329,11 @@ def _bind_host(host: str) -> str:
 
 
 async def check_hosted(address: TableAddress, plugins: PluginHost, *, timeout: float = 10.0,
-                       name: str = "check-peer", log: Path | None = None) -> Report:
+                       name: str = "check-peer", log: Path | None = None,
+                       halt: str = "") -> Report:
     """Run every hosted scenario against the table at ``address`` (with ``log``, the log
     file the peer writes, or its folder, is checked too); the report."""
-    check = HostedCheck(address, plugins, timeout=timeout, name=name, log=log)
+    check = HostedCheck(address, plugins, timeout=timeout, name=name, log=log, halt=halt)
     report = await check.run()
     await asyncio.sleep(0)
     return report

@@ -43,6 +43,8 @@ from hedgerow.net.messages import ErrorCode, ErrorMsg, Hello, PeerInfo, SeatAssi
 
 from .driver import Incoming, describe
 from .report import Deviation, Report
+from .sealed import SEALED_END
+from .sealedplay import SealedGame
 from .session import SHARED, Seats, Session, Unsupported
 
 #: The seats of the checker's table: the checker's and the peer under test's.
@@ -62,6 +64,7 @@ SCENARIOS: dict[str, tuple[str, str]] = {
     "refuse-seat-count": ("5.3", "another seat count: WRONG_SEAT"),
     "play": SHARED["play"],
     "end": SHARED["end"],
+    **SEALED_END,
     "log-file": SHARED["log-file"],
 }
 
@@ -74,11 +77,16 @@ class HostingCheck(Session):
     def __init__(self, ruleset: Ruleset, plugins: PluginHost, *, bind: str = "127.0.0.1",
                  port: int = 0, timeout: float = 10.0, wait: float = 300.0,
                  name: str = "check-peer", log: Path | None = None,
-                 opened: Callable[[TableAddress, str], None] | None = None) -> None:
+                 opened: Callable[[TableAddress, str], None] | None = None,
+                 open_deck: bool = False, halt: str = "") -> None:
         super().__init__("", plugins, timeout=timeout, name=name, bind=bind, log=log)
         self.ruleset = ruleset
         self.table_rules = ruleset
-        self.fingerprint = rulesmatch.table_fingerprint(ruleset, open_deck=True)
+        self.fingerprint = rulesmatch.table_fingerprint(ruleset, open_deck=open_deck)
+        if not open_deck:
+            self.deck = SealedGame(self, halt)  # a sealed table (§10)
+        elif halt:
+            raise ValueError(f"--halt {halt} needs a sealed table, not --open-deck")
         self.port = port
         self.wait = wait
         self.on_open = opened
@@ -203,12 +211,14 @@ class HostingCheck(Session):
 async def check_joining(ruleset: Ruleset, plugins: PluginHost, *, bind: str = "127.0.0.1",
                         port: int = 0, timeout: float = 10.0, wait: float = 300.0,
                         name: str = "check-peer", log: Path | None = None,
-                        opened: Callable[[TableAddress, str], None] | None = None) -> Report:
-    """Open the checker's table of ``ruleset``, call ``opened(address, fingerprint)``, wait
-    for the peer under test to join and run every scenario; the report."""
+                        opened: Callable[[TableAddress, str], None] | None = None,
+                        open_deck: bool = False, halt: str = "") -> Report:
+    """Open the checker's table of ``ruleset`` (sealed, or with ``open_deck`` an open deck;
+    ``halt``: the hostile fault to provoke there), call ``opened(address, fingerprint)``,
+    wait for the peer under test to join and run every scenario; the report."""
     ruleset.check_players(PLAYERS)  # the checker's table has 2 seats
     check = HostingCheck(ruleset, plugins, bind=bind, port=port, timeout=timeout, wait=wait,
-                         name=name, log=log, opened=opened)
+                         name=name, log=log, opened=opened, open_deck=open_deck, halt=halt)
     report = await check.run()
     await asyncio.sleep(0)
     return report

@@ -46,7 +46,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hedgerow.core.actions import Action
 from hedgerow.core.canon import digest
@@ -87,9 +87,13 @@ from .departures import SCENARIOS as DEPARTURE_SCENARIOS
 from .departures import Departures
 from .driver import Driver, Incoming, body_is, describe, describe_error
 from .report import Deviation, NotApplicable, Report, Result, Unsupported, Verdict
+from .sealed import SEALED, SEALED_PROBES, SEALED_START
 from .stalls import MOMENTS as STALL_MOMENTS
 from .stalls import SCENARIOS as STALL_SCENARIOS
 from .stalls import STALL_WAIT, Stalls
+
+if TYPE_CHECKING:
+    from .sealedplay import SealedGame
 
 #: How long the checker holds its own `Start` back, to see that the peer waits for it.
 BARRIER_WAIT = 1.0
@@ -102,6 +106,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "seed-repeat": ("3.2", "a stalled seed: SeedCommit, SeedReveal again"),
     "start": ("3.2", "Start: seed, setup hash, the barrier"),
     "start-repeat": STALL_SCENARIOS["start-repeat"],
+    **SEALED_START,
     "refuse-illegal": ("3.3", "an illegal action: ILLEGAL, the rules' code"),
     "refuse-broken-chain": ("3.3", "an action with a wrong prev: BROKEN_CHAIN"),
     "refuse-wrong-seat": ("5.3", "an action for the peer's own seat: WRONG_SEAT"),
@@ -117,6 +122,7 @@ SHARED: dict[str, tuple[str, str]] = {
     "refuse-early-reveal": ("3.3", "a reveal before its commitment: BAD_REVEAL"),
     "refuse-second-commit": ("3.3", "a second, different commitment: BAD_REVEAL"),
     "step-repeat": STALL_SCENARIOS["step-repeat"],
+    **SEALED_PROBES,
     "return": ("5.7", "the checker's Hello, Start again: taken"),
     "catch-up": ("5.6", "CatchUpReply: the whole log, none past it"),
     **DEPARTURE_SCENARIOS,
@@ -138,6 +144,7 @@ MOMENTS: dict[str, str] = {
     "catch-up": f"the game ended before {RETURN_AT} entries",
     **DEPARTURE_MOMENTS,
     **STALL_MOMENTS,
+    "halt-unheld-card": _NO_TURN,
 }
 
 
@@ -206,6 +213,9 @@ class Session:
         self.departures = Departures(self)
         self.stalls = Stalls(self)
         self.peer_starts: dict[bytes, Start] = {}  # each other key's first Start
+        #: At a sealed table (§10): the sealed game and its scenarios (`sealedplay`).
+        self.deck: SealedGame | None = None
+        self.stopped = ""  # why the run ended early on purpose (a hostile fault's halt)
         self._checks = 0
 
     # -- running -----------------------------------------------------------------------
@@ -245,7 +255,9 @@ class Session:
                     finally:
                         self._send_start()
             ok = ok and await self._scenario("play", self._play)
-            ok = ok and await self._scenario("end", self._end)
+            ok = ok and not self.stopped and await self._scenario("end", self._end)
+            if ok and self.deck is not None:
+                ok = await self.deck.after_end() and not self.stopped
             if ok:
                 await self._after_end()
             if ok and self.log_path is not None:
@@ -264,8 +276,10 @@ class Session:
         ``played``, not applying; the report in the scenarios' order."""
         ran = {r.name for r in self.report.results}
         for name, (section, _) in self.scenarios.items():
-            if name in ran or (name == "log-file" and self.log_path is None):
+            if name in ran or not self._asked(name):
                 pass  # ran, or not asked for
+            elif self.stopped:
+                self.report.results.append(Result(name, section, Verdict.NA, self.stopped))
             elif played and name in MOMENTS:
                 self.report.results.append(Result(
                     name, section, Verdict.NA, MOMENTS[name]))
@@ -275,14 +289,25 @@ class Session:
         order = list(self.scenarios)
         self.report.results.sort(key=lambda r: order.index(r.name))
 
+    def _asked(self, name: str) -> bool:
+        """True for a scenario this run reports: the log file's with ``--log``, the sealed
+        deck's at a sealed table (each hostile fault's when asked for)."""
+        if name == "log-file":
+            return self.log_path is not None
+        if name in SEALED:
+            return self.deck is not None and self.deck.asked(name)
+        return True
+
     def _beat(self) -> None:
         """Heartbeats from the seat on (§5.8), with the checker's next index."""
         others = self._seats().others(self.driver.key)
         self.driver.beat(lambda: [] if self.silent else others,
-                         lambda: self.table.index if self.table is not None else 0)
+                         lambda: self.table.index if self.table is not None else 0,
+                         self.deck.held if self.deck is not None else None)
 
     def _skip_reason(self, name: str) -> str:
-        failed = [r.name for r in self.report.results if r.verdict is not Verdict.PASS]
+        failed = [r.name for r in self.report.results
+                  if r.verdict not in (Verdict.PASS, Verdict.NA)]
         if name.startswith("refuse-") or name == "silent-on-error":
             if failed:
                 return f"not reached: {failed[0]} did not pass"
@@ -361,7 +386,11 @@ class Session:
         seed = seed_round.seed()
         assert seed is not None
         assert self.table_rules is not None
-        self.table = Table(self.table_rules, seats.players, seed, fingerprint=seats.fingerprint)
+        if self.deck is not None:
+            self.table = self.deck.new_table(self.table_rules, seed)
+        else:
+            self.table = Table(self.table_rules, seats.players, seed,
+                               fingerprint=seats.fingerprint)
         self.rng = Rng(digest(b"hedgerow-check-peer-v1", seed), "moves")
         return f"shares match commitments; seed {seed.hex()[:12]}"
 
@@ -441,6 +470,8 @@ class Session:
     # -- play --------------------------------------------------------------------------
 
     async def _play(self) -> str:
+        if self.deck is not None:
+            return await self.deck.play()
         table, seats = self._table(), self._seats()
         moves = {"theirs": 0, "steps": 0}
         while table.active_seats():
@@ -739,7 +770,7 @@ class Session:
         it, a second, different commitment (`BAD_REVEAL`; the first stands)."""
         d, table, seats = self.driver, self._table(), self._seats()
         index, key = table.index, self.peer
-        legal = table.legal_actions(seats.seat)[0]
+        legal = self._legal_action()
 
         async def probe(body: ActionMsg | ActionCommit | ActionReveal, code: ErrorCode) -> str:
             seq, data = d.envelope(body)
@@ -848,8 +879,9 @@ class Session:
         deadline = loop.time() + self.timeout
         while True:
             path, result = self._find_log()
-            if result.problem is not None or len(result.entries) >= table.index \
-                    or loop.time() > deadline:
+            whole = len(result.entries) >= table.index and (
+                self.deck is None or self.deck.log_complete(result))
+            if result.problem is not None or whole or loop.time() > deadline:
                 break
             await asyncio.sleep(0.2)
         self._ensure(result.problem is None, "6", f"a log file that reads to its end ({path})",
@@ -857,8 +889,11 @@ class Session:
         assert result.header is not None
         self._check_records(result.header, list(result.entries), "6")
         self.departures.check_log(result.events, "6")
+        seals = self.deck.check_log(result) if self.deck is not None else ""
         mismatch = verify(lambda _: self._ruleset(), result)
         self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
+        if seals:
+            return f"{len(result.entries)} entries, the header, {seals} agree; verified"
         return f"{len(result.entries)} entries and the header agree; verified"
 
     def _check_records(self, header: LogHeader, entries: list[LoggedEntry],
@@ -914,7 +949,7 @@ class Session:
         d, table, seats = self.driver, self._table(), self._seats()
         key = self.peer
         index, head = table.index, table.head
-        legal = table.legal_actions(seats.seat)[0]
+        legal = self._legal_action()
 
         async def action(msg: ActionMsg, code: ErrorCode, section: str,
                          refusal: bool = False) -> str:
@@ -923,9 +958,10 @@ class Session:
                                     refusal=refusal)
             return f"refused {code.name}" + (f" ({error.refusal})" if error.refusal else "")
 
-        await self._scenario("refuse-illegal", lambda: action(
-            ActionMsg(index, head, seats.seat, Action("check-peer-no-such-action")),
-            ErrorCode.ILLEGAL, "3.3", refusal=True))
+        if self.deck is None:  # (at a sealed table a refused action halts it, §10.7)
+            await self._scenario("refuse-illegal", lambda: action(
+                ActionMsg(index, head, seats.seat, Action("check-peer-no-such-action")),
+                ErrorCode.ILLEGAL, "3.3", refusal=True))
         await self._scenario("refuse-broken-chain", lambda: action(
             ActionMsg(index, digest(b"hedgerow-check-peer-v1", head), seats.seat, legal),
             ErrorCode.BROKEN_CHAIN, "3.3"))
@@ -936,7 +972,7 @@ class Session:
         d, table, seats = self.driver, self._table(), self._seats()
         key, index = self.peer, table.index
         theirs = next(s for s, k in sorted(seats.holders.items()) if k == key)
-        wrong = ActionMsg(index, table.head, theirs, table.legal_actions(seats.seat)[0])
+        wrong = ActionMsg(index, table.head, theirs, self._legal_action())
 
         async def wrong_seat() -> str:
             seq, data = d.envelope(wrong)
@@ -1004,6 +1040,13 @@ class Session:
     def _table(self) -> Table:
         assert self.table is not None
         return self.table
+
+    def _legal_action(self) -> Action:
+        """A legal action of the checker's seat now, as it travels (at a sealed table its
+        cards as the sealed cards they are, §10.7)."""
+        if self.deck is not None:
+            return self.deck.wire_action()
+        return self._table().legal_actions(self._seats().seat)[0]
 
     def _who(self, key: bytes) -> str:
         if self.seats is None:

@@ -1,0 +1,157 @@
+"""The full run of ``hedgerow check-peer`` against our own peer: every game, open and sealed,
+in both modes (``host``: our ``hedgerow host --bot random`` checked by ``check-peer host``;
+``join``: ``check-peer join`` checking our ``hedgerow join --bot random``), and at sealed
+tables each hostile fault (``--halt``) in both modes.  Each run checks the peer's log file
+too (``--log``).  Prints one line a run and a summary a game (runs, scenarios, passed,
+failed or skipped, did not apply, seconds), and exits 1 if any run did not conform.
+
+    python scripts/check_peer_all.py                   # everything (about half an hour)
+    python scripts/check_peer_all.py --games petals --no-halts
+
+docs/check-peer.md has the figures of a full run.  Run it under ``nice``: every run is two
+processes, and the games are played one after another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Each game: (the name check-peer join takes, extra arguments for both sides).
+GAMES: dict[str, list[str]] = {
+    "petals": [],
+    "flowers": [],
+    "mandala": [],
+    "mandala-draw-four": ["--variant", "draw-four"],
+    "flourish": [],
+    "goofspiel": [],
+}
+HALTS = ("bad-shuffle", "wrong-key", "unheld-card", "bad-disclosure")
+
+
+@dataclass
+class Tally:
+    """One game's runs."""
+
+    runs: int = 0
+    conform: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("pass", "fail", "skip", "n/a"), 0))
+    seconds: float = 0.0
+
+
+def env_for(home: Path, game: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["HEDGEROW_HOME"] = str(home)
+    env["HEDGEROW_NO_DISCOVERY"] = "1"
+    env.pop("HEDGEROW_PLUGINS", None)
+    if game == "goofspiel":  # docs/examples/goofspiel.py, a game plugin both sides load
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "docs" / "examples"),
+                                             env.get("PYTHONPATH", "")])
+        env["HEDGEROW_PLUGINS"] = "goofspiel"
+    return env
+
+
+def hedgerow(args: list[str], env: dict[str, str], **kw: object) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "hedgerow.clients.cli", *args], env=env,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            **kw)  # type: ignore[call-overload]
+
+
+def first_event(proc: subprocess.Popen[str], name: str) -> dict[str, object]:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("{"):
+            event = json.loads(line)
+            if event.get("event") == name:
+                return event
+    raise RuntimeError(f"no {name!r} event")
+
+
+def one_run(game: str, extra: list[str], mode: str, deck: str, halt: str,
+            timeout: float) -> dict[str, object]:
+    """One check-peer run against our peer; its JSON report."""
+    name = "mandala" if game.startswith("mandala") else game
+    with tempfile.TemporaryDirectory(prefix="hedgerow-check-all-") as tmp:
+        peer_home, checker_home = Path(tmp) / "peer", Path(tmp) / "checker"
+        opts = ["--timeout", str(timeout), "--log", str(peer_home / "logs"), "--json"]
+        if halt:
+            opts += ["--halt", halt]
+        open_deck = ["--open-deck"] if deck == "open" else []
+        procs: list[subprocess.Popen[str]] = []
+        try:
+            if mode == "host":
+                peer = hedgerow(["host", name, "--players", "2", "--bind", "127.0.0.1",
+                                 "--bot", "random", "--json", *open_deck, *extra],
+                                env_for(peer_home, game))
+                procs.append(peer)
+                address = str(first_event(peer, "open")["address"])
+                checker = hedgerow(["check-peer", "host", address, *opts],
+                                   env_for(checker_home, game))
+            else:
+                checker = hedgerow(["check-peer", "join", name, "--bind", "127.0.0.1",
+                                    *open_deck, *extra, *opts], env_for(checker_home, game))
+                procs.append(checker)
+                address = str(first_event(checker, "open")["address"])
+                procs.append(hedgerow(["join", address, "--bot", "random", "--json"],
+                                      env_for(peer_home, game)))
+            out, _ = checker.communicate(timeout=1800)
+            return json.loads(out.strip().splitlines()[-1])
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--no-halts", action="store_true", help="no --halt runs")
+    parser.add_argument("--timeout", type=float, default=10.0)
+    args = parser.parse_args()
+    ok = True
+    tallies: dict[str, Tally] = {}
+    for game in args.games:
+        tally = tallies[game] = Tally()
+        runs = [(mode, deck, "") for deck in ("open", "sealed") for mode in ("host", "join")]
+        if not args.no_halts:
+            runs += [(mode, "sealed", halt) for halt in HALTS for mode in ("host", "join")]
+        for mode, deck, halt in runs:
+            start = time.monotonic()
+            report = one_run(game, GAMES[game], mode, deck, halt, args.timeout)
+            took = time.monotonic() - start
+            counts = report["counts"]
+            assert isinstance(counts, dict)
+            tally.runs += 1
+            tally.conform += bool(report["passed"])
+            tally.seconds += took
+            for key in tally.counts:
+                tally.counts[key] += counts[key]
+            ok = ok and bool(report["passed"])
+            label = f"{game} {mode} {deck}" + (f" --halt {halt}" if halt else "")
+            bad = [r["name"] for r in report["results"]  # type: ignore[attr-defined]
+                   if r["verdict"] in ("fail", "skip")]
+            print(f"{label:<42} {sum(counts.values()):3} scenarios: {counts['pass']:3} pass "
+                  f"{counts['n/a']:3} n/a {counts['fail'] + counts['skip']:2} not  "
+                  f"{took:6.1f} s" + (f"  {' '.join(bad)}" if bad else ""), flush=True)
+    print()
+    print(f"{'game':<18} {'runs':>4} {'conform':>7} {'scenarios':>9} {'pass':>5} {'n/a':>4} "
+          f"{'fail/skip':>9} {'seconds':>8}")
+    for game, t in tallies.items():
+        c = t.counts
+        print(f"{game:<18} {t.runs:4} {t.conform:7} {sum(c.values()):9} {c['pass']:5} "
+              f"{c['n/a']:4} {c['fail'] + c['skip']:9} {t.seconds:8.0f}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
