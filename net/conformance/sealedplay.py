@@ -54,6 +54,7 @@ from hedgerow.core.sealedtable import SealedTable, Waiting
 from hedgerow.core.table import Applied
 from hedgerow.net.logfile import LogReadResult
 from hedgerow.net.messages import (
+    PROTOCOL_VERSION,
     ActionCommit,
     ActionMsg,
     ActionReveal,
@@ -65,6 +66,7 @@ from hedgerow.net.messages import (
     EscrowKey,
     EscrowOpen,
     EscrowShares,
+    Heartbeat,
     Leave,
     LeaveReason,
     SealHeld,
@@ -72,7 +74,6 @@ from hedgerow.net.messages import (
     StateHash,
     action_commitment,
 )
-from hedgerow.proto import hedgerow_pb2 as pb
 
 from .driver import Incoming, describe
 from .report import Deviation, NotApplicable, Result, Unsupported, Verdict
@@ -680,9 +681,9 @@ class SealedGame:
         peer_pass = next(m for m in check.received if isinstance(m, ShuffleStep))
         code = ErrorCode.WRONG_PHASE
         if name == "refuse-bad-points":
-            seq, data = d.envelope(ShuffleStep(entry, draw, peer_pass.phase, check.me,
-                                               peer_pass.points))
-            data = _broken_points(data)
+            seq, _ = d.envelope(Heartbeat(0))  # (its seq, for the broken envelope)
+            data = _broken_points(d.table_id, d.key, seq, ShuffleStep(
+                entry, draw, peer_pass.phase, check.me, peer_pass.points))
             code = ErrorCode.MALFORMED
         else:
             body: Any = {
@@ -753,11 +754,29 @@ class SealedGame:
         await s._scenario(name, observe)
 
 
-def _broken_points(data: bytes) -> bytes:
+def _broken_points(table_id: bytes, sender: bytes, seq: int, step: ShuffleStep) -> bytes:
     """A `ShuffleStep` envelope whose points are not whole 32-byte points (one byte short):
-    a field rule broken (§10.13), which the codec here would not write."""
-    env = pb.Envelope.FromString(data)
-    env.shuffle_step.points = env.shuffle_step.points[:-1]
-    return env.SerializeToString()
+    a field rule broken (§10.13), which the codec here would not write, so written here
+    field by field (proto/hedgerow.proto: Envelope 1-4 and 28, ShuffleStep 1-5)."""
+    body = (_varint_field(1, step.entry) + _varint_field(2, step.draw)
+            + _varint_field(3, int(step.phase)) + _varint_field(4, step.party)
+            + _bytes_field(5, step.points[:-1]))
+    return (_varint_field(1, PROTOCOL_VERSION) + _bytes_field(2, table_id)
+            + _bytes_field(3, sender) + _varint_field(4, seq) + _bytes_field(28, body))
 
 
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, value = value & 0x7F, value >> 7
+        out.append(low | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _varint_field(number: int, value: int) -> bytes:
+    return _varint(number << 3) + _varint(value)
+
+
+def _bytes_field(number: int, data: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(data)) + data

@@ -27,15 +27,16 @@ def test_every_scenario_is_documented_with_its_section() -> None:
 
 
 def test_both_modes_share_the_scenarios_once_seated_in_one_order() -> None:
+    from hedgerow.net.conformance.sealed import SEALED_END
     from hedgerow.net.conformance.session import SHARED
 
     for scenarios in (hosted.SCENARIOS, hosting.SCENARIOS):
         assert [n for n in scenarios if n in SHARED] == list(SHARED)
     assert set(hosted.SCENARIOS) - set(SHARED) == {
         "hello-wrong-table", "hello-rules-mismatch", "hello-wrong-seat", "seating",
-        "spectator", "spectator-refused", "spectator-feed"}
+        "spectator", "spectator-refused", "spectator-feed", *SEALED_END}
     assert set(hosting.SCENARIOS) - set(SHARED) == {
-        "hello", "seating", "refuse-seat-moved", "refuse-seat-count"}
+        "hello", "seating", "refuse-seat-moved", "refuse-seat-count", *SEALED_END}
 
 
 def test_the_report_passes_only_when_every_scenario_passed() -> None:
