@@ -893,7 +893,7 @@ class Session:
         mismatch = verify(lambda _: self._ruleset(), result)
         self._ensure(mismatch is None, "6", "a log that replays with the rules", mismatch)
         if seals:
-            return f"{len(result.entries)} entries, the header, {seals} agree; verified"
+            return f"{len(result.entries)} entries, {seals} agree; verified"
         return f"{len(result.entries)} entries and the header agree; verified"
 
     def _check_records(self, header: LogHeader, entries: list[LoggedEntry],
