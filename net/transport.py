@@ -14,6 +14,15 @@ full queue (high-water mark) cannot take is dropped, and the table protocol
 recovers it (catch-up).  `close` lingers briefly so the last frames (a final action, a
 Leave) still go out.
 
+Each socket is read by a `_Reader`: a callback on the loop for the socket's file
+descriptor takes every frame queued (up to `READ_BATCH` a turn) and hands each to the
+handler at once, and sends go straight to libzmq.  No future, task or wake-up per frame, as
+pyzmq's asyncio sockets make (their per-frame machinery was a third of a peer's CPU for an
+action's frame, bench/README.md "Per-action CPU").  libzmq's descriptor is
+edge-triggered: a send may take in the socket's pending input without it signalling again,
+so after every send the socket is asked (``EVENTS``) and read on the next turn if it holds
+frames.
+
 A CURVE client pinned to a key the server does not hold never completes its handshake: the
 server drops the connection and libzmq dials again, forever, and nothing is ever received.
 So a DEALER can be watched (``connect(..., watch=True)``, then `Node.handshake`): libzmq's
@@ -65,6 +74,8 @@ KEEPALIVE_INTERVAL_S = 5
 KEEPALIVE_PROBES = 3
 RECONNECT_MS = 100
 RECONNECT_MAX_MS = 1000
+#: Frames a socket's reader takes in one turn of the loop before it lets the rest run.
+READ_BATCH = 64
 #: A watched link (`Node.handshake`) whose handshake failed this many times in a row on
 #: connections that were made is talking to something that does not hold the key.
 HANDSHAKE_FAILURES = 3
@@ -120,6 +131,77 @@ class Received:
 Handler = Callable[[Received], None]
 
 
+class _Reader:
+    """Reads one socket from the loop: each time its descriptor says so (or a send left
+    frames queued, `after_send`), every queued frame, up to `READ_BATCH` a turn, goes to
+    ``take`` (the frames of one message) at once."""
+
+    def __init__(self, sock: zmq.asyncio.Socket, take: Callable[[list[zmq.Frame]], None]
+                 ) -> None:
+        self.loop = asyncio.get_running_loop()
+        # A plain socket on the same libzmq socket: reads and sends without pyzmq's futures.
+        self.raw: zmq.Socket[bytes] = zmq.Socket.shadow(sock.underlying)
+        self.fd = cast(int, self.raw.getsockopt(zmq.FD))
+        self.take = take
+        self.due = False  # a read is scheduled on the loop
+        self.stopped = False
+        self.loop.add_reader(self.fd, self.read)
+        self.soon()  # (frames queued before the descriptor was watched signal nothing)
+
+    def read(self) -> None:
+        self.due = False
+        recv = self.raw.recv_multipart
+        for _ in range(READ_BATCH):
+            if self.stopped:
+                return
+            try:
+                frames = recv(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return  # everything queued is taken; the descriptor signals the next
+            except zmq.ZMQError as exc:
+                log.warning("reading a socket failed: %s", exc)
+                return
+            self.take(frames)
+        self.soon()  # more may be queued: after the loop's other work
+
+    def soon(self) -> None:
+        """Read on the next turn of the loop."""
+        if not self.due and not self.stopped:
+            self.due = True
+            self.loop.call_soon(self.read)
+
+    def send(self, data: bytes | list[bytes]) -> bool:
+        """Queue ``data`` (one frame, or the frames of one message) without blocking; False
+        when libzmq refuses it (a full queue, a route the ROUTER does not know)."""
+        try:
+            if isinstance(data, list):
+                self.raw.send_multipart(data, zmq.DONTWAIT)
+            else:
+                self.raw.send(data, zmq.DONTWAIT)
+        except zmq.ZMQError:
+            return False
+        finally:
+            self.after_send()
+        return True
+
+    def after_send(self) -> None:
+        # (The send may have taken in pending input without the descriptor signalling.)
+        if self.stopped:
+            return
+        try:
+            events = cast(int, self.raw.getsockopt(zmq.EVENTS))
+        except zmq.ZMQError:
+            return
+        if events & zmq.POLLIN:
+            self.soon()
+
+    def stop(self) -> None:
+        """Stop reading (before the socket closes)."""
+        if not self.stopped:
+            self.stopped = True
+            self.loop.remove_reader(self.fd)
+
+
 def _set_common(sock: zmq.Socket, ident: Identity, max_frame: int = MAX_FRAME,
                 hwm: int = HWM) -> None:
     sock.linger = LINGER_MS
@@ -152,9 +234,10 @@ class Node:
         self._ctx = zmq.asyncio.Context()
         self._auth: AsyncioAuthenticator | None = None
         self._router: zmq.asyncio.Socket | None = None
-        self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket, asyncio.Task[None]]] = {}
+        self._dealers: dict[bytes, tuple[str, zmq.asyncio.Socket, _Reader]] = {}
         self._monitors: dict[bytes, zmq.asyncio.Socket] = {}  # watched DEALERs' monitors
-        self._tasks: list[asyncio.Task[None]] = []
+        self._reader: _Reader | None = None  # the ROUTER's
+        self._keys: dict[str, bytes] = {}  # User-Id -> raw key (Z85 decoding is slow)
         self.endpoint: str | None = None
         self._closed = False
 
@@ -178,7 +261,7 @@ class Node:
             raise OSError(f"cannot listen on {host}:{port}: {exc}") from exc
         self._router = router
         self.endpoint = endpoint(*split_endpoint(cast(bytes, router.last_endpoint).decode()))
-        self._tasks.append(asyncio.create_task(self._read_router(router)))
+        self._reader = _Reader(router, self._from_router)
         return self.endpoint
 
     async def close(self) -> None:
@@ -186,12 +269,10 @@ class Node:
         if self._closed:
             return
         self._closed = True
-        tasks = self._tasks + [task for _, _, task in self._dealers.values()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for _, _, reader in self._dealers.values():
+            reader.stop()
+        if self._reader is not None:
+            self._reader.stop()
         for key in list(self._monitors):
             self._unwatch(key)
         socks = [sock for _, sock, _ in self._dealers.values()]
@@ -250,8 +331,8 @@ class Node:
         if watch:
             self._monitors[key] = cast(zmq.asyncio.Socket, sock.get_monitor_socket(_WATCHED))
         sock.connect(address)
-        task = asyncio.create_task(self._read_dealer(key, sock))
-        self._dealers[key] = (address, sock, task)
+        self._dealers[key] = (address, sock, _Reader(sock, lambda frames: self._from_dealer(
+            key, frames)))
 
     async def handshake(self, key: bytes, timeout: float) -> Handshake:
         """How the first handshake of the watched link to ``key`` goes, within ``timeout``
@@ -311,61 +392,40 @@ class Node:
         self._unwatch(key)
         entry = self._dealers.pop(key, None)
         if entry is not None:
-            entry[2].cancel()
+            entry[2].stop()
             entry[1].close(0)
 
     def send(self, key: bytes, data: bytes) -> bool:
         """Queue ``data`` on the DEALER to ``key``; False when there is none or it is full."""
         entry = self._dealers.get(key)
-        return entry is not None and self._send(entry[1], data)
+        return entry is not None and not self._closed and entry[2].send(data)
 
     def reply(self, route: bytes, data: bytes) -> bool:
         """Send ``data`` back through the ROUTER to the connection ``route``."""
-        if self._router is None:
+        if self._reader is None or self._closed:
             return False
-        return self._send(self._router, [route, data])
-
-    def _send(self, sock: zmq.asyncio.Socket, data: bytes | list[bytes]) -> bool:
-        if self._closed:
-            return False
-        # copy=True: for frames this small, zero-copy sends cost far more (pyzmq tracks
-        # each zero-copy buffer through its garbage-collection thread).
-        if isinstance(data, list):
-            sent = sock.send_multipart(data, flags=zmq.DONTWAIT)
-        else:
-            sent = sock.send(data, flags=zmq.DONTWAIT)
-        fut = cast("asyncio.Future[object]", sent)  # zmq.asyncio returns a Future
-        if fut.done() and fut.exception() is None:
-            return True
-        if not fut.done():  # cannot happen with DONTWAIT, but never leave a send pending
-            fut.cancel()
-        return False
+        return self._reader.send([route, data])
 
     # -- reading -----------------------------------------------------------------------
 
-    async def _read_router(self, sock: zmq.asyncio.Socket) -> None:
-        keys: dict[str, bytes] = {}  # User-Id -> raw key (Z85 decoding is slow in Python)
-        while True:
-            frames = await sock.recv_multipart(copy=False)
-            user = str(frames[-1].get("User-Id"))
-            sender = keys.get(user)
-            if sender is None:
-                try:
-                    sender = key_from_z85(user)
-                except (TypeError, ValueError):
-                    log.warning("dropped a frame with no CURVE identity (User-Id %r)", user)
-                    continue
-                if len(keys) < 1024:
-                    keys[user] = sender
-            data = frames[1].bytes if len(frames) == 2 else None
-            address = str(frames[-1].get("Peer-Address"))
-            self._dispatch(Received(sender, data, frames[0].bytes, address))
+    def _from_router(self, frames: list[zmq.Frame]) -> None:
+        user = str(frames[-1].get("User-Id"))
+        sender = self._keys.get(user)
+        if sender is None:
+            try:
+                sender = key_from_z85(user)
+            except (TypeError, ValueError):
+                log.warning("dropped a frame with no CURVE identity (User-Id %r)", user)
+                return
+            if len(self._keys) < 1024:
+                self._keys[user] = sender
+        data = frames[1].bytes if len(frames) == 2 else None
+        address = str(frames[-1].get("Peer-Address"))
+        self._dispatch(Received(sender, data, frames[0].bytes, address))
 
-    async def _read_dealer(self, key: bytes, sock: zmq.asyncio.Socket) -> None:
-        while True:
-            frames = await sock.recv_multipart(copy=False)
-            data = frames[0].bytes if len(frames) == 1 else None
-            self._dispatch(Received(key, data, None))
+    def _from_dealer(self, key: bytes, frames: list[zmq.Frame]) -> None:
+        data = frames[0].bytes if len(frames) == 1 else None
+        self._dispatch(Received(key, data, None))
 
     def _dispatch(self, received: Received) -> None:
         try:
