@@ -178,11 +178,17 @@ class DepartureBoard(Protocol):
 
 class Changes:
     """The watchers of one seat: callbacks after every change (`Seat.subscribe`) and the
-    awaitable next change (`Seat.changed`, `Seat.wait_until`)."""
+    awaitable next change (`Seat.changed`, `Seat.wait_until`).
+
+    A waiter is a bare future of its own (`changed`), resolved by the next `wake`: no
+    coroutine and no task per wait (``asyncio.wait_for`` wraps a coroutine in a task, and a
+    seat's bot waits for every change of every action); one waiter's time-out cancels only
+    its own future.
+    """
 
     def __init__(self) -> None:
         self.subscribers: list[Callable[[], None]] = []
-        self.tick = asyncio.Event()
+        self._waiters: list[asyncio.Future[bool]] = []
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change."""
@@ -199,12 +205,19 @@ class Changes:
 
     def wake(self) -> None:
         """Wake the waiters only (`changed`, `wait_until`), not the subscribers."""
-        tick, self.tick = self.tick, asyncio.Event()
-        tick.set()
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():  # (a waiter that timed out was cancelled)
+                waiter.set_result(True)
 
-    def changed(self) -> Awaitable[bool]:
+    def changed(self) -> asyncio.Future[bool]:
         """An awaitable for the next change (bound now, so no change slips in between)."""
-        return self.tick.wait()
+        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        waiters = self._waiters
+        if len(waiters) >= 32:  # forget those given up on (timed out: cancelled)
+            waiters[:] = [w for w in waiters if not w.done()]
+        waiters.append(waiter)
+        return waiter
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
                          ) -> bool:
@@ -216,7 +229,7 @@ class Changes:
             if remaining is not None and remaining <= 0:
                 return False
             try:
-                await asyncio.wait_for(self.tick.wait(), remaining)
+                await asyncio.wait_for(self.changed(), remaining)
             except TimeoutError:
                 return predicate()
         return True

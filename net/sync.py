@@ -36,14 +36,14 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from hedgerow.core.actions import Action
 from hedgerow.core.chance import CHANCE_SEAT
 from hedgerow.core.errors import Code, Refusal, RulesError
 from hedgerow.core.sealed import Key, Sealed
 from hedgerow.core.sealedtable import Prepared, SealedTable, Waiting
-from hedgerow.core.table import Applied, Table
+from hedgerow.core.table import Applied, LogEntry, Table
 from hedgerow.net.context import (
     AHEAD_LIMIT,
     CATCH_UP_BATCH,
@@ -82,6 +82,9 @@ log = logging.getLogger(__name__)
 #: How many of our latest entries' messages a sealed table keeps to send again to a peer
 #: that stays behind them (`Sync.resend_to_laggards`).
 OWN_KEPT = 64
+#: Entries of an open table sealed before their words are made (`Sync.history`): more are
+#: put in words at once (the states before them are kept meanwhile).
+UNDESCRIBED_KEPT = 256
 
 
 def _out_of_turn(msg: ActionMsg, active: int) -> str:
@@ -166,7 +169,9 @@ class Sync:
         self._step_reveals: dict[int, tuple[CardReveal, ...]] = {}
         self._step_faces: dict[int, Mapping[Key, object]] = {}
         self.syncing = False  # resumed: catching up before acting
-        self.history: list[HistoryLine] = []  # every sealed entry, in words
+        self._history: list[HistoryLine] = []  # every sealed entry, in words (`history`)
+        #: At an open table: sealed entries with the state before each, not in words yet.
+        self._undescribed: list[tuple[LogEntry, Any]] = []
         self.catch_up_at: float | None = None  # when we last asked for entries
         self._ahead: dict[int, list[tuple[Received, Envelope, Member]]] = {}
         self._ahead_count = 0
@@ -209,9 +214,31 @@ class Sync:
         # a table with no other seat (a solo game) has nobody to catch up from
         self.syncing = bool(self.ctx.roster is not None and self.ctx.roster.others())
 
+    @property
+    def history(self) -> list[HistoryLine]:
+        """Every sealed entry, in words.  At an open table an entry is put in words when the
+        history is first read after it (`UNDESCRIBED_KEPT` at most wait): a bot's peer never
+        reads it, and the words are the same later (the rules describe an entry from the
+        state before it, which does not change).  A sealed table's words depend on the
+        cards this peer sees when it seals the entry: they are made then (`seal`)."""
+        if self._undescribed:
+            table = self.table
+            assert table is not None
+            self._history.extend(HistoryLine(entry.index, entry.seat,
+                                             table.describe_entry(entry, before))
+                                 for entry, before in self._undescribed)
+            self._undescribed.clear()
+        return self._history
+
+    @history.setter
+    def history(self, lines: list[HistoryLine]) -> None:
+        self._undescribed.clear()
+        self._history = lines
+
     def reset(self) -> None:
         """Forget every entry and early message (the seed agreement starts over)."""
-        self.history.clear()
+        self._history.clear()
+        self._undescribed.clear()
         self._ahead.clear()
         self._ahead_count = 0
         self._step = None
@@ -561,8 +588,11 @@ class Sync:
                 if entry.index == table.index - 1 and isinstance(table, SealedTable):
                     after = table.state  # with the cards shown to all since it was applied
                 state_hash = table.entry_hash(entry, after)
-                text = table.describe_entry(entry, applied.before)
-                self.history.append(HistoryLine(entry.index, entry.seat, text))
+                if isinstance(table, SealedTable) or len(self._undescribed) >= UNDESCRIBED_KEPT:
+                    self.history.append(HistoryLine(
+                        entry.index, entry.seat, table.describe_entry(entry, applied.before)))
+                else:
+                    self._undescribed.append((entry, applied.before))
                 if entry.index < len(self.ctx.hashes.own):
                     if self.ctx.hashes.own[entry.index] != state_hash:
                         self.ctx.halt(f"entry #{entry.index} replays to another state than this "
