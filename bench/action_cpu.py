@@ -15,7 +15,7 @@ Two parts, each CPU time of the measuring thread (``time.thread_time_ns``):
    now); CPU per frame of the loop's thread and of the whole process (ZeroMQ's I/O thread
    decrypting).
 
-    python bench/action_cpu.py [--games 30] [--frames 3000]
+    python bench/action_cpu.py [--games 30] [--frames 3000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -169,6 +169,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--frames", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--send", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.send:
@@ -181,13 +182,19 @@ def main() -> None:
     for name, values in found.items():
         print(f"  {name:58} {sum(values) / actions / 1000:6.1f}  ({len(values) / actions:.2f}, "
               f"{statistics.median(values) / 1000:.1f})")
-    print(f"receiving a CURVE frame, {args.frames} frames 0.3 ms apart, twice each way: CPU us "
-          "per frame (the loop's thread, the whole process)")
-    for way in ("futures", "reader", "futures", "reader"):
-        loop_us, all_us = asyncio.run(receive(way, args.frames))
+    print(f"receiving a CURVE frame, {args.frames} frames 0.3 ms apart, {args.rounds} rounds "
+          "each way in turn: CPU us per frame, median of the rounds (the loop's thread, the "
+          "whole process; each round's loop figure)")
+    rounds: dict[str, list[tuple[float, float]]] = {"futures": [], "reader": []}
+    for _ in range(args.rounds):
+        for way, got in rounds.items():
+            got.append(asyncio.run(receive(way, args.frames)))
+    for way, got in rounds.items():
         name = ("pyzmq asyncio (a future per frame)" if way == "futures"
                 else "a reader on the descriptor")
-        print(f"  {name:58} {loop_us:6.1f}  {all_us:6.1f}")
+        each = " ".join(f"{loop_us:.0f}" for loop_us, _ in got)
+        print(f"  {name:58} {statistics.median(g[0] for g in got):6.1f}  "
+              f"{statistics.median(g[1] for g in got):6.1f}  ({each})")
 
 
 if __name__ == "__main__":
