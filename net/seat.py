@@ -178,17 +178,11 @@ class DepartureBoard(Protocol):
 
 class Changes:
     """The watchers of one seat: callbacks after every change (`Seat.subscribe`) and the
-    awaitable next change (`Seat.changed`, `Seat.wait_until`).
-
-    A waiter is a bare future of its own (`changed`), resolved by the next `wake`: no
-    coroutine and no task per wait (``asyncio.wait_for`` wraps a coroutine in a task, and a
-    seat's bot waits for every change of every action); one waiter's time-out cancels only
-    its own future.
-    """
+    awaitable next change (`Seat.changed`, `Seat.wait_until`)."""
 
     def __init__(self) -> None:
         self.subscribers: list[Callable[[], None]] = []
-        self._waiters: list[asyncio.Future[bool]] = []
+        self.tick = asyncio.Event()
 
     def subscribe(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change."""
@@ -205,19 +199,12 @@ class Changes:
 
     def wake(self) -> None:
         """Wake the waiters only (`changed`, `wait_until`), not the subscribers."""
-        waiters, self._waiters = self._waiters, []
-        for waiter in waiters:
-            if not waiter.done():  # (a waiter that timed out was cancelled)
-                waiter.set_result(True)
+        tick, self.tick = self.tick, asyncio.Event()
+        tick.set()
 
-    def changed(self) -> asyncio.Future[bool]:
+    def changed(self) -> Awaitable[bool]:
         """An awaitable for the next change (bound now, so no change slips in between)."""
-        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        waiters = self._waiters
-        if len(waiters) >= 32:  # forget those given up on (timed out: cancelled)
-            waiters[:] = [w for w in waiters if not w.done()]
-        waiters.append(waiter)
-        return waiter
+        return self.tick.wait()
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float | None = None
                          ) -> bool:
@@ -229,7 +216,7 @@ class Changes:
             if remaining is not None and remaining <= 0:
                 return False
             try:
-                await asyncio.wait_for(self.changed(), remaining)
+                await asyncio.wait_for(self.tick.wait(), remaining)
             except TimeoutError:
                 return predicate()
         return True
