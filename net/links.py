@@ -193,6 +193,7 @@ class Links:
     def on_heartbeat(self, rx: Received, env: Envelope, member: Member,
                      body: Heartbeat) -> None:
         member.next_index = body.next_index
+        member.seen = body.held.seen if body.held is not None else None
         if self._sealed is None:
             return
         self._sealed.heard_held(member.key, body.held)

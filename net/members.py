@@ -25,6 +25,7 @@ class Member:
     last_seen: float = 0.0
     next_index: int = 0  # the log length it last announced (Heartbeat)
     seq: int = 0  # the seq of the last envelope it sent us (our Heartbeat's SealHeld.seen)
+    seen: int | None = None  # the seq of our last envelope it had (its SealHeld.seen), if said
     bot_name: str | None = field(default=None)
     left_why: LeaveReason | None = None  # what its Leave said, once it left
 

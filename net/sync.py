@@ -109,6 +109,10 @@ class PlayContext(Speaking, Seated, Living, Protocol):
 
     def names(self) -> dict[int, str]: ...
 
+    @property
+    def seq(self) -> int:
+        """The seq of the last envelope this peer made."""
+
 
 #: Refusals that say the action came at the wrong moment (refused, the table goes on); at a
 #: sealed table any other refusal of a checked author's action is a cheat (§10.7).
@@ -185,6 +189,11 @@ class Sync:
         #: (`resend_to_laggards`), and how long each peer has stood still behind us.
         self._own: dict[int, list[Body]] = {}
         self._behind: dict[bytes, tuple[int, int]] = {}
+        #: Our envelope seq when each entry's messages had gone out (noted at the beat
+        #: after), and when we last sent them again to a peer (key, index): a peer that has
+        #: not seen that envelope yet (its `SealHeld.seen`) is not sent them again.
+        self._own_seq: dict[int, int] = {}
+        self._again: dict[tuple[bytes, int], int] = {}
         #: Our commitments in the open step, as sent (with the hashes they carried), by seat.
         self._commits: dict[int, ActionCommit] = {}
         #: Entries whose state hash we sent in a StateHash of its own (a disagreement), and
@@ -326,16 +335,23 @@ class Sync:
         messages of that entry and after (an action, or a step's commitments and reveals):
         they may have been lost on a link it could not see cut, and catch-up cannot bring
         an entry that waits, here, for cards that peer must help open (docs/protocol.md
-        §10.8).  Receivers ignore what they have."""
+        §10.8).  Receivers ignore what they have.  To a peer whose heartbeat says which of
+        our envelopes it has seen (``Member.seen``), only what it has seen past: what is
+        still on its way (a slow link) is not sent twice."""
         table, roster = self.table, self.ctx.roster
         if (not isinstance(table, SealedTable) or roster is None or not self._own
                 or self.ctx.phase not in (Phase.PLAYING, Phase.FINISHED)):
             self._behind.clear()
+            self._own_seq.clear()
+            self._again.clear()
             return
         present = [m for m in roster.others() if m.link != Link.LEFT]
         floor = min((m.next_index for m in present), default=table.index)
         for index in [i for i in self._own if i < floor or i < table.index - OWN_KEPT]:
             del self._own[index]
+        seq = self.ctx.seq
+        self._own_seq = {i: self._own_seq.get(i, seq) for i in self._own}
+        self._again = {k: v for k, v in self._again.items() if k[1] in self._own}
         for member in present:
             if member.link != Link.CONNECTED or member.next_index >= table.index:
                 self._behind.pop(member.key, None)
@@ -345,8 +361,12 @@ class Sync:
             if beats >= every:
                 beats = 0
                 for index in sorted(i for i in self._own if i >= member.next_index):
+                    last = self._again.get((member.key, index), self._own_seq[index])
+                    if member.seen is not None and last > member.seen:
+                        continue  # (on its way to it)
                     for body in self._own[index]:
                         self.ctx.send(member, body)
+                    self._again[(member.key, index)] = self.ctx.seq
             self._behind[member.key] = (member.next_index, beats)
 
     def _keep_own(self, index: int, bodies: list[Body]) -> None:
