@@ -7,6 +7,7 @@
     --bind HOST       (host) listen on HOST (default 127.0.0.1)
     --idle SECONDS    take the seat and play nothing: measure an idle table for SECONDS
     --settle SECONDS  with --idle: wait this long after play is possible first (the deal)
+    --limit SECONDS   stop playing after SECONDS (the report says ``code`` "limit")
 
 It plays with the ``random`` bot through the real code path (`hedgerow.net.launch` and
 `hedgerow.clients.botrunner`) and prints one JSON object at the end: the seed, the final state
@@ -21,10 +22,12 @@ took (wall and CPU) and when each shuffle pass was made or received here before 
 table is sealed unless the host is given ``--open-deck``.
 
 It also records every envelope it sent (``sent``: time, body kind and size in bytes, one per
-receiver), when each frame reached its loop (``received``: time, size and the loop's CPU
-handling it), the CPU of each seal (``seal_ns``) and of the loop thread in play
-(``loop_cpu_ns``), and what its network interfaces counted (``wire``: bytes and packets each way,
-every interface but loopback, over ``window``: from play possible to the end, or with
+receiver; ``to``: per receiver's key and body kind, envelopes and bytes, and of those the
+sealed-deck and play messages it had sent that receiver before, the repeats), when each
+frame reached its loop (``received``: time, size and the loop's CPU handling it), the CPU
+of each seal (``seal_ns``) and of the loop thread in play (``loop_cpu_ns``), and what its network
+interfaces counted (``wire``: bytes and packets each way, every interface but loopback,
+over ``window``: from play possible to the end, or with
 ``--idle`` the idle time after ``--settle``); the interfaces are its links' own when the peer
 has a network namespace of its own (bench/wire_bytes.py).  ``HEDGEROW_BENCH_PROFILE=PATH``
 profiles play (the loop thread's CPU) into ``PATH.PID``.
@@ -97,20 +100,52 @@ def instrument(ready: list[int]) -> tuple[list[dict[str, Any]], list[tuple[str, 
     return verdicts, passes, fsyncs
 
 
-def count_sends(peer: Any, sent: list[tuple[int, str, int]]) -> None:
-    """Record every envelope ``peer`` sends (time, body kind, bytes), one per receiver."""
+#: The bodies whose repeats `count_sends` tells apart from first sends: the sealed deck's,
+#: and the play messages a sealed table sends again to a peer behind them (§10.8).
+SEALED = ("ShuffleStep", "CardKeys", "Disclose", "EscrowKey", "EscrowShares", "EscrowOpen",
+          "ActionMsg", "ActionCommit", "ActionReveal")
+
+
+def count_sends(peer: Any, sent: list[tuple[int, str, int]],
+                to_peers: dict[str, dict[str, list[int]]] | None = None) -> None:
+    """Record every envelope ``peer`` sends (time, body kind, bytes), one per receiver; and
+    into ``to_peers``, per receiver (its key, hex) and kind: [envelopes, bytes, repeated
+    envelopes, repeated bytes] — a sealed-deck or play message is a repeat when everything in
+    it (a pass; each card key of a `CardKeys`) went to that receiver before."""
     ctx = peer.ctx
     encode, node = ctx.encode, ctx.node
-    current = ["?"]
+    current: list[Any] = ["?", None]
+    items: set[tuple[bytes, object]] = set()
 
     def counting_encode(body: Any, **kwargs: Any) -> bytes:
-        current[0] = type(body).__name__
+        current[0], current[1] = type(body).__name__, body
         return encode(body, **kwargs)  # type: ignore[no-any-return]
+
+    def repeated(to: bytes, body: Any) -> bool:
+        if type(body).__name__ not in SEALED:
+            return False
+        kind = type(body).__name__
+        if kind == "CardKeys":
+            parts: list[object] = [(k.card, body.public) for k in body.keys]
+        elif kind.startswith("Action"):  # (an action holds sealed cards, which refuse a hash)
+            parts = [(kind, body.index, body.seat)]
+        else:
+            parts = [body]
+        again = all((to, part) in items for part in parts)
+        items.update((to, part) for part in parts)
+        return again
 
     def counting(send: Any) -> Any:
         def wrapped(to: bytes, data: Any) -> bool:
             size = len(data[-1]) if isinstance(data, list) else len(data)
             sent.append((time.monotonic_ns(), current[0], size))
+            if to_peers is not None:
+                row = to_peers.setdefault(to.hex(), {}).setdefault(current[0], [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += size
+                if repeated(to, current[1]):
+                    row[2] += 1
+                    row[3] += size
             return send(to, data)  # type: ignore[no-any-return]
         return wrapped
 
@@ -166,6 +201,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
     parser.add_argument("--bind", default="127.0.0.1")
     parser.add_argument("--idle", type=float, default=0.0)
     parser.add_argument("--settle", type=float, default=0.0)
+    parser.add_argument("--limit", type=float, default=0.0)
     args = parser.parse_args(argv)
     plugins = PluginHost()
     if args.mode == "host":
@@ -177,7 +213,8 @@ async def main(argv: list[str]) -> dict[str, Any]:
     else:
         peer = await join_table(args.where[0], bot="random", plugins=plugins)
     sent: list[tuple[int, str, int]] = []
-    count_sends(peer, sent)
+    to_peers: dict[str, dict[str, list[int]]] = {}
+    count_sends(peer, sent, to_peers)
     received: list[tuple[int, int, int]] = []
     count_receipts(peer, received)
     sealing: list[int] = []  # CPU ns of each seal (hash, log, compare)
@@ -230,6 +267,11 @@ async def main(argv: list[str]) -> dict[str, Any]:
         window.append(time.monotonic_ns())
         await asyncio.sleep(args.idle)
         code = 0
+    elif args.limit:
+        try:
+            code = await asyncio.wait_for(play_bot(peer, plugins.bot("random")), args.limit)
+        except TimeoutError:
+            code = "limit"
     else:
         code = await play_bot(peer, plugins.bot("random"))
     finished = time.monotonic_ns()
@@ -239,7 +281,9 @@ async def main(argv: list[str]) -> dict[str, Any]:
     counted.append(wire())
     window.append(finished)
     result = {
-        "code": code, "seat": peer.seat, "seed": peer.seed.hex() if peer.seed else None,
+        "code": code, "seat": peer.seat, "key": peer.identity.public.hex(),
+        "entries": peer.index if peer.seed is not None else 0,
+        "seed": peer.seed.hex() if peer.seed else None,
         "state_hash": (peer.state_hash() or b"").hex(), "applied": applied,
         "submitted": submitted, "settled": settled, "seeded": seeded[0] if seeded else None,
         "ready": ready[0] if ready else None, "finished": finished,
@@ -248,7 +292,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
         "log": str(peer.log_path()), "verdicts": verdicts, "fsync_ns": fsyncs, "passes": passes,
         "actions": {e.index: [e.seat, e.action.kind, str(dict(e.action.args).get("stack"))]
                     for e in peer.entries()},
-        "sent": sent, "received": received, "seal_ns": sealing,
+        "sent": sent, "to": to_peers, "received": received, "seal_ns": sealing,
         "loop_cpu_ns": loop_cpu[-1] - loop_cpu[0] if len(loop_cpu) > 1 else None,
         "window": window if len(window) == 2 else None,
         "wire": ({k: counted[1][k] - counted[0][k] for k in counted[0]}
