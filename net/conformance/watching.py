@@ -129,6 +129,7 @@ class WatchedCheck(Session):
         self.hello: Hello | None = None
         self.stream: list[bytes] = []  # the public record stream: header, entries
         self.sent = 0  # how many of them the spectator was sent
+        self.left = False  # the spectator said Leave (a probe took it)
 
     # -- running -----------------------------------------------------------------------
 
@@ -279,6 +280,8 @@ class WatchedCheck(Session):
                 await self._count(self.sent, "3.4", f"its count at {self.sent} (the records "
                                   "streamed so far)")
                 await self._probes()
+                self._ensure(not self._gone(), "3.4", "the spectator watching on to the end "
+                             "of the game", "its Leave: it stopped watching")
             await asyncio.sleep(0.05)
         await self._count(self.sent, "3.4", f"its count at {self.sent}: the header and "
                           "every entry but the last move's")
@@ -291,7 +294,17 @@ class WatchedCheck(Session):
                             ("watch-wrong-body", self._wrong_body),
                             ("watch-malformed", self._malformed),
                             ("watch-stranger", self._stranger)):
+            if self._gone():
+                return  # the rest is not reached: nobody watches any more
             await self._scenario(name, probe)
+
+    def _gone(self) -> bool:
+        """True once the spectator said `Leave` (kept for ``watch-quiet``, where it may)."""
+        d = self.driver
+        while not d.inbox.empty():
+            d.backlog.append(d.inbox.get_nowait())
+        return self.left or any(self._from_peer(it) and it.env is not None
+                                and isinstance(it.env.body, Leave) for it in d.backlog)
 
     async def _gap(self) -> str:
         """Two moves on, a feed that leaves out the first record the spectator lacks."""
@@ -428,6 +441,7 @@ class WatchedCheck(Session):
         await asyncio.sleep(STILL_WAIT - 0.5)
         left = self.driver.take(lambda it: self._from_peer(it) and it.env is not None
                                 and isinstance(it.env.body, Leave))
+        self.left = self.left or bool(left)
         self._ensure(not left, section, f"{expected}, watching on",
                      describe(left[0]) if left else "")
         held_now = self._held()

@@ -294,6 +294,9 @@ def test_a_spectator_that_takes_a_feed_with_a_hole_is_caught_at_3_4(table: Table
     bad = results["watch-gap"]
     assert bad["verdict"] == "fail" and bad["section"] == "3.4"
     assert bad["expected"].startswith("its count still ")
+    # Ours then stops watching (the hole does not replay): the rest is not reached.
+    assert results["watch-stream"]["got"] == "its Leave: it stopped watching"
+    assert results["watch-overlap"]["verdict"] == "skip"
 
 
 def test_a_runner_that_hands_back_without_seat_taken_is_caught_at_5_9(table: Table) -> None:
