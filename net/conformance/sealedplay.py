@@ -85,6 +85,8 @@ if TYPE_CHECKING:
 
     from .session import Session
 
+#: Why the shuffle scenarios and the sealed probes do not apply to a game without a deck.
+NO_DECK = "the game shuffles no deck before play"
 #: How long the peer's repeats of a stalled shuffle are waited for, at least (§5.8: 3
 #: heartbeats, counted from a beat that may come a second late; and a margin).
 STALL_WAIT = 6.0
@@ -157,13 +159,20 @@ class SealedGame:
         """The game (the ``play`` scenario), with the sealed scenarios at their moments."""
         s, table, check = self.s, self._table(), self._deck()
         try:
+            # The entries the table opened with (chance with no shuffle), hashed again as a
+            # sealed table hashes them (§10.4), at their resting point.
+            del s.ours[:]
+            self.unsealed.extend(table.opening)
             check.withhold = True
             check.sealing.start()
             self.started = True
             await self._progress()
             if not await s._scenario("sealed-shuffle", self._deal):
-                raise Unsupported("not reached: sealed-shuffle did not pass")
-            if not await s._scenario("sealed-keys", self._keys):
+                if check.sealing.decks:
+                    raise Unsupported("not reached: sealed-shuffle did not pass")
+                for name in ("sealed-repeat", "sealed-keys"):  # (a game with no deck)
+                    s._scenario_na(name, NO_DECK)
+            elif not await s._scenario("sealed-keys", self._keys):
                 raise Unsupported("not reached: sealed-keys did not pass")
             await self._until(lambda: table.over() and self._at_rest()
                               and check.sealing.quiet(), "the peer's next move")
@@ -175,8 +184,12 @@ class SealedGame:
     async def _deal(self) -> str:
         check = self._deck()
         decks = check.sealing.decks.values()
-        await self._until(lambda: any(d.done for d in decks) and not self._shuffling(),
-                          "the deal's shuffle: the peer's next pass")
+        table = self._table()
+        await self._until(lambda: not self._shuffling() and (
+            any(d.done for d in decks) or (not decks and bool(table.active_seats()))),
+            "the deal's shuffle: the peer's next pass")
+        if not decks:
+            raise NotApplicable(NO_DECK)
         check.release()
         return (f"{check.tally.passes} passes of the peer's checked, "
                 f"{sum(d.done for d in decks)} deck(s) made")
@@ -452,7 +465,10 @@ class SealedGame:
                 "refuse-illegal", "10.7", Verdict.NA, "a sealed table halts on it: --halt"))
             await s._probes()
             for name in SEALED_PROBES:
-                await s._scenario(name, functools.partial(self._probe, name))
+                if self._deck().sealing.decks:
+                    await s._scenario(name, functools.partial(self._probe, name))
+                else:
+                    s._scenario_na(name, NO_DECK)
         if not s.returned and table.index >= RETURN_AT:
             s.returned = True
             if await s._scenario("return", s._return):
