@@ -161,7 +161,10 @@ class _Reader:
             except zmq.ZMQError as exc:
                 log.warning("reading a socket failed: %s", exc)
                 return
-            self.take(frames)
+            try:
+                self.take(frames)
+            except Exception:  # a bug must not leave the frames behind it unread
+                log.exception("a frame could not be taken")
         self.soon()  # more may be queued: after the loop's other work
 
     def soon(self) -> None:
