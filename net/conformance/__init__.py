@@ -9,6 +9,9 @@ scenario by scenario, where it deviates from the document.
 * `session`: the scenarios both sides run once seated (seeding to the end report);
 * `departures`: the checker's seat departs, is taken over and reclaimed, and the forged
   motions, takeovers and handbacks the peer must not believe (§5.9);
+* `sealed`: the checker's own party in a sealed deck and its checks of the peer's sealed
+  messages (§10); `sealedplay`: a whole game at a sealed table, the sealed scenarios and
+  the hostile faults (``--halt``);
 * `hosted`: the scenarios run when the checker joins the peer under test's table;
 * `hosting`: the scenarios run when the peer under test joins the checker's table.
 """

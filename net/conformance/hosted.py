@@ -21,7 +21,8 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
   (`departures`).
 
 The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
-others itself).  It plays open-deck tables (§10.12), turns and simultaneous steps.
+others itself).  It plays open-deck tables (§10.12) and sealed ones (§10, `sealedplay`),
+turns and simultaneous steps.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""``hedgerow check-peer join GAME``: the checker opens an open-deck table of 2 seats, holds
-seat 0 as a strict host and waits for the peer under test to join it; then it plays a whole
-game with it, checking every message against docs/protocol.md.
+"""``hedgerow check-peer join GAME``: the checker opens a table of 2 seats (sealed, or with
+``--open-deck`` an open deck), holds seat 0 as a strict host and waits for the peer under
+test to join it; then it plays a whole game with it, checking every message against
+docs/protocol.md.
 
 The scenarios, in the order they run (`SCENARIOS`; each names its section):
 

@@ -274,7 +274,7 @@ class SealedGame:
             if done():
                 return
             active = table.active_seats() if self._can_act() else ()
-            if seat in active:
+            if seat in active and not self.expect_halt:  # (no probe of a halted table)
                 await self._moment()
             if len(active) > 1:
                 await self._step(active)
@@ -487,7 +487,7 @@ class SealedGame:
     async def _our_turn(self) -> None:
         """The checker's one-seat turn: the turn probes the first time, then its move."""
         s = self.s
-        if not s.turn_probed:
+        if not s.turn_probed and not self.expect_halt:
             s.turn_probed = True
             await s._turn_probes()
         if self.fault == "unheld-card" and self._deck().faulted is None:

@@ -33,9 +33,10 @@ hosts) each add the seating of their side; both share these scenarios (`SHARED`)
 In the middle of the game the checker comes back as a returning peer (``return``,
 ``catch-up``) and later departs, is taken over and reclaims its seat (`departures`).
 
-The checker takes one seat of two.  It plays open-deck tables (§10.12).  It never sends a
-reveal that breaks its commitment: the peer would halt the table (§3.3) and the rest of the
-game could not be checked.
+The checker takes one seat of two.  It plays open-deck tables (§10.12); at a sealed table
+(§10) `sealedplay` plays the game instead of `_play`.  It never sends a reveal that breaks
+its commitment: the peer would halt the table (§3.3) and the rest of the game could not be
+checked.
 """
 
 from __future__ import annotations
