@@ -350,6 +350,27 @@ class SealedGame:
             for index in sorted(i for i in reports if i < len(s.ours)):
                 s._compare(key, index, reports[index])
 
+    def _apply_when_open(self, submit: Callable[[], tuple[Applied, ...] | Waiting | Refusal],
+                         expected: str, said: str = "") -> None:
+        """Apply what ``submit`` submits to the checker's table now, or, while it waits for
+        card keys (shared as they come), again at each retry until it applies; a refusal is a
+        deviation at §10.7 (``expected``; ``said`` before the refusal's words)."""
+        s, check = self.s, self._deck()
+
+        def apply() -> bool:
+            result = submit()
+            if isinstance(result, Waiting):
+                check.sealing.share_public(result.reveals)
+                return False
+            if isinstance(result, Refusal):
+                raise Deviation("10.7", expected, f"{said}{result.code}: {result.message}")
+            s._checks += 1
+            self._applied(result)
+            return True
+
+        if not apply():
+            self.retries.append(apply)
+
     def _applied(self, result: tuple[Applied, ...]) -> None:
         self.unsealed.extend(result)
         self._deck().sealing.pump()  # the cards each seat must now be shown
@@ -439,21 +460,10 @@ class SealedGame:
                             "key, opening to cards", faces)
         check.attached(msg.reveals)
 
-        def apply() -> bool:
-            result = table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev,
-                                  reveals=faces)
-            if isinstance(result, Waiting):
-                check.sealing.share_public(result.reveals)
-                return False
-            if isinstance(result, Refusal):
-                raise Deviation("10.7", f"an action the rules take once its cards are open "
-                                f"(#{index})", f"{msg.action}: {result.code}: {result.message}")
-            s._checks += 1
-            self._applied(result)
-            return True
-
-        if not apply():
-            self.retries.append(apply)
+        self._apply_when_open(
+            lambda: table.submit(msg.seat, msg.action, index=msg.index, prev=msg.prev,
+                                 reveals=faces),
+            f"an action the rules take once its cards are open (#{index})", f"{msg.action}: ")
 
     async def _moment(self) -> None:
         """The peer waits for the checker (its turn or step): the probes that fit any
@@ -634,20 +644,9 @@ class SealedGame:
             faces.update(shown)
         ordered = {x: choices[x] for x in sorted(active)}
 
-        def apply() -> bool:
-            result = table.submit_step(ordered, index=index, prev=table.head, reveals=faces)
-            if isinstance(result, Waiting):
-                check.sealing.share_public(result.reveals)
-                return False
-            if isinstance(result, Refusal):
-                raise Deviation("10.7", f"a step the rules take once its cards are open "
-                                f"(#{index})", f"{result.code}: {result.message}")
-            s._checks += 1
-            self._applied(result)
-            return True
-
-        if not apply():
-            self.retries.append(apply)
+        self._apply_when_open(
+            lambda: table.submit_step(ordered, index=index, prev=table.head, reveals=faces),
+            f"a step the rules take once its cards are open (#{index})")
 
     async def _step_message(self, index: int, kind: type, commits: dict[int, bytes]
                             ) -> ActionCommit | ActionReveal:
