@@ -144,9 +144,15 @@ def _strike(lan: Lan, peers: list[PeerProcess], envs: list[dict[str, str]],
                         break
         thread = threading.Thread(target=cutter, daemon=True)
         thread.start()
-        peers[0].wait_event("result", timeout=TIMEOUT)
-        stop.set()
-        thread.join()
+        try:
+            peers[0].wait_event("result", timeout=TIMEOUT)
+        except AssertionError as exc:  # what every peer said, to tell who waited for what
+            said = "\n".join(f"--- peer {i} ({' '.join(p.args[:2])}) stderr:\n{p.stderr[-6000:]}"
+                             for i, p in enumerate(peers))
+            raise AssertionError(f"{exc}\n{said}") from None
+        finally:
+            stop.set()
+            thread.join()
         result.notes.extend(lan.tell_proxy(i, "stats") for i in range(len(peers)))
         return None
     if fault.startswith("partition"):
