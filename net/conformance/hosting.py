@@ -30,7 +30,6 @@ The two seating probes run with the others, at the checker's first turn.  The ta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -52,8 +51,6 @@ from .session import SHARED, Seats, Session, Unsupported
 PLAYERS = 2
 #: The checker's seat (the host's).
 OUR_SEAT = 0
-#: How long a seated-to-be joiner is kept waiting, to see it sends nothing before its seat.
-QUIET_WAIT = 1.5
 #: The seed round of the checker's table.
 ROUND = 1
 #: Every scenario of ``check-peer join``: name -> (section, what it checks).
@@ -110,29 +107,14 @@ class HostingCheck(Session):
     # -- the joiner's Hello ------------------------------------------------------------
 
     async def _hello(self) -> str:
-        d = self.driver
-        item = await d.next(lambda it: True, "3.1", "the joiner's Hello (the checker's table "
-                            f"waits {self.wait:g} s for one)", timeout=self.wait)
-        if item.env is None:
-            raise Deviation("2", "an envelope that decodes", describe(item))
-        self.peer = item.rx.sender
-        hello = item.env.body
+        item, hello = await self._first_hello("3.1", "the joiner's Hello", self.wait)
         self._ensure(isinstance(hello, Hello), "3.1", "a Hello, before anything else "
                      "(§3.1 step 1)", describe(item))
         assert isinstance(hello, Hello)
-        self._ensure(item.rx.route is not None, "3.1", "the Hello over the joiner's DEALER "
-                     "to the host's ROUTER (its join link)", "it came over a link the "
-                     "checker dialed")
-        self._ensure(item.env.table_id in (b"", d.table_id), "3.1", "an empty table_id "
-                     "(the joiner knows only the address) or the table's",
-                     item.env.table_id.hex())
-        self._ensure(hello.fingerprint in (rulesmatch.ANY_RULES, self.fingerprint), "3.1",
-                     f"fingerprint '*' or the table's {self.fingerprint!r}",
-                     repr(hello.fingerprint))
-        mismatch = rulesmatch.mismatch(self.ruleset, hello.fingerprint, hello.plugins,
-                                       table=self.fingerprint)
-        if mismatch is not None:
-            raise Unsupported(f"the peer does not run this table's rules: {mismatch}")
+        self._hello_fits(item, hello, "3.1", "the Hello over the joiner's DEALER to the "
+                         "host's ROUTER (its join link)", "an empty table_id (the joiner "
+                         "knows only the address) or the table's", self.ruleset,
+                         self.fingerprint)
         if hello.spectator:
             raise Unsupported("the peer asked to watch, not to play: join without "
                               "spectating")
@@ -146,13 +128,7 @@ class HostingCheck(Session):
                             "Hello.address", repr(hello.address)) from None
         self.hello, self.hello_ip = hello, item.rx.peer_ip
         # Nothing else from the joiner before its seat: not even a heartbeat (§3.1 step 1).
-        with contextlib.suppress(Deviation):
-            more = await d.next(lambda it: it.rx.sender == self.peer, "3.1", "",
-                                timeout=QUIET_WAIT)
-            raise Deviation("3.1", "nothing from the joiner between its Hello and its "
-                            "SeatAssignment", describe(more))
-        self._ensure(self.peer not in d.beats, "5.8", "no Heartbeat before the joiner's "
-                     "SeatAssignment", "a Heartbeat")
+        await self._quiet_until_placed("3.1", "the joiner", "SeatAssignment", "5.8")
         return f"from {hello.display_name!r}, nothing before its seat"
 
     # -- seating -----------------------------------------------------------------------

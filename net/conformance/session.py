@@ -149,6 +149,10 @@ MOMENTS: dict[str, str] = {
 }
 
 
+#: How long a peer that said Hello to the checker's table is kept waiting, to see it
+#: sends nothing before it is answered.
+QUIET_WAIT = 1.5
+
 @dataclass(slots=True)
 class Seats:
     """The seating as the checker holds it."""
@@ -350,6 +354,52 @@ class Session:
         if not ok:
             raise Deviation(section, expected, str(got))
         self._checks += 1
+
+    # -- a Hello at the checker's own table (check-peer join, check-peer watch) ---------
+
+    async def _first_hello(self, section: str, waited: str, wait: float
+                           ) -> tuple[Incoming, object]:
+        """The first message to the checker's table, within ``wait`` seconds, and its body
+        (``waited`` names the `Hello` it should be); it must decode, and its sender becomes
+        the peer under test."""
+        d = self.driver
+        item = await d.next(lambda it: True, section, f"{waited} (the checker's table "
+                            f"waits {wait:g} s for one)", timeout=wait)
+        if item.env is None:
+            raise Deviation("2", "an envelope that decodes", describe(item))
+        self.peer = item.rx.sender
+        return item, item.env.body
+
+    def _hello_fits(self, item: Incoming, hello: Hello, section: str, route: str,
+                    table_id: str, ruleset: Ruleset, fingerprint: str) -> None:
+        """What every `Hello` to the checker's table must be: over the peer's DEALER to the
+        checker's ROUTER (``route`` says which link), with an empty table_id or the table's
+        (``table_id`` says so), and for the table's rules (else `Unsupported`)."""
+        self._ensure(item.rx.route is not None, section, route, "it came over a link the "
+                     "checker dialed")
+        assert item.env is not None
+        self._ensure(item.env.table_id in (b"", self.driver.table_id), section, table_id,
+                     item.env.table_id.hex())
+        self._ensure(hello.fingerprint in (rulesmatch.ANY_RULES, fingerprint), section,
+                     f"fingerprint '*' or the table's {fingerprint!r}",
+                     repr(hello.fingerprint))
+        mismatch = rulesmatch.mismatch(ruleset, hello.fingerprint, hello.plugins,
+                                       table=fingerprint)
+        if mismatch is not None:
+            raise Unsupported(f"the peer does not run this table's rules: {mismatch}")
+
+    async def _quiet_until_placed(self, section: str, who: str, placed: str,
+                                  beat_section: str) -> None:
+        """Nothing from the peer under test for `QUIET_WAIT` seconds after its `Hello`, not
+        even a heartbeat, before the checker answers it (``who`` waits for ``placed``)."""
+        d = self.driver
+        with contextlib.suppress(Deviation):
+            more = await d.next(lambda it: it.rx.sender == self.peer, section, "",
+                                timeout=QUIET_WAIT)
+            raise Deviation(section, f"nothing from {who} between its Hello and its "
+                            f"{placed}", describe(more))
+        self._ensure(self.peer not in d.beats, beat_section, f"no Heartbeat before {who}'s "
+                     f"{placed}", "a Heartbeat")
 
     # -- seeding -----------------------------------------------------------------------
 

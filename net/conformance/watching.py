@@ -50,7 +50,6 @@ is not checked here; the records the checker streams are all correct but the one
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections.abc import Callable
 
@@ -84,8 +83,6 @@ from .session import Seats, Session
 
 #: The checker's table: 2 seats, both its own.
 PLAYERS = 2
-#: How long a spectator-to-be is kept waiting, to see it sends nothing before its seating.
-QUIET_WAIT = 1.5
 #: How long the checker waits to see a count that must not move: two heartbeats and a margin
 #: (a spectator beats once a second, §3.4).
 STILL_WAIT = 2.5
@@ -162,31 +159,16 @@ class WatchedCheck(Session):
     # -- the spectator's Hello and seating -----------------------------------------------
 
     async def _hello(self) -> str:
-        d = self.driver
-        item = await d.next(lambda it: True, "3.4", "a spectator's Hello (the checker's table "
-                            f"waits {self.wait:g} s for one)", timeout=self.wait)
-        if item.env is None:
-            raise Deviation("2", "an envelope that decodes", describe(item))
-        self.peer = item.rx.sender
-        hello = item.env.body
+        item, hello = await self._first_hello("3.4", "a spectator's Hello", self.wait)
         self._ensure(isinstance(hello, Hello), "3.4", "a Hello, before anything else",
                      describe(item))
         assert isinstance(hello, Hello)
         if not hello.spectator:
             raise Unsupported("the peer asked for a seat: watch the table (hedgerow watch "
                               "ADDRESS), or check a joiner with check-peer join")
-        self._ensure(item.rx.route is not None, "3.4", "the Hello over the spectator's "
-                     "DEALER to the host's ROUTER (as a joiner's)", "it came over a link the "
-                     "checker dialed")
-        self._ensure(item.env.table_id in (b"", d.table_id), "3.4", "an empty table_id or "
-                     "the table's", item.env.table_id.hex())
-        self._ensure(hello.fingerprint in (rulesmatch.ANY_RULES, self.fingerprint), "3.4",
-                     f"fingerprint '*' or the table's {self.fingerprint!r}",
-                     repr(hello.fingerprint))
-        mismatch = rulesmatch.mismatch(self.ruleset, hello.fingerprint, hello.plugins,
-                                       table=self.fingerprint)
-        if mismatch is not None:
-            raise Unsupported(f"the peer does not run this table's rules: {mismatch}")
+        self._hello_fits(item, hello, "3.4", "the Hello over the spectator's DEALER to the "
+                         "host's ROUTER (as a joiner's)", "an empty table_id or the table's",
+                         self.ruleset, self.fingerprint)
         try:
             split_endpoint(hello.address)
         except ValueError:
@@ -197,12 +179,7 @@ class WatchedCheck(Session):
         if host in ("0.0.0.0", "::") and item.rx.peer_ip:
             host = item.rx.peer_ip
         self.peer_endpoint = endpoint(host, port)
-        with contextlib.suppress(Deviation):
-            more = await d.next(self._from_peer, "3.4", "", timeout=QUIET_WAIT)
-            raise Deviation("3.4", "nothing from the spectator between its Hello and its "
-                            "SeatAssignment", describe(more))
-        self._ensure(self.peer not in d.beats, "3.4", "no Heartbeat before the spectator's "
-                     "SeatAssignment", "a Heartbeat")
+        await self._quiet_until_placed("3.4", "the spectator", "SeatAssignment", "3.4")
         return f"from {hello.display_name!r}, nothing before its seating"
 
     async def _seating(self) -> str:
