@@ -14,6 +14,15 @@ command (a copy of an older commit with its own virtual environment, for a befor
 comparison on the same deals).  Iteration budgets replay exactly whatever the machine's
 load, so the same seeds give the same games; seconds per move depend on the load.
 
+``--stop-above LOW`` stops a run by a rule set before it starts (issue 33's against
+``random``: ``--games 100 --stop-above 0.9``): after each game, in the order of the deals,
+the run stops as **met** once the 95% Wilson interval of the share so far has its lower end
+above ``LOW``, and as **not shown** once it can no longer get there within ``--games`` (even
+winning every game left).  The file then holds the games up to that point, its settings
+line says so (``games`` is the games played, ``stopped`` the rule, the verdict and the
+games asked for), and it counts as complete.  A stopped run carried on with the rule
+applies it to the games it holds first.
+
 ``python bench/budget_curve.py table DIR [DIR...]``: one row per game, opponent and budget
 from every file in the folders, unfinished ones too (marked): games, the ismcts share (a
 victory shared by k seats counts 1/k, so the share is ismcts's against its opponent's)
@@ -112,17 +121,60 @@ def same_run(header: dict[str, Any], rest: dict[str, Any]) -> bool:
     return all(header.get(k) == rest.get(k) for k in keys)
 
 
+def stop_verdict(shares: list[float], games: int, low: float) -> tuple[str, int] | None:
+    """The stopping rule of ``--stop-above low`` over ismcts's results in deal order
+    (`ismcts_share`): ``("met", n)`` at the first ``n`` whose share's 95% Wilson interval
+    has its lower end above ``low``, ``("not shown", n)`` at the first ``n`` after which
+    winning all of the ``games - n`` left could no longer get there; None while open."""
+    wins = 0.0
+    for n, share in enumerate(shares, 1):
+        wins += share
+        if wilson(wins, n)[0] > low:
+            return ("met", n)
+        if wilson(wins + games - n, games)[0] <= low:
+            return ("not shown", n)
+    return None
+
+
+def finish_stopped(partial: Path, path: Path, header: dict[str, Any],
+                   held: dict[int, dict[str, Any]], verdict: tuple[str, int],
+                   low: float) -> None:
+    """Write a run stopped by its rule as ``path``: the settings line with ``games`` the
+    games played and ``stopped`` the rule, then games ``0`` to ``n - 1`` (any played past
+    the stop are left out)."""
+    outcome, n = verdict
+    head = {**header, "games": n,
+            "stopped": {"verdict": outcome, "above": low, "of": header["games"]}}
+    fresh = partial.with_suffix(".fresh")
+    with fresh.open("w") as sink:
+        sink.write(json.dumps(head) + "\n")
+        sink.writelines(json.dumps(held[i]) + "\n" for i in range(n))
+    fresh.replace(path)
+    partial.unlink()
+
+
 def play_tournament(command: list[str], path: Path, game: str, bots: str, players: int,
-                    seed: int, games: int, workers: int) -> None:
+                    seed: int, games: int, workers: int,
+                    stop_above: float | None = None) -> None:
     """Play ``games`` games from ``seed`` into ``path``, carrying on from its ``.partial``
     file when a run was stopped: the whole games it holds are kept (`resume_point`) and
-    only the rest is played.  The file is ``path`` once every game is in it."""
+    only the rest is played.  The file is ``path`` once every game is in it, or once the
+    rule of ``stop_above`` (`stop_verdict`) decides the run."""
     partial = path.with_suffix(".partial")
     header, held = read_records(partial)
     start = resume_point(header, held) if header is not None else 0
     if header is not None and (header["seed"] != seed or header["games"] != games):
         raise ValueError(f"{partial} is seeds {header['seed']}+{header['games']}, "
                          f"not {seed}+{games}")
+    shares: list[float] = []
+    if header is not None and stop_above is not None:
+        shares = [ismcts_share(held[i])[0] for i in range(start)]
+        verdict = stop_verdict(shares, games, stop_above)
+        if verdict is not None:
+            print(f"  {partial.name}: stopped by its rule, {verdict[0]} at game {verdict[1]}",
+                  flush=True)
+            finish_stopped(partial, path, header, held, verdict, stop_above)
+            return
     fresh = partial.with_suffix(".fresh")
     with fresh.open("w") as sink:
         if header is not None:
@@ -132,6 +184,7 @@ def play_tournament(command: list[str], path: Path, game: str, bots: str, player
     if start:
         print(f"  {start} games kept from {partial.name}; playing the other {games - start}",
               flush=True)
+    verdict = None
     if start < games:
         cmd = [*command, "tournament", game, "--players", str(players), "--bots", bots,
                "--games", str(games - start), "--seed", str(seed + start), "--workers",
@@ -159,6 +212,18 @@ def play_tournament(command: list[str], path: Path, game: str, bots: str, player
                     data["first"] = start  # it counts only the games played since resuming
                 sink.write(json.dumps(data) + "\n")
                 sink.flush()
+                if kind == "game" and stop_above is not None:
+                    shares.append(ismcts_share(data)[0])
+                    verdict = stop_verdict(shares, games, stop_above)
+                    if verdict is not None:
+                        proc.terminate()
+                        break
+        if verdict is not None:
+            assert header is not None
+            print(f"  stopped by its rule: {verdict[0]} at game {verdict[1]}", flush=True)
+            finish_stopped(partial, path, header, read_records(partial)[1], verdict,
+                           stop_above or 0.0)
+            return
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} ended with {proc.returncode}; "
                              f"run again to carry on from {partial.name}")
@@ -179,7 +244,7 @@ def run(args: argparse.Namespace) -> None:
             print(f"{path.name}: done before", flush=True)
             continue
         play_tournament(command, path, args.game, f"ismcts:{budget}{args.extra},{args.against}",
-                        args.players, args.seed, args.games, args.workers)
+                        args.players, args.seed, args.games, args.workers, args.stop_above)
         for key, cell in summarise([path]).items():
             print(f"  {key}: {cell_text(cell)}", flush=True)
 
@@ -221,7 +286,7 @@ def summarise(paths: list[Path]) -> dict[tuple[str, str, str], dict[str, Any]]:
         for _, data in sorted(games.items()):
             row = rows.setdefault(key, {"games": 0, "wins": 0.0, "seeds": set(),
                                         "mine": 0.0, "theirs": 0.0, "seconds": 0.0,
-                                        "moves": 0, "partial": False})
+                                        "moves": 0, "partial": False, "stopped": None})
             if data["seed"] in row["seeds"]:
                 continue
             share, seat = ismcts_share(data)
@@ -234,6 +299,7 @@ def summarise(paths: list[Path]) -> dict[tuple[str, str, str], dict[str, Any]]:
             row["seconds"] += data["seconds"][seat]
             row["moves"] += data["moves"][seat]
             row["partial"] = row["partial"] or path.suffix == ".partial"
+            row["stopped"] = row["stopped"] or header.get("stopped")
     return rows
 
 
@@ -276,6 +342,10 @@ def table(args: argparse.Namespace) -> None:
                                                                budget_of(kv[0][1]))):
             n = row["games"]
             games = f"{n} (unfinished)" if row["partial"] else str(n)
+            if row["stopped"]:
+                rule = row["stopped"]
+                games += (f" (stopped by the rule: {rule['verdict']}, lower end above "
+                          f"{100 * rule['above']:g}%, at most {rule['of']})")
             print(f"| {Path(folder).name} | {game} | {other} | {mine} | {games} | "
                   f"{cell_text(row)} | {row['mine'] / n:.1f} : {row['theirs'] / n:.1f} | "
                   f"{row['seconds'] / max(1, row['moves']):.3f} | "
@@ -433,6 +503,9 @@ def main() -> None:
     r.add_argument("--players", type=int, default=2)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", required=True)
+    r.add_argument("--stop-above", type=float, default=None, help="stop once the share's "
+                   "95%% interval has its lower end above this (met) or can no longer get "
+                   "there within --games (not shown), e.g. 0.9")
     r.add_argument("--hedgerow", default="", help="the hedgerow command to run (default: "
                    "this interpreter's)")
     t = sub.add_parser("table", help="the table of every run in the folders")

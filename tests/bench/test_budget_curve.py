@@ -225,3 +225,53 @@ def test_compare_pairs_the_deals_both_folders_played(tmp_path: Path,
     assert rows[0].startswith("| game | against | ismcts | deals in both | before | after |")
     # deal 0: a loss became a win; deal 1 the same; deal 2: a shared victory became a loss
     assert rows[2] == "| mandala | greedy | ismcts:300 | 3 | 1.5 | 2 | 1 / 1 | 1 |"
+
+
+def test_the_stopping_rule_is_the_one_set_before_the_runs() -> None:
+    """bench/README.md's rule against random: met once the lower end is above 90% (35
+    straight wins; 53 games with one loss, 69 with two, 84 with three, 99 with four), not
+    shown once 100 games can no longer get there (the fifth loss)."""
+    assert bc.stop_verdict([1.0] * 34, 100, 0.9) is None
+    assert bc.stop_verdict([1.0] * 40, 100, 0.9) == ("met", 35)
+    for losses, games in [(1, 53), (2, 69), (3, 84), (4, 99)]:
+        shares = [0.0] * losses + [1.0] * 100
+        assert bc.stop_verdict(shares, 100, 0.9) == ("met", games)
+        assert bc.stop_verdict(shares[:games - 1], 100, 0.9) is None
+    assert bc.stop_verdict([1.0] * 30 + [0.0] * 5, 100, 0.9) == ("not shown", 35)
+    assert bc.stop_verdict([0.0] * 4 + [0.5], 100, 0.9) == ("not shown", 5)  # a shared win
+    assert bc.stop_verdict([1.0] * 94 + [0.0] * 4 + [1.0, 1.0], 100, 0.9) == ("met", 35)
+    # every run is decided by its last game at the latest
+    for shares in ([1.0] * 10, [0.0] + [1.0] * 9, [1.0, 0.0] * 5, [0.5] * 10):
+        for low in (0.3, 0.5, 0.7, 0.9):
+            assert bc.stop_verdict(shares, 10, low) is not None
+    assert bc.stop_verdict([1.0] * 5, 5, 0.9) == ("not shown", 1)  # 5 of 5: 56.6-100%
+
+
+def test_a_run_stops_by_its_rule_and_then_counts_as_complete(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real ``hedgerow tournament`` stopped by its rule as soon as it is decided (a lower
+    end above 99% cannot be reached in 4 games: not shown after the first), and a stopped
+    run's file, carried on with the rule, decided by the games it holds without playing."""
+    command = [sys.executable, "-m", "hedgerow.clients.cli"]
+    path = tmp_path / "run.jsonl"
+    bc.play_tournament(command, path, "mandala", "ismcts:4,random", 2, 700000, 4, 1, 0.99)
+    assert bc.complete(path) and not path.with_suffix(".partial").exists()
+    head, held = bc.read_records(path)
+    assert head is not None and head["games"] == 1 and sorted(held) == [0]
+    assert head["stopped"] == {"verdict": "not shown", "above": 0.99, "of": 4}
+
+    # 36 wins held by a run killed after the rule was met at 35: game 36 is left out
+    held_games = [game(i, 900000 + i, [ISM, GRE] if i % 2 == 0 else [GRE, ISM],
+                       [i % 2]) for i in range(36)]
+    kept = tmp_path / "kept.jsonl"
+    write(kept.with_suffix(".partial"), header(games=100), *held_games)
+    bc.play_tournament(["false"], kept, "mandala", f"{ISM},{GRE}", 2, 900000, 100, 1, 0.9)
+    head, held = bc.read_records(kept)
+    assert head is not None and head["games"] == 35 and sorted(held) == list(range(35))
+    assert head["stopped"] == {"verdict": "met", "above": 0.9, "of": 100}
+    assert bc.complete(kept) and not kept.with_suffix(".partial").exists()
+    capsys.readouterr()
+    bc.table(argparse.Namespace(folders=[str(tmp_path)]))
+    rows = capsys.readouterr().out.splitlines()
+    assert "| 35 (stopped by the rule: met, lower end above 90%, at most 100) | 35 of 35, " \
+           "100.0% (90.1-100.0%) |" in rows[2]
