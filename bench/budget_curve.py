@@ -168,8 +168,13 @@ def play_tournament(command: list[str], path: Path, game: str, bots: str, player
                          f"not {seed}+{games}")
     shares: list[float] = []
     if header is not None and stop_above is not None:
+        # the rule reads every game held from game 0 on, past the cut to whole cycles
+        unbroken = 0
+        while unbroken in held:
+            unbroken += 1
+        verdict = stop_verdict([ismcts_share(held[i])[0] for i in range(unbroken)], games,
+                               stop_above)
         shares = [ismcts_share(held[i])[0] for i in range(start)]
-        verdict = stop_verdict(shares, games, stop_above)
         if verdict is not None:
             print(f"  {partial.name}: stopped by its rule, {verdict[0]} at game {verdict[1]}",
                   flush=True)

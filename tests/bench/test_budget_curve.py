@@ -270,6 +270,13 @@ def test_a_run_stops_by_its_rule_and_then_counts_as_complete(
     assert head is not None and head["games"] == 35 and sorted(held) == list(range(35))
     assert head["stopped"] == {"verdict": "met", "above": 0.9, "of": 100}
     assert bc.complete(kept) and not kept.with_suffix(".partial").exists()
+    # 35 held: the rule reads game 35 too, though a carried-on run would play it again
+    odd = tmp_path / "odd.jsonl"
+    write(odd.with_suffix(".partial"), header(games=100), *held_games[:35])
+    bc.play_tournament(["false"], odd, "mandala", f"{ISM},{GRE}", 2, 900000, 100, 1, 0.9)
+    head, _ = bc.read_records(odd)
+    assert head is not None and head["games"] == 35
+    odd.unlink()
     capsys.readouterr()
     bc.table(argparse.Namespace(folders=[str(tmp_path)]))
     rows = capsys.readouterr().out.splitlines()
