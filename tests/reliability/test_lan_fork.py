@@ -4,12 +4,14 @@ cut off at its own turn"; docs/reliability.md).
 Three hosts, one headless bot peer each (real processes, real ZeroMQ over CURVE), an
 open-deck Petals table with ``--take-over-after 3``.  The last joiner's port on the bridge
 goes down right after the seat before it played, so it authors its own entry while nobody
-hears it (its bot waits 1.5 s before each move); it stays down 12 s, long enough for the
-others to see it lost and seat a bot that plays another entry for it, and for the cut peer,
-alone, to be refused a bot for the others (it is no majority).  When the port comes back
-the cut peer takes its entry back, reclaims its seat and plays on: every peer finishes with
-the same hash, every log verifies and holds the same entries, and the cut peer's log has
-the rollback before its takeover and reclaim.  The same cut at a person's seat (the seat
+hears it (its bot waits 3 s before each move: the partition must land inside that wait,
+and on a busy machine reading the event and running `ip` took longer than 1.5 s); it
+stays down 12 s, long enough for the others to see it lost and seat a bot that plays
+another entry for it, and for the cut peer, alone, to be refused a bot for the others (it
+is no majority).  When the port comes back the cut peer takes its entry back, reclaims its
+seat and plays on: every peer finishes with the same hash, every log verifies and holds
+the same entries, and the cut peer's log has the rollback before its takeover and
+reclaim.  The same cut at a person's seat (the seat
 client in tmux, 80x24): the player plays while cut off, and once back is told that their
 move never reached the table and the bot's stands, and plays on.
 """
@@ -42,21 +44,21 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finis
             peers.append(PeerProcess(["join", address, "--json", *bot, "--delay", "0.7"],
                                      envs[1], lan[1].prefix()))
             assert peers[1].wait_event("joined")["seat"] == 1
-            cut = PeerProcess(["join", address, "--json", *bot, "--delay", "1.5"], envs[2],
+            cut = PeerProcess(["join", address, "--json", *bot, "--delay", "3"], envs[2],
                               lan[2].prefix())
             peers.append(cut)
             assert cut.wait_event("joined")["seat"] == 2
             cut.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 1
                            and e.get("index", 0) >= 3, timeout=60)
-            lan.partition(2)  # seat 2's turn: its bot moves in 1.5 s, heard by nobody
+            lan.partition(2)  # seat 2's turn: its bot moves in 3 s, heard by nobody
             time.sleep(12)
             lan.heal(2)
             results = [p.finish(timeout=120) for p in peers]
             assert [code for code, _ in results] == [0, 0, 0], [p.stderr[-2000:] for p in peers]
             assert len({r["state_hash"] for _, r in results if r}) == 1
             kinds = [e["kind"] for e in results[2][1]["seat_events"]]  # type: ignore[index]
-            assert kinds == ["rollback", "takeover", "reclaim"], kinds
-            assert "took back our 1 entry" in cut.stderr
+            assert kinds == ["rollback", "takeover", "reclaim"], (kinds, cut.stderr)
+            assert "took back our 1 entry" in cut.stderr, cut.stderr
             assert "refused SeatTaken" not in cut.stderr
             logs = [r["log"] for _, r in results if r]
             for log, env in zip(logs, envs, strict=True):
