@@ -75,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     join.add_argument("--open-deck", action="store_true",
                       help="open the table with an open deck (default: a sealed deck, as "
                            "hedgerow host does)")
+    join.add_argument("--players", type=int, default=2, choices=(2, 3), metavar="N",
+                      help="seats at the checker's table: 2 (default), or 3 with --open-deck "
+                           "(the checker holds seats 0 and 2; seat 2 leaves and the table "
+                           "agrees to end the game, docs/protocol.md §5.9)")
     for p in (host, join, watch):
         p.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (for CI)")
@@ -133,6 +137,11 @@ def run_table(args: argparse.Namespace) -> Report:
     if args.mode == "join" and args.halt and open_deck:
         raise HedgerowError(f"--halt {args.halt} provokes a sealed-deck fault: not with "
                             "--open-deck")
+    players = args.players if args.mode == "join" else 2
+    if players == 3 and not open_deck:
+        raise HedgerowError("--players 3 needs --open-deck: a sealed table of three escrows "
+                            "each party's secret (docs/protocol.md §10.11), which the checker "
+                            "does not drive yet")
     if not args.wait > 0:
         raise HedgerowError(f"--wait must be a positive number of seconds, not {args.wait:g}")
     if not 0 <= args.port < 65536:
@@ -145,7 +154,7 @@ def run_table(args: argparse.Namespace) -> Report:
     def opened(address: TableAddress, fingerprint: str) -> None:
         if args.json:
             print(json.dumps({"event": "open", "address": str(address),
-                              "fingerprint": fingerprint, "players": 2, "deck": deck}))
+                              "fingerprint": fingerprint, "players": players, "deck": deck}))
         else:
             verb = "join" if args.mode == "join" else "watch"
             print(f"table open at {address} ({deck} deck): {verb} it with the peer under "
@@ -161,7 +170,7 @@ def run_table(args: argparse.Namespace) -> Report:
             return await check_joining(ruleset, plugins, bind=args.bind, port=args.port,
                                        timeout=args.timeout, wait=args.wait, name=args.name,
                                        log=args.log, opened=opened,
-                                       open_deck=open_deck, halt=args.halt)
+                                       open_deck=open_deck, halt=args.halt, players=players)
         except OSError as exc:
             raise HedgerowError(str(exc)) from None
 

@@ -451,6 +451,11 @@ class Sync:
         if msg.index < table.index:
             self._on_past_action(rx, env, member, msg)
             return
+        if self.ctx.phase == Phase.FINISHED and table.active_seats():
+            # The table agreed to end the game (docs/protocol.md §5.9): no further action.
+            self.ctx.refuse(rx, env, ErrorCode.GAME_OVER, "the table agreed to end the game "
+                            f"at entry #{table.index}", ref_index=msg.index)
+            return
         if len(table.active_seats()) > 1:
             self.ctx.refuse(rx, env, ErrorCode.OUT_OF_TURN, f"action #{msg.index} is a "
                             "simultaneous step: commit first (ActionCommit)", ref_index=msg.index)

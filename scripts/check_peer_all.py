@@ -78,7 +78,8 @@ def first_event(proc: subprocess.Popen[str], name: str) -> dict[str, object]:
 
 def one_run(game: str, extra: list[str], mode: str, deck: str, halt: str,
             timeout: float) -> dict[str, object]:
-    """One check-peer run against our peer; its JSON report."""
+    """One check-peer run against our peer; its JSON report.  ``mode`` ``join3``: the
+    checker's table of three (``--players 3``), where the table agrees to end the game."""
     name = "mandala" if game.startswith("mandala") else game
     with tempfile.TemporaryDirectory(prefix="hedgerow-check-all-") as tmp:
         peer_home, checker_home = Path(tmp) / "peer", Path(tmp) / "checker"
@@ -97,14 +98,21 @@ def one_run(game: str, extra: list[str], mode: str, deck: str, halt: str,
                 checker = hedgerow(["check-peer", "host", address, *opts],
                                    env_for(checker_home, game))
             else:
-                checker = hedgerow(["check-peer", "join", name, "--bind", "127.0.0.1",
+                three = ["--players", "3"] if mode == "join3" else []
+                checker = hedgerow(["check-peer", "join", name, "--bind", "127.0.0.1", *three,
                                     *open_deck, *extra, *opts], env_for(checker_home, game))
                 procs.append(checker)
                 address = str(first_event(checker, "open")["address"])
-                procs.append(hedgerow(["join", address, "--bot", "random", "--json"],
+                # (At a table of three our peer, seat 1, waits for a departed seat: the
+                # lowest remaining seat, the checker's, would propose a takeover.)
+                wait = ["--take-over-after", "3"] if three else []
+                procs.append(hedgerow(["join", address, "--bot", "random", "--json", *wait],
                                       env_for(peer_home, game)))
             out, _ = checker.communicate(timeout=1800)
-            return json.loads(out.strip().splitlines()[-1])
+            lines = out.strip().splitlines()
+            if not lines or not lines[-1].startswith("{"):
+                raise RuntimeError(f"check-peer exited {checker.returncode} with no report")
+            return json.loads(lines[-1])
         finally:
             for proc in procs:
                 if proc.poll() is None:
@@ -116,18 +124,36 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--no-halts", action="store_true", help="no --halt runs")
+    parser.add_argument("--halts-only", action="store_true",
+                        help="only the --halt runs (no whole games)")
+    parser.add_argument("--no-plain", action="store_true",
+                        help="no whole games at tables of two (only --halt and agreed-end runs)")
+    parser.add_argument("--no-ends", action="store_true",
+                        help="no agreed-end runs (check-peer join --players 3)")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="write the JSON report of every run that did not conform here")
     parser.add_argument("--timeout", type=float, default=10.0)
     args = parser.parse_args()
     ok = True
     tallies: dict[str, Tally] = {}
     for game in args.games:
         tally = tallies[game] = Tally()
-        runs = [(mode, deck, "") for deck in ("open", "sealed") for mode in ("host", "join")]
+        runs = [] if args.halts_only or args.no_plain else [
+            (mode, deck, "") for deck in ("open", "sealed") for mode in ("host", "join")]
+        if not (args.halts_only or args.no_ends):
+            runs.append(("join3", "open", ""))
         if not args.no_halts:
             runs += [(mode, "sealed", halt) for halt in HALTS for mode in ("host", "join")]
         for mode, deck, halt in runs:
             start = time.monotonic()
-            report = one_run(game, GAMES[game], mode, deck, halt, args.timeout)
+            label = f"{game} {mode} {deck}" + (f" --halt {halt}" if halt else "")
+            try:
+                report = one_run(game, GAMES[game], mode, deck, halt, args.timeout)
+            except (RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+                print(f"{label:<42} did not run: {exc}", flush=True)
+                tally.runs += 1
+                ok = False
+                continue
             took = time.monotonic() - start
             counts = report["counts"]
             assert isinstance(counts, dict)
@@ -137,7 +163,10 @@ def main() -> int:
             for key in tally.counts:
                 tally.counts[key] += counts[key]
             ok = ok and bool(report["passed"])
-            label = f"{game} {mode} {deck}" + (f" --halt {halt}" if halt else "")
+            if args.keep is not None and not report["passed"]:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                name = label.replace(" --halt ", "-").replace(" ", "-") + ".json"
+                (args.keep / name).write_text(json.dumps(report, indent=1))
             bad = [r["name"] for r in report["results"]  # type: ignore[attr-defined]
                    if r["verdict"] in ("fail", "skip")]
             print(f"{label:<42} {sum(counts.values()):3} scenarios: {counts['pass']:3} pass "

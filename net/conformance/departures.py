@@ -38,8 +38,9 @@ plain ``return`` of `session`):
 and the `RECLAIM` (the handback's index), in that order, and nothing else.
 
 Not driven here: an agreed end that passes (at a table of two the only voter is the peer
-under test, and a peer proposes an end only when its player asks), and a takeover of the
-peer under test's seat by the checker (the checker cannot make the peer depart).
+under test, and a peer proposes an end only when its player asks: `ending` drives it at a
+table of three), and a takeover of the peer under test's seat by the checker (the checker
+cannot make the peer depart).
 """
 
 from __future__ import annotations
@@ -475,9 +476,9 @@ class Departures:
             want.append((SeatEventKind.TAKEOVER, m.seat, m.runner, m.bot, m.index, m.voters))
         if self.motion is not None and self.handback is not None:
             want.append((SeatEventKind.RECLAIM, self.handback.seat, self.handback.index))
-        got = [(e.kind, e.seat, e.runner, e.bot, e.index, e.voters)
-               if e.kind == SeatEventKind.TAKEOVER else (e.kind, e.seat, e.index)
-               for e in events]
+        if s.ending is not None:  # (a table of three: the agreed end)
+            want += [_event_key(e) for e in s.ending.events()]
+        got = [_event_key(e) for e in events]
         s._ensure(got == want, section, "the seat events "
                   f"{[_event_text(w) for w in want] or 'none'} (§5.9 'How it is logged')",
                   [_event_text(g) for g in got] or "none")
@@ -487,6 +488,16 @@ def _vote_on(key: bytes, number: int) -> Match:
     """A match for ``key``'s `MotionVote` on the checker's motion ``number``."""
     return lambda it: (body_is(MotionVote, key)(it) and it.env is not None
                        and isinstance(it.env.body, MotionVote) and it.env.body.number == number)
+
+
+def _event_key(e: SeatEvent) -> tuple[object, ...]:
+    """What a log's seat event must say: a takeover's seat, runner, bot, index and voters,
+    an end's seat, index and voters, a reclaim's seat and index."""
+    if e.kind == SeatEventKind.TAKEOVER:
+        return (e.kind, e.seat, e.runner, e.bot, e.index, e.voters)
+    if e.kind == SeatEventKind.END:
+        return (e.kind, e.seat, e.index, e.voters)
+    return (e.kind, e.seat, e.index)
 
 
 def _event_text(event: tuple[object, ...]) -> str:

@@ -41,7 +41,8 @@ from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_
 from hedgerow.net.keys import generate
 from hedgerow.net.messages import ErrorCode, ErrorMsg, Hello, PeerInfo, SeatAssignment
 
-from .driver import Incoming, describe
+from .driver import Driver, Incoming, describe
+from .ending import HELPER_SEAT, AgreedEnd
 from .report import Deviation, Report
 from .sealed import SEALED_END
 from .sealedplay import SealedGame
@@ -57,11 +58,12 @@ ROUND = 1
 SCENARIOS: dict[str, tuple[str, str]] = {
     "hello": ("3.1", "the joiner's Hello, nothing before its seat"),
     "seating": ("3.1", "its SeatAssignment taken, then seeding"),
-    **{k: v for k, v in SHARED.items() if k not in ("play", "end", "log-file")},
+    **{k: v for k, v in SHARED.items() if k not in ("play", "end", "end-exit", "log-file")},
     "refuse-seat-moved": ("5.3", "a seat moved once seated: WRONG_PHASE"),
     "refuse-seat-count": ("5.3", "another seat count: WRONG_SEAT"),
     "play": SHARED["play"],
     "end": SHARED["end"],
+    "end-exit": SHARED["end-exit"],
     **SEALED_END,
     "log-file": SHARED["log-file"],
 }
@@ -76,8 +78,15 @@ class HostingCheck(Session):
                  port: int = 0, timeout: float = 10.0, wait: float = 300.0,
                  name: str = "check-peer", log: Path | None = None,
                  opened: Callable[[TableAddress, str], None] | None = None,
-                 open_deck: bool = False, halt: str = "") -> None:
+                 open_deck: bool = False, halt: str = "", players: int = PLAYERS) -> None:
         super().__init__("", plugins, timeout=timeout, name=name, bind=bind, log=log)
+        if players not in (PLAYERS, PLAYERS + 1):
+            raise ValueError(f"the checker's table has {PLAYERS} or {PLAYERS + 1} seats, "
+                             f"not {players}")
+        if players > PLAYERS and not open_deck:
+            raise ValueError("a sealed table of three needs the escrow (§10.11), which the "
+                             "checker does not drive yet: use --open-deck")
+        self.players = players
         self.ruleset = ruleset
         self.table_rules = ruleset
         self.fingerprint = rulesmatch.table_fingerprint(ruleset, open_deck=open_deck)
@@ -90,10 +99,16 @@ class HostingCheck(Session):
         self.on_open = opened
         self.address: TableAddress | None = None
         self.driver.table_id = secrets.token_bytes(16)
+        if players > PLAYERS:  # the checker's second seat, which departs (`ending`)
+            self.helpers[HELPER_SEAT] = Driver(timeout)
+            self.helpers[HELPER_SEAT].table_id = self.driver.table_id
+            self.ending = AgreedEnd(self)
         self.hello: Hello | None = None
         self.hello_ip: str | None = None
 
     async def _opened(self) -> None:
+        for helper in self.helpers.values():
+            await helper.start(self.bind)
         _, port = split_endpoint(self.driver.endpoint)
         self.address = TableAddress(advertised_host(self.bind), port, self.driver.key)
         self.report.target = f"join {self.address}"
@@ -144,13 +159,22 @@ class HostingCheck(Session):
         our_host, our_port = split_endpoint(ours)
         if our_host in ("0.0.0.0", "::"):
             ours = endpoint(advertised_host(our_host, host), our_port)
-        peers = (PeerInfo(OUR_SEAT, d.key, ours, self.name, False),
-                 PeerInfo(1, self.peer, self.peer_endpoint, hello.display_name, hello.bot))
-        self.assignment = SeatAssignment(1, PLAYERS, self.fingerprint, peers, ROUND)
+        peers = [PeerInfo(OUR_SEAT, d.key, ours, self.name, False),
+                 PeerInfo(1, self.peer, self.peer_endpoint, hello.display_name, hello.bot)]
+        holders = {OUR_SEAT: d.key, 1: self.peer}
+        for seat, helper in self.helpers.items():
+            theirs = helper.endpoint
+            if our_host in ("0.0.0.0", "::"):
+                theirs = endpoint(advertised_host(our_host, host), split_endpoint(theirs)[1])
+            peers.append(PeerInfo(seat, helper.key, theirs, f"{self.name}-{seat}", False))
+            holders[seat] = helper.key
+            helper.connect(self.peer, self.peer_endpoint)
+        self.assignment = SeatAssignment(1, self.players, self.fingerprint, tuple(peers),
+                                         ROUND)
         d.connect(self.peer, self.peer_endpoint)
         d.send(self.peer, self.assignment)
-        self.seats = Seats(OUR_SEAT, PLAYERS, self.fingerprint, ROUND,
-                           {OUR_SEAT: d.key, 1: self.peer})
+        self.seats = Seats(OUR_SEAT, self.players, self.fingerprint, ROUND, holders,
+                           tuple(h.key for h in self.helpers.values()))
 
         def answer(it: Incoming) -> bool:
             return it.rx.sender == self.peer
@@ -165,7 +189,7 @@ class HostingCheck(Session):
         self._ensure(not isinstance(first.env.body, ErrorMsg), "3.1",
                      "the SeatAssignment taken (no Error)", describe(first))
         d.backlog.insert(0, first)  # seeding reads it
-        return f"seat 1 of {PLAYERS}, round {ROUND}"
+        return f"seat 1 of {self.players}, round {ROUND}"
 
     # -- the seating probes ------------------------------------------------------------
 
@@ -173,8 +197,9 @@ class HostingCheck(Session):
         await super()._probes()  # then the seating's, at the same moment
         d, a = self.driver, self.assignment
         other = PeerInfo(OUR_SEAT, generate().public, a.peers[0].address, "someone else")
-        moved = SeatAssignment(1, PLAYERS, self.fingerprint, (other, a.peers[1]), ROUND)
-        grown = SeatAssignment(1, PLAYERS + 1, self.fingerprint, a.peers, ROUND)
+        moved = SeatAssignment(1, self.players, self.fingerprint, (other, *a.peers[1:]),
+                               ROUND)
+        grown = SeatAssignment(1, self.players + 1, self.fingerprint, a.peers, ROUND)
         for name, body, code in (("refuse-seat-moved", moved, ErrorCode.WRONG_PHASE),
                                  ("refuse-seat-count", grown,
                                   ErrorCode.WRONG_SEAT)):
@@ -189,13 +214,16 @@ async def check_joining(ruleset: Ruleset, plugins: PluginHost, *, bind: str = "1
                         port: int = 0, timeout: float = 10.0, wait: float = 300.0,
                         name: str = "check-peer", log: Path | None = None,
                         opened: Callable[[TableAddress, str], None] | None = None,
-                        open_deck: bool = False, halt: str = "") -> Report:
+                        open_deck: bool = False, halt: str = "",
+                        players: int = PLAYERS) -> Report:
     """Open the checker's table of ``ruleset`` (sealed, or with ``open_deck`` an open deck;
-    ``halt``: the hostile fault to provoke there), call ``opened(address, fingerprint)``,
+    ``halt``: the hostile fault to provoke there; ``players``: 2, or 3 with the checker at
+    seats 0 and 2, for the agreed end, `ending`), call ``opened(address, fingerprint)``,
     wait for the peer under test to join and run every scenario; the report."""
-    ruleset.check_players(PLAYERS)  # the checker's table has 2 seats
+    ruleset.check_players(players)
     check = HostingCheck(ruleset, plugins, bind=bind, port=port, timeout=timeout, wait=wait,
-                         name=name, log=log, opened=opened, open_deck=open_deck, halt=halt)
+                         name=name, log=log, opened=opened, open_deck=open_deck, halt=halt,
+                         players=players)
     report = await check.run()
     await asyncio.sleep(0)
     return report

@@ -87,6 +87,8 @@ from .departures import MOMENTS as DEPARTURE_MOMENTS
 from .departures import SCENARIOS as DEPARTURE_SCENARIOS
 from .departures import Departures
 from .driver import Driver, Incoming, body_is, describe, describe_error
+from .ending import ENDING, AgreedEnd
+from .ending import MOMENTS as ENDING_MOMENTS
 from .report import Deviation, NotApplicable, Report, Result, Unsupported, Verdict
 from .sealed import SEALED, SEALED_PROBES, SEALED_START
 from .stalls import MOMENTS as STALL_MOMENTS
@@ -127,8 +129,10 @@ SHARED: dict[str, tuple[str, str]] = {
     "return": ("5.7", "the checker's Hello, Start again: taken"),
     "catch-up": ("5.6", "CatchUpReply: the whole log, none past it"),
     **DEPARTURE_SCENARIOS,
+    **{k: v for k, v in ENDING.items() if k != "end-exit"},
     "play": ("3.3", "the game: turns, chain, legality, hashes"),
     "end": ("3.3", "the end report: the peer's hash of every entry"),
+    "end-exit": ENDING["end-exit"],
     "log-file": ("6", "--log: the log file reads, agrees, verifies"),
 }
 
@@ -144,6 +148,7 @@ MOMENTS: dict[str, str] = {
     "return": f"the game ended before {RETURN_AT} entries",
     "catch-up": f"the game ended before {RETURN_AT} entries",
     **DEPARTURE_MOMENTS,
+    **ENDING_MOMENTS,
     **STALL_MOMENTS,
     "halt-unheld-card": _NO_TURN,
 }
@@ -162,12 +167,15 @@ class Seats:
     fingerprint: str
     round: int
     holders: dict[int, bytes]  # seat -> key
+    #: The keys of the checker's other seats (at a table of three, `ending`): never sent
+    #: to or waited for as another peer's.
+    helpers: tuple[bytes, ...] = ()
 
     def others(self, me: bytes) -> list[bytes]:
-        """The other keys, each once, in seat order."""
+        """The other keys, each once, in seat order (the checker's own helpers aside)."""
         keys: list[bytes] = []
         for _, key in sorted(self.holders.items()):
-            if key != me and key not in keys:
+            if key != me and key not in keys and key not in self.helpers:
                 keys.append(key)
         return keys
 
@@ -220,6 +228,10 @@ class Session:
         self.peer_starts: dict[bytes, Start] = {}  # each other key's first Start
         #: At a sealed table (§10): the sealed game and its scenarios (`sealedplay`).
         self.deck: SealedGame | None = None
+        #: At a table of three (`ending`): the checker's second seat, its own driver, and
+        #: the agreed end it drives.
+        self.helpers: dict[int, Driver] = {}
+        self.ending: AgreedEnd | None = None
         self.stopped = ""  # why the run ended early on purpose (a hostile fault's halt)
         self._checks = 0
 
@@ -263,12 +275,16 @@ class Session:
             ok = ok and not self.stopped and await self._scenario("end", self._end)
             if ok and self.deck is not None:
                 ok = await self.deck.after_end() and not self.stopped
+            if ok and self.ending is not None:
+                await self.ending.after_end()
             if ok:
                 await self._after_end()
             if ok and self.log_path is not None:
                 await self._scenario("log-file", self._log_file)
         finally:
             await self._close()
+            for helper in self.helpers.values():
+                await helper.close()
             await self.driver.close()
         self._complete(any(r.name == "play" and r.verdict is Verdict.PASS
                            for r in self.report.results))
@@ -285,7 +301,8 @@ class Session:
                 pass  # ran, or not asked for
             elif self.stopped:
                 self.report.results.append(Result(name, section, Verdict.NA, self.stopped))
-            elif played and name in MOMENTS:
+            elif played and name in MOMENTS and not (
+                    name in ENDING and self.ending is not None and self.ending.done):
                 self.report.results.append(Result(
                     name, section, Verdict.NA, MOMENTS[name]))
             else:
@@ -301,14 +318,39 @@ class Session:
             return self.log_path is not None
         if name in SEALED:
             return self.deck is not None and self.deck.asked(name)
+        if name in ENDING:
+            return self.ending is not None
+        if name in DEPARTURE_SCENARIOS:  # (a table of three drives the agreed end instead)
+            return self.ending is None
         return True
 
     def _beat(self) -> None:
         """Heartbeats from the seat on (§5.8), with the checker's next index."""
         others = self._seats().others(self.driver.key)
-        self.driver.beat(lambda: [] if self.silent else others,
-                         lambda: self.table.index if self.table is not None else 0,
+
+        def next_index() -> int:
+            return self.table.index if self.table is not None else 0
+
+        self.driver.beat(lambda: [] if self.silent else others, next_index,
                          self.deck.held if self.deck is not None else None)
+        for seat, helper in self.helpers.items():
+            helper.beat(self._helper_keys(seat, others), next_index)
+
+    def _helper_keys(self, seat: int, others: list[bytes]) -> Callable[[], list[bytes]]:
+        """Whom the helper seat ``seat`` beats to: ``others``, until it has left."""
+        return lambda: [] if self._helper_gone(seat) else others
+
+    def _helper_gone(self, seat: int) -> bool:
+        """True once the checker's helper seat ``seat`` has left (`ending`)."""
+        return self.ending is not None and seat in self.ending.gone
+
+    def _own_seats(self) -> set[int]:
+        """Every seat the checker plays: its own and its helpers'."""
+        return {self._seats().seat, *self.helpers}
+
+    def _driver_of(self, seat: int) -> Driver:
+        """The driver that speaks for the checker's seat ``seat``."""
+        return self.helpers.get(seat, self.driver)
 
     def _skip_reason(self, name: str) -> str:
         failed = [r.name for r in self.report.results
@@ -408,6 +450,12 @@ class Session:
         others = seats.others(d.key)
         seed_round = SeedRound(seats.players, seats.seat)
         d.broadcast(others, SeedCommit(seats.seat, seed_round.own_commitment, seats.round))
+        helper_shares: dict[int, bytes] = {}
+        for seat, helper in self.helpers.items():  # the checker's other seats commit too
+            theirs = SeedRound(seats.players, seat)
+            helper.broadcast(others, SeedCommit(seat, theirs.own_commitment, seats.round))
+            seed_round.commit(seat, theirs.own_commitment)
+            helper_shares[seat] = theirs.share
         for key in others:
             for _ in seats.seats_of(key):
                 body = await self._seed_message(SeedCommit, key, "a SeedCommit")
@@ -421,8 +469,12 @@ class Session:
         self._ensure(seed_round.all_committed, "3.2", "a commitment from every seat",
                      sorted(seed_round.commits))
         # The peer reveals once it holds every commitment (§3.2 step 2): the checker's own
-        # reveal is held back until `_seed_repeat` has seen the peer repeat its messages.
+        # reveal is held back until `_seed_repeat` has seen the peer repeat its messages
+        # (the checker's other seats reveal at once).
         seed_round.reveal(seats.seat, seed_round.share)
+        for seat, share in helper_shares.items():
+            self.helpers[seat].broadcast(others, SeedReveal(seat, share, seats.round))
+            seed_round.reveal(seat, share)
         for key in others:
             for _ in seats.seats_of(key):
                 body = await self._seed_message(SeedReveal, key, "a SeedReveal")
@@ -515,7 +567,9 @@ class Session:
     def _send_start(self) -> None:
         """The checker's own `Start`, held back until ``start-repeat`` saw the repeats."""
         assert self.start_msg is not None
-        self.driver.broadcast(self._seats().others(self.driver.key), self.start_msg)
+        others = self._seats().others(self.driver.key)
+        for d in (self.driver, *self.helpers.values()):
+            d.broadcast(others, self.start_msg)
         self._sealed(self._table().opening)
 
     # -- play --------------------------------------------------------------------------
@@ -535,7 +589,12 @@ class Session:
                 if await self._scenario("return", self._return):
                     await self._scenario("catch-up", self._catch_up)
                 await self._midgame()
-            if seats.seat in active and self.departures.due():
+            if self.ending is not None and self.ending.due(active):
+                await self.ending.run()
+                if self.ending.agreed is not None:
+                    break
+                continue
+            if self.ending is None and seats.seat in active and self.departures.due():
                 await self.departures.run()
                 moves["theirs"] += self.departures.turns
                 moves["steps"] += self.departures.steps
@@ -543,6 +602,8 @@ class Session:
             if len(active) > 1:
                 await self._step(active)
                 moves["steps"] += 1
+            elif active[0] in self.helpers:
+                await self._our_move(active[0])
             elif active[0] == seats.seat:
                 if not self.turn_probed:
                     self.turn_probed = True
@@ -555,23 +616,28 @@ class Session:
             else:
                 await self._their_move(active[0])
                 moves["theirs"] += 1
+        if self.ending is not None and self.ending.agreed is not None:
+            return f"{table.index} entries ({moves['theirs']} the peer's), then the agreed end"
         if moves["steps"]:
             return (f"{table.index} entries ({moves['theirs']} peer turns, {moves['steps']} "
                     "steps), all agree")
         return f"{table.index} entries ({moves['theirs']} the peer's), legal, hashes agree"
 
-    async def _our_move(self) -> None:
+    async def _our_move(self, seat: int | None = None) -> None:
+        """A move of the checker's seat (or of its helper's ``seat``: its actions carry no
+        hashes; the checker's own report them)."""
         table, seats, rng = self._table(), self._seats(), self.rng
         assert rng is not None
-        action = rng.choice(list(table.legal_actions(seats.seat)))
+        seat = seats.seat if seat is None else seat
+        action = rng.choice(list(table.legal_actions(seat)))
         index = table.index
-        hashes = self._unreported(index)
-        result = table.submit(seats.seat, action)
+        hashes = self._unreported(index) if seat == seats.seat else None
+        result = table.submit(seat, action)
         assert not isinstance(result, Refusal), result
         entry = result[0].entry
-        self.driver.broadcast(seats.others(self.driver.key),
-                              ActionMsg(entry.index, entry.prev, seats.seat, action,
-                                        hashes=hashes))
+        self._driver_of(seat).broadcast(seats.others(self.driver.key),
+                                        ActionMsg(entry.index, entry.prev, seat, action,
+                                                  hashes=hashes))
         self._sealed(result)
 
     async def _their_move(self, seat: int) -> None:
@@ -702,24 +768,25 @@ class Session:
         index = table.index
         others = seats.others(d.key)
         commits: dict[int, bytes] = {}
-        own: ActionReveal | None = None
+        own: list[ActionReveal] = []
         if seats.seat in active and self.step_probed and not self.stalls.step_done:
             self.stalls.step_done = True
             await self._scenario("step-repeat", lambda: self.stalls.step_repeat(index, active))
         first = seats.seat in active and not self.step_probed
-        if seats.seat in active:
-            if first:
-                self.step_probed = True
-                await self._step_probes(before_commit=True)
-            action = rng.choice(list(table.legal_actions(seats.seat)))
+        if first:
+            self.step_probed = True
+            await self._step_probes(before_commit=True)
+        for seat in sorted(self._own_seats().intersection(active)):
+            action = rng.choice(list(table.legal_actions(seat)))
             salt = secrets.token_bytes(32)
-            commits[seats.seat] = action_commitment(index, seats.seat, action, salt)
-            d.broadcast(others, ActionCommit(index, seats.seat, commits[seats.seat],
-                                             self._unreported(index)))
-            own = ActionReveal(index, seats.seat, action, salt)
-            if first:
-                await self._step_probes(before_commit=False)
-        theirs = [s for s in active if s != seats.seat]
+            commits[seat] = action_commitment(index, seat, action, salt)
+            hashes = self._unreported(index) if seat == seats.seat else None
+            self._driver_of(seat).broadcast(others, ActionCommit(index, seat, commits[seat],
+                                                                 hashes))
+            own.append(ActionReveal(index, seat, action, salt))
+        if first:
+            await self._step_probes(before_commit=False)
+        theirs = [s for s in active if s not in self._own_seats()]
         while any(s not in commits for s in theirs):
             body = await self._step_message(index, ActionCommit, "an ActionCommit from "
                                             f"seats {[s for s in theirs if s not in commits]}",
@@ -730,9 +797,9 @@ class Session:
                          f"at #{index} ({old.hex()})", body.commitment.hex())
             if body.hashes is not None:
                 self._reports(seats.holders[body.seat], body.hashes)
-        if own is not None:
-            d.broadcast(others, own)
-        choices: dict[int, Action] = {} if own is None else {seats.seat: own.action}
+        for reveal in own:
+            self._driver_of(reveal.seat).broadcast(others, reveal)
+        choices: dict[int, Action] = {r.seat: r.action for r in own}
         while any(s not in choices for s in theirs):
             body = await self._step_message(index, ActionReveal, "an ActionReveal from "
                                             f"seats {[s for s in theirs if s not in choices]}",

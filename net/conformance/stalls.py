@@ -70,7 +70,7 @@ class Stalls:
         seats = s._seats()
         firsts: list[Incoming] = []
         try:
-            for seat in (a for a in active if a != seats.seat):
+            for seat in (a for a in active if a not in s._own_seats()):
                 match = _commit(seats.holders[seat], index, seat)
                 first = await d.next(match, "3.3", f"seat {seat}'s ActionCommit at #{index}")
                 firsts.append(first)
