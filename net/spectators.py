@@ -380,11 +380,17 @@ class Spectators:
     def close(self, reason: str) -> None:
         """The host leaves: every spectator gets the records of the last moments (a flush
         still pending) and is told."""
+        halted = self.ctx.phase == Phase.HALTED
+        pending = self._flush is not None
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
-            if self.watchers:
-                self._push()  # (found by check-peer's spectator-feed: they were lost)
+        if self.watchers and (pending or halted):
+            # The last records (found by check-peer's spectator-feed: they were lost) and,
+            # at a table that halted, why (found by check-peer --halt: a bot host left
+            # before the next heartbeat's feed could say it, §3.4).
+            self._push(beat=halted)
+        why = (LeaveReason.GAME_OVER if self.ctx.phase == Phase.FINISHED
+               else LeaveReason.HALTED if halted else LeaveReason.QUIT)  # (§5.8)
         for w in self.watchers.values():
-            self._send(w, Leave(reason[:200], LeaveReason.GAME_OVER
-                                if self.ctx.phase == Phase.FINISHED else LeaveReason.QUIT))
+            self._send(w, Leave(reason[:200], why))

@@ -28,6 +28,7 @@ turns and simultaneous steps.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from hedgerow.core.errors import HedgerowError
@@ -90,6 +91,7 @@ class HostedCheck(Session):
         self.peer_is_host = True
         self.watcher: Driver | None = None  # the checker's spectator
         self.feed: list[bytes] = []  # the records of the stream it holds
+        self.halted = ""  # why the table halted at the host, as its feeds first said
         self.halt = halt  # the hostile fault to provoke at a sealed table (sealed.FAULTS)
 
     async def _midgame(self) -> None:
@@ -260,11 +262,31 @@ class HostedCheck(Session):
         for item in self.watcher.take(body_is(SpectatorFeed, self.peer)):
             assert item.env is not None and isinstance(item.env.body, SpectatorFeed)
             feed = item.env.body
+            self.halted = self.halted or feed.halted
             if feed.first == 0 and feed.records:
                 self.feed = []
             if feed.first <= len(self.feed):
                 self.feed[feed.first:] = feed.records
         return len(self.feed)
+
+    async def _halt_shown(self, section: str, naming: Callable[[str], str]) -> str:
+        """The spectator's feeds say why the table halted (`SpectatorFeed.halted`, §3.4: a
+        feed at every heartbeat), naming the checker's seat (§10.10), within the timeout;
+        nothing to show when no spectator is seated (``spectator`` did not pass)."""
+        if self.watcher is None or not self._passed("spectator"):
+            return ""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while not self._drain_feed_halted() and loop.time() < deadline:
+            await asyncio.sleep(0.2)
+        self._ensure(bool(self.halted), section, "a SpectatorFeed to the checker's spectator "
+                     "whose halted says why the table halted at the host (§3.4: a feed at "
+                     "every heartbeat)", f"none with halted within {self.timeout:g} s")
+        return f"feed: halted{naming(self.halted)}"
+
+    def _drain_feed_halted(self) -> str:
+        self._drain_feed()
+        return self.halted
 
     async def _spectator_feed(self) -> str:
         """By the end, the spectator holds the host's log as a stream: the header and

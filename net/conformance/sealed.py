@@ -143,9 +143,10 @@ class DeckCheck:
 
     def send(self, party: int, body: SealBody) -> None:
         assert party == self.peer
-        if (self.fault == "wrong-key" and self.faulted is None and isinstance(body, CardKeys)
-                and not body.public):
+        if self.fault == "wrong-key" and self.faulted is None and isinstance(body, CardKeys):
             # The wrong key, then the right one: a peer that ignored the first would play on.
+            # (The first key of either kind: a game may never show the peer's seat a card
+            # of the checker's privately; FLOWERS seldom does.)
             wrong = _wrong_key(body)
             self._faulted(wrong)
             self.sent.append(wrong)

@@ -87,6 +87,9 @@ if TYPE_CHECKING:
 
 #: Why the shuffle scenarios and the sealed probes do not apply to a game without a deck.
 NO_DECK = "the game shuffles no deck before play"
+#: Why a fault of the deck (a pass, a key, a secret that breaks its passes) does not apply
+#: in a game that shuffled no deck at all (Goofspiel).
+NO_DECK_FAULT = "the game shuffled no deck: no pass, no key"
 #: How long the peer's repeats of a stalled shuffle are waited for, at least (§5.8: 3
 #: heartbeats, counted from a beat that may come a second late; and a margin).
 STALL_WAIT = 6.0
@@ -177,7 +180,7 @@ class SealedGame:
             await self._until(lambda: table.over() and self._at_rest()
                               and check.sealing.quiet(), "the peer's next move")
         except _Stop:
-            s.stopped = f"the run ended at the fault (--halt {self.fault})"
+            s.stopped = f"the run ended at --halt {self.fault}"
             raise NotApplicable(s.stopped) from None
         return f"{table.index} entries ({check.tally.passes} passes of the peer's), all agree"
 
@@ -263,14 +266,15 @@ class SealedGame:
         seat = s._seats().seat
         while True:
             await self._progress()
-            if check.withheld is not None and not self._ran("sealed-repeat"):
-                await s._scenario("sealed-repeat", self._repeat)
-                check.release()
-                continue
             if check.faulted is not None and not self.expect_halt \
                     and self.fault != "bad-disclosure":
                 await self._observe_halt()
                 raise _Stop
+            if check.withheld is not None and not self._ran("sealed-repeat") \
+                    and not self.expect_halt:  # (a game of several decks: the fault first)
+                await s._scenario("sealed-repeat", self._repeat)
+                check.release()
+                continue
             if done():
                 return
             active = table.active_seats() if self._can_act() else ()
@@ -412,6 +416,14 @@ class SealedGame:
             raise Deviation("5.8", "no Leave before the game is over", describe(item))
         # (anything else — a Start or SeatAssignment again — changes nothing here)
 
+    def naming(self, text: str) -> str:
+        """``, naming seat N`` (or ``party P``) when a halt's words name the checker, whose
+        fault it was (§10.10); else nothing (the words are for a person: not checked)."""
+        for name in (f"seat {self.s._seats().seat}", f"party {self._deck().me}"):
+            if name in text:
+                return f", naming {name}"
+        return ""
+
     def _after_fault(self, item: Incoming) -> None:
         """A frame once the fault is out: the peer must have halted (§10.10)."""
         assert item.env is not None
@@ -419,9 +431,7 @@ class SealedGame:
         section = FAULTS[self.fault][0]
         if isinstance(body, Leave):
             if body.why == LeaveReason.HALTED:
-                seat = f"seat {self.s._seats().seat}"
-                named = f", naming {seat}" if seat in body.reason else ""
-                raise _Halted(f"Leave(HALTED){named}")
+                raise _Halted(f"Leave(HALTED){self.naming(body.reason)}")
             raise Deviation(section, "the table halted (§10.10): Leave(HALTED), if it leaves",
                             describe(item))
         if isinstance(body, ErrorMsg):
@@ -589,12 +599,14 @@ class SealedGame:
         choices: dict[int, Action] = {}
         faces: dict[Key, object] = {}
         own: ActionReveal | None = None
-        if seat in active and s.step_probed and not s.stalls.step_done:
+        # (No probe of a table the fault halted, nor one the fault is on its way to.)
+        probing = not self.expect_halt and check.faulted is None
+        if seat in active and s.step_probed and not s.stalls.step_done and probing:
             s.stalls.step_done = True
             self._unread()
             await s._scenario("step-repeat", functools.partial(s.stalls.step_repeat, index,
                                                                 active))
-        first = seat in active and not s.step_probed
+        first = seat in active and not s.step_probed and probing
         if seat in active:
             if first:
                 s.step_probed = True
@@ -721,10 +733,16 @@ class SealedGame:
         s = self.s
         ok = await s._scenario("sealed-disclose", self._disclose)
         ok = await s._scenario("sealed-secrecy", self._secrecy) and ok
+        if self.fault in ("bad-shuffle", "wrong-key", "bad-disclosure") \
+                and not self._deck().sealing.decks:
+            # No deck all game: no pass to break, no key to get wrong, and any secret gives
+            # the passes it made (none), so a changed one is no fault (§10.9).
+            s._scenario_na(f"halt-{self.fault}", NO_DECK_FAULT)
+            return ok
         if self.fault == "bad-disclosure":
             self._deck().send_bad_disclosure()
             await self._observe_halt()
-            s.stopped = f"the run ended at the fault (--halt {self.fault})"
+            s.stopped = f"the run ended at --halt {self.fault}"
             return False
         return ok
 
@@ -763,8 +781,14 @@ class SealedGame:
                         await self._handle(await self._next(""))
                 await self._until(lambda: False, "")
             except _Halted as how:
-                return f"halted: {how}"
-            return "halted"
+                shown = await s._halt_shown(FAULTS[self.fault][0], self.naming)
+                if not shown:
+                    return f"halted: {how}"
+                # (a line of the report fits 80 columns)
+                same = shown == f"feed: halted{self.naming(str(how))}"
+                return f"{how}; feed too" if same else f"{how}; {shown}"
+            shown = await s._halt_shown(FAULTS[self.fault][0], self.naming)
+            return f"halted; {shown}" if shown else "halted"
 
         await s._scenario(name, observe)
 

@@ -251,6 +251,13 @@ class Session:
     async def _after_end(self) -> None:
         """A side's scenarios once ``end`` passed."""
 
+    async def _halt_shown(self, section: str, naming: Callable[[str], str]) -> str:
+        """Once the peer halted on a hostile fault (``--halt``): what else shows the halt
+        on a side's wire (a host's spectator feed, §3.4), for the scenario's summary
+        (``naming(words)`` says whom the words name); a deviation of ``section`` when it
+        does not."""
+        return ""
+
     async def _close(self) -> None:
         """Free what a side's scenarios opened."""
 

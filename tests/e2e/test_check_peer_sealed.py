@@ -3,7 +3,8 @@ in both modes: against our own peer every scenario passes (the shuffle and its r
 cards' keys, the sealed probes, the disclosure that verifies the whole game, the secrecy of
 every key, the log's seal records); each hostile fault (``--halt``) halts our peer; and
 broken peers (tests/e2e/sealcheat.py: a lock pass with a card duplicated, card keys that
-are not the ones committed to) are caught in the right scenario with the right section.
+are not the ones committed to; tests/e2e/mutehalt.py: a host whose spectators' feeds never
+say the table halted) are caught in the right scenario with the right section.
 
 The short set that CI runs; docs/check-peer.md has the full run over every game."""
 
@@ -39,10 +40,13 @@ def by_name(report: dict[str, Any]) -> dict[str, Any]:
     return results
 
 
-def check_host(table: Table, *args: str, cheat: str = "") -> tuple[int, dict[str, Any]]:
+def check_host(table: Table, *args: str, cheat: str = "", plugins: str = ""
+               ) -> tuple[int, dict[str, Any]]:
     """Host sealed Petals (2 seats, a random bot; with ``cheat``, tests/e2e/sealcheat.py
-    loaded that way) and run ``check-peer host`` with ``args`` against it."""
-    env = peer_env(plugins="sealcheat", HEDGEROW_SEALCHEAT=cheat) if cheat else peer_env()
+    loaded that way; ``plugins`` loaded into it) and run ``check-peer host`` with ``args``
+    against it."""
+    env = (peer_env(plugins="sealcheat", HEDGEROW_SEALCHEAT=cheat) if cheat
+           else peer_env(plugins=plugins))
     host, address = table.host("petals", 2, "--bot", "random", "--take-over-after", "3",
                                env=env)
     run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
@@ -128,6 +132,27 @@ def test_our_host_halts_on_a_shuffle_with_a_card_duplicated(table: Table) -> Non
     assert halt["verdict"] == "pass" and halt["section"] == "10.5"
     assert halt["summary"] == "halted: Leave(HALTED), naming seat 1"
     assert results["play"]["verdict"] == "n/a"  # the run ends at the halt
+
+
+def test_our_host_halts_on_a_bad_disclosure_and_its_spectator_is_told(table: Table) -> None:
+    status, results = check_host(table, "--halt", "bad-disclosure")
+    assert status == 0
+    halt = results["halt-bad-disclosure"]
+    assert halt["verdict"] == "pass" and halt["section"] == "10.9"
+    # The Leave and the spectator's feed (its halted, §3.4) both name the checker's party.
+    assert halt["summary"] == "Leave(HALTED), naming party 1; feed too"
+    assert results["sealed-disclose"]["verdict"] == "pass"
+
+
+def test_a_host_that_never_tells_its_spectators_it_halted_is_caught_at_10_9(
+        table: Table) -> None:
+    status, results = check_host(table, "--halt", "bad-disclosure", plugins="mutehalt")
+    assert status == 1
+    halt = results["halt-bad-disclosure"]
+    assert halt["verdict"] == "fail" and halt["section"] == "10.9"
+    assert halt["expected"].startswith("a SpectatorFeed to the checker's spectator whose "
+                                       "halted says why the table halted")
+    assert halt["got"] == "none with halted within 10 s"
 
 
 def test_our_joiner_halts_on_an_action_with_a_card_it_does_not_hold(table: Table) -> None:
