@@ -79,7 +79,8 @@ def first_event(proc: subprocess.Popen[str], name: str) -> dict[str, object]:
 def one_run(game: str, extra: list[str], mode: str, deck: str, halt: str,
             timeout: float) -> dict[str, object]:
     """One check-peer run against our peer; its JSON report.  ``mode`` ``join3``: the
-    checker's table of three (``--players 3``), where the table agrees to end the game."""
+    checker's table of three (``--players 3``), where the table agrees to end the game;
+    ``host3``: our host's table of three, the checker in two of its seats, the same."""
     name = "mandala" if game.startswith("mandala") else game
     with tempfile.TemporaryDirectory(prefix="hedgerow-check-all-") as tmp:
         peer_home, checker_home = Path(tmp) / "peer", Path(tmp) / "checker"
@@ -89,8 +90,12 @@ def one_run(game: str, extra: list[str], mode: str, deck: str, halt: str,
         open_deck = ["--open-deck"] if deck == "open" else []
         procs: list[subprocess.Popen[str]] = []
         try:
-            if mode == "host":
-                peer = hedgerow(["host", name, "--players", "2", "--bind", "127.0.0.1",
+            if mode.startswith("host"):
+                # (At a table of three our host, seat 0, would seat a bot for the departed
+                # seat 2 once it waited 3 s, and the checker's seat 1 asks for the end first.)
+                seats = (["--players", "3", "--take-over-after", "3"] if mode == "host3"
+                         else ["--players", "2"])
+                peer = hedgerow(["host", name, *seats, "--bind", "127.0.0.1",
                                  "--bot", "random", "--json", *open_deck, *extra],
                                 env_for(peer_home, game))
                 procs.append(peer)
@@ -141,7 +146,7 @@ def main() -> int:
         runs = [] if args.halts_only or args.no_plain else [
             (mode, deck, "") for deck in ("open", "sealed") for mode in ("host", "join")]
         if not (args.halts_only or args.no_ends):
-            runs.append(("join3", "open", ""))
+            runs += [("host3", "open", ""), ("join3", "open", "")]
         if not args.no_halts:
             runs += [(mode, "sealed", halt) for halt in HALTS for mode in ("host", "join")]
         for mode, deck, halt in runs:

@@ -462,9 +462,11 @@ class Departures:
     # -- the log -----------------------------------------------------------------------
 
     def events_due(self) -> int:
-        """How many seat events a log of the peer's holds (the takeover, the reclaim)."""
+        """How many seat events a log of the peer's holds (the takeover, the reclaim; at a
+        table of three the agreed end)."""
+        ended = len(self.s.ending.events()) if self.s.ending is not None else 0
         return (self.motion is not None) + (self.motion is not None
-                                            and self.handback is not None)
+                                            and self.handback is not None) + ended
 
     def check_log(self, events: Sequence[SeatEvent], section: str) -> None:
         """The seat events a log (§6) or a spectator's stream (§3.4) holds: the takeover and

@@ -79,8 +79,6 @@ ENDING: dict[str, tuple[str, str]] = {
 }
 #: Why each does not apply when the game ended before the moment came.
 MOMENTS: dict[str, str] = {name: f"the game ended before {END_AT} entries" for name in ENDING}
-#: What the departing seat says.
-LEAVING = "check-peer: seat 2 leaves, so that the table may agree to end the game"
 
 
 class AgreedEnd:
@@ -216,7 +214,8 @@ class AgreedEnd:
                   "checker's second seat played by the rules)",
                   describe(errors[0]) if errors else "")
         helper.take(lambda it: True)  # (the rest of what it was sent: not its to check)
-        _, data = helper.envelope(Leave(LEAVING, LeaveReason.QUIT))
+        _, data = helper.envelope(Leave(f"check-peer: seat {self.seat} leaves, so that the "
+                                        "table may agree to end the game", LeaveReason.QUIT))
         self.gone.add(self.seat)
         refused = await helper.answers(s.peer, data, "5.8")
         s._ensure(not refused, "5.8", f"no Error for seat {self.seat}'s Leave",

@@ -20,8 +20,10 @@ The scenarios, in the order they run (`SCENARIOS`; each names its section):
   every entry with the rules' state hash, and the seat events of the departures
   (`departures`).
 
-The checker takes one seat: the peer under test opens a table of 2 seats (or fills the
-others itself).  It plays open-deck tables (§10.12) and sealed ones (§10, `sealedplay`),
+The checker takes one seat of a table of 2 seats (the peer under test fills any others
+itself), or two of a table of 3 (an open deck): its second key says `Hello` too, and the
+table agrees to end the game (`ending`; the departure scenarios of a table of two do not
+run there).  It plays open-deck tables (§10.12) and sealed ones (§10, `sealedplay`),
 turns and simultaneous steps.
 """
 
@@ -51,6 +53,7 @@ from hedgerow.net.messages import (
 )
 
 from .driver import Driver, body_is
+from .ending import AgreedEnd
 from .report import Deviation, Report, Verdict
 from .sealed import SEALED_END
 from .sealedplay import SealedGame
@@ -90,6 +93,7 @@ class HostedCheck(Session):
         self.peer_endpoint = address.endpoint
         self.peer_is_host = True
         self.watcher: Driver | None = None  # the checker's spectator
+        self.second: Driver | None = None  # the checker's second seat at a table of three
         self.feed: list[bytes] = []  # the records of the stream it holds
         self.halted = ""  # why the table halted at the host, as its feeds first said
         self.halt = halt  # the hostile fault to provoke at a sealed table (sealed.FAULTS)
@@ -105,6 +109,8 @@ class HostedCheck(Session):
     async def _close(self) -> None:
         if self.watcher is not None:
             await self.watcher.close()
+        if self.second is not None and self.second not in self.helpers.values():
+            await self.second.close()  # (seated, it is closed with the helpers)
 
     def _passed(self, name: str) -> bool:
         return any(r.name == name and r.verdict is Verdict.PASS for r in self.report.results)
@@ -166,23 +172,62 @@ class HostedCheck(Session):
         except HedgerowError as exc:
             raise Unsupported(f"the table's rules are not installed here: {exc.message}") \
                 from None
+        if first.players == 3:  # the checker takes a second seat: the agreed end (`ending`)
+            await self._second_seat(first)
+        elif first.players != 2:
+            raise Unsupported(f"a table of {first.players} seats: the checker takes one seat "
+                              "of 2, or two of 3 (open a table of 2 or 3 seats)")
         seating = first
         while len(seating.peers) < seating.players:
             item = await d.next(body_is(SeatAssignment, self.peer), "3.1",
                                 "the final SeatAssignment, every seat taken (the checker "
-                                f"takes one of {seating.players}: open a table of 2 seats)")
+                                f"takes {seating.players - 1} of {seating.players})")
             assert item.env is not None and isinstance(item.env.body, SeatAssignment)
             self._ensure(item.env.body.round >= seating.round, "3.2", "a round that never "
                          f"goes back (was {seating.round})", item.env.body.round)
             seating = item.env.body
             self._check_assignment(first, seating)
         holders = {p.seat: p.public_key for p in seating.peers}
-        self.seats = Seats(first.seat, first.players, first.fingerprint, seating.round, holders)
+        helpers: tuple[bytes, ...] = ()
+        if self.second is not None:
+            seat = next((s for s, k in holders.items() if k == self.second.key), None)
+            self._ensure(seat is not None, "3.1", "the checker's second key seated in the "
+                         "final seating", sorted(holders))
+            assert seat is not None
+            self.helpers[seat] = self.second
+            self.ending = AgreedEnd(self, seat)
+            helpers = (self.second.key,)
+        self.seats = Seats(first.seat, first.players, first.fingerprint, seating.round, holders,
+                           helpers)
         for p in seating.peers:
-            if p.public_key not in (d.key, self.peer):
+            if p.public_key not in (d.key, self.peer, *helpers):
                 d.connect(p.public_key, p.address)
         self.table_rules = ruleset
         return f"seat {first.seat} of {first.players}, round {seating.round}"
+
+    async def _second_seat(self, first: SeatAssignment) -> None:
+        """At a table of three the checker's second key says `Hello` too and takes the last
+        seat: its `SeatAssignment` comes over a DEALER the host dialed, with its own seat,
+        the table's seat count, fingerprint and id."""
+        if self.deck is not None:
+            raise Unsupported("a sealed table of three escrows each party's secret (§10.11), "
+                              "which the checker does not drive yet: open the table of three "
+                              "with an open deck")
+        h = self.second = await Driver(self.timeout).start(self.bind)
+        h.table_id = self.driver.table_id
+        h.connect(self.peer, self.peer_endpoint)
+        h.send(self.peer, Hello("*", rulesmatch.installed(self.plugins), f"{self.name}-2",
+                                None, False, h.endpoint), table_id=b"")
+        item = await h.next(body_is(SeatAssignment, self.peer), "3.1", "a SeatAssignment "
+                            "answering the checker's second Hello (a table of three)")
+        assert item.env is not None and isinstance(item.env.body, SeatAssignment)
+        got = item.env.body
+        self._ensure(item.rx.route is not None and item.env.table_id == h.table_id
+                     and got.seat is not None and got.seat != first.seat
+                     and (got.players, got.fingerprint) == (first.players, first.fingerprint),
+                     "3.1", "over a DEALER to the second key's Hello.address: another seat of "
+                     f"the same table ({first.players} seats, {first.fingerprint})",
+                     f"seat {got.seat}, {got.players} seats, {got.fingerprint}")
 
     def _check_assignment(self, first: SeatAssignment, got: SeatAssignment) -> None:
         """A SeatAssignment against the first one and the rules of §2.3 and §5.3."""

@@ -1,10 +1,12 @@
-"""``hedgerow check-peer join GAME --players 3``: the agreed end (docs/protocol.md §5.9),
-between real processes.  The checker's table of three holds seats 0 and 2 (two keys); our
-joiner holds seat 1.  Seat 2 leaves, a motion of seat 0's alone is voted down, the end of
-both remaining seats passes, and the table is over: against our own joiner every scenario
-passes; against broken peers (tests/e2e/endless.py: an agreed end that never takes effect;
-tests/e2e/quorumless.py: a non-voter whose own no counts for nothing, so an end with no
-quorum passes) the deviation is caught in the right scenario with section 5.9."""
+"""``hedgerow check-peer join GAME --players 3`` and ``check-peer host`` at a table of
+three: the agreed end (docs/protocol.md §5.9), between real processes.  The checker's table
+of three holds seats 0 and 2 (two keys); our joiner holds seat 1 (at our host's table of
+three the checker holds seats 1 and 2).  Seat 2 leaves, a motion of seat 0's alone is
+voted down, the end of both remaining seats passes, and the table is over: against our own
+peer every scenario passes; against broken peers (tests/e2e/endless.py: an agreed end that
+never takes effect; tests/e2e/quorumless.py: a non-voter whose own no counts for nothing,
+so an end with no quorum passes) the deviation is caught in the right scenario with
+section 5.9."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from e2e.helpers import Table, hedgerow, peer_env
 
-from hedgerow.net.conformance import hosting
+from hedgerow.net.conformance import hosted, hosting
 from hedgerow.net.conformance.departures import SCENARIOS as DEPARTURES
 from hedgerow.net.conformance.ending import ENDING
 from hedgerow.net.conformance.report import Result, Verdict
@@ -92,6 +94,26 @@ def test_a_peer_that_ends_with_no_quorum_is_caught_at_5_9(table: Table) -> None:
     assert bad["verdict"] == "fail" and bad["section"] == "5.9", bad
     assert bad["expected"] == "Error(ILLEGAL)"
     assert bad["got"].startswith("Error(GAME_OVER")
+
+
+def test_our_host_of_three_agrees_to_end_with_the_checkers_two_seats(table: Table) -> None:
+    """``check-peer host`` at a table of three our host opened: the checker takes seats 1
+    and 2 (two Hellos), and the same agreed end follows; the spectator's stream holds the
+    END seat event too."""
+    host, address = table.host("petals", 3, "--open-deck", "--bot", "random",
+                               "--take-over-after", "3", env=peer_env())
+    run = hedgerow("check-peer", "host", address, "--json", "--timeout", "10",
+                   "--log", str(host.home / "logs"), env=peer_env(), timeout=180)
+    assert run.stdout, run.stderr
+    results = {r["name"]: r for r in json.loads(run.stdout)["results"]}
+    bad = [r for r in results.values() if r["verdict"] not in ("pass", "n/a")]
+    assert not bad, bad
+    assert run.returncode == 0
+    assert list(results) == [n for n in hosted.SCENARIOS
+                             if n not in SEALED and n not in DEPARTURES]
+    assert results["seating"]["summary"] == "seat 1 of 3, round 1"
+    assert results["agreed-end"]["summary"].startswith("voted yes; over at #")
+    assert results["spectator-feed"]["summary"].endswith("1 seat events")
 
 
 def test_a_sealed_table_of_three_is_refused_for_now() -> None:
