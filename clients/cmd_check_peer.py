@@ -15,11 +15,13 @@ deviation, expected and got) and a summary.  ``--json`` prints the same as one J
 The exit status is 0 only when every scenario passed, 1 when any failed or was skipped, 2
 for a bad argument.
 
-For ``host`` the peer under test opens a table of 2 seats (sealed, or with an open deck)
+For ``host`` the peer under test opens a table of 2 seats (sealed, or with an open deck;
+or of 3 seats with an open deck: the checker takes two and drives an agreed end)
 with rules installed here, e.g. ``hedgerow host petals --players 2 --bot random
 --take-over-after 1`` for our own peer (``--take-over-after``: it seats a bot for the
 departed checker, §5.9); for ``join`` it joins the address printed, e.g.
-``hedgerow join ADDRESS --bot random --take-over-after 1``.
+``hedgerow join ADDRESS --bot random --take-over-after 1``; ``join --players 3
+--open-deck`` opens a table of three, the checker at seats 0 and 2, for the agreed end.
 docs/protocol.md "Writing your own peer" says more.
 """
 
@@ -47,14 +49,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
     host = sub.add_parser("host", help="join the table the peer under test hosts and check "
                           "it as a strict joiner",
-                          description="join the table the peer under test hosts (an "
-                          "open-deck table of 2 seats) and check it as a strict joiner")
+                          description="join the table the peer under test hosts (2 seats, "
+                          "sealed or with an open deck; or 3 seats with an open deck, of which "
+                          "the checker takes two and the table agrees to end the game) and "
+                          "check it as a strict joiner")
     host.add_argument("address", metavar="HOST:PORT/KEY",
                       help="the table's address, as the peer under test printed it")
     join = sub.add_parser("join", help="open a table and check the peer under test as it "
                           "joins, as a strict host",
-                          description="open an open-deck table of 2 seats, print its "
-                          "address and check the peer under test that joins it")
+                          description="open a table of 2 seats (sealed, or with --open-deck "
+                          "an open deck; --players 3 for the agreed end), print its address "
+                          "and check the peer under test that joins it")
     watch = sub.add_parser("watch", help="open a table and check the peer under test as "
                            "it watches it, as a strict host",
                            description="open an open-deck table of 2 seats (both the "
@@ -157,8 +162,9 @@ def run_table(args: argparse.Namespace) -> Report:
                               "fingerprint": fingerprint, "players": players, "deck": deck}))
         else:
             verb = "join" if args.mode == "join" else "watch"
-            print(f"table open at {address} ({deck} deck): {verb} it with the peer under "
-                  f"test, e.g. hedgerow {verb} {address}")
+            seats = " of 3 seats, 2 the checker's," if players == 3 else ""
+            print(f"table{seats} open at {address} ({deck} deck): {verb} it with the peer "
+                  f"under test, e.g. hedgerow {verb} {address}")
         sys.stdout.flush()
 
     async def check() -> Report:
