@@ -185,10 +185,15 @@ class _Watcher:
             self._history()  # the whole account, then the result
             outcome = seat.outcome()
             state = seat.state_hash()
+            state_text = f"state {state.hex() if state else '?'}"
+            if outcome is None and seat.departures.ended is not None:
+                # (the rules were not asked: "won by ?" read as a fault, found by check-peer)
+                self.emit("over", f"game over: the table agreed to end it, no winner; "
+                          f"{state_text}")
+                return
             winners = ", ".join(f"seat {w}" for w in outcome.winners) if outcome else "?"
             scores = ", ".join(str(s) for s in outcome.scores) if outcome else "?"
-            self.emit("over", f"game over: won by {winners} (scores {scores}); "
-                      f"state {state.hex() if state else '?'}")
+            self.emit("over", f"game over: won by {winners} (scores {scores}); {state_text}")
 
 
 def seat_event_text(event: SeatEvent, name: Callable[[int], str] | None = None) -> str:

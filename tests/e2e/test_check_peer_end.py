@@ -71,6 +71,8 @@ def test_our_joiner_agrees_to_end_at_a_table_of_three(table: Table) -> None:
     # The joiner saw the end as a person would: the seat event, then the game over.
     event = joiner.wait_event("seat_event")
     assert event["kind"] == "end" and event["seat"] == 2
+    assert joiner.wait_event("over")["text"].startswith(
+        "game over: the table agreed to end it, no winner; state ")
     status, result = joiner.finish()
     assert status == 0 and result is not None and result["outcome"] is None
     assert result["seat_events"] == [{"kind": "end", "seat": 2, "runner": 0, "bot": "",
