@@ -32,7 +32,8 @@ At a table of three the departure scenarios of a table of two (`departures`: the
 departs and is taken over) do not run.  Our own peer seats a bot for a departed seat only
 when it is the lowest remaining seat (`hedgerow join --take-over-after`); at seat 1 it
 waits, votes yes and ends.  A peer that proposes a takeover of seat 2 itself gets the
-checker's no and is asked for the end all the same.
+checker's no and is asked for the end all the same (again, up to `RETRIES` times, when its
+takeover crossed the checker's end and it voted no for holding its own yes, check 6).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ HELPER_SEAT = 2
 #: The agreed end comes at the checker's first one-seat turn once the log holds this many
 #: entries (after the checker's plain return, `session.RETURN_AT`).
 END_AT = 14
+#: How many times the checker proposes the end when a takeover of the peer's crossed it.
+RETRIES = 3
 #: The scenarios of the agreed end: name -> (section, what it checks).
 ENDING: dict[str, tuple[str, str]] = {
     "end-no-quorum": ("5.9", "an end voted by one seat of three: a no"),
@@ -91,6 +94,7 @@ class AgreedEnd:
         self.gone: set[int] = set()  # the helper seats that left (no more heartbeats)
         self.agreed: SeatMotion | None = None  # the end the peer voted yes to
         self.number = 0  # the checker's last motion number
+        self.countered = False  # the checker voted no on a motion of the peer's meanwhile
 
     def due(self, active: tuple[int, ...]) -> bool:
         """True at the moment: once, after the plain return, at the checker's own one-seat
@@ -137,10 +141,16 @@ class AgreedEnd:
         d, seats, table = s.driver, s._seats(), s._table()
         peer_seat = seats.seats_of(s.peer)[0]
         voters = tuple(sorted((seats.seat, peer_seat)))
-        motion = self._motion(voters)
-        vote = await self._vote(motion, f"a MotionVote with accept true: seat {self.seat} "
-                                f"left, index #{motion.index}, voters {voters} the seats it "
-                                "sees, two of three (the quorum)")
+        for _ in range(RETRIES):
+            motion = self._motion(voters)
+            self.countered = False
+            vote = await self._vote(motion, f"a MotionVote with accept true: seat "
+                                    f"{self.seat} left, index #{motion.index}, voters {voters} "
+                                    "the seats it sees, two of three (the quorum)")
+            if vote.accept or not self.countered:
+                break
+            # (Its own takeover crossed ours: it may vote no while it holds its own yes,
+            # check 6; the checker's no ended that motion, so it asks again.)
         s._ensure(vote.accept, "5.9", f"a yes to the end of departed seat {self.seat} with "
                   f"voters {voters} at #{motion.index}", f"a no: {vote.reason!r}")
         self.agreed = motion
@@ -248,6 +258,7 @@ class AgreedEnd:
                 raise Deviation("5.9", f"no Error for the checker's SeatMotion (seq {seq}): "
                                 "its proposer is among its voters", describe_error(body))
             if isinstance(body, SeatMotion):
+                self.countered = True
                 proposer = s._seats().seats_of(s.peer)[0]
                 d.send(s.peer, MotionVote(proposer, body.number, False,
                                           "check-peer asks the table to end the game"))
