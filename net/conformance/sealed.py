@@ -156,7 +156,8 @@ class DeckCheck:
 
     def broadcast(self, body: SealBody) -> None:
         if isinstance(body, ShuffleStep):
-            if self.withhold and self.withheld is None and self.tally.passes:
+            if self.withhold and self.withheld is None and self.tally.passes \
+                    and self.fault != "bad-shuffle":  # (its first pass is the fault)
                 self.withheld = body  # sent once the peer's repeats are seen
                 return
             if self.fault == "bad-shuffle" and self.faulted is None:

@@ -278,7 +278,7 @@ class SealedGame:
             if done():
                 return
             active = table.active_seats() if self._can_act() else ()
-            if seat in active and not self.expect_halt:  # (no probe of a halted table)
+            if seat in active and self._probing():
                 await self._moment()
             if len(active) > 1:
                 await self._step(active)
@@ -286,7 +286,8 @@ class SealedGame:
             if active and active[0] == seat:
                 await self._our_turn()
                 continue
-            if active and self.after_ours and not s.out_of_turn and not self.pending:
+            if active and self.after_ours and not s.out_of_turn and not self.pending \
+                    and self._probing():
                 # The peer's turn right after the checker's, at rest: the probe of an action
                 # out of turn (it would wait, not be refused, while the table is held).
                 s.out_of_turn = True
@@ -298,6 +299,11 @@ class SealedGame:
                 continue
             item = await self._next(expected)
             await self._handle(item)
+
+    def _probing(self) -> bool:
+        """False once the hostile fault is out: no probe of a table the fault halted, nor of
+        one the fault is on its way to (the probe would wait out its timeout)."""
+        return not self.expect_halt and self._deck().faulted is None
 
     def _ran(self, name: str) -> bool:
         return any(r.name == name for r in self.s.report.results)
@@ -438,9 +444,13 @@ class SealedGame:
             raise Deviation(section, "a halt that sends no Error (§10.10, §5.5)",
                             describe(item))
         # (Keys may cross the fault on the wire; an action or a further pass cannot: each
-        # follows from what the fault changed.)
+        # follows from what the fault changed.  But a pass of another deck shuffled at the
+        # same time as the faulty pass's (Mandala's draws) may: it does not follow from it.)
+        bad = check.faulted
+        other_deck = (isinstance(bad, ShuffleStep) and isinstance(body, ShuffleStep)
+                      and (body.entry, body.draw) != (bad.entry, bad.draw))
         moved = isinstance(body, ActionMsg | ActionCommit | ActionReveal) or (
-            isinstance(body, ShuffleStep) and body not in check.received)
+            isinstance(body, ShuffleStep) and body not in check.received and not other_deck)
         if moved:
             raise Deviation(section, f"the table halted on the checker's fault "
                             f"({self.fault}): nothing more from the peer's table",
@@ -599,8 +609,7 @@ class SealedGame:
         choices: dict[int, Action] = {}
         faces: dict[Key, object] = {}
         own: ActionReveal | None = None
-        # (No probe of a table the fault halted, nor one the fault is on its way to.)
-        probing = not self.expect_halt and check.faulted is None
+        probing = self._probing()
         if seat in active and s.step_probed and not s.stalls.step_done and probing:
             s.stalls.step_done = True
             self._unread()
