@@ -63,12 +63,17 @@ class Terminal:
         return self.tmux("has-session", "-t", self.name).returncode == 0
 
     def wait(self, condition: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
-        """Poll the screen until ``condition(screen)``; the screen."""
+        """Poll the screen until ``condition(screen)`` holds on a settled screen (the same
+        on two captures 0.1 s apart, or the last one before the program ended: a capture
+        can fall in the middle of a redraw, and a half-written status line once failed a
+        test under load); the screen."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
             if condition(screen):
-                return screen
+                time.sleep(0.1)
+                if self.screen() == screen or not self.alive():
+                    return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
             if not self.alive():
