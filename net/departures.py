@@ -849,9 +849,14 @@ class Departures:
         back; every decision is taken at once, between two events of the loop."""
         bot: Bot | None = None
         rested = False
+        me = asyncio.current_task()
         while True:
             ctx, table = self.ctx, self.ctx.table
-            if table is None or ctx.phase != Phase.PLAYING or seat not in self.runs:
+            if (table is None or ctx.phase != Phase.PLAYING or seat not in self.runs
+                    or self._bots.get(seat) is not me):
+                # (stopped, `_stop_bot`: its cancel may not have reached it, since
+                # ``asyncio.wait_for`` drops a cancel that comes with the change it waited
+                # for; a stopped bot that went on would commit in the step handed back)
                 return
             active = table.active_seats()
             if seat in active and not self.sync.syncing and not self.sealed.owed_to_me():

@@ -110,3 +110,56 @@ def test_a_commitment_that_died_with_its_process_is_made_afresh_by_the_bot() -> 
             await close_all([runner, other])
 
     run(main())
+
+
+def test_a_bot_stopped_for_a_handback_acts_no_more_though_its_wake_up_was_on_its_way() -> None:
+    """The runner stops its bot for a handback (a task cancelled) in the turn of the loop
+    after a change woke it: the wake-up and the cancel coincide, and ``asyncio.wait_for``
+    lets the wake-up win (it returns the done result and drops the cancel).  The bot must
+    still act no more: had it gone on, it would commit for the seat in the step after the
+    one it had committed to, the very step handed back, where the returning player commits
+    too (two commitments; the table halts).  Every turn of the loop after the wake-up is
+    tried (``turns``), each at a fresh table."""
+
+    async def once(turns: int) -> None:
+        peers = await table("goofspiel", 3)
+        fast(peers)
+        runner, other, victim = peers
+        try:
+            assert await victim.wait_until(lambda: victim.ready, WAIT)
+            await crash(victim)
+            for p in (runner, other):
+                assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
+            other.departures.accept = lambda motion: True
+            assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"),
+                              SeatMotion)
+            assert await runner.wait_until(
+                lambda: runner.sync.step is not None and 2 in runner.sync.step.hosted, WAIT)
+            step = runner.sync.step
+            assert step is not None
+            bot = runner.departures._bots[2]
+            await asyncio.sleep(0.05)  # the bot waits for the next change
+            member = runner.ctx.roster.by_seat(2) if runner.ctx.roster else None
+            assert member is not None
+            runner.ctx.notify()  # a change wakes the bot ...
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            runner.departures.peer_back(member)  # ... as the player comes back
+            assert 2 in runner.departures._handing_back
+            for peer in (runner, other):  # the step finishes with the bot's choice
+                assert await peer.submit(peer.legal_actions()[0]) is None
+            assert await runner.wait_until(lambda: 2 not in runner.departures.runs, WAIT)
+            handback = runner.departures.events[-1]
+            assert handback.kind == SeatEventKind.RECLAIM and handback.index > step.index
+            assert await other.wait_until(lambda: other.index >= handback.index, WAIT)
+            await asyncio.sleep(0.3)  # (a bot still running would have chosen by now)
+            now = runner.sync.step
+            assert now is None or 2 not in now.hosted, \
+                f"the stopped bot committed for seat 2 in the step at #{now.index} ({turns=})"
+            assert bot.done(), f"the stopped bot still runs ({turns=})"
+            assert not any(r.what == "ActionCommit" for r in other.ctx.refusals)
+        finally:
+            await close_all([runner, other])
+
+    for turns in range(4):
+        run(once(turns))
