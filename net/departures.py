@@ -128,6 +128,10 @@ class DeparturesSeal(Protocol):
         """True while cards this peer's seats (a taken seat's too) must be shown are not
         open yet."""
 
+    def unshown(self, seat: int) -> bool:
+        """True while a card in ``seat``'s view is not open to this peer (a seat taken over
+        before its peer's secret is recovered: its actions cannot be listed yet)."""
+
     def end_agreed(self) -> None:
         """The table agreed to end the game: disclose our secret, as at a game's end."""
 
@@ -155,6 +159,8 @@ class DeparturesPlay(Protocol):
     def choice(self, seat: int, action: Action) -> Action | Refusal: ...
 
     def drain(self) -> None: ...
+
+    def held(self) -> bool: ...
 
     def seal(self) -> None: ...
 
@@ -859,7 +865,12 @@ class Departures:
                 # for; a stopped bot that went on would commit in the step handed back)
                 return
             active = table.active_seats()
-            if seat in active and not self.sync.syncing and not self.sealed.owed_to_me():
+            # At a sealed table the bot waits while cards are being shown: those of its
+            # seat (`unshown`: before the seat's secret is recovered its hand cannot be
+            # read), or any the table waits for (an action now would only be queued,
+            # `Sync.held`, and the bot would queue another at every look).
+            if (seat in active and not self.sync.syncing and not self.sealed.owed_to_me()
+                    and not self.sealed.unshown(seat) and not self.sync.held()):
                 if self.delay and not rested:
                     await asyncio.sleep(self.delay)
                     rested = True
@@ -879,12 +890,13 @@ class Departures:
         if len(active) > 1:
             return self._commit_hosted(bot, seat, legal)
         action = bot.choose(table.view(seat), legal)
+        index = table.index
         refused = self.sync.author(seat, action)
         if refused is not None:
             log.error("the bot for seat %d chose a refused action: %s", seat, refused)
             self._stop_bot(seat)
             return False
-        return True
+        return self.ctx.table is not table or table.index != index  # (else: it waits)
 
     def _commit_hosted(self, bot: Bot, seat: int, legal: Any) -> bool:
         """A simultaneous step: commit for the hosted seat (Sync reveals it with ours)."""

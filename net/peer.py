@@ -311,7 +311,7 @@ class Peer:
             return Refusal("starting", "waiting for every peer to start the table")
         if not self.departures.may_act():
             return Refusal("taken_over", "a bot plays this seat until it hands it back")
-        if self.sealing.owed_to_me():
+        if self.sealing.owed_to_me() or self.sealing.unshown(self.seat):
             return Refusal("dealing", "this seat's cards are being shown to it")
         return None
 

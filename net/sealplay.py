@@ -237,6 +237,18 @@ class SealedPlay:
         return self.sealing is not None and (
             self.sealing.owed_to_me() or self.sealing.table.waiting is not None)
 
+    def unshown(self, seat: int) -> bool:
+        """True while a card in ``seat``'s view is not open to this peer: the seat's legal
+        actions cannot be listed yet (the rules may read any card of its hand).  So for a
+        seat a bot just took over, until its peer's secret is recovered from the escrow
+        (§10.11), and for a seat just handed back or dealt to, until every party's key to
+        its new cards is in."""
+        if self.sealing is None:
+            return False
+        table = self.sealing.table
+        return any(card not in table.mine and card not in table.public
+                   for card in table.seen_by(seat))
+
     def public_pending(self) -> bool:
         """True while cards every seat must see are not open yet (the entry that showed them
         is sealed, its hash sent, only then)."""
