@@ -54,6 +54,7 @@ from hedgerow.net.logfile import LogWriter
 from hedgerow.net.members import Member, Takeover, Takeovers
 from hedgerow.net.messages import (
     ActionCommit,
+    CatchUpReply,
     Envelope,
     ErrorCode,
     Leave,
@@ -164,7 +165,8 @@ class DeparturesPlay(Protocol):
 
     def seal(self) -> None: ...
 
-    def request_catch_up(self, member: Member | None) -> None: ...
+    def request_catch_up(self, member: Member | None, from_index: int | None = None
+                         ) -> None: ...
 
     def peer_back(self, member: Member, *, restarted: bool = True) -> None: ...
 
@@ -343,7 +345,8 @@ class Departures:
         """False while our own seat is run by another peer's bot, or has been handed back to
         us at an entry we have not caught up to yet, or (just resumed) while the other seats
         have not all answered: one of them may be about to say a bot runs it."""
-        if self.held is not None or self.rollback.doubted is not None or self.hearing_out():
+        if (self.held is not None or self.rollback.doubted is not None
+                or self.rollback.inquiry is not None or self.hearing_out()):
             return False
         table = self.ctx.table
         return self.handed_back is None or (table is not None
@@ -512,6 +515,7 @@ class Departures:
         Their late votes and repeats count for nothing; the proposer may propose again."""
         self.departed()  # (a link changed: number a new departure, forget a seat back)
         self.rollback.tick(self.ctx.names())  # (a doubt that waited in vain halts)
+        self._inquired()  # (a seat left meanwhile, or one is asked again)
         if not self.motions:
             return
         roster, now = self.ctx.roster, self.ctx.now()
@@ -753,6 +757,18 @@ class Departures:
             return
         if self.handed_back is not None and self.handed_back >= body.index:
             return  # the handback came first
+        if self.rollback.inquiry is not None:
+            return  # (we ask what the others hold of our log: the first one is believed then)
+        if (self.resumed and self.authored < 0 and self.held is None
+                and self.rollback.forked(body.index)):
+            # Our log holds our own entries from the takeover's index on, which nobody may
+            # hold: we ask every seat before we believe it (§5.9, a cut seat that restarts).
+            self.rollback.inquire(body, member)
+            return
+        self._believe(body)
+
+    def _believe(self, body: SeatTaken) -> None:
+        """A bot runs our seat (a `SeatTaken` we believe): we wait for the handback."""
         if self.held is None:
             self.held = Takeover(body.seat, body.runner, body.bot, body.index)
             self.runs[body.seat] = self.held
@@ -783,10 +799,40 @@ class Departures:
             self.sync.request_catch_up(None)
         return True
 
+    def took_reply(self, member: Member, body: CatchUpReply) -> bool:
+        """A catch-up reply while we ask what the others hold of our log (a resumed process
+        told of a takeover our log passes): taken here, not by play.  True when taken."""
+        if not self.rollback.answered(member, body):
+            return False
+        self._inquired()
+        return True
+
+    def _inquired(self) -> None:
+        """Once every seat answered what it holds of our log: take back what nobody holds of
+        ours (`Rollback.settle`), then believe the ``SeatTaken`` and a handback that came
+        meanwhile, and catch up with the table."""
+        inquiry = self.rollback.inquiry_done()
+        if inquiry is None:
+            return
+        event = self.rollback.settle(inquiry)
+        if event is not None:
+            self.events.append(event)
+        if self.ctx.phase not in (Phase.PLAYING, Phase.FINISHED):
+            return  # (a sealed table stops instead of taking back)
+        self._believe(inquiry.taken)
+        if inquiry.handback is not None:
+            rx, env, member, body = inquiry.handback
+            self.on_handback(rx, env, member, body)
+        self.sync.request_catch_up(None)
+        self.ctx.notify()
+
     def on_handback(self, rx: Received, env: Envelope, member: Member,
                     body: SeatHandback) -> None:
         """The runner's bot stopped: the seat is its own peer's again from ``index``."""
         takeover = self.runs.get(body.seat)
+        if body.seat == self.ctx.seat and self.rollback.inquiry is not None:
+            self.rollback.inquiry.handback = (rx, env, member, body)  # (believed after it)
+            return
         if body.seat == self.ctx.seat:
             if takeover is not None and takeover.runner != member.seat:
                 self.ctx.refuse(rx, env, ErrorCode.WRONG_SEAT,

@@ -123,6 +123,9 @@ class LinkedDepartures(Protocol):
     def answered_by(self, member: Member) -> None:
         """``member`` answered our catch-up request."""
 
+    def took_reply(self, member: Member, body: CatchUpReply) -> bool:
+        """A catch-up reply departures takes (what a seat holds of a resumed log)."""
+
     def expire(self) -> None:
         """Drop the motions that can no longer pass."""
 
@@ -226,7 +229,8 @@ class Links:
     def on_catch_up_reply(self, rx: Received, env: Envelope, member: Member,
                           body: CatchUpReply) -> None:
         self._departures.answered_by(member)  # after any SeatTaken it had for us (§5.9)
-        self._play.on_catch_up_reply(rx, env, member, body)
+        if not self._departures.took_reply(member, body):
+            self._play.on_catch_up_reply(rx, env, member, body)
 
     async def run(self) -> None:
         """Beat every ``heartbeat`` seconds until cancelled."""

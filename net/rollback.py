@@ -26,6 +26,16 @@ our end report waits until another seat showed it holds our last action of a tur
 (`acknowledged`), and so does the end here (a seat cut off as its own move ends the game
 keeps waiting for them, rather than leave a game that goes on without it).
 
+**A cut seat that restarts.**  A process that comes back with ``hedgerow resume`` cannot
+tell from its log which of its entries another peer applied (its log's entries count as
+held, `resumed`).  When a ``SeatTaken`` names an index before the end of its log and the
+log holds an entry of its own seat from there, it asks every other seat (each that has not
+left) for its entries from that index (`Inquiry`) and believes the ``SeatTaken`` only once
+all have answered: the first index where each one's log leaves ours (a different entry, or
+its end) says what that seat holds of ours.  From the latest such index on nobody holds our
+entries; if one of ours is among them, they are taken back as a live cut seat's are, then
+the ``SeatTaken`` is believed (§5.9).
+
 A rollback is logged: a ``ROLLBACK`` seat event after the entries it voids (which stay in
 the file), so the log reads, replays and resumes as the table's (§6).  Until the runner's
 ``SeatTaken`` comes, a hash that differs from ours on such an entry is *doubted*, not a
@@ -36,6 +46,7 @@ halts as for any desync.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from hedgerow.core.sealedtable import SealedTable
@@ -43,8 +54,18 @@ from hedgerow.core.table import Table
 from hedgerow.net.context import Living, Seated
 from hedgerow.net.hashbook import Divergence, HashBook
 from hedgerow.net.logfile import LogWriter, replay_log
-from hedgerow.net.messages import LoggedEntry, SeatEvent, SeatEventKind, SeatTaken
+from hedgerow.net.members import Member
+from hedgerow.net.messages import (
+    CatchUpReply,
+    Envelope,
+    LoggedEntry,
+    SeatEvent,
+    SeatEventKind,
+    SeatHandback,
+    SeatTaken,
+)
 from hedgerow.net.seat import Link, Phase
+from hedgerow.net.transport import Received
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +96,25 @@ class RolledPlay(Protocol):
 
     def seal(self) -> None: ...
 
+    def request_catch_up(self, member: Member | None, from_index: int | None = None
+                         ) -> None: ...
+
     def rolled_back(self, index: int) -> None:
         """Forget what play kept about entries ``index`` and later."""
+
+
+@dataclass
+class Inquiry:
+    """A resumed process told of a takeover of its seat from ``taken.index``, before the end
+    of its log: the ``SeatTaken`` (and its sender), a ``SeatHandback`` that came meanwhile,
+    and for each other seat that answered, the first index from ``taken.index`` on where its
+    log leaves ours (it holds our entries before it, none from it)."""
+
+    taken: SeatTaken
+    teller: Member
+    asked_at: float
+    handback: tuple[Received, Envelope, Member, SeatHandback] | None = None
+    leaves: dict[int, int] = field(default_factory=dict)
 
 
 class Rollback:
@@ -97,6 +135,8 @@ class Rollback:
         #: ``SeatTaken`` that explains it.
         self.doubted: Divergence | None = None
         self.doubt_until = 0.0
+        #: A resumed process asking the others what they hold of its log (`inquire`).
+        self.inquiry: Inquiry | None = None
 
     # -- what this process did ----------------------------------------------------------
 
@@ -164,10 +204,13 @@ class Rollback:
         """A hash that differs from ours: True while it may come from a takeover of our seat
         during a cut (every differing seat was lost to us since our last own action before
         the entry, and we may still take the entry back), so we wait for the runner's
-        ``SeatTaken`` instead of halting."""
+        ``SeatTaken`` instead of halting; or while we ask the others what they hold of our
+        log from before the entry (`inquiry`)."""
         table, book = self.ctx.table, self.ctx.hashes
         if table is None or book is None or isinstance(table, SealedTable):
             return False
+        if self.inquiry is not None and divergence.index >= self.inquiry.taken.index:
+            return True  # (decided once every seat answered)
         index = divergence.index
         mine = divergence.hashes.get(self.ctx.seat)
         differ = {s for s, h in divergence.hashes.items() if h != mine}
@@ -183,6 +226,70 @@ class Rollback:
         self.doubted = divergence
         self.ctx.notify()
         return True
+
+    # -- a resumed process: who holds what of our log? --------------------------------
+
+    def forked(self, index: int) -> bool:
+        """True when our log holds an entry of our own seat at ``index`` or later: a
+        resumed process told of a takeover from ``index`` must ask before it believes it."""
+        table = self.ctx.table
+        return table is not None and any(
+            entry.seat == self.ctx.seat for entry in table.entries[index:])
+
+    def inquire(self, body: SeatTaken, teller: Member) -> None:
+        """Ask every other seat for its entries from ``body.index`` (`Inquiry`)."""
+        self.inquiry = Inquiry(body, teller, self.ctx.now())
+        log.info("a takeover of our seat from entry #%d, which our log passes: asking every "
+                 "seat which of our entries from there it holds", body.index)
+        self.play.request_catch_up(None, body.index)
+        self.ctx.notify()
+
+    def answered(self, member: Member, reply: CatchUpReply) -> bool:
+        """A catch-up reply while we ask (`inquiry`): noted, and kept from play (its entries
+        may not chain on ours).  True when it was taken here."""
+        inquiry, table = self.inquiry, self.ctx.table
+        if inquiry is None or table is None:
+            return False
+        index = inquiry.taken.index
+        if reply.from_index <= index:
+            theirs = {item.entry.index: item.entry for item in reply.entries}
+            leaves = index
+            while leaves < table.index and theirs.get(leaves) == table.entries[leaves]:
+                leaves += 1
+            inquiry.leaves[member.seat] = leaves
+        return True
+
+    def inquiry_done(self) -> Inquiry | None:
+        """The inquiry, once every other seat that has not left answered it (then it is
+        over: `settle`); None while some still have to (they are asked again every
+        `DOUBT_S` seconds)."""
+        inquiry, roster = self.inquiry, self.ctx.roster
+        if inquiry is None or roster is None:
+            return None
+        waiting = [m for m in roster.others()
+                   if m.link != Link.LEFT and m.seat not in inquiry.leaves]
+        if waiting:
+            if self.ctx.now() - inquiry.asked_at >= DOUBT_S:
+                inquiry.asked_at = self.ctx.now()
+                for member in waiting:
+                    self.play.request_catch_up(member, inquiry.taken.index)
+            return None
+        self.inquiry = None
+        return inquiry
+
+    def settle(self, inquiry: Inquiry) -> SeatEvent | None:
+        """Every seat answered: take back our entries from where nobody holds them, when one
+        of them is our own seat's (the ``ROLLBACK`` event; None when nothing is taken back,
+        or when a sealed table stops instead)."""
+        table, book = self.ctx.table, self.ctx.hashes
+        if table is None or book is None or self.ctx.writer is None:
+            return None
+        start = max([inquiry.taken.index, *inquiry.leaves.values()])
+        if not any(entry.seat == self.ctx.seat for entry in table.entries[start:]):
+            return None
+        book.agreed = start  # (what the others showed that they hold; nothing from there)
+        taken = inquiry.taken
+        return self.roll_back(SeatTaken(taken.seat, taken.runner, taken.bot, start))
 
     def tick(self, names: dict[int, str]) -> None:
         """Once a beat: a doubt that waited `DOUBT_S` in vain is a desync."""

@@ -1057,12 +1057,13 @@ class Sync:
 
     # -- catch-up -----------------------------------------------------------------------
 
-    def request_catch_up(self, member: Member | None) -> None:
-        """Ask ``member`` (None: everyone) for the entries after our log's end."""
+    def request_catch_up(self, member: Member | None, from_index: int | None = None) -> None:
+        """Ask ``member`` (None: everyone) for the entries after our log's end (or from
+        ``from_index``: what it holds of ours from there, `hedgerow.net.rollback.Inquiry`)."""
         if self.table is None or self.ctx.roster is None:
             return
         self.catch_up_at = self.ctx.now()
-        body = CatchUpRequest(self.table.index)
+        body = CatchUpRequest(self.table.index if from_index is None else from_index)
         if member is None:
             self.ctx.broadcast(body)
         else:

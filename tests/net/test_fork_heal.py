@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from departing import WAIT, close_all, fast, plugins, run, table, verified
+from departing import WAIT, close_all, crash, fast, plugins, run, table, verified
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.actions import Action
@@ -28,7 +28,7 @@ from hedgerow.core.playout import make_bots
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
 from hedgerow.net.keys import generate
-from hedgerow.net.launch import host_table, join_table
+from hedgerow.net.launch import host_table, join_table, resume_table
 from hedgerow.net.logfile import read_log
 from hedgerow.net.messages import (
     LogHeader,
@@ -411,5 +411,49 @@ def test_a_seat_whose_own_move_ends_the_game_while_cut_off_waits_and_takes_it_ba
                 verified(p, p.log_path())
         finally:
             await close_all(peers)
+
+    run(main())
+
+
+def test_a_seat_cut_off_at_its_own_turn_that_restarts_takes_its_entry_back() -> None:
+    """The cut seat's process dies with its own #N in its log, and its player resumes it:
+    the resumed process cannot know from its log whether anyone applied #N, so it asks every
+    other seat for the entries from the takeover's index; every one holds the bot's #N, so
+    nobody holds ours, and it takes its entry back as a live cut seat does, then reclaims its
+    seat and plays on (docs/protocol.md §5.9)."""
+    spec = plugins().bot("random")
+
+    async def main() -> None:
+        peers = await table("posy", 3, open_deck=True)
+        fast(peers)
+        runner, other, victim = peers
+        back: Peer | None = None
+        try:
+            fork, _, _, bots = await forked(peers, spec)
+            mine = victim.entries()[fork]
+            log_path = victim.log_path()
+            assert log_path is not None
+            await crash(victim)  # still cut off, the process dies; its player resumes it
+            back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
+            assert isinstance(back, Peer)
+            fast([back])
+            assert await back.wait_until(lambda: back.departures.handed_back is not None,
+                                         WAIT), back.problem()
+            assert back.phase() == Phase.PLAYING, back.problem()
+            assert [e.kind for e in back.departures.events] == [
+                SeatEventKind.ROLLBACK, SeatEventKind.TAKEOVER, SeatEventKind.RECLAIM]
+            assert back.departures.events[0].index == fork
+            codes = await asyncio.gather(play_bot(back, spec, delay=0.01), *bots)
+            assert codes == [0, 0, 0], back.problem()
+            assert back.state_hash() == runner.state_hash() == other.state_hash()
+            assert back.entries()[fork] == runner.entries()[fork] != mine
+            for p in (back, runner, other):
+                p.sync.seal()
+                verified(p, p.log_path())
+                assert list(read_log(p.log_path()).entries) == \
+                    list(read_log(runner.log_path()).entries)
+            assert mine.digest in log_path.read_bytes()  # (the void entry stays in the file)
+        finally:
+            await close_all([p for p in (back, runner, other) if p is not None])
 
     run(main())
