@@ -172,6 +172,9 @@ class Sync:
         self._reveals: dict[int, tuple[CardReveal, ...]] = {}
         self._step_reveals: dict[int, tuple[CardReveal, ...]] = {}
         self._step_faces: dict[int, Mapping[Key, object]] = {}
+        #: Another seat's action that waits in `_waiting`, by index: a repeat of it (sent
+        #: again to a peer its author saw standing before it) is not queued twice.
+        self._queued: dict[int, ActionMsg] = {}
         self.syncing = False  # resumed: catching up before acting
         self._history: list[HistoryLine] = []  # every sealed entry, in words (`history`)
         #: At an open table: sealed entries with the state before each, not in words yet.
@@ -253,6 +256,7 @@ class Sync:
         self._step = None
         self._unsealed.clear()
         self._waiting.clear()
+        self._queued.clear()
         self._reveals.clear()
         self._step_reveals.clear()
         self._step_faces.clear()
@@ -271,6 +275,7 @@ class Sync:
             self._step = None
         self._unsealed.clear()
         self._waiting.clear()
+        self._queued.clear()
         for kept in (self._reveals, self._own):
             for i in [i for i in kept if i >= index]:
                 del kept[i]
@@ -337,7 +342,14 @@ class Sync:
         an entry that waits, here, for cards that peer must help open (docs/protocol.md
         §10.8).  Receivers ignore what they have.  To a peer whose heartbeat says which of
         our envelopes it has seen (``Member.seen``), only what it has seen past: what is
-        still on its way (a slow link) is not sent twice."""
+        still on its way (a slow link) is not sent twice.
+
+        Our own action that waits here for cards every seat must see (the rules read a card
+        nobody was shown: a public reveal round, §10.6) is sent but not applied: a peer
+        stands before it while its ``next_index`` is not past it, though it is our table's
+        end too.  Lost on a cut link, it was never sent again (the peer, not knowing it,
+        never sent its key to the card, and both waited for good: a sealed Mandala table
+        stalled so under link cuts)."""
         table, roster = self.table, self.ctx.roster
         if (not isinstance(table, SealedTable) or roster is None or not self._own
                 or self.ctx.phase not in (Phase.PLAYING, Phase.FINISHED)):
@@ -349,11 +361,12 @@ class Sync:
         floor = min((m.next_index for m in present), default=table.index)
         for index in [i for i in self._own if i < floor or i < table.index - OWN_KEPT]:
             del self._own[index]
+        end = max([table.index, *(index + 1 for index in self._own)])  # (ours, waiting)
         seq = self.ctx.seq
         self._own_seq = {i: self._own_seq.get(i, seq) for i in self._own}
         self._again = {k: v for k, v in self._again.items() if k[1] in self._own}
         for member in present:
-            if member.link != Link.CONNECTED or member.next_index >= table.index:
+            if member.link != Link.CONNECTED or member.next_index >= end:
                 self._behind.pop(member.key, None)
                 continue
             at, beats = self._behind.get(member.key, (member.next_index, 0))
@@ -462,6 +475,8 @@ class Sync:
             return
         faces: Mapping[Key, object] = {}
         if isinstance(table, SealedTable):
+            if self._queued.get(msg.index) == msg:
+                return  # a repeat of the action that waits here for its cards
             opened: Mapping[Key, object] | str = self.sealed.open_attached(msg.seat,
                                                                            msg.reveals)
             if isinstance(opened, str):
@@ -489,8 +504,10 @@ class Sync:
         """Apply another seat's action; False while it waits for a public reveal round."""
         table = self.table
         assert table is not None
+        self._queued.pop(msg.index, None)
         if isinstance(table, SealedTable):
             if self.held():
+                self._queued[msg.index] = msg
                 self._waiting.append(
                     lambda: self._apply_received(rx, env, member, msg, faces))
                 return False
@@ -505,6 +522,7 @@ class Sync:
             self.ctx.rules_failed(exc)
             return True
         if isinstance(result, Waiting):
+            self._queued[msg.index] = msg
             self._wait(result, lambda: self._apply_received(rx, env, member, msg, faces))
             return False
         if isinstance(result, Refusal):

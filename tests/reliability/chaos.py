@@ -60,11 +60,18 @@ class TrialResult:
     actions: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The end of what each peer wrote to stderr (with ``-v``: every action), by seat.
+    stderr: list[str] = field(default_factory=list)
 
     @property
     def held(self) -> bool:
         """True when every check passed."""
         return not self.problems
+
+    def said(self) -> str:
+        """What every peer said last, to tell who waited for what in a trial that failed
+        or took long."""
+        return "\n".join(f"--- peer {i} stderr:\n{text}" for i, text in enumerate(self.stderr))
 
     def summary(self) -> str:
         """One line for a report."""
@@ -121,6 +128,7 @@ def run_trial(game: str, players: int, fault: str, seed: int, *,
         finally:
             for peer in peers:
                 peer.stop()
+            result.stderr = [peer.stderr[-6000:] for peer in peers]
     result.seconds = time.monotonic() - started
     return result
 

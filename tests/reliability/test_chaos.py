@@ -29,6 +29,7 @@ SLICE = [
 @pytest.mark.parametrize("game, players, fault", SLICE, ids=[f"{g}-{f}" for g, _, f in SLICE])
 def test_a_game_survives_its_fault(game: str, players: int, fault: str) -> None:
     result = run_trial(game, players, fault, seed=1, shortest=True)
-    assert result.held, result.summary()
+    assert result.held, f"{result.summary()}\n{result.said()}"
     # Nobody waited out a give-up: the trial is over well before the fault plus one give-up.
-    assert result.seconds < result.fault_seconds + GIVE_UP - 10, result.summary()
+    assert result.seconds < result.fault_seconds + GIVE_UP - 10, \
+        f"{result.summary()}\n{result.said()}"

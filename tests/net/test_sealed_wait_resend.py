@@ -1,0 +1,77 @@
+"""An own action that waits for a public reveal round, lost on its way, is sent again
+(docs/protocol.md §10.8).
+
+At a sealed table an action whose rules read a card nobody was shown (a Mandala claim reads
+the hidden tiles) is sent at once but applied only once every party's key to that card is
+in (§10.6): its author's table stays at the action's index.  If the action is lost on a
+cut link, the other peer never learns that it must send its key, and its heartbeat says it
+stands at that very index, the author's table's end: a rule that sent our messages again
+only to a peer behind our table's end never sent it again, and both peers waited for good
+(tests/reliability/test_chaos.py, mandala-cuts, stalled so about once in 30 runs).  Two
+peers in one process over real CURVE sockets (tests/departing.py); the first such action
+of either seat is dropped on its way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from departing import WAIT, close_all, fast, run, sealed_table
+
+from hedgerow.clients.botrunner import play_bot
+from hedgerow.core.pluginhost import PluginHost
+from hedgerow.core.sealedtable import Waiting
+from hedgerow.net.messages import ActionMsg
+from hedgerow.net.peer import Peer
+
+
+def lose_first_waiting_action(peer: Peer, lost: list[ActionMsg]) -> None:
+    """Drop the first action of ``peer``'s seat that waits for cards (once, for the table)."""
+    table = peer.ctx.table
+    assert table is not None
+    submit, broadcast = table.submit, peer.ctx.broadcast
+    waited = [False]
+
+    def submitted(*args: Any, **kwargs: Any) -> Any:
+        result = submit(*args, **kwargs)
+        waited[0] = isinstance(result, Waiting)
+        return result
+
+    def lossy(body: Any) -> None:
+        if (not lost and waited[0] and isinstance(body, ActionMsg)
+                and body.seat == peer.seat):
+            lost.append(body)  # (a cut link loses it)
+            return
+        broadcast(body)
+
+    table.submit = submitted  # type: ignore[method-assign]
+    peer.ctx.broadcast = lossy  # type: ignore[method-assign]
+
+
+def test_an_action_waiting_for_its_cards_lost_on_its_way_is_sent_again() -> None:
+    spec = PluginHost().bot("random")
+
+    async def main() -> None:
+        peers = await sealed_table("mandala", (), 2)
+        fast(peers)
+        try:
+            for p in peers:
+                assert await p.wait_until(lambda p=p: p.ready, WAIT)
+            lost: list[ActionMsg] = []
+            for p in peers:
+                lose_first_waiting_action(p, lost)
+            games = asyncio.gather(*(play_bot(p, spec, delay=0.0) for p in peers))
+            try:
+                codes = await asyncio.wait_for(games, 2 * WAIT)
+            except TimeoutError:
+                raise AssertionError(f"the table stalled at #{peers[0].index} after losing "
+                                     f"{lost}") from None
+            assert lost, "no action waited for its cards: the test did not test it"
+            assert codes == [0, 0]
+            assert peers[0].state_hash() == peers[1].state_hash()
+            assert not any(r.what == "ActionMsg" for p in peers for r in p.ctx.refusals)
+        finally:
+            await close_all(peers)
+
+    run(main())
