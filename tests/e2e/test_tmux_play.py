@@ -68,16 +68,20 @@ class Terminal:
         can fall in the middle of a redraw, and a half-written status line once failed a
         test under load); the screen."""
         deadline = time.monotonic() + timeout
+        held: str | None = None  # the last screen on which the condition held
         while True:
             screen = self.screen()
             if condition(screen):
+                held = screen
                 time.sleep(0.1)
-                if self.screen() == screen or not self.alive():
+                if self.screen() == screen:
                     return screen
+            if not self.alive():
+                if held is not None:  # the program ended after showing it
+                    return held
+                raise AssertionError(f"the session ended while waiting for {what}")
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
-            if not self.alive():
-                raise AssertionError(f"the session ended while waiting for {what}")
             time.sleep(0.05)  # a poll interval, not a wait for something to happen
 
     def close(self) -> None:
