@@ -1,15 +1,20 @@
 """The full run of ``hedgerow check-peer`` against our own peer: every game, open and sealed,
 in both modes (``host``: our ``hedgerow host --bot random`` checked by ``check-peer host``;
-``join``: ``check-peer join`` checking our ``hedgerow join --bot random``), and at sealed
-tables each hostile fault (``--halt``) in both modes.  Each run checks the peer's log file
-too (``--log``).  Prints one line a run and a summary a game (runs, scenarios, passed,
-failed or skipped, did not apply, seconds), and exits 1 if any run did not conform.
+``join``: ``check-peer join`` checking our ``hedgerow join --bot random``), the agreed end
+at a table of three in both modes (``host3``: our host's open table of 3 seats, the
+checker in two; ``join3``: ``check-peer join --players 3``), and at sealed tables each
+hostile fault (``--halt``) in both modes.  Each run checks the peer's log file too
+(``--log``).  Prints one line a run and a summary a game (runs, scenarios, passed, failed
+or skipped, did not apply, seconds), and exits 1 if any run did not conform.
 
-    python scripts/check_peer_all.py                   # everything (about half an hour)
+    python scripts/check_peer_all.py                   # everything (about 40 minutes)
     python scripts/check_peer_all.py --games petals --no-halts
+    python scripts/check_peer_all.py --no-plain --no-halts      # the agreed ends only
+    python scripts/check_peer_all.py --halts-only --keep /tmp/reports
 
 docs/check-peer.md has the figures of a full run.  Run it under ``nice``: every run is two
-processes, and the games are played one after another.
+processes, and the games are played one after another.  ``--keep DIR`` writes the JSON
+report of each run that did not conform there.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ three the checker holds seats 1 and 2).  Seat 2 leaves, a motion of seat 0's alo
 voted down, the end of both remaining seats passes, and the table is over: against our own
 peer every scenario passes; against broken peers (tests/e2e/endless.py: an agreed end that
 never takes effect; tests/e2e/quorumless.py: a non-voter whose own no counts for nothing,
-so an end with no quorum passes) the deviation is caught in the right scenario with
+so an end with no quorum passes; tests/e2e/untoldend.py: a seat that comes back is not
+told the game is over) the deviation is caught in the right scenario with
 section 5.9."""
 
 from __future__ import annotations
@@ -96,6 +97,17 @@ def test_a_peer_that_ends_with_no_quorum_is_caught_at_5_9(table: Table) -> None:
     assert bad["verdict"] == "fail" and bad["section"] == "5.9", bad
     assert bad["expected"] == "Error(ILLEGAL)"
     assert bad["got"].startswith("Error(GAME_OVER")
+
+
+def test_a_peer_that_does_not_tell_a_returning_seat_the_game_is_over_is_caught_at_5_9(
+        table: Table) -> None:
+    status, results, _ = check_three(table, plugins="untoldend")
+    assert status == 1
+    bad = results["end-return"]
+    assert bad["verdict"] == "fail" and bad["section"] == "5.9", bad
+    assert bad["expected"].startswith("Leave(GAME_OVER) answering the Hello of seat 2")
+    assert bad["got"].startswith("nothing of the kind within 10 s")
+    assert results["agreed-end"]["verdict"] == "pass"
 
 
 def test_our_host_of_three_agrees_to_end_with_the_checkers_two_seats(table: Table) -> None:
