@@ -179,9 +179,13 @@ def main() -> int:
                 (args.keep / name).write_text(json.dumps(report, indent=1))
             bad = [r["name"] for r in report["results"]  # type: ignore[attr-defined]
                    if r["verdict"] in ("fail", "skip")]
+            halted = [f"{r['verdict']}: {r['summary']}"  # the fault's own verdict
+                      for r in report["results"]  # type: ignore[attr-defined]
+                      if r["name"] == f"halt-{halt}" and r["verdict"] != "fail"]
             print(f"{label:<42} {sum(counts.values()):3} scenarios: {counts['pass']:3} pass "
                   f"{counts['n/a']:3} n/a {counts['fail'] + counts['skip']:2} not  "
-                  f"{took:6.1f} s" + (f"  {' '.join(bad)}" if bad else ""), flush=True)
+                  f"{took:6.1f} s" + (f"  {' '.join(bad)}" if bad else "")
+                  + (f"  ({halted[0]})" if halted else ""), flush=True)
     print()
     print(f"{'game':<18} {'runs':>4} {'conform':>7} {'scenarios':>9} {'pass':>5} {'n/a':>4} "
           f"{'fail/skip':>9} {'seconds':>8}")

@@ -138,6 +138,7 @@ class DeckCheck:
         # -- the hostile fault, once it is on the wire
         self.faulted: SealBody | None = None
         self.held_disclose: Disclose | None = None  # the bad secret, until the end report
+        self.honest_disclose: Disclose | None = None  # and the true one it stands for
 
     # -- SealOut: what the reference party asks ----------------------------------------
 
@@ -168,6 +169,7 @@ class DeckCheck:
             # Sent once the peer's end report is in (`send_bad_disclosure`): the halt it
             # causes must not cut the report short.
             self.held_disclose = Disclose(body.party, bytes(b ^ 0x5A for b in body.secret))
+            self.honest_disclose = body
             return
         self.sent.append(body)
         self.driver.send(self.peer_key, body)
@@ -214,6 +216,14 @@ class DeckCheck:
         body = self.held_disclose
         if body is not None and self.faulted is None:
             self._faulted(body)
+            self.sent.append(body)
+            self.driver.send(self.peer_key, body)
+
+    def send_honest_disclosure(self) -> None:
+        """The true secret after all, when ``bad-disclosure`` does not apply (a game with no
+        deck: no pass for a changed secret to break)."""
+        body, self.held_disclose = self.honest_disclose, None
+        if body is not None:
             self.sent.append(body)
             self.driver.send(self.peer_key, body)
 

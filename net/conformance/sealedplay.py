@@ -747,6 +747,7 @@ class SealedGame:
             # No deck all game: no pass to break, no key to get wrong, and any secret gives
             # the passes it made (none), so a changed one is no fault (§10.9).
             s._scenario_na(f"halt-{self.fault}", NO_DECK_FAULT)
+            self._deck().send_honest_disclosure()  # (for the peer's log)
             return ok
         if self.fault == "bad-disclosure":
             self._deck().send_bad_disclosure()

@@ -150,7 +150,9 @@ MOMENTS: dict[str, str] = {
     **DEPARTURE_MOMENTS,
     **ENDING_MOMENTS,
     **STALL_MOMENTS,
-    "halt-unheld-card": _NO_TURN,
+    # (FLOWERS and Mandala have turns, but their moves name a stack or a colour, never a
+    # card; Flourish and Goofspiel give the checker no one-seat turn.)
+    "halt-unheld-card": "no move of the checker's names a sealed card",
 }
 
 
