@@ -65,9 +65,13 @@ def test_a_seat_reclaimed_mid_step_is_handed_back_after_the_step_its_bot_committ
                            for p in (runner, other) for r in p.ctx.refusals)
             # The returning process may refuse the bot's first commitment: sent to the dead
             # process's address, it waited in the sender's queue and arrived before the
-            # SeatTaken.  The one re-sent after the SeatTaken was taken.
-            assert all(r.code.name == "WRONG_SEAT" for r in back.ctx.refusals
-                       if r.what in ("ActionCommit", "ActionReveal"))
+            # SeatTaken.  The one re-sent after the SeatTaken was taken.  A repeat of a step
+            # it has already caught up past is over there (§3.3: BAD_INDEX, "the step at #i
+            # is over"; seen 1 in 25 runs beside load); nothing else is refused.
+            for r in back.ctx.refusals:
+                if r.what in ("ActionCommit", "ActionReveal"):
+                    assert r.code.name == "WRONG_SEAT" or (
+                        r.code.name == "BAD_INDEX" and "is over" in r.message), r
         finally:
             await close_all([back, runner, other])
 
