@@ -163,8 +163,11 @@ def run_table(args: argparse.Namespace) -> Report:
         else:
             verb = "join" if args.mode == "join" else "watch"
             seats = " of 3 seats, 2 the checker's," if players == 3 else ""
+            # Our own peer as the one under test: a bot that stays for the departures and
+            # seats a bot for a departed checker (§5.9); without a policy it leaves.
+            ours = " --bot random --take-over-after 1" if verb == "join" else ""
             print(f"table{seats} open at {address} ({deck} deck): {verb} it with the peer "
-                  f"under test, e.g. hedgerow {verb} {address}")
+                  f"under test, e.g. ours: hedgerow {verb} {address}{ours}")
         sys.stdout.flush()
 
     async def check() -> Report:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -309,3 +310,19 @@ def test_a_runner_that_hands_back_without_seat_taken_is_caught_at_5_9(table: Tab
     assert bad["expected"].startswith("SeatTaken from the peer at which a takeover")
     # Only that scenario: the handback came, and the checker's seat is its own again.
     assert not_passed(results) == {"reclaim"}
+
+
+def test_the_printed_way_to_join_our_own_peer_conforms(table: Table) -> None:
+    """Without --json, ``check-peer join`` prints how to join it with our own peer; run as
+    printed (a bot peer with a takeover policy: one without leaves when the checker's seat
+    departs), every scenario passes."""
+    checker = table.start(["check-peer", "join", "petals", "--bind", "127.0.0.1",
+                           "--timeout", "10", "--wait", "60"], peer_env())
+    line = checker.wait_event(lambda e: "open at" in e.get("text", ""))["text"]
+    assert "(sealed deck)" in line, line
+    printed = shlex.split(line.split("e.g. ours: ", 1)[1])
+    assert printed[:2] == ["hedgerow", "join"] and "--take-over-after" in printed, line
+    table.start(printed[1:], peer_env())
+    status, _ = checker.finish(timeout=120)
+    assert status == 0, checker.lines[-3:]
+    assert checker.lines[-1].rstrip().endswith("the peer conforms"), checker.lines[-1]
