@@ -124,13 +124,16 @@ class _Watcher:
             if self.host_gone:
                 self.emit("host_gone", "the host is gone before play began; waiting for it to "
                           "re-open the table (hedgerow resume on the host's machine)")
-        if phase != self.phase:
+        entered = phase != self.phase
+        if entered:
             self._phase(phase)
+        freed = False
         for info in seats:
             old = self.links.get(info.seat)
             if info.link == old or info.link == Link.YOU:
                 continue
             self.links[info.seat] = info.link
+            freed |= info.link == Link.WAITING and old not in (None, Link.WAITING)
             who = f"seat {info.seat}" + (f" ({info.name})" if info.name else "")
             if info.link == Link.CONNECTED and old in (None, Link.WAITING) and \
                     phase == Phase.SEATING:
@@ -140,6 +143,10 @@ class _Watcher:
             elif info.link in (Link.LOST, Link.LEFT):
                 self.emit("link", f"{who} {info.link.value}", seat=info.seat,
                           link=info.link.value)
+        if freed and phase == Phase.SEATING and not entered:
+            # Back to seating with a seat free again (a seed round abandoned), though this
+            # loop never saw the seeding in between: say so as on entering seating.
+            self._phase(phase)
         self._history()
         if phase == Phase.PLAYING:
             index = seat.index
