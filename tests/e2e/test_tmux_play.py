@@ -64,7 +64,7 @@ class Terminal:
 
     def wait(self, condition: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
         """Poll the screen until ``condition(screen)`` holds on a settled screen (the same
-        on two captures 0.1 s apart, or the last one before the program ended: a capture
+        on two captures 0.03 s apart, or the last one before the program ended: a capture
         can fall in the middle of a redraw, and a half-written status line once failed a
         test under load); the screen."""
         deadline = time.monotonic() + timeout
@@ -73,7 +73,7 @@ class Terminal:
             screen = self.screen()
             if condition(screen):
                 held = screen
-                time.sleep(0.1)
+                time.sleep(0.03)
                 if self.screen() == screen:
                     return screen
             if not self.alive():
