@@ -32,9 +32,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from hedgerow.core.sealed import Key, Sealed
+from hedgerow.core.sealed import Key, Sealed, substitute
 from hedgerow.core.sealedtable import Obligations, Prepared, SealedTable, ShuffleJob
 from hedgerow.core.table import Applied
 from hedgerow.net import mentalpoker as mp
@@ -152,6 +152,9 @@ class Sealing:
         self._want_public: set[Key] = set()
         #: The cards a resting point showed to every seat, not open yet (`public_pending`).
         self._rest_public: set[Key] = set()
+        #: The cards each entry's resting point shows to every seat (its first look at the
+        #: views after that entry, §10.6), by the entry's index: what its hash covers.
+        self._rest_shown: dict[int, tuple[Key, ...]] = {}
         self._want_mine: set[Key] = set()
         self._sent_public: set[Key] = set()
         self.disclosed: dict[int, bytes] = {}
@@ -369,6 +372,7 @@ class Sealing:
 
     def _owe(self, owed: Obligations) -> None:
         """Send our keys for the cards seats must now be shown."""
+        self._rest_shown.setdefault(owed.index - 1, tuple(t.key for t in owed.public))
         self._rest_public.update(t.key for t in owed.public if t.key not in self.table.public)
         if self.secret is None:  # a watcher: it waits for the public keys of everyone
             self._want_public.update(t.key for t in owed.public)
@@ -572,6 +576,27 @@ class Sealing:
         if self._rest_public:
             self._rest_public -= self.table.public.keys()  # (opened by an action's reveals)
         return bool(self._rest_public)
+
+    def state_after(self, applied: Applied) -> Any:
+        """The public state the hash after ``applied``'s entry covers (docs/protocol.md
+        §10.4): the state after the entry with the faces of the cards its resting point
+        shows to every seat put in, and no card opened later (a read round for the next
+        action, say) — the same state however late this peer seals the entry.  A peer
+        seals an entry once those cards are open (`public_pending`); one still closed here
+        stays sealed in it (a log that lacks its keys replays to another hash)."""
+        public = self.table.public
+        faces: dict[Key, object] = {}
+        todo = [k for k in self._rest_shown.get(applied.entry.index, ()) if k in public]
+        while todo:  # (a face that is itself a token of an earlier deck is put in too)
+            key = todo.pop()
+            if key in faces:
+                continue
+            face = faces[key] = public[key]
+            if type(face) is Sealed and face.key in public:
+                todo.append(face.key)
+        if not faces:
+            return applied.after
+        return substitute(applied.after, faces, remember=self.table.mark_public)
 
     def quiet(self) -> bool:
         """Nothing owed, nothing waited for: the table rests."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.sealed import Key, Sealed
@@ -253,6 +253,11 @@ class SealedPlay:
         """True while cards every seat must see are not open yet (the entry that showed them
         is sealed, its hash sent, only then)."""
         return self.sealing is not None and self.sealing.public_pending()
+
+    def state_after(self, applied: Applied) -> Any:
+        """The public state the hash after ``applied``'s entry covers (`Sealing.state_after`;
+        at a table with no sealed deck, the state after it)."""
+        return applied.after if self.sealing is None else self.sealing.state_after(applied)
 
     def peer_back(self, key: bytes, *, restarted: bool = True) -> None:
         """The peer of ``key`` is back (it resumed, or its link returned): send it again

@@ -256,8 +256,8 @@ class SealedFollower:
 
     def _check(self, upto: int) -> Mismatch | None:
         """Compare every made entry up to ``upto`` with the log."""
-        table = self.table
-        assert table is not None
+        table, sealing = self.table, self.sealing
+        assert table is not None and sealing is not None
         while self._checked <= upto and self._checked in self._made:
             applied, item = self._made.pop(self._checked), self.logged[self._checked]
             entry = item.entry
@@ -269,8 +269,7 @@ class SealedFollower:
                 return Mismatch("digest", self._checked,
                                 "the replayed entry's digest differs from the log's",
                                 entry.digest, applied.entry.digest)
-            after = table.state if entry.index == table.index - 1 else applied.after
-            actual = table.entry_hash(applied.entry, after)
+            actual = table.entry_hash(applied.entry, sealing.state_after(applied))
             if actual != item.state_hash:
                 return Mismatch("state_hash", self._checked,
                                 f"the state hash after entry #{entry.index} is {actual.hex()}, "

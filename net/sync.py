@@ -136,6 +136,9 @@ class SealedDeck(Protocol):
     def public_pending(self) -> bool:
         """True while cards every seat must see are not open yet."""
 
+    def state_after(self, applied: Applied) -> Any:
+        """The public state the hash after ``applied``'s entry covers (§10.4)."""
+
     def pump(self) -> None:
         """Do what the sealed deck now owes (the table changed)."""
 
@@ -628,8 +631,8 @@ class Sync:
                 applied = self._unsealed.popleft()
                 entry = applied.entry
                 after = applied.after
-                if entry.index == table.index - 1 and isinstance(table, SealedTable):
-                    after = table.state  # with the cards shown to all since it was applied
+                if isinstance(table, SealedTable):
+                    after = self.sealed.state_after(applied)  # with its rest's public cards
                 state_hash = table.entry_hash(entry, after)
                 if isinstance(table, SealedTable) or len(self._undescribed) >= UNDESCRIBED_KEPT:
                     self.history.append(HistoryLine(
