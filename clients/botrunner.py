@@ -33,7 +33,7 @@ from hedgerow.core.game import Bot, BotSpec
 from hedgerow.core.playout import make_bots
 from hedgerow.core.table import Table
 from hedgerow.net.messages import LeaveReason, MotionKind, SeatEvent, SeatEventKind
-from hedgerow.net.seat import Link, Phase, Seat, SeatInfo
+from hedgerow.net.seat import Link, Phase, Seat, SeatInfo, within
 
 #: How long a halted seat waits for the remaining state hashes before it names who diverged.
 SETTLE_S = 3.0
@@ -326,10 +326,9 @@ class BotRunner:
                     return 1
                 last_change = loop.time()
                 continue
-            try:
-                await asyncio.wait_for(seat.changed(), 1.0)
+            if await within(seat.changed(), 1.0):
                 last_change = loop.time()
-            except TimeoutError:
+            else:
                 if self.stop is not None and self.stop():
                     emit("stopped", "stopping: the program that started this bot is gone")
                     return 1

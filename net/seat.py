@@ -215,11 +215,24 @@ class Changes:
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
                 return False
-            try:
-                await asyncio.wait_for(self.tick.wait(), remaining)
-            except TimeoutError:
+            if not await within(self.tick.wait(), remaining):
                 return predicate()
         return True
+
+
+async def within(awaitable: Awaitable[Any], timeout: float | None) -> bool:
+    """Await ``awaitable`` for at most ``timeout`` seconds; False when it did not come.
+
+    Not `asyncio.wait_for`: in Python 3.11 it returns the result and drops a cancel that
+    comes in the same turn of the loop, so a cancelled bot at a busy table played on
+    (tests/net/test_sealed_wait_resend.py hung so in its clean-up).  A cancel here always
+    reaches the caller."""
+    waiter = asyncio.ensure_future(awaitable)
+    try:
+        done, _ = await asyncio.wait((waiter,), timeout=timeout)
+    finally:
+        waiter.cancel()
+    return bool(done)
 
 
 def still_to_act(seat: Seat) -> tuple[int, ...]:
