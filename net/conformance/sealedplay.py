@@ -353,7 +353,7 @@ class SealedGame:
         while self.unsealed:
             applied = self.unsealed.popleft()
             entry = applied.entry
-            after = table.state if entry.index == table.index - 1 else applied.after
+            after = self._deck().sealing.state_after(applied)  # (§10.4: at its resting point)
             assert entry.index == len(s.ours), (entry.index, len(s.ours))
             s.ours.append(table.entry_hash(entry, after))
         for key, reports in s.theirs.items():
