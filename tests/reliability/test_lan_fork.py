@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e.helpers import PeerProcess, hedgerow, peer_env
@@ -32,25 +33,40 @@ from hedgerow.net.logfile import read_log
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("lan_ok")]
 
 
+#: The bot peers' arguments at the tables cut at a seat's own turn.
+BOT = ("--bot", "random", "--take-over-after", "3", "-v")
+
+
+def cut_at_its_turn(lan: Lan, envs: list[dict[str, str]],
+                    peers: list[PeerProcess]) -> dict[str, Any]:
+    """Seat a host and two joiners on ``lan`` (each put in ``peers`` as it starts, for the
+    caller to stop), then cut seat 2's port right after seat 1 played, at seat 2's own turn:
+    its bot waits 3 s before each move, and the partition must land inside that wait.  The
+    event of seat 1's action as the cut peer saw it."""
+    host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *BOT,
+                        "--delay", "0.7"], envs[0], lan[0].prefix())
+    peers.append(host)
+    address = host.wait_event("open")["address"]
+    peers.append(PeerProcess(["join", address, "--json", *BOT, "--delay", "0.7"], envs[1],
+                             lan[1].prefix()))
+    assert peers[1].wait_event("joined")["seat"] == 1
+    cut = PeerProcess(["join", address, "--json", *BOT, "--delay", "3"], envs[2],
+                      lan[2].prefix())
+    peers.append(cut)
+    assert cut.wait_event("joined")["seat"] == 2
+    before = cut.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 1
+                            and e.get("index", 0) >= 3, timeout=60)
+    lan.partition(2)  # seat 2's turn: its bot moves in 3 s, heard by nobody
+    return before
+
+
 def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finishes() -> None:
     with Lan(3) as lan:
         envs = [peer_env() for _ in range(3)]
-        bot = ("--bot", "random", "--take-over-after", "3", "-v")
-        host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *bot,
-                            "--delay", "0.7"], envs[0], lan[0].prefix())
-        peers = [host]
+        peers: list[PeerProcess] = []
         try:
-            address = host.wait_event("open")["address"]
-            peers.append(PeerProcess(["join", address, "--json", *bot, "--delay", "0.7"],
-                                     envs[1], lan[1].prefix()))
-            assert peers[1].wait_event("joined")["seat"] == 1
-            cut = PeerProcess(["join", address, "--json", *bot, "--delay", "3"], envs[2],
-                              lan[2].prefix())
-            peers.append(cut)
-            assert cut.wait_event("joined")["seat"] == 2
-            cut.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 1
-                           and e.get("index", 0) >= 3, timeout=60)
-            lan.partition(2)  # seat 2's turn: its bot moves in 3 s, heard by nobody
+            cut_at_its_turn(lan, envs, peers)
+            cut = peers[2]
             time.sleep(12)
             lan.heal(2)
             results = [p.finish(timeout=120) for p in peers]

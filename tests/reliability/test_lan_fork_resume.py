@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 from e2e.helpers import PeerProcess, hedgerow, peer_env
 from reliability.lan import Lan
+from reliability.test_lan_fork import BOT, cut_at_its_turn
 
 from hedgerow.net.logfile import read_log
 
@@ -26,30 +27,18 @@ pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("lan_ok")]
 def test_a_seat_cut_off_at_its_own_turn_and_restarted_takes_its_entry_back() -> None:
     with Lan(3) as lan:
         envs = [peer_env() for _ in range(3)]
-        bot = ("--bot", "random", "--take-over-after", "3", "-v")
-        host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *bot,
-                            "--delay", "0.7"], envs[0], lan[0].prefix())
-        peers = [host]
+        peers: list[PeerProcess] = []
         try:
-            address = host.wait_event("open")["address"]
-            peers.append(PeerProcess(["join", address, "--json", *bot, "--delay", "0.7"],
-                                     envs[1], lan[1].prefix()))
-            assert peers[1].wait_event("joined")["seat"] == 1
-            cut = PeerProcess(["join", address, "--json", *bot, "--delay", "1.5"], envs[2],
-                              lan[2].prefix())
-            peers.append(cut)
-            assert cut.wait_event("joined")["seat"] == 2
-            log = cut.wait_event("start", timeout=60)["log"]
-            before = cut.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 1
-                                    and e.get("index", 0) >= 3, timeout=60)
-            lan.partition(2)  # seat 2's turn: its bot moves in 1.5 s, heard by nobody
+            before = cut_at_its_turn(lan, envs, peers)
+            host, cut = peers[0], peers[2]
+            log = cut.wait_event("start")["log"]
             own = cut.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 2
                                  and e.get("index", 0) > before["index"], timeout=30)
             cut.kill()  # and the process dies, still cut off
             host.wait_event(lambda e: e.get("event") == "action" and e.get("seat") == 2
                             and e.get("index") == own["index"], timeout=60)  # the bot's
             lan.heal(2)
-            back = PeerProcess(["resume", log, "--json", *bot, "--delay", "0.7"], envs[2],
+            back = PeerProcess(["resume", log, "--json", *BOT, "--delay", "0.7"], envs[2],
                                lan[2].prefix())
             peers.append(back)
             results = [p.finish(timeout=180) for p in (host, peers[1], back)]
