@@ -61,7 +61,7 @@ from hedgerow.core.sealed import plain
 from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import Applied
 from hedgerow.net.messages import SeatEventKind
-from hedgerow.net.seat import Link, Phase, SeatInfo
+from hedgerow.net.seat import Link, Phase, SeatInfo, within
 from hedgerow.net.watching import Spectator
 
 #: The line under the results of a sealed game.
@@ -328,7 +328,7 @@ async def run_live(spectator: Spectator, where: str, *, seat: int = 0,
             left = None if end is None else end - loop.time()
             if left is not None and left <= 0:
                 break
-            await asyncio.wait_for(spectator.changed(), left)
+            await within(spectator.changed(), left)  # (a cancel always gets through)
         film = films.film()
         if film is None:
             print("The host left before the game began." if spectator.host == Link.LEFT
