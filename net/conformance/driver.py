@@ -31,6 +31,7 @@ from hedgerow.net.messages import (
     ErrorCode,
     ErrorMsg,
     Heartbeat,
+    Leave,
     SealHeld,
 )
 from hedgerow.net.transport import Node, Received
@@ -208,9 +209,12 @@ class Driver:
         errors: list[ErrorMsg] = []
         from_key = body_is(ErrorMsg, key)
         while True:
-            item = await self.next(from_key, section,
-                                   "an Error(WRONG_TABLE) for a Heartbeat whose table_id is "
-                                   "not the table's (the checker's sentinel)")
+            try:
+                item = await self.next(from_key, section,
+                                       "an Error(WRONG_TABLE) for a Heartbeat whose table_id "
+                                       "is not the table's (the checker's sentinel)")
+            except Deviation as unanswered:
+                raise self._left_instead(key, unanswered) from None
             assert item.env is not None and isinstance(item.env.body, ErrorMsg)
             error = item.env.body
             if error.ref_seq == sentinel:
@@ -225,6 +229,15 @@ class Driver:
                 assert item.env is not None and isinstance(item.env.body, ErrorMsg)
                 errors.append(item.env.body)
         return errors
+
+    def _left_instead(self, key: bytes, unanswered: Deviation) -> Deviation:
+        """``unanswered``, naming the `Leave` ``key`` sent meanwhile when there is one: a
+        peer that left the table answers no sentinel, and its `Leave` says why."""
+        leave = next((item for item in self.backlog if body_is(Leave, key)(item)), None)
+        if leave is None:
+            return unanswered
+        return Deviation(unanswered.section, unanswered.expected,
+                         "nothing: the peer left the table instead, " + describe(leave))
 
     async def refusal(self, key: bytes, data: bytes, seq: int | None, code: ErrorCode,
                       section: str, *, ref_index: int | None = None,
