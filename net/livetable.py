@@ -176,13 +176,17 @@ class LiveTable:
         return None
 
     def state_hash(self) -> bytes | None:
-        """The state hash after the last checked entry, as the players report it."""
+        """The state hash after the last checked entry, as the players report it (and as
+        it was checked against the log's): at a sealed table the public state at that
+        entry's resting point (docs/protocol.md §10.4), never with the cards the stream
+        opened since for a later entry (a public reveal round for the next action comes
+        before its entry, §10.7), which ``table.reported_hash()`` would hash in."""
         table = self.table
         if table is None or not self.history:
             return None
         last = self.history[-1]
-        if last.entry.index == table.index - 1:
-            return table.reported_hash()
+        if self._follower is not None:
+            return self._follower.hash_after(last)
         return table.entry_hash(last.entry, last.after)
 
     def state(self) -> Any:

@@ -254,10 +254,16 @@ class SealedFollower:
         self._take(done)
         return None
 
-    def _check(self, upto: int) -> Mismatch | None:
-        """Compare every made entry up to ``upto`` with the log."""
+    def hash_after(self, applied: Applied) -> bytes:
+        """The state hash the players report after ``applied``'s entry (docs/protocol.md
+        §10.4): of the public state at the entry's resting point, whatever the records
+        opened since (the cards a public reveal round showed for a later entry)."""
         table, sealing = self.table, self.sealing
         assert table is not None and sealing is not None
+        return table.entry_hash(applied.entry, sealing.state_after(applied))
+
+    def _check(self, upto: int) -> Mismatch | None:
+        """Compare every made entry up to ``upto`` with the log."""
         while self._checked <= upto and self._checked in self._made:
             applied, item = self._made.pop(self._checked), self.logged[self._checked]
             entry = item.entry
@@ -269,7 +275,7 @@ class SealedFollower:
                 return Mismatch("digest", self._checked,
                                 "the replayed entry's digest differs from the log's",
                                 entry.digest, applied.entry.digest)
-            actual = table.entry_hash(applied.entry, sealing.state_after(applied))
+            actual = self.hash_after(applied)
             if actual != item.state_hash:
                 return Mismatch("state_hash", self._checked,
                                 f"the state hash after entry #{entry.index} is {actual.hex()}, "
