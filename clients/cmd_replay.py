@@ -108,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         record["index"] = result.problem.index
     table = report.table
     if table is not None and report.mismatch is None:
-        record["state_hash"] = table.reported_hash().hex()
+        # (after the last entry, as its players reported it: §10.4 at a sealed table)
+        record["state_hash"] = report.state_hash.hex() if report.state_hash else None
         outcome = table.outcome()
         record["outcome"] = outcome_data(outcome) if outcome is not None else None
         if show and outcome is not None:  # who won, as the results screen said it

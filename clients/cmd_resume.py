@@ -253,7 +253,7 @@ def finished_record(path: Path, seat: int, plugins: Any) -> dict[str, Any]:
         "phase": "finished",
         "actions": replayed.index,
         "outcome": outcome_data(outcome) if outcome is not None else None,
-        "state_hash": replayed.reported_hash().hex(),
+        "state_hash": done.state_hash.hex() if done.state_hash else None,
         "log": str(path),
         "problem": None,
         "seat_events": seat_event_records(read.events),

@@ -185,8 +185,9 @@ class LiveTable:
         if table is None or not self.history:
             return None
         last = self.history[-1]
-        if self._follower is not None:
-            return self._follower.hash_after(last)
+        sealing = self._follower.sealing if self._follower is not None else None
+        if sealing is not None:
+            return sealing.hash_after(last)
         return table.entry_hash(last.entry, last.after)
 
     def state(self) -> Any:

@@ -21,14 +21,20 @@ from hedgerow.net.sealverify import Verdict, Watch
 @dataclass(frozen=True, slots=True)
 class Replayed:
     """A log replayed: the table (None when it could not be built), how many entries checked
-    out, the first mismatch, and for a sealed log the verdict of its disclosed secrets (None
-    while some party's secret is missing from the log)."""
+    out, the first mismatch, for a sealed log the verdict of its disclosed secrets (None
+    while some party's secret is missing from the log), and ``state_hash``: the hash after
+    the last entry that checked out, as its players reported it (before any entry, the
+    initial state's; None without a table).  At a sealed table that is the public state at
+    the entry's resting point (docs/protocol.md §10.4), which ``table.reported_hash()`` is
+    not when the log ends after cards opened for a next entry it lacks (a public reveal
+    round, §10.7)."""
 
     table: Table | None
     applied: int
     mismatch: Mismatch | None
     sealed: bool = False
     verdict: Verdict | None = None
+    state_hash: bytes | None = None
 
 
 def replay(ruleset: Ruleset, result: LogReadResult, *,
@@ -40,8 +46,18 @@ def replay(ruleset: Ruleset, result: LogReadResult, *,
     header = result.header
     assert header is not None
     if not is_sealed(result):
-        report = replay_log(ruleset, header, result.entries, on_step=on_step)
-        return Replayed(report.table, report.applied, report.mismatch)
+        last: list[Applied] = []
+
+        def step(table: Table, applied: Applied) -> None:
+            last[:] = [applied]
+            if on_step is not None:
+                on_step(table, applied)
+
+        report = replay_log(ruleset, header, result.entries, on_step=step)
+        done = report.table
+        return Replayed(done, report.applied, report.mismatch, state_hash=None if done is None
+                        else done.entry_hash(last[0].entry, last[0].after) if last
+                        else done.reported_hash())
     if ruleset.fingerprint != header.fingerprint:
         return Replayed(None, 0, Mismatch("rules", None, f"the log was played with "
                                           f"{header.fingerprint}, but these rules are "
@@ -55,7 +71,10 @@ def replay(ruleset: Ruleset, result: LogReadResult, *,
     sealing = sealed.sealing
     if sealed.mismatch is None and sealing is not None and sealing.all_disclosed:
         verdict = sealing.verdict(watch)
-    return Replayed(sealed.table, sealed.applied, sealed.mismatch, True, verdict)
+    table = sealed.table
+    state_hash = None if sealing is None or table is None else \
+        sealing.hash_after(sealed.history[-1]) if sealed.history else table.reported_hash()
+    return Replayed(sealed.table, sealed.applied, sealed.mismatch, True, verdict, state_hash)
 
 
 def verify(ruleset_factory: Callable[[LogHeader], Ruleset], result: LogReadResult

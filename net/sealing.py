@@ -598,6 +598,12 @@ class Sealing:
             return applied.after
         return substitute(applied.after, faces, remember=self.table.mark_public)
 
+    def hash_after(self, applied: Applied) -> bytes:
+        """The state hash after ``applied``'s entry as every peer reports and logs it
+        (docs/protocol.md §10.4): `state_after`'s, bound to the entry — a log's replay and
+        a spectator check it, and show it, so."""
+        return self.table.entry_hash(applied.entry, self.state_after(applied))
+
     def quiet(self) -> bool:
         """Nothing owed, nothing waited for: the table rests."""
         return (self.table.waiting is None and not self._want_public and not self._want_mine)

@@ -12,8 +12,10 @@ doing again what the peer did, in the same order:
   (``LoggedEntry.reveals``); chance entries are made by the table itself once the
   shuffle's passes are in, and compared with the log's;
 * when the replay reaches an entry's record in the file, every record written before it
-  has been handled, so the state hash is compared then: the hash after the cards shown to
-  everyone at that point, as the peer computed it when it sealed the entry.
+  has been handled, so the state hash is compared then: the hash of the public state at
+  the entry's resting point (docs/protocol.md §10.4, `Sealing.hash_after`), as every peer
+  computes it however late it sealed the entry (the cards of a read round for the next
+  action, logged before the entry by a peer that sealed it late, are not in it).
 
 The same replay serves a peer that resumes (`hedgerow resume`: with its secret, so that its
 `Sealing` goes on from there) and anyone who verifies a finished log (`hedgerow replay
@@ -254,16 +256,10 @@ class SealedFollower:
         self._take(done)
         return None
 
-    def hash_after(self, applied: Applied) -> bytes:
-        """The state hash the players report after ``applied``'s entry (docs/protocol.md
-        §10.4): of the public state at the entry's resting point, whatever the records
-        opened since (the cards a public reveal round showed for a later entry)."""
-        table, sealing = self.table, self.sealing
-        assert table is not None and sealing is not None
-        return table.entry_hash(applied.entry, sealing.state_after(applied))
-
     def _check(self, upto: int) -> Mismatch | None:
         """Compare every made entry up to ``upto`` with the log."""
+        sealing = self.sealing
+        assert sealing is not None
         while self._checked <= upto and self._checked in self._made:
             applied, item = self._made.pop(self._checked), self.logged[self._checked]
             entry = item.entry
@@ -275,7 +271,7 @@ class SealedFollower:
                 return Mismatch("digest", self._checked,
                                 "the replayed entry's digest differs from the log's",
                                 entry.digest, applied.entry.digest)
-            actual = self.hash_after(applied)
+            actual = sealing.hash_after(applied)
             if actual != item.state_hash:
                 return Mismatch("state_hash", self._checked,
                                 f"the state hash after entry #{entry.index} is {actual.hex()}, "
