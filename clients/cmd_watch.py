@@ -156,7 +156,8 @@ def live_seat(spectator: Spectator, wanted: str | None) -> int:
 async def follow_json(spectator: Spectator) -> int:
     """Print the table as it goes, one JSON object a line, until the game ends or the host
     leaves: ``watching`` (the seating), ``watchers``, ``away``, ``entry`` (each move), then
-    ``result`` (the outcome and the state hash every player ends on)."""
+    ``result`` (the outcome, and the state hash after the last entry it checked as the
+    players reported it: the one they end on once the game ended, `LiveTable.state_hash`)."""
     from hedgerow.core.outcome import outcome_data
     from hedgerow.core.sealed import plain
     from hedgerow.net.seat import Link
