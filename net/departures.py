@@ -287,8 +287,9 @@ class Departures:
         if unanswered and self.ctx.now() - self.resumed_at < ANSWER_WAIT_S:
             return True
         if unanswered:
-            log.info("no answer from %s since we resumed; acting without it",
-                     ", ".join(m.label() for m in unanswered))
+            log.info("no answer from %s since we resumed%s",
+                     ", ".join(m.label() for m in unanswered),
+                     "" if self.rollback.inquiry is not None else "; acting without it")
         for member in unanswered:
             if member.link == Link.WAITING:
                 # Not heard from at all since we came back: its player is away too (they
@@ -351,6 +352,18 @@ class Departures:
         table = self.ctx.table
         return self.handed_back is None or (table is not None
                                             and table.index >= self.handed_back)
+
+    def catching_up(self, syncing: bool) -> Refusal | None:
+        """Why this seat may not act while it catches up with the table (``syncing``: play
+        has not caught up yet), or None.  A resumed process that asks the others what they
+        hold of its log (§5.9, a cut seat that restarts) says so, naming the seats it still
+        waits for (code "asking"): its catch-up waits for that."""
+        asking = self.rollback.asking(self.runs)
+        if asking is not None:
+            return Refusal("asking", asking)
+        if syncing:
+            return Refusal("syncing", "this seat is still catching up with the table")
+        return None
 
     @property
     def runs(self) -> dict[int, Takeover]:
@@ -811,7 +824,7 @@ class Departures:
         """Once every seat answered what it holds of our log: take back what nobody holds of
         ours (`Rollback.settle`), then believe the ``SeatTaken`` and a handback that came
         meanwhile, and catch up with the table."""
-        inquiry = self.rollback.inquiry_done()
+        inquiry = self.rollback.inquiry_done(self.runs)
         if inquiry is None:
             return
         event = self.rollback.settle(inquiry)

@@ -305,8 +305,8 @@ class Peer:
         """Why this seat may not act at all now, whatever the rules say (None: it may)."""
         if self.ctx.table is None or self.ctx.phase != Phase.PLAYING:
             return Refusal("wrong_phase", f"the table is {self.ctx.phase.value}, not playing")
-        if self.sync.syncing:
-            return Refusal("syncing", "this seat is still catching up with the table")
+        if (catching_up := self.departures.catching_up(self.sync.syncing)) is not None:
+            return catching_up
         if not self.ready:
             return Refusal("starting", "waiting for every peer to start the table")
         if not self.departures.may_act():

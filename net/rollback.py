@@ -36,6 +36,22 @@ its end) says what that seat holds of ours.  From the latest such index on nobod
 entries; if one of ours is among them, they are taken back as a live cut seat's are, then
 the ``SeatTaken`` is believed (§5.9).
 
+*A seat that does not answer* (lost: its link silent, though it has not left).  Waiting for
+it open-endedly left the resumed player before a table that never started again, with
+nothing saying why; deciding without it risks taking back an entry it holds (a fork when it
+returns).  The table's own departure machinery does not end the wait: a lost seat never
+becomes *left* by itself, and a bot cannot be seated for it while we ask (our player may not
+propose it before we caught up, and we vote on the motion with our own log's index).  So we
+go on without a lost seat only when the answers in hand decide (`decided`): nothing of ours
+would be taken back, or a seat that answered holds *another* entry than ours where the
+answers leave our log, so the table's entry there is not ours and no seat on the table's
+chain holds ours from there (one that did would be forked from the one that answered
+already).  Otherwise (every answer is a prefix of our log and the silent seat, the runner
+say, may hold its bot's entry there) we keep asking and take nothing back, and say whom we
+wait for and for how long: to the player (``held_back``, code "asking", `asking`) and in the
+log at each new ask, every `DOUBT_S` seconds.  The player may leave meanwhile.  A seat that
+left, or that a bot plays here, is not waited for.
+
 A rollback is logged: a ``ROLLBACK`` seat event after the entries it voids (which stay in
 the file), so the log reads, replays and resumes as the table's (§6).  Until the runner's
 ``SeatTaken`` comes, a hash that differs from ours on such an entry is *doubted*, not a
@@ -46,6 +62,7 @@ halts as for any desync.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -108,13 +125,21 @@ class Inquiry:
     """A resumed process told of a takeover of its seat from ``taken.index``, before the end
     of its log: the ``SeatTaken`` (and its sender), a ``SeatHandback`` that came meanwhile,
     and for each other seat that answered, the first index from ``taken.index`` on where its
-    log leaves ours (it holds our entries before it, none from it)."""
+    log leaves ours (it holds our entries before it, none from it), and the seats whose log
+    holds another entry there (``differs``; the others' logs end there).  ``began``: when
+    we first asked; ``asked_at``: when we last asked those that have not answered."""
 
     taken: SeatTaken
     teller: Member
     asked_at: float
+    began: float = 0.0
     handback: tuple[Received, Envelope, Member, SeatHandback] | None = None
     leaves: dict[int, int] = field(default_factory=dict)
+    differs: set[int] = field(default_factory=set)
+
+    def start(self) -> int:
+        """The first index from which no seat that answered holds our entries."""
+        return max([self.taken.index, *self.leaves.values()])
 
 
 class Rollback:
@@ -238,7 +263,8 @@ class Rollback:
 
     def inquire(self, body: SeatTaken, teller: Member) -> None:
         """Ask every other seat for its entries from ``body.index`` (`Inquiry`)."""
-        self.inquiry = Inquiry(body, teller, self.ctx.now())
+        now = self.ctx.now()
+        self.inquiry = Inquiry(body, teller, now, now)
         log.info("a takeover of our seat from entry #%d, which our log passes: asking every "
                  "seat which of our entries from there it holds", body.index)
         self.play.request_catch_up(None, body.index)
@@ -257,34 +283,112 @@ class Rollback:
             while leaves < table.index and theirs.get(leaves) == table.entries[leaves]:
                 leaves += 1
             inquiry.leaves[member.seat] = leaves
+            inquiry.differs.discard(member.seat)
+            if leaves < table.index and leaves in theirs:
+                inquiry.differs.add(member.seat)
+            self.ctx.notify()
         return True
 
-    def inquiry_done(self) -> Inquiry | None:
-        """The inquiry, once every other seat that has not left answered it (then it is
-        over: `settle`); None while some still have to (they are asked again every
-        `DOUBT_S` seconds)."""
+    def waited(self, bots: Collection[int]) -> list[Member]:
+        """The seats the inquiry still waits for: every other seat that has not answered,
+        unless it left or a bot plays it here (``bots``: the table goes on without its own
+        process, and the bot's runner answers for the table)."""
         inquiry, roster = self.inquiry, self.ctx.roster
         if inquiry is None or roster is None:
+            return []
+        return [m for m in roster.others() if m.link != Link.LEFT and m.seat not in bots
+                and m.seat not in inquiry.leaves]
+
+    def decided(self, inquiry: Inquiry) -> str | None:
+        """Why the answers in hand settle the inquiry whatever the seats that did not answer
+        hold (None: they do not).  Either no entry of our seat is left from where nobody who
+        answered holds ours (nothing would be taken back), or a seat that answered holds
+        *another* entry there than ours: the table's entry at that index is not ours, so a
+        seat on the table's chain holds none of ours from there (one that held ours there
+        would be forked from that seat already, whatever we do)."""
+        table = self.ctx.table
+        if table is None:
             return None
-        waiting = [m for m in roster.others()
-                   if m.link != Link.LEFT and m.seat not in inquiry.leaves]
+        start = inquiry.start()
+        if not any(entry.seat == self.ctx.seat for entry in table.entries[start:]):
+            return (f"the seats that answered hold every entry of ours up to #{start - 1}, "
+                    f"and none of ours comes after")
+        other = sorted(s for s in inquiry.differs if inquiry.leaves[s] == start)
+        if other:
+            return f"seat {other[0]} holds another entry #{start} than ours"
+        return None
+
+    def inquiry_done(self, bots: Collection[int] = ()) -> Inquiry | None:
+        """The inquiry, once it can be settled (then it is over: `settle`): every other seat
+        that has not left and that no bot plays here (``bots``) answered it, or those that
+        did not are lost here (§5.8) and the answers in hand decide (`decided`).  None while
+        it waits: the seats it waits for are asked again every `DOUBT_S` seconds, and the
+        log says whom it waits for and why each time (`asking` tells the player)."""
+        inquiry = self.inquiry
+        if inquiry is None:
+            return None
+        waiting = self.waited(bots)
         if waiting:
-            if self.ctx.now() - inquiry.asked_at >= DOUBT_S:
-                inquiry.asked_at = self.ctx.now()
-                for member in waiting:
-                    self.play.request_catch_up(member, inquiry.taken.index)
-            return None
+            lost = all(m.link == Link.LOST for m in waiting)
+            why = self.decided(inquiry) if lost else None
+            if why is None:
+                if self.ctx.now() - inquiry.asked_at >= DOUBT_S:
+                    inquiry.asked_at = self.ctx.now()
+                    for member in waiting:
+                        self.play.request_catch_up(member, inquiry.taken.index)
+                    log.warning("still waiting for %s to say which of our entries from #%d it "
+                                "holds (asked again): until then this seat does not play "
+                                "(a bot played it from #%d meanwhile, and our own entries "
+                                "there may or may not be the table's)",
+                                self._silent(waiting, inquiry), inquiry.taken.index,
+                                inquiry.taken.index)
+                    self.ctx.notify()
+                return None
+            log.warning("going on without an answer from %s: %s", self._silent(waiting, inquiry),
+                        why)
         self.inquiry = None
         return inquiry
 
+    def asking(self, bots: Collection[int] = ()) -> str | None:
+        """While the inquiry waits: for the player, whom it waits for and why (None: no
+        inquiry is open)."""
+        inquiry = self.inquiry
+        if inquiry is None:
+            return None
+        waiting = self.waited(bots)
+        lead = (f"a bot played this seat from move #{inquiry.taken.index} while it was away; "
+                f"asking the others which of its moves they hold")
+        if not waiting:
+            return lead
+        names = " and ".join(self._named(m) for m in waiting)
+        return (f"{lead}: no answer yet from {names}; this seat plays again once "
+                f"{'it answers or leaves' if len(waiting) == 1 else 'they answer or leave'}")
+
+    def _named(self, member: Member) -> str:
+        """A seat waited for, in words for the player: its name and whether it is lost."""
+        name = member.info.display_name or f"seat {member.seat}"
+        return f"{name} (lost)" if member.link == Link.LOST else name
+
+    def _silent(self, waiting: list[Member], inquiry: Inquiry) -> str:
+        """The seats waited for, for the log: each with how long it has been silent."""
+        now = self.ctx.now()
+        words = []
+        for m in waiting:
+            since = now - (m.last_seen if m.last_seen > inquiry.began else inquiry.began)
+            state = {Link.LOST: "lost", Link.WAITING: "not heard from since we resumed"
+                     }.get(m.link, m.link.value)
+            words.append(f"{m.label()} ({state}, silent for {since:.0f} s)")
+        return ", ".join(words)
+
     def settle(self, inquiry: Inquiry) -> SeatEvent | None:
-        """Every seat answered: take back our entries from where nobody holds them, when one
-        of them is our own seat's (the ``ROLLBACK`` event; None when nothing is taken back,
-        or when a sealed table stops instead)."""
+        """Every seat answered, or the answers in hand decide (`inquiry_done`): take back our
+        entries from where no seat that answered holds them, when one of them is our own
+        seat's (the ``ROLLBACK`` event; None when nothing is taken back, or when a sealed
+        table stops instead)."""
         table, book = self.ctx.table, self.ctx.hashes
         if table is None or book is None or self.ctx.writer is None:
             return None
-        start = max([inquiry.taken.index, *inquiry.leaves.values()])
+        start = inquiry.start()
         if not any(entry.seat == self.ctx.seat for entry in table.entries[start:]):
             return None
         book.agreed = start  # (what the others showed that they hold; nothing from there)

@@ -278,7 +278,9 @@ class Seat(Protocol):
     def held_back(self) -> Refusal | None:
         """Why this seat may not act now while play is on, though it may be its turn: its
         ``code`` is "syncing" (it is catching up with the table), "starting" (a peer has
-        not started the table yet), "taken_over" (a bot plays it until it hands it back) or
+        not started the table yet), "taken_over" (a bot plays it until it hands it back),
+        "asking" (resumed after a bot played it, it asks the others which of its own moves
+        they hold, naming whom it still waits for, docs/protocol.md §5.9) or
         "dealing" (its cards are being shown to it, a moment); None when nothing holds it
         back."""
 

@@ -348,6 +348,8 @@ def title(state: SeatState, width: int) -> StyleAndTextTuples:
         right = ("class:title", f" {state.phase.value.capitalize()}… ")
     elif (held := state.held_by_deck()) is not None:
         right = ("class:title", DECK_TITLES[held])
+    elif state.held is not None and state.held.code == "asking":
+        right = ("class:title", " Asking the table… ")
     elif state.seat.seat in state.active and state.held is not None:
         right = ("class:title", " Catching up… " if state.held.code == "syncing"
                  else " Your turn: not yet ")

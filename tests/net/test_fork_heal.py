@@ -16,19 +16,16 @@ real processes on a simulated LAN is tests/reliability/test_lan_fork.py.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from departing import WAIT, close_all, crash, fast, plugins, run, table, verified
+from departing import WAIT, close_all, fast, plugins, run, table, verified
+from forking import cut, forked, other_than_the_bot, restarted, to_turn_of
 
 from hedgerow.clients.botrunner import play_bot
-from hedgerow.core.actions import Action
 from hedgerow.core.errors import Refusal
-from hedgerow.core.game import BotSpec
-from hedgerow.core.playout import make_bots
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.core.table import Table
 from hedgerow.net.keys import generate
-from hedgerow.net.launch import host_table, join_table, resume_table
+from hedgerow.net.launch import host_table, join_table
 from hedgerow.net.logfile import read_log
 from hedgerow.net.messages import (
     LogHeader,
@@ -40,44 +37,6 @@ from hedgerow.net.messages import (
 )
 from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
-
-
-def cut(peer: Peer) -> list[bool]:
-    """Cut ``peer`` off both ways until the returned flag's first item is set to False."""
-    on = [True]
-    accept, send, reply = peer._accept, peer.ctx.node.send, peer.ctx.node.reply
-    peer._accept = lambda rx, env: None if on[0] else accept(rx, env)  # type: ignore
-    peer.ctx.node.send = lambda key, data: False if on[0] else send(key, data)  # type: ignore
-    peer.ctx.node.reply = lambda route, data: False if on[0] else reply(route, data)  # type: ignore
-    return on
-
-
-async def to_turn_of(peers: list[Peer], seat: int) -> None:
-    """Play each seat's first legal action until it is ``seat``'s turn (every peer agrees)."""
-    for _ in range(50):
-        for p in peers:
-            assert await p.wait_until(lambda p=p: p.index == peers[0].index and p.ready, WAIT)
-        active = peers[0].active_seats()
-        if active == (seat,):
-            return
-        mover = next(p for p in peers if p.seat == active[0])
-        assert await mover.wait_until(lambda m=mover: bool(m.legal_actions()), WAIT)
-        assert await mover.submit(mover.legal_actions()[0]) is None
-        index = mover.index
-        for p in peers:
-            assert await p.wait_until(lambda p=p, i=index: p.index >= i, WAIT)
-    raise AssertionError(f"never seat {seat}'s turn")
-
-
-def other_than_the_bot(peer: Peer, spec: BotSpec) -> Action:
-    """A legal action of ``peer``'s seat other than the one a bot taking the seat over now
-    would choose first (its stream is the table's: `hedgerow.core.playout.make_bots`)."""
-    table = peer.ctx.table
-    assert table is not None and peer.seed is not None
-    legal = list(peer.legal_actions())
-    bot = make_bots(peer.ruleset, peer.players, peer.seed, [spec])[peer.seat]
-    theirs = bot.choose(table.view(peer.seat), table.legal_actions(peer.seat))
-    return next(a for a in legal if a != theirs)
 
 
 def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_plays_on() -> None:
@@ -144,51 +103,6 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_plays_on() -> N
     run(main())
 
 
-class SlowLink:
-    """``peer`` holds back what ``sender`` sends it, in order, until `release` (a slow link
-    from that one peer)."""
-
-    def __init__(self, peer: Peer, sender: Peer) -> None:
-        self.held: list[tuple[Any, Any]] | None = []
-        self.accept, key = peer._accept, sender.identity.public
-
-        def accept(rx: Any, env: Any) -> None:
-            if self.held is not None and rx.sender == key:
-                self.held.append((rx, env))
-            else:
-                self.accept(rx, env)
-        peer._accept = accept  # type: ignore[method-assign]
-
-    def release(self) -> None:
-        held, self.held = self.held or [], None
-        for rx, env in held:
-            self.accept(rx, env)
-
-
-async def forked(peers: list[Peer], spec: BotSpec) -> tuple[int, list[bool], SlowLink,
-                                                            list[asyncio.Future[int]]]:
-    """Seat 2 cut off at its own turn plays its own #N; the others seat a bot that plays
-    another #N.  (N, the cut, the runner's slow link to seat 2, the others' bot runners.)"""
-    runner, other, victim = peers
-    await to_turn_of(peers, 2)
-    fork = victim.index
-    link = cut(victim)
-    deaf = SlowLink(victim, runner)
-    assert await victim.submit(other_than_the_bot(victim, spec)) is None
-    for p in (runner, other):
-        assert await p.wait_until(lambda p=p: p.seats()[2].link == Link.LOST, WAIT)
-    assert await victim.wait_until(
-        lambda: {0, 1} <= victim.departures.rollback.lost_since(fork, victim.departures.lost_seen),
-        WAIT)
-    other.departures.accept = lambda motion: True
-    assert isinstance(runner.departures.propose(MotionKind.TAKEOVER, 2, "random"), SeatMotion)
-    assert await other.wait_until(lambda: 2 in other.departures.runs, WAIT)
-    bots = [asyncio.ensure_future(play_bot(p, spec, delay=0.05)) for p in (runner, other)]
-    assert await other.wait_until(
-        lambda: any(e.seat == 2 and e.index == fork for e in other.entries()), WAIT)
-    return fork, link, deaf, bots
-
-
 def test_a_differing_hash_before_the_takeover_is_told_is_doubted_not_a_desync() -> None:
     """Messages sent during the cut arrive in any order across links: another seat's hash
     of the table's #N (here a StateHash; at a simultaneous step a commitment carries them)
@@ -203,6 +117,7 @@ def test_a_differing_hash_before_the_takeover_is_told_is_doubted_not_a_desync() 
         try:
             fork, link, deaf, bots = await forked(peers, spec)
             link[0] = False  # the link returns, but the runner's messages are slow
+            other.sync.seal()  # (the bot's #N is in its table: its hash, once sealed)
             assert other.ctx.hashes is not None
             member = other.ctx.roster.by_seat(2) if other.ctx.roster else None
             assert member is not None
@@ -241,6 +156,7 @@ def test_a_doubt_no_takeover_explains_halts_as_a_desync(monkeypatch) -> None:
         try:
             fork, link, _deaf, bots = await forked(peers, spec)
             link[0] = False  # (the runner's messages never come)
+            other.sync.seal()
             assert other.ctx.hashes is not None
             member = other.ctx.roster.by_seat(2) if other.ctx.roster else None
             assert member is not None
@@ -433,10 +349,7 @@ def test_a_seat_cut_off_at_its_own_turn_that_restarts_takes_its_entry_back() -> 
             mine = victim.entries()[fork]
             log_path = victim.log_path()
             assert log_path is not None
-            await crash(victim)  # still cut off, the process dies; its player resumes it
-            back = await resume_table(log_path, identity=victim.identity, plugins=plugins())
-            assert isinstance(back, Peer)
-            fast([back])
+            back = await restarted(victim)  # still cut off, the process dies; resumed
             assert await back.wait_until(lambda: back.departures.handed_back is not None,
                                          WAIT), back.problem()
             assert back.phase() == Phase.PLAYING, back.problem()

@@ -13,21 +13,11 @@ from __future__ import annotations
 import asyncio
 
 from departing import WAIT, close_all, events_of, fast, plugins, run, table
+from forking import cut
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.messages import MotionKind, SeatEventKind, SeatMotion
-from hedgerow.net.peer import Peer
 from hedgerow.net.seat import Link, Phase
-
-
-def cut(peer: Peer) -> list[bool]:
-    """Cut ``peer`` off both ways until the returned flag's first item is set to False."""
-    on = [True]
-    accept, send, reply = peer._accept, peer.ctx.node.send, peer.ctx.node.reply
-    peer._accept = lambda rx, env: None if on[0] else accept(rx, env)  # type: ignore
-    peer.ctx.node.send = lambda key, data: False if on[0] else send(key, data)  # type: ignore
-    peer.ctx.node.reply = lambda route, data: False if on[0] else reply(route, data)  # type: ignore
-    return on
 
 
 def test_a_cut_off_seat_taken_over_by_a_bot_is_its_own_again_when_the_link_returns() -> None:
