@@ -315,6 +315,9 @@ class Departures:
         quorum = self.quorum_problem(self.voters(seat))
         if quorum is not None:
             return quorum
+        if self.rollback.inquiry is not None:
+            return ("a bot cannot take the seat while you ask the others which of your moves "
+                    "they hold (a bot played your seat while you were away)")
         if self.sync.syncing:
             return ("a bot cannot take the seat before you have caught up with the table "
                     "(nobody has answered since you came back)")

@@ -356,18 +356,18 @@ class Rollback:
         if inquiry is None:
             return None
         waiting = self.waited(bots)
-        lead = (f"a bot played this seat from move #{inquiry.taken.index} while it was away; "
-                f"asking the others which of its moves they hold")
+        lead = ("a bot played this seat while it was away; asking the others which of its "
+                "moves they hold")
         if not waiting:
             return lead
-        names = " and ".join(self._named(m) for m in waiting)
-        return (f"{lead}: no answer yet from {names}; this seat plays again once "
+        lost = [m.seat for m in waiting if m.link == Link.LOST]
+        if len(lost) == len(waiting):
+            state = ", which is lost" if len(lost) == 1 else ", which are lost"
+        else:
+            state = f" ({_seats(lost)} {'is' if len(lost) == 1 else 'are'} lost)" if lost else ""
+        return (f"{lead}: no answer yet from {_seats([m.seat for m in waiting])}{state}; this "
+                f"seat plays again once "
                 f"{'it answers or leaves' if len(waiting) == 1 else 'they answer or leave'}")
-
-    def _named(self, member: Member) -> str:
-        """A seat waited for, in words for the player: its name and whether it is lost."""
-        name = member.info.display_name or f"seat {member.seat}"
-        return f"{name} (lost)" if member.link == Link.LOST else name
 
     def _silent(self, waiting: list[Member], inquiry: Inquiry) -> str:
         """The seats waited for, for the log: each with how long it has been silent."""
@@ -453,3 +453,9 @@ class Rollback:
                     body.runner)
         return event
 
+
+def _seats(seats: list[int]) -> str:
+    """``seat 1``, ``seats 1 and 3``, ``seats 0, 1 and 3`` (as clients name them)."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(str(s) for s in seats[:-1])} and {seats[-1]}"

@@ -245,7 +245,8 @@ class SeatState:
         (hedgerow resume); s: what the table can do", "Catching up with the table…"."""
         away = {d.seat for d in self.departed}
         if self.held is not None:
-            first = f"{self.held.message[:1].upper()}{self.held.message[1:]}"
+            said = self.named(self.held.message)
+            first = f"{said[:1].upper()}{said[1:]}"
             if self.held.code == "syncing":
                 first = "Catching up with the table before your turn"
             if not away:

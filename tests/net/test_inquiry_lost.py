@@ -129,14 +129,14 @@ def test_an_inquiry_the_answers_do_not_decide_waits_and_says_so(monkeypatch, cap
                                          and inquiry.inquiry.handback is not None, WAIT)
             why = back.held_back()
             assert why is not None and why.code == "asking", why
-            assert "no answer yet from host;" in why.message, why.message
+            assert "no answer yet from seat 0;" in why.message, why.message
             link = cut(runner)
             assert await back.wait_until(lambda: back.seats()[0].link == Link.LOST, WAIT)
             caplog.clear()
             await asyncio.sleep(2.0)
             why = back.held_back()
             assert why is not None and why.code == "asking"
-            assert "no answer yet from host (lost);" in why.message, why.message
+            assert "no answer yet from seat 0, which is lost;" in why.message, why.message
             said = [r.getMessage() for r in caplog.records
                     if r.getMessage().startswith("still waiting for seat 0 (host) (lost, "
                                                  "silent for")]
