@@ -171,7 +171,7 @@ class SeatState:
         self.problem = seat.problem()
         self.watchers = seat.watchers()
         legal = seat.legal_actions() if self.phase == Phase.PLAYING else ()
-        held = seat.held_back()
+        held = seat.held_back() if self.phase == Phase.PLAYING else None
         if seat.seat not in self.active and (held is None or held.code != "asking"):
             held = None  # (a resumed seat that asks the table what it holds: said at any turn)
         self.held = held if held is not None and held.code != "dealing" else None  # (a moment)
