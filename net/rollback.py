@@ -50,7 +50,12 @@ already).  Otherwise (every answer is a prefix of our log and the silent seat, t
 say, may hold its bot's entry there) we keep asking and take nothing back, and say whom we
 wait for and for how long: to the player (``held_back``, code "asking", `asking`) and in the
 log at each new ask, every `DOUBT_S` seconds.  The player may leave meanwhile.  A seat that
-left, or that a bot plays here, is not waited for.
+left, or that a bot plays here, is not waited for.  Known limit: the inquiry lives in this
+process only.  A player who leaves while it waits and resumes later is told of no takeover
+(the runner handed the seat back to the first process), so the new process keeps its own
+entries; if the runner's bot had made another one that some seat did not hear, the table
+forks (tests/net/test_inquiry_lost.py, the xfail case).  A fix would log the ``SeatTaken``
+and handback as learned and reopen the inquiry on resume.
 
 A rollback is logged: a ``ROLLBACK`` seat event after the entries it voids (which stay in
 the file), so the log reads, replays and resumes as the table's (§6).  Until the runner's

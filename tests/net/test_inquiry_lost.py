@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from departing import WAIT, close_all, crash, fast, plugins, run, table, verified
-from forking import cut, forked, restarted, taken_over
+from forking import SlowLink, cut, forked, restarted, taken_over
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.net.logfile import read_log
@@ -84,9 +84,20 @@ def test_a_lost_seat_does_not_hold_up_an_inquiry_the_answers_decide() -> None:
     run(main())
 
 
-@pytest.mark.parametrize("leave", [False, True], ids=["answer-comes", "player-leaves"])
+#: The runner's bot had played #N, which seat 1 never heard, and the player leaves during
+#: the wait and resumes after the runner is back: the second process is told of no
+#: takeover (the runner handed the seat back to the first one), keeps its own #N, seat 1
+#: takes it, and the runner's #N forks from theirs (the table stalls on BROKEN_CHAIN).
+#: Known, not fixed: the inquiry lives in memory only (a fix would log the SeatTaken and
+#: handback as learned and reopen the inquiry on resume, `hedgerow.net.rollback`).
+LEFT_AND_FORKED = pytest.mark.xfail(strict=True, reason="an inquiry left open is forgotten")
+
+
+@pytest.mark.parametrize("case", ["answer-comes", "player-leaves",
+                                  pytest.param("bot-played-leaves-resumes",
+                                               marks=LEFT_AND_FORKED)])
 def test_an_inquiry_the_answers_do_not_decide_waits_and_says_so(monkeypatch, caplog,
-                                                                leave: bool) -> None:
+                                                                case: str) -> None:
     """The runner sends its SeatTaken and hands the seat back, then falls silent before it
     answers; seat 1 holds nothing from #N.  Whether the runner's bot played #N (and seat 1
     has not heard it yet) cannot be known without the runner: taking our #N back could drop
@@ -105,8 +116,15 @@ def test_an_inquiry_the_answers_do_not_decide_waits_and_says_so(monkeypatch, cap
         runner, other, victim = peers
         back: Peer | None = None
         try:
-            # (the bot thinks a long time: nobody holds an entry #N)
-            fork, _, _ = await taken_over(peers, spec, bot_delay=600.0)
+            played = case == "bot-played-leaves-resumes"
+            # (the bot thinks a long time: nobody holds an entry #N; or seat 1 never hears
+            # the one it plays)
+            fork, _, _ = await taken_over(peers, spec, bot_delay=1.0 if played else 600.0)
+            if played:
+                deaf = SlowLink(other, runner)
+                assert await runner.wait_until(lambda: runner.index > fork, WAIT)
+                assert await other.wait_until(lambda: other.seats()[0].link == Link.LOST,
+                                              WAIT)
             mine = victim.entries()[fork]
             log_path = victim.log_path()
             assert log_path is not None
@@ -144,13 +162,23 @@ def test_an_inquiry_the_answers_do_not_decide_waits_and_says_so(monkeypatch, cap
             assert back.phase() == Phase.PLAYING and back.entries()[fork] == mine
             assert back.departures.events == [] and back.departures.held is None
             assert not back.legal_actions()
-            if leave:
+            if case != "answer-comes":
                 await back.close()
                 assert await other.wait_until(lambda: other.seats()[2].link == Link.LEFT,
                                               WAIT)
                 result = read_log(log_path)
                 assert result.ok and not list(result.events), result.problem
                 verified(back, log_path)
+                if not played:
+                    return
+                link[0] = False  # the runner is back, and so is the player, later
+                runner._accept = accept  # type: ignore[method-assign]
+                deaf.release()
+                back = await restarted(back)
+                codes = await asyncio.wait_for(asyncio.gather(
+                    *(play_bot(p, spec, delay=0.01) for p in (back, runner, other))), WAIT)
+                assert codes == [0, 0, 0], back.problem()
+                assert back.state_hash() == runner.state_hash() == other.state_hash()
                 return
             link[0] = False  # the runner is back, and answers the next time it is asked
             runner._accept = accept  # type: ignore[method-assign]
