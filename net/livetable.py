@@ -32,6 +32,7 @@ from hedgerow.net.messages import (
     SeatEventKind,
 )
 from hedgerow.net.rulesmatch import OPEN_DECK
+from hedgerow.net.sealing import Sealing
 from hedgerow.net.sealreplay import SealedFollower
 
 Record = LogHeader | LoggedEntry | SeatEvent | SealRecord
@@ -175,27 +176,36 @@ class LiveTable:
             self._open.append(applied)
         return None
 
+    @property
+    def _sealing(self) -> Sealing | None:
+        """The sealed deck followed (None at an open table, or with no table)."""
+        return self._follower.sealing if self._follower is not None else None
+
     def state_hash(self) -> bytes | None:
         """The state hash after the last checked entry, as the players report it (and as
         it was checked against the log's): at a sealed table the public state at that
         entry's resting point (docs/protocol.md §10.4), never with the cards the stream
         opened since for a later entry (a public reveal round for the next action comes
         before its entry, §10.7), which ``table.reported_hash()`` would hash in."""
-        table = self.table
+        table, sealing = self.table, self._sealing
         if table is None or not self.history:
             return None
         last = self.history[-1]
-        sealing = self._follower.sealing if self._follower is not None else None
         if sealing is not None:
             return sealing.hash_after(last)
         return table.entry_hash(last.entry, last.after)
 
     def state(self) -> Any:
-        """The public state after the last checked entry (at rest)."""
-        table = self.table
+        """The public state after the last checked entry, as every seat sees it: the
+        table's now (at a sealed table with any card opened to all since, for the next
+        entry, as each seat's screen shows it), or, while entries the table applied wait
+        behind their records (a host that sealed late), the last checked entry's at its
+        resting point (with the cards that showed to all, `Sealing.state_after`)."""
+        table, sealing = self.table, self._sealing
         if table is None:
             return None
         history = self.history
         if history and history[-1].entry.index < table.index - 1:
-            return history[-1].after
+            last = history[-1]
+            return sealing.state_after(last) if sealing is not None else last.after
         return table.state

@@ -26,6 +26,7 @@ takes; random bots, Mandala, whole games until both moments were seen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,11 +54,16 @@ class Seen:
     ahead: int = 0  # ... while the table held cards no hash of its last entry covers
     checked_ahead: int = 0  # entries checked with such cards already in the table
     wrong: list[str] = field(default_factory=list)  # a hash shown that was not the players'
+    behind: int = 0  # looks with entries applied past the last checked one (late records)
+    rest_cards: int = 0  # ... that entry's resting point showing cards to all
+    wrong_state: list[str] = field(default_factory=list)  # a state not at that rest
 
 
 class Checked(LiveTable):
     """A spectator's `LiveTable` that, after every record, compares the hash it shows with
-    the one the host logged for its last checked entry (what every player reported)."""
+    the one the host logged for its last checked entry (what every player reported), and,
+    while entries wait behind their records, the state it shows with that entry's resting
+    point."""
 
     seen = Seen()
 
@@ -84,51 +90,79 @@ class Checked(LiveTable):
         seen.ahead += ahead
         seen.checked_ahead += ahead and len(self.history) > checked
         shown, logged = self.state_hash(), self.logged[last.entry.index]
+        where = f"after entry #{last.entry.index} (table at #{table.index})"
         if shown != logged:
-            seen.wrong.append(f"after entry #{last.entry.index} (table at #{table.index}): "
-                              f"{shown.hex() if shown else None}, the players' "
+            seen.wrong.append(f"{where}: {shown.hex() if shown else None}, the players' "
                               f"{logged.hex()}")
+        if last.entry.index < table.index - 1:
+            seen.behind += 1
+            seen.rest_cards += table.hash_of(at_rest) != table.hash_of(last.after)
+            if table.hash_of(self.state()) != table.hash_of(at_rest):
+                seen.wrong_state.append(where)
+
+
+async def watched_game(game: str) -> None:
+    """A sealed two-seat game of ``game`` to its end, its host sealing late, watched from
+    the seating by a spectator that ends on the players' hash and outcome."""
+    peers = await sealed_table(game, (), 2)
+    fast(peers)
+    host = peers[0]
+    watcher = Spectator(generate(), PluginHost(), name="Watcher")
+    await watcher.watch(parse_address(host.address))
+    try:
+        for p in peers:
+            assert await p.wait_until(lambda p=p: p.ready, WAIT)
+        seal_late(host, [])  # the stream: a read round's keys before the entry
+        await play_out(peers, 3 * WAIT)
+
+        def caught_up() -> bool:
+            live = watcher.live
+            return live is not None and (live.mismatch is not None
+                                         or len(live.history) == host.index)
+        assert await watcher.wait_until(caught_up, WAIT)
+        live = watcher.live
+        assert live is not None
+        assert live.mismatch is None, live.mismatch
+        assert live.state_hash() == host.state_hash() == peers[1].state_hash()
+        assert live.table is not None and live.table.outcome() == host.outcome()
+    finally:
+        await watcher.close()
+        await close_all(peers)
+
+
+def watch_until(game: str, tested: Callable[[Seen], bool], what: str) -> None:
+    """Watch games of ``game`` until ``tested`` says the moment came (at most `GAMES`);
+    every look right."""
+    seen = Checked.seen = Seen()
+
+    async def main() -> None:
+        for _ in range(GAMES):
+            await watched_game(game)
+            assert not seen.wrong, (f"{len(seen.wrong)} of {seen.looks} looks showed "
+                                    f"another hash than the players': {seen.wrong[:3]}")
+            assert not seen.wrong_state, (f"{len(seen.wrong_state)} of {seen.behind} looks "
+                                          f"behind showed another state than the last "
+                                          f"checked entry's rest: {seen.wrong_state[:3]}")
+            if tested(seen):
+                return
+        raise AssertionError(f"in {GAMES} games of {game} the spectator never {what} "
+                             f"({seen}): the test did not test it")
+
+    run(main())
 
 
 def test_a_spectator_of_a_late_sealing_host_checks_and_shows_the_players_hash(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(watching, "LiveTable", Checked)
-    seen = Checked.seen = Seen()
+    watch_until("mandala", lambda seen: bool(seen.ahead and seen.checked_ahead),
+                "held a read round's cards")
 
-    async def game() -> None:
-        peers = await sealed_table("mandala", (), 2)
-        fast(peers)
-        host = peers[0]
-        watcher = Spectator(generate(), PluginHost(), name="Watcher")
-        await watcher.watch(parse_address(host.address))
-        try:
-            for p in peers:
-                assert await p.wait_until(lambda p=p: p.ready, WAIT)
-            seal_late(host, [])  # the stream: a read round's keys before the entry
-            await play_out(peers, 3 * WAIT)
 
-            def caught_up() -> bool:
-                live = watcher.live
-                return live is not None and (live.mismatch is not None
-                                             or len(live.history) == host.index)
-            assert await watcher.wait_until(caught_up, WAIT)
-            live = watcher.live
-            assert live is not None
-            assert live.mismatch is None, live.mismatch
-            assert live.state_hash() == host.state_hash() == peers[1].state_hash()
-            assert live.table is not None and live.table.outcome() == host.outcome()
-        finally:
-            await watcher.close()
-            await close_all(peers)
-
-    async def main() -> Any:
-        for _ in range(GAMES):
-            await game()
-            assert not seen.wrong, (f"{len(seen.wrong)} of {seen.looks} looks showed "
-                                    f"another hash than the players': {seen.wrong[:3]}")
-            if seen.ahead and seen.checked_ahead:
-                return
-        raise AssertionError(f"in {GAMES} games the spectator never held a read round's "
-                             f"cards ({seen}): the test did not test it")
-
-    run(main())
+def test_a_spectator_behind_a_late_sealing_host_shows_the_last_checked_entry_at_rest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flowers shows cards to all at a resting point (Mandala's rests show none): while
+    entries wait behind their records, the state shown is the last checked entry's with
+    those faces, as each seat saw it, not the entry's bare state with their tokens."""
+    monkeypatch.setattr(watching, "LiveTable", Checked)
+    watch_until("flowers", lambda seen: seen.rest_cards > 0,
+                "was behind an entry whose rest showed cards to all")
