@@ -392,10 +392,9 @@ class Peer:
         return () if self.ctx.table is None else self.ctx.table.entries
 
     def state_hash(self) -> bytes | None:
-        """The canonical hash of the current state (None before play)."""
-        # What the peers report after the last entry (at a sealed table the public state's
-        # hash bound to the entry, docs/protocol.md §10.4).
-        return None if self.ctx.table is None else self.ctx.table.reported_hash()
+        """The state hash after the last entry, as the peers report it (None before play;
+        `Sync.reported_hash`: at a sealed table the resting point's, docs/protocol.md §10.4)."""
+        return self.sync.reported_hash()
 
     def confirmed_end(self) -> bool:
         """True when the game is over here, no connected seat owes its final hash, and a

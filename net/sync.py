@@ -293,6 +293,19 @@ class Sync:
         """The table being played (the shared one), None before the seed."""
         return self.ctx.table
 
+    def reported_hash(self) -> bytes | None:
+        """The state hash after the last entry as the peers report it (None before play):
+        at a sealed table, once the entry is sealed, the hash this peer reported for it —
+        the public state at its resting point (docs/protocol.md §10.4), never with cards
+        opened to all since for the next entry (a read round), which the table now holds."""
+        table, hashes = self.table, self.ctx.hashes
+        if table is None:
+            return None
+        if isinstance(table, SealedTable) and hashes is not None and \
+                0 < table.index == len(hashes.own):
+            return hashes.own[-1]
+        return table.reported_hash()
+
     @property
     def step(self) -> StepRound | None:
         """The simultaneous step being collected, if any."""
