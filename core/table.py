@@ -211,7 +211,10 @@ class Table:
     def reported_hash(self) -> bytes:
         """The state hash peers report (and log) after the last entry, for the state now:
         the state hash, bound to the entry at a sealed table; before any entry, the state
-        hash."""
+        hash.  At a sealed table the reported hash covers the public state at the entry's
+        resting point (docs/protocol.md §10.4), which the state now is not once cards were
+        opened to all for the next entry: the net layer's `Sealing.hash_after` (a log's
+        replay, a spectator) and `Sync.reported_hash` (a seated peer) give it then."""
         entries = self.entries
         return self.entry_hash(entries[-1], self.state) if entries else self.state_hash()
 
