@@ -13,10 +13,15 @@ from hedgerow.net.sealplay import SealedPlay
 from hedgerow.net.seat import DeckWait, DeckWaits, Phase
 
 
-def deck_wait(play: SealedPlay, phase: Phase) -> DeckWait | None:
+def deck_wait(play: SealedPlay, phase: Phase, *, reading: bool = False) -> DeckWait | None:
     """While play is on at a sealed table and its deck holds the table up: what for (a
     shuffle; cards on their way to this seat; cards being turned face up), the seats whose
-    peers it waits for, and whether no seat may act meanwhile; else None."""
+    peers it waits for, and whether no seat may act meanwhile; else None.
+
+    ``reading``: an action waits for cards the rules read as they apply it (a public
+    reveal round, docs/protocol.md §10.7; `hedgerow.net.sync.Sync.reading`): cards being
+    turned face up, and no seat acts until they are (though the table still names the
+    action's seat as the one to act: it does not hold the action yet)."""
     sealing = play.sealing
     if sealing is None or phase != Phase.PLAYING:
         return None
@@ -25,11 +30,12 @@ def deck_wait(play: SealedPlay, phase: Phase) -> DeckWait | None:
         what = DeckWaits.SHUFFLE
     elif sealing.owed_to_me():
         what = DeckWaits.DEAL
-    elif waiting is not None or sealing.public_pending():
+    elif waiting is not None or sealing.public_pending() or reading:
         what = DeckWaits.SHOW
     else:
         return None
-    return DeckWait(what, play.waiting_seats(), stops_play=not sealing.table.active_seats())
+    return DeckWait(what, play.waiting_seats(),
+                    stops_play=reading or not sealing.table.active_seats())
 
 
 def verdict(play: SealedPlay) -> str | None:

@@ -42,7 +42,7 @@ from hedgerow.core.ruleset import Ruleset
 from hedgerow.core.sealed import PlainActions
 from hedgerow.core.sealedtable import SealedTable
 from hedgerow.core.table import LogEntry
-from hedgerow.net import deckwait, rulesmatch
+from hedgerow.net import deckwait, holdback, rulesmatch
 from hedgerow.net import messages as msg
 from hedgerow.net.address import TableAddress, advertised_host, endpoint, split_endpoint
 from hedgerow.net.context import HEARTBEAT_S, LOST_AFTER_S, PeerContext
@@ -297,7 +297,9 @@ class Peer:
         self.ctx.changes.subscribe(callback)
 
     async def submit(self, action: Action) -> Refusal | None:
-        """Play ``action`` for this seat: None once accepted locally and sent, or why not."""
+        """Play ``action`` for this seat: None once accepted locally and sent, or why not
+        (at once, with nothing sent or queued, while `held_back` says why: a move that
+        still waits for a card's keys, say; `hedgerow.net.holdback`)."""
         return self._barred() or self.sync.play_own(action,
                                                      authored=self.departures.authored_own)
 
@@ -305,15 +307,10 @@ class Peer:
         """Why this seat may not act at all now, whatever the rules say (None: it may)."""
         if self.ctx.table is None or self.ctx.phase != Phase.PLAYING:
             return Refusal("wrong_phase", f"the table is {self.ctx.phase.value}, not playing")
-        if (catching_up := self.departures.catching_up(self.sync.syncing)) is not None:
-            return catching_up
-        if not self.ready:
-            return Refusal("starting", "waiting for every peer to start the table")
-        if not self.departures.may_act():
-            return Refusal("taken_over", "a bot plays this seat until it hands it back")
-        if self.sealing.owed_to_me() or self.sealing.unshown(self.seat):
-            return Refusal("dealing", "this seat's cards are being shown to it")
-        return None
+        return holdback.held_back(
+            self.seat, play=self.sync, deck=self.sealing, started=self.startup.ready,
+            catching_up=lambda: self.departures.catching_up(self.sync.syncing),
+            may_act=self.departures.may_act)
 
     async def close(self, reason: str = "left the table", why: msg.LeaveReason | None = None
                     ) -> None:
@@ -380,7 +377,7 @@ class Peer:
 
     def deck_wait(self) -> DeckWait | None:
         """What a sealed deck holds the table up for (`hedgerow.net.deckwait`)."""
-        return deckwait.deck_wait(self.sealing, self.ctx.phase)
+        return deckwait.deck_wait(self.sealing, self.ctx.phase, reading=self.sync.reading())
 
     @property
     def index(self) -> int:

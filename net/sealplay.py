@@ -233,9 +233,14 @@ class SealedPlay:
                             if m.key in keys and keys.index(m.key) in parties))
 
     def owed_to_me(self) -> bool:
-        """True while cards this peer's seats must be shown are not open yet."""
+        """True while cards this peer's seats must be shown are not open yet (or a chance
+        waits for the deck: `chance_waits`)."""
         return self.sealing is not None and (
             self.sealing.owed_to_me() or self.sealing.table.waiting is not None)
+
+    def chance_waits(self) -> bool:
+        """True while a chance entry waits for the deck: a shuffle, or a card it reads."""
+        return self.sealing is not None and self.sealing.table.waiting is not None
 
     def unshown(self, seat: int) -> bool:
         """True while a card in ``seat``'s view is not open to this peer: the seat's legal

@@ -280,9 +280,14 @@ class Seat(Protocol):
         ``code`` is "syncing" (it is catching up with the table), "starting" (a peer has
         not started the table yet), "taken_over" (a bot plays it until it hands it back),
         "asking" (resumed after a bot played it, it asks the others which of its own moves
-        they hold, naming whom it still waits for, docs/protocol.md §5.9) or
-        "dealing" (its cards are being shown to it, a moment); None when nothing holds it
-        back."""
+        they hold, naming whom it still waits for, docs/protocol.md §5.9), "move_waits" (at
+        a sealed table: its own last move is sent and waits for the cards it turns face up,
+        opened with every player's key; the seat's next action, if the rules give it one,
+        comes once they are open), "deck" (the sealed deck holds the whole table: a
+        shuffle, cards being turned face up) or "dealing" (its cards are being shown to it,
+        a moment); None when nothing holds it back.  `submit` refuses with the same
+        `Refusal` meanwhile, and nothing is sent or queued (each of these passes by itself:
+        a bot waits for the next change and looks again)."""
 
     def outcome(self) -> Outcome | None:
         """The result, once the game is over."""

@@ -178,6 +178,10 @@ class Sync:
         #: Another seat's action that waits in `_waiting`, by index: a repeat of it (sent
         #: again to a peer its author saw standing before it) is not queued twice.
         self._queued: dict[int, ActionMsg] = {}
+        #: At a sealed table: our own action (for our seat, or one our bot plays) that is
+        #: sent and waits here for a public reveal round (`author`): its seat's move is
+        #: made, though the table does not hold it yet (`waits_own`).
+        self._sent_waiting: ActionMsg | None = None
         self.syncing = False  # resumed: catching up before acting
         self._history: list[HistoryLine] = []  # every sealed entry, in words (`history`)
         #: At an open table: sealed entries with the state before each, not in words yet.
@@ -260,6 +264,7 @@ class Sync:
         self._unsealed.clear()
         self._waiting.clear()
         self._queued.clear()
+        self._sent_waiting = None
         self._reveals.clear()
         self._step_reveals.clear()
         self._step_faces.clear()
@@ -279,6 +284,7 @@ class Sync:
         self._unsealed.clear()
         self._waiting.clear()
         self._queued.clear()
+        self._sent_waiting = None
         for kept in (self._reveals, self._own):
             for i in [i for i in kept if i >= index]:
                 del kept[i]
@@ -514,6 +520,21 @@ class Sync:
         waiting = table.waiting
         return (bool(self._waiting) or self.sealed.public_pending()
                 or (waiting is not None and bool(waiting.shuffles)))
+
+    def reading(self) -> bool:
+        """At a sealed table: True while an action waits for cards the rules read as they
+        apply it (a public reveal round, docs/protocol.md §10.7), or is queued until the
+        cards the table waits for are open (`held`): no seat may act meanwhile."""
+        return bool(self._waiting)
+
+    def waits_own(self, seat: int) -> bool:
+        """True while the action this peer made for ``seat`` is sent but waits for cards
+        the rules read as they apply it (a public reveal round, docs/protocol.md §10.7):
+        the seat has moved, and acts again only once the table holds that move and has
+        come to rest (`hedgerow.net.peer.Peer.submit`)."""
+        sent, table = self._sent_waiting, self.table
+        return (sent is not None and sent.seat == seat and table is not None
+                and table.index == sent.index)  # (not once the table holds that index)
 
     def _apply_received(self, rx: Received, env: Envelope, member: Member, msg: ActionMsg,
                         faces: Mapping[Key, object]) -> bool:
@@ -855,6 +876,7 @@ class Sync:
         self._keep_own(index, [announce])
         if isinstance(result, Waiting):
             self.ctx.broadcast(announce)
+            self._sent_waiting = announce
             self._wait(result, lambda: self._apply_own(announce, faces))
             return None
         if announce.reveals:
@@ -893,6 +915,8 @@ class Sync:
         if isinstance(result, Waiting):
             self._wait(result, lambda: self._apply_own(sent, faces))
             return False
+        if self._sent_waiting is sent:
+            self._sent_waiting = None
         if isinstance(result, Refusal):
             self.ctx.halt(f"this peer's own action #{sent.index} is refused once its cards were "
                           f"shown: {result.message}", index=sent.index)

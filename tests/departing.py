@@ -77,6 +77,13 @@ async def close_all(peers: list[Peer]) -> None:
         await peer.close()
 
 
+async def stop_bots(bots: list[asyncio.Future[Any]]) -> None:
+    """Cancel the bot tasks and wait until each has stopped (whatever it ended with)."""
+    for bot in bots:
+        bot.cancel()
+    await asyncio.gather(*bots, return_exceptions=True)
+
+
 def fast(peers: list[Peer]) -> None:
     """Beats every 0.1 s, a peer lost after 2 s of silence (1 s was too short beside a
     loaded machine: peers in one process and loop, one of them busy, and a seat nobody cut

@@ -267,8 +267,11 @@ FIRST_DEAL = ("Shuffling and dealing.  Every player's program locks and mixes th
 
 def deck_line(state: SeatState) -> str | None:
     """The prompt's line while the sealed deck holds this seat up (a shuffle, its cards on
-    their way, a card turned face up) and it has nothing to choose: what is going on and
-    whose program the table waits for; None otherwise."""
+    their way, a card turned face up: one this seat's own move reads, say) and it has
+    nothing to choose: what is going on and whose program the table waits for; None
+    otherwise.  While its own move waits so (a Mandala take refills from the hidden tiles)
+    the seat is offered nothing, though the table still names it to act: the move is sent,
+    and what comes next may depend on the card (`hedgerow.net.peer.Peer.submit`)."""
     if state.phase != Phase.PLAYING or state.my_turn:
         return None
     deck, arriving = state.deck, state.arriving
@@ -279,6 +282,8 @@ def deck_line(state: SeatState) -> str | None:
         text = ("Your new card is on its way" if arriving <= 1 else
                 f"Your {arriving} new cards are on their way") + \
             ": a card opens with every other player's key."
+    elif state.held is not None and state.held.code == "move_waits":
+        text = "Your move is sent; it turns a card face up, which opens with every player's key."
     elif deck is not None:
         text = "A card is being turned face up: it opens with every player's key."
     else:

@@ -311,10 +311,17 @@ class SeatState:
 
     def confirm(self) -> None:
         """Enter: finish a step, or submit the composed action; where Enter can do nothing
-        yet (a set of targets still short of a legal one), say what it waits for."""
-        if self.busy or self.picker.empty:
-            return
+        yet (a set of targets still short of a legal one), say what it waits for.
+
+        The seat is read first: a key that comes before the screen shows a change (Enter
+        pressed twice: the move was sent, the next redraw has not come yet) acts on what
+        the seat offers now.  If that changed since the last redraw, the key does nothing
+        and the screen shows the change: it never sends a move from a list of moves that
+        is gone, nor one the player has not been shown."""
         picker = self.picker
+        self.refresh()
+        if self.busy or self.picker.empty or self.picker is not picker:
+            return
         where = (picker.kind, picker.step)
         action = picker.confirm()
         if action is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from departing import WAIT, close_all, fast, run, sealed_table
+from departing import WAIT, close_all, fast, run, sealed_table, stop_bots
 
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.pluginhost import PluginHost
@@ -80,9 +80,7 @@ def test_an_action_waiting_for_its_cards_lost_on_its_way_is_sent_again() -> None
                 assert peers[0].ctx.hashes.own[:upto] == peers[1].ctx.hashes.own[:upto]
                 assert not any(r.what == "ActionMsg" for p in peers for r in p.ctx.refusals)
             finally:
-                for b in bots:
-                    b.cancel()
-                await asyncio.gather(*bots, return_exceptions=True)
+                await stop_bots(bots)
         finally:
             await close_all(peers)
 
