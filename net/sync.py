@@ -585,9 +585,11 @@ class Sync:
 
     def _wait(self, waiting: Waiting, retry: Callable[[], bool]) -> None:
         """An action waits for the cards the rules must read: open them to all (every peer
-        meets the same read), and apply it again once they are (`opened`)."""
+        meets the same read), and apply it again once they are (`opened`).  The seat's
+        watchers are told: what the deck holds the table up for changed (`reading`)."""
         self._waiting.append(retry)
         self.sealed.share_public(waiting.reveals)
+        self.ctx.notify()
 
     def opened(self) -> None:
         """Cards were opened (a sealed table): what waited for them goes on."""

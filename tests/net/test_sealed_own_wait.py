@@ -103,6 +103,24 @@ class KeyHold:
             send()
 
 
+async def until(peers: list[Peer], predicate: Callable[[], bool], timeout: float) -> bool:
+    """Wait until ``predicate()`` holds, looking again after a change of any of ``peers``
+    (one peer's `Peer.wait_until` misses what only the other sees: its keys arriving, say)
+    and at least twice a second; False on timeout."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        left = deadline - loop.time()
+        if left <= 0:
+            return False
+        changes = [asyncio.ensure_future(p.changed()) for p in peers]
+        await asyncio.wait(changes, timeout=min(left, 0.5),
+                           return_when=asyncio.FIRST_COMPLETED)
+        for change in changes:
+            change.cancel()
+    return True
+
+
 def refusals(peers: list[Peer]) -> list[Any]:
     return [r for p in peers for r in p.ctx.refusals]
 
@@ -120,9 +138,9 @@ def test_a_second_move_while_the_own_move_waits_for_cards_is_refused_at_once(
             hold = KeyHold(peers)
             bots = {p.seat: make_bot(p, spec) for p in peers}
             while True:
-                moved = await peers[0].wait_until(
-                    lambda: any(p.legal_actions() for p in peers)
-                    or any(p.outcome() is not None or p.problem() for p in peers), WAIT)
+                moved = await until(peers, lambda: any(p.legal_actions() for p in peers)
+                                    or any(p.outcome() is not None or p.problem() for p in peers),
+                                    WAIT)
                 assert moved, f"the table stands still at #{peers[0].index}"
                 for p in peers:
                     assert p.problem() is None, p.problem()
@@ -133,7 +151,7 @@ def test_a_second_move_while_the_own_move_waits_for_cards_is_refused_at_once(
                 action = bots[mover.seat].choose(mover.view(), legal)
                 index = mover.index
                 assert await mover.submit(action) is None
-                if hold.mover is mover:
+                if hold.mover is not None and hold.mover.seat == mover.seat:
                     await waits_then_rests(peers, hold, mover, index, action, legal)
                     return True
         finally:
@@ -174,7 +192,7 @@ async def waits_then_rests(peers: list[Peer], hold: KeyHold, mover: Peer, index:
     assert mover.index == index
 
     hold.release()
-    assert await mover.wait_until(lambda: all(p.index > index for p in peers), WAIT), \
+    assert await until(peers, lambda: all(p.index > index for p in peers), WAIT), \
         f"the move at #{index} never rested"
     assert mover.held_back() is None or mover.held_back().code != "move_waits"  # type: ignore[union-attr]
     assert not mover.sync.waits_own(mover.seat)
@@ -182,7 +200,7 @@ async def waits_then_rests(peers: list[Peer], hold: KeyHold, mover: Peer, index:
         [e.action for e in peers[1].entries()[:index + 1]]
     assert peers[0].entries()[index].seat == mover.seat
     if mover.seat in mover.active_seats():  # the rules give it the next action too
-        assert await mover.wait_until(lambda: bool(mover.legal_actions()), WAIT)
+        assert await until(peers, lambda: bool(mover.legal_actions()), WAIT)
     for p in peers:
         assert p.problem() is None, p.problem()
     assert not refusals(peers), refusals(peers)
@@ -208,13 +226,13 @@ def test_a_bot_whose_move_waits_for_cards_waits_without_submitting_again() -> No
                     tries.append((p.seat, refused))
                     return refused
 
-                p.submit = counted  # type: ignore[method-assign]
+                p.submit = counted  # type: ignore[method-assign,unused-ignore]
             bots = [asyncio.ensure_future(play_bot(
                 p, spec, delay=0.0, emit=lambda e, t, **f: events.append((e, t))))
                 for p in peers]
             try:
-                found = await peers[0].wait_until(
-                    lambda: hold.mover is not None or all(b.done() for b in bots), GAME_S)
+                found = await until(
+                    peers, lambda: hold.mover is not None or all(b.done() for b in bots), GAME_S)
                 assert found
                 mover = hold.mover
                 if mover is None:
@@ -225,8 +243,8 @@ def test_a_bot_whose_move_waits_for_cards_waits_without_submitting_again() -> No
                 assert mover.index == index and mover.sync.waits_own(mover.seat)
                 assert tries[before:] == [], "the bot submitted again while its move waited"
                 hold.release()
-                assert await mover.wait_until(
-                    lambda: all(p.index > index + 3 for p in peers) or all(
+                assert await until(
+                    peers, lambda: all(p.index > index + 3 for p in peers) or all(
                         b.done() for b in bots), 3 * WAIT)
                 assert not [t for t in tries if t[1] is not None], tries
                 assert not [e for e in events if e[0] in ("refused", "halted")], events
