@@ -22,12 +22,15 @@ async def _pair() -> tuple[Driver, Driver]:
     return checker, other
 
 
-def test_a_peer_that_leaves_instead_of_answering_is_named_by_its_leave() -> None:
+def said_when_unanswered(leave: Leave | None) -> str:
+    """What `Driver.answers` raises when the other raw peer never answers the sentinel,
+    having sent ``leave`` first (when given)."""
     async def main() -> str:
         checker, other = await _pair()
         try:
             _, data = checker.envelope(Heartbeat(0))
-            other.send(checker.key, Leave("the player quit", LeaveReason.QUIT))
+            if leave is not None:
+                other.send(checker.key, leave)
             with pytest.raises(Deviation) as caught:
                 await checker.answers(other.key, data, "5.8")
             return str(caught.value)
@@ -35,24 +38,17 @@ def test_a_peer_that_leaves_instead_of_answering_is_named_by_its_leave() -> None
             await checker.close()
             await other.close()
 
-    said = asyncio.run(main())
+    return asyncio.run(main())
+
+
+def test_a_peer_that_leaves_instead_of_answering_is_named_by_its_leave() -> None:
+    said = said_when_unanswered(Leave("the player quit", LeaveReason.QUIT))
     assert said.startswith("§5.8: expected an Error(WRONG_TABLE)")
     assert "the peer left the table instead, Leave" in said
     assert "the player quit" in said and "QUIT" in said
 
 
 def test_a_silent_peer_is_still_named_as_silent() -> None:
-    async def main() -> str:
-        checker, other = await _pair()
-        try:
-            _, data = checker.envelope(Heartbeat(0))
-            with pytest.raises(Deviation) as caught:
-                await checker.answers(other.key, data, "5.8")
-            return str(caught.value)
-        finally:
-            await checker.close()
-            await other.close()
-
-    said = asyncio.run(main())
+    said = said_when_unanswered(None)
     assert "nothing of the kind within 1 s" in said
     assert "left" not in said
