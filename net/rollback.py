@@ -311,11 +311,10 @@ class Rollback:
         *another* entry there than ours: the table's entry at that index is not ours, so a
         seat on the table's chain holds none of ours from there (one that held ours there
         would be forked from that seat already, whatever we do)."""
-        table = self.ctx.table
-        if table is None:
+        if self.ctx.table is None:
             return None
         start = inquiry.start()
-        if not any(entry.seat == self.ctx.seat for entry in table.entries[start:]):
+        if not self.forked(start):
             return (f"the seats that answered hold every entry of ours up to #{start - 1}, "
                     f"and none of ours comes after")
         other = sorted(s for s in inquiry.differs if inquiry.leaves[s] == start)
@@ -394,7 +393,7 @@ class Rollback:
         if table is None or book is None or self.ctx.writer is None:
             return None
         start = inquiry.start()
-        if not any(entry.seat == self.ctx.seat for entry in table.entries[start:]):
+        if not self.forked(start):
             return None
         book.agreed = start  # (what the others showed that they hold; nothing from there)
         taken = inquiry.taken
