@@ -345,8 +345,11 @@ def _watch(procs: Sequence[Any], records: Sequence[PeerRecord], deadline: float)
                 continue
             alive = True
             try:
-                rec.peak_rss_kib = max(rec.peak_rss_kib, _status("VmHWM", proc.proc.pid))
+                peak = _status("VmHWM", proc.proc.pid)
                 fds = open_fds(proc.proc.pid)
+                if not peak or not fds:
+                    continue  # it exited after the poll: a zombie has no memory and no fds
+                rec.peak_rss_kib = max(rec.peak_rss_kib, peak)
                 rec.fds_max = max(rec.fds_max, fds)
                 if not over[id(rec)]:  # (after "over" the sockets are still open)
                     rec.fds = fds

@@ -3,6 +3,11 @@ growing, and one networked game of every game across processes with nothing fail
 
 from __future__ import annotations
 
+import subprocess
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 from reliability.soak import (
     GameRecord,
@@ -11,6 +16,7 @@ from reliability.soak import (
     Sample,
     SoakReport,
     _judge,
+    _watch,
     combinations,
     grew,
     pick_games,
@@ -54,6 +60,22 @@ def test_a_game_is_judged_by_every_peer() -> None:
     report = SoakReport([halted, crashed])
     assert report.failures_by_kind() == {"halt": 2, "no result": 1, "exception": 1,
                                          "exit status": 1, "desync": 1}
+
+
+def test_a_peer_that_exits_between_the_poll_and_the_sample_keeps_its_last_sample() -> None:
+    """A peer that exits right after `_watch` polled it is a zombie when sampled: no VmHWM
+    and no fds (CI once saw a peer's fds counted as 0 that way).  Its last live sample
+    stands."""
+    proc = subprocess.Popen(["true"])
+    status = Path(f"/proc/{proc.pid}/status")
+    while "zombie" not in status.read_text(encoding="ascii"):
+        time.sleep(0.01)
+    polls = [None]  # the first poll misses the exit; the next ones reap it
+    fake = SimpleNamespace(proc=SimpleNamespace(
+        pid=proc.pid, poll=lambda: polls.pop() if polls else proc.poll()), lines=[])
+    rec = PeerRecord(0, peak_rss_kib=38_000, fds=24, fds_max=25)
+    assert _watch([fake], [rec], time.monotonic() + 10)
+    assert (rec.peak_rss_kib, rec.fds, rec.fds_max) == (38_000, 24, 25)
 
 
 def test_tables_in_a_row_in_one_process_leak_nothing() -> None:
