@@ -14,6 +14,12 @@ the same entries, and the cut peer's log has the rollback before its takeover an
 reclaim.  The same cut at a person's seat (the seat
 client in tmux, 80x24): the player plays while cut off, and once back is told that their
 move never reached the table and the bot's stands, and plays on.
+
+The bot may make the very move the cut seat made (a random bot with few choices: about one
+table in three).  Then the table holds the cut seat's entry, nothing is taken back, and the
+cut seat refuses the takeover (§5.9); the table still finishes as one, which is checked,
+and the test plays another table, since the case under test did not come up.  A third test
+makes that case certain: every bot plays its first legal action.
 """
 
 from __future__ import annotations
@@ -38,19 +44,19 @@ BOT = ("--bot", "random", "--take-over-after", "3", "-v")
 
 
 def cut_at_its_turn(lan: Lan, envs: list[dict[str, str]],
-                    peers: list[PeerProcess]) -> dict[str, Any]:
+                    peers: list[PeerProcess], bot: tuple[str, ...] = BOT) -> dict[str, Any]:
     """Seat a host and two joiners on ``lan`` (each put in ``peers`` as it starts, for the
     caller to stop), then cut seat 2's port right after seat 1 played, at seat 2's own turn:
     its bot waits 3 s before each move, and the partition must land inside that wait.  The
     event of seat 1's action as the cut peer saw it."""
-    host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *BOT,
+    host = PeerProcess(["host", "petals", "--players", "3", "--open-deck", "--json", *bot,
                         "--delay", "0.7"], envs[0], lan[0].prefix())
     peers.append(host)
     address = host.wait_event("open")["address"]
-    peers.append(PeerProcess(["join", address, "--json", *BOT, "--delay", "0.7"], envs[1],
+    peers.append(PeerProcess(["join", address, "--json", *bot, "--delay", "0.7"], envs[1],
                              lan[1].prefix()))
     assert peers[1].wait_event("joined")["seat"] == 1
-    cut = PeerProcess(["join", address, "--json", *BOT, "--delay", "3"], envs[2],
+    cut = PeerProcess(["join", address, "--json", *bot, "--delay", "3"], envs[2],
                       lan[2].prefix())
     peers.append(cut)
     assert cut.wait_event("joined")["seat"] == 2
@@ -75,20 +81,60 @@ def authored_alone(cut: PeerProcess, index: int) -> int:
     return count
 
 
+#: When the bot happened to make the very move the cut seat made, the table holds the cut
+#: seat's own entry there and it takes nothing back (docs/protocol.md §5.9; at a random
+#: bot's few choices in Petals this came up in about one table of three): the cut peer's
+#: warning, and the refusal of the takeover the runner is told of.
+SAME_MOVE = "another peer holds this seat's entries"
+SAME_MOVE_REFUSED = "itself, after the takeover from"
+
+#: Tables tried before a cut whose bot made another move than the cut seat's is given up on.
+TRIES = 4
+
+
 def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finishes() -> None:
+    for _ in range(TRIES):
+        if cut_table_finishes():
+            return
+    pytest.fail(f"in {TRIES} tables the bot made the cut seat's own move every time")
+
+
+def test_a_bot_that_makes_the_cut_seats_own_move_takes_nothing_back() -> None:
+    """Every seat's bot plays its first legal action, so the bot the runner seats makes the
+    cut seat's very move: the table holds the cut seat's entry, which it keeps (§5.9)."""
+    assert not cut_table_finishes(("--bot", "first", "--take-over-after", "3", "-v"),
+                                  plugins="reliability.firstbot")
+
+
+def cut_table_finishes(bot: tuple[str, ...] = BOT, plugins: str = "") -> bool:
+    """One table cut at seat 2's turn (the test above): False when the bot made the cut
+    seat's own move (the table still finishes as one, checked here, but nothing is taken
+    back and the case under test did not come up)."""
     with Lan(3) as lan:
-        envs = [peer_env() for _ in range(3)]
+        envs = [peer_env(plugins=plugins) for _ in range(3)]
         peers: list[PeerProcess] = []
         try:
-            cut_at_its_turn(lan, envs, peers)
+            cut_at_its_turn(lan, envs, peers, bot)
             cut = peers[2]
             time.sleep(12)
             lan.heal(2)
             results = [p.finish(timeout=120) for p in peers]
-            assert [code for code, _ in results] == [0, 0, 0], [p.stderr[-2000:] for p in peers]
-            assert len({r["state_hash"] for _, r in results if r}) == 1
+            stderr = "\n".join(f"--- seat {i}:\n{p.stderr}" for i, p in enumerate(peers))
+            assert [code for code, _ in results] == [0, 0, 0], stderr
+            assert len({r["state_hash"] for _, r in results if r}) == 1, stderr
+            logs = [r["log"] for _, r in results if r]
+            for log, env in zip(logs, envs, strict=True):
+                verified = hedgerow("replay", log, "--verify", env=env, timeout=120)
+                assert verified.returncode == 0, verified.stdout + verified.stderr
+            entries = [[e.entry for e in read_log(log).entries] for log in logs]
+            assert entries[0] == entries[1] == entries[2]
             kinds = [e["kind"] for e in results[2][1]["seat_events"]]  # type: ignore[index]
-            assert kinds == ["rollback", "takeover", "reclaim"], (kinds, cut.stderr)
+            if SAME_MOVE in cut.stderr:
+                assert kinds == [], stderr
+                assert SAME_MOVE_REFUSED in peers[0].stderr, stderr  # (its takeover's)
+                assert "is its player's again" in peers[0].stderr, stderr  # (its bot stopped)
+                return False
+            assert kinds == ["rollback", "takeover", "reclaim"], f"{kinds}\n{stderr}"
             rollback = results[2][1]["seat_events"][0]  # type: ignore[index]
             taken = authored_alone(cut, rollback["index"])
             assert taken, cut.events
@@ -96,12 +142,7 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finis
             assert f"took back our {taken} {said} from #{rollback['index']}" in cut.stderr, \
                 cut.stderr
             assert "refused SeatTaken" not in cut.stderr
-            logs = [r["log"] for _, r in results if r]
-            for log, env in zip(logs, envs, strict=True):
-                verified = hedgerow("replay", log, "--verify", env=env, timeout=120)
-                assert verified.returncode == 0, verified.stdout + verified.stderr
-            entries = [[e.entry for e in read_log(log).entries] for log in logs]
-            assert entries[0] == entries[1] == entries[2]
+            return True
         finally:
             for p in peers:
                 p.stop()
@@ -110,6 +151,16 @@ def test_a_seat_cut_off_at_its_own_turn_takes_its_entry_back_and_the_table_finis
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it: .ci/run)")
 def test_a_person_cut_off_at_their_turn_is_told_their_move_was_taken_back(tmp_path: Path
                                                                           ) -> None:
+    for attempt in range(TRIES):
+        if person_told(tmp_path / str(attempt)):
+            return
+    pytest.fail(f"in {TRIES} tables the bot made the cut person's own move every time")
+
+
+def person_told(tmp_path: Path) -> bool:
+    """One table where Bea (in tmux) is cut at her turn: False when the bot made her very
+    move (nothing to tell her then)."""
+    tmp_path.mkdir()
     with Lan(3) as lan:
         envs = [peer_env() for _ in range(3)]
         bot = ("--bot", "random", "--take-over-after", "3", "--delay", "1.0")
@@ -132,7 +183,10 @@ def test_a_person_cut_off_at_their_turn_is_told_their_move_was_taken_back(tmp_pa
             term.wait(lambda s: "Waiting for" in s, "her move, made here")
             time.sleep(12)  # the others see her lost and seat a bot, which plays her turn
             lan.heal(2)
-            screen = term.wait(lambda s: "never reached the table" in s, "the news", 60)
+            screen = term.wait(lambda s: "never reached the table" in s
+                               or SAME_MOVE_REFUSED in host.stderr, "the news", 60)
+            if "never reached the table" not in screen:
+                return False  # (the bot made her move: the table holds it, nothing to tell)
             rows = screen.splitlines()
             assert len(rows) <= 24 and all(len(row) <= 80 for row in rows), screen
             text = " ".join(screen.split())
@@ -140,6 +194,7 @@ def test_a_person_cut_off_at_their_turn_is_told_their_move_was_taken_back(tmp_pa
                    "made for you stands" in text, screen
             screen = term.wait(lambda s: "You play your seat again" in s, "her seat back", 60)
             assert "Stopped" not in screen and "desync" not in screen, screen
+            return True
         finally:
             if term is not None:
                 term.close()
