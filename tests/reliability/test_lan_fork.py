@@ -15,8 +15,8 @@ reclaim.  The same cut at a person's seat (the seat
 client in tmux, 80x24): the player plays while cut off, and once back is told that their
 move never reached the table and the bot's stands, and plays on.
 
-The bot may make the very move the cut seat made (a random bot with few choices: about one
-table in three).  Then the table holds the cut seat's entry, nothing is taken back, and the
+The bot may make the very move the cut seat made (a random bot with few choices: 1 table
+of 13 here).  Then the table holds the cut seat's entry, nothing is taken back, and the
 cut seat refuses the takeover (§5.9); the table still finishes as one, which is checked,
 and the test plays another table, since the case under test did not come up.  A third test
 makes that case certain: every bot plays its first legal action.
@@ -82,9 +82,9 @@ def authored_alone(cut: PeerProcess, index: int) -> int:
 
 
 #: When the bot happened to make the very move the cut seat made, the table holds the cut
-#: seat's own entry there and it takes nothing back (docs/protocol.md §5.9; at a random
-#: bot's few choices in Petals this came up in about one table of three): the cut peer's
-#: warning, and the refusal of the takeover the runner is told of.
+#: seat's own entry there and it takes nothing back (docs/protocol.md §5.9; with a random
+#: bot's few choices in Petals it came up in 1 of 13 tables run here, and once in CI): the
+#: cut peer's warning, and the refusal of the takeover the runner is told of.
 SAME_MOVE = "another peer holds this seat's entries"
 SAME_MOVE_REFUSED = "itself, after the takeover from"
 
