@@ -351,9 +351,13 @@ def _fields(kind: type) -> tuple[tuple[str, ...], bool]:
 #: the next (and a view shares them with its state), so a walk that finds a part here
 #: already knows what is in it.  The value is held, so its id cannot be reused while it is
 #: remembered; the memo is emptied when it grows past `_MEMO_LIMIT`.  It changes how fast a
-#: walk is, never what it finds.
+#: walk is, never what it finds.  The limit is small because what it holds is whole parts
+#: of old states: at 200,000 a process that plays table after table (a bot peer, the soak)
+#: kept every state of its last dozens of games, about 100 KiB more per toy table, while a
+#: walk's hits come from the last few entries: at 4,096 the CPU per action is the same
+#: (bench/README.md, "The sealed walk's memo").
 _MEMO: dict[int, tuple[object, tuple[Any, ...]]] = {}
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 4_096
 
 
 def _scan(value: Any) -> tuple[Any, ...] | None:
