@@ -81,6 +81,23 @@ def authored_alone(cut: PeerProcess, index: int) -> int:
     return count
 
 
+def finished_as_one(peers: list[PeerProcess], results: list[tuple[int, Any]],
+                    envs: list[dict[str, str]]) -> str:
+    """Check that the table finished as one: every peer (``results``: what each one's
+    ``finish`` gave) exited 0 with the same hash, and every log verifies and holds the same
+    entries.  Every peer's stderr, for the caller's messages."""
+    stderr = "\n".join(f"--- seat {i}:\n{p.stderr[-3000:]}" for i, p in enumerate(peers))
+    assert [code for code, _ in results] == [0] * len(peers), stderr
+    assert len({r["state_hash"] for _, r in results if r}) == 1, stderr
+    logs = [r["log"] for _, r in results if r]
+    for log, env in zip(logs, envs, strict=True):
+        verified = hedgerow("replay", log, "--verify", env=env, timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    entries = [[e.entry for e in read_log(log).entries] for log in logs]
+    assert all(e == entries[0] for e in entries), stderr
+    return stderr
+
+
 #: When the bot happened to make the very move the cut seat made, the table holds the cut
 #: seat's own entry there and it takes nothing back (docs/protocol.md §5.9; with a random
 #: bot's few choices in Petals it came up in 1 of 13 tables run here, and once in CI): the
@@ -119,15 +136,7 @@ def cut_table_finishes(bot: tuple[str, ...] = BOT, plugins: str = "") -> bool:
             time.sleep(12)
             lan.heal(2)
             results = [p.finish(timeout=120) for p in peers]
-            stderr = "\n".join(f"--- seat {i}:\n{p.stderr}" for i, p in enumerate(peers))
-            assert [code for code, _ in results] == [0, 0, 0], stderr
-            assert len({r["state_hash"] for _, r in results if r}) == 1, stderr
-            logs = [r["log"] for _, r in results if r]
-            for log, env in zip(logs, envs, strict=True):
-                verified = hedgerow("replay", log, "--verify", env=env, timeout=120)
-                assert verified.returncode == 0, verified.stdout + verified.stderr
-            entries = [[e.entry for e in read_log(log).entries] for log in logs]
-            assert entries[0] == entries[1] == entries[2]
+            stderr = finished_as_one(peers, results, envs)
             kinds = [e["kind"] for e in results[2][1]["seat_events"]]  # type: ignore[index]
             if SAME_MOVE in cut.stderr:
                 assert kinds == [], stderr
