@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from departing import stop_bots
+
 from hedgerow.clients.botrunner import play_bot
 from hedgerow.core.pluginhost import PluginHost
 from hedgerow.net.peer import Peer
@@ -67,6 +69,4 @@ async def play_out(peers: Sequence[Peer], wait: float) -> None:
             assert p.problem() is None, p.problem()
         assert finished, f"the game stalled at #{peers[0].index}"
     finally:
-        for b in bots:
-            b.cancel()
-        await asyncio.gather(*bots, return_exceptions=True)
+        await stop_bots(bots)
