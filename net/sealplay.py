@@ -235,8 +235,7 @@ class SealedPlay:
     def owed_to_me(self) -> bool:
         """True while cards this peer's seats must be shown are not open yet (or a chance
         waits for the deck: `chance_waits`)."""
-        return self.sealing is not None and (
-            self.sealing.owed_to_me() or self.sealing.table.waiting is not None)
+        return self.sealing is not None and (self.sealing.owed_to_me() or self.chance_waits())
 
     def chance_waits(self) -> bool:
         """True while a chance entry waits for the deck: a shuffle, or a card it reads."""
